@@ -1,0 +1,142 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Email, Hostname, Name, Slug } from "../domain/Fields"
+import { Ok, Page } from "../domain/Envelope"
+import { IdParam } from "../domain/Ids"
+import { PageQuery } from "../domain/Pagination"
+import { Role } from "../domain/Role"
+import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { Authenticated, MemberScope } from "../http/middleware/tags"
+import { Profile } from "./ProfilesApi"
+
+const HttpUrl = Schema.Trim.pipe(
+  Schema.filter((value) => /^https?:\/\/[^\s]+$/.test(value) && value.length <= 2000 || "must be an http(s) URL")
+)
+
+export const CommunitySettings = Schema.Struct({
+  description: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
+  logoUrl: Schema.optional(Schema.NullOr(HttpUrl)),
+  coverUrl: Schema.optional(Schema.NullOr(HttpUrl)),
+  primaryColor: Schema.optional(Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a color like #1a2b3c" }))),
+  language: Schema.optional(Schema.Literal("pt-BR", "en")),
+  timezone: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))),
+  membersCanInvite: Schema.optional(Schema.Boolean)
+})
+
+export const Community = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  slug: Schema.String,
+  customDomain: Schema.NullOr(Schema.String),
+  settings: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+const MyCommunity = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  slug: Schema.String,
+  customDomain: Schema.NullOr(Schema.String),
+  role: Role,
+  profileId: Schema.String
+})
+
+export const CreateCommunity = Schema.Struct({
+  name: Name(120),
+  slug: Schema.optional(Slug),
+  customDomain: Schema.optional(Schema.NullOr(Hostname))
+})
+
+export const UpdateCommunity = Schema.Struct({
+  name: Schema.optional(Name(120)),
+  slug: Schema.optional(Slug),
+  customDomain: Schema.optional(Schema.NullOr(Hostname))
+})
+
+const NotificationSettings = Schema.Struct({ salesEmail: Schema.NullOr(Schema.String), updatedAt: Schema.NullOr(Schema.String) })
+
+export class CommunitiesApi extends HttpApiGroup.make("communities")
+  .add(
+    HttpApiEndpoint.post("create", "/communities")
+      .setPayload(CreateCommunity)
+      .addSuccess(Ok(MyCommunity), { status: 201 })
+      .addError(BadRequest)
+      .addError(Conflict)
+      .middleware(Authenticated)
+      .annotate(OpenApi.Description, "Creates a community; the creator becomes its owner. No X-CommunityId. The slug is generated from the name when absent.")
+  )
+  .add(
+    HttpApiEndpoint.get("my", "/communities/my")
+      .addSuccess(Ok(Schema.Array(MyCommunity)))
+      .middleware(Authenticated)
+      .annotate(OpenApi.Description, "Communities of the account with its role in each. No X-CommunityId.")
+  )
+  .add(
+    HttpApiEndpoint.post("resolveDomain", "/communities/domain")
+      .setPayload(Schema.Struct({ domain: Schema.compose(Schema.Trim, Schema.Lowercase).pipe(Schema.minLength(1), Schema.maxLength(253)) }))
+      .addSuccess(Ok(Community))
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Public. Resolves a custom domain or a slug to the community's public data. X-CommunityId is not needed: finding the community is the purpose of this call."
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/communities/:id")
+      .setPath(IdParam)
+      .setPayload(UpdateCommunity)
+      .addSuccess(Ok(Community))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .middleware(MemberScope)
+      .annotate(OpenApi.Description, "Owner only. X-CommunityId must name the same community (another one answers 404).")
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/communities/:id")
+      .setPath(IdParam)
+      .addSuccess(Ok(Schema.Null))
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(OpenApi.Description, "Owner only. The community is retired (soft delete): its data is kept, it is no longer reachable and its slug and domain are freed.")
+  )
+  .add(
+    HttpApiEndpoint.get("members", "/communities/:id/members")
+      .setPath(IdParam)
+      .setUrlParams(PageQuery)
+      .addSuccess(Page(Profile))
+      .addError(NotFound)
+      .middleware(MemberScope)
+  )
+  .add(
+    HttpApiEndpoint.patch("settings", "/communities/:id/settings")
+      .setPath(IdParam)
+      .setPayload(CommunitySettings)
+      .addSuccess(Ok(Community))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(OpenApi.Description, "Owner or admin. Partial: only the fields sent change.")
+  )
+  .add(
+    HttpApiEndpoint.get("notificationSettings", "/notification-settings")
+      .addSuccess(Ok(NotificationSettings))
+      .addError(Forbidden)
+      .middleware(MemberScope)
+  )
+  .add(
+    HttpApiEndpoint.put("setNotificationSettings", "/notification-settings")
+      .setPayload(Schema.Struct({ salesEmail: Schema.NullOr(Email) }))
+      .addSuccess(Ok(NotificationSettings))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(OpenApi.Description, "Owner or admin. Sets the e-mail that receives sales notices (null stops them).")
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}

@@ -1,0 +1,154 @@
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option } from "effect"
+import { conflict, notFound } from "../domain/AppError"
+import type { Account, Member } from "../domain/Caller"
+import { slugify } from "../domain/Fields"
+import { Messages } from "../domain/Messages"
+import { decodeCursor, toPage, DEFAULT_LIMIT, type PageQuery } from "../domain/Pagination"
+import { requireRole } from "../domain/Policy"
+import { managerRoles } from "../domain/Role"
+import { Ids } from "../platform/Ids"
+import { uniqueViolation } from "../sql/errors"
+import { transactional } from "../sql/transaction"
+import { ProfilesRepo } from "./ProfilesRepo"
+import { CommunitiesRepo } from "./Repo"
+import { communityView, profileView } from "./view"
+
+/** A unique violation on the slug or domain index becomes a 409 naming which. */
+const conflictOnAddress = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
+  Effect.catchAll(effect, (error) => {
+    const constraint = uniqueViolation(error)
+    if (constraint === undefined) return Effect.die(error)
+    return Effect.fail(conflict(constraint.includes("domain") ? Messages.domainTaken : Messages.slugTaken))
+  })
+
+/** Communities: creation, identity (name, slug, domain), settings and notification settings. */
+export class Communities extends Effect.Service<Communities>()("@roda/core/Communities", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* CommunitiesRepo
+    const profiles = yield* ProfilesRepo
+    const ids = yield* Ids
+
+    /** The community the path names must be the one of the header; any other is not found here. */
+    const sameCommunity = (member: Member, id: string) =>
+      member.communityId === id.toLowerCase() ? Effect.void : Effect.fail(notFound(Messages.communityNotFound))
+
+    const current = (id: string) =>
+      Effect.flatMap(repo.findById(id), Option.match({
+        onNone: () => Effect.fail(notFound(Messages.communityNotFound)),
+        onSome: (row) => Effect.succeed(communityView(row))
+      }))
+
+    /** A free slug: the requested one, or for a generated one the first free `name-2`, `name-3`, … */
+    const insertWithFreeSlug = (row: { id: string; name: string; slug: string; customDomain: string | null; createdBy: string }, generated: boolean) =>
+      Effect.gen(function*() {
+        for (let attempt = 1;; attempt++) {
+          const slug = attempt === 1 ? row.slug : `${row.slug.slice(0, 74)}-${attempt}`
+          const inserted = yield* sql.withTransaction(repo.insert({ ...row, slug })).pipe(
+            conflictOnAddress,
+            Effect.as(slug),
+            Effect.catchIf(
+              (error) => generated && attempt < 50 && error.text === Messages.slugTaken,
+              () => Effect.succeed(undefined)
+            )
+          )
+          if (inserted !== undefined) return inserted
+        }
+      })
+
+    const create = Effect.fn("Communities.create")(function*(
+      account: Account,
+      input: { name: string; slug?: string | undefined; customDomain?: string | null | undefined }
+    ) {
+      const id = yield* ids.next
+      const profileId = yield* ids.next
+      const generated = input.slug === undefined
+      const base = input.slug ?? (slugify(input.name) || "community")
+      return yield* transactional(sql)(
+        Effect.gen(function*() {
+          const slug = yield* insertWithFreeSlug(
+            { id, name: input.name, slug: base, customDomain: input.customDomain ?? null, createdBy: account.id },
+            generated
+          )
+          yield* profiles.insert({ id: profileId, communityId: id, accountId: account.id, role: "owner", fullName: account.fullName })
+          return { id, name: input.name, slug, customDomain: input.customDomain ?? null, role: "owner" as const, profileId }
+        })
+      )
+    })
+
+    const update = Effect.fn("Communities.update")(function*(
+      member: Member,
+      id: string,
+      changes: { name?: string | undefined; slug?: string | undefined; customDomain?: string | null | undefined }
+    ) {
+      yield* sameCommunity(member, id)
+      yield* requireRole(member, ["owner"])
+      const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
+      if (Object.keys(set).length > 0) yield* conflictOnAddress(repo.update(member.communityId, set))
+      return yield* current(member.communityId)
+    })
+
+    const remove = Effect.fn("Communities.remove")(function*(member: Member, id: string) {
+      yield* sameCommunity(member, id)
+      yield* requireRole(member, ["owner"])
+      yield* repo.softDelete(member.communityId, new Date(yield* Clock.currentTimeMillis))
+    })
+
+    const members = Effect.fn("Communities.members")(function*(member: Member, id: string, query: PageQuery) {
+      yield* sameCommunity(member, id)
+      const limit = query.limit ?? DEFAULT_LIMIT
+      const after = yield* decodeCursor(query.cursor)
+      const rows = yield* profiles.list(member.communityId, { limit, afterId: after?.[0] as string | undefined })
+      const page = toPage(rows, limit, (row) => [row.id])
+      return { items: page.items.map(profileView), pagination: page.pagination }
+    })
+
+    const updateSettings = Effect.fn("Communities.updateSettings")(function*(
+      member: Member,
+      id: string,
+      settings: Record<string, unknown>
+    ) {
+      yield* sameCommunity(member, id)
+      yield* requireRole(member, managerRoles)
+      const defined = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined))
+      yield* repo.mergeSettings(member.communityId, defined)
+      return yield* current(member.communityId)
+    })
+
+    const notificationSettings = Effect.fn("Communities.notificationSettings")(function*(member: Member) {
+      yield* requireRole(member, managerRoles)
+      const row = yield* repo.notificationSettings(member.communityId)
+      return Option.match(row, {
+        onNone: () => ({ salesEmail: null, updatedAt: null }),
+        onSome: (r) => ({ salesEmail: r.salesEmail, updatedAt: r.updatedAt.toISOString() })
+      })
+    })
+
+    const setNotificationSettings = Effect.fn("Communities.setNotificationSettings")(function*(
+      member: Member,
+      salesEmail: string | null
+    ) {
+      yield* requireRole(member, managerRoles)
+      yield* repo.setNotificationSettings(member.communityId, salesEmail)
+      return yield* notificationSettings(member)
+    })
+
+    return {
+      create,
+      my: (account: Account) => repo.ofAccount(account.id),
+      resolve: (address: string) =>
+        Effect.flatMap(repo.findByAddress(address), Option.match({
+          onNone: () => Effect.fail(notFound(Messages.communityNotFound)),
+          onSome: (row) => Effect.succeed(communityView(row))
+        })),
+      update,
+      remove,
+      members,
+      updateSettings,
+      notificationSettings,
+      setNotificationSettings
+    }
+  }),
+  dependencies: [CommunitiesRepo.Default, ProfilesRepo.Default]
+}) {}

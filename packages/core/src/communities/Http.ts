@@ -1,0 +1,52 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentAccount, CurrentMember } from "../domain/Caller"
+import { Messages } from "../domain/Messages"
+import { RodaApi } from "../http/Api"
+import { ok, page } from "../http/Reply"
+import { Communities } from "./Communities"
+
+export const CommunitiesHttp = HttpApiBuilder.group(RodaApi, "communities", (handlers) =>
+  Effect.gen(function*() {
+    const communities = yield* Communities
+    return handlers
+      .handle("create", ({ payload }) =>
+        CurrentAccount.pipe(
+          Effect.flatMap((account) => communities.create(account, payload)),
+          Effect.flatMap((data) => ok(Messages.communityCreated, data))
+        ))
+      .handle("my", () =>
+        CurrentAccount.pipe(Effect.flatMap(communities.my), Effect.flatMap((data) => ok(Messages.communities, data))))
+      .handle("resolveDomain", ({ payload }) =>
+        communities.resolve(payload.domain).pipe(Effect.flatMap((data) => ok(Messages.communities, data))))
+      .handle("update", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => communities.update(member, path.id, payload)),
+          Effect.flatMap((data) => ok(Messages.communityUpdated, data))
+        ))
+      .handle("remove", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => communities.remove(member, path.id)),
+          Effect.zipRight(ok(Messages.communityDeleted, null))
+        ))
+      .handle("members", ({ path, urlParams }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => communities.members(member, path.id, urlParams)),
+          Effect.flatMap((result) => page(Messages.members, result))
+        ))
+      .handle("settings", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => communities.updateSettings(member, path.id, payload)),
+          Effect.flatMap((data) => ok(Messages.settingsUpdated, data))
+        ))
+      .handle("notificationSettings", () =>
+        CurrentMember.pipe(
+          Effect.flatMap(communities.notificationSettings),
+          Effect.flatMap((data) => ok(Messages.notificationSettings, data))
+        ))
+      .handle("setNotificationSettings", ({ payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => communities.setNotificationSettings(member, payload.salesEmail)),
+          Effect.flatMap((data) => ok(Messages.settingsUpdated, data))
+        ))
+  }))

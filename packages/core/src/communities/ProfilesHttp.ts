@@ -1,0 +1,60 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentAccount, CurrentMember } from "../domain/Caller"
+import { Messages } from "../domain/Messages"
+import { RodaApi } from "../http/Api"
+import { ok, page } from "../http/Reply"
+import { Profiles } from "./Profiles"
+
+export const ProfilesHttp = HttpApiBuilder.group(RodaApi, "profiles", (handlers) =>
+  Effect.gen(function*() {
+    const profiles = yield* Profiles
+    const asMember = <A, E, R>(f: (member: typeof CurrentMember.Service) => Effect.Effect<A, E, R>) =>
+      Effect.flatMap(CurrentMember, f)
+    return handlers
+      .handle("invite", ({ payload }) =>
+        asMember((m) => profiles.add(m, payload, true)).pipe(Effect.flatMap((data) => ok(Messages.profileInvited, data))))
+      .handle("create", ({ payload }) =>
+        asMember((m) => profiles.add(m, payload, false)).pipe(Effect.flatMap((data) => ok(Messages.profileCreated, data))))
+      .handle("autocomplete", ({ urlParams }) =>
+        asMember((m) => profiles.autocomplete(m, urlParams.q, urlParams.limit)).pipe(
+          Effect.flatMap((data) => ok(Messages.profiles, data))
+        ))
+      .handle("list", ({ urlParams }) =>
+        asMember((m) => profiles.list(m, urlParams)).pipe(Effect.flatMap((result) => page(Messages.profiles, result))))
+      .handle("my", () =>
+        Effect.flatMap(CurrentAccount, profiles.my).pipe(Effect.flatMap((data) => ok(Messages.profiles, data))))
+      .handle("tags", () => asMember(profiles.tags).pipe(Effect.flatMap((data) => ok(Messages.tags, data))))
+      .handle("renameTag", ({ path, payload }) =>
+        asMember((m) => profiles.renameTag(m, path.tag, payload.name)).pipe(
+          Effect.flatMap((data) => ok(Messages.tagRenamed, data))
+        ))
+      .handle("removeTag", ({ path }) =>
+        asMember((m) => profiles.removeTag(m, path.tag)).pipe(Effect.flatMap((data) => ok(Messages.tagRemoved, data))))
+      .handle("tagColor", ({ path, payload }) =>
+        asMember((m) => profiles.setTagColor(m, path.tag, payload.color)).pipe(
+          Effect.flatMap((data) => ok(Messages.tagColorSet, data))
+        ))
+      .handle("email", ({ path, payload }) =>
+        asMember((m) => profiles.changeEmail(m, path.id, payload.email)).pipe(
+          Effect.flatMap((data) => ok(Messages.profileUpdated, data))
+        ))
+      .handle("phone", ({ path, payload }) =>
+        asMember((m) => profiles.update(m, path.id, { phone: payload.phone })).pipe(
+          Effect.flatMap((data) => ok(Messages.profileUpdated, data))
+        ))
+      .handle("setTags", ({ path, payload }) =>
+        asMember((m) => profiles.setTags(m, path.id, payload.tags)).pipe(
+          Effect.flatMap((data) => ok(Messages.profileUpdated, data))
+        ))
+      .handle("update", ({ path, payload }) =>
+        asMember((m) => profiles.update(m, path.id, payload)).pipe(
+          Effect.flatMap((data) => ok(Messages.profileUpdated, data))
+        ))
+      .handle("remove", ({ path }) =>
+        asMember((m) => profiles.remove(m, path.id)).pipe(Effect.zipRight(ok(Messages.profileRemoved, null))))
+      .handle("role", ({ path, payload }) =>
+        asMember((m) => profiles.changeRole(m, path.id, payload.role)).pipe(
+          Effect.flatMap((data) => ok(Messages.profileUpdated, data))
+        ))
+  }))

@@ -1,0 +1,141 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { Role } from "../domain/Role"
+import type { ProfileRow } from "./Repo"
+
+const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+export interface ProfileFilter {
+  readonly role?: Role | undefined
+  readonly tag?: string | undefined
+  readonly search?: string | undefined
+  readonly afterId?: string | undefined
+  readonly limit: number
+}
+
+/** `%` and `_` in user input match themselves. */
+const likePattern = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+/** SQL for profiles (a person's membership in one community) and their tags. */
+export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/ProfilesRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const select = sql`SELECT p.id, p.community_id, p.account_id, p.role, p.full_name, a.email, p.phone, p.bio,
+      p.avatar_url, p.tags, p.created_at, p.updated_at FROM profiles p JOIN accounts a ON a.id = p.account_id`
+
+    return {
+      find: (communityId: string, id: string) =>
+        sql<ProfileRow>`${select} WHERE p.community_id = ${communityId} AND p.id = ${id} AND p.removed_at IS NULL`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** The account's profile in the community, removed or not, locked for the transaction. */
+      findByAccountForUpdate: (communityId: string, accountId: string) =>
+        sql<{ id: string; removedAt: Date | null }>`SELECT id, removed_at FROM profiles
+          WHERE community_id = ${communityId} AND account_id = ${accountId} FOR UPDATE`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      insert: (row: { id: string; communityId: string; accountId: string; role: Role; fullName: string }) =>
+        sql`INSERT INTO profiles ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
+      reactivate: (id: string, role: Role, fullName: string) =>
+        sql`UPDATE profiles SET removed_at = NULL, role = ${role}, full_name = ${fullName}, tags = '{}',
+          updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      list: (communityId: string, filter: ProfileFilter) => {
+        const conditions = [
+          sql`p.community_id = ${communityId}`,
+          sql`p.removed_at IS NULL`,
+          ...(filter.role ? [sql`p.role = ${filter.role}`] : []),
+          ...(filter.tag ? [sql`p.tags @> ARRAY[${filter.tag}]::text[]`] : []),
+          ...(filter.search
+            ? [sql`(p.full_name ILIKE ${"%" + likePattern(filter.search) + "%"} OR a.email ILIKE ${
+              "%" + likePattern(filter.search) + "%"
+            })`]
+            : []),
+          ...(filter.afterId ? [sql`p.id > ${filter.afterId}`] : [])
+        ]
+        return sql<ProfileRow>`${select} WHERE ${sql.and(conditions)} ORDER BY p.id LIMIT ${filter.limit + 1}`.pipe(
+          Effect.orDie
+        )
+      },
+      /** Names or e-mails starting with the text, for mention and picker boxes. */
+      autocomplete: (communityId: string, text: string, limit: number) => {
+        const prefix = likePattern(text) + "%"
+        return sql<ProfileRow>`${select} WHERE p.community_id = ${communityId} AND p.removed_at IS NULL
+          AND (p.full_name ILIKE ${prefix} OR p.full_name ILIKE ${"% " + prefix} OR a.email ILIKE ${prefix})
+          ORDER BY p.full_name, p.id LIMIT ${limit}`.pipe(Effect.orDie)
+      },
+      ofAccount: (accountId: string) =>
+        sql<ProfileRow & { communityName: string; communitySlug: string }>`SELECT p.id, p.community_id,
+          p.account_id, p.role, p.full_name, a.email, p.phone, p.bio, p.avatar_url, p.tags, p.created_at,
+          p.updated_at, c.name AS community_name, c.slug AS community_slug
+          FROM profiles p JOIN accounts a ON a.id = p.account_id JOIN communities c ON c.id = p.community_id
+          WHERE p.account_id = ${accountId} AND p.removed_at IS NULL AND c.deleted_at IS NULL ORDER BY p.id`.pipe(
+          Effect.orDie
+        ),
+      update: (
+        communityId: string,
+        id: string,
+        changes: Partial<{ fullName: string; phone: string | null; bio: string | null; avatarUrl: string | null; tags: ReadonlyArray<string>; role: Role }>
+      ) =>
+        Object.keys(changes).length === 0
+          ? Effect.void
+          : sql`UPDATE profiles SET ${sql.update(changes)}, updated_at = now()
+              WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      remove: (communityId: string, id: string, at: Date) =>
+        sql`UPDATE profiles SET removed_at = ${at}, updated_at = now()
+          WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      /** Locks the community's owner rows, so owner changes are serialised (at least one owner stays). */
+      lockOwners: (communityId: string) =>
+        sql<{ id: string }>`SELECT id FROM profiles WHERE community_id = ${communityId} AND role = 'owner'
+          AND removed_at IS NULL ORDER BY id FOR UPDATE`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+      /** Live memberships of the account in other communities. */
+      otherMemberships: (accountId: string, communityId: string) =>
+        sql<{ count: number }>`SELECT count(*)::int AS count FROM profiles
+          WHERE account_id = ${accountId} AND community_id <> ${communityId} AND removed_at IS NULL`.pipe(
+          Effect.map((rows) => rows[0]?.count ?? 0),
+          Effect.orDie
+        ),
+
+      tagCounts: (communityId: string) =>
+        sql<{ tag: string; count: number; color: string | null }>`SELECT t.tag, count(*)::int AS count, tc.color
+          FROM profiles p CROSS JOIN LATERAL unnest(p.tags) AS t(tag)
+          LEFT JOIN tag_colors tc ON tc.community_id = p.community_id AND tc.tag = t.tag
+          WHERE p.community_id = ${communityId} AND p.removed_at IS NULL
+          GROUP BY t.tag, tc.color ORDER BY t.tag`.pipe(Effect.orDie),
+      /** Renames a tag on every profile (merging with `to` where both are present); returns profiles changed. */
+      renameTag: (communityId: string, from: string, to: string) =>
+        sql<{ id: string }>`UPDATE profiles SET
+            tags = array_remove(CASE WHEN ${to} = ANY(tags) THEN tags ELSE array_append(tags, ${to}) END, ${from}),
+            updated_at = now()
+          WHERE community_id = ${communityId} AND tags @> ARRAY[${from}]::text[] RETURNING id`.pipe(
+          Effect.map((rows) => rows.length),
+          Effect.orDie
+        ),
+      removeTag: (communityId: string, tag: string) =>
+        sql<{ id: string }>`UPDATE profiles SET tags = array_remove(tags, ${tag}), updated_at = now()
+          WHERE community_id = ${communityId} AND tags @> ARRAY[${tag}]::text[] RETURNING id`.pipe(
+          Effect.map((rows) => rows.length),
+          Effect.orDie
+        ),
+      moveTagColor: (communityId: string, from: string, to: string) =>
+        sql`UPDATE tag_colors SET tag = ${to} WHERE community_id = ${communityId} AND tag = ${from}
+          AND NOT EXISTS (SELECT 1 FROM tag_colors WHERE community_id = ${communityId} AND tag = ${to})`.pipe(
+          Effect.zipRight(sql`DELETE FROM tag_colors WHERE community_id = ${communityId} AND tag = ${from}`),
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      deleteTagColor: (communityId: string, tag: string) =>
+        sql`DELETE FROM tag_colors WHERE community_id = ${communityId} AND tag = ${tag}`.pipe(Effect.asVoid, Effect.orDie),
+      setTagColor: (communityId: string, tag: string, color: string) =>
+        sql`INSERT INTO tag_colors (community_id, tag, color) VALUES (${communityId}, ${tag}, ${color})
+          ON CONFLICT (community_id, tag) DO UPDATE SET color = EXCLUDED.color`.pipe(Effect.asVoid, Effect.orDie),
+      tagInUse: (communityId: string, tag: string) =>
+        sql<{ found: boolean }>`SELECT EXISTS (SELECT 1 FROM profiles WHERE community_id = ${communityId}
+          AND removed_at IS NULL AND tags @> ARRAY[${tag}]::text[]) AS found`.pipe(
+          Effect.map((rows) => rows[0]?.found === true),
+          Effect.orDie
+        )
+    }
+  })
+}) {}

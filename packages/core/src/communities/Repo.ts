@@ -1,0 +1,94 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { Role } from "../domain/Role"
+
+export interface CommunityRow {
+  readonly id: string
+  readonly name: string
+  readonly slug: string
+  readonly customDomain: string | null
+  readonly settings: Record<string, unknown>
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface ProfileRow {
+  readonly id: string
+  readonly communityId: string
+  readonly accountId: string
+  readonly role: Role
+  readonly fullName: string
+  readonly email: string
+  readonly phone: string | null
+  readonly bio: string | null
+  readonly avatarUrl: string | null
+  readonly tags: ReadonlyArray<string>
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+/** SQL for communities and their notification settings. */
+export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/core/CommunitiesRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const columns = sql`id, name, slug, custom_domain, settings, created_at, updated_at`
+    return {
+      findById: (id: string) =>
+        sql<CommunityRow>`SELECT ${columns} FROM communities WHERE id = ${id} AND deleted_at IS NULL`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** A live community by custom domain or slug. */
+      findByAddress: (address: string) =>
+        sql<CommunityRow>`SELECT ${columns} FROM communities
+          WHERE deleted_at IS NULL AND (lower(custom_domain) = lower(${address}) OR slug = lower(${address}))
+          ORDER BY (lower(custom_domain) = lower(${address})) DESC LIMIT 1`.pipe(Effect.map(first), Effect.orDie),
+      insert: (row: { id: string; name: string; slug: string; customDomain: string | null; createdBy: string }) =>
+        sql`INSERT INTO communities ${sql.insert(row)}`.pipe(Effect.asVoid),
+      update: (id: string, changes: { name?: string; slug?: string; customDomain?: string | null }) =>
+        sql`UPDATE communities SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id} AND deleted_at IS NULL`.pipe(
+          Effect.asVoid
+        ),
+      mergeSettings: (id: string, settings: Record<string, unknown>) =>
+        sql<{ settings: Record<string, unknown> }>`UPDATE communities
+          SET settings = settings || ${JSON.stringify(settings)}::jsonb, updated_at = now()
+          WHERE id = ${id} RETURNING settings`.pipe(
+          Effect.map((rows) => rows[0]?.settings ?? {}),
+          Effect.orDie
+        ),
+      softDelete: (id: string, at: Date) =>
+        sql`UPDATE communities SET deleted_at = ${at} WHERE id = ${id} AND deleted_at IS NULL`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      /** Communities the account belongs to, with its role in each, oldest membership first. */
+      ofAccount: (accountId: string) =>
+        sql<{ id: string; name: string; slug: string; customDomain: string | null; role: Role; profileId: string }>`
+          SELECT c.id, c.name, c.slug, c.custom_domain, p.role, p.id AS profile_id
+          FROM profiles p JOIN communities c ON c.id = p.community_id
+          WHERE p.account_id = ${accountId} AND p.removed_at IS NULL AND c.deleted_at IS NULL
+          ORDER BY p.id`.pipe(Effect.orDie),
+      /** The account's live profile in a live community. */
+      membership: (communityId: string, accountId: string) =>
+        sql<{ profileId: string; role: Role }>`SELECT p.id AS profile_id, p.role
+          FROM profiles p JOIN communities c ON c.id = p.community_id
+          WHERE p.community_id = ${communityId} AND p.account_id = ${accountId}
+            AND p.removed_at IS NULL AND c.deleted_at IS NULL`.pipe(Effect.map(first), Effect.orDie),
+      /** The role of a live profile of the community. */
+      profileRole: (communityId: string, profileId: string) =>
+        sql<{ role: Role }>`SELECT role FROM profiles WHERE community_id = ${communityId} AND id = ${profileId}
+          AND removed_at IS NULL`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]?.role)), Effect.orDie),
+      notificationSettings: (communityId: string) =>
+        sql<{ salesEmail: string | null; updatedAt: Date }>`SELECT sales_email, updated_at
+          FROM notification_settings WHERE community_id = ${communityId}`.pipe(Effect.map(first), Effect.orDie),
+      setNotificationSettings: (communityId: string, salesEmail: string | null) =>
+        sql`INSERT INTO notification_settings (community_id, sales_email) VALUES (${communityId}, ${salesEmail})
+          ON CONFLICT (community_id) DO UPDATE SET sales_email = EXCLUDED.sales_email, updated_at = now()`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+    }
+  })
+}) {}

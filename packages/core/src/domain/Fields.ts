@@ -1,0 +1,49 @@
+import { Schema } from "effect"
+import { isStrongPassword } from "../platform/Passwords"
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** An e-mail address, trimmed and lower-cased. */
+export const Email = Schema.compose(Schema.Trim, Schema.Lowercase).pipe(
+  Schema.filter((value) => (emailPattern.test(value) && value.length <= 254) || "must be a valid e-mail address"),
+  Schema.annotations({ identifier: "Email", format: "email" })
+)
+
+/** Spec §5.6: at least 8 characters with an uppercase letter, a lowercase letter and a number. */
+export const NewPassword = Schema.String.pipe(
+  Schema.filter((value) =>
+    (isStrongPassword(value) && value.length <= 200) ||
+    "Password must be at least 8 characters long and contain an uppercase letter, a lowercase letter and a number"
+  ),
+  Schema.annotations({ identifier: "NewPassword" })
+)
+
+/** A required human-readable name or title, trimmed. */
+export const Name = (max = 200) =>
+  Schema.Trim.pipe(
+    Schema.filter((value) => (value.length >= 1 && value.length <= max) || `must be between 1 and ${max} characters`)
+  )
+
+export const Slug = Schema.Trim.pipe(
+  Schema.filter((value) =>
+    /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value) && value.length <= 80 ||
+    "must be lower-case letters, digits and single hyphens (at most 80 characters)"
+  )
+)
+
+export const Hostname = Schema.compose(Schema.Trim, Schema.Lowercase).pipe(
+  Schema.filter((value) =>
+    (/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(value)) || "must be a valid domain name"
+  )
+)
+
+/** URL-safe slug made from a name: accents removed, lower case, hyphens. */
+export const slugify = (value: string): string =>
+  value
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/g, "")

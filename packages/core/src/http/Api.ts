@@ -1,0 +1,15 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { CommunitiesApi } from "../communities/Api"
+import { ProfilesApi } from "../communities/ProfilesApi"
+import { IdentityApi } from "../identity/Api"
+import { description } from "./description"
+
+/** The whole HTTP contract, composed from the feature groups. */
+export class RodaApi extends HttpApi.make("roda")
+  .add(IdentityApi)
+  .add(CommunitiesApi)
+  .add(ProfilesApi)
+  .annotate(OpenApi.Title, "Roda API")
+  .annotate(OpenApi.Version, "0.1.0")
+  .annotate(OpenApi.Description, description)
+{}

@@ -1,0 +1,110 @@
+import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Context, Effect, Layer, ManagedRuntime } from "effect"
+import { CommunitiesHttp } from "../communities/Http"
+import { Communities } from "../communities/Communities"
+import { CommunitiesRepo } from "../communities/Repo"
+import { Profiles } from "../communities/Profiles"
+import { ProfilesHttp } from "../communities/ProfilesHttp"
+import { languageOf } from "../domain/Text"
+import { Messages } from "../domain/Messages"
+import { IdentityHttp } from "../identity/Http"
+import { Identity } from "../identity/Identity"
+import { Ids } from "../platform/Ids"
+import { Mailer } from "../platform/Mailer"
+import { Options, type RodaOptions } from "../platform/Options"
+import { Passwords } from "../platform/Passwords"
+import { Tokens } from "../platform/Tokens"
+import { DatabaseLive, type DatabaseOptions, ping } from "../sql/Database"
+import { RodaApi } from "./Api"
+import { ClientAddress } from "./ClientAddress"
+import { envelopeMiddleware } from "./Envelope"
+import { AuthenticatedLive } from "./middleware/Authentication"
+import { MemberScopeLive, PublicScopeLive } from "./middleware/live"
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+export interface RodaConfig {
+  readonly database: DatabaseOptions
+  readonly options: RodaOptions
+}
+
+/** Database, ports and use-case services: everything but HTTP. */
+export const servicesLayer = (config: RodaConfig) => {
+  const base = Layer.mergeAll(Ids.layer, Passwords.layer, Layer.succeed(Options, config.options), DatabaseLive(config.database))
+  const platform = Layer.mergeAll(Tokens.layer, Mailer.layer).pipe(Layer.provideMerge(base))
+  return Layer.mergeAll(Identity.Default, Communities.Default, Profiles.Default, CommunitiesRepo.Default).pipe(
+    Layer.provideMerge(platform)
+  )
+}
+
+/** The HttpApi with its handlers, middleware, the OpenAPI document and the docs page. */
+export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {
+  const groups = Layer.mergeAll(IdentityHttp, CommunitiesHttp, ProfilesHttp)
+  const middleware = Layer.mergeAll(AuthenticatedLive, MemberScopeLive, PublicScopeLive)
+  const envelope = envelopeMiddleware(RodaApi)
+  const api = HttpApiBuilder.api(RodaApi).pipe(Layer.provide(groups), Layer.provide(middleware))
+  return Layer.mergeAll(
+    HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" }),
+    HttpApiSwagger.layer({ path: "/api/docs" }),
+    HttpApiBuilder.middleware((app) => HttpMiddleware.cors()(envelope(app))),
+    HttpServer.layerContext
+  ).pipe(Layer.provideMerge(api), Layer.provideMerge(services))
+}
+
+const tooLarge = (request: Request) =>
+  Response.json(
+    { success: false, message: Messages.bodyTooLarge[languageOf(request.headers.get("accept-language") ?? undefined)] },
+    { status: 413 }
+  )
+
+/** Reads at most `limit` bytes of the body; undefined when it is larger. */
+const readLimited = async (body: ReadableStream<Uint8Array>, limit: number) => {
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength
+    if (size > limit) return undefined
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
+}
+
+export interface RequestInfo {
+  /** The client's address, for sign-in throttling. */
+  readonly clientAddress?: string | undefined
+}
+
+export interface Roda {
+  /** A web-standard handler: mount it in any backend that speaks `Request`/`Response`. */
+  readonly handler: (request: Request, info?: RequestInfo) => Promise<Response>
+  /** Resolves when the database answers (readiness). */
+  readonly ready: () => Promise<void>
+  readonly dispose: () => Promise<void>
+}
+
+/** Builds Roda: migrations run on first use, then every request goes through the same HttpApi. */
+export const makeRoda = (config: RodaConfig): Roda => {
+  const memoMap = Effect.runSync(Layer.makeMemoMap)
+  const services = servicesLayer(config)
+  const runtime = ManagedRuntime.make(services, memoMap)
+  const web = HttpApiBuilder.toWebHandler(apiLayer(services), { memoMap })
+  const handler = async (request: Request, info?: RequestInfo) => {
+    const declared = Number(request.headers.get("content-length") ?? "0")
+    if (declared > MAX_BODY_BYTES) return tooLarge(request)
+    if (request.body !== null && !request.headers.has("content-length")) {
+      const body = await readLimited(request.body, MAX_BODY_BYTES)
+      if (body === undefined) return tooLarge(request)
+      request = new Request(request, { body, duplex: "half" } as RequestInit)
+    }
+    const context = info?.clientAddress ? Context.make(ClientAddress, info.clientAddress) : undefined
+    return web.handler(request, context)
+  }
+  return {
+    handler,
+    ready: () => runtime.runPromise(ping),
+    dispose: async () => {
+      await web.dispose()
+      await runtime.dispose()
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok } from "../domain/Envelope"
+import { Email, Name, NewPassword } from "../domain/Fields"
+import { Uuid } from "../domain/Ids"
+import { BadRequest, Conflict, Gone, TooManyRequests, Unauthorized } from "../http/ApiErrors"
+import { Authenticated } from "../http/middleware/tags"
+
+export const MemberSummary = Schema.Struct({ id: Schema.String, email: Schema.String, fullName: Schema.String })
+
+export const RegisterPayload = Schema.Struct({ fullName: Name(), email: Email, password: NewPassword })
+export const LoginPayload = Schema.Struct({
+  email: Schema.String.pipe(Schema.maxLength(320)),
+  password: Schema.String.pipe(Schema.maxLength(200))
+})
+export const ChangePasswordPayload = Schema.Struct({
+  currentPassword: Schema.String.pipe(Schema.maxLength(200)),
+  newPassword: NewPassword
+})
+export const RecoveryPayload = Schema.Struct({ email: Email })
+export const SetPasswordPayload = Schema.Struct({
+  id: Uuid,
+  token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  password: NewPassword
+})
+
+export const Me = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  fullName: Schema.String,
+  isPlatformAdmin: Schema.Boolean,
+  createdAt: Schema.String
+})
+
+const Registered = Schema.Struct({ ...MemberSummary.fields, token: Schema.String })
+const LoginResult = Schema.Struct({ token: Schema.String, member: MemberSummary })
+
+export class IdentityApi extends HttpApiGroup.make("identity")
+  .add(
+    HttpApiEndpoint.post("register", "/auth/register")
+      .setPayload(RegisterPayload)
+      .addSuccess(Ok(Registered), { status: 201 })
+      .addError(BadRequest)
+      .addError(Conflict)
+      .annotate(OpenApi.Description, "Creates an account (no community). 409 when the e-mail is registered.")
+  )
+  .add(
+    HttpApiEndpoint.post("login", "/auth/login")
+      .setPayload(LoginPayload)
+      .addSuccess(Ok(LoginResult))
+      .addError(Unauthorized)
+      .addError(TooManyRequests)
+      .annotate(
+        OpenApi.Description,
+        "Exchanges e-mail and password for a 7-day JWT. Failed attempts are limited per account and per client address (429 with Retry-After)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("me", "/auth/me").addSuccess(Ok(Me)).addError(Unauthorized).middleware(Authenticated)
+  )
+  .add(
+    HttpApiEndpoint.put("changePassword", "/auth/change-password")
+      .setPayload(ChangePasswordPayload)
+      .addSuccess(Ok(Schema.Null))
+      .addError(BadRequest)
+      .addError(Unauthorized)
+      .middleware(Authenticated)
+      .annotate(OpenApi.Description, "Tokens already issued stay valid until they expire (spec §5.3).")
+  )
+  .add(
+    HttpApiEndpoint.post("recoveryPassword", "/auth/recovery-password")
+      .setPayload(RecoveryPayload)
+      .addSuccess(Ok(Schema.Null))
+      .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        "Always answers the same, whether or not the e-mail is registered; a registered one gets a single-use link valid for 1 hour."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("setPassword", "/auth/set-password")
+      .setPayload(SetPasswordPayload)
+      .addSuccess(Ok(Schema.Null))
+      .addError(BadRequest)
+      .addError(Gone)
+      .annotate(OpenApi.Description, "Completes an invite or recovery link: 400 for a wrong token, 410 for a used or expired link.")
+  )
+  .prefix("/api")
+{}

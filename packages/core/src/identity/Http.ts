@@ -1,0 +1,30 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentAccount } from "../domain/Caller"
+import { Messages } from "../domain/Messages"
+import { RodaApi } from "../http/Api"
+import { ClientAddress } from "../http/ClientAddress"
+import { ok } from "../http/Reply"
+import { Identity } from "./Identity"
+
+export const IdentityHttp = HttpApiBuilder.group(RodaApi, "identity", (handlers) =>
+  Effect.gen(function*() {
+    const identity = yield* Identity
+    return handlers
+      .handle("register", ({ payload }) => Effect.flatMap(identity.register(payload), (data) => ok(Messages.registered, data)))
+      .handle("login", ({ payload }) =>
+        Effect.gen(function*() {
+          const data = yield* identity.login(payload, yield* ClientAddress)
+          return yield* ok(Messages.loggedIn, data)
+        }))
+      .handle("me", () =>
+        Effect.flatMap(CurrentAccount, identity.me).pipe(Effect.flatMap((data) => ok(Messages.accountFound, data))))
+      .handle("changePassword", ({ payload }) =>
+        Effect.flatMap(CurrentAccount, (account) => identity.changePassword(account, payload)).pipe(
+          Effect.zipRight(ok(Messages.passwordChanged, null))
+        ))
+      .handle("recoveryPassword", ({ payload }) =>
+        identity.recoverPassword(payload.email).pipe(Effect.zipRight(ok(Messages.recoverySent, null))))
+      .handle("setPassword", ({ payload }) =>
+        identity.setPassword(payload).pipe(Effect.zipRight(ok(Messages.passwordSet, null))))
+  }))

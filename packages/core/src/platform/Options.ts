@@ -1,0 +1,32 @@
+import { Context, Redacted } from "effect"
+
+/** Typed options core is built with; adapters read them from the environment (architecture rule 7). */
+export interface RodaOptions {
+  /** HS256 secret for access tokens. */
+  readonly jwtSecret: Redacted.Redacted<string>
+  /** Absolute URL the service is reached at (links in e-mails, OAuth issuer). */
+  readonly publicBaseUrl: string
+  /** Accounts with these e-mails are platform operators (SuperAdmin). */
+  readonly platformAdminEmails: ReadonlyArray<string>
+  /** Send e-mail over SMTP as well as writing the outbox. */
+  readonly smtpUrl?: string | undefined
+  /** Failed logins allowed in `loginWindowSeconds`, per account and per client address. */
+  readonly loginAttemptsPerAccount: number
+  readonly loginAttemptsPerAddress: number
+  readonly loginWindowSeconds: number
+}
+
+export class Options extends Context.Tag("@roda/core/Options")<Options, RodaOptions>() {}
+
+export const defaultOptions = (
+  overrides: Partial<RodaOptions> & Pick<RodaOptions, "jwtSecret">
+): RodaOptions => ({
+  publicBaseUrl: "http://localhost:3000",
+  platformAdminEmails: [],
+  loginAttemptsPerAccount: 5,
+  loginAttemptsPerAddress: 30,
+  loginWindowSeconds: 15 * 60,
+  ...overrides
+})
+
+export const secret = (value: string) => Redacted.make(value)

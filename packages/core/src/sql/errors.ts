@@ -1,0 +1,11 @@
+import { SqlError } from "@effect/sql/SqlError"
+
+/** The constraint a unique violation (SQLSTATE 23505) was raised for, if this is one. */
+export const uniqueViolation = (error: unknown): string | undefined => {
+  if (!(error instanceof SqlError)) return undefined
+  const cause = error.cause as { code?: unknown; constraint?: unknown; message?: unknown } | undefined
+  if (cause?.code !== "23505") return undefined
+  if (typeof cause.constraint === "string") return cause.constraint
+  const match = typeof cause.message === "string" ? /"([^"]+)"/.exec(cause.message) : null
+  return match?.[1] ?? ""
+}

@@ -1,0 +1,21 @@
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { migrations } from "./migrations"
+
+/** Applies pending migrations; an advisory lock lets several processes start at once. */
+export const migrate = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.withTransaction(
+    Effect.gen(function*() {
+      yield* sql`SELECT pg_advisory_xact_lock(7201)`
+      // Created here because the Migrator probes for it with a failing query, which would abort
+      // this transaction.
+      yield* sql`CREATE TABLE IF NOT EXISTS roda_migrations (
+        migration_id integer PRIMARY KEY,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        name text NOT NULL
+      )`
+      yield* Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "roda_migrations" })
+    })
+  )
+})

@@ -1,0 +1,8 @@
+import identity from "./0001_identity"
+import communities from "./0002_communities"
+
+/** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
+export const migrations = {
+  "0001_identity": identity,
+  "0002_communities": communities
+}

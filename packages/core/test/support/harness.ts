@@ -1,0 +1,105 @@
+import { randomUUID } from "node:crypto"
+import { defaultOptions, makeRoda, type Roda, secret } from "../../src/index"
+
+/** The database the suites run on: PostgreSQL when DATABASE_URL is set, else in-memory PGlite. */
+export const testDatabase = () =>
+  process.env.DATABASE_URL
+    ? { _tag: "Postgres" as const, url: secret(process.env.DATABASE_URL) }
+    : { _tag: "Embedded" as const, dataDir: "memory" as const }
+
+export const PLATFORM_ADMIN = "operator@roda.test"
+
+export const startRoda = (overrides: Partial<Parameters<typeof defaultOptions>[0]> = {}): Roda =>
+  makeRoda({
+    database: testDatabase(),
+    options: defaultOptions({
+      jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
+      publicBaseUrl: "http://roda.test",
+      platformAdminEmails: [PLATFORM_ADMIN],
+      ...overrides
+    })
+  })
+
+export interface CallOptions {
+  readonly body?: unknown
+  readonly raw?: string
+  readonly token?: string | undefined
+  readonly community?: string | undefined
+  readonly profile?: string | undefined
+  readonly headers?: Record<string, string>
+  readonly clientAddress?: string
+}
+
+export interface Reply {
+  readonly status: number
+  readonly body: any
+  readonly headers: Headers
+}
+
+/** Calls Roda through its web handler, as any backend mounting it would. */
+export const client = (roda: Roda) => {
+  const call = async (method: string, path: string, options: CallOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.body !== undefined || options.raw !== undefined) headers["content-type"] ??= "application/json"
+    if (options.token) headers["authorization"] = `Bearer ${options.token}`
+    if (options.community) headers["x-communityid"] = options.community
+    if (options.profile) headers["x-profileid"] = options.profile
+    const response = await roda.handler(
+      new Request(`http://roda.test${path}`, {
+        method,
+        headers,
+        body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
+      }),
+      { clientAddress: options.clientAddress ?? "127.0.0.1" }
+    )
+    const text = await response.text()
+    let body: unknown = text
+    try {
+      body = text === "" ? undefined : JSON.parse(text)
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body, headers: response.headers }
+  }
+  return {
+    call,
+    get: (path: string, options?: CallOptions) => call("GET", path, options),
+    post: (path: string, body?: unknown, options?: CallOptions) => call("POST", path, { ...options, body }),
+    put: (path: string, body?: unknown, options?: CallOptions) => call("PUT", path, { ...options, body }),
+    patch: (path: string, body?: unknown, options?: CallOptions) => call("PATCH", path, { ...options, body }),
+    del: (path: string, options?: CallOptions) => call("DELETE", path, options)
+  }
+}
+
+export type Client = ReturnType<typeof client>
+
+export const uniqueEmail = (prefix = "user") => `${prefix}-${randomUUID().slice(0, 8)}@roda.test`
+export const PASSWORD = "Secret123"
+
+export interface TestUser {
+  readonly id: string
+  readonly email: string
+  readonly fullName: string
+  readonly token: string
+}
+
+export const register = async (api: Client, fullName = "Ana Souza", email = uniqueEmail()): Promise<TestUser> => {
+  const reply = await api.post("/api/auth/register", { fullName, email, password: PASSWORD })
+  if (reply.status !== 201) throw new Error(`register failed: ${reply.status} ${JSON.stringify(reply.body)}`)
+  return { id: reply.body.data.id, email, fullName, token: reply.body.data.token }
+}
+
+/** A community with its owner, plus helpers to add members with a role. */
+export const makeCommunity = async (api: Client, name = "Comunidade Teste") => {
+  const owner = await register(api, "Olga Owner")
+  const created = await api.post("/api/communities", { name }, { token: owner.token })
+  if (created.status !== 201) throw new Error(`community failed: ${created.status} ${JSON.stringify(created.body)}`)
+  const community = created.body.data as { id: string; slug: string; profileId: string }
+  const addMember = async (role: string, fullName = `${role} person`) => {
+    const user = await register(api, fullName)
+    const reply = await api.post("/api/profiles/create", { email: user.email, role }, { token: owner.token, community: community.id })
+    if (reply.status !== 201) throw new Error(`add member failed: ${reply.status} ${JSON.stringify(reply.body)}`)
+    return { ...user, profileId: reply.body.data.id as string }
+  }
+  return { owner: { ...owner, profileId: community.profileId }, community, addMember }
+}
