@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Email, Hostname, Name, Slug } from "../domain/Fields"
+import { Body, Email, Hostname, Name, Slug } from "../domain/Fields"
 import { Ok, Page } from "../domain/Envelope"
 import { IdParam } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
@@ -13,7 +13,7 @@ const HttpUrl = Schema.Trim.pipe(
   Schema.filter((value) => /^https?:\/\/[^\s]+$/.test(value) && value.length <= 2000 || "must be an http(s) URL")
 )
 
-export const CommunitySettings = Schema.Struct({
+export const CommunitySettings = Body({
   description: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
   logoUrl: Schema.optional(Schema.NullOr(HttpUrl)),
   coverUrl: Schema.optional(Schema.NullOr(HttpUrl)),
@@ -42,13 +42,13 @@ const MyCommunity = Schema.Struct({
   profileId: Schema.String
 })
 
-export const CreateCommunity = Schema.Struct({
+export const CreateCommunity = Body({
   name: Name(120),
   slug: Schema.optional(Slug),
   customDomain: Schema.optional(Schema.NullOr(Hostname))
 })
 
-export const UpdateCommunity = Schema.Struct({
+export const UpdateCommunity = Body({
   name: Schema.optional(Name(120)),
   slug: Schema.optional(Slug),
   customDomain: Schema.optional(Schema.NullOr(Hostname))
@@ -74,7 +74,7 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
   )
   .add(
     HttpApiEndpoint.post("resolveDomain", "/communities/domain")
-      .setPayload(Schema.Struct({ domain: Schema.compose(Schema.Trim, Schema.Lowercase).pipe(Schema.minLength(1), Schema.maxLength(253)) }))
+      .setPayload(Body({ domain: Schema.compose(Schema.Trim, Schema.Lowercase).pipe(Schema.minLength(1), Schema.maxLength(253)) }))
       .addSuccess(Ok(Community))
       .addError(NotFound)
       .annotate(
@@ -130,7 +130,7 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
   )
   .add(
     HttpApiEndpoint.put("setNotificationSettings", "/notification-settings")
-      .setPayload(Schema.Struct({ salesEmail: Schema.NullOr(Email) }))
+      .setPayload(Body({ salesEmail: Schema.NullOr(Email) }))
       .addSuccess(Ok(NotificationSettings))
       .addError(BadRequest)
       .addError(Forbidden)

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Email, Name } from "../domain/Fields"
+import { Body, Email, Name } from "../domain/Fields"
 import { Ok, Page } from "../domain/Envelope"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
@@ -39,7 +39,7 @@ const MyProfile = Schema.Struct({
   community: Schema.Struct({ id: Schema.String, name: Schema.String, slug: Schema.String })
 })
 
-export const NewProfile = Schema.Struct({
+export const NewProfile = Body({
   email: Email,
   fullName: Schema.optional(Name()),
   role: Schema.optional(Role),
@@ -103,7 +103,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   .add(
     HttpApiEndpoint.put("renameTag", "/profiles/tags/:tag")
       .setPath(TagParam)
-      .setPayload(Schema.Struct({ name: Tag }))
+      .setPayload(Body({ name: Tag }))
       .addSuccess(Ok(Changed))
       .addError(Forbidden)
       .addError(NotFound)
@@ -119,7 +119,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   .add(
     HttpApiEndpoint.put("tagColor", "/profiles/tags/:tag/color")
       .setPath(TagParam)
-      .setPayload(Schema.Struct({ color: Color }))
+      .setPayload(Body({ color: Color }))
       .addSuccess(Ok(Schema.Struct({ tag: Schema.String, color: Schema.String })))
       .addError(Forbidden)
       .addError(NotFound)
@@ -127,7 +127,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   .add(
     HttpApiEndpoint.put("email", "/profiles/:id/email")
       .setPath(IdParam)
-      .setPayload(Schema.Struct({ email: Email }))
+      .setPayload(Body({ email: Email }))
       .addSuccess(Ok(Profile))
       .addError(Forbidden)
       .addError(NotFound)
@@ -140,7 +140,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   .add(
     HttpApiEndpoint.put("phone", "/profiles/:id/phone")
       .setPath(IdParam)
-      .setPayload(Schema.Struct({ phone: Schema.NullOr(Phone) }))
+      .setPayload(Body({ phone: Schema.NullOr(Phone) }))
       .addSuccess(Ok(Profile))
       .addError(Forbidden)
       .addError(NotFound)
@@ -148,7 +148,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   .add(
     HttpApiEndpoint.put("setTags", "/profiles/:id/tags")
       .setPath(IdParam)
-      .setPayload(Schema.Struct({ tags: Schema.Array(Tag).pipe(Schema.maxItems(50)) }))
+      .setPayload(Body({ tags: Schema.Array(Tag).pipe(Schema.maxItems(50)) }))
       .addSuccess(Ok(Profile))
       .addError(Forbidden)
       .addError(NotFound)
@@ -156,7 +156,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   .add(
     HttpApiEndpoint.put("update", "/profiles/:id")
       .setPath(IdParam)
-      .setPayload(Schema.Struct({
+      .setPayload(Body({
         fullName: Schema.optional(Name()),
         bio: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(2000)))),
         avatarUrl: Schema.optional(Schema.NullOr(HttpUrl)),
@@ -182,7 +182,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   .add(
     HttpApiEndpoint.put("role", "/profiles/:id/role")
       .setPath(IdParam)
-      .setPayload(Schema.Struct({ role: Role }))
+      .setPayload(Body({ role: Role }))
       .addSuccess(Ok(Profile))
       .addError(Forbidden)
       .addError(NotFound)

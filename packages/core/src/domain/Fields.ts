@@ -47,3 +47,7 @@ export const slugify = (value: string): string =>
     .replace(/^-+|-+$/g, "")
     .slice(0, 80)
     .replace(/-+$/g, "")
+
+/** A request body: every invalid field is reported, not only the first. */
+export const Body = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
+  Schema.Struct(fields).annotations({ parseOptions: { errors: "all" } })

@@ -1,24 +1,24 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok } from "../domain/Envelope"
-import { Email, Name, NewPassword } from "../domain/Fields"
+import { Body, Email, Name, NewPassword } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { BadRequest, Conflict, Gone, TooManyRequests, Unauthorized } from "../http/ApiErrors"
 import { Authenticated } from "../http/middleware/tags"
 
 export const MemberSummary = Schema.Struct({ id: Schema.String, email: Schema.String, fullName: Schema.String })
 
-export const RegisterPayload = Schema.Struct({ fullName: Name(), email: Email, password: NewPassword })
-export const LoginPayload = Schema.Struct({
+export const RegisterPayload = Body({ fullName: Name(), email: Email, password: NewPassword })
+export const LoginPayload = Body({
   email: Schema.String.pipe(Schema.maxLength(320)),
   password: Schema.String.pipe(Schema.maxLength(200))
 })
-export const ChangePasswordPayload = Schema.Struct({
+export const ChangePasswordPayload = Body({
   currentPassword: Schema.String.pipe(Schema.maxLength(200)),
   newPassword: NewPassword
 })
-export const RecoveryPayload = Schema.Struct({ email: Email })
-export const SetPasswordPayload = Schema.Struct({
+export const RecoveryPayload = Body({ email: Email })
+export const SetPasswordPayload = Body({
   id: Uuid,
   token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
   password: NewPassword

@@ -48,7 +48,7 @@ export const client = (roda: Roda) => {
       new Request(`http://roda.test${path}`, {
         method,
         headers,
-        body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
+        body: options.raw ?? (options.body === undefined ? null : JSON.stringify(options.body))
       }),
       { clientAddress: options.clientAddress ?? "127.0.0.1" }
     )
