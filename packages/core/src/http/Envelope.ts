@@ -20,8 +20,34 @@ const render = (error: AppError, acceptLanguage: string | undefined) => {
   )
 }
 
-const issueMessage = (issue: { readonly _tag: string; readonly message: string }, param: string) =>
-  issue._tag === "Missing" ? `${param} is required` : issue.message
+interface DecodeIssue {
+  readonly _tag: string
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
+const ACTUAL_MAX = 60
+
+const issueMessage = (issue: DecodeIssue, param: string) => {
+  if (issue._tag === "Missing") return `${param} is required`
+  // The whole payload has the wrong shape: name what is expected, not the schema's internals.
+  if (issue.path.length === 0 && issue._tag === "Type") return "must be a JSON object"
+  // Never echo a long input back (it may be up to 1 MB, or a password).
+  return issue.message.replace(/, actual ([\s\S]*)$/, (whole, actual: string) =>
+    actual.length > ACTUAL_MAX ? `, actual ${actual.slice(0, ACTUAL_MAX)}…` : whole)
+}
+
+const samePath = (a: DecodeIssue, b: DecodeIssue) =>
+  a.path.length === b.path.length && a.path.every((key, i) => key === b.path[i])
+
+/**
+ * An optional field that fails to decode also fails the `undefined` member of its union; that
+ * second issue says nothing the first does not.
+ */
+const usefulIssues = (issues: ReadonlyArray<DecodeIssue>) =>
+  issues.filter((issue) =>
+    !(issue.message.startsWith("Expected undefined, actual") &&
+      issues.some((other) => other !== issue && samePath(other, issue))))
 
 /**
  * Wraps the whole API so that every answer that is not a success is the error envelope of
@@ -37,7 +63,7 @@ export const envelopeMiddleware = (api: HttpApi.HttpApi.Any) => {
       if (error instanceof AppError) return Effect.succeed(error)
       if (error instanceof HttpApiError.HttpApiDecodeError) {
         const path = new URL(request.url, "http://roda.local").pathname
-        const errors = error.issues.map((issue) => {
+        const errors = usefulIssues(error.issues).map((issue) => {
           const param = issue.path.length > 0 ? issue.path.map(String).join(".") : "body"
           return fieldError(param, issueMessage(issue, param), locate(request.method, path, String(issue.path[0] ?? "")))
         })

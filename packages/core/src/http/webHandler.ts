@@ -80,6 +80,8 @@ export interface Roda {
   /** Resolves when the database answers (readiness). */
   readonly ready: () => Promise<void>
   readonly dispose: () => Promise<void>
+  /** The runtime of the services (database, ports, use cases) the handler uses. */
+  readonly runtime: ManagedRuntime.ManagedRuntime<Layer.Layer.Success<ReturnType<typeof servicesLayer>>, never>
 }
 
 /** Builds Roda: migrations run on first use, then every request goes through the same HttpApi. */
@@ -91,7 +93,8 @@ export const makeRoda = (config: RodaConfig): Roda => {
   const handler = async (request: Request, info?: RequestInfo) => {
     const declared = Number(request.headers.get("content-length") ?? "0")
     if (declared > MAX_BODY_BYTES) return tooLarge(request)
-    if (request.body !== null && !request.headers.has("content-length")) {
+    // Also when Content-Length is given: an embedder's Request need not keep to it.
+    if (request.body !== null) {
       const body = await readLimited(request.body, MAX_BODY_BYTES)
       if (body === undefined) return tooLarge(request)
       request = new Request(request, { body, duplex: "half" } as RequestInit)
@@ -101,6 +104,7 @@ export const makeRoda = (config: RodaConfig): Roda => {
   }
   return {
     handler,
+    runtime,
     ready: () => runtime.runPromise(ping),
     dispose: async () => {
       await web.dispose()

@@ -1,0 +1,28 @@
+import { randomBytes, randomUUID } from "node:crypto"
+import { SignJWT } from "jose"
+
+/** The secret `startRoda()` signs tokens with (see harness.ts). */
+export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256"
+
+/**
+ * A client address of its own, so that sign-in throttling per address never mixes tests (with
+ * PostgreSQL several files share one database).
+ */
+export const uniqueAddress = () => `2001:db8::${randomBytes(6).toString("hex").match(/.{4}/g)!.join(":")}`
+
+/** An HS256 token with the given claims and times (seconds since the epoch). */
+export const signToken = (options: {
+  readonly secret?: string
+  readonly sub?: string
+  readonly email?: string
+  readonly iat: number
+  readonly exp: number
+}) =>
+  new SignJWT({ email: options.email ?? "someone@roda.test" })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(options.sub ?? randomUUID())
+    .setIssuedAt(options.iat)
+    .setExpirationTime(options.exp)
+    .sign(new TextEncoder().encode(options.secret ?? TEST_JWT_SECRET))
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000)

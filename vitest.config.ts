@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config"
+import { alias } from "./vitest.shared"
+
+export default defineConfig({
+  test: {
+    projects: ["core", "sql-pglite", "http-node"].map((name) => ({
+      resolve: { alias },
+      test: {
+        name,
+        root: `./packages/${name}`,
+        include: ["test/**/*.test.ts"],
+        testTimeout: 60_000,
+        hookTimeout: 120_000
+      }
+    }))
+  }
+})
