@@ -9,6 +9,7 @@ export default defineConfig({
         name,
         root: `./packages/${name}`,
         include: ["test/**/*.test.ts"],
+        benchmark: { include: ["bench/**/*.bench.ts"] },
         testTimeout: 60_000,
         hookTimeout: 120_000
       }

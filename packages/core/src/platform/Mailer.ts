@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer, Queue, Schedule } from "effect"
 import { Ids } from "./Ids"
 import { Options } from "./Options"
 
@@ -12,27 +12,37 @@ export interface Mail {
   readonly communityId?: string | null | undefined
 }
 
+type Deliver = (mail: Mail) => Effect.Effect<void, unknown>
+
+const MAX_ATTEMPTS = 5
+const POLL = Duration.seconds(2)
+
 /**
- * Every e-mail is written to the `outbox` table, in the caller's transaction, so none is lost
- * and none goes out for work that rolled back. With SMTP configured it is also sent.
+ * Every e-mail is written to the `outbox` table in the caller's transaction, so none is lost and
+ * none goes out for work that rolled back. With SMTP configured, a delivery worker sends what the
+ * outbox holds: it leases a batch with `FOR UPDATE SKIP LOCKED` (several processes may share the
+ * database), sends outside any transaction, and marks each row sent or counts the failed attempt.
  */
 export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
   readonly send: (mail: Mail) => Effect.Effect<void>
 }>() {
-  static readonly layer = Layer.effect(
+  static readonly layer = Layer.scoped(
     Mailer,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const ids = yield* Ids
       const options = yield* Options
-      const smtp = options.smtpUrl ? yield* makeSmtpSender(options.smtpUrl) : undefined
+      const wake = yield* Queue.sliding<void>(1)
+      if (options.smtpUrl) {
+        const deliver = yield* makeSmtpDelivery(options.smtpUrl)
+        yield* Effect.forkScoped(deliveryWorker(sql, deliver, wake))
+      }
       return {
         send: (mail) =>
           Effect.gen(function*() {
-            const id = yield* ids.next
             yield* sql`INSERT INTO outbox ${
               sql.insert({
-                id,
+                id: yield* ids.next,
                 communityId: mail.communityId ?? null,
                 recipient: mail.to,
                 subject: mail.subject,
@@ -40,25 +50,40 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
                 kind: mail.kind
               })
             }`
-            if (smtp) {
-              yield* smtp(mail).pipe(
-                Effect.zipRight(sql`UPDATE outbox SET sent_at = now() WHERE id = ${id}`),
-                Effect.catchAllCause((cause) => Effect.logWarning("SMTP delivery failed; kept in outbox", cause)),
-                Effect.forkDaemon
-              )
-            }
+            yield* wake.offer(undefined)
           }).pipe(Effect.orDie)
       }
     })
   )
 }
 
-const makeSmtpSender = (url: string) =>
+const deliveryWorker = (sql: SqlClient.SqlClient, deliver: Deliver, wake: Queue.Queue<void>) => {
+  const lease = sql<{ id: string; recipient: string; subject: string; body: string; kind: string }>`
+    UPDATE outbox SET attempts = attempts + 1, lease_until = now() + interval '1 minute'
+    WHERE id IN (
+      SELECT id FROM outbox
+      WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS} AND (lease_until IS NULL OR lease_until < now())
+      ORDER BY created_at LIMIT 20 FOR UPDATE SKIP LOCKED)
+    RETURNING id, recipient, subject, body, kind`
+  const deliverOne = (row: { id: string; recipient: string; subject: string; body: string; kind: string }) =>
+    deliver({ to: row.recipient, subject: row.subject, text: row.body, kind: row.kind }).pipe(
+      Effect.zipRight(sql`UPDATE outbox SET sent_at = now(), lease_until = NULL WHERE id = ${row.id}`),
+      Effect.catchAll((error) => Effect.logWarning(`E-mail ${row.id} not delivered; it stays in the outbox`, error))
+    )
+  const round = lease.pipe(
+    Effect.flatMap((rows) => Effect.forEach(rows, deliverOne, { discard: true })),
+    Effect.catchAllCause((cause) => Effect.logWarning("Outbox delivery round failed", cause))
+  )
+  return round.pipe(
+    Effect.zipRight(Effect.race(wake.take, Effect.sleep(POLL))),
+    Effect.repeat(Schedule.forever)
+  )
+}
+
+const makeSmtpDelivery = (url: string) =>
   Effect.promise(async () => {
     const nodemailer = await import("nodemailer")
     const transport = nodemailer.createTransport(url)
-    return (mail: Mail) =>
-      Effect.tryPromise(() =>
-        transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text, from: transport.options.from as string | undefined ?? "Roda <no-reply@roda.local>" })
-      )
+    const from = "Roda <no-reply@roda.local>"
+    return (mail: Mail) => Effect.tryPromise(() => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text }))
   })

@@ -33,8 +33,11 @@ export default ddl(
     body text NOT NULL,
     kind text NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now(),
-    sent_at timestamptz
+    sent_at timestamptz,
+    attempts integer NOT NULL DEFAULT 0,
+    lease_until timestamptz
   )`,
+  `CREATE INDEX outbox_unsent_idx ON outbox (created_at) WHERE sent_at IS NULL`,
   `CREATE INDEX outbox_community_idx ON outbox (community_id, created_at)`,
   `CREATE INDEX outbox_recipient_idx ON outbox (lower(recipient), created_at)`
 )
