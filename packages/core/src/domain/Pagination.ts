@@ -10,7 +10,8 @@ export const MAX_LIMIT = 100
 export const PageQuery = Schema.Struct({
   limit: Schema.optional(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_LIMIT)).annotations({
-      message: () => `limit must be an integer between 1 and ${MAX_LIMIT}`
+      // override: also when the value is not a number at all
+      message: () => ({ message: `limit must be an integer between 1 and ${MAX_LIMIT}`, override: true })
     })
   ),
   cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(512)))

@@ -33,6 +33,9 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     const mailer = yield* Mailer
     const options = yield* Options
 
+    /** Verified against when there is no password to check (see `login`). */
+    const decoyHash = yield* passwords.hash(yield* ids.secret())
+
     const isPlatformAdmin = (email: string) => options.platformAdminEmails.includes(email.toLowerCase())
 
     const toAccount = (row: AccountRow): Account => ({
@@ -99,8 +102,10 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
         }
       }
       const account = yield* repo.findByEmail(input.email.trim())
-      const valid = Option.isSome(account) && account.value.passwordHash !== null &&
-        (yield* passwords.verify(input.password, account.value.passwordHash))
+      const stored = Option.isSome(account) ? account.value.passwordHash : null
+      // An unknown e-mail costs the same hashing as a wrong password, so timing does not tell them apart.
+      const matches = yield* passwords.verify(input.password, stored ?? decoyHash)
+      const valid = stored !== null && matches
       if (!valid || Option.isNone(account)) {
         yield* Effect.forEach(keys, ({ key }) => repo.recordFailure(key, at, options.loginWindowSeconds), { discard: true })
         return yield* Effect.fail(unauthorized(Messages.invalidCredentials))

@@ -1,5 +1,5 @@
-import { randomBytes, randomUUID } from "node:crypto"
 import { SignJWT } from "jose"
+import { randomBytes, randomUUID } from "node:crypto"
 
 /** The secret `startRoda()` signs tokens with (see harness.ts). */
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256"
