@@ -1,11 +1,15 @@
-import js from "@eslint/js"
 import effect from "@effect/eslint-plugin"
+import js from "@eslint/js"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "**/.roda/**", "**/coverage/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    files: ["scripts/**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } }
+  },
   {
     files: ["**/*.ts", "**/*.mjs"],
     plugins: { "@effect": effect },
@@ -31,7 +35,8 @@ export default tseslint.config(
     files: ["packages/core/src/**/*.ts"],
     ignores: ["packages/core/src/platform/Ids.ts"],
     rules: {
-      "no-restricted-properties": ["error",
+      "no-restricted-properties": [
+        "error",
         { object: "Date", property: "now", message: "Use Clock (architecture rule 8)." },
         { object: "Math", property: "random", message: "Use the Ids service (architecture rule 8)." },
         { object: "process", property: "env", message: "Read configuration in adapters (rule 7)." }

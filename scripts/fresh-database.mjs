@@ -4,7 +4,9 @@ import pg from "pg"
 
 const [flag, target] = process.argv.slice(2)
 const dropping = flag === "--drop"
-const serverUrl = new URL(dropping ? target : (flag ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"))
+const serverUrl = new URL(
+  dropping ? target : (flag ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres")
+)
 const name = dropping ? serverUrl.pathname.slice(1) : `roda_test_${Date.now()}_${process.pid}`
 const admin = new URL(serverUrl)
 admin.pathname = "/postgres"

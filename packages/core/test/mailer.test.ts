@@ -3,8 +3,8 @@ import { Effect } from "effect"
 import type { AddressInfo } from "node:net"
 import { SMTPServer } from "smtp-server"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Mailer } from "../src/platform/Mailer"
 import type { Roda } from "../src/index"
+import { Mailer } from "../src/platform/Mailer"
 import { startRoda, uniqueEmail } from "./support/harness"
 import { outboxFor } from "./support/outbox"
 
@@ -37,7 +37,8 @@ afterAll(async () => {
 
 const sentAt = (id: string) =>
   roda.runtime.runPromise(
-    Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ sentAt: Date | null }>`SELECT sent_at FROM outbox WHERE id = ${id}`)
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ sentAt: Date | null }>`SELECT sent_at FROM outbox WHERE id = ${id}`)
   )
 
 describe("Mailer over SMTP", () => {
@@ -48,7 +49,9 @@ describe("Mailer over SMTP", () => {
     )
     const [mail] = await outboxFor(roda, to)
     expect(mail?.subject).toBe("Olá")
-    await expect.poll(() => received.find((r) => r.to === to)?.data ?? "", { timeout: 10_000 }).toContain("Corpo da mensagem")
+    await expect.poll(() => received.find((r) => r.to === to)?.data ?? "", { timeout: 10_000 }).toContain(
+      "Corpo da mensagem"
+    )
     await expect.poll(async () => (await sentAt(mail!.id))[0]?.sentAt ?? null, { timeout: 10_000 }).not.toBeNull()
   })
 })

@@ -15,13 +15,14 @@ afterAll(() => roda.dispose())
 const visit = (headers: Record<string, string>) =>
   roda.runtime.runPromiseExit(
     // The middleware only reads the request; the router's other services are not needed here.
-    Effect.flatMap(PublicScope, (middleware) => middleware as Effect.Effect<Visitor, AppError, HttpServerRequest.HttpServerRequest>).pipe(
-      Effect.provide(PublicScopeLive),
-      Effect.provideService(
-        HttpServerRequest.HttpServerRequest,
-        HttpServerRequest.fromWeb(new Request("http://roda.test/api/anything", { headers }))
+    Effect.flatMap(PublicScope, (middleware) =>
+      middleware as Effect.Effect<Visitor, AppError, HttpServerRequest.HttpServerRequest>).pipe(
+        Effect.provide(PublicScopeLive),
+        Effect.provideService(
+          HttpServerRequest.HttpServerRequest,
+          HttpServerRequest.fromWeb(new Request("http://roda.test/api/anything", { headers }))
+        )
       )
-    )
   )
 
 const visitor = async (headers: Record<string, string>): Promise<Visitor> => {

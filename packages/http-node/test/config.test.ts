@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest"
 import { loadConfig } from "../src/config"
 
 const load = (env: Record<string, string>) =>
-  Effect.runPromiseExit(loadConfig.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+  Effect.runPromiseExit(
+    loadConfig.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+  )
 
 describe("configuration", () => {
   it("defaults to the embedded database and keeps a generated JWT secret in the data folder", async () => {

@@ -5,12 +5,12 @@
  * timestamptz as `Date`, numeric as `string`, and int8/bigint (including
  * `count(*)`) as `number` when it is a safe integer, `bigint` otherwise.
  */
-import type { PGlite } from "@electric-sql/pglite"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
+import type { Extensions, PGlite } from "@electric-sql/pglite"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import { identity } from "effect/Function"
@@ -22,6 +22,8 @@ import { open } from "./internal/open"
 export interface PgliteClientConfig {
   /** A folder (created if missing); `undefined` or `"memory"` keeps the database in memory. */
   readonly dataDir?: string | undefined
+  /** PGlite extensions to load, e.g. `{ pg_trgm }` from `@electric-sql/pglite/contrib/pg_trgm`. */
+  readonly extensions?: Extensions | undefined
   readonly transformResultNames?: (s: string) => string
   readonly transformQueryNames?: (s: string) => string
 }
@@ -41,7 +43,7 @@ export const make = (
   config: PgliteClientConfig
 ): Effect.Effect<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function*() {
-    const pglite = yield* open(config.dataDir)
+    const pglite = yield* open(config.dataDir, config.extensions)
 
     // PGlite has a single session: a statement outside a transaction takes the
     // permit for its own duration, a transaction (or `reserve`) for its scope.

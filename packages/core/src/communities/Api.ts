@@ -1,10 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Body, Email, Hostname, Name, Slug } from "../domain/Fields"
 import { Ok, Page } from "../domain/Envelope"
+import { Body, Email, Hostname, Name, Slug } from "../domain/Fields"
 import { IdParam } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
-import { Role } from "../domain/Role"
+import { OneOf, Role } from "../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
 import { Authenticated, MemberScope } from "../http/middleware/tags"
 import { Profile } from "./ProfilesApi"
@@ -17,8 +17,10 @@ export const CommunitySettings = Body({
   description: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
   logoUrl: Schema.optional(Schema.NullOr(HttpUrl)),
   coverUrl: Schema.optional(Schema.NullOr(HttpUrl)),
-  primaryColor: Schema.optional(Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a color like #1a2b3c" }))),
-  language: Schema.optional(Schema.Literal("pt-BR", "en")),
+  primaryColor: Schema.optional(
+    Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a color like #1a2b3c" }))
+  ),
+  language: Schema.optional(OneOf("pt-BR", "en")),
   timezone: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))),
   membersCanInvite: Schema.optional(Schema.Boolean)
 })
@@ -54,7 +56,10 @@ export const UpdateCommunity = Body({
   customDomain: Schema.optional(Schema.NullOr(Hostname))
 })
 
-const NotificationSettings = Schema.Struct({ salesEmail: Schema.NullOr(Schema.String), updatedAt: Schema.NullOr(Schema.String) })
+const NotificationSettings = Schema.Struct({
+  salesEmail: Schema.NullOr(Schema.String),
+  updatedAt: Schema.NullOr(Schema.String)
+})
 
 export class CommunitiesApi extends HttpApiGroup.make("communities")
   .add(
@@ -64,7 +69,10 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
       .addError(BadRequest)
       .addError(Conflict)
       .middleware(Authenticated)
-      .annotate(OpenApi.Description, "Creates a community; the creator becomes its owner. No X-CommunityId. The slug is generated from the name when absent.")
+      .annotate(
+        OpenApi.Description,
+        "Creates a community; the creator becomes its owner. No X-CommunityId. The slug is generated from the name when absent."
+      )
   )
   .add(
     HttpApiEndpoint.get("my", "/communities/my")
@@ -74,7 +82,9 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
   )
   .add(
     HttpApiEndpoint.post("resolveDomain", "/communities/domain")
-      .setPayload(Body({ domain: Schema.compose(Schema.Trim, Schema.Lowercase).pipe(Schema.minLength(1), Schema.maxLength(253)) }))
+      .setPayload(
+        Body({ domain: Schema.compose(Schema.Trim, Schema.Lowercase).pipe(Schema.minLength(1), Schema.maxLength(253)) })
+      )
       .addSuccess(Ok(Community))
       .addError(NotFound)
       .annotate(
@@ -92,7 +102,10 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
       .addError(NotFound)
       .addError(Conflict)
       .middleware(MemberScope)
-      .annotate(OpenApi.Description, "Owner only. X-CommunityId must name the same community (another one answers 404).")
+      .annotate(
+        OpenApi.Description,
+        "Owner only. X-CommunityId must name the same community (another one answers 404)."
+      )
   )
   .add(
     HttpApiEndpoint.del("remove", "/communities/:id")
@@ -101,7 +114,10 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
       .addError(Forbidden)
       .addError(NotFound)
       .middleware(MemberScope)
-      .annotate(OpenApi.Description, "Owner only. The community is retired (soft delete): its data is kept, it is no longer reachable and its slug and domain are freed.")
+      .annotate(
+        OpenApi.Description,
+        "Owner only. The community is retired (soft delete): its data is kept, it is no longer reachable and its slug and domain are freed."
+      )
   )
   .add(
     HttpApiEndpoint.get("members", "/communities/:id/members")

@@ -4,7 +4,7 @@ import { conflict, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, toPage, DEFAULT_LIMIT, type PageQuery } from "../domain/Pagination"
+import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { managerRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
@@ -35,16 +35,29 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
       member.communityId === id.toLowerCase() ? Effect.void : Effect.fail(notFound(Messages.communityNotFound))
 
     const current = (id: string) =>
-      Effect.flatMap(repo.findById(id), Option.match({
-        onNone: () => Effect.fail(notFound(Messages.communityNotFound)),
-        onSome: (row) => Effect.succeed(communityView(row))
-      }))
+      Effect.flatMap(
+        repo.findById(id),
+        Option.match({
+          onNone: () => Effect.fail(notFound(Messages.communityNotFound)),
+          onSome: (row) => Effect.succeed(communityView(row))
+        })
+      )
 
-    /** A free slug: the requested one, or for a generated one the first free `name-2`, `name-3`, … */
-    const insertWithFreeSlug = (row: { id: string; name: string; slug: string; customDomain: string | null; createdBy: string }, generated: boolean) =>
+    /**
+     * A free slug: the requested one, or for a generated one the first free `name-2` … `name-10`,
+     * then `name-<random>` (a common name must never run out of slugs).
+     */
+    const insertWithFreeSlug = (
+      row: { id: string; name: string; slug: string; customDomain: string | null; createdBy: string },
+      generated: boolean
+    ) =>
       Effect.gen(function*() {
         for (let attempt = 1;; attempt++) {
-          const slug = attempt === 1 ? row.slug : `${row.slug.slice(0, 74)}-${attempt}`
+          const slug = attempt === 1
+            ? row.slug
+            : attempt <= 10
+            ? `${row.slug.slice(0, 74)}-${attempt}`
+            : `${row.slug.slice(0, 71)}-${(yield* ids.next).slice(-8)}`
           const inserted = yield* sql.withTransaction(repo.insert({ ...row, slug })).pipe(
             conflictOnAddress,
             Effect.as(slug),
@@ -71,8 +84,21 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
             { id, name: input.name, slug: base, customDomain: input.customDomain ?? null, createdBy: account.id },
             generated
           )
-          yield* profiles.insert({ id: profileId, communityId: id, accountId: account.id, role: "owner", fullName: account.fullName })
-          return { id, name: input.name, slug, customDomain: input.customDomain ?? null, role: "owner" as const, profileId }
+          yield* profiles.insert({
+            id: profileId,
+            communityId: id,
+            accountId: account.id,
+            role: "owner",
+            fullName: account.fullName
+          })
+          return {
+            id,
+            name: input.name,
+            slug,
+            customDomain: input.customDomain ?? null,
+            role: "owner" as const,
+            profileId
+          }
         })
       )
     })
@@ -138,10 +164,13 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
       create,
       my: (account: Account) => repo.ofAccount(account.id),
       resolve: (address: string) =>
-        Effect.flatMap(repo.findByAddress(address), Option.match({
-          onNone: () => Effect.fail(notFound(Messages.communityNotFound)),
-          onSome: (row) => Effect.succeed(communityView(row))
-        })),
+        Effect.flatMap(
+          repo.findByAddress(address),
+          Option.match({
+            onNone: () => Effect.fail(notFound(Messages.communityNotFound)),
+            onSome: (row) => Effect.succeed(communityView(row))
+          })
+        ),
       update,
       remove,
       members,

@@ -16,9 +16,14 @@ export const CommunitiesHttp = HttpApiBuilder.group(RodaApi, "communities", (han
           Effect.flatMap((data) => ok(Messages.communityCreated, data))
         ))
       .handle("my", () =>
-        CurrentAccount.pipe(Effect.flatMap(communities.my), Effect.flatMap((data) => ok(Messages.communities, data))))
+        CurrentAccount.pipe(
+          Effect.flatMap(communities.my),
+          Effect.flatMap((data) => ok(Messages.communities, data))
+        ))
       .handle("resolveDomain", ({ payload }) =>
-        communities.resolve(payload.domain).pipe(Effect.flatMap((data) => ok(Messages.communities, data))))
+        communities.resolve(payload.domain).pipe(Effect.flatMap((data) =>
+          ok(Messages.communities, data)
+        )))
       .handle("update", ({ path, payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => communities.update(member, path.id, payload)),

@@ -45,19 +45,32 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     const transaction = transactional(sql)
 
     const find = (member: Member, id: string) =>
-      Effect.flatMap(repo.find(member.communityId, id.toLowerCase()), Option.match({
-        onNone: () => Effect.fail(notFound(Messages.profileNotFound)),
-        onSome: Effect.succeed
-      }))
+      Effect.flatMap(
+        repo.find(member.communityId, id.toLowerCase()),
+        Option.match({
+          onNone: () => Effect.fail(notFound(Messages.profileNotFound)),
+          onSome: Effect.succeed
+        })
+      )
 
     const view = (member: Member, id: string) => Effect.map(find(member, id), profileView)
 
     /** The profile's holder, or an owner/admin (who may not act on an owner unless an owner). */
+    /**
+     * The profile's holder, or a manager above it: an owner, or an admin acting on a moderator,
+     * member or finance profile (an admin editing another admin could take over their account).
+     */
     const requireSelfOrManager = (member: Member, target: ProfileRow) =>
       target.id === member.profileId
         ? Effect.void
         : requireRole(member, managerRoles).pipe(
-          Effect.zipRight(target.role === "owner" ? requireRole(member, ["owner"]) : Effect.void)
+          Effect.zipRight(
+            target.role === "owner"
+              ? requireRole(member, ["owner"])
+              : target.role === "admin" && member.role === "admin"
+              ? Effect.fail(forbidden(Messages.adminsManageLowerRoles))
+              : Effect.void
+          )
         )
 
     /** Keeps at least one owner: call inside the transaction that demotes or removes `target`. */
@@ -94,16 +107,24 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
           yield* repo.reactivate(profileId, role, fullName)
         } else {
           profileId = yield* ids.next
-          yield* repo.insert({ id: profileId, communityId: member.communityId, accountId, role, fullName })
+          // Nothing to lock when two requests add the same account at once: the unique key decides.
+          yield* repo.insert({ id: profileId, communityId: member.communityId, accountId, role, fullName }).pipe(
+            Effect.catchAll((error) =>
+              uniqueViolation(error) !== undefined ? Effect.fail(conflict(Messages.alreadyMember)) : Effect.die(error)
+            )
+          )
         }
-        const link = invite || Option.isNone(existing) ? yield* identity.issuePasswordLink(accountId, "invite") : undefined
+        const link = invite || Option.isNone(existing)
+          ? yield* identity.issuePasswordLink(accountId, "invite")
+          : undefined
         if (link !== undefined) {
           yield* mailer.send({
             to: input.email,
             communityId: member.communityId,
             kind: "invite",
             subject: `Convite para ${communityName} / Invitation to ${communityName}`,
-            text: `Você foi convidado para a comunidade ${communityName}. Defina sua senha (link válido por 7 dias):\n${link}\n\n` +
+            text:
+              `Você foi convidado para a comunidade ${communityName}. Defina sua senha (link válido por 7 dias):\n${link}\n\n` +
               `You have been invited to the ${communityName} community. Set your password (link valid for 7 days):\n${link}\n`
           })
         }
@@ -130,11 +151,13 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       return { items: page.items.map(profileView), pagination: page.pagination }
     })
 
-    const autocomplete = Effect.fn("Profiles.autocomplete")(function*(member: Member, q: string, limit: number | undefined) {
-      const text = q.trim()
-      if (text === "") return []
-      return (yield* repo.autocomplete(member.communityId, text, limit ?? 10)).map(profileView)
-    })
+    const autocomplete = Effect.fn("Profiles.autocomplete")(
+      function*(member: Member, q: string, limit: number | undefined) {
+        const text = q.trim()
+        if (text === "") return []
+        return (yield* repo.autocomplete(member.communityId, text, limit ?? 10)).map(profileView)
+      }
+    )
 
     const my = Effect.fn("Profiles.my")(function*(account: Account) {
       const rows = yield* repo.ofAccount(account.id)
@@ -147,7 +170,12 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     const update = Effect.fn("Profiles.update")(function*(
       member: Member,
       id: string,
-      changes: { fullName?: string | undefined; bio?: string | null | undefined; avatarUrl?: string | null | undefined; phone?: string | null | undefined }
+      changes: {
+        fullName?: string | undefined
+        bio?: string | null | undefined
+        avatarUrl?: string | null | undefined
+        phone?: string | null | undefined
+      }
     ) {
       const target = yield* find(member, id)
       yield* requireSelfOrManager(member, target)
@@ -210,6 +238,11 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
 
     const renameTag = Effect.fn("Profiles.renameTag")(function*(member: Member, from: string, to: string) {
       yield* requireRole(member, staffRoles)
+      if (from === to) {
+        // Nothing to move; renaming onto itself must not drop the tag or its color.
+        if (!(yield* repo.tagInUse(member.communityId, from))) return yield* Effect.fail(notFound(Messages.tagNotFound))
+        return { profilesChanged: 0 }
+      }
       const changed = yield* transaction(Effect.gen(function*() {
         const count = yield* repo.renameTag(member.communityId, from, to)
         if (count > 0) yield* repo.moveTagColor(member.communityId, from, to)

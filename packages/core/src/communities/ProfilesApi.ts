@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Body, Email, Name } from "../domain/Fields"
 import { Ok, Page } from "../domain/Envelope"
+import { Body, Email, Name } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { Role } from "../domain/Role"
@@ -82,7 +82,10 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 20)))
       }))
       .addSuccess(Ok(Schema.Array(Profile)))
-      .annotate(OpenApi.Description, "Profiles whose name (any word) or e-mail starts with `q`; at most `limit` (default 10).")
+      .annotate(
+        OpenApi.Description,
+        "Profiles whose name (any word) or e-mail starts with `q`; at most `limit` (default 10)."
+      )
   )
   .add(
     HttpApiEndpoint.get("list", "/profiles/list")
@@ -107,7 +110,10 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .addSuccess(Ok(Changed))
       .addError(Forbidden)
       .addError(NotFound)
-      .annotate(OpenApi.Description, "Owner, admin or moderator. Renames the tag on every profile; where both names are present they merge.")
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. Renames the tag on every profile; where both names are present they merge."
+      )
   )
   .add(
     HttpApiEndpoint.del("removeTag", "/profiles/tags/:tag")

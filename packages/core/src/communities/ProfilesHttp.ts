@@ -13,26 +13,47 @@ export const ProfilesHttp = HttpApiBuilder.group(RodaApi, "profiles", (handlers)
       Effect.flatMap(CurrentMember, f)
     return handlers
       .handle("invite", ({ payload }) =>
-        asMember((m) => profiles.add(m, payload, true)).pipe(Effect.flatMap((data) => ok(Messages.profileInvited, data))))
+        asMember((m) =>
+          profiles.add(m, payload, true)
+        ).pipe(Effect.flatMap((data) => ok(Messages.profileInvited, data))))
       .handle("create", ({ payload }) =>
-        asMember((m) => profiles.add(m, payload, false)).pipe(Effect.flatMap((data) => ok(Messages.profileCreated, data))))
+        asMember((m) =>
+          profiles.add(m, payload, false)
+        ).pipe(Effect.flatMap((data) =>
+          ok(Messages.profileCreated, data)
+        )))
       .handle("autocomplete", ({ urlParams }) =>
-        asMember((m) => profiles.autocomplete(m, urlParams.q, urlParams.limit)).pipe(
-          Effect.flatMap((data) => ok(Messages.profiles, data))
+        asMember((m) =>
+          profiles.autocomplete(m, urlParams.q, urlParams.limit)
+        ).pipe(
+          Effect.flatMap((data) =>
+            ok(Messages.profiles, data)
+          )
         ))
       .handle("list", ({ urlParams }) =>
-        asMember((m) => profiles.list(m, urlParams)).pipe(Effect.flatMap((result) => page(Messages.profiles, result))))
+        asMember((m) =>
+          profiles.list(m, urlParams)
+        ).pipe(Effect.flatMap((result) =>
+          page(Messages.profiles, result)
+        )))
       .handle("my", () =>
-        Effect.flatMap(CurrentAccount, profiles.my).pipe(Effect.flatMap((data) => ok(Messages.profiles, data))))
-      .handle("tags", () => asMember(profiles.tags).pipe(Effect.flatMap((data) => ok(Messages.tags, data))))
+        Effect.flatMap(CurrentAccount, profiles.my).pipe(Effect.flatMap((data) =>
+          ok(Messages.profiles, data)
+        )))
+      .handle("tags", () =>
+        asMember(profiles.tags).pipe(Effect.flatMap((data) => ok(Messages.tags, data))))
       .handle("renameTag", ({ path, payload }) =>
         asMember((m) => profiles.renameTag(m, path.tag, payload.name)).pipe(
           Effect.flatMap((data) => ok(Messages.tagRenamed, data))
         ))
       .handle("removeTag", ({ path }) =>
-        asMember((m) => profiles.removeTag(m, path.tag)).pipe(Effect.flatMap((data) => ok(Messages.tagRemoved, data))))
+        asMember((m) =>
+          profiles.removeTag(m, path.tag)
+        ).pipe(Effect.flatMap((data) => ok(Messages.tagRemoved, data))))
       .handle("tagColor", ({ path, payload }) =>
-        asMember((m) => profiles.setTagColor(m, path.tag, payload.color)).pipe(
+        asMember((m) =>
+          profiles.setTagColor(m, path.tag, payload.color)
+        ).pipe(
           Effect.flatMap((data) => ok(Messages.tagColorSet, data))
         ))
       .handle("email", ({ path, payload }) =>
@@ -52,7 +73,9 @@ export const ProfilesHttp = HttpApiBuilder.group(RodaApi, "profiles", (handlers)
           Effect.flatMap((data) => ok(Messages.profileUpdated, data))
         ))
       .handle("remove", ({ path }) =>
-        asMember((m) => profiles.remove(m, path.id)).pipe(Effect.zipRight(ok(Messages.profileRemoved, null))))
+        asMember((m) =>
+          profiles.remove(m, path.id)
+        ).pipe(Effect.zipRight(ok(Messages.profileRemoved, null))))
       .handle("role", ({ path, payload }) =>
         asMember((m) => profiles.changeRole(m, path.id, payload.role)).pipe(
           Effect.flatMap((data) => ok(Messages.profileUpdated, data))

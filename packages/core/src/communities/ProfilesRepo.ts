@@ -36,8 +36,9 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           Effect.map(first),
           Effect.orDie
         ),
+      /** Fails with the SqlError of a unique violation when the account already has a profile here. */
       insert: (row: { id: string; communityId: string; accountId: string; role: Role; fullName: string }) =>
-        sql`INSERT INTO profiles ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
+        sql`INSERT INTO profiles ${sql.insert(row)}`.pipe(Effect.asVoid),
       reactivate: (id: string, role: Role, fullName: string) =>
         sql`UPDATE profiles SET removed_at = NULL, role = ${role}, full_name = ${fullName}, tags = '{}',
           updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
@@ -48,9 +49,11 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           ...(filter.role ? [sql`p.role = ${filter.role}`] : []),
           ...(filter.tag ? [sql`p.tags @> ARRAY[${filter.tag}]::text[]`] : []),
           ...(filter.search
-            ? [sql`(p.full_name ILIKE ${"%" + likePattern(filter.search) + "%"} OR a.email ILIKE ${
-              "%" + likePattern(filter.search) + "%"
-            })`]
+            ? [
+              sql`(p.full_name ILIKE ${"%" + likePattern(filter.search) + "%"} OR a.email ILIKE ${
+                "%" + likePattern(filter.search) + "%"
+              })`
+            ]
             : []),
           ...(filter.afterId ? [sql`p.id > ${filter.afterId}`] : [])
         ]
@@ -59,10 +62,20 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
         )
       },
       /** Names or e-mails starting with the text, for mention and picker boxes. */
+      /**
+       * Names with a word starting with the text, or e-mails starting with it. Each branch is
+       * narrowed by its trigram index (`%text%`) before the exact prefix test.
+       */
       autocomplete: (communityId: string, text: string, limit: number) => {
-        const prefix = likePattern(text) + "%"
-        return sql<ProfileRow>`${select} WHERE p.community_id = ${communityId} AND p.removed_at IS NULL
-          AND (p.full_name ILIKE ${prefix} OR p.full_name ILIKE ${"% " + prefix} OR a.email ILIKE ${prefix})
+        const escaped = likePattern(text)
+        const prefix = escaped + "%"
+        return sql<ProfileRow>`${select} WHERE p.id IN (
+            SELECT id FROM profiles WHERE community_id = ${communityId} AND removed_at IS NULL
+              AND full_name ILIKE ${"%" + escaped + "%"}
+              AND (full_name ILIKE ${prefix} OR full_name ILIKE ${"% " + prefix})
+            UNION
+            SELECT pr.id FROM accounts ac JOIN profiles pr ON pr.account_id = ac.id
+            WHERE ac.email ILIKE ${prefix} AND pr.community_id = ${communityId} AND pr.removed_at IS NULL)
           ORDER BY p.full_name, p.id LIMIT ${limit}`.pipe(Effect.orDie)
       },
       ofAccount: (accountId: string) =>
@@ -76,7 +89,16 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
       update: (
         communityId: string,
         id: string,
-        changes: Partial<{ fullName: string; phone: string | null; bio: string | null; avatarUrl: string | null; tags: ReadonlyArray<string>; role: Role }>
+        changes: Partial<
+          {
+            fullName: string
+            phone: string | null
+            bio: string | null
+            avatarUrl: string | null
+            tags: ReadonlyArray<string>
+            role: Role
+          }
+        >
       ) =>
         Object.keys(changes).length === 0
           ? Effect.void
@@ -88,7 +110,10 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
       /** Locks the community's owner rows, so owner changes are serialised (at least one owner stays). */
       lockOwners: (communityId: string) =>
         sql<{ id: string }>`SELECT id FROM profiles WHERE community_id = ${communityId} AND role = 'owner'
-          AND removed_at IS NULL ORDER BY id FOR UPDATE`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+          AND removed_at IS NULL ORDER BY id FOR UPDATE`.pipe(
+          Effect.map((rows) => rows.map((r) => r.id)),
+          Effect.orDie
+        ),
       /** Live memberships of the account in other communities. */
       otherMemberships: (accountId: string, communityId: string) =>
         sql<{ count: number }>`SELECT count(*)::int AS count FROM profiles
@@ -103,18 +128,20 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           LEFT JOIN tag_colors tc ON tc.community_id = p.community_id AND tc.tag = t.tag
           WHERE p.community_id = ${communityId} AND p.removed_at IS NULL
           GROUP BY t.tag, tc.color ORDER BY t.tag`.pipe(Effect.orDie),
-      /** Renames a tag on every profile (merging with `to` where both are present); returns profiles changed. */
+      /** Renames a tag on every live profile (merging with `to` where both are present); returns profiles changed. */
       renameTag: (communityId: string, from: string, to: string) =>
         sql<{ id: string }>`UPDATE profiles SET
             tags = array_remove(CASE WHEN ${to} = ANY(tags) THEN tags ELSE array_append(tags, ${to}) END, ${from}),
             updated_at = now()
-          WHERE community_id = ${communityId} AND tags @> ARRAY[${from}]::text[] RETURNING id`.pipe(
+          WHERE community_id = ${communityId} AND removed_at IS NULL AND tags @> ARRAY[${from}]::text[]
+          RETURNING id`.pipe(
           Effect.map((rows) => rows.length),
           Effect.orDie
         ),
       removeTag: (communityId: string, tag: string) =>
         sql<{ id: string }>`UPDATE profiles SET tags = array_remove(tags, ${tag}), updated_at = now()
-          WHERE community_id = ${communityId} AND tags @> ARRAY[${tag}]::text[] RETURNING id`.pipe(
+          WHERE community_id = ${communityId} AND removed_at IS NULL AND tags @> ARRAY[${tag}]::text[]
+          RETURNING id`.pipe(
           Effect.map((rows) => rows.length),
           Effect.orDie
         ),
@@ -126,7 +153,10 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           Effect.orDie
         ),
       deleteTagColor: (communityId: string, tag: string) =>
-        sql`DELETE FROM tag_colors WHERE community_id = ${communityId} AND tag = ${tag}`.pipe(Effect.asVoid, Effect.orDie),
+        sql`DELETE FROM tag_colors WHERE community_id = ${communityId} AND tag = ${tag}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       setTagColor: (communityId: string, tag: string, color: string) =>
         sql`INSERT INTO tag_colors (community_id, tag, color) VALUES (${communityId}, ${tag}, ${color})
           ON CONFLICT (community_id, tag) DO UPDATE SET color = EXCLUDED.color`.pipe(Effect.asVoid, Effect.orDie),

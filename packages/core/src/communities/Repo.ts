@@ -48,9 +48,10 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
       insert: (row: { id: string; name: string; slug: string; customDomain: string | null; createdBy: string }) =>
         sql`INSERT INTO communities ${sql.insert(row)}`.pipe(Effect.asVoid),
       update: (id: string, changes: { name?: string; slug?: string; customDomain?: string | null }) =>
-        sql`UPDATE communities SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id} AND deleted_at IS NULL`.pipe(
-          Effect.asVoid
-        ),
+        sql`UPDATE communities SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id} AND deleted_at IS NULL`
+          .pipe(
+            Effect.asVoid
+          ),
       mergeSettings: (id: string, settings: Record<string, unknown>) =>
         sql<{ settings: Record<string, unknown> }>`UPDATE communities
           SET settings = settings || ${JSON.stringify(settings)}::jsonb, updated_at = now()

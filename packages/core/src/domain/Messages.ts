@@ -20,7 +20,10 @@ export const Messages = {
     "Insufficient permissions to use X-ProfileId."
   ),
   actingProfileNotFound: same("Profile not found in this community."),
-  communityHeaderMissing: text("Send the community in the X-CommunityId header.", "Send the community in the X-CommunityId header."),
+  communityHeaderMissing: text(
+    "Send the community in the X-CommunityId header.",
+    "Send the community in the X-CommunityId header."
+  ),
   communityHeaderParam: text("X-CommunityId é obrigatório", "X-CommunityId is required"),
 
   // framework

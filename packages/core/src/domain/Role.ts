@@ -1,6 +1,10 @@
 import { Schema } from "effect"
 
-export const Role = Schema.Literal("owner", "admin", "moderator", "member", "finance")
+/** One of fixed values, failing with a single message that lists them. */
+export const OneOf = <const Values extends ReadonlyArray<string>>(...values: Values) =>
+  Schema.Literal(...values).annotations({ message: () => `must be one of: ${values.join(", ")}` })
+
+export const Role = OneOf("owner", "admin", "moderator", "member", "finance")
 export type Role = typeof Role.Type
 
 /** Roles that see and manage everything in a community's content. */

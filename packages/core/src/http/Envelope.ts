@@ -14,7 +14,9 @@ const render = (error: AppError, acceptLanguage: string | undefined) => {
     {
       success: false,
       message: error.text[language],
-      ...(error.errors ? { errors: error.errors.map((e) => ({ param: e.param, msg: e.msg[language], location: e.location })) } : {})
+      ...(error.errors
+        ? { errors: error.errors.map((e) => ({ param: e.param, msg: e.msg[language], location: e.location })) }
+        : {})
     },
     { status: error.status, headers: error.headers ?? {} }
   )
@@ -33,21 +35,26 @@ const issueMessage = (issue: DecodeIssue, param: string) => {
   // The whole payload has the wrong shape: name what is expected, not the schema's internals.
   if (issue.path.length === 0 && issue._tag === "Type") return "must be a JSON object"
   // Never echo a long input back (it may be up to 1 MB, or a password).
-  return issue.message.replace(/, actual ([\s\S]*)$/, (whole, actual: string) =>
-    actual.length > ACTUAL_MAX ? `, actual ${actual.slice(0, ACTUAL_MAX)}…` : whole)
+  return issue.message.replace(
+    /, actual ([\s\S]*)$/,
+    (whole, actual: string) => actual.length > ACTUAL_MAX ? `, actual ${actual.slice(0, ACTUAL_MAX)}…` : whole
+  )
 }
 
 const samePath = (a: DecodeIssue, b: DecodeIssue) =>
   a.path.length === b.path.length && a.path.every((key, i) => key === b.path[i])
 
 /**
- * An optional field that fails to decode also fails the `undefined` member of its union; that
- * second issue says nothing the first does not.
+ * One issue per parameter. An optional field that fails to decode also fails the `undefined`
+ * member of its union, and a value outside a union fails every member; those say nothing more.
  */
-const usefulIssues = (issues: ReadonlyArray<DecodeIssue>) =>
-  issues.filter((issue) =>
+const usefulIssues = (issues: ReadonlyArray<DecodeIssue>) => {
+  const kept = issues.filter((issue) =>
     !(issue.message.startsWith("Expected undefined, actual") &&
-      issues.some((other) => other !== issue && samePath(other, issue))))
+      issues.some((other) => other !== issue && samePath(other, issue)))
+  )
+  return kept.filter((issue, index) => kept.findIndex((other) => samePath(other, issue)) === index)
+}
 
 /**
  * Wraps the whole API so that every answer that is not a success is the error envelope of
@@ -56,7 +63,10 @@ const usefulIssues = (issues: ReadonlyArray<DecodeIssue>) =>
  */
 export const envelopeMiddleware = (api: HttpApi.HttpApi.Any) => {
   const locate = makeLocator(api)
-  const toAppError = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest): Effect.Effect<AppError> => {
+  const toAppError = (
+    cause: Cause.Cause<unknown>,
+    request: HttpServerRequest.HttpServerRequest
+  ): Effect.Effect<AppError> => {
     const failure = Cause.failureOption(cause)
     if (Option.isSome(failure)) {
       const error = failure.value
@@ -65,7 +75,11 @@ export const envelopeMiddleware = (api: HttpApi.HttpApi.Any) => {
         const path = new URL(request.url, "http://roda.local").pathname
         const errors = usefulIssues(error.issues).map((issue) => {
           const param = issue.path.length > 0 ? issue.path.map(String).join(".") : "body"
-          return fieldError(param, issueMessage(issue, param), locate(request.method, path, String(issue.path[0] ?? "")))
+          return fieldError(
+            param,
+            issueMessage(issue, param),
+            locate(request.method, path, String(issue.path[0] ?? ""))
+          )
         })
         return Effect.succeed(badRequest(errors[0]?.msg ?? Messages.invalidRequest, errors))
       }
@@ -87,6 +101,9 @@ export const envelopeMiddleware = (api: HttpApi.HttpApi.Any) => {
     Effect.catchAllCause(app, (cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.failCause(cause)
-        : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          Effect.map(toAppError(cause, request), (error) => render(error, request.headers["accept-language"]))))
+        : Effect.flatMap(
+          HttpServerRequest.HttpServerRequest,
+          (request) =>
+            Effect.map(toAppError(cause, request), (error) => render(error, request.headers["accept-language"]))
+        ))
 }

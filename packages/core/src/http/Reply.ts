@@ -1,7 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import type { Pagination } from "../domain/Envelope"
-import { languageOf, type Language, type Text } from "../domain/Text"
+import { type Language, languageOf, type Text } from "../domain/Text"
 
 /** The language of the current request (`Accept-Language`; Portuguese by default). */
 export const requestLanguage: Effect.Effect<Language, never, HttpServerRequest.HttpServerRequest> = Effect.map(

@@ -1,12 +1,12 @@
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
-import { CommunitiesHttp } from "../communities/Http"
 import { Communities } from "../communities/Communities"
-import { CommunitiesRepo } from "../communities/Repo"
+import { CommunitiesHttp } from "../communities/Http"
 import { Profiles } from "../communities/Profiles"
 import { ProfilesHttp } from "../communities/ProfilesHttp"
-import { languageOf } from "../domain/Text"
+import { CommunitiesRepo } from "../communities/Repo"
 import { Messages } from "../domain/Messages"
+import { languageOf } from "../domain/Text"
 import { IdentityHttp } from "../identity/Http"
 import { Identity } from "../identity/Identity"
 import { Ids } from "../platform/Ids"
@@ -30,7 +30,12 @@ export interface RodaConfig {
 
 /** Database, ports and use-case services: everything but HTTP. */
 export const servicesLayer = (config: RodaConfig) => {
-  const base = Layer.mergeAll(Ids.layer, Passwords.layer, Layer.succeed(Options, config.options), DatabaseLive(config.database))
+  const base = Layer.mergeAll(
+    Ids.layer,
+    Passwords.layer,
+    Layer.succeed(Options, config.options),
+    DatabaseLive(config.database)
+  )
   const platform = Layer.mergeAll(Tokens.layer, Mailer.layer).pipe(Layer.provideMerge(base))
   return Layer.mergeAll(Identity.Default, Communities.Default, Profiles.Default, CommunitiesRepo.Default).pipe(
     Layer.provideMerge(platform)

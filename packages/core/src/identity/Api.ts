@@ -83,7 +83,10 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       .addSuccess(Ok(Schema.Null))
       .addError(BadRequest)
       .addError(Gone)
-      .annotate(OpenApi.Description, "Completes an invite or recovery link: 400 for a wrong token, 410 for a used or expired link.")
+      .annotate(
+        OpenApi.Description,
+        "Completes an invite or recovery link: 400 for a wrong token, 410 for a used or expired link."
+      )
   )
   .prefix("/api")
 {}

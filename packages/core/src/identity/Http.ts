@@ -11,18 +11,22 @@ export const IdentityHttp = HttpApiBuilder.group(RodaApi, "identity", (handlers)
   Effect.gen(function*() {
     const identity = yield* Identity
     return handlers
-      .handle("register", ({ payload }) => Effect.flatMap(identity.register(payload), (data) => ok(Messages.registered, data)))
+      .handle("register", ({ payload }) =>
+        Effect.flatMap(identity.register(payload), (data) => ok(Messages.registered, data)))
       .handle("login", ({ payload }) =>
         Effect.gen(function*() {
           const data = yield* identity.login(payload, yield* ClientAddress)
           return yield* ok(Messages.loggedIn, data)
         }))
       .handle("me", () =>
-        Effect.flatMap(CurrentAccount, identity.me).pipe(Effect.flatMap((data) => ok(Messages.accountFound, data))))
+        Effect.flatMap(CurrentAccount, identity.me).pipe(Effect.flatMap((data) =>
+          ok(Messages.accountFound, data)
+        )))
       .handle("changePassword", ({ payload }) =>
-        Effect.flatMap(CurrentAccount, (account) => identity.changePassword(account, payload)).pipe(
-          Effect.zipRight(ok(Messages.passwordChanged, null))
-        ))
+        Effect.flatMap(CurrentAccount, (account) =>
+          identity.changePassword(account, payload)).pipe(
+            Effect.zipRight(ok(Messages.passwordChanged, null))
+          ))
       .handle("recoveryPassword", ({ payload }) =>
         identity.recoverPassword(payload.email).pipe(Effect.zipRight(ok(Messages.recoverySent, null))))
       .handle("setPassword", ({ payload }) =>

@@ -59,20 +59,22 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     })
 
     /** A single-use link to set the password: `{publicBaseUrl}/set-password?id=…&token=…`. */
-    const issuePasswordLink = Effect.fn("Identity.issuePasswordLink")(function*(accountId: string, purpose: LinkPurpose) {
-      const secret = yield* ids.secret()
-      yield* repo.insertLink({
-        id: yield* ids.next,
-        accountId,
-        purpose,
-        secretHash: sha256(secret),
-        expiresAt: new Date((yield* Clock.currentTimeMillis) + linkLifetime[purpose])
-      })
-      const url = new URL("/set-password", options.publicBaseUrl)
-      url.searchParams.set("id", accountId)
-      url.searchParams.set("token", secret)
-      return url.toString()
-    })
+    const issuePasswordLink = Effect.fn("Identity.issuePasswordLink")(
+      function*(accountId: string, purpose: LinkPurpose) {
+        const secret = yield* ids.secret()
+        yield* repo.insertLink({
+          id: yield* ids.next,
+          accountId,
+          purpose,
+          secretHash: sha256(secret),
+          expiresAt: new Date((yield* Clock.currentTimeMillis) + linkLifetime[purpose])
+        })
+        const url = new URL("/set-password", options.publicBaseUrl)
+        url.searchParams.set("id", accountId)
+        url.searchParams.set("token", secret)
+        return url.toString()
+      }
+    )
 
     const register = Effect.fn("Identity.register")(function*(
       input: { fullName: string; email: string; password: string }
@@ -98,7 +100,9 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
         const record = yield* repo.failuresOf(key)
         if (Option.isSome(record) && record.value.failures >= limit) {
           const retryAt = record.value.windowStartedAt.getTime() + windowMillis
-          if (retryAt > at.getTime()) return yield* Effect.fail(tooManyRequests(Messages.tooManyAttempts, (retryAt - at.getTime()) / 1000))
+          if (retryAt > at.getTime()) {
+            return yield* Effect.fail(tooManyRequests(Messages.tooManyAttempts, (retryAt - at.getTime()) / 1000))
+          }
         }
       }
       const account = yield* repo.findByEmail(input.email.trim())
@@ -107,7 +111,9 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       const matches = yield* passwords.verify(input.password, stored ?? decoyHash)
       const valid = stored !== null && matches
       if (!valid || Option.isNone(account)) {
-        yield* Effect.forEach(keys, ({ key }) => repo.recordFailure(key, at, options.loginWindowSeconds), { discard: true })
+        yield* Effect.forEach(keys, ({ key }) => repo.recordFailure(key, at, options.loginWindowSeconds), {
+          discard: true
+        })
         return yield* Effect.fail(unauthorized(Messages.invalidCredentials))
       }
       yield* repo.clearFailures(keys[0]!.key)
@@ -153,24 +159,28 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       })
     })
 
-    const setPassword = Effect.fn("Identity.setPassword")(function*(input: { id: string; token: string; password: string }) {
-      const link = yield* repo.findLink(input.id, sha256(input.token))
-      if (Option.isNone(link)) {
-        return yield* Effect.fail(badRequest(Messages.linkInvalid, [{ param: "token", msg: Messages.linkInvalid, location: "body" }]))
+    const setPassword = Effect.fn("Identity.setPassword")(
+      function*(input: { id: string; token: string; password: string }) {
+        const link = yield* repo.findLink(input.id, sha256(input.token))
+        if (Option.isNone(link)) {
+          return yield* Effect.fail(
+            badRequest(Messages.linkInvalid, [{ param: "token", msg: Messages.linkInvalid, location: "body" }])
+          )
+        }
+        const at = yield* now
+        if (link.value.usedAt !== null || link.value.expiresAt.getTime() <= at.getTime()) {
+          return yield* Effect.fail(gone(Messages.linkExpired))
+        }
+        const hash = yield* passwords.hash(input.password)
+        yield* transactional(sql)(
+          Effect.gen(function*() {
+            const consumed = yield* repo.consumeLinks(input.id, link.value.id, at)
+            if (!consumed) return yield* Effect.fail(gone(Messages.linkExpired))
+            yield* repo.setPassword(input.id, hash)
+          })
+        )
       }
-      const at = yield* now
-      if (link.value.usedAt !== null || link.value.expiresAt.getTime() <= at.getTime()) {
-        return yield* Effect.fail(gone(Messages.linkExpired))
-      }
-      const hash = yield* passwords.hash(input.password)
-      yield* transactional(sql)(
-        Effect.gen(function*() {
-          const consumed = yield* repo.consumeLinks(input.id, link.value.id, at)
-          if (!consumed) return yield* Effect.fail(gone(Messages.linkExpired))
-          yield* repo.setPassword(input.id, hash)
-        })
-      )
-    })
+    )
 
     return {
       createAccount,

@@ -45,8 +45,9 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
       setEmail: (id: string, email: string) =>
         sql`UPDATE accounts SET email = ${email}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid),
 
-      insertLink: (link: { id: string; accountId: string; purpose: LinkPurpose; secretHash: string; expiresAt: Date }) =>
-        sql`INSERT INTO password_links ${sql.insert(link)}`.pipe(Effect.asVoid, Effect.orDie),
+      insertLink: (
+        link: { id: string; accountId: string; purpose: LinkPurpose; secretHash: string; expiresAt: Date }
+      ) => sql`INSERT INTO password_links ${sql.insert(link)}`.pipe(Effect.asVoid, Effect.orDie),
       findLink: (accountId: string, secretHash: string) =>
         sql<PasswordLinkRow>`SELECT id, purpose, secret_hash, expires_at, used_at FROM password_links
           WHERE account_id = ${accountId} AND secret_hash = ${secretHash}`.pipe(Effect.map(first), Effect.orDie),

@@ -21,8 +21,10 @@ export class Ids extends Context.Tag("@roda/core/Ids")<Ids, {
   readonly secret: (bytes?: number) => Effect.Effect<string>
 }>() {
   static readonly layer = Layer.succeed(Ids, {
-    next: Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      Effect.sync(() => uuidV7(now, crypto.getRandomValues(new Uint8Array(10))))),
+    next: Effect.flatMap(
+      Clock.currentTimeMillis,
+      (now) => Effect.sync(() => uuidV7(now, crypto.getRandomValues(new Uint8Array(10))))
+    ),
     secret: (bytes = 32) =>
       Effect.sync(() => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url"))
   })

@@ -85,5 +85,6 @@ const makeSmtpDelivery = (url: string) =>
     const nodemailer = await import("nodemailer")
     const transport = nodemailer.createTransport(url)
     const from = "Roda <no-reply@roda.local>"
-    return (mail: Mail) => Effect.tryPromise(() => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text }))
+    return (mail: Mail) =>
+      Effect.tryPromise(() => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text }))
   })

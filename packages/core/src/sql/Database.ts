@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { PgliteClient } from "@roda/sql-pglite"
-import { Effect, Layer, Redacted, String as Str } from "effect"
+import { Effect, Layer, type Redacted, String as Str } from "effect"
 import { migrate } from "./migrate"
 
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite (a folder, or memory). */
@@ -15,7 +16,11 @@ const names = { transformQueryNames: Str.camelToSnake, transformResultNames: Str
 export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient> => {
   const client = options._tag === "Postgres"
     ? PgClient.layer({ url: options.url, ...names })
-    : PgliteClient.layer({ dataDir: options.dataDir === "memory" ? undefined : options.dataDir, ...names })
+    : PgliteClient.layer({
+      dataDir: options.dataDir === "memory" ? undefined : options.dataDir,
+      extensions: { pg_trgm },
+      ...names
+    })
   return Layer.effectDiscard(migrate).pipe(
     Layer.provideMerge(client),
     Layer.orDie

@@ -35,7 +35,11 @@ export const expectError = (reply: Reply, status: number, message?: string) => {
 }
 
 /** A 400 whose `errors` names `param` at `location`. */
-export const expectInvalid = (reply: Reply, param: string, location: "body" | "query" | "params" | "headers" = "body") => {
+export const expectInvalid = (
+  reply: Reply,
+  param: string,
+  location: "body" | "query" | "params" | "headers" = "body"
+) => {
   const body = expectError(reply, 400)
   expect(Array.isArray(body.errors)).toBe(true)
   expect(body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ param, location })]))

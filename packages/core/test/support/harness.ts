@@ -97,7 +97,10 @@ export const makeCommunity = async (api: Client, name = "Comunidade Teste") => {
   const community = created.body.data as { id: string; slug: string; profileId: string }
   const addMember = async (role: string, fullName = `${role} person`) => {
     const user = await register(api, fullName)
-    const reply = await api.post("/api/profiles/create", { email: user.email, role }, { token: owner.token, community: community.id })
+    const reply = await api.post("/api/profiles/create", { email: user.email, role }, {
+      token: owner.token,
+      community: community.id
+    })
     if (reply.status !== 201) throw new Error(`add member failed: ${reply.status} ${JSON.stringify(reply.body)}`)
     return { ...user, profileId: reply.body.data.id as string }
   }

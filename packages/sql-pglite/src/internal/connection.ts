@@ -1,6 +1,6 @@
-import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
+import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 

@@ -1,11 +1,11 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
+import { CommunitiesRepo } from "../../communities/Repo"
 import { forbidden, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { staffRoles } from "../../domain/Role"
-import { CommunitiesRepo } from "../../communities/Repo"
 import { same } from "../../domain/Text"
 
 /**

@@ -31,10 +31,13 @@ export const makeAuthenticate = Effect.gen(function*() {
 
 /** 401 `Authentication token is required` when there is no token. */
 export const requireAccount = <E, R>(authenticate: Effect.Effect<Option.Option<Account>, E, R>) =>
-  Effect.flatMap(authenticate, Option.match({
-    onNone: () => Effect.fail(unauthorized(Messages.tokenRequired)),
-    onSome: Effect.succeed
-  }))
+  Effect.flatMap(
+    authenticate,
+    Option.match({
+      onNone: () => Effect.fail(unauthorized(Messages.tokenRequired)),
+      onSome: Effect.succeed
+    })
+  )
 
 export const AuthenticatedLive = Layer.effect(
   Authenticated,
