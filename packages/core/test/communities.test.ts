@@ -546,6 +546,10 @@ describe("GET /api/communities/{id}/members", () => {
     const notAKey = Buffer.from(JSON.stringify({ id: "x" })).toString("base64url")
     expectInvalid(await api.get(`${path}?cursor=${notAKey}`, auth), "cursor", "query")
     expectInvalid(await api.get(`${path}?cursor=${"a".repeat(600)}`, auth), "cursor", "query")
+    // A well-formed cursor whose key is not an id never reaches the database as one.
+    const forged = Buffer.from(JSON.stringify(["not-a-uuid"])).toString("base64url")
+    expectInvalid(await api.get(`${path}?cursor=${forged}`, auth), "cursor", "query")
+    expectInvalid(await api.get(`/api/profiles/list?cursor=${forged}`, auth), "cursor", "query")
   })
 
   it("answers 404 for another community and 400 for a malformed id", async () => {

@@ -4,15 +4,16 @@ import { conflict, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import type { PageQuery } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { managerRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
 import { uniqueViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
+import { Profiles } from "./Profiles"
 import { ProfilesRepo } from "./ProfilesRepo"
 import { CommunitiesRepo } from "./Repo"
-import { communityView, profileView } from "./view"
+import { communityView } from "./view"
 
 /** A unique violation on the slug or domain index becomes a 409 naming which. */
 const conflictOnAddress = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
@@ -27,7 +28,8 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* CommunitiesRepo
-    const profiles = yield* ProfilesRepo
+    const profilesRepo = yield* ProfilesRepo
+    const profiles = yield* Profiles
     const ids = yield* Ids
 
     /** The community the path names must be the one of the header; any other is not found here. */
@@ -84,7 +86,7 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
             { id, name: input.name, slug: base, customDomain: input.customDomain ?? null, createdBy: account.id },
             generated
           )
-          yield* profiles.insert({
+          yield* profilesRepo.insert({
             id: profileId,
             communityId: id,
             accountId: account.id,
@@ -123,11 +125,7 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
 
     const members = Effect.fn("Communities.members")(function*(member: Member, id: string, query: PageQuery) {
       yield* sameCommunity(member, id)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor)
-      const rows = yield* profiles.list(member.communityId, { limit, afterId: after?.[0] as string | undefined })
-      const page = toPage(rows, limit, (row) => [row.id])
-      return { items: page.items.map(profileView), pagination: page.pagination }
+      return yield* profiles.list(member, query)
     })
 
     const updateSettings = Effect.fn("Communities.updateSettings")(function*(
@@ -179,5 +177,5 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
       setNotificationSettings
     }
   }),
-  dependencies: [CommunitiesRepo.Default, ProfilesRepo.Default]
+  dependencies: [CommunitiesRepo.Default, ProfilesRepo.Default, Profiles.Default]
 }) {}

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { conflict, forbidden, invalidField, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
+import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
@@ -14,6 +15,9 @@ import { transactional } from "../sql/transaction"
 import { ProfilesRepo } from "./ProfilesRepo"
 import { CommunitiesRepo, type ProfileRow } from "./Repo"
 import { profileView } from "./view"
+
+/** Profiles are listed in id order (UUIDv7: joining order); the cursor is the last id. */
+const ProfileCursor = Schema.Tuple(Uuid)
 
 export interface NewProfileInput {
   readonly email: string
@@ -139,13 +143,13 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       query: PageQuery & { role?: Role | undefined; tag?: string | undefined; search?: string | undefined }
     ) {
       const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor)
+      const after = yield* decodeCursor(query.cursor, ProfileCursor)
       const rows = yield* repo.list(member.communityId, {
         limit,
         role: query.role,
         tag: query.tag,
         search: query.search?.trim() || undefined,
-        afterId: after?.[0] as string | undefined
+        afterId: after?.[0]
       })
       const page = toPage(rows, limit, (row) => [row.id])
       return { items: page.items.map(profileView), pagination: page.pagination }

@@ -32,6 +32,7 @@ export const Messages = {
   invalidRequest: text("Dados inválidos.", "Invalid request."),
   invalidJson: same("Request body is not valid JSON"),
   bodyTooLarge: same("Request body exceeds the 1 MB limit"),
+  nulCharacter: same("Request contains a NUL character"),
   internal: text("Erro interno do servidor.", "Internal server error."),
   communityMismatch: same("communityId must equal the X-CommunityId header"),
 

@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { invalidField } from "./AppError"
 import type { Pagination } from "./Envelope"
 import { same } from "./Text"
@@ -22,18 +22,15 @@ export type PageQuery = typeof PageQuery.Type
 export const encodeCursor = (key: ReadonlyArray<string | number>): string =>
   Buffer.from(JSON.stringify(key)).toString("base64url")
 
-export const decodeCursor = (cursor: string | undefined) =>
+/** The keyset a cursor holds, checked against `key` (e.g. `Schema.Tuple(Uuid)`); 400 otherwise. */
+export const decodeCursor = <A, I>(cursor: string | undefined, key: Schema.Schema<A, I>) =>
   Effect.suspend(() => {
     if (cursor === undefined) return Effect.succeed(undefined)
-    try {
-      const key: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))
-      if (Array.isArray(key) && key.every((part) => typeof part === "string" || typeof part === "number")) {
-        return Effect.succeed(key as ReadonlyArray<string | number>)
-      }
-    } catch {
-      // falls through to the 400 below
-    }
-    return Effect.fail(invalidField("cursor", same("cursor is not valid"), "query"))
+    const decoded = Schema.decodeUnknownOption(Schema.parseJson(key))(Buffer.from(cursor, "base64url").toString("utf8"))
+    return Option.match(decoded, {
+      onNone: () => Effect.fail(invalidField("cursor", same("cursor is not valid"), "query")),
+      onSome: (value) => Effect.succeed(value)
+    })
   })
 
 /** Rows were fetched with `limit + 1`; the extra row only tells that there is a next page. */

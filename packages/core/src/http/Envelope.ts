@@ -3,24 +3,17 @@ import type { HttpApi, HttpApp } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { AppError, badRequest, fieldError, notFound, payloadTooLarge } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
-import { languageOf, same } from "../domain/Text"
+import { same } from "../domain/Text"
+import { errorBody } from "./errorBody"
 import { makeLocator } from "./routeParams"
 
 export class BodyTooLarge extends Error {}
 
-const render = (error: AppError, acceptLanguage: string | undefined) => {
-  const language = languageOf(acceptLanguage)
-  return HttpServerResponse.unsafeJson(
-    {
-      success: false,
-      message: error.text[language],
-      ...(error.errors
-        ? { errors: error.errors.map((e) => ({ param: e.param, msg: e.msg[language], location: e.location })) }
-        : {})
-    },
-    { status: error.status, headers: error.headers ?? {} }
-  )
-}
+const render = (error: AppError, acceptLanguage: string | undefined) =>
+  HttpServerResponse.unsafeJson(errorBody(error, acceptLanguage), {
+    status: error.status,
+    headers: error.headers ?? {}
+  })
 
 interface DecodeIssue {
   readonly _tag: string

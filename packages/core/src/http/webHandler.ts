@@ -5,8 +5,6 @@ import { CommunitiesHttp } from "../communities/Http"
 import { Profiles } from "../communities/Profiles"
 import { ProfilesHttp } from "../communities/ProfilesHttp"
 import { CommunitiesRepo } from "../communities/Repo"
-import { Messages } from "../domain/Messages"
-import { languageOf } from "../domain/Text"
 import { IdentityHttp } from "../identity/Http"
 import { Identity } from "../identity/Identity"
 import { Ids } from "../platform/Ids"
@@ -20,8 +18,7 @@ import { ClientAddress } from "./ClientAddress"
 import { envelopeMiddleware } from "./Envelope"
 import { AuthenticatedLive } from "./middleware/Authentication"
 import { MemberScopeLive, PublicScopeLive } from "./middleware/live"
-
-export const MAX_BODY_BYTES = 1024 * 1024
+import { admit } from "./requestGate"
 
 export interface RodaConfig {
   readonly database: DatabaseOptions
@@ -56,24 +53,6 @@ export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {
   ).pipe(Layer.provideMerge(api), Layer.provideMerge(services))
 }
 
-const tooLarge = (request: Request) =>
-  Response.json(
-    { success: false, message: Messages.bodyTooLarge[languageOf(request.headers.get("accept-language") ?? undefined)] },
-    { status: 413 }
-  )
-
-/** Reads at most `limit` bytes of the body; undefined when it is larger. */
-const readLimited = async (body: ReadableStream<Uint8Array>, limit: number) => {
-  const chunks: Array<Uint8Array> = []
-  let size = 0
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength
-    if (size > limit) return undefined
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
-}
-
 export interface RequestInfo {
   /** The client's address, for sign-in throttling. */
   readonly clientAddress?: string | undefined
@@ -96,16 +75,10 @@ export const makeRoda = (config: RodaConfig): Roda => {
   const runtime = ManagedRuntime.make(services, memoMap)
   const web = HttpApiBuilder.toWebHandler(apiLayer(services), { memoMap })
   const handler = async (request: Request, info?: RequestInfo) => {
-    const declared = Number(request.headers.get("content-length") ?? "0")
-    if (declared > MAX_BODY_BYTES) return tooLarge(request)
-    // Also when Content-Length is given: an embedder's Request need not keep to it.
-    if (request.body !== null) {
-      const body = await readLimited(request.body, MAX_BODY_BYTES)
-      if (body === undefined) return tooLarge(request)
-      request = new Request(request, { body, duplex: "half" } as RequestInit)
-    }
+    const admitted = await admit(request)
+    if (admitted instanceof Response) return admitted
     const context = info?.clientAddress ? Context.make(ClientAddress, info.clientAddress) : undefined
-    return web.handler(request, context)
+    return web.handler(admitted, context)
   }
   return {
     handler,

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Schema } from "effect"
 import { AppError } from "../../src/domain/AppError"
+import { Uuid } from "../../src/domain/Ids"
 import { decodeCursor, encodeCursor, PageQuery, toPage } from "../../src/domain/Pagination"
+
+const AnyKey = Schema.Array(Schema.Union(Schema.String, Schema.Number))
+const IdKey = Schema.Tuple(Uuid)
 
 describe("cursors", () => {
   it.effect("round-trip the keyset", () =>
@@ -13,13 +17,23 @@ describe("cursors", () => {
       ) {
         const cursor = encodeCursor(key)
         expect(cursor).toMatch(/^[A-Za-z0-9_-]*$/)
-        expect(yield* decodeCursor(cursor)).toEqual(key)
+        expect(yield* decodeCursor(cursor, AnyKey)).toEqual(key)
       }
     }))
 
   it.effect("no cursor is the first page", () =>
     Effect.gen(function*() {
-      expect(yield* decodeCursor(undefined)).toBeUndefined()
+      expect(yield* decodeCursor(undefined, AnyKey)).toBeUndefined()
+    }))
+
+  it.effect("checks the keyset's shape, so no forged value reaches a query", () =>
+    Effect.gen(function*() {
+      const id = "01a201f5-c38d-7a9c-8c7c-d9cc38afb4b6"
+      expect(yield* decodeCursor(encodeCursor([id]), IdKey)).toEqual([id])
+      for (const forged of [["not-a-uuid"], [id, id], [42]]) {
+        const error = yield* Effect.flip(decodeCursor(encodeCursor(forged), IdKey))
+        expect(error.status).toBe(400)
+      }
     }))
 
   it.effect.each([
@@ -31,7 +45,7 @@ describe("cursors", () => {
     ["empty", ""]
   ])("fails with a 400 naming cursor when %s", ([, cursor]) =>
     Effect.gen(function*() {
-      const error = yield* Effect.flip(decodeCursor(cursor))
+      const error = yield* Effect.flip(decodeCursor(cursor, AnyKey))
       expect(error).toBeInstanceOf(AppError)
       expect(error.status).toBe(400)
       expect(error.text).toEqual({ pt: "cursor is not valid", en: "cursor is not valid" })
@@ -50,7 +64,7 @@ describe("toPage", () => {
       expect(page.items.map((row) => row.id)).toEqual(["row-0", "row-1", "row-2"])
       expect(page.pagination.limit).toBe(3)
       expect(page.pagination.nextCursor).not.toBeNull()
-      expect(yield* decodeCursor(page.pagination.nextCursor!)).toEqual(["row-2"])
+      expect(yield* decodeCursor(page.pagination.nextCursor!, AnyKey)).toEqual(["row-2"])
     }))
 
   it.effect("with the limit or fewer rows, has no next page", () =>
