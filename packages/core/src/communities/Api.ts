@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../domain/Envelope"
-import { Body, Email, Hostname, Name, Slug } from "../domain/Fields"
+import { Body, Email, HexColor, Hostname, HttpUrl, Name, Slug } from "../domain/Fields"
 import { IdParam } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf, Role } from "../domain/Role"
@@ -9,17 +9,11 @@ import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http
 import { Authenticated, MemberScope } from "../http/middleware/tags"
 import { Profile } from "./ProfilesApi"
 
-const HttpUrl = Schema.Trim.pipe(
-  Schema.filter((value) => /^https?:\/\/[^\s]+$/.test(value) && value.length <= 2000 || "must be an http(s) URL")
-)
-
 export const CommunitySettings = Body({
   description: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
   logoUrl: Schema.optional(Schema.NullOr(HttpUrl)),
   coverUrl: Schema.optional(Schema.NullOr(HttpUrl)),
-  primaryColor: Schema.optional(
-    Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a color like #1a2b3c" }))
-  ),
+  primaryColor: Schema.optional(HexColor),
   language: Schema.optional(OneOf("pt-BR", "en")),
   timezone: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))),
   membersCanInvite: Schema.optional(Schema.Boolean)

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../domain/Envelope"
-import { Body, Email, Name } from "../domain/Fields"
+import { Body, Email, HexColor, HttpUrl, Name } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { Role } from "../domain/Role"
@@ -13,10 +13,6 @@ export const Tag = Schema.Trim.pipe(
 )
 const Phone = Schema.Trim.pipe(
   Schema.filter((value) => /^\+?[0-9 ()-]{7,24}$/.test(value) || "must be a phone number such as +55 11 91234-5678")
-)
-const Color = Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a color like #1a2b3c" }))
-const HttpUrl = Schema.Trim.pipe(
-  Schema.filter((value) => /^https?:\/\/[^\s]+$/.test(value) && value.length <= 2000 || "must be an http(s) URL")
 )
 
 export const Profile = Schema.Struct({
@@ -33,6 +29,19 @@ export const Profile = Schema.Struct({
   createdAt: Schema.String,
   updatedAt: Schema.String
 })
+
+/** `PUT /profiles/{id}…`: changes one profile and answers it. */
+const editProfile = <const Name extends string, Fields extends Schema.Struct.Fields>(
+  name: Name,
+  path: `/profiles/:id${string}`,
+  fields: Fields
+) =>
+  HttpApiEndpoint.put(name, path)
+    .setPath(IdParam)
+    .setPayload(Body(fields))
+    .addSuccess(Ok(Profile))
+    .addError(Forbidden)
+    .addError(NotFound)
 
 const MyProfile = Schema.Struct({
   ...Profile.fields,
@@ -125,52 +134,28 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   .add(
     HttpApiEndpoint.put("tagColor", "/profiles/tags/:tag/color")
       .setPath(TagParam)
-      .setPayload(Body({ color: Color }))
+      .setPayload(Body({ color: HexColor }))
       .addSuccess(Ok(Schema.Struct({ tag: Schema.String, color: Schema.String })))
       .addError(Forbidden)
       .addError(NotFound)
   )
   .add(
-    HttpApiEndpoint.put("email", "/profiles/:id/email")
-      .setPath(IdParam)
-      .setPayload(Body({ email: Email }))
-      .addSuccess(Ok(Profile))
-      .addError(Forbidden)
-      .addError(NotFound)
+    editProfile("email", "/profiles/:id/email", { email: Email })
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
         "Changes the login e-mail of the profile's account: the holder, or an owner/admin when the account belongs to no other community."
       )
   )
+  .add(editProfile("phone", "/profiles/:id/phone", { phone: Schema.NullOr(Phone) }))
+  .add(editProfile("setTags", "/profiles/:id/tags", { tags: Schema.Array(Tag).pipe(Schema.maxItems(50)) }))
   .add(
-    HttpApiEndpoint.put("phone", "/profiles/:id/phone")
-      .setPath(IdParam)
-      .setPayload(Body({ phone: Schema.NullOr(Phone) }))
-      .addSuccess(Ok(Profile))
-      .addError(Forbidden)
-      .addError(NotFound)
-  )
-  .add(
-    HttpApiEndpoint.put("setTags", "/profiles/:id/tags")
-      .setPath(IdParam)
-      .setPayload(Body({ tags: Schema.Array(Tag).pipe(Schema.maxItems(50)) }))
-      .addSuccess(Ok(Profile))
-      .addError(Forbidden)
-      .addError(NotFound)
-  )
-  .add(
-    HttpApiEndpoint.put("update", "/profiles/:id")
-      .setPath(IdParam)
-      .setPayload(Body({
-        fullName: Schema.optional(Name()),
-        bio: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(2000)))),
-        avatarUrl: Schema.optional(Schema.NullOr(HttpUrl)),
-        phone: Schema.optional(Schema.NullOr(Phone))
-      }))
-      .addSuccess(Ok(Profile))
-      .addError(Forbidden)
-      .addError(NotFound)
+    editProfile("update", "/profiles/:id", {
+      fullName: Schema.optional(Name()),
+      bio: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(2000)))),
+      avatarUrl: Schema.optional(Schema.NullOr(HttpUrl)),
+      phone: Schema.optional(Schema.NullOr(Phone))
+    })
       .annotate(OpenApi.Description, "The profile's holder, or an owner/admin.")
   )
   .add(
@@ -186,12 +171,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       )
   )
   .add(
-    HttpApiEndpoint.put("role", "/profiles/:id/role")
-      .setPath(IdParam)
-      .setPayload(Body({ role: Role }))
-      .addSuccess(Ok(Profile))
-      .addError(Forbidden)
-      .addError(NotFound)
+    editProfile("role", "/profiles/:id/role", { role: Role })
       .addError(Conflict)
       .annotate(
         OpenApi.Description,

@@ -51,3 +51,11 @@ export const slugify = (value: string): string =>
 /** A request body: every invalid field is reported, not only the first. */
 export const Body = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
   Schema.Struct(fields).annotations({ parseOptions: { errors: "all" } })
+
+export const HttpUrl = Schema.Trim.pipe(
+  Schema.filter((value) => /^https?:\/\/[^\s]+$/.test(value) && value.length <= 2000 || "must be an http(s) URL")
+)
+
+export const HexColor = Schema.String.pipe(
+  Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a color like #1a2b3c" })
+)
