@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { conflict, forbidden, invalidField, notFound } from "../domain/AppError"
+import { conflict, forbidden, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
@@ -87,9 +87,6 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
 
     const add = Effect.fn("Profiles.add")(function*(member: Member, input: NewProfileInput, invite: boolean) {
       yield* requireRole(member, managerRoles)
-      if (input.communityId !== undefined && input.communityId.toLowerCase() !== member.communityId) {
-        return yield* Effect.fail(invalidField("communityId", Messages.communityMismatch))
-      }
       const role = input.role ?? "member"
       yield* checkRoleAuthority(member, [role])
       const community = yield* communities.findById(member.communityId)

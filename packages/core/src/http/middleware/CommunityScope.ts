@@ -1,7 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { CommunitiesRepo } from "../../communities/Repo"
-import { badRequest, fieldError, forbidden } from "../../domain/AppError"
+import { badRequest, fieldError, forbidden, invalidField } from "../../domain/AppError"
 import type { Account, Member } from "../../domain/Caller"
 import { isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
@@ -39,3 +39,18 @@ export const makeFindMember = Effect.map(
 /** 403 `Você não é membro desta comunidade.` unless the account is a member. */
 export const requireMembership = (member: Option.Option<Member>) =>
   Option.match(member, { onNone: () => Effect.fail(forbidden(Messages.notMember)), onSome: Effect.succeed })
+
+/**
+ * Spec §5, X-CommunityId rule 4: where a JSON body carries `communityId`, it must equal the header
+ * (400 with `param: "communityId"`). A body that is not JSON is left to the route's own validation.
+ */
+export const bodyCommunityMatches = (communityId: string) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    if (!(request.headers["content-type"] ?? "").includes("application/json")) return
+    const body = yield* Effect.option(request.json)
+    const claimed = Option.getOrUndefined(body) as { communityId?: unknown } | null | undefined
+    if (typeof claimed !== "object" || claimed === null || !("communityId" in claimed)) return
+    if (typeof claimed.communityId === "string" && claimed.communityId.trim().toLowerCase() === communityId) return
+    return yield* Effect.fail(invalidField("communityId", Messages.communityMismatch))
+  })

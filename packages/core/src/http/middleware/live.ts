@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import { makeApplyActingProfile } from "./ActingProfile"
 import { makeAuthenticate, requireAccount } from "./Authentication"
-import { communityIdHeader, makeFindMember, requireMembership } from "./CommunityScope"
+import { bodyCommunityMatches, communityIdHeader, makeFindMember, requireMembership } from "./CommunityScope"
 import { MemberScope, PublicScope } from "./tags"
 
 /** Token, then community header, then membership, then `X-ProfileId`. */
@@ -17,6 +17,7 @@ export const MemberScopeLive = Layer.effect(
           const account = yield* requireAccount(authenticate)
           const communityId = yield* communityIdHeader
           const member = yield* requireMembership(yield* findMember(communityId, account))
+          yield* bodyCommunityMatches(communityId)
           return yield* applyActingProfile(member)
         })
     }
@@ -32,6 +33,7 @@ export const PublicScopeLive = Layer.effect(
     const applyActingProfile = yield* makeApplyActingProfile
     return Effect.gen(function*() {
       const communityId = yield* communityIdHeader
+      yield* bodyCommunityMatches(communityId)
       const account = yield* authenticate
       const found = Option.isSome(account) ? yield* findMember(communityId, account.value) : Option.none()
       const member = Option.isSome(found) ? Option.some(yield* applyActingProfile(found.value)) : Option.none()
