@@ -609,6 +609,19 @@ describe("OpenAPI and docs", () => {
     expect(JSON.stringify(doc.paths["/api/auth/set-password"].post.responses)).toContain("410")
   })
 
+  it("documents the community headers on scoped routes only", async () => {
+    const doc = (await api.get("/api/openapi.json")).body
+    const headers = (path: string, method: string) =>
+      (doc.paths[path][method].parameters ?? []).filter((p: { in: string }) => p.in === "header").map((
+        p: { name: string; required: boolean }
+      ) => `${p.name}${p.required ? "" : "?"}`)
+    expect(headers("/api/profiles/list", "get")).toEqual(["X-CommunityId", "X-ProfileId?"])
+    expect(headers("/api/communities/{id}", "put")).toEqual(["X-CommunityId", "X-ProfileId?"])
+    expect(headers("/api/auth/me", "get")).toEqual([])
+    expect(headers("/api/communities", "post")).toEqual([])
+    expect(headers("/api/profiles/my", "get")).toEqual([])
+  })
+
   it("serves the docs page as HTML", async () => {
     const reply = await api.get("/api/docs")
     expect(reply.status).toBe(200)

@@ -3,13 +3,15 @@ import { CommunitiesApi } from "../communities/Api"
 import { ProfilesApi } from "../communities/ProfilesApi"
 import { IdentityApi } from "../identity/Api"
 import { description } from "./description"
+import { addScopeHeaders } from "./scopeHeaders"
 
-/** The whole HTTP contract, composed from the feature groups. */
-export class RodaApi extends HttpApi.make("roda")
+const groups = HttpApi.make("roda")
   .add(IdentityApi)
   .add(CommunitiesApi)
   .add(ProfilesApi)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(OpenApi.Description, description)
-{}
+
+/** The whole HTTP contract, composed from the feature groups. */
+export class RodaApi extends groups.annotate(OpenApi.Transform, (spec) => addScopeHeaders(groups, spec as never)) {}

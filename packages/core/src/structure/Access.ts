@@ -1,0 +1,59 @@
+import { Context, type Effect, Option } from "effect"
+import type { AppError } from "../domain/AppError"
+import type { Member, Visitor } from "../domain/Caller"
+
+export type Visibility = "public" | "private" | "secret"
+
+/** Who is looking: a community, and the member looking, if anyone (anonymous on Public routes). */
+export interface Viewer {
+  readonly communityId: string
+  readonly member: Option.Option<Member>
+}
+
+export const viewerOfMember = (member: Member): Viewer => ({ communityId: member.communityId, member: Option.some(member) })
+export const viewerOfVisitor = (visitor: Visitor): Viewer => ({ communityId: visitor.communityId, member: visitor.member })
+
+/** A space as one viewer may see it. */
+export interface SpaceAccess {
+  readonly spaceId: string
+  readonly sectionId: string
+  readonly module: string
+  readonly visibility: Visibility
+  /** Owner, admin or moderator: sees and manages everything. */
+  readonly isStaff: boolean
+  /** Whether the viewer may read the space's content (courses, lessons, events, posts). */
+  readonly canReadContent: boolean
+}
+
+/**
+ * The one place that decides who sees what (issue: sections, spaces and courses):
+ * - staff (owner, admin, moderator) see everything;
+ * - a member sees `public` and `private` spaces, and a `secret` one only with an entitlement from one
+ *   of its grants; the gated content of a space with grants needs such an entitlement;
+ * - an anonymous visitor sees only `public` spaces of `public` sections, and their content only when
+ *   the space has no grants.
+ * Every read of a space's content asks this service.
+ */
+export class Access extends Context.Tag("@roda/core/Access")<Access, {
+  /** The space as the viewer may see it; 404 when it is of another community or hidden from them. */
+  readonly space: (viewer: Viewer, spaceId: string) => Effect.Effect<SpaceAccess, AppError>
+  /** Like `space`, and 403 when the viewer may see the space but not read its content. */
+  readonly readContent: (viewer: Viewer, spaceId: string) => Effect.Effect<SpaceAccess, AppError>
+  /** Ids of the community's spaces whose content the viewer may read (for filtering lists in SQL). */
+  readonly readableSpaceIds: (viewer: Viewer) => Effect.Effect<ReadonlyArray<string>>
+}>() {}
+
+/** Space access grants, as stored on a space. */
+export interface AccessGrants {
+  readonly subscriptionGroupIds: ReadonlyArray<string>
+  readonly productIds: ReadonlyArray<string>
+}
+
+/**
+ * Answers whether access grants exist in a community. Commerce (plans and products) answers it
+ * for real; until those tables exist, every grant is unknown.
+ */
+export class AccessCatalog extends Context.Tag("@roda/core/AccessCatalog")<AccessCatalog, {
+  /** The first grant id that does not exist in the community, if any. */
+  readonly firstUnknown: (communityId: string, grants: AccessGrants) => Effect.Effect<Option.Option<string>>
+}>() {}
