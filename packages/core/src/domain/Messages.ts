@@ -100,5 +100,109 @@ export const Messages = {
   tagNotFound: text("Tag não encontrada.", "Tag not found."),
   tagRenamed: text("Tag renomeada com sucesso.", "Tag renamed."),
   tagRemoved: text("Tag removida com sucesso.", "Tag removed."),
-  tagColorSet: text("Cor da tag definida com sucesso.", "Tag color set.")
+  tagColorSet: text("Cor da tag definida com sucesso.", "Tag color set."),
+  // sections and spaces (spec §7 strings verbatim)
+  sectionOfSpaceNotFound: text(
+    "Seção não encontrada ou não pertence a esta comunidade.",
+    "Section not found or does not belong to this community."
+  ),
+  spaceMoreOpen: (section: string, visibility: string): Text =>
+    same(`This space cannot be more open than the section "${section}" (${visibility}).`),
+  sectionMoreClosed: (section: string, visibility: string, space: string, spaceVisibility: string): Text =>
+    same(
+      `This space cannot be more open than the section "${section}" (${visibility}): space "${space}" is ${spaceVisibility}.`
+    ),
+  accessGrantUnknown: (id: string): Text => same(`The access grant ${id} does not exist in this community.`),
+  sectionNotFound: text("Seção não encontrada.", "Section not found."),
+  sectionHasSpaces: text(
+    "Esta seção ainda tem espaços: mova-os ou remova-os antes de remover a seção.",
+    "This section still has spaces: move or remove them before removing the section."
+  ),
+  spaceUnknown: text("Espaço não encontrado.", "Space not found."),
+  spaceContentForbidden: text(
+    "Você não tem acesso ao conteúdo deste espaço.",
+    "You do not have access to this space's content."
+  ),
+  spaceHasContent: text(
+    "Este espaço ainda tem conteúdo (por exemplo, cursos): remova-o antes de remover o espaço.",
+    "This space still has content (for example, courses): remove it before removing the space."
+  ),
+  sectionsReorderMismatch: text(
+    "A lista deve conter cada seção da comunidade exatamente uma vez.",
+    "ids must list every section of the community exactly once."
+  ),
+  spacesReorderMismatch: text(
+    "A lista deve conter cada espaço da seção exatamente uma vez.",
+    "ids must list every space of the section exactly once."
+  ),
+  sections: text("Seções encontradas.", "Sections found."),
+  section: text("Seção encontrada.", "Section found."),
+  sectionCreated: text("Seção criada com sucesso.", "Section created."),
+  sectionUpdated: text("Seção atualizada com sucesso.", "Section updated."),
+  sectionRemoved: text("Seção removida com sucesso.", "Section removed."),
+  sectionsReordered: text("Seções reordenadas com sucesso.", "Sections reordered."),
+  spaces: text("Espaços encontrados.", "Spaces found."),
+  space: text("Espaço encontrado.", "Space found."),
+  spaceCreated: text("Espaço criado com sucesso.", "Space created."),
+  spaceUpdated: text("Espaço atualizado com sucesso.", "Space updated."),
+  spaceRemoved: text("Espaço removido com sucesso.", "Space removed."),
+  spacesReordered: text("Espaços reordenados com sucesso.", "Spaces reordered."),
+  spaceModules: text("Módulos de espaço disponíveis.", "Available space modules."),
+  // courses (spec §7 strings verbatim)
+  spaceIdRequired: text("ID do espaço é obrigatório.", "Space ID is required."),
+  spaceNotFound: text(
+    "Espaço não encontrado ou não pertence a esta comunidade.",
+    "Space not found or does not belong to this community."
+  ),
+  courseNotFound: text("Curso não encontrado.", "Course not found."),
+  moduleNotFound: same("Module not found"),
+  invalidCourseId: same("Valid course ID is required"),
+  lessonNotFound: text("Aula não encontrada.", "Lesson not found."),
+  notACoursesSpace: text(
+    "Este espaço não é um espaço de cursos (module courses).",
+    "This space is not a courses space (module courses)."
+  ),
+  courseStatusMove: (from: string, to: string, allowed: ReadonlyArray<string>): Text =>
+    text(
+      `Não é possível mudar o status do curso de ${from} para ${to}. Movimentos permitidos: ${
+        allowed.length > 0 ? allowed.join(", ") : "nenhum"
+      }.`,
+      `The course status cannot change from ${from} to ${to}. Allowed moves: ${
+        allowed.length > 0 ? allowed.join(", ") : "none"
+      }.`
+    ),
+  lessonContentRequired: (field: string, type: string): Text =>
+    text(`${field} é obrigatório para aulas do tipo ${type}.`, `${field} is required for ${type} lessons.`),
+  lessonOtherCourse: text(
+    "A aula só pode ser movida para um módulo do mesmo curso.",
+    "A lesson can only move to a module of the same course."
+  ),
+  courseNotPublished: text(
+    "Só é possível se inscrever em um curso publicado.",
+    "Only a published course accepts enrollments."
+  ),
+  enrollmentRequired: text(
+    "Inscreva-se no curso antes de registrar progresso.",
+    "Enroll in the course before recording progress."
+  ),
+  lessonLocked: (availableAt: string): Text =>
+    text(`Esta aula será liberada em ${availableAt}.`, `This lesson is released on ${availableAt}.`),
+  progressEmpty: text(
+    "Envie completed, percent ou lastPositionSeconds.",
+    "Send completed, percent or lastPositionSeconds."
+  ),
+  courseCreated: text("Curso criado com sucesso.", "Course created."),
+  courseUpdated: text("Curso atualizado com sucesso.", "Course updated."),
+  courseDeleted: text("Curso removido com sucesso.", "Course removed."),
+  courses: text("Cursos encontrados.", "Courses found."),
+  course: text("Curso encontrado.", "Course found."),
+  moduleCreated: text("Módulo criado com sucesso.", "Module created."),
+  moduleUpdated: text("Módulo atualizado com sucesso.", "Module updated."),
+  moduleDeleted: text("Módulo removido com sucesso.", "Module removed."),
+  lessonCreated: text("Aula criada com sucesso.", "Lesson created."),
+  lessonUpdated: text("Aula atualizada com sucesso.", "Lesson updated."),
+  lessonDeleted: text("Aula removida com sucesso.", "Lesson removed."),
+  enrolled: text("Inscrição realizada com sucesso.", "Enrolled."),
+  alreadyEnrolled: text("Você já está inscrito neste curso.", "You are already enrolled in this course."),
+  progressRecorded: text("Progresso registrado com sucesso.", "Progress recorded.")
 } as const

@@ -1,7 +1,9 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { CommunitiesApi } from "../communities/Api"
 import { ProfilesApi } from "../communities/ProfilesApi"
+import { CoursesApi } from "../courses/Api"
 import { IdentityApi } from "../identity/Api"
+import { SectionsApi, SpacesApi } from "../structure/Api"
 import { description } from "./description"
 import { addScopeHeaders } from "./scopeHeaders"
 
@@ -9,6 +11,9 @@ const groups = HttpApi.make("roda")
   .add(IdentityApi)
   .add(CommunitiesApi)
   .add(ProfilesApi)
+  .add(SectionsApi)
+  .add(SpacesApi)
+  .add(CoursesApi)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(OpenApi.Description, description)

@@ -31,4 +31,8 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 - Roles: only an owner grants or removes \`owner\`; admins manage moderator, member and finance; nobody
   changes their own role; a community always keeps at least one owner (409 otherwise).
 - The login e-mail of an account that belongs to other communities is changed only by its holder.
+- Sections and spaces: visibility \`public\` < \`private\` < \`secret\`; a space is never more open than its section.
+  Lists show only what the caller may see, and each space says whether the caller may read its content
+  (\`canReadContent\`). A section is removed only when empty, a space only when no content
+  (such as courses) belongs to it: 409 otherwise.
 `.trim()

@@ -5,6 +5,10 @@ import { CommunitiesHttp } from "../communities/Http"
 import { Profiles } from "../communities/Profiles"
 import { ProfilesHttp } from "../communities/ProfilesHttp"
 import { CommunitiesRepo } from "../communities/Repo"
+import { Courses } from "../courses/Courses"
+import { Curriculum } from "../courses/Curriculum"
+import { CoursesHttp } from "../courses/Http"
+import { Learning } from "../courses/Learning"
 import { IdentityHttp } from "../identity/Http"
 import { Identity } from "../identity/Identity"
 import { Ids } from "../platform/Ids"
@@ -13,6 +17,11 @@ import { Options, type RodaOptions } from "../platform/Options"
 import { Passwords } from "../platform/Passwords"
 import { Tokens } from "../platform/Tokens"
 import { DatabaseLive, type DatabaseOptions, ping } from "../sql/Database"
+import { AccessCatalogLive } from "../structure/AccessCatalogLive"
+import { AccessLive } from "../structure/AccessLive"
+import { SectionsHttp, SpacesHttp } from "../structure/Http"
+import { Sections } from "../structure/Sections"
+import { Spaces } from "../structure/Spaces"
 import { RodaApi } from "./Api"
 import { ClientAddress } from "./ClientAddress"
 import { envelopeMiddleware } from "./Envelope"
@@ -34,14 +43,25 @@ export const servicesLayer = (config: RodaConfig) => {
     DatabaseLive(config.database)
   )
   const platform = Layer.mergeAll(Tokens.layer, Mailer.layer).pipe(Layer.provideMerge(base))
-  return Layer.mergeAll(Identity.Default, Communities.Default, Profiles.Default, CommunitiesRepo.Default).pipe(
+  // Sections, spaces and the access decision; commerce replaces the default AccessCatalog.
+  const structure = Layer.mergeAll(Sections.Default, Spaces.Default, AccessLive).pipe(
+    Layer.provideMerge(AccessCatalogLive),
     Layer.provideMerge(platform)
   )
+  return Layer.mergeAll(
+    Identity.Default,
+    Communities.Default,
+    Profiles.Default,
+    CommunitiesRepo.Default,
+    Courses.Default,
+    Curriculum.Default,
+    Learning.Default
+  ).pipe(Layer.provideMerge(structure))
 }
 
 /** The HttpApi with its handlers, middleware, the OpenAPI document and the docs page. */
 export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {
-  const groups = Layer.mergeAll(IdentityHttp, CommunitiesHttp, ProfilesHttp)
+  const groups = Layer.mergeAll(IdentityHttp, CommunitiesHttp, ProfilesHttp, SectionsHttp, SpacesHttp, CoursesHttp)
   const middleware = Layer.mergeAll(AuthenticatedLive, MemberScopeLive, PublicScopeLive)
   const envelope = envelopeMiddleware(RodaApi)
   const api = HttpApiBuilder.api(RodaApi).pipe(Layer.provide(groups), Layer.provide(middleware))

@@ -9,3 +9,7 @@ export const uniqueViolation = (error: unknown): string | undefined => {
   const match = typeof cause.message === "string" ? /"([^"]+)"/.exec(cause.message) : null
   return match?.[1] ?? ""
 }
+
+/** Whether this is a foreign-key violation (SQLSTATE 23503): a row is still referenced. */
+export const foreignKeyViolation = (error: unknown): boolean =>
+  error instanceof SqlError && (error.cause as { code?: unknown } | undefined)?.code === "23503"

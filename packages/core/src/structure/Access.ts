@@ -10,8 +10,14 @@ export interface Viewer {
   readonly member: Option.Option<Member>
 }
 
-export const viewerOfMember = (member: Member): Viewer => ({ communityId: member.communityId, member: Option.some(member) })
-export const viewerOfVisitor = (visitor: Visitor): Viewer => ({ communityId: visitor.communityId, member: visitor.member })
+export const viewerOfMember = (member: Member): Viewer => ({
+  communityId: member.communityId,
+  member: Option.some(member)
+})
+export const viewerOfVisitor = (visitor: Visitor): Viewer => ({
+  communityId: visitor.communityId,
+  member: visitor.member
+})
 
 /** A space as one viewer may see it. */
 export interface SpaceAccess {

@@ -1,0 +1,332 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Page } from "../domain/Envelope"
+import { Body, HttpUrl, Name, Slug } from "../domain/Fields"
+import { isUuid, Uuid } from "../domain/Ids"
+import { PageQuery } from "../domain/Pagination"
+import { OneOf } from "../domain/Role"
+import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { MemberScope, PublicScope } from "../http/middleware/tags"
+import { courseLevels, courseStatuses, lessonTypes } from "./Policy"
+
+/** A course id: a UUID, or 400 `Valid course ID is required` (spec §7, always English). */
+export const CourseId = Schema.String.pipe(
+  Schema.filter((value) => isUuid(value.trim()), { message: () => "Valid course ID is required" }),
+  Schema.annotations({ identifier: "CourseId", format: "uuid" })
+)
+
+const Level = OneOf(...courseLevels)
+const Status = OneOf(...courseStatuses)
+const LessonType = OneOf(...lessonTypes)
+const Position = Schema.Number.pipe(Schema.int(), Schema.between(0, 100_000))
+const Description = Schema.NullOr(Schema.String.pipe(Schema.maxLength(20_000)))
+const Count = (max: number) => Schema.Number.pipe(Schema.int(), Schema.between(0, max))
+
+export const Course = Schema.Struct({
+  id: Schema.String,
+  communityId: Schema.String,
+  spaceId: Schema.String,
+  title: Schema.String,
+  slug: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  level: Level,
+  status: Status,
+  coverUrl: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  publishedAt: Schema.NullOr(Schema.String)
+})
+
+export const CourseModule = Schema.Struct({
+  id: Schema.String,
+  courseId: Schema.String,
+  title: Schema.String,
+  position: Schema.Number,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+export const Lesson = Schema.Struct({
+  id: Schema.String,
+  courseId: Schema.String,
+  moduleId: Schema.String,
+  title: Schema.String,
+  type: LessonType,
+  body: Schema.NullOr(Schema.String),
+  imageUrl: Schema.NullOr(Schema.String),
+  videoUrl: Schema.NullOr(Schema.String),
+  url: Schema.NullOr(Schema.String),
+  durationSeconds: Schema.NullOr(Schema.Number),
+  position: Schema.Number,
+  releaseAfterDays: Schema.NullOr(Schema.Number),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+const LessonProgress = Schema.Struct({
+  completed: Schema.Boolean,
+  percent: Schema.Number,
+  lastPositionSeconds: Schema.Number,
+  completedAt: Schema.NullOr(Schema.String),
+  updatedAt: Schema.String
+})
+
+const Completion = Schema.Struct({
+  completedLessons: Schema.Number,
+  totalLessons: Schema.Number,
+  percent: Schema.Number
+})
+
+export const Enrollment = Schema.Struct({
+  id: Schema.String,
+  courseId: Schema.String,
+  profileId: Schema.String,
+  enrolledAt: Schema.String
+})
+
+const CourseDetail = Schema.Struct({
+  ...Course.fields,
+  lessonCount: Schema.Number,
+  modules: Schema.Array(Schema.Struct({
+    ...CourseModule.fields,
+    lessons: Schema.Array(Schema.Struct({
+      ...Lesson.fields,
+      locked: Schema.Boolean,
+      availableAt: Schema.NullOr(Schema.String),
+      progress: Schema.NullOr(LessonProgress)
+    }))
+  })),
+  enrollment: Schema.NullOr(Enrollment),
+  completion: Schema.NullOr(Completion)
+})
+
+const ProgressResult = Schema.Struct({
+  lessonId: Schema.String,
+  courseId: Schema.String,
+  profileId: Schema.String,
+  ...LessonProgress.fields,
+  course: Completion
+})
+
+export const NewCourse = Body({
+  communityId: Schema.optional(Uuid),
+  spaceId: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100)))),
+  title: Name(200),
+  slug: Schema.optional(Slug),
+  description: Schema.optional(Description),
+  level: Schema.optional(Level),
+  status: Schema.optional(OneOf("draft")),
+  coverUrl: Schema.optional(Schema.NullOr(HttpUrl))
+})
+
+export const CourseChanges = Body({
+  title: Schema.optional(Name(200)),
+  slug: Schema.optional(Slug),
+  description: Schema.optional(Description),
+  level: Schema.optional(Level),
+  status: Schema.optional(Status),
+  coverUrl: Schema.optional(Schema.NullOr(HttpUrl))
+})
+
+const lessonFields = {
+  title: Name(200),
+  type: LessonType,
+  body: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(200_000)))),
+  imageUrl: Schema.optional(Schema.NullOr(HttpUrl)),
+  videoUrl: Schema.optional(Schema.NullOr(HttpUrl)),
+  url: Schema.optional(Schema.NullOr(HttpUrl)),
+  durationSeconds: Schema.optional(Schema.NullOr(Count(1_000_000))),
+  releaseAfterDays: Schema.optional(Schema.NullOr(Count(3650))),
+  position: Schema.optional(Position)
+}
+
+export const NewLesson = Body({ moduleId: Uuid, ...lessonFields })
+
+export const LessonChanges = Body({
+  ...lessonFields,
+  title: Schema.optional(lessonFields.title),
+  type: Schema.optional(lessonFields.type),
+  moduleId: Schema.optional(Uuid)
+})
+
+export const ProgressInput = Body({
+  completed: Schema.optional(Schema.Boolean),
+  percent: Schema.optional(Count(100)),
+  lastPositionSeconds: Schema.optional(Count(10_000_000))
+})
+
+export const CourseQuery = Schema.Struct({
+  ...PageQuery.fields,
+  spaceId: Schema.optional(Uuid),
+  status: Schema.optional(Status),
+  level: Schema.optional(Level)
+})
+
+const CourseIdParam = Schema.Struct({ id: CourseId })
+const ModuleIdParam = Schema.Struct({ moduleId: Uuid })
+const LessonIdParam = Schema.Struct({ lessonId: Uuid })
+
+export class CoursesApi extends HttpApiGroup.make("courses")
+  .add(
+    HttpApiEndpoint.get("list", "/courses")
+      .setUrlParams(CourseQuery)
+      .addSuccess(Page(Course))
+      .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        "Courses of the community, oldest first (keyset: `limit`, `cursor`), filtered by `spaceId`, `status`, `level`. Staff (owner, admin, moderator) see every course, drafts included; other members see only published courses of spaces whose content they may read."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/courses")
+      .setPayload(NewCourse)
+      .addSuccess(Ok(Course), { status: 201 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. `spaceId` is required (400 `ID do espaço é obrigatório.`) and must name a space of this community whose module is `courses` (400 otherwise). `communityId`, when sent, must equal X-CommunityId. The course starts as `draft`. `slug` is generated from the title when absent (accents removed; `-2`, `-3`… when taken); an explicit slug already used in the community answers 409. `level` defaults to `beginner`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/courses/:id")
+      .setPath(CourseIdParam)
+      .setPayload(CourseChanges)
+      .addSuccess(Ok(Course))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. Partial update of title, slug, description, level, coverUrl and status. Status moves: `draft -> published` (opens enrollments; spec §3); `published -> draft` only while nobody is enrolled. Any other move answers 409 with `errors[0].param = \"status\"` and the allowed moves."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/courses/:id")
+      .setPath(CourseIdParam)
+      .addSuccess(Ok(Schema.Null))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. Removes the course with its modules, lessons and enrollments; learners' lesson progress rows are kept."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("createModule", "/courses/module")
+      .setPayload(Body({ courseId: CourseId, title: Name(200), position: Schema.optional(Position) }))
+      .addSuccess(Ok(CourseModule), { status: 201 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. Unknown course: 404 `Curso não encontrado.`. Positions start at 0; the module goes last unless `position` is given (the others shift)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("updateModule", "/courses/module/:moduleId")
+      .setPath(ModuleIdParam)
+      .setPayload(Body({ title: Schema.optional(Name(200)), position: Schema.optional(Position) }))
+      .addSuccess(Ok(CourseModule))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. Renames and/or moves the module to `position` (0-based; a position past the end means last); the other modules shift so positions stay 0..n-1."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("removeModule", "/courses/module/:moduleId")
+      .setPath(ModuleIdParam)
+      .addSuccess(Ok(Schema.Null))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. Removes the module with its lessons; progress rows are kept."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("createLesson", "/courses/lesson")
+      .setPayload(NewLesson)
+      .addSuccess(Ok(Lesson), { status: 201 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. Unknown module: 404 `Module not found`. Each type needs its content field (400 otherwise): text -> `body`, image -> `imageUrl`, video -> `videoUrl`, link -> `url`. `releaseAfterDays` (drip) opens the lesson that many days after each learner's enrollment. Goes last in its module unless `position` is given."
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("updateLesson", "/courses/lesson/:lessonId")
+      .setPath(LessonIdParam)
+      .setPayload(LessonChanges)
+      .addSuccess(Ok(Lesson))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. Partial edit of title, type, content fields, durationSeconds, releaseAfterDays, position and moduleId. Moving to a module of another course answers 400; the lesson's type must keep its content field."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("removeLesson", "/courses/lesson/:lessonId")
+      .setPath(LessonIdParam)
+      .addSuccess(Ok(Schema.Null))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "Owner, admin or moderator. Learners' progress on the lesson is kept.")
+  )
+  .add(
+    HttpApiEndpoint.post("enroll", "/courses/:courseId/enroll")
+      .setPath(Schema.Struct({ courseId: CourseId }))
+      .addSuccess(Ok(Schema.Struct({ ...Enrollment.fields, alreadyEnrolled: Schema.Literal(false) })), { status: 201 })
+      .addSuccess(Ok(Schema.Struct({ ...Enrollment.fields, alreadyEnrolled: Schema.Literal(true) })))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Description,
+        "Enrolls the caller (the X-ProfileId profile when acting). Only a published course (409 otherwise), and only with access to the content of the course's space (403). Idempotent: the first call answers 201, a second one 200 with the same enrollment (`alreadyEnrolled: true`)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("progress", "/courses/:courseId/lesson/:lessonId/progress")
+      .setPath(Schema.Struct({ courseId: CourseId, lessonId: Uuid }))
+      .setPayload(ProgressInput)
+      .addSuccess(Ok(ProgressResult))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Description,
+        "Records the caller's progress on a lesson: fields sent change, others keep their value; `completed: true` without `percent` sets 100. A lesson not in that course: 404. Requires an enrollment (409 `Inscreva-se no curso…`; enrollment is never implicit, so drip dates start when the learner enrolls). A lesson still locked by drip answers 409 with its release date. Answers the lesson's progress and the course completion (completed lessons / lessons, rounded down)."
+      )
+  )
+  .middlewareEndpoints(MemberScope)
+  .add(
+    HttpApiEndpoint.get("detail", "/courses/:identifier")
+      .setPath(Schema.Struct({ identifier: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)) }))
+      .addSuccess(Ok(CourseDetail))
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(PublicScope)
+      .annotate(
+        OpenApi.Description,
+        "Public (token optional). By id or slug. Modules and lessons in order. Drafts are not found (404) except for staff; reading the content of the course's space is decided by the space's access rules (403 or 404). For a member: `enrollment`, per-lesson `progress` and `completion` (completed lessons / lessons, rounded down). Drip: a lesson whose `releaseAfterDays` have not passed since enrollment (or that has a delay and the viewer is not enrolled) is `locked: true` with its content fields null; `availableAt` tells when it opens. Staff see every lesson unlocked."
+      )
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}

@@ -1,0 +1,195 @@
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option, Schema } from "effect"
+import { type AppError, conflict, fieldError, invalidField, notFound } from "../domain/AppError"
+import type { Member } from "../domain/Caller"
+import { slugify } from "../domain/Fields"
+import { Uuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { requireRole } from "../domain/Policy"
+import { isStaff, staffRoles } from "../domain/Role"
+import { Ids } from "../platform/Ids"
+import { uniqueViolation } from "../sql/errors"
+import { Access, type Viewer, viewerOfMember } from "../structure/Access"
+import { CurriculumRepo } from "./CurriculumRepo"
+import { orNotFound } from "./found"
+import { LearningRepo } from "./LearningRepo"
+import { outline } from "./outline"
+import { checkMove, type CourseLevel, type CourseStatus, isMove } from "./Policy"
+import { type CourseChanges, CoursesRepo } from "./Repo"
+import { courseView } from "./view"
+
+/** Courses are listed in id order (UUIDv7: creation order); the cursor is the last id. */
+const CourseCursor = Schema.Tuple(Uuid)
+
+export interface NewCourseInput {
+  readonly spaceId?: string | null | undefined
+  readonly title: string
+  readonly slug?: string | undefined
+  readonly description?: string | null | undefined
+  readonly level?: CourseLevel | undefined
+  readonly coverUrl?: string | null | undefined
+}
+
+export interface CourseChangesInput {
+  readonly title?: string | undefined
+  readonly slug?: string | undefined
+  readonly description?: string | null | undefined
+  readonly level?: CourseLevel | undefined
+  readonly status?: CourseStatus | undefined
+  readonly coverUrl?: string | null | undefined
+}
+
+export interface CourseQuery extends PageQuery {
+  readonly spaceId?: string | undefined
+  readonly status?: CourseStatus | undefined
+  readonly level?: CourseLevel | undefined
+}
+
+const slugTaken = () => conflict(Messages.slugTaken, [fieldError("slug", Messages.slugTaken)])
+
+/** A unique violation on the slug index is a 409; any other SQL failure a defect. */
+const slugConflict = <A, R>(effect: Effect.Effect<A, unknown, R>): Effect.Effect<A, AppError, R> =>
+  Effect.catchAll(
+    effect,
+    (error) => uniqueViolation(error) === undefined ? Effect.die(error) : Effect.fail(slugTaken())
+  )
+
+/** Courses: creation in a courses space, edits with status moves (spec §3), lists and the detail. */
+export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* CoursesRepo
+    const curriculum = yield* CurriculumRepo
+    const learning = yield* LearningRepo
+    const access = yield* Access
+    const ids = yield* Ids
+
+    const find = (member: Member, id: string) =>
+      orNotFound(Messages.courseNotFound)(repo.find(member.communityId, id.trim().toLowerCase()))
+
+    /** The space of a new course: given, of this community, and a courses space (all 400). */
+    const courseSpace = (member: Member, spaceId: string | null | undefined) =>
+      Effect.gen(function*() {
+        const id = spaceId?.trim().toLowerCase() ?? ""
+        if (id === "") return yield* Effect.fail(invalidField("spaceId", Messages.spaceIdRequired))
+        const space = yield* access.space(viewerOfMember(member), id).pipe(
+          Effect.catchIf(
+            (error) => error.status === 404,
+            () => Effect.fail(invalidField("spaceId", Messages.spaceNotFound))
+          )
+        )
+        if (space.module !== "courses") return yield* Effect.fail(invalidField("spaceId", Messages.notACoursesSpace))
+        return space.spaceId
+      })
+
+    /**
+     * Inserts with the requested slug; a generated one that is taken gets `-2` … `-10`, then a
+     * random suffix. A taken explicit slug is a 409.
+     */
+    const insertWithFreeSlug = (row: Parameters<typeof repo.insert>[0], generated: boolean) =>
+      Effect.gen(function*() {
+        for (let attempt = 1;; attempt++) {
+          const slug = attempt === 1
+            ? row.slug
+            : attempt <= 10
+            ? `${row.slug.slice(0, 74)}-${attempt}`
+            : `${row.slug.slice(0, 71)}-${(yield* ids.next).slice(-8)}`
+          // A savepoint when nested, so a taken slug leaves an outer transaction usable.
+          const taken = yield* sql.withTransaction(repo.insert({ ...row, slug })).pipe(
+            Effect.as(false),
+            Effect.catchAll((error) => uniqueViolation(error) === undefined ? Effect.die(error) : Effect.succeed(true))
+          )
+          if (!taken) return slug
+          if (!generated || attempt >= 50) return yield* Effect.fail(slugTaken())
+        }
+      })
+
+    const create = Effect.fn("Courses.create")(function*(member: Member, input: NewCourseInput) {
+      yield* requireRole(member, staffRoles)
+      const spaceId = yield* courseSpace(member, input.spaceId)
+      const id = yield* ids.next
+      yield* insertWithFreeSlug({
+        id,
+        communityId: member.communityId,
+        spaceId,
+        title: input.title,
+        slug: input.slug ?? (slugify(input.title) || "curso"),
+        description: input.description ?? null,
+        level: input.level ?? "beginner",
+        coverUrl: input.coverUrl ?? null,
+        createdBy: member.profileId
+      }, input.slug === undefined)
+      return courseView(yield* find(member, id))
+    })
+
+    const update = Effect.fn("Courses.update")(function*(member: Member, id: string, input: CourseChangesInput) {
+      yield* requireRole(member, staffRoles)
+      const course = yield* find(member, id)
+      const changes: { -readonly [K in keyof CourseChanges]: CourseChanges[K] } = Object.fromEntries(
+        Object.entries(input).filter(([key, value]) => value !== undefined && key !== "status")
+      )
+      if (isMove(course.status, input.status)) {
+        const enrollments = yield* learning.enrollmentCount(member.communityId, course.id)
+        yield* checkMove(course.status, input.status, { enrollments })
+        changes.status = input.status
+        changes.publishedAt = input.status === "published" ? new Date(yield* Clock.currentTimeMillis) : null
+      }
+      yield* repo.update(member.communityId, course.id, changes).pipe(slugConflict)
+      return courseView(yield* find(member, course.id))
+    })
+
+    const remove = Effect.fn("Courses.remove")(function*(member: Member, id: string) {
+      yield* requireRole(member, staffRoles)
+      const course = yield* find(member, id)
+      yield* repo.remove(member.communityId, course.id)
+    })
+
+    const list = Effect.fn("Courses.list")(function*(member: Member, query: CourseQuery) {
+      const limit = query.limit ?? DEFAULT_LIMIT
+      const after = yield* decodeCursor(query.cursor, CourseCursor)
+      const staff = isStaff(member.role)
+      // Members see published courses only: asking for drafts finds nothing.
+      if (!staff && query.status === "draft") return { items: [], pagination: { limit, nextCursor: null } }
+      const rows = yield* repo.list(member.communityId, {
+        limit,
+        afterId: after?.[0],
+        spaceId: query.spaceId?.toLowerCase(),
+        level: query.level,
+        status: staff ? query.status : "published",
+        spaceIds: staff ? undefined : yield* access.readableSpaceIds(viewerOfMember(member))
+      })
+      const page = toPage(rows, limit, (row) => [row.id])
+      return { items: page.items.map(courseView), pagination: page.pagination }
+    })
+
+    /**
+     * Course detail in a fixed number of queries: the course, the access decision, modules,
+     * lessons and, for a member, enrollment and progress.
+     */
+    const detail = Effect.fn("Courses.detail")(function*(viewer: Viewer, identifier: string) {
+      const course = yield* orNotFound(Messages.courseNotFound)(repo.findByIdentifier(viewer.communityId, identifier))
+      const staff = Option.exists(viewer.member, (member) => isStaff(member.role))
+      if (course.status !== "published" && !staff) return yield* Effect.fail(notFound(Messages.courseNotFound))
+      yield* access.readContent(viewer, course.spaceId)
+      const modules = yield* curriculum.modulesOf(viewer.communityId, course.id)
+      const lessons = yield* curriculum.lessonsOf(viewer.communityId, course.id)
+      const learner = yield* Option.match(viewer.member, {
+        onNone: () => Effect.succeed(undefined),
+        onSome: (member) =>
+          Effect.all({
+            enrollment: Effect.map(
+              learning.enrollment(viewer.communityId, course.id, member.actingProfileId),
+              Option.getOrUndefined
+            ),
+            progress: learning.progressOf(viewer.communityId, course.id, member.actingProfileId)
+          })
+      })
+      const now = yield* Clock.currentTimeMillis
+      return { ...courseView(course), ...outline({ modules, lessons, learner, staff, now }) }
+    })
+
+    return { create, update, remove, list, detail }
+  }),
+  dependencies: [CoursesRepo.Default, CurriculumRepo.Default, LearningRepo.Default]
+}) {}

@@ -1,0 +1,102 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { LessonType } from "./Policy"
+
+export interface ModuleRow {
+  readonly id: string
+  readonly communityId: string
+  readonly courseId: string
+  readonly title: string
+  readonly position: number
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface LessonRow {
+  readonly id: string
+  readonly communityId: string
+  readonly courseId: string
+  readonly moduleId: string
+  readonly title: string
+  readonly type: LessonType
+  readonly body: string | null
+  readonly imageUrl: string | null
+  readonly videoUrl: string | null
+  readonly url: string | null
+  readonly durationSeconds: number | null
+  readonly position: number
+  readonly releaseAfterDays: number | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export type LessonFields = Omit<LessonRow, "createdAt" | "updatedAt">
+
+const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+/** SQL for the outline of courses: modules and lessons, with their positions. */
+export class CurriculumRepo extends Effect.Service<CurriculumRepo>()("@roda/core/CurriculumRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const modules = sql`SELECT id, community_id, course_id, title, position, created_at, updated_at
+      FROM course_modules`
+    const lessons = sql`SELECT id, community_id, course_id, module_id, title, type, body, image_url, video_url, url,
+      duration_seconds, position, release_after_days, created_at, updated_at FROM lessons`
+
+    /** Gives `ids` the positions 0..n-1 in this order, in one statement. */
+    const renumber = (table: "course_modules" | "lessons", communityId: string, ids: ReadonlyArray<string>) =>
+      ids.length === 0
+        ? Effect.void
+        : sql`UPDATE ${sql(table)} AS t SET position = data.position::int, updated_at = now()
+            FROM ${sql.updateValues(ids.map((id, position) => ({ id, position })), "data")}
+            WHERE t.community_id = ${communityId} AND t.id = data.id::uuid AND t.position <> data.position::int`
+          .pipe(Effect.asVoid, Effect.orDie)
+
+    return {
+      findModule: (communityId: string, id: string) =>
+        sql<ModuleRow>`${modules} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      modulesOf: (communityId: string, courseId: string) =>
+        sql<ModuleRow>`${modules} WHERE community_id = ${communityId} AND course_id = ${courseId}
+          ORDER BY position, id`.pipe(Effect.orDie),
+      insertModule: (row: { id: string; communityId: string; courseId: string; title: string; position: number }) =>
+        sql`INSERT INTO course_modules ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
+      renameModule: (communityId: string, id: string, title: string) =>
+        sql`UPDATE course_modules SET title = ${title}, updated_at = now()
+          WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      /** Its lessons go with it (foreign key); progress rows stay. */
+      removeModule: (communityId: string, id: string) =>
+        sql`DELETE FROM course_modules WHERE community_id = ${communityId} AND id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      renumberModules: (communityId: string, ids: ReadonlyArray<string>) =>
+        renumber("course_modules", communityId, ids),
+
+      findLesson: (communityId: string, id: string) =>
+        sql<LessonRow>`${lessons} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** Every lesson of the course, in module order then lesson order (modules are joined in the caller). */
+      lessonsOf: (communityId: string, courseId: string) =>
+        sql<LessonRow>`${lessons} WHERE community_id = ${communityId} AND course_id = ${courseId}
+          ORDER BY module_id, position, id`.pipe(Effect.orDie),
+      lessonIdsOfModule: (communityId: string, moduleId: string) =>
+        sql<{ id: string }>`SELECT id FROM lessons WHERE community_id = ${communityId} AND module_id = ${moduleId}
+          ORDER BY position, id`.pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
+      insertLesson: (row: LessonFields) =>
+        sql`INSERT INTO lessons ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
+      updateLesson: (communityId: string, id: string, changes: Partial<Omit<LessonFields, "id" | "communityId">>) =>
+        Object.keys(changes).length === 0
+          ? Effect.void
+          : sql`UPDATE lessons SET ${sql.update(changes)}, updated_at = now()
+              WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      removeLesson: (communityId: string, id: string) =>
+        sql`DELETE FROM lessons WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      renumberLessons: (communityId: string, ids: ReadonlyArray<string>) => renumber("lessons", communityId, ids)
+    }
+  })
+}) {}

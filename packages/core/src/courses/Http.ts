@@ -1,0 +1,84 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { Messages } from "../domain/Messages"
+import { RodaApi } from "../http/Api"
+import { ok, page } from "../http/Reply"
+import { viewerOfVisitor } from "../structure/Access"
+import { Courses } from "./Courses"
+import { Curriculum } from "./Curriculum"
+import { Learning } from "./Learning"
+
+export const CoursesHttp = HttpApiBuilder.group(RodaApi, "courses", (handlers) =>
+  Effect.gen(function*() {
+    const courses = yield* Courses
+    const curriculum = yield* Curriculum
+    const learning = yield* Learning
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => courses.list(member, urlParams)),
+          Effect.flatMap((result) => page(Messages.courses, result))
+        ))
+      .handle("create", ({ payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => courses.create(member, payload)),
+          Effect.flatMap((data) => ok(Messages.courseCreated, data))
+        ))
+      .handle("detail", ({ path }) =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) => courses.detail(viewerOfVisitor(visitor), path.identifier)),
+          Effect.flatMap((data) => ok(Messages.course, data))
+        ))
+      .handle("update", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => courses.update(member, path.id, payload)),
+          Effect.flatMap((data) => ok(Messages.courseUpdated, data))
+        ))
+      .handle("remove", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => courses.remove(member, path.id)),
+          Effect.zipRight(ok(Messages.courseDeleted, null))
+        ))
+      .handle("createModule", ({ payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => curriculum.createModule(member, payload)),
+          Effect.flatMap((data) => ok(Messages.moduleCreated, data))
+        ))
+      .handle("updateModule", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => curriculum.updateModule(member, path.moduleId, payload)),
+          Effect.flatMap((data) => ok(Messages.moduleUpdated, data))
+        ))
+      .handle("removeModule", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => curriculum.removeModule(member, path.moduleId)),
+          Effect.zipRight(ok(Messages.moduleDeleted, null))
+        ))
+      .handle("createLesson", ({ payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => curriculum.createLesson(member, payload)),
+          Effect.flatMap((data) => ok(Messages.lessonCreated, data))
+        ))
+      .handle("updateLesson", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => curriculum.updateLesson(member, path.lessonId, payload)),
+          Effect.flatMap((data) => ok(Messages.lessonUpdated, data))
+        ))
+      .handle("removeLesson", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => curriculum.removeLesson(member, path.lessonId)),
+          Effect.zipRight(ok(Messages.lessonDeleted, null))
+        ))
+      .handle("enroll", ({ path }) =>
+        Effect.gen(function*() {
+          const data = yield* learning.enroll(yield* CurrentMember, path.courseId)
+          // 201 for a new enrollment, 200 for the existing one (the schema tells them apart).
+          return data.alreadyEnrolled ? yield* ok(Messages.alreadyEnrolled, data) : yield* ok(Messages.enrolled, data)
+        }))
+      .handle("progress", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => learning.progress(member, path.courseId, path.lessonId, payload)),
+          Effect.flatMap((data) => ok(Messages.progressRecorded, data))
+        ))
+  }))

@@ -1,0 +1,102 @@
+import { Clock, Effect, Option } from "effect"
+import { badRequest, conflict, fieldError, notFound } from "../domain/AppError"
+import type { Member } from "../domain/Caller"
+import { Messages } from "../domain/Messages"
+import { isStaff } from "../domain/Role"
+import { Ids } from "../platform/Ids"
+import { Access, viewerOfMember } from "../structure/Access"
+import { CurriculumRepo } from "./CurriculumRepo"
+import { orNotFound } from "./found"
+import { LearningRepo } from "./LearningRepo"
+import { release } from "./Policy"
+import { CoursesRepo } from "./Repo"
+import { completionView, enrollmentView, progressView } from "./view"
+
+export interface ProgressInput {
+  readonly completed?: boolean | undefined
+  readonly percent?: number | undefined
+  readonly lastPositionSeconds?: number | undefined
+}
+
+/**
+ * Learners: enrollment in published courses and progress on lessons. The learner is the acting
+ * profile (X-ProfileId when staff act for someone), the access decision is the caller's.
+ */
+export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", {
+  effect: Effect.gen(function*() {
+    const repo = yield* LearningRepo
+    const courses = yield* CoursesRepo
+    const curriculum = yield* CurriculumRepo
+    const access = yield* Access
+    const ids = yield* Ids
+
+    const findCourse = (member: Member, id: string) =>
+      orNotFound(Messages.courseNotFound)(courses.find(member.communityId, id.trim().toLowerCase()))
+
+    /** Spec §3: only a published course accepts enrollments (409); the space's content must be readable. */
+    const enroll = Effect.fn("Learning.enroll")(function*(member: Member, courseId: string) {
+      const course = yield* findCourse(member, courseId)
+      if (course.status !== "published") return yield* Effect.fail(conflict(Messages.courseNotPublished))
+      yield* access.readContent(viewerOfMember(member), course.spaceId)
+      const inserted = yield* repo.enroll({
+        id: yield* ids.next,
+        communityId: member.communityId,
+        courseId: course.id,
+        profileId: member.actingProfileId,
+        enrolledAt: new Date(yield* Clock.currentTimeMillis)
+      })
+      if (Option.isSome(inserted)) return { ...enrollmentView(inserted.value), alreadyEnrolled: false as const }
+      const existing = yield* orNotFound(Messages.courseNotFound)(
+        repo.enrollment(member.communityId, course.id, member.actingProfileId)
+      )
+      return { ...enrollmentView(existing), alreadyEnrolled: true as const }
+    })
+
+    const progress = Effect.fn("Learning.progress")(function*(
+      member: Member,
+      courseId: string,
+      lessonId: string,
+      input: ProgressInput
+    ) {
+      if (input.completed === undefined && input.percent === undefined && input.lastPositionSeconds === undefined) {
+        return yield* Effect.fail(badRequest(Messages.progressEmpty, [fieldError("body", Messages.progressEmpty)]))
+      }
+      const course = yield* findCourse(member, courseId)
+      const staff = isStaff(member.role)
+      const lesson = yield* orNotFound(Messages.lessonNotFound)(
+        curriculum.findLesson(member.communityId, lessonId.toLowerCase())
+      )
+      if (lesson.courseId !== course.id) return yield* Effect.fail(notFound(Messages.lessonNotFound))
+      yield* access.readContent(viewerOfMember(member), course.spaceId)
+      const enrollment = yield* repo.enrollment(member.communityId, course.id, member.actingProfileId)
+      if (Option.isNone(enrollment)) return yield* Effect.fail(conflict(Messages.enrollmentRequired))
+      const now = yield* Clock.currentTimeMillis
+      const drip = release(lesson.releaseAfterDays, enrollment.value.enrolledAt, now, staff)
+      if (drip.locked) {
+        return yield* Effect.fail(conflict(Messages.lessonLocked(drip.availableAt?.toISOString() ?? "")))
+      }
+      const percent = input.percent ?? (input.completed === true ? 100 : undefined)
+      const row = yield* repo.record({
+        communityId: member.communityId,
+        courseId: course.id,
+        lessonId: lesson.id,
+        profileId: member.actingProfileId,
+        completed: input.completed,
+        percent,
+        lastPositionSeconds: input.lastPositionSeconds,
+        at: new Date(now)
+      })
+      const totals = yield* repo.completion(member.communityId, course.id, member.actingProfileId)
+      return {
+        lessonId: row.lessonId,
+        courseId: row.courseId,
+        profileId: row.profileId,
+        ...progressView(row),
+        course: completionView(totals.completed, totals.total)
+      }
+    })
+
+    return { enroll, progress }
+  }),
+  dependencies: [LearningRepo.Default, CoursesRepo.Default, CurriculumRepo.Default]
+}) {}

@@ -1,0 +1,102 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+
+export interface EnrollmentRow {
+  readonly id: string
+  readonly courseId: string
+  readonly profileId: string
+  readonly enrolledAt: Date
+}
+
+export interface ProgressRow {
+  readonly lessonId: string
+  readonly courseId: string
+  readonly profileId: string
+  readonly completed: boolean
+  readonly percent: number
+  readonly lastPositionSeconds: number
+  readonly completedAt: Date | null
+  readonly updatedAt: Date
+}
+
+export interface ProgressChange {
+  readonly communityId: string
+  readonly courseId: string
+  readonly lessonId: string
+  readonly profileId: string
+  readonly completed: boolean | undefined
+  readonly percent: number | undefined
+  readonly lastPositionSeconds: number | undefined
+  readonly at: Date
+}
+
+const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+/** SQL for enrollments and lesson progress. */
+export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/LearningRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const progressColumns = sql`lesson_id, course_id, profile_id, completed, percent, last_position_seconds,
+      completed_at, updated_at`
+
+    return {
+      enrollment: (communityId: string, courseId: string, profileId: string) =>
+        sql<EnrollmentRow>`SELECT id, course_id, profile_id, enrolled_at FROM enrollments
+          WHERE community_id = ${communityId} AND course_id = ${courseId} AND profile_id = ${profileId}`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** The new enrollment, or none when the profile was already enrolled. */
+      enroll: (row: { id: string; communityId: string; courseId: string; profileId: string; enrolledAt: Date }) =>
+        sql<EnrollmentRow>`INSERT INTO enrollments ${sql.insert(row)}
+          ON CONFLICT (community_id, course_id, profile_id) DO NOTHING
+          RETURNING id, course_id, profile_id, enrolled_at`.pipe(Effect.map(first), Effect.orDie),
+      enrollmentCount: (communityId: string, courseId: string) =>
+        sql<{ count: number }>`SELECT count(*)::int AS count FROM enrollments
+          WHERE community_id = ${communityId} AND course_id = ${courseId}`.pipe(
+          Effect.map((rows) => rows[0]?.count ?? 0),
+          Effect.orDie
+        ),
+      /** The learner's progress rows in the course (also of lessons deleted since). */
+      progressOf: (communityId: string, courseId: string, profileId: string) =>
+        sql<ProgressRow>`SELECT ${progressColumns} FROM lesson_progress
+          WHERE community_id = ${communityId} AND course_id = ${courseId} AND profile_id = ${profileId}`.pipe(
+          Effect.orDie
+        ),
+      /** Fields left `undefined` keep their value; completing stamps `completed_at` once. */
+      record: (change: ProgressChange) => {
+        const completed = change.completed ?? null
+        const percent = change.percent ?? null
+        const position = change.lastPositionSeconds ?? null
+        return sql<ProgressRow>`INSERT INTO lesson_progress (community_id, lesson_id, course_id, profile_id,
+            completed, percent, last_position_seconds, completed_at, updated_at)
+          VALUES (${change.communityId}, ${change.lessonId}, ${change.courseId}, ${change.profileId},
+            coalesce(${completed}::boolean, false), coalesce(${percent}::int, 0), coalesce(${position}::int, 0),
+            CASE WHEN ${completed}::boolean THEN ${change.at}::timestamptz END, ${change.at})
+          ON CONFLICT (community_id, lesson_id, profile_id) DO UPDATE SET
+            completed = coalesce(${completed}::boolean, lesson_progress.completed),
+            percent = coalesce(${percent}::int, lesson_progress.percent),
+            last_position_seconds = coalesce(${position}::int, lesson_progress.last_position_seconds),
+            completed_at = CASE
+              WHEN coalesce(${completed}::boolean, lesson_progress.completed) IS NOT TRUE THEN NULL
+              ELSE coalesce(lesson_progress.completed_at, ${change.at}::timestamptz) END,
+            course_id = EXCLUDED.course_id,
+            updated_at = EXCLUDED.updated_at
+          RETURNING ${progressColumns}`.pipe(
+          Effect.map((rows) => rows[0]!),
+          Effect.orDie
+        )
+      },
+      /** Lessons of the course, and how many of them the learner completed. */
+      completion: (communityId: string, courseId: string, profileId: string) =>
+        sql<{ total: number; completed: number }>`SELECT count(*)::int AS total,
+            count(*) FILTER (WHERE p.completed)::int AS completed
+          FROM lessons l LEFT JOIN lesson_progress p ON p.community_id = l.community_id AND p.lesson_id = l.id
+            AND p.profile_id = ${profileId}
+          WHERE l.community_id = ${communityId} AND l.course_id = ${courseId}`.pipe(
+          Effect.map((rows) => rows[0] ?? { total: 0, completed: 0 }),
+          Effect.orDie
+        )
+    }
+  })
+}) {}

@@ -1,0 +1,109 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { isUuid } from "../domain/Ids"
+import type { CourseLevel, CourseStatus } from "./Policy"
+
+export interface CourseRow {
+  readonly id: string
+  readonly communityId: string
+  readonly spaceId: string
+  readonly title: string
+  readonly slug: string
+  readonly description: string | null
+  readonly level: CourseLevel
+  readonly status: CourseStatus
+  readonly coverUrl: string | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  readonly publishedAt: Date | null
+}
+
+// A type alias (not an interface), so that it is a `Record` for `sql.insert`.
+export type NewCourseRow = {
+  readonly id: string
+  readonly communityId: string
+  readonly spaceId: string
+  readonly title: string
+  readonly slug: string
+  readonly description: string | null
+  readonly level: CourseLevel
+  readonly coverUrl: string | null
+  readonly createdBy: string
+}
+
+export interface CourseFilter {
+  readonly spaceId?: string | undefined
+  readonly status?: CourseStatus | undefined
+  readonly level?: CourseLevel | undefined
+  /** Only courses of these spaces (members); `undefined` means every space (staff). */
+  readonly spaceIds?: ReadonlyArray<string> | undefined
+  readonly afterId?: string | undefined
+  readonly limit: number
+}
+
+export type CourseChanges = Partial<{
+  title: string
+  slug: string
+  description: string | null
+  level: CourseLevel
+  status: CourseStatus
+  coverUrl: string | null
+  publishedAt: Date | null
+}>
+
+const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+/** SQL for courses. */
+export class CoursesRepo extends Effect.Service<CoursesRepo>()("@roda/core/CoursesRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const select = sql`SELECT id, community_id, space_id, title, slug, description, level, status, cover_url,
+      created_at, updated_at, published_at FROM courses`
+
+    return {
+      find: (communityId: string, id: string) =>
+        sql<CourseRow>`${select} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** Locks the course row: changes to its outline (positions) are serialised per course. */
+      lock: (communityId: string, id: string) =>
+        sql<{ id: string }>`SELECT id FROM courses WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      /** By id or by slug (an id-shaped slug is found too; the id wins). */
+      findByIdentifier: (communityId: string, identifier: string) => {
+        const value = identifier.trim().toLowerCase()
+        const match = isUuid(value) ? sql`(id = ${value} OR slug = ${value})` : sql`slug = ${value}`
+        return sql<CourseRow>`${select} WHERE community_id = ${communityId} AND ${match}
+          ORDER BY (slug = ${value}) LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
+      },
+      /** Fails with the SqlError of a unique violation when the slug is taken in the community. */
+      insert: (row: NewCourseRow) => sql`INSERT INTO courses ${sql.insert(row)}`.pipe(Effect.asVoid),
+      /** Fails with the SqlError of a unique violation when the new slug is taken. */
+      update: (communityId: string, id: string, changes: CourseChanges) =>
+        Object.keys(changes).length === 0
+          ? Effect.void
+          : sql`UPDATE courses SET ${sql.update(changes)}, updated_at = now()
+              WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid),
+      /** Modules, lessons and enrollments go with it (foreign keys); progress rows stay. */
+      remove: (communityId: string, id: string) =>
+        sql`DELETE FROM courses WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      list: (communityId: string, filter: CourseFilter) => {
+        if (filter.spaceIds !== undefined && filter.spaceIds.length === 0) return Effect.succeed([])
+        const conditions = [
+          sql`community_id = ${communityId}`,
+          ...(filter.spaceId ? [sql`space_id = ${filter.spaceId}`] : []),
+          ...(filter.spaceIds ? [sql.in("space_id", filter.spaceIds)] : []),
+          ...(filter.status ? [sql`status = ${filter.status}`] : []),
+          ...(filter.level ? [sql`level = ${filter.level}`] : []),
+          ...(filter.afterId ? [sql`id > ${filter.afterId}`] : [])
+        ]
+        return sql<CourseRow>`${select} WHERE ${sql.and(conditions)} ORDER BY id LIMIT ${filter.limit + 1}`.pipe(
+          Effect.orDie
+        )
+      }
+    }
+  })
+}) {}

@@ -1,0 +1,44 @@
+import { Clock, Effect, Layer, Option } from "effect"
+import { forbidden, notFound } from "../domain/AppError"
+import { isUuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { isStaff } from "../domain/Role"
+import { Access, type SpaceAccess, type Viewer } from "./Access"
+import { audienceOf } from "./audience"
+import { StructureRepo } from "./Repo"
+
+/** `Access` over the rules of `audience.ts`, the same ones the section and space lists use. */
+export const AccessLive = Layer.effect(
+  Access,
+  Effect.gen(function*() {
+    const repo = yield* StructureRepo
+    const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
+
+    const space = Effect.fn("Access.space")(function*(viewer: Viewer, spaceId: string) {
+      if (!isUuid(spaceId)) return yield* Effect.fail(notFound(Messages.spaceUnknown))
+      const row = yield* repo.findSpace(viewer.communityId, spaceId.toLowerCase(), yield* audience(viewer))
+      if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.spaceUnknown))
+      const s = row.value
+      return {
+        spaceId: s.id,
+        sectionId: s.sectionId,
+        module: s.module,
+        visibility: s.visibility,
+        isStaff: Option.exists(viewer.member, (member) => isStaff(member.role)),
+        canReadContent: s.canReadContent
+      } satisfies SpaceAccess
+    })
+
+    const readContent = Effect.fn("Access.readContent")(function*(viewer: Viewer, spaceId: string) {
+      const access = yield* space(viewer, spaceId)
+      if (!access.canReadContent) return yield* Effect.fail(forbidden(Messages.spaceContentForbidden))
+      return access
+    })
+
+    const readableSpaceIds = Effect.fn("Access.readableSpaceIds")(function*(viewer: Viewer) {
+      return yield* repo.readableSpaceIds(viewer.communityId, yield* audience(viewer))
+    })
+
+    return { space, readContent, readableSpaceIds }
+  })
+).pipe(Layer.provide(StructureRepo.Default))

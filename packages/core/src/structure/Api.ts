@@ -1,0 +1,252 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Page } from "../domain/Envelope"
+import { Body, Name } from "../domain/Fields"
+import { IdParam, Uuid } from "../domain/Ids"
+import { PageQuery } from "../domain/Pagination"
+import { OneOf } from "../domain/Role"
+import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { MemberScope, PublicScope } from "../http/middleware/tags"
+import { moduleIds } from "./Modules"
+
+export const VisibilitySchema = OneOf("public", "private", "secret").annotations({
+  description: "Most open first: public (anyone), private (members), secret (staff and granted members)"
+})
+const PostingPolicy = OneOf("members", "staff")
+const ModuleId = Schema.String.pipe(
+  Schema.filter((value) => moduleIds.includes(value) || `must be one of: ${moduleIds.join(", ")}`)
+)
+/** Grant ids are checked against the community's plans and products (400 `param: "access"`), not here. */
+const GrantIds = Schema.Array(Schema.String.pipe(Schema.maxLength(100))).pipe(Schema.maxItems(100))
+const AccessInput = Schema.Struct({
+  subscriptionGroupIds: Schema.optional(GrantIds),
+  productIds: Schema.optional(GrantIds)
+})
+const ReorderIds = Schema.Array(Uuid).pipe(Schema.maxItems(1000))
+
+export const Section = Schema.Struct({
+  id: Schema.String,
+  communityId: Schema.String,
+  title: Schema.String,
+  visibility: VisibilitySchema,
+  position: Schema.Number,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+export const Space = Schema.Struct({
+  id: Schema.String,
+  communityId: Schema.String,
+  sectionId: Schema.String,
+  title: Schema.String,
+  module: Schema.String,
+  visibility: VisibilitySchema,
+  access: Schema.Struct({ subscriptionGroupIds: Schema.Array(Schema.String), productIds: Schema.Array(Schema.String) }),
+  postingPolicy: PostingPolicy,
+  position: Schema.Number,
+  /** Whether the caller may read the space's content (courses, lessons, events, posts). */
+  canReadContent: Schema.Boolean,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+const ModuleCategory = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  modules: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String, description: Schema.String }))
+})
+
+const SectionFields = {
+  title: Name(200),
+  visibility: Schema.optional(VisibilitySchema)
+}
+
+const SpaceFields = {
+  /** Validated by the service, so that a missing or unknown section gets the spec §7 message. */
+  sectionId: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
+  title: Name(200),
+  module: ModuleId,
+  visibility: Schema.optional(VisibilitySchema),
+  access: Schema.optional(AccessInput),
+  postingPolicy: Schema.optional(PostingPolicy)
+}
+
+const STAFF = "Owner, admin or moderator."
+const SPACE_RULES = "A space is never more open than its section (400 `This space cannot be more open than " +
+  "the section \"…\" (…).`, param `visibility`). `sectionId` must be a section of this community (400 `Seção não " +
+  "encontrada ou não pertence a esta comunidade.`). Every access grant (`subscriptionGroupIds`: plans, " +
+  "`productIds`: products) must exist in the community (400 `The access grant … does not exist in this " +
+  "community.`, param `access`); a member reads the content of a space with grants only with a valid " +
+  "entitlement from one of them."
+const VISIBILITY_RULES = "Staff see everything; members see public and private spaces, and secret ones only " +
+  "with an entitlement from one of their grants; without a token (or as a non-member) only public spaces of " +
+  "public sections. `canReadContent` tells whether the caller may read the space's content."
+
+export class SectionsApi extends HttpApiGroup.make("sections")
+  .add(
+    HttpApiEndpoint.get("list", "/sections")
+      .setUrlParams(PageQuery)
+      .addSuccess(Page(Section))
+      .addError(BadRequest)
+      .middleware(PublicScope)
+      .annotate(
+        OpenApi.Description,
+        "Public. Sections in order (position, then id), keyset-paginated. Anonymous callers see public sections; " +
+          "members public and private ones, and a secret one only when they can see a space in it; staff all."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/sections")
+      .setPayload(Body(SectionFields))
+      .addSuccess(Ok(Section), { status: 201 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} The section goes last; \`visibility\` defaults to public.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("reorder", "/sections/reorder")
+      .setPayload(Body({ ids: ReorderIds }))
+      .addSuccess(Ok(Schema.Array(Section)))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} \`ids\` is every section of the community, each once, in the new order (400 otherwise, ` +
+          "param `ids`). Answers the sections in the new order."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/sections/:id")
+      .setPath(IdParam)
+      .addSuccess(Ok(Section))
+      .addError(NotFound)
+      .middleware(PublicScope)
+      .annotate(OpenApi.Description, "Public. A section the caller may see (as in the list); 404 otherwise.")
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/sections/:id")
+      .setPath(IdParam)
+      .setPayload(Body({ title: Schema.optional(SectionFields.title), visibility: SectionFields.visibility }))
+      .addSuccess(Ok(Section))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} Partial. Opening a section is always allowed; closing it below one of its spaces is refused ` +
+          "(400 `This space cannot be more open than the section …`, param `visibility`): close the spaces first."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/sections/:id")
+      .setPath(IdParam)
+      .addSuccess(Ok(Schema.Null))
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} Only an empty section is removed: while it holds spaces the answer is 409 (move or remove ` +
+          "them first), so no content is ever removed by accident."
+      )
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}
+
+export class SpacesApi extends HttpApiGroup.make("spaces")
+  .add(
+    HttpApiEndpoint.get("list", "/spaces")
+      .setUrlParams(Schema.Struct({ ...PageQuery.fields, sectionId: Schema.optional(Uuid) }))
+      .addSuccess(Page(Space))
+      .addError(BadRequest)
+      .middleware(PublicScope)
+      .annotate(
+        OpenApi.Description,
+        "Public. Spaces the caller may see, in navigation order (section position, then space position, then " +
+          `id), keyset-paginated; \`sectionId\` keeps one section. ${VISIBILITY_RULES}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("modules", "/spaces/modules")
+      .addSuccess(Ok(Schema.Array(ModuleCategory)))
+      .middleware(PublicScope)
+      .annotate(
+        OpenApi.Description,
+        "Public. The catalogue of space modules by category; a space's `module` is one of these ids."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/spaces")
+      .setPayload(Body(SpaceFields))
+      .addSuccess(Ok(Space), { status: 201 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} The space goes last in its section; \`visibility\` defaults to the section's, ` +
+          `\`postingPolicy\` (who posts in it: members or staff) to members. ${SPACE_RULES}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("reorder", "/spaces/reorder")
+      .setPayload(Body({ sectionId: SpaceFields.sectionId, ids: ReorderIds }))
+      .addSuccess(Ok(Schema.Array(Space)))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} Reorders the spaces of one section: \`ids\` is every space of \`sectionId\`, each once, in the ` +
+          "new order (400 otherwise, param `ids`). Answers the section's spaces in the new order."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/spaces/:id")
+      .setPath(IdParam)
+      .addSuccess(Ok(Space))
+      .addError(NotFound)
+      .middleware(PublicScope)
+      .annotate(OpenApi.Description, `Public. A space the caller may see; 404 otherwise. ${VISIBILITY_RULES}`)
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/spaces/:id")
+      .setPath(IdParam)
+      .setPayload(
+        Body({ ...SpaceFields, title: Schema.optional(SpaceFields.title), module: Schema.optional(ModuleId) })
+      )
+      .addSuccess(Ok(Space))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} Partial, access included (a list sent replaces that list). A new \`sectionId\` moves the ` +
+          `space to the end of that section. ${SPACE_RULES}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/spaces/:id")
+      .setPath(IdParam)
+      .addSuccess(Ok(Schema.Null))
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} Removes the space; 409 while content (such as courses) still belongs to it.`
+      )
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}

@@ -1,0 +1,99 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { Messages } from "../domain/Messages"
+import { RodaApi } from "../http/Api"
+import { ok, page, requestLanguage } from "../http/Reply"
+import { viewerOfVisitor } from "./Access"
+import { moduleCatalogue } from "./Modules"
+import { Sections } from "./Sections"
+import { Spaces } from "./Spaces"
+
+const visitor = Effect.map(CurrentVisitor, viewerOfVisitor)
+
+export const SectionsHttp = HttpApiBuilder.group(RodaApi, "sections", (handlers) =>
+  Effect.gen(function*() {
+    const sections = yield* Sections
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        visitor.pipe(
+          Effect.flatMap((viewer) => sections.list(viewer, urlParams)),
+          Effect.flatMap((result) => page(Messages.sections, result))
+        ))
+      .handle("get", ({ path }) =>
+        visitor.pipe(
+          Effect.flatMap((viewer) => sections.get(viewer, path.id)),
+          Effect.flatMap((data) => ok(Messages.section, data))
+        ))
+      .handle("create", ({ payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => sections.create(member, payload)),
+          Effect.flatMap((data) => ok(Messages.sectionCreated, data))
+        ))
+      .handle("update", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => sections.update(member, path.id, payload)),
+          Effect.flatMap((data) => ok(Messages.sectionUpdated, data))
+        ))
+      .handle("remove", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => sections.remove(member, path.id)),
+          Effect.zipRight(ok(Messages.sectionRemoved, null))
+        ))
+      .handle("reorder", ({ payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => sections.reorder(member, payload.ids)),
+          Effect.flatMap((data) => ok(Messages.sectionsReordered, data))
+        ))
+  }))
+
+export const SpacesHttp = HttpApiBuilder.group(RodaApi, "spaces", (handlers) =>
+  Effect.gen(function*() {
+    const spaces = yield* Spaces
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        visitor.pipe(
+          Effect.flatMap((viewer) => spaces.list(viewer, urlParams)),
+          Effect.flatMap((result) => page(Messages.spaces, result))
+        ))
+      .handle("modules", () =>
+        requestLanguage.pipe(
+          Effect.map((language) =>
+            moduleCatalogue.map((category) => ({
+              id: category.id,
+              name: category.name[language],
+              modules: category.modules.map((m) => ({
+                id: m.id,
+                name: m.name[language],
+                description: m.description[language]
+              }))
+            }))
+          ),
+          Effect.flatMap((data) => ok(Messages.spaceModules, data))
+        ))
+      .handle("get", ({ path }) =>
+        visitor.pipe(
+          Effect.flatMap((viewer) => spaces.get(viewer, path.id)),
+          Effect.flatMap((data) => ok(Messages.space, data))
+        ))
+      .handle("create", ({ payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => spaces.create(member, payload)),
+          Effect.flatMap((data) => ok(Messages.spaceCreated, data))
+        ))
+      .handle("update", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => spaces.update(member, path.id, payload)),
+          Effect.flatMap((data) => ok(Messages.spaceUpdated, data))
+        ))
+      .handle("remove", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => spaces.remove(member, path.id)),
+          Effect.zipRight(ok(Messages.spaceRemoved, null))
+        ))
+      .handle("reorder", ({ payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => spaces.reorder(member, payload.sectionId, payload.ids)),
+          Effect.flatMap((data) => ok(Messages.spacesReordered, data))
+        ))
+  }))

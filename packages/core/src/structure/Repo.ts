@@ -1,0 +1,203 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { Visibility } from "./Access"
+import { type Audience, sectionVisible, spaceRules } from "./audience"
+
+export type PostingPolicy = "members" | "staff"
+
+export interface SectionRow {
+  readonly id: string
+  readonly communityId: string
+  readonly title: string
+  readonly visibility: Visibility
+  readonly position: number
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface SpaceRow {
+  readonly id: string
+  readonly communityId: string
+  readonly sectionId: string
+  readonly title: string
+  readonly module: string
+  readonly visibility: Visibility
+  readonly accessSubscriptionGroupIds: ReadonlyArray<string>
+  readonly accessProductIds: ReadonlyArray<string>
+  readonly postingPolicy: PostingPolicy
+  readonly position: number
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  readonly sectionTitle: string
+  readonly sectionVisibility: Visibility
+  readonly sectionPosition: number
+  /** Whether the audience of the query may read the space's content. */
+  readonly canReadContent: boolean
+}
+
+export interface SpaceChanges {
+  readonly sectionId?: string
+  readonly title?: string
+  readonly module?: string
+  readonly visibility?: Visibility
+  readonly accessSubscriptionGroupIds?: ReadonlyArray<string>
+  readonly accessProductIds?: ReadonlyArray<string>
+  readonly postingPolicy?: PostingPolicy
+  readonly position?: number
+}
+
+const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+/** SQL for sections and spaces; every read of a space applies the access rules of `audience.ts`. */
+export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/StructureRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const sectionColumns = sql`sec.id, sec.community_id, sec.title, sec.visibility, sec.position, sec.created_at,
+      sec.updated_at`
+    const spaceSelect = (audience: Audience) =>
+      sql`SELECT s.id, s.community_id, s.section_id, s.title, s.module, s.visibility,
+        s.access_subscription_group_ids, s.access_product_ids, s.posting_policy, s.position, s.created_at,
+        s.updated_at, sec.title AS section_title, sec.visibility AS section_visibility,
+        sec.position AS section_position, ${spaceRules(sql, audience).readable} AS can_read_content
+        FROM spaces s JOIN sections sec ON sec.community_id = s.community_id AND sec.id = s.section_id`
+    /** Positions follow the order of `ids`, in one statement. */
+    const positions = (ids: ReadonlyArray<string>) => sql.csv(ids.map((id, index) => sql`(${id}::uuid, ${index}::int)`))
+
+    return {
+      listSections: (
+        communityId: string,
+        audience: Audience,
+        page: { readonly limit: number; readonly after?: readonly [number, string] | undefined }
+      ) =>
+        sql<SectionRow>`SELECT ${sectionColumns} FROM sections sec
+          WHERE sec.community_id = ${communityId} AND ${sectionVisible(sql, audience)}
+            ${page.after ? sql`AND (sec.position, sec.id) > (${page.after[0]}, ${page.after[1]}::uuid)` : sql``}
+          ORDER BY sec.position, sec.id LIMIT ${page.limit + 1}`.pipe(Effect.orDie),
+      findSection: (communityId: string, id: string, audience: Audience) =>
+        sql<SectionRow>`SELECT ${sectionColumns} FROM sections sec
+          WHERE sec.community_id = ${communityId} AND sec.id = ${id} AND ${sectionVisible(sql, audience)}`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** The section, locked: space and section visibility changes are serialised per section. */
+      lockSection: (communityId: string, id: string) =>
+        sql<SectionRow>`SELECT ${sectionColumns} FROM sections sec
+          WHERE sec.community_id = ${communityId} AND sec.id = ${id} FOR UPDATE`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      insertSection: (row: { id: string; communityId: string; title: string; visibility: Visibility }) =>
+        sql`INSERT INTO sections (id, community_id, title, visibility, position)
+          SELECT ${row.id}, ${row.communityId}, ${row.title}, ${row.visibility}, COALESCE(max(position) + 1, 0)
+          FROM sections WHERE community_id = ${row.communityId}`.pipe(Effect.asVoid, Effect.orDie),
+      updateSection: (communityId: string, id: string, changes: { title?: string; visibility?: Visibility }) =>
+        sql`UPDATE sections SET ${sql.update(changes)}, updated_at = now()
+          WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      deleteSection: (communityId: string, id: string) =>
+        sql`DELETE FROM sections WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      /** Every section id of the community, locked, in their current order. */
+      lockSectionIds: (communityId: string) =>
+        sql<{ id: string }>`SELECT id FROM sections WHERE community_id = ${communityId}
+          ORDER BY position, id FOR UPDATE`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+      setSectionPositions: (communityId: string, ids: ReadonlyArray<string>) =>
+        sql`UPDATE sections SET position = v.position, updated_at = now()
+          FROM (VALUES ${positions(ids)}) AS v(id, position)
+          WHERE sections.community_id = ${communityId} AND sections.id = v.id`.pipe(Effect.asVoid, Effect.orDie),
+
+      /** Title and visibility of every space of a section (to keep them within the section's visibility). */
+      spacesOfSection: (communityId: string, sectionId: string) =>
+        sql<{ id: string; title: string; visibility: Visibility }>`SELECT id, title, visibility FROM spaces
+          WHERE community_id = ${communityId} AND section_id = ${sectionId} ORDER BY position, id`.pipe(Effect.orDie),
+      listSpaces: (
+        communityId: string,
+        audience: Audience,
+        page: {
+          readonly sectionId?: string | undefined
+          readonly limit: number
+          readonly after?: readonly [number, number, string] | undefined
+        }
+      ) =>
+        sql<SpaceRow>`${spaceSelect(audience)}
+          WHERE s.community_id = ${communityId} AND ${spaceRules(sql, audience).visible}
+            ${page.sectionId ? sql`AND s.section_id = ${page.sectionId}` : sql``}
+            ${
+          page.after
+            ? sql`AND (sec.position, s.position, s.id) > (${page.after[0]}, ${page.after[1]}, ${page.after[2]}::uuid)`
+            : sql``
+        }
+          ORDER BY sec.position, s.position, s.id LIMIT ${page.limit + 1}`.pipe(Effect.orDie),
+      /** The space when `audience` may see it, with whether it may read its content. */
+      findSpace: (communityId: string, id: string, audience: Audience) =>
+        sql<SpaceRow>`${spaceSelect(audience)}
+          WHERE s.community_id = ${communityId} AND s.id = ${id} AND ${spaceRules(sql, audience).visible}`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** Ids of the spaces whose content `audience` may read. */
+      readableSpaceIds: (communityId: string, audience: Audience) =>
+        sql<{ id: string }>`SELECT s.id FROM spaces s
+          JOIN sections sec ON sec.community_id = s.community_id AND sec.id = s.section_id
+          WHERE s.community_id = ${communityId} AND ${spaceRules(sql, audience).readable}
+          ORDER BY sec.position, s.position, s.id`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+      lockSpace: (communityId: string, id: string) =>
+        sql<{ id: string; sectionId: string; title: string; visibility: Visibility }>`SELECT id, section_id, title,
+          visibility FROM spaces WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** The next free position at the end of a section. */
+      nextSpacePosition: (communityId: string, sectionId: string) =>
+        sql<{ position: number }>`SELECT COALESCE(max(position) + 1, 0)::int AS position FROM spaces
+          WHERE community_id = ${communityId} AND section_id = ${sectionId}`.pipe(
+          Effect.map((rows) => rows[0]?.position ?? 0),
+          Effect.orDie
+        ),
+      insertSpace: (row: {
+        id: string
+        communityId: string
+        sectionId: string
+        title: string
+        module: string
+        visibility: Visibility
+        accessSubscriptionGroupIds: ReadonlyArray<string>
+        accessProductIds: ReadonlyArray<string>
+        postingPolicy: PostingPolicy
+        position: number
+      }) =>
+        sql`INSERT INTO spaces (id, community_id, section_id, title, module, visibility,
+            access_subscription_group_ids, access_product_ids, posting_policy, position)
+          VALUES (${row.id}, ${row.communityId}, ${row.sectionId}, ${row.title}, ${row.module}, ${row.visibility},
+            ${uuidArray(row.accessSubscriptionGroupIds)}::uuid[], ${uuidArray(row.accessProductIds)}::uuid[],
+            ${row.postingPolicy}, ${row.position})`.pipe(Effect.asVoid, Effect.orDie),
+      updateSpace: (communityId: string, id: string, changes: SpaceChanges) => {
+        const { accessProductIds, accessSubscriptionGroupIds, ...plain } = changes
+        const sets = [
+          ...Object.entries(plain).map(([key, value]) => sql`${sql(key)} = ${value}`),
+          ...(accessSubscriptionGroupIds
+            ? [sql`access_subscription_group_ids = ${uuidArray(accessSubscriptionGroupIds)}::uuid[]`]
+            : []),
+          ...(accessProductIds ? [sql`access_product_ids = ${uuidArray(accessProductIds)}::uuid[]`] : []),
+          sql`updated_at = now()`
+        ]
+        return sql`UPDATE spaces SET ${sql.csv(sets)} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+      },
+      /** Fails with the SqlError of a foreign-key violation while content still belongs to the space. */
+      deleteSpace: (communityId: string, id: string) =>
+        sql`DELETE FROM spaces WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid),
+      /** Every space id of a section, locked, in their current order. */
+      lockSpaceIds: (communityId: string, sectionId: string) =>
+        sql<{ id: string }>`SELECT id FROM spaces WHERE community_id = ${communityId} AND section_id = ${sectionId}
+          ORDER BY position, id FOR UPDATE`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+      setSpacePositions: (communityId: string, ids: ReadonlyArray<string>) =>
+        sql`UPDATE spaces SET position = v.position, updated_at = now()
+          FROM (VALUES ${positions(ids)}) AS v(id, position)
+          WHERE spaces.community_id = ${communityId} AND spaces.id = v.id`.pipe(Effect.asVoid, Effect.orDie)
+    }
+  })
+}) {}
+
+/** A Postgres array literal of UUIDs (values are validated UUIDs), bound as one text parameter. */
+const uuidArray = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`

@@ -1,0 +1,128 @@
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option, Schema } from "effect"
+import { conflict, invalidField, notFound } from "../domain/AppError"
+import type { Member } from "../domain/Caller"
+import { Uuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { requireRole } from "../domain/Policy"
+import { staffRoles } from "../domain/Role"
+import { Ids } from "../platform/Ids"
+import { transactional } from "../sql/transaction"
+import type { Viewer, Visibility } from "./Access"
+import { type Audience, audienceOf } from "./audience"
+import { StructureRepo } from "./Repo"
+import { checkSameSet } from "./rules"
+import { sectionView } from "./view"
+import { moreOpenThan } from "./Visibility"
+
+/** Sections are listed by position, then id; the cursor is the last `[position, id]`. */
+const SectionCursor = Schema.Tuple(Schema.Int, Uuid)
+
+const staff: Audience = { kind: "staff" }
+
+/** Sections: the top level of a community's structure, each holding spaces. */
+export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* StructureRepo
+    const ids = yield* Ids
+    const transaction = transactional(sql)
+
+    const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
+
+    const find = (communityId: string, id: string, who: Audience) =>
+      Effect.flatMap(
+        repo.findSection(communityId, id.toLowerCase(), who),
+        Option.match({ onNone: () => Effect.fail(notFound(Messages.sectionNotFound)), onSome: Effect.succeed })
+      )
+
+    const list = Effect.fn("Sections.list")(function*(viewer: Viewer, query: PageQuery) {
+      const limit = query.limit ?? DEFAULT_LIMIT
+      const after = yield* decodeCursor(query.cursor, SectionCursor)
+      const rows = yield* repo.listSections(viewer.communityId, yield* audience(viewer), { limit, after })
+      const page = toPage(rows, limit, (row) => [row.position, row.id])
+      return { items: page.items.map(sectionView), pagination: page.pagination }
+    })
+
+    const get = Effect.fn("Sections.get")(function*(viewer: Viewer, id: string) {
+      return sectionView(yield* find(viewer.communityId, id, yield* audience(viewer)))
+    })
+
+    const create = Effect.fn("Sections.create")(function*(
+      member: Member,
+      input: { title: string; visibility?: Visibility | undefined }
+    ) {
+      yield* requireRole(member, staffRoles)
+      const id = yield* ids.next
+      yield* repo.insertSection({
+        id,
+        communityId: member.communityId,
+        title: input.title,
+        visibility: input.visibility ?? "public"
+      })
+      return sectionView(yield* find(member.communityId, id, staff))
+    })
+
+    const update = Effect.fn("Sections.update")(function*(
+      member: Member,
+      id: string,
+      changes: { title?: string | undefined; visibility?: Visibility | undefined }
+    ) {
+      yield* requireRole(member, staffRoles)
+      const communityId = member.communityId
+      yield* transaction(Effect.gen(function*() {
+        const section = yield* Effect.flatMap(
+          repo.lockSection(communityId, id.toLowerCase()),
+          Option.match({ onNone: () => Effect.fail(notFound(Messages.sectionNotFound)), onSome: Effect.succeed })
+        )
+        const visibility = changes.visibility
+        if (visibility !== undefined && visibility !== section.visibility) {
+          const tooOpen = (yield* repo.spacesOfSection(communityId, section.id)).find((space) =>
+            moreOpenThan(space.visibility, visibility)
+          )
+          if (tooOpen !== undefined) {
+            const title = changes.title ?? section.title
+            return yield* Effect.fail(invalidField(
+              "visibility",
+              Messages.sectionMoreClosed(title, visibility, tooOpen.title, tooOpen.visibility)
+            ))
+          }
+        }
+        const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
+        if (Object.keys(set).length > 0) yield* repo.updateSection(communityId, section.id, set)
+      }))
+      return sectionView(yield* find(communityId, id, staff))
+    })
+
+    const remove = Effect.fn("Sections.remove")(function*(member: Member, id: string) {
+      yield* requireRole(member, staffRoles)
+      const communityId = member.communityId
+      yield* transaction(Effect.gen(function*() {
+        const section = yield* Effect.flatMap(
+          repo.lockSection(communityId, id.toLowerCase()),
+          Option.match({ onNone: () => Effect.fail(notFound(Messages.sectionNotFound)), onSome: Effect.succeed })
+        )
+        if ((yield* repo.spacesOfSection(communityId, section.id)).length > 0) {
+          return yield* Effect.fail(conflict(Messages.sectionHasSpaces))
+        }
+        yield* repo.deleteSection(communityId, section.id)
+      }))
+    })
+
+    const reorder = Effect.fn("Sections.reorder")(function*(member: Member, order: ReadonlyArray<string>) {
+      yield* requireRole(member, staffRoles)
+      const communityId = member.communityId
+      const wanted = order.map((id) => id.toLowerCase())
+      yield* transaction(Effect.gen(function*() {
+        yield* checkSameSet(yield* repo.lockSectionIds(communityId), wanted, Messages.sectionsReorderMismatch)
+        if (wanted.length > 0) yield* repo.setSectionPositions(communityId, wanted)
+      }))
+      const rows = yield* repo.listSections(communityId, staff, { limit: wanted.length })
+      return rows.slice(0, wanted.length).map(sectionView)
+    })
+
+    return { list, get, create, update, remove, reorder }
+  }),
+  dependencies: [StructureRepo.Default]
+}) {}

@@ -1,0 +1,186 @@
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option, Schema } from "effect"
+import { conflict, invalidField, notFound } from "../domain/AppError"
+import type { Member } from "../domain/Caller"
+import { isUuid, Uuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { requireRole } from "../domain/Policy"
+import { staffRoles } from "../domain/Role"
+import { Ids } from "../platform/Ids"
+import { foreignKeyViolation } from "../sql/errors"
+import { transactional } from "../sql/transaction"
+import { AccessCatalog, type Viewer, type Visibility } from "./Access"
+import { type Audience, audienceOf } from "./audience"
+import { type PostingPolicy, type SpaceChanges, StructureRepo } from "./Repo"
+import { checkGrants, checkSameSet, type GrantsInput, normalizeGrants } from "./rules"
+import { spaceView } from "./view"
+import { moreOpenThan } from "./Visibility"
+
+/** Spaces are listed by section position, then position in the section, then id. */
+const SpaceCursor = Schema.Tuple(Schema.Int, Schema.Int, Uuid)
+
+const staff: Audience = { kind: "staff" }
+
+export interface SpaceInput {
+  readonly sectionId?: string | undefined
+  readonly title?: string | undefined
+  readonly module?: string | undefined
+  readonly visibility?: Visibility | undefined
+  readonly access?: GrantsInput | undefined
+  readonly postingPolicy?: PostingPolicy | undefined
+}
+
+/** Spaces: the rooms of a section, each running one module (courses, feed, events…). */
+export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* StructureRepo
+    const catalog = yield* AccessCatalog
+    const ids = yield* Ids
+    const transaction = transactional(sql)
+
+    const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
+    const sectionRefused = invalidField("sectionId", Messages.sectionOfSpaceNotFound)
+
+    const find = (communityId: string, id: string, who: Audience) =>
+      Effect.flatMap(
+        repo.findSpace(communityId, id.toLowerCase(), who),
+        Option.match({ onNone: () => Effect.fail(notFound(Messages.spaceUnknown)), onSome: Effect.succeed })
+      )
+
+    /** The section a space goes in, locked: 400 (spec §7) when missing or of another community. */
+    const lockTargetSection = (communityId: string, sectionId: string | undefined) =>
+      sectionId === undefined || !isUuid(sectionId)
+        ? Effect.fail(sectionRefused)
+        : Effect.flatMap(
+          repo.lockSection(communityId, sectionId.toLowerCase()),
+          Option.match({ onNone: () => Effect.fail(sectionRefused), onSome: Effect.succeed })
+        )
+
+    const withinSection = (visibility: Visibility, section: { title: string; visibility: Visibility }) =>
+      moreOpenThan(visibility, section.visibility)
+        ? Effect.fail(invalidField("visibility", Messages.spaceMoreOpen(section.title, section.visibility)))
+        : Effect.void
+
+    const list = Effect.fn("Spaces.list")(function*(
+      viewer: Viewer,
+      query: PageQuery & { sectionId?: string | undefined }
+    ) {
+      const limit = query.limit ?? DEFAULT_LIMIT
+      const after = yield* decodeCursor(query.cursor, SpaceCursor)
+      const rows = yield* repo.listSpaces(viewer.communityId, yield* audience(viewer), {
+        sectionId: query.sectionId?.toLowerCase(),
+        limit,
+        after
+      })
+      const page = toPage(rows, limit, (row) => [row.sectionPosition, row.position, row.id])
+      return { items: page.items.map(spaceView), pagination: page.pagination }
+    })
+
+    const get = Effect.fn("Spaces.get")(function*(viewer: Viewer, id: string) {
+      return spaceView(yield* find(viewer.communityId, id, yield* audience(viewer)))
+    })
+
+    const create = Effect.fn("Spaces.create")(function*(
+      member: Member,
+      input: SpaceInput & { title: string; module: string }
+    ) {
+      yield* requireRole(member, staffRoles)
+      const communityId = member.communityId
+      const grants = normalizeGrants(input.access ?? {})
+      const id = yield* ids.next
+      yield* transaction(Effect.gen(function*() {
+        const section = yield* lockTargetSection(communityId, input.sectionId)
+        const visibility = input.visibility ?? section.visibility
+        yield* withinSection(visibility, section)
+        yield* checkGrants(catalog, communityId, grants)
+        yield* repo.insertSpace({
+          id,
+          communityId,
+          sectionId: section.id,
+          title: input.title,
+          module: input.module,
+          visibility,
+          accessSubscriptionGroupIds: grants.subscriptionGroupIds,
+          accessProductIds: grants.productIds,
+          postingPolicy: input.postingPolicy ?? "members",
+          position: yield* repo.nextSpacePosition(communityId, section.id)
+        })
+      }))
+      return spaceView(yield* find(communityId, id, staff))
+    })
+
+    const update = Effect.fn("Spaces.update")(function*(member: Member, id: string, input: SpaceInput) {
+      yield* requireRole(member, staffRoles)
+      const communityId = member.communityId
+      const spaceId = id.toLowerCase()
+      yield* transaction(Effect.gen(function*() {
+        const before = yield* find(communityId, spaceId, staff)
+        const moving = input.sectionId !== undefined && input.sectionId.toLowerCase() !== before.sectionId
+        // Sections first, in id order, then the space: the lock order of every structure change.
+        const targetId = moving ? input.sectionId : before.sectionId
+        const toLock = moving && isUuid(targetId!) ? [before.sectionId, targetId!.toLowerCase()] : [before.sectionId]
+        for (const sectionId of toLock.sort()) yield* repo.lockSection(communityId, sectionId)
+        const section = yield* lockTargetSection(communityId, targetId)
+        const current = yield* Effect.flatMap(
+          repo.lockSpace(communityId, spaceId),
+          Option.match({ onNone: () => Effect.fail(notFound(Messages.spaceUnknown)), onSome: Effect.succeed })
+        )
+        const visibility = input.visibility ?? current.visibility
+        yield* withinSection(visibility, section)
+        const changes: { -readonly [K in keyof SpaceChanges]: SpaceChanges[K] } = {}
+        if (input.title !== undefined) changes.title = input.title
+        if (input.module !== undefined) changes.module = input.module
+        if (input.visibility !== undefined) changes.visibility = input.visibility
+        if (input.postingPolicy !== undefined) changes.postingPolicy = input.postingPolicy
+        if (input.access !== undefined) {
+          const grants = normalizeGrants(input.access)
+          yield* checkGrants(catalog, communityId, grants)
+          if (input.access.subscriptionGroupIds !== undefined) {
+            changes.accessSubscriptionGroupIds = grants.subscriptionGroupIds
+          }
+          if (input.access.productIds !== undefined) changes.accessProductIds = grants.productIds
+        }
+        if (section.id !== current.sectionId) {
+          changes.sectionId = section.id
+          changes.position = yield* repo.nextSpacePosition(communityId, section.id)
+        }
+        if (Object.keys(changes).length > 0) yield* repo.updateSpace(communityId, spaceId, changes)
+      }))
+      return spaceView(yield* find(communityId, spaceId, staff))
+    })
+
+    const remove = Effect.fn("Spaces.remove")(function*(member: Member, id: string) {
+      yield* requireRole(member, staffRoles)
+      const communityId = member.communityId
+      const space = yield* find(communityId, id, staff)
+      yield* repo.deleteSpace(communityId, space.id).pipe(
+        Effect.catchAll((error) =>
+          foreignKeyViolation(error) ? Effect.fail(conflict(Messages.spaceHasContent)) : Effect.die(error)
+        )
+      )
+    })
+
+    const reorder = Effect.fn("Spaces.reorder")(function*(
+      member: Member,
+      sectionId: string | undefined,
+      order: ReadonlyArray<string>
+    ) {
+      yield* requireRole(member, staffRoles)
+      const communityId = member.communityId
+      const wanted = order.map((id) => id.toLowerCase())
+      const section = yield* transaction(Effect.gen(function*() {
+        const section = yield* lockTargetSection(communityId, sectionId)
+        yield* checkSameSet(yield* repo.lockSpaceIds(communityId, section.id), wanted, Messages.spacesReorderMismatch)
+        if (wanted.length > 0) yield* repo.setSpacePositions(communityId, wanted)
+        return section
+      }))
+      const rows = yield* repo.listSpaces(communityId, staff, { sectionId: section.id, limit: wanted.length })
+      return rows.slice(0, wanted.length).map(spaceView)
+    })
+
+    return { list, get, create, update, remove, reorder }
+  }),
+  dependencies: [StructureRepo.Default]
+}) {}

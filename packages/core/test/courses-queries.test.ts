@@ -1,0 +1,77 @@
+import { Effect, Option, Tracer } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Courses } from "../src/courses/Courses"
+import type { Member } from "../src/domain/Caller"
+import { type Viewer, viewerOfMember } from "../src/structure/Access"
+import { as } from "./support/community"
+import { type CourseCommunity, courseCommunity, publishedCourse } from "./support/courses"
+import { expectOk } from "./support/envelope"
+import { client, startRoda } from "./support/harness"
+
+const roda = startRoda()
+const api = client(roda)
+afterAll(() => roda.dispose())
+
+/**
+ * Runs the course detail with a tracer that counts the spans @effect/sql opens for every
+ * statement ("sql.execute", see @effect/sql internal/statement.ts).
+ */
+const statementsOfDetail = (viewer: Viewer, identifier: string) =>
+  roda.runtime.runPromise(Effect.gen(function*() {
+    const base = yield* Effect.tracer
+    let statements = 0
+    const counting = Tracer.make({
+      span: (name, ...rest) => {
+        if (name === "sql.execute") statements++
+        return base.span(name, ...rest)
+      },
+      context: base.context
+    })
+    const courses = yield* Courses
+    const detail = yield* courses.detail(viewer, identifier).pipe(Effect.withTracer(counting))
+    return { statements, lessons: detail.lessonCount }
+  }))
+
+let setup: CourseCommunity
+let member: Member
+let learner: { token: string }
+beforeAll(async () => {
+  setup = await courseCommunity(api, "Consultas")
+  const user = await setup.addMember("member")
+  learner = user
+  member = {
+    account: { id: user.id, email: user.email, fullName: user.fullName, isPlatformAdmin: false },
+    communityId: setup.community.id,
+    profileId: user.profileId,
+    role: "member",
+    actingProfileId: user.profileId
+  }
+})
+
+describe("course detail", () => {
+  it("loads in a fixed number of queries whatever the number of modules and lessons", async () => {
+    const small = await publishedCourse(api, setup, { modules: 1, lessons: 2 })
+    const large = await publishedCourse(api, setup, { modules: 4, lessons: 5 })
+    for (const course of [small, large]) {
+      // The learner is enrolled and has progress, so every branch of the detail runs.
+      expectOk(await api.post(`/api/courses/${course.id}/enroll`, undefined, as(learner, setup.community)), 201)
+      const lesson = course.modules[0]!.lessons[0]!.id
+      expectOk(
+        await api.post(
+          `/api/courses/${course.id}/lesson/${lesson}/progress`,
+          { completed: true },
+          as(learner, setup.community)
+        )
+      )
+    }
+    const anonymous: Viewer = { communityId: setup.community.id, member: Option.none() }
+    for (const viewer of [viewerOfMember(member), viewerOfMember({ ...member, role: "owner" }), anonymous]) {
+      const few = await statementsOfDetail(viewer, small.id)
+      const many = await statementsOfDetail(viewer, large.slug)
+      expect([few.lessons, many.lessons]).toEqual([2, 20])
+      expect(many.statements).toBe(few.statements)
+      expect(few.statements).toBeGreaterThan(0)
+      expect(few.statements).toBeLessThanOrEqual(6)
+    }
+  })
+})
