@@ -16,7 +16,9 @@ export const CommunitySettings = Body({
   primaryColor: Schema.optional(HexColor),
   language: Schema.optional(OneOf("pt-BR", "en")),
   timezone: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))),
-  membersCanInvite: Schema.optional(Schema.Boolean)
+  membersCanInvite: Schema.optional(Schema.Boolean),
+  /** Whether anonymous visitors see status posts (`GET /api/status`, the feed); default false. */
+  publicStatusPosts: Schema.optional(Schema.Boolean)
 })
 
 export const Community = Schema.Struct({

@@ -204,5 +204,109 @@ export const Messages = {
   lessonDeleted: text("Aula removida com sucesso.", "Lesson removed."),
   enrolled: text("Inscrição realizada com sucesso.", "Enrolled."),
   alreadyEnrolled: text("Você já está inscrito neste curso.", "You are already enrolled in this course."),
-  progressRecorded: text("Progresso registrado com sucesso.", "Progress recorded.")
+  progressRecorded: text("Progresso registrado com sucesso.", "Progress recorded."),
+  // events
+  eventNotFound: text("Evento não encontrado.", "Event not found."),
+  invalidEventId: same("Valid event ID is required"),
+  notAnEventsSpace: text(
+    "Este espaço não é um espaço de eventos (module events).",
+    "This space is not an events space (module events)."
+  ),
+  eventTimesOrder: text(
+    "O início do evento (startTime) deve ser anterior ao fim (endTime).",
+    "The event's startTime must be before its endTime."
+  ),
+  eventAddressRequired: text(
+    "Eventos presenciais precisam de endereço (address).",
+    "In-person events need an address."
+  ),
+  eventAddressPartRequired: (part: string): Text =>
+    text(
+      `address.${part} é obrigatório para eventos presenciais.`,
+      `address.${part} is required for in-person events.`
+    ),
+  eventCategoryUnknown: (id: string): Text =>
+    text(
+      `Categoria de evento desconhecida: ${id}. Veja GET /api/events/categories.`,
+      `Unknown event category: ${id}. See GET /api/events/categories.`
+    ),
+  eventCapacityBelowGoing: (going: number): Text =>
+    text(
+      `A capacidade não pode ser menor que o número de participantes confirmados (${going}).`,
+      `The capacity cannot be lower than the number of people going (${going}).`
+    ),
+  eventHostOrStaff: text(
+    "Apenas o anfitrião do evento ou owner, admin ou moderator podem fazer isso.",
+    "Only the event's host or an owner, admin or moderator may do this."
+  ),
+  streamStatusMove: (from: string, to: string, allowed: ReadonlyArray<string>): Text =>
+    text(
+      `Não é possível mudar a transmissão de ${from} para ${to}. Movimentos permitidos: ${
+        allowed.length > 0 ? allowed.join(", ") : "nenhum"
+      }.`,
+      `The stream cannot move from ${from} to ${to}. Allowed moves: ${
+        allowed.length > 0 ? allowed.join(", ") : "none"
+      }.`
+    ),
+  eventCategories: text("Categorias de eventos.", "Event categories."),
+  events: text("Eventos encontrados.", "Events found."),
+  event: text("Evento encontrado.", "Event found."),
+  eventCreated: text("Evento criado com sucesso.", "Event created."),
+  eventUpdated: text("Evento atualizado com sucesso.", "Event updated."),
+  eventDeleted: text("Evento removido com sucesso.", "Event removed."),
+  participationGoing: text("Presença confirmada.", "You are going."),
+  participationWaitlisted: text(
+    "Evento lotado: você está na lista de espera.",
+    "The event is full: you are on the waitlist."
+  ),
+  participationCancelled: text("Participação cancelada.", "Participation cancelled."),
+  participants: text("Participantes encontrados.", "Participants found."),
+  streamStarted: text("Transmissão iniciada.", "Stream started."),
+  streamStopped: text("Transmissão encerrada.", "Stream stopped."),
+  // feed and search
+  feed: text("Feed carregado.", "Feed loaded."),
+  feedStats: text("Estatísticas do feed.", "Feed statistics."),
+  feedRecommendations: text("Recomendações encontradas.", "Recommendations found."),
+  feedItemNotFound: text("Item do feed não encontrado.", "Feed item not found."),
+  feedItemPinned: text("Item fixado com sucesso.", "Item pinned."),
+  feedItemUnpinned: text("Item desafixado com sucesso.", "Item unpinned."),
+  searchResults: text("Resultados da busca.", "Search results."),
+  // status posts, comments, reactions and content posts
+  statusNotFound: text("Publicação não encontrada.", "Status post not found."),
+  contentNotFound: text("Conteúdo não encontrado.", "Content post not found."),
+  commentNotFound: text("Comentário não encontrado.", "Comment not found."),
+  socialItemNotFound: text("Item não encontrado.", "Item not found."),
+  authorOrStaffRequired: (role: string): Text =>
+    text(
+      `Apenas o autor ou owner, admin ou moderator podem alterar isto. Sua função: ${role}`,
+      `Only the author or an owner, admin or moderator may change this. Your role: ${role}`
+    ),
+  replyDepth: text(
+    "Respostas têm um só nível: responda ao comentário principal.",
+    "Replies are one level deep: reply to the top-level comment."
+  ),
+  parentOtherItem: text(
+    "O comentário respondido pertence a outro item.",
+    "The comment replied to belongs to another item."
+  ),
+  notAFeedSpace: text(
+    "Este espaço não é um espaço de feed (module feed).",
+    "This space is not a feed space (module feed)."
+  ),
+  postingStaffOnly: text(
+    "Neste espaço, só owner, admin ou moderator podem publicar.",
+    "Only an owner, admin or moderator may post in this space."
+  ),
+  statusPosts: text("Publicações encontradas.", "Status posts found."),
+  statusCreated: text("Publicação criada com sucesso.", "Status post created."),
+  statusUpdated: text("Publicação atualizada com sucesso.", "Status post updated."),
+  statusDeleted: text("Publicação removida com sucesso.", "Status post removed."),
+  reactionSaved: text("Reação registrada.", "Reaction saved."),
+  reactionRemoved: text("Reação removida.", "Reaction removed."),
+  comments: text("Comentários encontrados.", "Comments found."),
+  commentCreated: text("Comentário criado com sucesso.", "Comment created."),
+  commentUpdated: text("Comentário atualizado com sucesso.", "Comment updated."),
+  commentDeleted: text("Comentário removido com sucesso.", "Comment removed."),
+  contentCreated: text("Conteúdo publicado com sucesso.", "Content post created."),
+  content: text("Conteúdo encontrado.", "Content post found.")
 } as const

@@ -2,7 +2,10 @@ import { Schema } from "effect"
 
 /** One of fixed values, failing with a single message that lists them. */
 export const OneOf = <const Values extends ReadonlyArray<string>>(...values: Values) =>
-  Schema.Literal(...values).annotations({ message: () => `must be one of: ${values.join(", ")}` })
+  Schema.Literal(...values).annotations({
+    // `override`: one message for the union instead of one per member
+    message: () => ({ message: `must be one of: ${values.join(", ")}`, override: true })
+  })
 
 export const Role = OneOf("owner", "admin", "moderator", "member", "finance")
 export type Role = typeof Role.Type

@@ -2,7 +2,11 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { CommunitiesApi } from "../communities/Api"
 import { ProfilesApi } from "../communities/ProfilesApi"
 import { CoursesApi } from "../courses/Api"
+import { EventsApi } from "../events/Api"
+import { FeedApi } from "../feed/Api"
 import { IdentityApi } from "../identity/Api"
+import { SearchApi } from "../search/Api"
+import { ContentApi, StatusApi } from "../social/Api"
 import { SectionsApi, SpacesApi } from "../structure/Api"
 import { description } from "./description"
 import { addScopeHeaders } from "./scopeHeaders"
@@ -14,6 +18,11 @@ const groups = HttpApi.make("roda")
   .add(SectionsApi)
   .add(SpacesApi)
   .add(CoursesApi)
+  .add(EventsApi)
+  .add(FeedApi)
+  .add(SearchApi)
+  .add(StatusApi)
+  .add(ContentApi)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(OpenApi.Description, description)

@@ -9,6 +9,10 @@ import { Courses } from "../courses/Courses"
 import { Curriculum } from "../courses/Curriculum"
 import { CoursesHttp } from "../courses/Http"
 import { Learning } from "../courses/Learning"
+import { Events } from "../events/Events"
+import { EventsHttp } from "../events/Http"
+import { Feed } from "../feed/Feed"
+import { FeedHttp } from "../feed/Http"
 import { IdentityHttp } from "../identity/Http"
 import { Identity } from "../identity/Identity"
 import { Ids } from "../platform/Ids"
@@ -16,6 +20,14 @@ import { Mailer } from "../platform/Mailer"
 import { Options, type RodaOptions } from "../platform/Options"
 import { Passwords } from "../platform/Passwords"
 import { Tokens } from "../platform/Tokens"
+import { SearchHttp } from "../search/Http"
+import { Search } from "../search/Search"
+import { Comments } from "../social/Comments"
+import { ContentPosts } from "../social/ContentPosts"
+import { ContentHttp, StatusHttp } from "../social/Http"
+import { SocialItems } from "../social/items"
+import { Reactions } from "../social/Reactions"
+import { StatusPosts } from "../social/StatusPosts"
 import { DatabaseLive, type DatabaseOptions, ping } from "../sql/Database"
 import { AccessCatalogLive } from "../structure/AccessCatalogLive"
 import { AccessLive } from "../structure/AccessLive"
@@ -55,13 +67,33 @@ export const servicesLayer = (config: RodaConfig) => {
     CommunitiesRepo.Default,
     Courses.Default,
     Curriculum.Default,
-    Learning.Default
+    Learning.Default,
+    Events.Default,
+    Feed.Default,
+    Search.Default,
+    SocialItems.Default,
+    Reactions.Default,
+    Comments.Default,
+    StatusPosts.Default,
+    ContentPosts.Default
   ).pipe(Layer.provideMerge(structure))
 }
 
 /** The HttpApi with its handlers, middleware, the OpenAPI document and the docs page. */
 export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {
-  const groups = Layer.mergeAll(IdentityHttp, CommunitiesHttp, ProfilesHttp, SectionsHttp, SpacesHttp, CoursesHttp)
+  const groups = Layer.mergeAll(
+    IdentityHttp,
+    CommunitiesHttp,
+    ProfilesHttp,
+    SectionsHttp,
+    SpacesHttp,
+    CoursesHttp,
+    EventsHttp,
+    FeedHttp,
+    SearchHttp,
+    StatusHttp,
+    ContentHttp
+  )
   const middleware = Layer.mergeAll(AuthenticatedLive, MemberScopeLive, PublicScopeLive)
   const envelope = envelopeMiddleware(RodaApi)
   const api = HttpApiBuilder.api(RodaApi).pipe(Layer.provide(groups), Layer.provide(middleware))

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
 import { PgliteClient } from "@roda/sql-pglite"
 import { Effect, Layer, type Redacted, String as Str } from "effect"
 import { migrate } from "./migrate"
@@ -18,7 +19,7 @@ export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.Sq
     ? PgClient.layer({ url: options.url, ...names })
     : PgliteClient.layer({
       dataDir: options.dataDir === "memory" ? undefined : options.dataDir,
-      extensions: { pg_trgm },
+      extensions: { pg_trgm, unaccent },
       ...names
     })
   return Layer.effectDiscard(migrate).pipe(

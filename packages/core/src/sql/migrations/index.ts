@@ -1,14 +1,20 @@
 import identity from "./0001_identity"
 import communities from "./0002_communities"
-import search from "./0003_search"
+import profileSearch from "./0003_profile_search"
 import structure from "./0004_structure"
 import courses from "./0005_courses"
+import social from "./0006_social"
+import events from "./0007_events"
+import titleSearch from "./0008_title_search"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
   "0001_identity": identity,
   "0002_communities": communities,
-  "0003_search": search,
+  "0003_profile_search": profileSearch,
   "0004_structure": structure,
-  "0005_courses": courses
+  "0005_courses": courses,
+  "0006_social": social,
+  "0007_events": events,
+  "0008_title_search": titleSearch
 }

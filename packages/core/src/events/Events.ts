@@ -1,0 +1,418 @@
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option, Schema } from "effect"
+import { badRequest, conflict, fieldError, forbidden, invalidField, notFound } from "../domain/AppError"
+import type { Member } from "../domain/Caller"
+import { slugify } from "../domain/Fields"
+import { Uuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { requireRole } from "../domain/Policy"
+import { isStaff, staffRoles } from "../domain/Role"
+import { Ids } from "../platform/Ids"
+import { uniqueViolation } from "../sql/errors"
+import { transactional } from "../sql/transaction"
+import { Access, type Viewer, viewerOfMember } from "../structure/Access"
+import { icsOf } from "./calendar"
+import {
+  checkStreamMove,
+  type EventType,
+  isCategory,
+  managesEvent,
+  nextParticipation,
+  type ParticipantStatus,
+  requiredAddressParts,
+  type StreamStatus
+} from "./Policy"
+import { type EventFields, type EventRow, EventsRepo, type NewEventRow } from "./Repo"
+import { eventView, participantView } from "./view"
+
+/** Events are listed by start time, then id; the cursor is the last `[startTime, id]`. */
+const EventCursor = Schema.Tuple(Schema.String.pipe(Schema.filter((s) => !Number.isNaN(Date.parse(s)))), Uuid)
+/** Participants are listed in line order; the cursor is the last `[joinedAt, joinSeq]`. */
+const ParticipantCursor = Schema.Tuple(
+  Schema.String.pipe(Schema.filter((s) => !Number.isNaN(Date.parse(s)))),
+  Schema.String.pipe(Schema.pattern(/^\d{1,18}$/))
+)
+
+export interface AddressInput {
+  readonly street?: string | null | undefined
+  readonly number?: string | null | undefined
+  readonly complement?: string | null | undefined
+  readonly neighbourhood?: string | null | undefined
+  readonly city?: string | null | undefined
+  readonly state?: string | null | undefined
+  readonly postalCode?: string | null | undefined
+  readonly country?: string | null | undefined
+}
+
+export interface EventChangesInput {
+  readonly title?: string | undefined
+  readonly slug?: string | undefined
+  readonly description?: string | null | undefined
+  readonly type?: EventType | undefined
+  readonly startTime?: string | undefined
+  readonly endTime?: string | undefined
+  readonly timezone?: string | null | undefined
+  readonly capacity?: number | null | undefined
+  readonly categoryId?: string | null | undefined
+  readonly joinUrl?: string | null | undefined
+  readonly address?: AddressInput | null | undefined
+}
+
+export interface NewEventInput extends EventChangesInput {
+  readonly spaceId?: string | null | undefined
+  readonly title: string
+  readonly type: EventType
+  readonly startTime: string
+  readonly endTime: string
+}
+
+export interface EventQuery extends PageQuery {
+  readonly spaceId?: string | undefined
+  readonly upcoming?: "true" | "false" | undefined
+}
+
+export interface ParticipantQuery extends PageQuery {
+  readonly status?: ParticipantStatus | undefined
+}
+
+const slugTaken = () => conflict(Messages.slugTaken, [fieldError("slug", Messages.slugTaken)])
+
+const emptyText = (value: string | null | undefined) => {
+  const trimmed = value?.trim() ?? ""
+  return trimmed === "" ? null : trimmed
+}
+
+/** The address columns of an address input (every part; absent parts are null). */
+const addressColumns = (address: AddressInput | null) => ({
+  street: emptyText(address?.street),
+  number: emptyText(address?.number),
+  complement: emptyText(address?.complement),
+  neighbourhood: emptyText(address?.neighbourhood),
+  city: emptyText(address?.city),
+  state: emptyText(address?.state),
+  postalCode: emptyText(address?.postalCode),
+  country: emptyText(address?.country)
+})
+
+/** The rules an event obeys after every change: times in order, an in-person address, a known category. */
+const checkEvent = (event: EventFields, addressSent: boolean) =>
+  Effect.gen(function*() {
+    if (event.startTime.getTime() >= event.endTime.getTime()) {
+      return yield* Effect.fail(invalidField("endTime", Messages.eventTimesOrder))
+    }
+    if (event.categoryId !== null && !isCategory(event.categoryId)) {
+      return yield* Effect.fail(invalidField("categoryId", Messages.eventCategoryUnknown(event.categoryId)))
+    }
+    if (event.type === "in_person") {
+      const missing = requiredAddressParts.filter((part) => event[part] === null)
+      if (missing.length === requiredAddressParts.length && !addressSent) {
+        return yield* Effect.fail(invalidField("address", Messages.eventAddressRequired))
+      }
+      if (missing.length > 0) {
+        const errors = missing.map((part) => fieldError(`address.${part}`, Messages.eventAddressPartRequired(part)))
+        return yield* Effect.fail(badRequest(Messages.eventAddressPartRequired(missing[0]!), errors))
+      }
+    }
+  })
+
+/** Events: creation in an events space, edits, removal, participation with a waitlist, streams, calendar. */
+export class Events extends Effect.Service<Events>()("@roda/core/Events", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* EventsRepo
+    const access = yield* Access
+    const ids = yield* Ids
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+    const find = (communityId: string, id: string) =>
+      Effect.flatMap(
+        repo.find(communityId, id.trim().toLowerCase()),
+        Option.match({
+          onNone: () => Effect.fail(notFound(Messages.eventNotFound)),
+          onSome: (row) => Effect.succeed(row)
+        })
+      )
+
+    const findByIdentifier = (communityId: string, identifier: string) =>
+      Effect.flatMap(
+        repo.findByIdentifier(communityId, identifier),
+        Option.match({
+          onNone: () => Effect.fail(notFound(Messages.eventNotFound)),
+          onSome: (row) => Effect.succeed(row)
+        })
+      )
+
+    /** The event for someone who manages it (staff or host); 404 before 403, like every other resource. */
+    const managed = (member: Member, id: string) =>
+      Effect.gen(function*() {
+        const event = yield* find(member.communityId, id)
+        if (!managesEvent(member, event)) return yield* Effect.fail(forbidden(Messages.eventHostOrStaff))
+        return event
+      })
+
+    /** The space of a new event: given, of this community, and an events space (all 400). */
+    const eventSpace = (member: Member, spaceId: string | null | undefined) =>
+      Effect.gen(function*() {
+        const id = spaceId?.trim().toLowerCase() ?? ""
+        if (id === "") return yield* Effect.fail(invalidField("spaceId", Messages.spaceIdRequired))
+        const space = yield* access.space(viewerOfMember(member), id).pipe(
+          Effect.catchIf(
+            (error) => error.status === 404,
+            () => Effect.fail(invalidField("spaceId", Messages.spaceNotFound))
+          )
+        )
+        if (space.module !== "events") return yield* Effect.fail(invalidField("spaceId", Messages.notAnEventsSpace))
+        return space.spaceId
+      })
+
+    /** Inserts with the requested slug; a generated one that is taken gets `-2` … `-10`, then a random suffix. */
+    const insertWithFreeSlug = (row: NewEventRow, generated: boolean) =>
+      Effect.gen(function*() {
+        for (let attempt = 1;; attempt++) {
+          const slug = attempt === 1
+            ? row.slug
+            : attempt <= 10
+            ? `${row.slug.slice(0, 74)}-${attempt}`
+            : `${row.slug.slice(0, 71)}-${(yield* ids.next).slice(-8)}`
+          const taken = yield* sql.withTransaction(repo.insert({ ...row, slug })).pipe(
+            Effect.as(false),
+            Effect.catchAll((error) => uniqueViolation(error) === undefined ? Effect.die(error) : Effect.succeed(true))
+          )
+          if (!taken) return slug
+          if (!generated || attempt >= 50) return yield* Effect.fail(slugTaken())
+        }
+      })
+
+    const isStaffViewer = (viewer: Viewer) => Option.exists(viewer.member, (member) => isStaff(member.role))
+    const isHost = (viewer: Viewer, event: EventRow) =>
+      Option.exists(viewer.member, (member) => member.profileId === event.hostProfileId)
+
+    const create = Effect.fn("Events.create")(function*(member: Member, input: NewEventInput) {
+      yield* requireRole(member, staffRoles)
+      const spaceId = yield* eventSpace(member, input.spaceId)
+      const fields: EventFields = {
+        title: input.title,
+        slug: input.slug ?? (slugify(input.title) || "evento"),
+        description: input.description ?? null,
+        type: input.type,
+        startTime: new Date(input.startTime),
+        endTime: new Date(input.endTime),
+        timezone: input.timezone ?? null,
+        capacity: input.capacity ?? null,
+        categoryId: input.categoryId ?? null,
+        joinUrl: input.joinUrl ?? null,
+        ...addressColumns(input.address ?? null)
+      }
+      yield* checkEvent(fields, input.address !== undefined && input.address !== null)
+      const id = yield* ids.next
+      const at = yield* now
+      yield* insertWithFreeSlug({
+        ...fields,
+        id,
+        communityId: member.communityId,
+        spaceId,
+        hostProfileId: member.actingProfileId,
+        createdAt: at,
+        updatedAt: at
+      }, input.slug === undefined)
+      return eventView(yield* find(member.communityId, id), true)
+    })
+
+    const update = Effect.fn("Events.update")(function*(member: Member, id: string, input: EventChangesInput) {
+      const event = yield* managed(member, id)
+      const changes: { -readonly [K in keyof EventFields]?: EventFields[K] } = {}
+      if (input.title !== undefined) changes.title = input.title
+      if (input.slug !== undefined) changes.slug = input.slug
+      if (input.description !== undefined) changes.description = input.description
+      if (input.type !== undefined) changes.type = input.type
+      if (input.startTime !== undefined) changes.startTime = new Date(input.startTime)
+      if (input.endTime !== undefined) changes.endTime = new Date(input.endTime)
+      if (input.timezone !== undefined) changes.timezone = input.timezone
+      if (input.capacity !== undefined) changes.capacity = input.capacity
+      if (input.categoryId !== undefined) changes.categoryId = input.categoryId
+      if (input.joinUrl !== undefined) changes.joinUrl = input.joinUrl
+      if (input.address !== undefined) Object.assign(changes, addressColumns(input.address))
+      yield* checkEvent({ ...event, ...changes }, input.address !== undefined && input.address !== null)
+      yield* transactional(sql)(Effect.gen(function*() {
+        if (!(yield* repo.lock(member.communityId, event.id))) {
+          return yield* Effect.fail(notFound(Messages.eventNotFound))
+        }
+        const at = yield* now
+        if (input.capacity !== undefined) {
+          const going = yield* repo.goingCount(member.communityId, event.id)
+          if (input.capacity !== null && input.capacity < going) {
+            const message = Messages.eventCapacityBelowGoing(going)
+            return yield* Effect.fail(conflict(message, [fieldError("capacity", message)]))
+          }
+          yield* repo.promote(member.communityId, event.id, input.capacity === null ? null : input.capacity - going, at)
+        }
+        yield* sql.withTransaction(repo.update(member.communityId, event.id, changes, at)).pipe(
+          Effect.catchAll((error) =>
+            uniqueViolation(error) === undefined ? Effect.die(error) : Effect.fail(slugTaken())
+          )
+        )
+      }))
+      return eventView(yield* find(member.communityId, event.id), true)
+    })
+
+    const remove = Effect.fn("Events.remove")(function*(member: Member, id: string) {
+      const event = yield* managed(member, id)
+      yield* repo.softDelete(member.communityId, event.id, yield* now)
+    })
+
+    /** The viewer's own participation (the acting profile), if a member. */
+    const participationOf = (viewer: Viewer, eventId: string) =>
+      Option.match(viewer.member, {
+        onNone: () => Effect.succeed(Option.none()),
+        onSome: (member) => repo.participation(viewer.communityId, eventId, member.actingProfileId)
+      })
+
+    const detail = Effect.fn("Events.detail")(function*(viewer: Viewer, identifier: string) {
+      const event = yield* findByIdentifier(viewer.communityId, identifier)
+      yield* access.readContent(viewer, event.spaceId)
+      const own = yield* participationOf(viewer, event.id)
+      const showJoinUrl = isStaffViewer(viewer) || isHost(viewer, event) ||
+        Option.exists(own, (row) => row.status === "going")
+      return {
+        ...eventView(event, showJoinUrl),
+        participation: Option.match(own, {
+          onNone: () => null,
+          onSome: (row) => ({
+            status: row.status,
+            joinedAt: row.joinedAt.toISOString(),
+            checkedInAt: row.checkedInAt === null ? null : row.checkedInAt.toISOString()
+          })
+        })
+      }
+    })
+
+    const list = Effect.fn("Events.list")(function*(viewer: Viewer, query: EventQuery) {
+      const limit = query.limit ?? DEFAULT_LIMIT
+      const after = yield* decodeCursor(query.cursor, EventCursor)
+      const staff = isStaffViewer(viewer)
+      const rows = yield* repo.list(viewer.communityId, {
+        limit,
+        after,
+        spaceId: query.spaceId?.toLowerCase(),
+        endingAfter: query.upcoming === "true" ? yield* now : undefined,
+        spaceIds: staff ? undefined : yield* access.readableSpaceIds(viewer)
+      })
+      const page = toPage(rows, limit, (row) => [row.startTime.toISOString(), row.id])
+      return {
+        items: page.items.map((row) => eventView(row, staff || isHost(viewer, row))),
+        pagination: page.pagination
+      }
+    })
+
+    /**
+     * The toggle, under the event's row lock: the seat count read here cannot change before the
+     * transaction ends, so `going` never exceeds the capacity whatever the concurrency.
+     */
+    const participate = Effect.fn("Events.participate")(function*(member: Member, id: string) {
+      const found = yield* find(member.communityId, id)
+      yield* access.readContent(viewerOfMember(member), found.spaceId)
+      const communityId = member.communityId
+      const profileId = member.actingProfileId
+      const promoted = yield* transactional(sql)(Effect.gen(function*() {
+        if (!(yield* repo.lock(communityId, found.id))) return yield* Effect.fail(notFound(Messages.eventNotFound))
+        const event = yield* find(communityId, found.id)
+        const current = yield* repo.participation(communityId, event.id, profileId)
+        const status = Option.getOrUndefined(current)?.status
+        const at = yield* now
+        const going = yield* repo.goingCount(communityId, event.id)
+        const next = nextParticipation(status, event.capacity === null || going < event.capacity)
+        if (next === "cancelled") {
+          yield* repo.leave(communityId, event.id, profileId, at)
+          if (status !== "going") return []
+          return yield* repo.promote(
+            communityId,
+            event.id,
+            event.capacity === null ? null : event.capacity - going + 1,
+            at
+          )
+        }
+        yield* repo.join({ communityId, eventId: event.id, profileId, status: next }, at)
+        return []
+      }))
+      const event = yield* find(communityId, found.id)
+      const row = yield* repo.participation(communityId, event.id, profileId).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(notFound(Messages.eventNotFound)),
+          onSome: (value) => Effect.succeed(value)
+        }))
+      )
+      return {
+        eventId: event.id,
+        profileId,
+        status: row.status,
+        joinedAt: row.joinedAt.toISOString(),
+        checkedInAt: row.checkedInAt === null ? null : row.checkedInAt.toISOString(),
+        counts: { going: event.going, waitlisted: event.waitlisted },
+        promotedProfileIds: promoted
+      }
+    })
+
+    const participants = Effect.fn("Events.participants")(function*(
+      viewer: Viewer,
+      id: string,
+      query: ParticipantQuery
+    ) {
+      const event = yield* find(viewer.communityId, id)
+      yield* access.readContent(viewer, event.spaceId)
+      const limit = query.limit ?? DEFAULT_LIMIT
+      const after = yield* decodeCursor(query.cursor, ParticipantCursor)
+      const counts = { going: event.going, waitlisted: event.waitlisted }
+      const visibility = isStaffViewer(viewer) || isHost(viewer, event)
+        ? "all" as const
+        : Option.isSome(viewer.member)
+        ? "going" as const
+        : "counts" as const
+      if (visibility === "counts") return { items: [], pagination: { limit, nextCursor: null }, counts, visibility }
+      const statuses: ReadonlyArray<ParticipantStatus> = visibility === "all"
+        ? query.status ? [query.status] : ["going", "waitlisted", "cancelled"]
+        : query.status === undefined || query.status === "going"
+        ? ["going"]
+        : []
+      const rows = yield* repo.participants(viewer.communityId, event.id, { statuses, after, limit })
+      const page = toPage(rows, limit, (row) => [row.joinedAt.toISOString(), row.joinSeq])
+      return { items: page.items.map(participantView), pagination: page.pagination, counts, visibility }
+    })
+
+    const moveStream = (to: StreamStatus) => (member: Member, id: string) =>
+      Effect.gen(function*() {
+        const event = yield* managed(member, id)
+        yield* transactional(sql)(Effect.gen(function*() {
+          if (!(yield* repo.lock(member.communityId, event.id))) {
+            return yield* Effect.fail(notFound(Messages.eventNotFound))
+          }
+          const current = yield* find(member.communityId, event.id)
+          yield* checkStreamMove(current.streamStatus, to)
+          const at = yield* now
+          yield* repo.setStream(
+            member.communityId,
+            event.id,
+            to === "live" ? { streamStatus: to, streamStartedAt: at } : { streamStatus: to, streamEndedAt: at },
+            at
+          )
+        }))
+        return eventView(yield* find(member.communityId, event.id), true)
+      })
+
+    const startStream = Effect.fn("Events.startStream")(function*(member: Member, id: string) {
+      return yield* moveStream("live")(member, id)
+    })
+    const stopStream = Effect.fn("Events.stopStream")(function*(member: Member, id: string) {
+      return yield* moveStream("ended")(member, id)
+    })
+
+    const calendar = Effect.fn("Events.calendar")(function*(viewer: Viewer, identifier: string) {
+      const { joinUrl, ...event } = yield* detail(viewer, identifier)
+      const row = yield* findByIdentifier(viewer.communityId, event.id)
+      return { slug: event.slug, ics: icsOf(row, joinUrl, "roda") }
+    })
+
+    return { create, update, remove, detail, list, participate, participants, startStream, stopStream, calendar }
+  }),
+  dependencies: [EventsRepo.Default]
+}) {}

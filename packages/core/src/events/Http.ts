@@ -1,0 +1,87 @@
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { Messages } from "../domain/Messages"
+import { RodaApi } from "../http/Api"
+import { ok, page, requestLanguage } from "../http/Reply"
+import { viewerOfVisitor } from "../structure/Access"
+import { Events } from "./Events"
+import { eventCategories } from "./Policy"
+
+const participationMessage = {
+  going: Messages.participationGoing,
+  waitlisted: Messages.participationWaitlisted,
+  cancelled: Messages.participationCancelled
+} as const
+
+export const EventsHttp = HttpApiBuilder.group(RodaApi, "events", (handlers) =>
+  Effect.gen(function*() {
+    const events = yield* Events
+    return handlers
+      .handle("categories", () =>
+        requestLanguage.pipe(
+          Effect.flatMap((language) =>
+            ok(
+              Messages.eventCategories,
+              eventCategories.map((category) => ({ id: category.id, name: category.name[language] }))
+            )
+          )
+        ))
+      .handle("list", ({ urlParams }) =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) => events.list(viewerOfVisitor(visitor), urlParams)),
+          Effect.flatMap((result) => page(Messages.events, result))
+        ))
+      .handle("create", ({ payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => events.create(member, payload)),
+          Effect.flatMap((data) => ok(Messages.eventCreated, data))
+        ))
+      .handle("detail", ({ path }) =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) => events.detail(viewerOfVisitor(visitor), path.identifier)),
+          Effect.flatMap((data) => ok(Messages.event, data))
+        ))
+      .handle("update", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => events.update(member, path.id, payload)),
+          Effect.flatMap((data) => ok(Messages.eventUpdated, data))
+        ))
+      .handle("remove", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => events.remove(member, path.id)),
+          Effect.zipRight(ok(Messages.eventDeleted, null))
+        ))
+      .handle("participate", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => events.participate(member, path.id)),
+          Effect.flatMap((data) => ok(participationMessage[data.status], data))
+        ))
+      .handle("participants", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const visitor = yield* CurrentVisitor
+          const result = yield* events.participants(viewerOfVisitor(visitor), path.id, urlParams)
+          const body = yield* page(Messages.participants, result)
+          return { ...body, counts: result.counts, visibility: result.visibility }
+        }))
+      .handle("startStream", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => events.startStream(member, path.id)),
+          Effect.flatMap((data) => ok(Messages.streamStarted, data))
+        ))
+      .handle("stopStream", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => events.stopStream(member, path.id)),
+          Effect.flatMap((data) => ok(Messages.streamStopped, data))
+        ))
+      .handle("calendar", ({ path }) =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) => events.calendar(viewerOfVisitor(visitor), path.identifier)),
+          Effect.map(({ ics, slug }) =>
+            HttpServerResponse.text(ics, {
+              contentType: "text/calendar; charset=utf-8",
+              headers: { "content-disposition": `inline; filename="${slug}.ics"` }
+            })
+          )
+        ))
+  }))

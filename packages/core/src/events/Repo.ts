@@ -1,0 +1,228 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { isUuid } from "../domain/Ids"
+import type { EventType, ParticipantStatus, StreamStatus } from "./Policy"
+
+export interface EventRow {
+  readonly id: string
+  readonly communityId: string
+  readonly spaceId: string
+  readonly hostProfileId: string
+  readonly title: string
+  readonly slug: string
+  readonly description: string | null
+  readonly type: EventType
+  readonly startTime: Date
+  readonly endTime: Date
+  readonly timezone: string | null
+  readonly capacity: number | null
+  readonly categoryId: string | null
+  readonly joinUrl: string | null
+  readonly street: string | null
+  readonly number: string | null
+  readonly complement: string | null
+  readonly neighbourhood: string | null
+  readonly city: string | null
+  readonly state: string | null
+  readonly postalCode: string | null
+  readonly country: string | null
+  readonly streamStatus: StreamStatus
+  readonly streamStartedAt: Date | null
+  readonly streamEndedAt: Date | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  /** Participants going and waitlisted (read with the event). */
+  readonly going: number
+  readonly waitlisted: number
+}
+
+/** The editable columns of an event. A type alias (not an interface), so that it is a `Record`. */
+export type EventFields = {
+  readonly title: string
+  readonly slug: string
+  readonly description: string | null
+  readonly type: EventType
+  readonly startTime: Date
+  readonly endTime: Date
+  readonly timezone: string | null
+  readonly capacity: number | null
+  readonly categoryId: string | null
+  readonly joinUrl: string | null
+  readonly street: string | null
+  readonly number: string | null
+  readonly complement: string | null
+  readonly neighbourhood: string | null
+  readonly city: string | null
+  readonly state: string | null
+  readonly postalCode: string | null
+  readonly country: string | null
+}
+
+export type NewEventRow = EventFields & {
+  readonly id: string
+  readonly communityId: string
+  readonly spaceId: string
+  readonly hostProfileId: string
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface ParticipantRow {
+  readonly eventId: string
+  readonly profileId: string
+  readonly fullName: string
+  readonly avatarUrl: string | null
+  readonly status: ParticipantStatus
+  readonly checkedInAt: Date | null
+  readonly joinedAt: Date
+  /** The sequence number, as text (a bigint). */
+  readonly joinSeq: string
+  readonly updatedAt: Date
+}
+
+export interface EventFilter {
+  /** Only events of these spaces; `undefined` means every space (staff). */
+  readonly spaceIds?: ReadonlyArray<string> | undefined
+  readonly spaceId?: string | undefined
+  /** Only events that have not ended at this instant. */
+  readonly endingAfter?: Date | undefined
+  readonly after?: readonly [string, string] | undefined
+  readonly limit: number
+}
+
+export interface ParticipantFilter {
+  readonly statuses: ReadonlyArray<ParticipantStatus>
+  readonly after?: readonly [string, string] | undefined
+  readonly limit: number
+}
+
+const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+/** SQL for events and their participants. */
+export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const count = (status: ParticipantStatus) =>
+      sql`(SELECT count(*)::int FROM event_participants p
+        WHERE p.community_id = e.community_id AND p.event_id = e.id AND p.status = ${status})`
+    const select = sql`SELECT e.id, e.community_id, e.space_id, e.host_profile_id, e.title, e.slug, e.description,
+      e.type, e.start_time, e.end_time, e.timezone, e.capacity, e.category_id, e.join_url, e.street, e.number,
+      e.complement, e.neighbourhood, e.city, e.state, e.postal_code, e.country, e.stream_status,
+      e.stream_started_at, e.stream_ended_at, e.created_at, e.updated_at,
+      ${count("going")} AS going, ${count("waitlisted")} AS waitlisted
+      FROM events e`
+    const live = (communityId: string) => sql`e.community_id = ${communityId} AND e.deleted_at IS NULL`
+
+    return {
+      find: (communityId: string, id: string) =>
+        sql<EventRow>`${select} WHERE ${live(communityId)} AND e.id = ${id}`.pipe(Effect.map(first), Effect.orDie),
+      /** By id or by slug (an id-shaped slug is found too; the slug wins, like courses). */
+      findByIdentifier: (communityId: string, identifier: string) => {
+        const value = identifier.trim().toLowerCase()
+        const match = isUuid(value) ? sql`(e.id = ${value} OR e.slug = ${value})` : sql`e.slug = ${value}`
+        return sql<EventRow>`${select} WHERE ${live(communityId)} AND ${match}
+          ORDER BY (e.slug = ${value}) DESC LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
+      },
+      /** Locks the event row (participation and stream moves are serialised per event); false when gone. */
+      lock: (communityId: string, id: string) =>
+        sql<{ id: string }>`SELECT id FROM events
+          WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL FOR UPDATE`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      /** Fails with the SqlError of a unique violation when the slug is taken in the community. */
+      insert: (row: NewEventRow) => sql`INSERT INTO events ${sql.insert(row)}`.pipe(Effect.asVoid),
+      /** Fails with the SqlError of a unique violation when the new slug is taken. */
+      update: (communityId: string, id: string, changes: Partial<EventFields>, now: Date) =>
+        sql`UPDATE events SET ${sql.update({ ...changes, updatedAt: now })}
+          WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(Effect.asVoid),
+      setStream: (
+        communityId: string,
+        id: string,
+        changes: { streamStatus: StreamStatus; streamStartedAt?: Date; streamEndedAt?: Date },
+        now: Date
+      ) =>
+        sql`UPDATE events SET ${sql.update({ ...changes, updatedAt: now })}
+          WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      softDelete: (communityId: string, id: string, now: Date) =>
+        sql`UPDATE events SET deleted_at = ${now}, updated_at = ${now}
+          WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      /** Events by start time, then id (keyset `[startTime ISO, id]`). */
+      list: (communityId: string, filter: EventFilter) => {
+        if (filter.spaceIds !== undefined && filter.spaceIds.length === 0) return Effect.succeed([])
+        const conditions = [
+          live(communityId),
+          ...(filter.spaceId ? [sql`e.space_id = ${filter.spaceId}`] : []),
+          ...(filter.spaceIds ? [sql.in("e.space_id", filter.spaceIds)] : []),
+          ...(filter.endingAfter ? [sql`e.end_time > ${filter.endingAfter}`] : []),
+          ...(filter.after
+            ? [sql`(e.start_time, e.id) > (${new Date(filter.after[0])}, ${filter.after[1]})`]
+            : [])
+        ]
+        return sql<EventRow>`${select} WHERE ${sql.and(conditions)}
+          ORDER BY e.start_time, e.id LIMIT ${filter.limit + 1}`.pipe(Effect.orDie)
+      },
+      participation: (communityId: string, eventId: string, profileId: string) =>
+        sql<{ status: ParticipantStatus; joinedAt: Date; checkedInAt: Date | null }>`
+          SELECT status, joined_at, checked_in_at FROM event_participants
+          WHERE community_id = ${communityId} AND event_id = ${eventId} AND profile_id = ${profileId}`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      goingCount: (communityId: string, eventId: string) =>
+        sql<{ count: number }>`SELECT count(*)::int AS count FROM event_participants
+          WHERE community_id = ${communityId} AND event_id = ${eventId} AND status = 'going'`.pipe(
+          Effect.map((rows) => rows[0]?.count ?? 0),
+          Effect.orDie
+        ),
+      /** Joining (again): a new place at the end of the line. */
+      join: (
+        row: { communityId: string; eventId: string; profileId: string; status: ParticipantStatus },
+        now: Date
+      ) =>
+        sql`INSERT INTO event_participants (community_id, event_id, profile_id, status, joined_at, updated_at)
+          VALUES (${row.communityId}, ${row.eventId}, ${row.profileId}, ${row.status}, ${now}, ${now})
+          ON CONFLICT (community_id, event_id, profile_id) DO UPDATE SET status = excluded.status,
+            joined_at = excluded.joined_at, join_seq = nextval('event_participants_join_seq'),
+            updated_at = excluded.updated_at`.pipe(Effect.asVoid, Effect.orDie),
+      leave: (communityId: string, eventId: string, profileId: string, now: Date) =>
+        sql`UPDATE event_participants SET status = 'cancelled', updated_at = ${now}
+          WHERE community_id = ${communityId} AND event_id = ${eventId} AND profile_id = ${profileId}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      /** Promotes the `seats` oldest waitlisted people (every one when `seats` is null); their ids. */
+      promote: (communityId: string, eventId: string, seats: number | null, now: Date) =>
+        seats !== null && seats <= 0
+          ? Effect.succeed([] as ReadonlyArray<string>)
+          : sql<{ profileId: string }>`UPDATE event_participants SET status = 'going', updated_at = ${now}
+              WHERE community_id = ${communityId} AND event_id = ${eventId} AND profile_id IN (
+                SELECT profile_id FROM event_participants
+                WHERE community_id = ${communityId} AND event_id = ${eventId} AND status = 'waitlisted'
+                ORDER BY joined_at, join_seq LIMIT ${seats})
+              RETURNING profile_id`.pipe(Effect.map((rows) => rows.map((row) => row.profileId)), Effect.orDie),
+      /** Participants in line order (keyset `[joinedAt ISO, joinSeq]`), with their profile's name. */
+      participants: (communityId: string, eventId: string, filter: ParticipantFilter) => {
+        if (filter.statuses.length === 0) return Effect.succeed([])
+        const conditions = [
+          sql`p.community_id = ${communityId}`,
+          sql`p.event_id = ${eventId}`,
+          sql.in("p.status", filter.statuses),
+          ...(filter.after
+            ? [sql`(p.joined_at, p.join_seq) > (${new Date(filter.after[0])}, ${filter.after[1]}::bigint)`]
+            : [])
+        ]
+        return sql<
+          ParticipantRow
+        >`SELECT p.event_id, p.profile_id, pr.full_name, pr.avatar_url, p.status, p.checked_in_at,
+            p.joined_at, p.join_seq::text AS join_seq, p.updated_at
+          FROM event_participants p
+          JOIN profiles pr ON pr.community_id = p.community_id AND pr.id = p.profile_id
+          WHERE ${sql.and(conditions)} ORDER BY p.joined_at, p.join_seq LIMIT ${filter.limit + 1}`.pipe(Effect.orDie)
+      }
+    }
+  })
+}) {}

@@ -1,0 +1,116 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Page } from "../domain/Envelope"
+import { Body } from "../domain/Fields"
+import { Uuid } from "../domain/Ids"
+import { MAX_LIMIT, PageQuery } from "../domain/Pagination"
+import { OneOf } from "../domain/Role"
+import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { MemberScope, PublicScope } from "../http/middleware/tags"
+import { Comment, CommentInput, ReactionInput, ReactionState } from "../social/Api"
+import { feedItemTypes } from "./sources"
+
+export const FeedItemTypeSchema = OneOf(...feedItemTypes)
+
+export const FeedItem = Schema.Struct({
+  type: FeedItemTypeSchema,
+  id: Schema.String,
+  title: Schema.NullOr(Schema.String),
+  excerpt: Schema.NullOr(Schema.String),
+  spaceId: Schema.NullOr(Schema.String),
+  author: Schema.NullOr(Schema.Struct({ profileId: Schema.String, fullName: Schema.NullOr(Schema.String) })),
+  createdAt: Schema.String,
+  pinned: Schema.Boolean,
+  reactions: Schema.Record({ key: Schema.String, value: Schema.Number }),
+  reactionCount: Schema.Number,
+  commentCount: Schema.Number
+})
+
+const Activity = Schema.Struct({ posts: Schema.Number, comments: Schema.Number, reactions: Schema.Number })
+
+const FeedStats = Schema.Struct({
+  counts: Schema.Struct({ status: Schema.Number, content: Schema.Number, course: Schema.Number, event: Schema.Number }),
+  total: Schema.Number,
+  members: Schema.Number,
+  activity: Schema.Struct({ last7Days: Activity, last30Days: Activity })
+})
+
+/** `{type}/{id}` of a feed item: an unknown type or a malformed id answers 400 (location `params`). */
+export const FeedItemParams = Schema.Struct({ type: FeedItemTypeSchema, id: Uuid })
+
+const TopQuery = Schema.Struct({ limit: PageQuery.fields.limit })
+
+export class FeedApi extends HttpApiGroup.make("feed")
+  .add(
+    HttpApiEndpoint.get("recommendations", "/feed/recommendations")
+      .setUrlParams(TopQuery)
+      .addSuccess(Ok(Schema.Array(Schema.Struct({ ...FeedItem.fields, score: Schema.Number }))))
+      .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        `Member. Up to \`limit\` items (default 20, max ${MAX_LIMIT}) the caller (the X-ProfileId profile when acting) has not reacted to or commented on, ranked by engagement in the last 7 days (\`score\` = reactions + comments since then), then newest. Only items the caller may read (the feed's rules). Items without recent engagement are not recommended.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("pin", "/feed/:type/:id/pin")
+      .setPath(FeedItemParams)
+      .setPayload(Body({ pinned: Schema.Boolean }))
+      .addSuccess(Ok(Schema.Struct({ type: FeedItemTypeSchema, id: Schema.String, pinned: Schema.Boolean })))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. Pins (`pinned: true`) or unpins an item; idempotent. `type`: status, content, course, event (400 otherwise); the item must exist in this community (404; a draft course or a removed post is not a feed item)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("react", "/feed/:type/:id/react")
+      .setPath(FeedItemParams)
+      .setPayload(ReactionInput)
+      .addSuccess(Ok(ReactionState))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Member. Reacts to any feed item (status, content, course, event): one reaction per person and item; the same type again removes it, another type replaces it. The item must be readable by the caller (404 hidden or of another community, 403 gated)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("comment", "/feed/:type/:id/comment")
+      .setPath(FeedItemParams)
+      .setPayload(CommentInput)
+      .addSuccess(Ok(Comment), { status: 201 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Member. Comments on any feed item; `parentId` replies to a top-level comment of the same item (one level deep). Same readability rules as reacting."
+      )
+  )
+  .middlewareEndpoints(MemberScope)
+  .add(
+    HttpApiEndpoint.get("list", "/feed")
+      .setUrlParams(PageQuery)
+      .addSuccess(Page(FeedItem))
+      .addError(BadRequest)
+      .middleware(PublicScope)
+      .annotate(
+        OpenApi.Description,
+        "Public (token optional). One stream of status posts (community-wide, like `GET /api/status`), content posts and events of spaces whose content the caller may read, and published courses of such spaces. Pinned items first, then newest: `createdAt` is when the item was posted (for a course, when it was published); ties break by type, then id, all descending. Keyset pagination over the whole stream (`limit`, `cursor`); a page never repeats an item of an earlier one. Each item carries its reactions by type, `reactionCount` and `commentCount`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("stats", "/feed/stats")
+      .addSuccess(Ok(FeedStats))
+      .middleware(PublicScope)
+      .annotate(
+        OpenApi.Description,
+        "Public (token optional). Items the caller may see by type (the feed's rules), active members of the community, and activity in the last 7 and 30 days: posts (status and content posts the caller may see), comments and reactions on feed items of the community."
+      )
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}

@@ -1,0 +1,107 @@
+import { Clock, Effect, Schema } from "effect"
+import { notFound } from "../domain/AppError"
+import type { Member } from "../domain/Caller"
+import { Uuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { requireRole } from "../domain/Policy"
+import { staffRoles } from "../domain/Role"
+import { SocialItems } from "../social/items"
+import { Access, type Viewer, viewerOfMember } from "../structure/Access"
+import { type FeedItemRow, FeedRepo } from "./Repo"
+import { type FeedItemType, feedItemTypes, type FeedScope } from "./sources"
+import { itemView } from "./view"
+
+const DAY = 24 * 60 * 60 * 1000
+
+/** [pinned (1) or not (0), time with microseconds, type, id]: the last item of a page. */
+const FeedCursor = Schema.Tuple(
+  Schema.Literal(0, 1),
+  Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/)),
+  Schema.Literal(...feedItemTypes),
+  Uuid
+)
+
+/** The feed: one stream of every item type the viewer may read, pins first; stats; recommendations; pins. */
+export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
+  effect: Effect.gen(function*() {
+    const repo = yield* FeedRepo
+    const access = yield* Access
+    const items = yield* SocialItems
+
+    /** Status posts follow `GET /api/status` (SocialItems); the rest lives in readable spaces. */
+    const scopeOf = (viewer: Viewer) =>
+      Effect.zipWith(
+        access.readableSpaceIds(viewer),
+        items.statusPostsVisible(viewer),
+        (spaceIds, statusPosts): FeedScope => ({ communityId: viewer.communityId, spaceIds, statusPosts })
+      )
+
+    /** Items with their counts: one grouped query for the whole page. */
+    const withCounts = (communityId: string, rows: ReadonlyArray<FeedItemRow>) =>
+      Effect.map(
+        repo.counts(communityId, rows.map((row) => row.id)),
+        (counts) => rows.map((row) => itemView(row, counts))
+      )
+
+    const list = Effect.fn("Feed.list")(function*(viewer: Viewer, query: PageQuery) {
+      const limit = query.limit ?? DEFAULT_LIMIT
+      const after = yield* decodeCursor(query.cursor, FeedCursor)
+      const scope = yield* scopeOf(viewer)
+      const key = after === undefined ? undefined : { time: after[1], type: after[2], id: after[3].toLowerCase() }
+      const rows: Array<FeedItemRow> = []
+      if (after === undefined || after[0] === 1) rows.push(...yield* repo.pinned(scope, key, limit + 1))
+      if (rows.length <= limit) {
+        rows.push(...yield* repo.stream(scope, after?.[0] === 0 ? key : undefined, limit + 1 - rows.length))
+      }
+      const page = toPage(rows, limit, (row) => [row.pinned ? 1 : 0, row.cursorTime, row.type, row.id])
+      return { items: yield* withCounts(viewer.communityId, page.items), pagination: page.pagination }
+    })
+
+    const stats = Effect.fn("Feed.stats")(function*(viewer: Viewer) {
+      const now = yield* Clock.currentTimeMillis
+      const row = yield* repo.stats(yield* scopeOf(viewer), new Date(now - 7 * DAY), new Date(now - 30 * DAY))
+      return {
+        counts: { status: row.status, content: row.content, course: row.course, event: row.event },
+        total: row.status + row.content + row.course + row.event,
+        members: row.members,
+        activity: {
+          last7Days: { posts: row.posts7, comments: row.comments7, reactions: row.reactions7 },
+          last30Days: { posts: row.posts30, comments: row.comments30, reactions: row.reactions30 }
+        }
+      }
+    })
+
+    const recommendations = Effect.fn("Feed.recommendations")(function*(member: Member, limit: number | undefined) {
+      const viewer = viewerOfMember(member)
+      const since = new Date((yield* Clock.currentTimeMillis) - 7 * DAY)
+      const rows = yield* repo.recommendations(
+        yield* scopeOf(viewer),
+        member.actingProfileId,
+        since,
+        limit ?? DEFAULT_LIMIT
+      )
+      const items = yield* withCounts(member.communityId, rows)
+      return items.map((item, index) => ({ ...item, score: rows[index]!.score }))
+    })
+
+    /** The item as the member may see it; 404 when it is of another community or unreadable. */
+    const item = Effect.fn("Feed.item")(function*(member: Member, type: FeedItemType, id: string) {
+      const found = yield* repo.find(yield* scopeOf(viewerOfMember(member)), type, id.toLowerCase())
+      if (found._tag === "None") return yield* Effect.fail(notFound(Messages.feedItemNotFound))
+      return found.value.id
+    })
+
+    const pin = Effect.fn("Feed.pin")(function*(member: Member, type: FeedItemType, id: string, pinned: boolean) {
+      yield* requireRole(member, staffRoles)
+      const itemId = yield* item(member, type, id)
+      if (pinned) {
+        yield* repo.pin(member.communityId, type, itemId, member.profileId, new Date(yield* Clock.currentTimeMillis))
+      } else yield* repo.unpin(member.communityId, type, itemId)
+      return { type, id: itemId, pinned }
+    })
+
+    return { list, stats, recommendations, item, pin }
+  }),
+  dependencies: [FeedRepo.Default, SocialItems.Default]
+}) {}

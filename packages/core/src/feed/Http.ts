@@ -1,0 +1,50 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { Messages } from "../domain/Messages"
+import { RodaApi } from "../http/Api"
+import { ok, page } from "../http/Reply"
+import { Comments } from "../social/Comments"
+import { Reactions } from "../social/Reactions"
+import { viewerOfVisitor } from "../structure/Access"
+import { Feed } from "./Feed"
+
+export const FeedHttp = HttpApiBuilder.group(RodaApi, "feed", (handlers) =>
+  Effect.gen(function*() {
+    const feed = yield* Feed
+    const reactions = yield* Reactions
+    const comments = yield* Comments
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) => feed.list(viewerOfVisitor(visitor), urlParams)),
+          Effect.flatMap((result) => page(Messages.feed, result))
+        ))
+      .handle("stats", () =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) => feed.stats(viewerOfVisitor(visitor))),
+          Effect.flatMap((data) => ok(Messages.feedStats, data))
+        ))
+      .handle("recommendations", ({ urlParams }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => feed.recommendations(member, urlParams.limit)),
+          Effect.flatMap((data) => ok(Messages.feedRecommendations, data))
+        ))
+      .handle("react", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => reactions.react(member, path.type, path.id, payload.type)),
+          Effect.flatMap((state) =>
+            ok(state.reaction === null ? Messages.reactionRemoved : Messages.reactionSaved, state)
+          )
+        ))
+      .handle("comment", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => comments.add(member, path.type, path.id, payload)),
+          Effect.flatMap((data) => ok(Messages.commentCreated, data))
+        ))
+      .handle("pin", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => feed.pin(member, path.type, path.id, payload.pinned)),
+          Effect.flatMap((data) => ok(data.pinned ? Messages.feedItemPinned : Messages.feedItemUnpinned, data))
+        ))
+  }))

@@ -1,0 +1,186 @@
+import { SqlClient, type Statement } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { type FeedItemType, feedItemTypes, type FeedScope, feedSources } from "./sources"
+
+export interface FeedItemRow {
+  readonly type: FeedItemType
+  readonly id: string
+  readonly title: string | null
+  readonly excerpt: string | null
+  readonly spaceId: string | null
+  readonly authorProfileId: string | null
+  readonly authorName: string | null
+  readonly createdAt: Date
+  /** `created_at` with microseconds, ISO 8601 UTC: the keyset of the stream. */
+  readonly cursorTime: string
+  readonly pinned: boolean
+}
+
+/** The last item seen: (time, type, id) in the stream's order (all descending). */
+export interface FeedKey {
+  readonly time: string
+  readonly type: FeedItemType
+  readonly id: string
+}
+
+export interface CountRow {
+  readonly itemType: FeedItemType
+  readonly itemId: string
+  readonly reactionType: string
+  readonly n: number
+}
+
+export interface FeedStatsRow {
+  readonly status: number
+  readonly content: number
+  readonly course: number
+  readonly event: number
+  readonly members: number
+  readonly posts7: number
+  readonly posts30: number
+  readonly comments7: number
+  readonly comments30: number
+  readonly reactions7: number
+  readonly reactions30: number
+}
+
+/** SQL of the feed: the mixed stream, pins, counts, stats and recommendations. */
+export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const unionAll = sql.join(" UNION ALL ", false)
+
+    /** Adds the author's name and orders the page: time, then type, then id, all descending. */
+    const page = (scope: FeedScope, inner: Statement.Fragment, limit: number, pinned: boolean) =>
+      sql<FeedItemRow>`SELECT x.*, p.full_name AS author_name, ${pinned}::boolean AS pinned FROM (${inner}) x
+        LEFT JOIN profiles p ON p.community_id = ${scope.communityId} AND p.id = x.author_profile_id
+        ORDER BY x.created_at DESC, x.type DESC, x.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
+
+    /**
+     * Unpinned items after `after`. Each type is its own subquery with the keyset condition and
+     * `ORDER BY time DESC, id DESC LIMIT n`, served by its (community_id, time DESC, id DESC) index;
+     * the outer query merges at most 4n rows.
+     */
+    const stream = (scope: FeedScope, after: FeedKey | undefined, limit: number) => {
+      const sources = feedSources(sql, scope)
+      const parts = feedItemTypes.map((type) => {
+        const source = sources[type]
+        const keyset = after === undefined
+          ? sql`TRUE`
+          : type < after.type
+          ? sql`${source.time} <= ${after.time}::timestamptz`
+          : type === after.type
+          ? sql`(${source.time}, t.id) < (${after.time}::timestamptz, ${after.id}::uuid)`
+          : sql`${source.time} < ${after.time}::timestamptz`
+        return sql`(${source.select} WHERE ${source.where} AND ${keyset}
+          AND NOT EXISTS (SELECT 1 FROM pins pn WHERE pn.community_id = t.community_id
+            AND pn.item_type = ${type} AND pn.item_id = t.id)
+          ORDER BY ${source.time} DESC, t.id DESC LIMIT ${limit})`
+      })
+      return page(scope, unionAll(parts), limit, false)
+    }
+
+    /** Pinned items after `after` (pins are few: every pinned item is read, then ordered). */
+    const pinned = (scope: FeedScope, after: FeedKey | undefined, limit: number) => {
+      const sources = feedSources(sql, scope)
+      const parts = feedItemTypes.map((type) =>
+        sql`(${sources[type].select} JOIN pins pn ON pn.community_id = t.community_id AND pn.item_type = ${type}
+          AND pn.item_id = t.id WHERE ${sources[type].where})`
+      )
+      const keyset = after === undefined
+        ? sql`TRUE`
+        : sql`(y.created_at, y.type, y.id) < (${after.time}::timestamptz, ${after.type}::text, ${after.id}::uuid)`
+      return page(scope, sql`SELECT y.* FROM (${unionAll(parts)}) y WHERE ${keyset}`, limit, true)
+    }
+
+    return {
+      stream,
+      pinned,
+      /** The item, when this scope sees it. */
+      find: (scope: FeedScope, type: FeedItemType, id: string) => {
+        const source = feedSources(sql, scope)[type]
+        return sql<{ id: string }>`${source.select} WHERE ${source.where} AND t.id = ${id}`.pipe(
+          Effect.map((rows) => Option.fromNullable(rows[0])),
+          Effect.orDie
+        )
+      },
+      /** Reactions by type and comments of these items: one grouped query (reaction type `''` = comments). */
+      counts: (communityId: string, ids: ReadonlyArray<string>) =>
+        ids.length === 0 ? Effect.succeed([]) : sql<CountRow>`SELECT item_type, item_id, type AS reaction_type,
+            count(*)::int AS n FROM reactions
+            WHERE community_id = ${communityId} AND item_type <> 'comment' AND ${sql.in("item_id", ids)}
+            GROUP BY item_type, item_id, type
+          UNION ALL
+          SELECT item_type, item_id, '' AS reaction_type, count(*)::int AS n FROM comments
+            WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${sql.in("item_id", ids)}
+            GROUP BY item_type, item_id`.pipe(Effect.orDie),
+      pin: (communityId: string, type: FeedItemType, id: string, by: string, at: Date) =>
+        sql`INSERT INTO pins (community_id, item_type, item_id, pinned_by, pinned_at)
+          VALUES (${communityId}, ${type}, ${id}, ${by}, ${at}) ON CONFLICT DO NOTHING`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      unpin: (communityId: string, type: FeedItemType, id: string) =>
+        sql`DELETE FROM pins WHERE community_id = ${communityId} AND item_type = ${type} AND item_id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      isPinned: (communityId: string, type: FeedItemType, id: string) =>
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM pins
+          WHERE community_id = ${communityId} AND item_type = ${type} AND item_id = ${id}`.pipe(
+          Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
+          Effect.orDie
+        ),
+      stats: (scope: FeedScope, since7: Date, since30: Date) => {
+        const s = feedSources(sql, scope)
+        const count = (type: FeedItemType, since?: Date) =>
+          sql`(SELECT count(*)::int FROM ${s[type].from} WHERE ${s[type].where}${
+            since ? sql` AND ${s[type].time} >= ${since}` : sql``
+          })`
+        const activity = (table: "comments" | "reactions", since: Date) =>
+          sql`(SELECT count(*)::int FROM ${sql(table)} WHERE community_id = ${scope.communityId}
+            ${table === "comments" ? sql`AND deleted_at IS NULL` : sql`AND item_type <> 'comment'`}
+            AND created_at >= ${since})`
+        return sql<FeedStatsRow>`SELECT ${count("status")} AS status, ${count("content")} AS content,
+          ${count("course")} AS course, ${count("event")} AS event,
+          (SELECT count(*)::int FROM profiles WHERE community_id = ${scope.communityId} AND removed_at IS NULL) AS members,
+          ${count("status", since7)} + ${count("content", since7)} AS posts7,
+          ${count("status", since30)} + ${count("content", since30)} AS posts30,
+          ${activity("comments", since7)} AS comments7, ${activity("comments", since30)} AS comments30,
+          ${activity("reactions", since7)} AS reactions7, ${activity("reactions", since30)} AS reactions30`.pipe(
+          Effect.map((rows) => rows[0]!),
+          Effect.orDie
+        )
+      },
+      /**
+       * Items with reactions or comments since `since`, ranked by how many, without those
+       * `profileId` reacted to or commented on.
+       */
+      recommendations: (scope: FeedScope, profileId: string, since: Date, limit: number) => {
+        const sources = feedSources(sql, scope)
+        const items = unionAll(feedItemTypes.map((type) => sql`(${sources[type].select} WHERE ${sources[type].where})`))
+        const c = scope.communityId
+        return sql<FeedItemRow & { score: number }>`WITH activity AS (
+            SELECT item_type, item_id FROM reactions
+              WHERE community_id = ${c} AND item_type <> 'comment' AND created_at >= ${since}
+            UNION ALL
+            SELECT item_type, item_id FROM comments
+              WHERE community_id = ${c} AND deleted_at IS NULL AND created_at >= ${since}
+          ), ranked AS (
+            SELECT item_type, item_id, count(*)::int AS score FROM activity GROUP BY item_type, item_id
+          )
+          SELECT x.*, p.full_name AS author_name, (pn.item_id IS NOT NULL) AS pinned, r.score
+          FROM ranked r
+          JOIN (${items}) x ON x.type = r.item_type AND x.id = r.item_id
+          LEFT JOIN profiles p ON p.community_id = ${c} AND p.id = x.author_profile_id
+          LEFT JOIN pins pn ON pn.community_id = ${c} AND pn.item_type = r.item_type AND pn.item_id = r.item_id
+          WHERE NOT EXISTS (SELECT 1 FROM reactions me WHERE me.community_id = ${c}
+              AND me.item_type = r.item_type AND me.item_id = r.item_id AND me.profile_id = ${profileId})
+            AND NOT EXISTS (SELECT 1 FROM comments me WHERE me.community_id = ${c}
+              AND me.item_type = r.item_type AND me.item_id = r.item_id AND me.author_profile_id = ${profileId}
+              AND me.deleted_at IS NULL)
+          ORDER BY r.score DESC, x.created_at DESC, x.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
+      }
+    }
+  })
+}) {}

@@ -1,0 +1,76 @@
+import type { SqlClient } from "@effect/sql"
+import type { Statement } from "@effect/sql"
+
+/** The feed item types, in the order the stream breaks ties on time (descending). */
+export const feedItemTypes = ["status", "content", "course", "event"] as const
+export type FeedItemType = typeof feedItemTypes[number]
+
+/** What a viewer may see: the community, the spaces whose content they may read, and status posts. */
+export interface FeedScope {
+  readonly communityId: string
+  readonly spaceIds: ReadonlyArray<string>
+  readonly statusPosts: boolean
+}
+
+export interface FeedSource {
+  readonly type: FeedItemType
+  /** The column the item is ordered by (a course appears when it is published). */
+  readonly time: Statement.Fragment
+  /** `<table> t` */
+  readonly from: Statement.Fragment
+  /** `SELECT <the item columns> FROM <table> t`. */
+  readonly select: Statement.Fragment
+  /** Which rows of the table are items this scope sees (over `t`). */
+  readonly where: Statement.Fragment
+}
+
+/**
+ * One definition of every feed item type as SQL, each with the same columns: type, id, title,
+ * excerpt, space_id, author_profile_id, created_at and cursor_time (the time with microseconds, for
+ * keysets). The stream, pins, recommendations and lookups all build on these.
+ */
+export const feedSources = (sql: SqlClient.SqlClient, scope: FeedScope): Record<FeedItemType, FeedSource> => {
+  const community = scope.communityId
+  const inSpaces = scope.spaceIds.length === 0 ? sql`FALSE` : sql.in("t.space_id", scope.spaceIds)
+  const columns = (type: FeedItemType, time: Statement.Fragment) =>
+    sql`${type}::text AS type, t.id, ${time} AS created_at,
+      to_char(${time} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time`
+  const time = { created: sql`t.created_at`, published: sql`t.published_at` }
+  return {
+    status: {
+      type: "status",
+      from: sql`status_posts t`,
+      time: time.created,
+      select: sql`SELECT ${columns("status", time.created)}, NULL::text AS title, left(t.body, 280) AS excerpt,
+        NULL::uuid AS space_id, t.author_profile_id FROM status_posts t`,
+      where: scope.statusPosts
+        ? sql`t.community_id = ${community} AND t.deleted_at IS NULL`
+        : sql`FALSE`
+    },
+    content: {
+      type: "content",
+      from: sql`content_posts t`,
+      time: time.created,
+      select: sql`SELECT ${columns("content", time.created)}, t.title, left(t.body, 280) AS excerpt, t.space_id,
+        t.author_profile_id FROM content_posts t`,
+      where: sql`t.community_id = ${community} AND t.deleted_at IS NULL AND ${inSpaces}`
+    },
+    course: {
+      type: "course",
+      from: sql`courses t`,
+      time: time.published,
+      select: sql`SELECT ${columns("course", time.published)}, t.title, left(t.description, 280) AS excerpt,
+        t.space_id, t.created_by AS author_profile_id FROM courses t`,
+      where: sql`t.community_id = ${community} AND t.status = 'published' AND t.published_at IS NOT NULL
+        AND ${inSpaces}`
+    },
+    event: {
+      type: "event",
+      from: sql`events t`,
+      time: time.created,
+      select: sql`SELECT ${columns("event", time.created)}, t.title, NULL::text AS excerpt, t.space_id,
+        NULL::uuid AS author_profile_id FROM events t`,
+      where: sql`t.community_id = ${community} AND t.deleted_at IS NULL AND ${inSpaces}`
+    }
+  }
+}

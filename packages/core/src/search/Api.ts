@@ -1,0 +1,40 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok } from "../domain/Envelope"
+import { MAX_LIMIT, PageQuery } from "../domain/Pagination"
+import { OneOf } from "../domain/Role"
+import { BadRequest, Unauthorized } from "../http/ApiErrors"
+import { PublicScope } from "../http/middleware/tags"
+import { searchTypes } from "./Repo"
+
+const SearchResult = Schema.Struct({
+  type: OneOf(...searchTypes),
+  id: Schema.String,
+  title: Schema.String,
+  spaceId: Schema.String,
+  courseId: Schema.NullOr(Schema.String),
+  score: Schema.Number
+})
+
+const SearchQuery = Schema.Struct({
+  q: Schema.Trim.pipe(
+    Schema.filter((value) => (value.length >= 1 && value.length <= 100) || "must be between 1 and 100 characters")
+  ),
+  limit: PageQuery.fields.limit
+})
+
+export class SearchApi extends HttpApiGroup.make("search")
+  .add(
+    HttpApiEndpoint.get("search", "/search")
+      .setUrlParams(SearchQuery)
+      .addSuccess(Ok(Schema.Array(SearchResult)))
+      .addError(BadRequest)
+      .middleware(PublicScope)
+      .annotate(
+        OpenApi.Description,
+        `Public (token optional). Searches the titles of spaces, courses, lessons, events and content posts of the community for \`q\` (1 to 100 characters, trimmed), ignoring case and accents (\`busca\` finds \`Búsca\`). Matches contain the text or resemble a word of the title (trigram word similarity, so small typos still match). Ranked: titles starting with \`q\` first, then titles with a word starting with it, then by similarity (\`score\`), shorter titles first. Returns the best \`limit\` results (default 20, max ${MAX_LIMIT}), no pagination. Only what the caller may read: spaces whose content they may read, and the courses (published ones unless staff), lessons, events and posts of those spaces.`
+      )
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}

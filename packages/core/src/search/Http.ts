@@ -1,0 +1,18 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentVisitor } from "../domain/Caller"
+import { Messages } from "../domain/Messages"
+import { RodaApi } from "../http/Api"
+import { ok } from "../http/Reply"
+import { viewerOfVisitor } from "../structure/Access"
+import { Search } from "./Search"
+
+export const SearchHttp = HttpApiBuilder.group(RodaApi, "search", (handlers) =>
+  Effect.gen(function*() {
+    const search = yield* Search
+    return handlers.handle("search", ({ urlParams }) =>
+      CurrentVisitor.pipe(
+        Effect.flatMap((visitor) => search.search(viewerOfVisitor(visitor), urlParams)),
+        Effect.flatMap((data) => ok(Messages.searchResults, data))
+      ))
+  }))

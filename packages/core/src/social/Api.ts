@@ -1,0 +1,234 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Page } from "../domain/Envelope"
+import { Body, HttpUrl, Name } from "../domain/Fields"
+import { Uuid } from "../domain/Ids"
+import { PageQuery } from "../domain/Pagination"
+import { OneOf } from "../domain/Role"
+import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { MemberScope, PublicScope } from "../http/middleware/tags"
+import { commentableTypes, MAX_ATTACHMENTS, MAX_BODY, reactionTypes } from "./kinds"
+
+const ReactionTypeSchema = OneOf(...reactionTypes)
+const Counts = Schema.Struct(
+  Object.fromEntries(reactionTypes.map((type) => [type, Schema.Number])) as {
+    [K in typeof reactionTypes[number]]: typeof Schema.Number
+  }
+)
+const Author = Schema.Struct({ id: Schema.String, fullName: Schema.String, avatarUrl: Schema.NullOr(Schema.String) })
+const Mention = Schema.Struct({ profileId: Schema.String, fullName: Schema.String })
+
+const engagement = {
+  mentions: Schema.Array(Mention),
+  reactions: Counts,
+  reactionCount: Schema.Number,
+  myReaction: Schema.NullOr(ReactionTypeSchema)
+}
+
+export const StatusPost = Schema.Struct({
+  id: Schema.String,
+  author: Author,
+  body: Schema.String,
+  ...engagement,
+  commentCount: Schema.Number,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+export const ContentPost = Schema.Struct({
+  id: Schema.String,
+  spaceId: Schema.String,
+  author: Author,
+  title: Schema.String,
+  body: Schema.String,
+  attachments: Schema.Array(Schema.String),
+  ...engagement,
+  commentCount: Schema.Number,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+export const Comment = Schema.Struct({
+  id: Schema.String,
+  itemType: OneOf(...commentableTypes),
+  itemId: Schema.String,
+  parentId: Schema.NullOr(Schema.String),
+  author: Author,
+  body: Schema.String,
+  ...engagement,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+export const ReactionState = Schema.Struct({
+  itemType: Schema.String,
+  itemId: Schema.String,
+  reaction: Schema.NullOr(ReactionTypeSchema),
+  reactions: Counts,
+  reactionCount: Schema.Number
+})
+
+const PostBody = Name(MAX_BODY)
+export const StatusInput = Body({ body: PostBody })
+export const ReactionInput = Body({ type: ReactionTypeSchema })
+export const CommentInput = Body({ body: PostBody, parentId: Schema.optional(Schema.NullOr(Uuid)) })
+export const CommentChanges = Body({ body: PostBody })
+export const ContentInput = Body({
+  spaceId: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100)))),
+  title: Name(200),
+  body: Schema.Trim.pipe(
+    Schema.filter((value) =>
+      (value.length >= 1 && value.length <= 100_000) || "must be between 1 and 100000 characters"
+    )
+  ),
+  attachments: Schema.optional(Schema.Array(HttpUrl).pipe(Schema.maxItems(MAX_ATTACHMENTS)))
+})
+
+const MENTIONS =
+  "Mentions: write `@[Full Name](profileId)` (or a bare `@profileId`) in the body; ids of profiles of this community are resolved and returned in `mentions` (at most 50 per body), anything else stays plain text."
+const REACTIONS =
+  "Reaction types: like, love, celebrate, insightful, funny (400 otherwise). One reaction per person (the X-ProfileId profile when acting) per item: the same type again removes it, another type replaces it. Answers the new state: `reaction` (the caller's, or null), counts by type and `reactionCount`."
+const AUTHOR_OR_STAFF = "The author, or owner, admin or moderator (others 403)."
+
+const StatusIdParam = Schema.Struct({ id: Uuid })
+const CommentParams = Schema.Struct({ statusId: Uuid, commentId: Uuid })
+
+export class StatusApi extends HttpApiGroup.make("status")
+  .add(
+    HttpApiEndpoint.post("create", "/status")
+      .setPayload(StatusInput)
+      .addSuccess(Ok(StatusPost), { status: 201 })
+      .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        `Member. A community-wide status post (no space) by the caller (the X-ProfileId profile when acting). \`body\`: 1 to 5000 characters after trimming. ${MENTIONS}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/status/:id")
+      .setPath(StatusIdParam)
+      .setPayload(StatusInput)
+      .addSuccess(Ok(StatusPost))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} Replaces the body (mentions are resolved again).`)
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/status/:id")
+      .setPath(StatusIdParam)
+      .addSuccess(Ok(Schema.Null))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} Soft delete: the post disappears from lists and the feed.`)
+  )
+  .add(
+    HttpApiEndpoint.post("react", "/status/:id/react")
+      .setPath(StatusIdParam)
+      .setPayload(ReactionInput)
+      .addSuccess(Ok(ReactionState))
+      .addError(BadRequest)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, `Member. ${REACTIONS}`)
+  )
+  .add(
+    HttpApiEndpoint.post("comment", "/status/:id/comment")
+      .setPath(StatusIdParam)
+      .setPayload(CommentInput)
+      .addSuccess(Ok(Comment), { status: 201 })
+      .addError(BadRequest)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        `Member. \`body\` 1 to 5000 characters. Replies are one level deep: \`parentId\` must name a top-level comment of the same post; a reply to a reply, or a comment of another item, answers 400 (param \`parentId\`); an unknown or deleted parent 404. ${MENTIONS}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("comments", "/status/:id/comments")
+      .setPath(StatusIdParam)
+      .setUrlParams(PageQuery)
+      .addSuccess(Page(Comment))
+      .addError(BadRequest)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Member. Comments in threads, oldest first: each top-level comment followed by its replies (`parentId` set), each with reactions by type and the caller's own. Keyset pagination (`limit`, `cursor`)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("updateComment", "/status/:statusId/comment/:commentId")
+      .setPath(CommentParams)
+      .setPayload(CommentChanges)
+      .addSuccess(Ok(Comment))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} A comment not of that post: 404.`)
+  )
+  .add(
+    HttpApiEndpoint.del("removeComment", "/status/:statusId/comment/:commentId")
+      .setPath(CommentParams)
+      .addSuccess(Ok(Schema.Null))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} Soft delete; a top-level comment takes its replies with it.`)
+  )
+  .add(
+    HttpApiEndpoint.post("reactToComment", "/status/:statusId/comment/:commentId/react")
+      .setPath(CommentParams)
+      .setPayload(ReactionInput)
+      .addSuccess(Ok(ReactionState))
+      .addError(BadRequest)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        `Member. Adds, changes or removes the caller's reaction on a comment of that post. ${REACTIONS}`
+      )
+  )
+  .middlewareEndpoints(MemberScope)
+  .add(
+    HttpApiEndpoint.get("list", "/status")
+      .setUrlParams(PageQuery)
+      .addSuccess(Page(StatusPost))
+      .addError(BadRequest)
+      .middleware(PublicScope)
+      .annotate(
+        OpenApi.Description,
+        "Public (token optional). Status posts of the community, newest first (keyset pagination: `limit`, `cursor`), each with its author (id, fullName, avatarUrl), reactions by type, `reactionCount`, `commentCount`, the caller's own reaction (`myReaction`) and resolved `mentions`. Status posts are community-wide: members see them all; anonymous visitors (or tokens of non-members) see them only when the community setting `publicStatusPosts` is true, otherwise an empty page."
+      )
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}
+
+export class ContentApi extends HttpApiGroup.make("content")
+  .add(
+    HttpApiEndpoint.post("create", "/content")
+      .setPayload(ContentInput)
+      .addSuccess(Ok(ContentPost), { status: 201 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `Member. A post in a space whose module is \`feed\`: \`title\` (1 to 200), \`body\` (1 to 100000), optional \`attachments\` (at most ${MAX_ATTACHMENTS} http(s) URLs). Like courses: no \`spaceId\` 400 \`ID do espaço é obrigatório.\`; a space unknown, of another community or hidden from the caller 400 \`Espaço não encontrado ou não pertence a esta comunidade.\`; a space of another module 400. The caller must be able to read the space's content (403) and, when the space's \`postingPolicy\` is \`staff\`, be owner, admin or moderator (403). ${MENTIONS} Read content posts through the feed or \`GET /api/content/{id}\`.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("detail", "/content/:id")
+      .setPath(Schema.Struct({ id: Uuid }))
+      .addSuccess(Ok(ContentPost))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(PublicScope)
+      .annotate(
+        OpenApi.Description,
+        "Public (token optional). A content post with reactions by type, comment count, the caller's reaction and mentions, subject to the access rules of its space (404 hidden, 403 gated)."
+      )
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}

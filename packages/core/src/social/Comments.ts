@@ -1,0 +1,153 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
+import { invalidField, notFound } from "../domain/AppError"
+import type { Member } from "../domain/Caller"
+import { isUuid, Uuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { Ids } from "../platform/Ids"
+import { transactional } from "../sql/transaction"
+import { viewerOfMember } from "../structure/Access"
+import { type CommentRow, CommentsRepo } from "./CommentsRepo"
+import { SocialItems } from "./items"
+import type { CommentableType, ReactionType } from "./kinds"
+import { groupMentions, MentionsRepo } from "./mentions"
+import { requireAuthorOrStaff } from "./policy"
+import { Reactions } from "./Reactions"
+import { commentView } from "./view"
+
+/** [thread id, id] of the last comment of a page. */
+const CommentCursor = Schema.Tuple(Uuid, Uuid)
+
+export interface NewCommentInput {
+  readonly body: string
+  readonly parentId?: string | null | undefined
+}
+
+/**
+ * Comments on any feed item, by the acting profile. Replies are one level deep: `parentId` names a
+ * top-level comment of the same item (a reply to a reply, or a parent of another item, is a 400; an
+ * unknown or deleted parent a 404). Removing a comment removes its replies (soft delete).
+ */
+export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* CommentsRepo
+    const mentions = yield* MentionsRepo
+    const reactions = yield* Reactions
+    const items = yield* SocialItems
+    const ids = yield* Ids
+
+    /** Comments of these items (deleted ones excluded): one grouped query. */
+    const countsFor = Effect.fn("Comments.countsFor")(
+      function*(communityId: string, itemType: CommentableType, itemIds: ReadonlyArray<string>) {
+        const rows = yield* repo.counts(communityId, itemType, itemIds)
+        return new Map(rows.map((row) => [row.itemId, row.n])) as ReadonlyMap<string, number>
+      }
+    )
+
+    /** Comments as the member sees them: reactions, their own reaction and mentions in three queries. */
+    const views = (member: Member, rows: ReadonlyArray<CommentRow>) =>
+      Effect.gen(function*() {
+        const commentIds = rows.map((row) => row.id)
+        const engagement = {
+          reactions: yield* reactions.countsFor(member.communityId, "comment", commentIds),
+          mine: yield* reactions.mineFor(member.communityId, member.actingProfileId, "comment", commentIds),
+          mentions: groupMentions(yield* mentions.of(member.communityId, "comment", commentIds))
+        }
+        return rows.map((row) => commentView(row, engagement))
+      })
+
+    /** The comment of that item; 404 otherwise (also when the item is not readable). */
+    const findOn = Effect.fn("Comments.findOn")(
+      function*(member: Member, itemType: CommentableType, itemId: string, commentId: string) {
+        const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
+        const id = commentId.trim().toLowerCase()
+        const row = isUuid(id) ? yield* repo.find(member.communityId, id) : Option.none()
+        if (Option.isNone(row) || row.value.itemType !== itemType || row.value.itemId !== item.id) {
+          return yield* Effect.fail(notFound(Messages.commentNotFound))
+        }
+        return row.value
+      }
+    )
+
+    const parentOf = (member: Member, itemType: CommentableType, itemId: string, parentId: string) =>
+      Effect.gen(function*() {
+        const id = parentId.trim().toLowerCase()
+        const row = yield* repo.find(member.communityId, id)
+        if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.commentNotFound))
+        const parent = row.value
+        if (parent.itemType !== itemType || parent.itemId !== itemId) {
+          return yield* Effect.fail(invalidField("parentId", Messages.parentOtherItem))
+        }
+        if (parent.parentId !== null) return yield* Effect.fail(invalidField("parentId", Messages.replyDepth))
+        return parent.id
+      })
+
+    const add = Effect.fn("Comments.add")(
+      function*(member: Member, itemType: CommentableType, itemId: string, input: NewCommentInput) {
+        const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
+        const parentId = input.parentId ? yield* parentOf(member, itemType, item.id, input.parentId) : null
+        const id = yield* ids.next
+        yield* transactional(sql)(Effect.gen(function*() {
+          yield* repo.insert({
+            id,
+            communityId: member.communityId,
+            itemType,
+            itemId: item.id,
+            parentId,
+            authorProfileId: member.actingProfileId,
+            body: input.body
+          })
+          yield* mentions.replace(member.communityId, "comment", id, input.body)
+        }))
+        const row = yield* repo.find(member.communityId, id).pipe(Effect.map(Option.getOrThrow))
+        return (yield* views(member, [row]))[0]!
+      }
+    )
+
+    const list = Effect.fn("Comments.list")(
+      function*(member: Member, itemType: CommentableType, itemId: string, query: PageQuery) {
+        const limit = query.limit ?? DEFAULT_LIMIT
+        const after = yield* decodeCursor(query.cursor, CommentCursor)
+        const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
+        const key = after === undefined ? undefined : [after[0].toLowerCase(), after[1].toLowerCase()] as const
+        const rows = yield* repo.list(member.communityId, itemType, item.id, key, limit)
+        const page = toPage(rows, limit, (row) => [row.threadId, row.id])
+        return { items: yield* views(member, page.items), pagination: page.pagination }
+      }
+    )
+
+    const update = Effect.fn("Comments.update")(
+      function*(member: Member, itemType: CommentableType, itemId: string, commentId: string, body: string) {
+        const comment = yield* findOn(member, itemType, itemId, commentId)
+        yield* requireAuthorOrStaff(member, comment.authorProfileId)
+        yield* transactional(sql)(Effect.gen(function*() {
+          yield* repo.update(member.communityId, comment.id, body)
+          yield* mentions.replace(member.communityId, "comment", comment.id, body)
+        }))
+        const row = yield* repo.find(member.communityId, comment.id).pipe(Effect.map(Option.getOrThrow))
+        return (yield* views(member, [row]))[0]!
+      }
+    )
+
+    const remove = Effect.fn("Comments.remove")(
+      function*(member: Member, itemType: CommentableType, itemId: string, commentId: string) {
+        const comment = yield* findOn(member, itemType, itemId, commentId)
+        yield* requireAuthorOrStaff(member, comment.authorProfileId)
+        yield* repo.remove(member.communityId, comment.id)
+      }
+    )
+
+    /** A reaction on a comment of that item (same rules as `Reactions.react`). */
+    const react = Effect.fn("Comments.react")(
+      function*(member: Member, itemType: CommentableType, itemId: string, commentId: string, type: ReactionType) {
+        const comment = yield* findOn(member, itemType, itemId, commentId)
+        return yield* reactions.react(member, "comment", comment.id, type)
+      }
+    )
+
+    return { add, list, update, remove, react, findOn, countsFor }
+  }),
+  dependencies: [CommentsRepo.Default, MentionsRepo.Default, Reactions.Default, SocialItems.Default]
+}) {}

@@ -1,0 +1,76 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { CommentableType } from "./kinds"
+
+export interface CommentRow {
+  readonly id: string
+  readonly itemType: CommentableType
+  readonly itemId: string
+  readonly parentId: string | null
+  readonly authorProfileId: string
+  readonly authorName: string
+  readonly authorAvatarUrl: string | null
+  readonly body: string
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export type NewCommentRow = {
+  readonly id: string
+  readonly communityId: string
+  readonly itemType: CommentableType
+  readonly itemId: string
+  readonly parentId: string | null
+  readonly authorProfileId: string
+  readonly body: string
+}
+
+/** SQL for comments (soft-deleted: `deleted_at`). */
+export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/CommentsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const select = sql`SELECT c.id, c.item_type, c.item_id, c.parent_id, c.author_profile_id,
+      p.full_name AS author_name, p.avatar_url AS author_avatar_url, c.body, c.created_at, c.updated_at
+      FROM comments c JOIN profiles p ON p.community_id = c.community_id AND p.id = c.author_profile_id`
+
+    return {
+      find: (communityId: string, id: string) =>
+        sql<CommentRow>`${select} WHERE c.community_id = ${communityId} AND c.id = ${id}
+          AND c.deleted_at IS NULL`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie),
+      insert: (row: NewCommentRow) => sql`INSERT INTO comments ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
+      update: (communityId: string, id: string, body: string) =>
+        sql`UPDATE comments SET body = ${body}, updated_at = now()
+          WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      /** Soft-deletes the comment and its replies. */
+      remove: (communityId: string, id: string) =>
+        sql`UPDATE comments SET deleted_at = now()
+          WHERE community_id = ${communityId} AND (id = ${id} OR parent_id = ${id}) AND deleted_at IS NULL`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      /**
+       * Comments of an item in threads, oldest first: each top-level comment followed by its replies.
+       * Keyset on (thread id, id); ids are UUIDv7, so a thread's id precedes its replies'.
+       */
+      list: (
+        communityId: string,
+        itemType: CommentableType,
+        itemId: string,
+        after: readonly [string, string] | undefined,
+        limit: number
+      ) =>
+        sql<CommentRow & { threadId: string }>`SELECT x.* FROM (SELECT s.*, coalesce(s.parent_id, s.id) AS thread_id
+            FROM (${select} WHERE c.community_id = ${communityId} AND c.item_type = ${itemType}
+              AND c.item_id = ${itemId} AND c.deleted_at IS NULL) s) x
+          ${after === undefined ? sql`` : sql`WHERE (x.thread_id, x.id) > (${after[0]}::uuid, ${after[1]}::uuid)`}
+          ORDER BY x.thread_id, x.id LIMIT ${limit + 1}`.pipe(Effect.orDie),
+      /** Comments of these items: one grouped query. */
+      counts: (communityId: string, itemType: CommentableType, itemIds: ReadonlyArray<string>) =>
+        itemIds.length === 0
+          ? Effect.succeed<ReadonlyArray<{ itemId: string; n: number }>>([])
+          : sql<{ itemId: string; n: number }>`SELECT item_id, count(*)::int AS n FROM comments
+              WHERE community_id = ${communityId} AND item_type = ${itemType} AND deleted_at IS NULL
+              AND ${sql.in("item_id", itemIds)} GROUP BY item_id`.pipe(Effect.orDie)
+    }
+  })
+}) {}

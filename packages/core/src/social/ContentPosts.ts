@@ -1,0 +1,103 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { forbidden, invalidField, notFound } from "../domain/AppError"
+import type { Member } from "../domain/Caller"
+import { isUuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { Ids } from "../platform/Ids"
+import { transactional } from "../sql/transaction"
+import { Access, type Viewer, viewerOfMember } from "../structure/Access"
+import { Comments } from "./Comments"
+import { SocialItems } from "./items"
+import { groupMentions, MentionsRepo } from "./mentions"
+import { PostsRepo } from "./PostsRepo"
+import { Reactions } from "./Reactions"
+import { contentView } from "./view"
+
+export interface NewContentInput {
+  readonly spaceId?: string | null | undefined
+  readonly title: string
+  readonly body: string
+  readonly attachments?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * Content posts: titled posts in a `feed` space by the acting profile, read through the feed (and
+ * `GET /api/content/{id}`). Posting needs `Access.readContent` on the space and its posting rule.
+ */
+export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/ContentPosts", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* PostsRepo
+    const mentions = yield* MentionsRepo
+    const reactions = yield* Reactions
+    const comments = yield* Comments
+    const items = yield* SocialItems
+    const access = yield* Access
+    const ids = yield* Ids
+
+    /**
+     * The space of a new post, as for courses: given (400), of this community and visible to the
+     * member (400 `Espaço não encontrado…`), a `feed` space (400); then its content readable (403)
+     * and the posting rule: `staff` spaces take posts from owner, admin, moderator only (403).
+     */
+    const postingSpace = (member: Member, spaceId: string | null | undefined) =>
+      Effect.gen(function*() {
+        const id = spaceId?.trim().toLowerCase() ?? ""
+        if (id === "") return yield* Effect.fail(invalidField("spaceId", Messages.spaceIdRequired))
+        const viewer = viewerOfMember(member)
+        const space = yield* access.space(viewer, id).pipe(
+          Effect.catchIf(
+            (error) => error.status === 404,
+            () => Effect.fail(invalidField("spaceId", Messages.spaceNotFound))
+          )
+        )
+        if (space.module !== "feed") return yield* Effect.fail(invalidField("spaceId", Messages.notAFeedSpace))
+        yield* access.readContent(viewer, space.spaceId)
+        if (!space.isStaff && (yield* repo.postingPolicy(member.communityId, space.spaceId)) === "staff") {
+          return yield* Effect.fail(forbidden(Messages.postingStaffOnly))
+        }
+        return space.spaceId
+      })
+
+    const detail = Effect.fn("ContentPosts.detail")(function*(viewer: Viewer, id: string) {
+      const key = id.trim().toLowerCase()
+      const missing = notFound(Messages.contentNotFound)
+      if (!isUuid(key)) return yield* Effect.fail(missing)
+      const item = yield* items.resolve(viewer, "content", key)
+      const row = yield* repo.findContent(viewer.communityId, item.id)
+      if (Option.isNone(row)) return yield* Effect.fail(missing)
+      const c = viewer.communityId
+      const engagement = {
+        reactions: yield* reactions.countsFor(c, "content", [item.id]),
+        mine: Option.isSome(viewer.member)
+          ? yield* reactions.mineFor(c, viewer.member.value.actingProfileId, "content", [item.id])
+          : new Map(),
+        comments: yield* comments.countsFor(c, "content", [item.id]),
+        mentions: groupMentions(yield* mentions.of(c, "content", [item.id]))
+      }
+      return contentView(row.value, engagement)
+    })
+
+    const create = Effect.fn("ContentPosts.create")(function*(member: Member, input: NewContentInput) {
+      const spaceId = yield* postingSpace(member, input.spaceId)
+      const id = yield* ids.next
+      yield* transactional(sql)(Effect.gen(function*() {
+        yield* repo.insertContent({
+          id,
+          communityId: member.communityId,
+          spaceId,
+          authorProfileId: member.actingProfileId,
+          title: input.title,
+          body: input.body,
+          attachments: input.attachments ?? []
+        })
+        yield* mentions.replace(member.communityId, "content", id, input.body)
+      }))
+      return yield* detail(viewerOfMember(member), id)
+    })
+
+    return { create, detail }
+  }),
+  dependencies: [PostsRepo.Default, MentionsRepo.Default, Reactions.Default, Comments.Default, SocialItems.Default]
+}) {}

@@ -1,0 +1,88 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { Messages } from "../domain/Messages"
+import { RodaApi } from "../http/Api"
+import { ok, page } from "../http/Reply"
+import { viewerOfVisitor } from "../structure/Access"
+import { Comments } from "./Comments"
+import { ContentPosts } from "./ContentPosts"
+import { Reactions } from "./Reactions"
+import { StatusPosts } from "./StatusPosts"
+
+const reacted = <A extends { readonly reaction: string | null }>(state: A) =>
+  ok(state.reaction === null ? Messages.reactionRemoved : Messages.reactionSaved, state)
+
+export const StatusHttp = HttpApiBuilder.group(RodaApi, "status", (handlers) =>
+  Effect.gen(function*() {
+    const posts = yield* StatusPosts
+    const comments = yield* Comments
+    const reactions = yield* Reactions
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) => posts.list(viewerOfVisitor(visitor), urlParams)),
+          Effect.flatMap((result) => page(Messages.statusPosts, result))
+        ))
+      .handle("create", ({ payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => posts.create(member, payload.body)),
+          Effect.flatMap((data) => ok(Messages.statusCreated, data))
+        ))
+      .handle("update", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => posts.update(member, path.id, payload.body)),
+          Effect.flatMap((data) => ok(Messages.statusUpdated, data))
+        ))
+      .handle("remove", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => posts.remove(member, path.id)),
+          Effect.flatMap(() => ok(Messages.statusDeleted, null))
+        ))
+      .handle("react", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => reactions.react(member, "status", path.id, payload.type)),
+          Effect.flatMap(reacted)
+        ))
+      .handle("comment", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => comments.add(member, "status", path.id, payload)),
+          Effect.flatMap((data) => ok(Messages.commentCreated, data))
+        ))
+      .handle("comments", ({ path, urlParams }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => comments.list(member, "status", path.id, urlParams)),
+          Effect.flatMap((result) => page(Messages.comments, result))
+        ))
+      .handle("updateComment", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => comments.update(member, "status", path.statusId, path.commentId, payload.body)),
+          Effect.flatMap((data) => ok(Messages.commentUpdated, data))
+        ))
+      .handle("removeComment", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => comments.remove(member, "status", path.statusId, path.commentId)),
+          Effect.flatMap(() => ok(Messages.commentDeleted, null))
+        ))
+      .handle("reactToComment", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => comments.react(member, "status", path.statusId, path.commentId, payload.type)),
+          Effect.flatMap(reacted)
+        ))
+  }))
+
+export const ContentHttp = HttpApiBuilder.group(RodaApi, "content", (handlers) =>
+  Effect.gen(function*() {
+    const content = yield* ContentPosts
+    return handlers
+      .handle("create", ({ payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => content.create(member, payload)),
+          Effect.flatMap((data) => ok(Messages.contentCreated, data))
+        ))
+      .handle("detail", ({ path }) =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) => content.detail(viewerOfVisitor(visitor), path.id)),
+          Effect.flatMap((data) => ok(Messages.content, data))
+        ))
+  }))

@@ -1,0 +1,85 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+
+interface Authored {
+  readonly id: string
+  readonly authorProfileId: string
+  readonly authorName: string
+  readonly authorAvatarUrl: string | null
+  readonly body: string
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface StatusRow extends Authored {
+  /** `created_at` with microseconds, for the keyset. */
+  readonly cursorTime: string
+}
+
+export interface ContentRow extends Authored {
+  readonly spaceId: string
+  readonly title: string
+  readonly attachments: ReadonlyArray<string>
+}
+
+export type NewContentRow = {
+  readonly id: string
+  readonly communityId: string
+  readonly spaceId: string
+  readonly authorProfileId: string
+  readonly title: string
+  readonly body: string
+  readonly attachments: ReadonlyArray<string>
+}
+
+const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+/** SQL for status posts and content posts (soft-deleted: `deleted_at`). */
+export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const authorJoin = sql`JOIN profiles p ON p.community_id = t.community_id AND p.id = t.author_profile_id`
+    const authored = sql`t.id, t.author_profile_id, p.full_name AS author_name, p.avatar_url AS author_avatar_url,
+      t.body, t.created_at, t.updated_at`
+    const status = sql`SELECT ${authored},
+      to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time
+      FROM status_posts t ${authorJoin}`
+
+    return {
+      findStatus: (communityId: string, id: string) =>
+        sql<StatusRow>`${status} WHERE t.community_id = ${communityId} AND t.id = ${id} AND t.deleted_at IS NULL`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      insertStatus: (row: { id: string; communityId: string; authorProfileId: string; body: string }) =>
+        sql`INSERT INTO status_posts ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
+      updateStatus: (communityId: string, id: string, body: string) =>
+        sql`UPDATE status_posts SET body = ${body}, updated_at = now()
+          WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      removeStatus: (communityId: string, id: string) =>
+        sql`UPDATE status_posts SET deleted_at = now()
+          WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(Effect.asVoid, Effect.orDie),
+      /** Newest first; keyset on (created_at, id) descending. */
+      listStatus: (communityId: string, after: readonly [string, string] | undefined, limit: number) =>
+        sql<StatusRow>`${status} WHERE t.community_id = ${communityId} AND t.deleted_at IS NULL
+          ${after === undefined ? sql`` : sql`AND (t.created_at, t.id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`}
+          ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie),
+      findContent: (communityId: string, id: string) =>
+        sql<ContentRow>`SELECT ${authored}, t.space_id, t.title, t.attachments FROM content_posts t ${authorJoin}
+          WHERE t.community_id = ${communityId} AND t.id = ${id} AND t.deleted_at IS NULL`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      insertContent: (row: NewContentRow) =>
+        sql`INSERT INTO content_posts (id, community_id, space_id, author_profile_id, title, body, attachments)
+          VALUES (${row.id}, ${row.communityId}, ${row.spaceId}, ${row.authorProfileId}, ${row.title}, ${row.body},
+            ${JSON.stringify(row.attachments)}::jsonb)`.pipe(Effect.asVoid, Effect.orDie),
+      postingPolicy: (communityId: string, spaceId: string) =>
+        sql<{ postingPolicy: "members" | "staff" }>`SELECT posting_policy FROM spaces
+          WHERE community_id = ${communityId} AND id = ${spaceId}`.pipe(
+          Effect.map((rows) => rows[0]?.postingPolicy ?? "staff"),
+          Effect.orDie
+        )
+    }
+  })
+}) {}

@@ -1,0 +1,51 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { ReactableType, ReactionType } from "./kinds"
+
+export interface ReactionCountRow {
+  readonly itemId: string
+  readonly type: ReactionType
+  readonly n: number
+}
+
+/** SQL for reactions: one row per person per item. */
+export class ReactionsRepo extends Effect.Service<ReactionsRepo>()("@roda/core/ReactionsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const key = (communityId: string, itemType: ReactableType, itemId: string, profileId: string) =>
+      sql`community_id = ${communityId} AND item_type = ${itemType} AND item_id = ${itemId}
+        AND profile_id = ${profileId}`
+    return {
+      /** Removes the person's reaction when it is of `type`; whether it did. */
+      removeIfSame: (
+        communityId: string,
+        itemType: ReactableType,
+        itemId: string,
+        profileId: string,
+        type: ReactionType
+      ) =>
+        sql<{ itemId: string }>`DELETE FROM reactions WHERE ${key(communityId, itemType, itemId, profileId)}
+          AND type = ${type} RETURNING item_id`.pipe(Effect.map((rows) => rows.length > 0)),
+      /** Sets the person's reaction (adds it or replaces another type). */
+      upsert: (communityId: string, itemType: ReactableType, itemId: string, profileId: string, type: ReactionType) =>
+        sql`INSERT INTO reactions (community_id, item_type, item_id, profile_id, type)
+          VALUES (${communityId}, ${itemType}, ${itemId}, ${profileId}, ${type})
+          ON CONFLICT (community_id, item_type, item_id, profile_id)
+          DO UPDATE SET type = excluded.type, created_at = now()`.pipe(Effect.asVoid),
+      /** Reactions by type of these items: one grouped query. */
+      counts: (communityId: string, itemType: ReactableType, itemIds: ReadonlyArray<string>) =>
+        itemIds.length === 0
+          ? Effect.succeed<ReadonlyArray<ReactionCountRow>>([])
+          : sql<ReactionCountRow>`SELECT item_id, type, count(*)::int AS n FROM reactions
+              WHERE community_id = ${communityId} AND item_type = ${itemType} AND ${sql.in("item_id", itemIds)}
+              GROUP BY item_id, type`.pipe(Effect.orDie),
+      /** The person's reactions to these items: one query. */
+      mine: (communityId: string, profileId: string, itemType: ReactableType, itemIds: ReadonlyArray<string>) =>
+        itemIds.length === 0
+          ? Effect.succeed<ReadonlyArray<{ itemId: string; type: ReactionType }>>([])
+          : sql<{ itemId: string; type: ReactionType }>`SELECT item_id, type FROM reactions
+              WHERE community_id = ${communityId} AND item_type = ${itemType} AND profile_id = ${profileId}
+              AND ${sql.in("item_id", itemIds)}`.pipe(Effect.orDie)
+    }
+  })
+}) {}

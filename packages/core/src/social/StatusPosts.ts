@@ -1,0 +1,109 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
+import { notFound } from "../domain/AppError"
+import type { Member } from "../domain/Caller"
+import { isUuid, Uuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { Ids } from "../platform/Ids"
+import { transactional } from "../sql/transaction"
+import type { Viewer } from "../structure/Access"
+import { Comments } from "./Comments"
+import { SocialItems } from "./items"
+import { groupMentions, MentionsRepo } from "./mentions"
+import { requireAuthorOrStaff } from "./policy"
+import { PostsRepo, type StatusRow } from "./PostsRepo"
+import { Reactions } from "./Reactions"
+import { statusView } from "./view"
+
+/** [created_at with microseconds, id] of the last post of a page. */
+const StatusCursor = Schema.Tuple(
+  Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/)),
+  Uuid
+)
+
+/**
+ * Status posts: short community-wide posts (no space) by the acting profile. Members read them;
+ * anonymous visitors only when the community's `publicStatusPosts` setting is true. Edits and
+ * removals (soft) by the author or staff.
+ */
+export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/StatusPosts", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* PostsRepo
+    const mentions = yield* MentionsRepo
+    const reactions = yield* Reactions
+    const comments = yield* Comments
+    const items = yield* SocialItems
+    const ids = yield* Ids
+
+    /** Posts with reactions, the viewer's own, comment counts and mentions: four queries per list. */
+    const views = (viewer: Viewer, rows: ReadonlyArray<StatusRow>) =>
+      Effect.gen(function*() {
+        const postIds = rows.map((row) => row.id)
+        const c = viewer.communityId
+        const engagement = {
+          reactions: yield* reactions.countsFor(c, "status", postIds),
+          mine: Option.isSome(viewer.member)
+            ? yield* reactions.mineFor(c, viewer.member.value.actingProfileId, "status", postIds)
+            : new Map(),
+          comments: yield* comments.countsFor(c, "status", postIds),
+          mentions: groupMentions(yield* mentions.of(c, "status", postIds))
+        }
+        return rows.map((row) => statusView(row, engagement))
+      })
+
+    const find = (member: Member, id: string) =>
+      Effect.gen(function*() {
+        const key = id.trim().toLowerCase()
+        const row = isUuid(key) ? yield* repo.findStatus(member.communityId, key) : Option.none()
+        if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.statusNotFound))
+        return row.value
+      })
+
+    const one = (member: Member, id: string) =>
+      Effect.flatMap(find(member, id), (row) =>
+        Effect.map(
+          views({ communityId: member.communityId, member: Option.some(member) }, [row]),
+          (list) => list[0]!
+        ))
+
+    const list = Effect.fn("StatusPosts.list")(function*(viewer: Viewer, query: PageQuery) {
+      const limit = query.limit ?? DEFAULT_LIMIT
+      const after = yield* decodeCursor(query.cursor, StatusCursor)
+      if (!(yield* items.statusPostsVisible(viewer))) return { items: [], pagination: { limit, nextCursor: null } }
+      const key = after === undefined ? undefined : [after[0], after[1].toLowerCase()] as const
+      const rows = yield* repo.listStatus(viewer.communityId, key, limit)
+      const page = toPage(rows, limit, (row) => [row.cursorTime, row.id])
+      return { items: yield* views(viewer, page.items), pagination: page.pagination }
+    })
+
+    const create = Effect.fn("StatusPosts.create")(function*(member: Member, body: string) {
+      const id = yield* ids.next
+      yield* transactional(sql)(Effect.gen(function*() {
+        yield* repo.insertStatus({ id, communityId: member.communityId, authorProfileId: member.actingProfileId, body })
+        yield* mentions.replace(member.communityId, "status", id, body)
+      }))
+      return yield* one(member, id)
+    })
+
+    const update = Effect.fn("StatusPosts.update")(function*(member: Member, id: string, body: string) {
+      const post = yield* find(member, id)
+      yield* requireAuthorOrStaff(member, post.authorProfileId)
+      yield* transactional(sql)(Effect.gen(function*() {
+        yield* repo.updateStatus(member.communityId, post.id, body)
+        yield* mentions.replace(member.communityId, "status", post.id, body)
+      }))
+      return yield* one(member, post.id)
+    })
+
+    const remove = Effect.fn("StatusPosts.remove")(function*(member: Member, id: string) {
+      const post = yield* find(member, id)
+      yield* requireAuthorOrStaff(member, post.authorProfileId)
+      yield* repo.removeStatus(member.communityId, post.id)
+    })
+
+    return { list, create, update, remove }
+  }),
+  dependencies: [PostsRepo.Default, MentionsRepo.Default, Reactions.Default, Comments.Default, SocialItems.Default]
+}) {}

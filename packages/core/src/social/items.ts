@@ -1,0 +1,99 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { type AppError, notFound } from "../domain/AppError"
+import { isUuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import type { Text } from "../domain/Text"
+import { Access, type Viewer } from "../structure/Access"
+import type { CommentableType, ReactableType } from "./kinds"
+
+/** A feed item (or comment) a viewer may read. */
+export interface ResolvedItem {
+  readonly type: ReactableType
+  readonly id: string
+  /** The space whose content it is; null for status posts (community-wide). */
+  readonly spaceId: string | null
+  /** For a comment: the item it belongs to. */
+  readonly parent?: ResolvedItem
+}
+
+const notFoundText: Record<ReactableType, Text> = {
+  status: Messages.statusNotFound,
+  content: Messages.contentNotFound,
+  course: Messages.courseNotFound,
+  event: Messages.socialItemNotFound,
+  comment: Messages.commentNotFound
+}
+
+interface ItemRow {
+  readonly id: string
+  readonly spaceId: string | null
+  readonly itemType: CommentableType | null
+  readonly itemId: string | null
+}
+
+/**
+ * The one place that decides whether an item exists in the community and the viewer may read it,
+ * for reactions, comments and the feed:
+ * - status posts (community-wide, no space): not deleted; members of the community read them,
+ *   anonymous visitors only when the community's `publicStatusPosts` setting is true;
+ * - content posts: not deleted, and `Access.readContent` on their space;
+ * - courses: published (drafts are not found, staff included), and `Access.readContent` on their space;
+ * - events: not deleted, and `Access.readContent` on their space;
+ * - comments: not deleted, and their item readable by these rules.
+ * Another community's id, a malformed id, a deleted or hidden item answer 404; a visible space whose
+ * content the viewer may not read answers 403 (from `Access`).
+ */
+export class SocialItems extends Effect.Service<SocialItems>()("@roda/core/SocialItems", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const access = yield* Access
+
+    const lookup = (communityId: string, type: ReactableType, id: string) => {
+      const where = sql`t.community_id = ${communityId} AND t.id = ${id}`
+      const query = {
+        status: sql`SELECT t.id, NULL::uuid AS space_id, NULL::text AS item_type, NULL::uuid AS item_id
+          FROM status_posts t WHERE ${where} AND t.deleted_at IS NULL`,
+        content: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id
+          FROM content_posts t WHERE ${where} AND t.deleted_at IS NULL`,
+        course: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id
+          FROM courses t WHERE ${where} AND t.status = 'published'`,
+        event: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id
+          FROM events t WHERE ${where} AND t.deleted_at IS NULL`,
+        comment: sql`SELECT t.id, NULL::uuid AS space_id, t.item_type, t.item_id
+          FROM comments t WHERE ${where} AND t.deleted_at IS NULL`
+      }[type]
+      return sql<ItemRow>`${query}`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+    }
+
+    /** Members see status posts; anonymous visitors only when the community opened them. */
+    const statusPostsVisible = Effect.fn("SocialItems.statusPostsVisible")(function*(viewer: Viewer) {
+      if (Option.isSome(viewer.member)) return true
+      const rows = yield* sql<{ open: boolean }>`SELECT coalesce((settings->>'publicStatusPosts')::boolean, false)
+        AS open FROM communities WHERE id = ${viewer.communityId}`.pipe(Effect.orDie)
+      return rows[0]?.open ?? false
+    })
+
+    const resolve = (viewer: Viewer, type: ReactableType, id: string): Effect.Effect<ResolvedItem, AppError> =>
+      Effect.gen(function*() {
+        const missing = notFound(notFoundText[type])
+        const key = id.trim().toLowerCase()
+        if (!isUuid(key)) return yield* Effect.fail(missing)
+        const row = yield* lookup(viewer.communityId, type, key)
+        if (Option.isNone(row)) return yield* Effect.fail(missing)
+        const found = row.value
+        if (type === "comment") {
+          const parent = yield* resolve(viewer, found.itemType!, found.itemId!)
+          return { type, id: found.id, spaceId: parent.spaceId, parent }
+        }
+        if (type === "status") {
+          if (!(yield* statusPostsVisible(viewer))) return yield* Effect.fail(missing)
+        } else {
+          yield* access.readContent(viewer, found.spaceId!)
+        }
+        return { type, id: found.id, spaceId: found.spaceId }
+      }).pipe(Effect.withSpan("SocialItems.resolve"))
+
+    return { resolve, statusPostsVisible }
+  })
+}) {}

@@ -1,0 +1,182 @@
+import { Effect, Exit } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Member } from "../../src/domain/Caller"
+import { Comments } from "../../src/social/Comments"
+import { Reactions } from "../../src/social/Reactions"
+import { as, newCommunity, type TestCommunity } from "../support/community"
+import { createCourse, publish } from "../support/courses"
+import { expectCreated, expectError, expectInvalid, expectOk, unknownId } from "../support/envelope"
+import { client, startRoda } from "../support/harness"
+import { createSection, createSpace, entitle, setGrants } from "../support/structure"
+
+const roda = startRoda()
+const api = client(roda)
+afterAll(() => roda.dispose())
+
+const SPACE_REQUIRED = "ID do espaço é obrigatório."
+const SPACE_REFUSED = "Espaço não encontrado ou não pertence a esta comunidade."
+const STAFF_ONLY = "Neste espaço, só owner, admin ou moderator podem publicar."
+
+type Space = { id: string }
+let setup: TestCommunity
+let spaces: Record<"public" | "gated" | "secret" | "staffOnly" | "courses", Space>
+let people: Record<
+  "member" | "entitled" | "moderator",
+  { token: string; profileId: string; id: string; email: string; fullName: string }
+>
+const plan = unknownId()
+beforeAll(async () => {
+  setup = await newCommunity(api, "Conteúdo")
+  const section = await createSection(api, setup, { visibility: "public" })
+  const feed = (body: Record<string, unknown>) =>
+    createSpace(api, setup, section.id, { module: "feed", visibility: "public", ...body })
+  spaces = {
+    public: await feed({ title: "Público" }),
+    gated: await feed({ title: "Pago" }),
+    secret: await feed({ title: "Secreto", visibility: "secret" }),
+    staffOnly: await feed({ title: "Avisos", postingPolicy: "staff" }),
+    courses: await createSpace(api, setup, section.id, { visibility: "public" })
+  }
+  await setGrants(roda, spaces.gated.id, { plans: [plan] })
+  await setGrants(roda, spaces.secret.id, { plans: [plan] })
+  const entitled = await setup.addMember("member", "Eva Entitled")
+  await entitle(roda, setup.community.id, entitled.profileId, { type: "plan", id: plan })
+  people = {
+    member: await setup.addMember("member", "Mano Member"),
+    entitled,
+    moderator: await setup.addMember("moderator")
+  }
+})
+
+const post = (user: { token: string }, body: Record<string, unknown>) =>
+  api.post("/api/content", { title: "Título", body: "Corpo", ...body }, as(user, setup.community))
+
+describe("POST /api/content", () => {
+  it("creates a post (201, data.id) authored by the caller, with attachments, readable by id", async () => {
+    const reply = await post(people.member, {
+      spaceId: spaces.public.id,
+      attachments: ["https://example.com/a.png"],
+      body: `Veja @[Eva](${people.entitled.profileId})`
+    })
+    const created = expectCreated(reply, "Conteúdo publicado com sucesso.")
+    expect(created).toMatchObject({
+      spaceId: spaces.public.id,
+      title: "Título",
+      attachments: ["https://example.com/a.png"],
+      author: { id: people.member.profileId, fullName: "Mano Member" },
+      mentions: [{ profileId: people.entitled.profileId, fullName: "Eva Entitled" }],
+      commentCount: 0,
+      reactionCount: 0
+    })
+    expectOk(
+      await api.get(`/api/content/${created.id}`, { community: setup.community.id }),
+      200,
+      "Conteúdo encontrado."
+    )
+  })
+
+  it("validates input: 400 never 5xx", async () => {
+    expectError(await post(people.member, {}), 400, SPACE_REQUIRED)
+    expectError(await post(people.member, { spaceId: unknownId() }), 400, SPACE_REFUSED)
+    expectError(await post(people.member, { spaceId: "garbage" }), 400, SPACE_REFUSED)
+    expectInvalid(await post(people.member, { spaceId: spaces.courses.id }), "spaceId")
+    expectInvalid(await post(people.member, { spaceId: spaces.public.id, title: "" }), "title")
+    expectInvalid(await post(people.member, { spaceId: spaces.public.id, attachments: ["ftp://x"] }), "attachments")
+    const many = Array.from({ length: 11 }, (_, i) => `https://example.com/${i}`)
+    expectInvalid(await post(people.member, { spaceId: spaces.public.id, attachments: many }), "attachments")
+    expectError(await api.call("POST", "/api/content", { ...as(people.member, setup.community), raw: "[" }), 400)
+  })
+
+  it("applies Access: gated needs an entitlement (403), secret is unknown to members (400), staff post anywhere", async () => {
+    expectError(await post(people.member, { spaceId: spaces.gated.id }), 403)
+    expectError(await post(people.member, { spaceId: spaces.secret.id }), 400, SPACE_REFUSED)
+    expectCreated(await post(people.entitled, { spaceId: spaces.gated.id }))
+    expectCreated(await post(people.entitled, { spaceId: spaces.secret.id }))
+    expectCreated(await post(people.moderator, { spaceId: spaces.secret.id }))
+    expectCreated(await post(setup.owner, { spaceId: spaces.gated.id }))
+  })
+
+  it("applies the posting rule: staff-only spaces refuse members (403)", async () => {
+    expectError(await post(people.member, { spaceId: spaces.staffOnly.id }), 403, STAFF_ONLY)
+    expectError(await post(people.entitled, { spaceId: spaces.staffOnly.id }), 403, STAFF_ONLY)
+    expectCreated(await post(people.moderator, { spaceId: spaces.staffOnly.id }))
+  })
+
+  it("answers 400 for another community's space and 404 for its posts", async () => {
+    const other = await newCommunity(api, "Vizinha")
+    const section = await createSection(api, other, { visibility: "public" })
+    const space = await createSpace(api, other, section.id, { module: "feed", visibility: "public" })
+    expectError(await post(people.member, { spaceId: space.id }), 400, SPACE_REFUSED)
+    const foreign = expectCreated(
+      await api.post("/api/content", { spaceId: space.id, title: "t", body: "b" }, as(other.owner, other.community))
+    )
+    expectError(
+      await api.get(`/api/content/${foreign.id}`, as(setup.owner, setup.community)),
+      404,
+      "Conteúdo não encontrado."
+    )
+  })
+
+  it("GET /api/content/{id} follows the space's access rules", async () => {
+    const gated = expectCreated(await post(setup.owner, { spaceId: spaces.gated.id }))
+    const secret = expectCreated(await post(setup.owner, { spaceId: spaces.secret.id }))
+    const anonymous = { community: setup.community.id }
+    expectError(await api.get(`/api/content/${gated.id}`, anonymous), 403)
+    expectError(await api.get(`/api/content/${secret.id}`, anonymous), 404)
+    expectError(await api.get(`/api/content/${gated.id}`, as(people.member, setup.community)), 403)
+    expectOk(await api.get(`/api/content/${gated.id}`, as(people.entitled, setup.community)))
+    expectOk(await api.get(`/api/content/${secret.id}`, as(people.moderator, setup.community)))
+  })
+})
+
+const memberOf = (
+  user: { id: string; email: string; fullName: string; profileId: string },
+  role: Member["role"]
+): Member => ({
+  account: { id: user.id, email: user.email, fullName: user.fullName, isPlatformAdmin: false },
+  communityId: setup.community.id,
+  profileId: user.profileId,
+  role,
+  actingProfileId: user.profileId
+})
+
+const run = <A>(effect: Effect.Effect<A, unknown, Reactions | Comments>) => roda.runtime.runPromiseExit(effect)
+const statusOf = (exit: Exit.Exit<unknown, unknown>) =>
+  Exit.isFailure(exit) && exit.cause._tag === "Fail" ? (exit.cause.error as { status: number }).status : "ok"
+
+describe("generic item services (used by the feed)", () => {
+  it("react and comment on content posts and published courses the member may read", async () => {
+    const member = memberOf(people.member, "member")
+    const entitled = memberOf(people.entitled, "member")
+    const open = expectCreated(await post(setup.owner, { spaceId: spaces.public.id }))
+    const gated = expectCreated(await post(setup.owner, { spaceId: spaces.gated.id }))
+    const courseSetup = { ...setup, space: spaces.courses, section: { id: "" } } as never
+    const draft = await createCourse(api, courseSetup, { title: "Rascunho" })
+    const course = await createCourse(api, courseSetup, { title: "Publicado" })
+    await publish(api, setup, course.id)
+
+    const react = (who: Member, type: "content" | "course", id: string) =>
+      run(Effect.flatMap(Reactions, (r) => r.react(who, type, id, "like")))
+    const comment = (who: Member, type: "content" | "course", id: string) =>
+      run(Effect.flatMap(Comments, (c) => c.add(who, type, id, { body: "Oi" })))
+
+    expect(statusOf(await react(member, "content", open.id))).toBe("ok")
+    expect(statusOf(await react(member, "content", gated.id))).toBe(403)
+    expect(statusOf(await react(entitled, "content", gated.id))).toBe("ok")
+    expect(statusOf(await comment(member, "content", gated.id))).toBe(403)
+    expect(statusOf(await comment(entitled, "content", gated.id))).toBe("ok")
+    expect(statusOf(await react(member, "course", course.id))).toBe("ok")
+    expect(statusOf(await comment(member, "course", course.id))).toBe("ok")
+    expect(statusOf(await react(member, "course", draft.id))).toBe(404)
+    expect(statusOf(await comment(member, "course", unknownId()))).toBe(404)
+    expect(statusOf(await react(member, "content", "not-a-uuid"))).toBe(404)
+
+    const counts = await roda.runtime.runPromise(
+      Effect.flatMap(Comments, (c) => c.countsFor(setup.community.id, "course", [course.id, draft.id]))
+    )
+    expect(counts.get(course.id)).toBe(1)
+    expect(counts.get(draft.id)).toBeUndefined()
+    const detail = expectOk(await api.get(`/api/content/${gated.id}`, as(people.entitled, setup.community)))
+    expect(detail).toMatchObject({ reactionCount: 1, commentCount: 1, myReaction: "like" })
+  })
+})
