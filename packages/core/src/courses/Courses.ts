@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { type AppError, conflict, fieldError, invalidField, notFound } from "../domain/AppError"
+import { type AppError, invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
@@ -10,6 +10,7 @@ import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
 import { uniqueViolation } from "../sql/errors"
+import { insertWithFreeSlug as insertFreeSlug, slugTaken } from "../sql/freeSlug"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
 import { CurriculumRepo } from "./CurriculumRepo"
 import { orNotFound } from "./found"
@@ -46,8 +47,6 @@ export interface CourseQuery extends PageQuery {
   readonly level?: CourseLevel | undefined
 }
 
-const slugTaken = () => conflict(Messages.slugTaken, [fieldError("slug", Messages.slugTaken)])
-
 /** A unique violation on the slug index is a 409; any other SQL failure a defect. */
 const slugConflict = <A, R>(effect: Effect.Effect<A, unknown, R>): Effect.Effect<A, AppError, R> =>
   Effect.catchAll(
@@ -83,26 +82,13 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
         return space.spaceId
       })
 
-    /**
-     * Inserts with the requested slug; a generated one that is taken gets `-2` … `-10`, then a
-     * random suffix. A taken explicit slug is a 409.
-     */
     const insertWithFreeSlug = (row: Parameters<typeof repo.insert>[0], generated: boolean) =>
-      Effect.gen(function*() {
-        for (let attempt = 1;; attempt++) {
-          const slug = attempt === 1
-            ? row.slug
-            : attempt <= 10
-            ? `${row.slug.slice(0, 74)}-${attempt}`
-            : `${row.slug.slice(0, 71)}-${(yield* ids.next).slice(-8)}`
-          // A savepoint when nested, so a taken slug leaves an outer transaction usable.
-          const taken = yield* sql.withTransaction(repo.insert({ ...row, slug })).pipe(
-            Effect.as(false),
-            Effect.catchAll((error) => uniqueViolation(error) === undefined ? Effect.die(error) : Effect.succeed(true))
-          )
-          if (!taken) return slug
-          if (!generated || attempt >= 50) return yield* Effect.fail(slugTaken())
-        }
+      insertFreeSlug({
+        sql,
+        slug: row.slug,
+        generated,
+        insert: (slug) => repo.insert({ ...row, slug }),
+        randomSuffix: ids.next
       })
 
     const create = Effect.fn("Courses.create")(function*(member: Member, input: NewCourseInput) {

@@ -10,6 +10,7 @@ import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
 import { uniqueViolation } from "../sql/errors"
+import { insertWithFreeSlug as insertFreeSlug, slugTaken } from "../sql/freeSlug"
 import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
 import { icsOf } from "./calendar"
@@ -75,8 +76,6 @@ export interface EventQuery extends PageQuery {
 export interface ParticipantQuery extends PageQuery {
   readonly status?: ParticipantStatus | undefined
 }
-
-const slugTaken = () => conflict(Messages.slugTaken, [fieldError("slug", Messages.slugTaken)])
 
 const emptyText = (value: string | null | undefined) => {
   const trimmed = value?.trim() ?? ""
@@ -166,22 +165,13 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
         return space.spaceId
       })
 
-    /** Inserts with the requested slug; a generated one that is taken gets `-2` … `-10`, then a random suffix. */
     const insertWithFreeSlug = (row: NewEventRow, generated: boolean) =>
-      Effect.gen(function*() {
-        for (let attempt = 1;; attempt++) {
-          const slug = attempt === 1
-            ? row.slug
-            : attempt <= 10
-            ? `${row.slug.slice(0, 74)}-${attempt}`
-            : `${row.slug.slice(0, 71)}-${(yield* ids.next).slice(-8)}`
-          const taken = yield* sql.withTransaction(repo.insert({ ...row, slug })).pipe(
-            Effect.as(false),
-            Effect.catchAll((error) => uniqueViolation(error) === undefined ? Effect.die(error) : Effect.succeed(true))
-          )
-          if (!taken) return slug
-          if (!generated || attempt >= 50) return yield* Effect.fail(slugTaken())
-        }
+      insertFreeSlug({
+        sql,
+        slug: row.slug,
+        generated,
+        insert: (slug) => repo.insert({ ...row, slug }),
+        randomSuffix: ids.next
       })
 
     const isStaffViewer = (viewer: Viewer) => Option.exists(viewer.member, (member) => isStaff(member.role))
