@@ -3,39 +3,6 @@ import { Effect, Option } from "effect"
 import { isUuid } from "../domain/Ids"
 import type { EventType, ParticipantStatus, StreamStatus } from "./Policy"
 
-export interface EventRow {
-  readonly id: string
-  readonly communityId: string
-  readonly spaceId: string
-  readonly hostProfileId: string
-  readonly title: string
-  readonly slug: string
-  readonly description: string | null
-  readonly type: EventType
-  readonly startTime: Date
-  readonly endTime: Date
-  readonly timezone: string | null
-  readonly capacity: number | null
-  readonly categoryId: string | null
-  readonly joinUrl: string | null
-  readonly street: string | null
-  readonly number: string | null
-  readonly complement: string | null
-  readonly neighbourhood: string | null
-  readonly city: string | null
-  readonly state: string | null
-  readonly postalCode: string | null
-  readonly country: string | null
-  readonly streamStatus: StreamStatus
-  readonly streamStartedAt: Date | null
-  readonly streamEndedAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  /** Participants going and waitlisted (read with the event). */
-  readonly going: number
-  readonly waitlisted: number
-}
-
 /** The editable columns of an event. A type alias (not an interface), so that it is a `Record`. */
 export type EventFields = {
   readonly title: string
@@ -56,6 +23,22 @@ export type EventFields = {
   readonly state: string | null
   readonly postalCode: string | null
   readonly country: string | null
+}
+
+/** An event as read, with its participant counts. */
+export type EventRow = EventFields & {
+  readonly id: string
+  readonly communityId: string
+  readonly spaceId: string
+  readonly hostProfileId: string
+  readonly streamStatus: StreamStatus
+  readonly streamStartedAt: Date | null
+  readonly streamEndedAt: Date | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  /** Participants going and waitlisted (read with the event). */
+  readonly going: number
+  readonly waitlisted: number
 }
 
 export type NewEventRow = EventFields & {
