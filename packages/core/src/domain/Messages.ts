@@ -308,5 +308,22 @@ export const Messages = {
   commentUpdated: text("Comentário atualizado com sucesso.", "Comment updated."),
   commentDeleted: text("Comentário removido com sucesso.", "Comment removed."),
   contentCreated: text("Conteúdo publicado com sucesso.", "Content post created."),
-  content: text("Conteúdo encontrado.", "Content post found.")
+  content: text("Conteúdo encontrado.", "Content post found."),
+  // selling (spec §7 strings verbatim; feature messages live in each commerce/money folder)
+  productNotFound: same("Product not found"),
+  addOnUnknown: same("One of the add-ons does not exist in this community or was deleted."),
+  addOnIsBillingOption: same("A product that is a plan's billing option cannot be another plan's add-on."),
+  paymentNotConfigured: same("Payment configuration has not been set up for this community"),
+  publishNeedsApprovedBusiness: same(
+    "To publish and start selling, the community needs approved business information. Submit it for review and publish once it is approved."
+  ),
+  productCurrencyMismatch: (productCurrency: string, approvedCurrency: string): Text =>
+    same(
+      `This product is priced in ${productCurrency}, but the approved business information uses ${approvedCurrency}`
+    ),
+  checkoutNeedsApprovedBusiness: same("Community must have approved business information to enable paid products"),
+  platformAdminRequired: text(
+    "Apenas operadores da plataforma (SuperAdmin) podem fazer isto.",
+    "Only platform operators (SuperAdmin) may do this."
+  )
 } as const

@@ -6,6 +6,11 @@ import courses from "./0005_courses"
 import social from "./0006_social"
 import events from "./0007_events"
 import titleSearch from "./0008_title_search"
+import catalogue from "./0009_catalogue"
+import moneyAccounts from "./0010_money_accounts"
+import feesLedger from "./0011_fees_ledger"
+import coupons from "./0012_coupons"
+import checkout from "./0013_checkout"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -16,5 +21,10 @@ export const migrations = {
   "0005_courses": courses,
   "0006_social": social,
   "0007_events": events,
-  "0008_title_search": titleSearch
+  "0008_title_search": titleSearch,
+  "0009_catalogue": catalogue,
+  "0010_money_accounts": moneyAccounts,
+  "0011_fees_ledger": feesLedger,
+  "0012_coupons": coupons,
+  "0013_checkout": checkout
 }

@@ -1,0 +1,37 @@
+import { Context, type Effect } from "effect"
+import type { AppError } from "../../domain/AppError"
+
+/** A coupon that applies to one purchase. */
+export interface AppliedCoupon {
+  readonly couponId: string
+  readonly code: string
+  /** Discount in minor units, never more than the amount. */
+  readonly discount: number
+  /** The amount after the discount. */
+  readonly amountAfter: number
+  readonly duration: "once" | "repeating" | "forever"
+  /** For `repeating`: how many months the discount lasts. */
+  readonly durationMonths: number | null
+}
+
+/**
+ * Coupons as checkout uses them (contract; `commerce/coupons` implements it). A use counts toward
+ * `maxRedemptions` from the moment a charge reserves it, becomes a use when the charge is paid, and
+ * is released when the charge expires or fails; never beyond the maximum under concurrency.
+ */
+export class CouponRedemption extends Context.Tag("@roda/core/CouponRedemption")<CouponRedemption, {
+  /** The discount `code` gives on `productId` at `amount`; 400 (param `couponCode`) with the reason when it does not apply. Writes nothing. */
+  readonly apply: (input: {
+    readonly communityId: string
+    readonly code: string
+    readonly productId: string
+    readonly amount: number
+    readonly currency: string
+  }) => Effect.Effect<AppliedCoupon, AppError>
+  /** Holds one use for a charge (conditional, in the caller's transaction); 400 (param `couponCode`) when none is left. */
+  readonly reserve: (communityId: string, couponId: string, chargeId: string) => Effect.Effect<void, AppError>
+  /** The charge was paid: its reservation becomes a counted use. */
+  readonly confirm: (communityId: string, chargeId: string) => Effect.Effect<void>
+  /** The charge expired or failed: its reservation is released. */
+  readonly release: (communityId: string, chargeId: string) => Effect.Effect<void>
+}>() {}

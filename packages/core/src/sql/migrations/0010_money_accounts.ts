@@ -1,0 +1,4 @@
+import { ddl } from "./ddl"
+
+/** Business information and payout settings (money/accounts). */
+export default ddl()
