@@ -5,6 +5,7 @@ import { CoursesApi } from "../courses/Api"
 import { EventsApi } from "../events/Api"
 import { FeedApi } from "../feed/Api"
 import { IdentityApi } from "../identity/Api"
+import { FeeOverridesApi, FeesApi, LedgerApi } from "../money/ledger/Api"
 import { SearchApi } from "../search/Api"
 import { ContentApi, StatusApi } from "../social/Api"
 import { SectionsApi, SpacesApi } from "../structure/Api"
@@ -23,6 +24,9 @@ const groups = HttpApi.make("roda")
   .add(SearchApi)
   .add(StatusApi)
   .add(ContentApi)
+  .add(FeesApi)
+  .add(FeeOverridesApi)
+  .add(LedgerApi)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(OpenApi.Description, description)

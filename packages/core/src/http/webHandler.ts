@@ -15,6 +15,11 @@ import { Feed } from "../feed/Feed"
 import { FeedHttp } from "../feed/Http"
 import { IdentityHttp } from "../identity/Http"
 import { Identity } from "../identity/Identity"
+import { Fees } from "../money/ledger/Fees"
+import { FeeOverridesHttp, FeesHttp, LedgerHttp } from "../money/ledger/Http"
+import { Ledger } from "../money/ledger/Ledger"
+import { LedgerPostingLive } from "../money/ledger/LedgerPostingLive"
+import { PricingLive } from "../money/ledger/PricingLive"
 import { Ids } from "../platform/Ids"
 import { Mailer } from "../platform/Mailer"
 import { Options, type RodaOptions } from "../platform/Options"
@@ -58,6 +63,8 @@ export const servicesLayer = (config: RodaConfig) => {
   // Sections, spaces and the access decision; commerce replaces the default AccessCatalog.
   const structure = Layer.mergeAll(Sections.Default, Spaces.Default, AccessLive).pipe(
     Layer.provideMerge(AccessCatalogLive),
+    Layer.provideMerge(PricingLive),
+    Layer.provideMerge(LedgerPostingLive),
     Layer.provideMerge(platform)
   )
   return Layer.mergeAll(
@@ -75,7 +82,9 @@ export const servicesLayer = (config: RodaConfig) => {
     Reactions.Default,
     Comments.Default,
     StatusPosts.Default,
-    ContentPosts.Default
+    ContentPosts.Default,
+    Fees.Default,
+    Ledger.Default
   ).pipe(Layer.provideMerge(structure))
 }
 
@@ -92,7 +101,10 @@ export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {
     FeedHttp,
     SearchHttp,
     StatusHttp,
-    ContentHttp
+    ContentHttp,
+    FeesHttp,
+    FeeOverridesHttp,
+    LedgerHttp
   )
   const middleware = Layer.mergeAll(AuthenticatedLive, MemberScopeLive, PublicScopeLive)
   const envelope = envelopeMiddleware(RodaApi)

@@ -1,0 +1,217 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Page } from "../../domain/Envelope"
+import { Body } from "../../domain/Fields"
+import { Uuid } from "../../domain/Ids"
+import { Currency, PaymentMethod } from "../../domain/Money"
+import { PageQuery } from "../../domain/Pagination"
+import { OneOf } from "../../domain/Role"
+import { BadRequest, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { Authenticated, MemberScope } from "../../http/middleware/tags"
+import { MAX_AMOUNT, MAX_INSTALLMENTS, MAX_INTEREST_BPS, MIN_INTEREST_BPS } from "./salePricing"
+import { ledgerAccounts, transactionKinds } from "./terms"
+
+const IntBetween = (min: number, max: number, message: string) =>
+  Schema.Number.pipe(Schema.int(), Schema.between(min, max)).annotations({
+    message: () => ({ message, override: true })
+  })
+
+const Amount = IntBetween(0, MAX_AMOUNT, `must be an integer number of minor units between 0 and ${MAX_AMOUNT}`)
+const Installments = IntBetween(1, MAX_INSTALLMENTS, `must be an integer between 1 and ${MAX_INSTALLMENTS}`)
+const PercentBps = IntBetween(0, 10_000, "must be an integer number of basis points between 0 and 10000")
+const Fixed = IntBetween(0, 1_000_000, "must be an integer number of minor units between 0 and 1000000")
+const InterestRateBps = IntBetween(
+  MIN_INTEREST_BPS,
+  MAX_INTEREST_BPS,
+  `must be an integer number of basis points between ${MIN_INTEREST_BPS} and ${MAX_INTEREST_BPS}`
+)
+
+const isoDate = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/
+
+/** A query bound: a date (`2030-05-01`, a whole UTC day) or an instant with an offset. */
+const DateOrInstant = Schema.Trim.pipe(
+  Schema.filter((value) =>
+    (isoDate.test(value) && !Number.isNaN(new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime())) ||
+    "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"
+  )
+)
+
+const MethodFees = Schema.Struct({
+  paymentMethod: PaymentMethod,
+  percentBps: Schema.Number,
+  fixed: Schema.Number,
+  maxInstallments: Schema.Number,
+  interestRateBps: Schema.Number,
+  releaseAfterDays: Schema.Number,
+  overridden: Schema.Boolean,
+  updatedAt: Schema.NullOr(Schema.String)
+})
+
+const CommunityFees = Schema.Struct({
+  communityId: Schema.String,
+  currency: Schema.String,
+  maxInstallments: Schema.Number,
+  interestRateBps: Schema.Number,
+  methods: Schema.Array(MethodFees)
+})
+
+const InstallmentOption = Schema.Struct({
+  installments: Schema.Number,
+  installmentAmount: Schema.Number,
+  total: Schema.Number,
+  interest: Schema.Number,
+  interestRateBps: Schema.Number
+})
+
+const Simulation = Schema.Struct({
+  amount: Schema.Number,
+  gross: Schema.Number,
+  currency: Schema.String,
+  paymentMethod: PaymentMethod,
+  installments: Schema.Number,
+  interestRateBps: Schema.Number,
+  installmentAmount: Schema.Number,
+  total: Schema.Number,
+  interest: Schema.Number,
+  feePercentBps: Schema.Number,
+  feeFixed: Schema.Number,
+  fee: Schema.Number,
+  net: Schema.Number,
+  releaseAfterDays: Schema.Number,
+  options: Schema.Array(InstallmentOption)
+})
+
+export const SimulationBody = Body({
+  amount: Amount,
+  paymentMethod: PaymentMethod,
+  installments: Schema.optional(Installments),
+  currency: Schema.optional(Currency)
+})
+
+export const FeeOverrideBody = Body({
+  percentBps: PercentBps,
+  fixed: Fixed,
+  interestRateBps: Schema.optional(Schema.NullOr(InterestRateBps))
+})
+
+const FeeOverridePath = Schema.Struct({ communityId: Uuid, method: PaymentMethod })
+
+const StatementLine = Schema.Struct({
+  id: Schema.String,
+  transactionId: Schema.String,
+  kind: OneOf(...transactionKinds),
+  account: OneOf(...ledgerAccounts),
+  amount: Schema.Number,
+  currency: Schema.String,
+  balance: Schema.Number,
+  reference: Schema.NullOr(Schema.String),
+  description: Schema.String,
+  occurredAt: Schema.String,
+  postedAt: Schema.String
+})
+
+export const StatementQuery = Schema.Struct({
+  ...PageQuery.fields,
+  from: Schema.optional(DateOrInstant),
+  to: Schema.optional(DateOrInstant),
+  kind: Schema.optional(OneOf(...transactionKinds)),
+  account: Schema.optional(OneOf(...ledgerAccounts)),
+  currency: Schema.optional(Currency)
+})
+
+const Balance = Schema.Struct({
+  currency: Schema.String,
+  pending: Schema.Number,
+  available: Schema.Number,
+  total: Schema.Number
+})
+
+const READERS = "Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise)."
+const FEES =
+  "Platform fee per paid charge = percentage of `amount` (basis points, rounded half-even) + a fixed part in minor units of the sale's currency, never more than the amount; `net = amount - fee`. Defaults: CREDIT_CARD 4.99 % + 49, PIX 1.99 % + 0, BOLETO 1.99 % + 249. Installments: 1..12 for CREDIT_CARD only, buyer-paid compound interest at a monthly rate (default 2.89 %, Price table `pmt = P·i / (1 − (1+i)^−n)` computed exactly and rounded half-even once; none at 1 installment); the interest is kept by the platform and never reduces `net`. Release from pending to available: PIX at once, BOLETO 1 day and CREDIT_CARD 30 days after payment."
+
+export class FeesApi extends HttpApiGroup.make("fees")
+  .add(
+    HttpApiEndpoint.get("list", "/fees")
+      .addSuccess(Ok(CommunityFees))
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${READERS} The community's fees in force per payment method: the platform default or a SuperAdmin override (\`overridden\`, \`updatedAt\`), with \`maxInstallments\`, the monthly \`interestRateBps\` (0 where installments are not offered) and \`releaseAfterDays\`. \`currency\` is the community's (business-information country, else BRL): fixed parts are minor units of the sale's currency. ${FEES}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("simulate", "/fees/simulate")
+      .setPayload(SimulationBody)
+      .addSuccess(Ok(Simulation))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${READERS} Prices a sale exactly as checkout does (the same \`Pricing.price\`): \`amount\` is the price after discounts (= \`gross\`), \`total\` what the buyer pays (\`installmentAmount × installments\`), \`interest = total − amount\`, \`fee\`, \`net\`. \`installments\` defaults to 1; more than 1 only for CREDIT_CARD (400, param \`installments\`), and an amount too small to split into that many installments is refused the same way. \`currency\` defaults to the community's. \`options\` lists every installment count the method allows for this amount. ${FEES}`
+      )
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}
+
+export class FeeOverridesApi extends HttpApiGroup.make("feeOverrides")
+  .add(
+    HttpApiEndpoint.put("set", "/admin/communities/:communityId/fee-overrides/:method")
+      .setPath(FeeOverridePath)
+      .setPayload(FeeOverrideBody)
+      .addSuccess(Ok(Schema.Struct({ communityId: Schema.String, ...MethodFees.fields })))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(Authenticated)
+      .annotate(
+        OpenApi.Description,
+        "SuperAdmin only (403 otherwise); no X-CommunityId: the path names the target community (404 when unknown). Replaces the community's fees for one payment method (`CREDIT_CARD`, `PIX`, `BOLETO`): `percentBps` (0..10000) and `fixed` (minor units of the sale's currency, 0..1000000) are required; `interestRateBps` (monthly installment interest, 1..1000) only for CREDIT_CARD (400 otherwise), absent or null keeps the default 2.89 %. Takes effect for the next sale and simulation; sales already recorded keep their figures. Answers the fees now in force for that method."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/admin/communities/:communityId/fee-overrides/:method")
+      .setPath(FeeOverridePath)
+      .addSuccess(Ok(Schema.Struct({ communityId: Schema.String, ...MethodFees.fields })))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(Authenticated)
+      .annotate(
+        OpenApi.Description,
+        "SuperAdmin only (403 otherwise); no X-CommunityId (404 for an unknown community). Removes the community's override for that payment method, so the platform defaults apply again; removing one that does not exist is not an error. Answers the fees now in force."
+      )
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}
+
+export class LedgerApi extends HttpApiGroup.make("ledger")
+  .add(
+    HttpApiEndpoint.get("entries", "/ledger/entries")
+      .setUrlParams(StatementQuery)
+      .addSuccess(Page(StatementLine))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${READERS} The community's statement: ledger entries newest first (keyset: \`limit\`, \`cursor\`). The ledger is double entry and append-only; each transaction's entries sum to zero per currency. Accounts: \`community_pending\` and \`community_available\` (the community's money; shown by default), \`platform_fees\`, \`platform_interest\` and \`buyer_payments\` (the gateway's clearing account), each per currency; \`account\` picks one. A positive \`amount\` adds to the account, a negative one takes from it; \`balance\` is that account's running balance in that currency right after the entry (postings are serialised per account, so it is exact). Kinds: \`sale\` (buyer payment, fee, interest, net to pending) and \`release\` (pending to available when due: PIX at once, BOLETO D+1, CREDIT_CARD D+30 from payment). \`occurredAt\` is when it happened (payment, release due time), \`postedAt\` when it was written; \`from\` and \`to\` (a date = whole UTC day, or an instant; both inclusive) filter on \`postedAt\`, \`kind\` and \`currency\` too. Releases that fell due are posted before the statement is read.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("balance", "/ledger/balance")
+      .addSuccess(Ok(Schema.Array(Balance)))
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${READERS} The community's balance per currency: \`pending\` (sales not yet released), \`available\` (released, may be paid out) and their \`total\`, in minor units. A community that never sold gets its currency with zeros. Releases that fell due are posted first.`
+      )
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}

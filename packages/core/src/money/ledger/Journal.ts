@@ -1,0 +1,204 @@
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option } from "effect"
+import { Ids } from "../../platform/Ids"
+import { transactional } from "../../sql/transaction"
+import type { PaidSale } from "./LedgerPosting"
+import { type BalanceChange, LedgerRepo, type ReleaseRow } from "./LedgerRepo"
+import { releaseAfterDays } from "./salePricing"
+import { type LedgerAccount, lockRank, type TransactionKind } from "./terms"
+
+/** A balanced set of entries to post as one ledger transaction. */
+export interface Posting {
+  readonly communityId: string
+  readonly kind: TransactionKind
+  /** Unique per community: posting the same key twice posts once. */
+  readonly key: string
+  readonly reference: string | null
+  readonly description: string
+  /** When it happened in the world (a sale's payment, a release's due time); `postedAt` is now. */
+  readonly occurredAt: Date
+  readonly entries: ReadonlyArray<BalanceChange>
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+/** Releases posted per database transaction by one `releaseDue` round. */
+const RELEASE_BATCH = 200
+
+/** Same account and currency merged, zeros dropped, in lock order (`lockRank`, then currency). */
+const normalised = (entries: ReadonlyArray<BalanceChange>): ReadonlyArray<BalanceChange> => {
+  const sums = new Map<string, BalanceChange>()
+  for (const entry of entries) {
+    const key = `${entry.account} ${entry.currency}`
+    const amount = (sums.get(key)?.amount ?? 0) + entry.amount
+    sums.set(key, { account: entry.account, currency: entry.currency, amount })
+  }
+  return [...sums.values()]
+    .filter((entry) => entry.amount !== 0)
+    .sort((a, b) =>
+      lockRank(a.account) - lockRank(b.account) || (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)
+    )
+}
+
+/** Whether the entries sum to zero in every currency (the database checks it again at commit). */
+export const isBalanced = (entries: ReadonlyArray<BalanceChange>): boolean => {
+  const sums = new Map<string, number>()
+  for (const entry of entries) sums.set(entry.currency, (sums.get(entry.currency) ?? 0) + entry.amount)
+  return [...sums.values()].every((sum) => sum === 0)
+}
+
+const entry = (account: LedgerAccount, currency: string, amount: number): BalanceChange => ({
+  account,
+  currency,
+  amount
+})
+
+/** The figures of a sale must add up before anything is posted; a mismatch is a bug, not a client error. */
+const checkSale = (sale: PaidSale) => {
+  const a = sale.amounts
+  const figures = [a.amount, a.total, a.interest, a.fee, a.net]
+  const whole = figures.every((value) => Number.isSafeInteger(value) && value >= 0)
+  return whole && a.total === a.amount + a.interest && a.fee + a.net === a.amount
+    ? Effect.void
+    : Effect.dieMessage(`LedgerPosting.recordSale: inconsistent sale amounts ${JSON.stringify(a)}`)
+}
+
+/**
+ * Posts ledger transactions: balanced, idempotent per key, balances changed under their row locks.
+ * Used by `LedgerPosting` (sales) and by the ledger reads (releases that fell due).
+ */
+export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* LedgerRepo
+    const ids = yield* Ids
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+    /** The transaction's id, or none when a transaction with that key was already posted. */
+    const post = (posting: Posting) =>
+      transactional(sql)(Effect.gen(function*() {
+        if (!isBalanced(posting.entries)) {
+          return yield* Effect.dieMessage(`Journal.post: ${posting.key} does not sum to zero per currency`)
+        }
+        const id = yield* ids.next
+        const postedAt = yield* now
+        const inserted = yield* repo.insertTransaction({
+          id,
+          communityId: posting.communityId,
+          kind: posting.kind,
+          idempotencyKey: posting.key,
+          reference: posting.reference,
+          description: posting.description,
+          occurredAt: posting.occurredAt,
+          postedAt
+        })
+        if (!inserted) return Option.none<string>()
+        const entries = normalised(posting.entries)
+        if (entries.length === 0) return Option.some(id)
+        const after = yield* repo.addToBalances(posting.communityId, entries, postedAt)
+        const rows = []
+        for (const [index, change] of entries.entries()) {
+          rows.push({
+            id: yield* ids.next,
+            communityId: posting.communityId,
+            transactionId: id,
+            kind: posting.kind,
+            account: change.account,
+            currency: change.currency,
+            amount: change.amount,
+            balanceAfter: after[index]!,
+            postedAt
+          })
+        }
+        yield* repo.insertEntries(rows)
+        return Option.some(id)
+      }))
+
+    /** Moves one sale's net amount from pending to available; the caller holds the release row's lock. */
+    const release = (row: ReleaseRow) =>
+      Effect.gen(function*() {
+        const key = `release:${row.saleTransactionId}`
+        const posted = yield* post({
+          communityId: row.communityId,
+          kind: "release",
+          key,
+          reference: row.reference,
+          description: row.description,
+          occurredAt: row.releaseAt,
+          entries: [
+            entry("community_pending", row.currency, -row.amount),
+            entry("community_available", row.currency, row.amount)
+          ]
+        })
+        const transactionId = Option.isSome(posted)
+          ? posted.value
+          : yield* Effect.flatMap(repo.transactionIdByKey(row.communityId, key), Effect.fromNullable).pipe(Effect.orDie)
+        yield* repo.markReleased(row, yield* now, transactionId)
+      })
+
+    const recordSale = Effect.fn("LedgerPosting.recordSale")(function*(sale: PaidSale) {
+      yield* checkSale(sale)
+      const a = sale.amounts
+      yield* transactional(sql)(Effect.gen(function*() {
+        const posted = yield* post({
+          communityId: sale.communityId,
+          kind: "sale",
+          key: `sale:${sale.chargeId}`,
+          reference: sale.chargeId,
+          description: sale.description,
+          occurredAt: sale.paidAt,
+          entries: [
+            entry("buyer_payments", a.currency, -a.total),
+            entry("platform_fees", a.currency, a.fee),
+            entry("platform_interest", a.currency, a.interest),
+            entry("community_pending", a.currency, a.net)
+          ]
+        })
+        if (Option.isNone(posted) || a.net === 0) return
+        const row: ReleaseRow = {
+          id: yield* ids.next,
+          communityId: sale.communityId,
+          saleTransactionId: posted.value,
+          reference: sale.chargeId,
+          description: sale.description,
+          currency: a.currency,
+          amount: a.net,
+          releaseAt: new Date(sale.paidAt.getTime() + releaseAfterDays[a.paymentMethod] * DAY_MS)
+        }
+        yield* repo.insertRelease(row)
+        // PIX (and a sale recorded late) is due at once; the row is ours until the transaction ends.
+        if (row.releaseAt.getTime() <= (yield* now).getTime()) yield* release(row)
+      }))
+    })
+
+    /** Posts every release of the community that is due; how many. Safe to run concurrently. */
+    const releaseDue = Effect.fn("Ledger.releaseDue")(function*(communityId: string) {
+      let released = 0
+      while (true) {
+        const at = yield* now
+        if (!(yield* repo.hasDue(communityId, at))) return released
+        const count = yield* transactional(sql)(
+          repo.lockDue(communityId, at, RELEASE_BATCH).pipe(
+            Effect.tap((rows) => Effect.forEach(rows, release, { discard: true })),
+            Effect.map((rows) => rows.length)
+          )
+        )
+        released += count
+        if (count < RELEASE_BATCH) return released
+      }
+    })
+
+    /** Posts due releases of every community, one batch (for a background job); how many. */
+    const releaseAnyDue = Effect.fn("Ledger.releaseAnyDue")(function*(limit = RELEASE_BATCH) {
+      const at = yield* now
+      return yield* transactional(sql)(
+        repo.lockAnyDue(at, limit).pipe(
+          Effect.tap((rows) => Effect.forEach(rows, release, { discard: true })),
+          Effect.map((rows) => rows.length)
+        )
+      )
+    })
+
+    return { post, recordSale, releaseDue, releaseAnyDue }
+  }),
+  dependencies: [LedgerRepo.Default]
+}) {}

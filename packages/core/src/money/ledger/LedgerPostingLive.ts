@@ -1,0 +1,9 @@
+import { Effect, Layer } from "effect"
+import { Journal } from "./Journal"
+import { LedgerPosting } from "./LedgerPosting"
+
+/** Records paid sales in the ledger through the journal (balanced, idempotent per charge). */
+export const LedgerPostingLive = Layer.effect(
+  LedgerPosting,
+  Effect.map(Journal, (journal) => ({ recordSale: journal.recordSale }))
+).pipe(Layer.provide(Journal.Default))

@@ -1,0 +1,220 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { LedgerAccount, TransactionKind } from "./terms"
+
+/** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
+export type TransactionRow = {
+  readonly id: string
+  readonly communityId: string
+  readonly kind: TransactionKind
+  readonly idempotencyKey: string
+  readonly reference: string | null
+  readonly description: string
+  readonly occurredAt: Date
+  readonly postedAt: Date
+}
+
+/** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
+export type EntryRow = {
+  readonly id: string
+  readonly communityId: string
+  readonly transactionId: string
+  readonly kind: TransactionKind
+  readonly account: LedgerAccount
+  readonly currency: string
+  readonly amount: number
+  readonly balanceAfter: number
+  readonly postedAt: Date
+}
+
+export interface BalanceChange {
+  readonly account: LedgerAccount
+  readonly currency: string
+  readonly amount: number
+}
+
+/** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
+export type ReleaseRow = {
+  readonly id: string
+  readonly communityId: string
+  readonly saleTransactionId: string
+  readonly reference: string | null
+  readonly description: string
+  readonly currency: string
+  readonly amount: number
+  readonly releaseAt: Date
+}
+
+/** A statement line: an entry with its transaction's reference, description and dates. */
+export interface StatementRow {
+  readonly id: string
+  readonly seq: string
+  readonly transactionId: string
+  readonly kind: TransactionKind
+  readonly account: LedgerAccount
+  readonly currency: string
+  readonly amount: number
+  readonly balanceAfter: number
+  readonly reference: string | null
+  readonly description: string
+  readonly occurredAt: Date
+  readonly postedAt: Date
+}
+
+export interface StatementFilter {
+  readonly accounts: ReadonlyArray<LedgerAccount>
+  readonly kind?: TransactionKind | undefined
+  readonly currency?: string | undefined
+  readonly from?: Date | undefined
+  /** Exclusive. */
+  readonly until?: Date | undefined
+  /** Entries before this sequence number (keyset). */
+  readonly beforeSeq?: string | undefined
+  readonly limit: number
+}
+
+export interface BalanceRow {
+  readonly account: LedgerAccount
+  readonly currency: string
+  readonly balance: number
+}
+
+/** bigint columns travel as text (a JS number keeps every amount the ledger can hold exactly). */
+const amountsOf = <Row extends { readonly amount: unknown }>(row: Row) => ({ ...row, amount: Number(row.amount) })
+
+/** SQL of the ledger: transactions, entries, balances and scheduled releases. */
+export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /** Inserts the transaction unless its key was used; whether it was inserted. */
+    const insertTransaction = (row: TransactionRow) =>
+      sql<{ readonly id: string }>`INSERT INTO ledger_transactions ${sql.insert(row)}
+        ON CONFLICT (community_id, idempotency_key) DO NOTHING RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+
+    const transactionIdByKey = (communityId: string, key: string) =>
+      sql<{ readonly id: string }>`SELECT id FROM ledger_transactions
+        WHERE community_id = ${communityId} AND idempotency_key = ${key}`.pipe(
+        Effect.map((rows) => rows[0]?.id),
+        Effect.orDie
+      )
+
+    /**
+     * Adds the changes to the balances, locking each balance row (in the order given: callers sort,
+     * so concurrent postings lock in one order); the balances after, in the same order.
+     */
+    const addToBalances = (communityId: string, changes: ReadonlyArray<BalanceChange>, at: Date) =>
+      sql<{ readonly account: LedgerAccount; readonly currency: string; readonly balance: string }>`
+        INSERT INTO ledger_balances ${
+        sql.insert(changes.map((change) => ({
+          communityId,
+          account: change.account,
+          currency: change.currency,
+          balance: change.amount,
+          updatedAt: at
+        })))
+      }
+        ON CONFLICT (community_id, account, currency)
+        DO UPDATE SET balance = ledger_balances.balance + excluded.balance, updated_at = excluded.updated_at
+        RETURNING account, currency, balance::text AS balance`.pipe(
+        Effect.map((rows) =>
+          changes.map((change) => {
+            const row = rows.find((r) => r.account === change.account && r.currency === change.currency)
+            return Number(row!.balance)
+          })
+        ),
+        Effect.orDie
+      )
+
+    const insertEntries = (rows: ReadonlyArray<EntryRow>) =>
+      rows.length === 0
+        ? Effect.void
+        : sql`INSERT INTO ledger_entries ${sql.insert(rows)}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const insertRelease = (row: ReleaseRow) =>
+      sql`INSERT INTO ledger_releases ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const releaseColumns = sql`id, community_id, sale_transaction_id, reference, description, currency,
+      amount::text AS amount, release_at`
+
+    const hasDue = (communityId: string, now: Date) =>
+      sql<{ readonly due: boolean }>`SELECT EXISTS (
+          SELECT 1 FROM ledger_releases
+          WHERE community_id = ${communityId} AND released_at IS NULL AND release_at <= ${now}
+        ) AS due`.pipe(Effect.map((rows) => rows[0]?.due === true), Effect.orDie)
+
+    /**
+     * Due releases of a community, locked. A concurrent caller waits for the lock, then finds the
+     * row released and skips it, so each release is posted once.
+     */
+    const lockDue = (communityId: string, now: Date, limit: number) =>
+      sql<ReleaseRow & { readonly amount: string }>`SELECT ${releaseColumns} FROM ledger_releases
+        WHERE community_id = ${communityId} AND released_at IS NULL AND release_at <= ${now}
+        ORDER BY release_at, id LIMIT ${limit} FOR UPDATE`.pipe(
+        Effect.map((rows) => rows.map(amountsOf)),
+        Effect.orDie
+      )
+
+    /** Due releases of every community, for a background job: rows another worker holds are skipped. */
+    const lockAnyDue = (now: Date, limit: number) =>
+      sql<ReleaseRow & { readonly amount: string }>`SELECT ${releaseColumns} FROM ledger_releases
+        WHERE released_at IS NULL AND release_at <= ${now}
+        ORDER BY release_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`.pipe(
+        Effect.map((rows) => rows.map(amountsOf)),
+        Effect.orDie
+      )
+
+    const markReleased = (row: ReleaseRow, at: Date, transactionId: string) =>
+      sql`UPDATE ledger_releases SET released_at = ${at}, release_transaction_id = ${transactionId}
+        WHERE community_id = ${row.communityId} AND id = ${row.id} AND released_at IS NULL`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    const statement = (communityId: string, filter: StatementFilter) =>
+      sql<StatementRow & { readonly amount: string; readonly balanceAfter: string }>`
+        SELECT e.id, e.seq::text AS seq, e.transaction_id, e.kind, e.account, e.currency,
+          e.amount::text AS amount, e.balance_after::text AS balance_after,
+          t.reference, t.description, t.occurred_at, e.posted_at
+        FROM ledger_entries e
+        JOIN ledger_transactions t ON t.community_id = e.community_id AND t.id = e.transaction_id
+        WHERE e.community_id = ${communityId} AND ${sql.in("e.account", filter.accounts)}
+          ${filter.kind ? sql`AND e.kind = ${filter.kind}` : sql``}
+          ${filter.currency ? sql`AND e.currency = ${filter.currency}` : sql``}
+          ${filter.from ? sql`AND e.posted_at >= ${filter.from}` : sql``}
+          ${filter.until ? sql`AND e.posted_at < ${filter.until}` : sql``}
+          ${filter.beforeSeq ? sql`AND e.seq < ${filter.beforeSeq}::bigint` : sql``}
+        ORDER BY e.seq DESC
+        LIMIT ${filter.limit + 1}`.pipe(
+        Effect.map((rows) =>
+          rows.map((row) => ({ ...row, amount: Number(row.amount), balanceAfter: Number(row.balanceAfter) }))
+        ),
+        Effect.orDie
+      )
+
+    const balances = (communityId: string, accounts: ReadonlyArray<LedgerAccount>) =>
+      sql<BalanceRow & { readonly balance: string }>`SELECT account, currency, balance::text AS balance
+        FROM ledger_balances WHERE community_id = ${communityId} AND ${sql.in("account", accounts)}
+        ORDER BY currency, account`.pipe(
+        Effect.map((rows) => rows.map((row) => ({ ...row, balance: Number(row.balance) }))),
+        Effect.orDie
+      )
+
+    return {
+      insertTransaction,
+      transactionIdByKey,
+      addToBalances,
+      insertEntries,
+      insertRelease,
+      hasDue,
+      lockDue,
+      lockAnyDue,
+      markReleased,
+      statement,
+      balances
+    }
+  })
+}) {}
