@@ -1,0 +1,232 @@
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option } from "effect"
+import { invalidField, notFound } from "../../domain/AppError"
+import type { Account, Member } from "../../domain/Caller"
+import { requirePlatformAdmin, requireRole } from "../../domain/Policy"
+import { managerRoles, type Role } from "../../domain/Role"
+import { Mailer } from "../../platform/Mailer"
+import { transactional } from "../../sql/transaction"
+import { accountsMessages as M } from "./messages"
+import { parsePixKey } from "./pixKey"
+import { prerequisitesOf } from "./prerequisites"
+import { AccountsRepo, type Address, type BankAccount, type Review, type ReviewChange } from "./Repo"
+import { nextStatus, type ReviewAction, type ReviewStatus } from "./review"
+import { reviewMail } from "./reviewMail"
+import { brazilianTaxIdKind, digitsOnly } from "./taxId"
+import { businessView, payoutStatusView, payoutView } from "./view"
+
+export interface BusinessInput {
+  readonly country: string
+  readonly legalName: string
+  readonly taxId: string
+  readonly address?: Address | undefined
+  readonly email?: string | undefined
+  readonly phone?: string | undefined
+}
+
+export interface PayoutInput {
+  readonly method: "PIX" | "BANK_ACCOUNT"
+  readonly pixKey?: string | undefined
+  readonly bankAccount?: BankAccount | undefined
+}
+
+export type Subject = "business" | "payout"
+export type Decision = { readonly approve: true } | { readonly approve: false; readonly reason: string }
+
+/** Roles that read money settings; owner and admin also change them. */
+const readers: ReadonlyArray<Role> = [...managerRoles, "finance"]
+
+/** The review fields after `action` moved the status to `to`, at `now`. */
+const reviewAfter = (
+  previous: Review | undefined,
+  to: ReviewStatus,
+  action: ReviewAction,
+  now: Date
+): ReviewChange => ({
+  status: to,
+  rejectionReason: null,
+  submittedAt: to === "pending" && previous?.status !== "pending"
+    ? now
+    : to === "draft"
+    ? null
+    : previous?.submittedAt ?? null,
+  reviewedAt: action === "approve" || action === "reject" ? now : to === "draft" ? null : previous?.reviewedAt ?? null
+})
+
+/**
+ * Business information and payout settings of a community, and their review by platform operators
+ * (conventions.md "Approval"). Both follow the lifecycle of `review.ts`.
+ */
+export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/core/SellingAccounts", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* AccountsRepo
+    const mailer = yield* Mailer
+    const transaction = transactional(sql)
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+    const requireBusiness = (communityId: string, lock = false) =>
+      Effect.flatMap(
+        repo.business(communityId, lock),
+        Option.match({
+          onNone: () => Effect.fail(notFound(M.businessInformationNotFound)),
+          onSome: Effect.succeed
+        })
+      )
+    const requirePayout = (communityId: string, lock = false) =>
+      Effect.flatMap(
+        repo.payout(communityId, lock),
+        Option.match({ onNone: () => Effect.fail(notFound(M.payoutSettingsNotFound)), onSome: Effect.succeed })
+      )
+
+    const business = Effect.fn("SellingAccounts.business")(function*(member: Member) {
+      yield* requireRole(member, readers)
+      return businessView(member.communityId, yield* requireBusiness(member.communityId))
+    })
+
+    const saveBusiness = Effect.fn("SellingAccounts.saveBusiness")(function*(member: Member, input: BusinessInput) {
+      yield* requireRole(member, managerRoles)
+      const country = input.country.toUpperCase()
+      const taxIdType = country === "BR" ? brazilianTaxIdKind(input.taxId) : undefined
+      if (country === "BR" && taxIdType === undefined) return yield* Effect.fail(invalidField("taxId", M.taxIdInvalid))
+      const fields = {
+        country,
+        legalName: input.legalName,
+        taxId: country === "BR" ? digitsOnly(input.taxId) : input.taxId,
+        taxIdType: taxIdType ?? null,
+        address: input.address ?? null,
+        email: input.email ?? null,
+        phone: input.phone ?? null
+      }
+      yield* transaction(Effect.gen(function*() {
+        const previous = Option.getOrUndefined(yield* repo.business(member.communityId, true))
+        const to = previous === undefined ? "draft" : yield* nextStatus(previous.status, "edit")
+        yield* repo.saveBusiness(member.communityId, fields, reviewAfter(previous, to, "edit", yield* now))
+      }))
+      return businessView(member.communityId, yield* requireBusiness(member.communityId))
+    })
+
+    const savePayout = Effect.fn("SellingAccounts.savePayout")(function*(member: Member, input: PayoutInput) {
+      yield* requireRole(member, managerRoles)
+      const fields = yield* payoutFields(input)
+      yield* transaction(Effect.gen(function*() {
+        const previous = Option.getOrUndefined(yield* repo.payout(member.communityId, true))
+        const to = previous === undefined ? "draft" : yield* nextStatus(previous.status, "edit")
+        yield* repo.savePayout(member.communityId, fields, reviewAfter(previous, to, "edit", yield* now))
+      }))
+      return payoutView(member.communityId, yield* requirePayout(member.communityId))
+    })
+
+    const payout = Effect.fn("SellingAccounts.payout")(function*(member: Member) {
+      yield* requireRole(member, readers)
+      return payoutView(member.communityId, yield* requirePayout(member.communityId))
+    })
+
+    const payoutStatus = Effect.fn("SellingAccounts.payoutStatus")(function*(member: Member) {
+      yield* requireRole(member, readers)
+      return payoutStatusView(Option.getOrUndefined(yield* repo.payout(member.communityId)))
+    })
+
+    const prerequisites = Effect.fn("SellingAccounts.prerequisites")(function*(member: Member) {
+      yield* requireRole(member, readers)
+      const [businessRow, payoutRow] = yield* Effect.all([
+        repo.business(member.communityId),
+        repo.payout(member.communityId)
+      ])
+      return prerequisitesOf(Option.getOrUndefined(businessRow), Option.getOrUndefined(payoutRow))
+    })
+
+    /** One review step (owner's submit, operator's approve or reject) on business information or payout settings. */
+    const move = (subject: Subject, communityId: string, action: ReviewAction, reason: string | null) =>
+      transaction(Effect.gen(function*() {
+        const previous = subject === "business"
+          ? yield* requireBusiness(communityId, true)
+          : yield* requirePayout(communityId, true)
+        const to = yield* nextStatus(previous.status, action)
+        const change = { ...reviewAfter(previous, to, action, yield* now), rejectionReason: reason }
+        yield* repo.setReview(subject === "business" ? "business_information" : "payout_settings", communityId, change)
+        if (action === "approve" || action === "reject") {
+          const [owners, name] = yield* Effect.all([repo.ownerEmails(communityId), repo.communityName(communityId)])
+          for (const email of owners) {
+            yield* mailer.send(
+              reviewMail({ subject, approved: action === "approve", name, reason, to: email, communityId })
+            )
+          }
+        }
+      }))
+
+    const submitBusiness = Effect.fn("SellingAccounts.submitBusiness")(function*(member: Member) {
+      yield* requireRole(member, managerRoles)
+      yield* move("business", member.communityId, "submit", null)
+      return yield* business(member)
+    })
+
+    const submitPayout = Effect.fn("SellingAccounts.submitPayout")(function*(member: Member) {
+      yield* requireRole(member, managerRoles)
+      yield* move("payout", member.communityId, "submit", null)
+      return yield* payout(member)
+    })
+
+    /** The operator's decision on a pending submission of an existing community. */
+    const decide = (account: Account, communityId: string, subject: Subject, decision: Decision) =>
+      Effect.gen(function*() {
+        yield* requirePlatformAdmin(account)
+        if (!(yield* repo.communityExists(communityId))) return yield* Effect.fail(notFound(M.communityNotFound))
+        yield* move(
+          subject,
+          communityId,
+          decision.approve ? "approve" : "reject",
+          decision.approve ? null : decision.reason
+        )
+      })
+
+    const reviewBusiness = Effect.fn("SellingAccounts.reviewBusiness")(
+      function*(account: Account, communityId: string, decision: Decision) {
+        yield* decide(account, communityId, "business", decision)
+        return businessView(communityId, yield* requireBusiness(communityId))
+      }
+    )
+
+    const reviewPayout = Effect.fn("SellingAccounts.reviewPayout")(
+      function*(account: Account, communityId: string, decision: Decision) {
+        yield* decide(account, communityId, "payout", decision)
+        return payoutView(communityId, yield* requirePayout(communityId))
+      }
+    )
+
+    return {
+      business,
+      saveBusiness,
+      submitBusiness,
+      reviewBusiness,
+      payout,
+      savePayout,
+      submitPayout,
+      reviewPayout,
+      payoutStatus,
+      prerequisites
+    }
+  }),
+  dependencies: [AccountsRepo.Default]
+}) {}
+
+/** Checks the PIX key or bank account the method needs; 400 naming the field otherwise. */
+const payoutFields = (input: PayoutInput) => {
+  if (input.method === "PIX") {
+    if (input.pixKey === undefined) return Effect.fail(invalidField("pixKey", M.pixKeyRequired))
+    const parsed = parsePixKey(input.pixKey)
+    if (parsed === undefined) return Effect.fail(invalidField("pixKey", M.pixKeyInvalid))
+    return Effect.succeed({ method: input.method, pixKey: parsed.key, pixKeyType: parsed.type, bankAccount: null })
+  }
+  const account = input.bankAccount
+  if (account === undefined) return Effect.fail(invalidField("bankAccount", M.bankAccountRequired))
+  if (brazilianTaxIdKind(account.holderTaxId) === undefined) {
+    return Effect.fail(invalidField("bankAccount.holderTaxId", M.taxIdInvalid))
+  }
+  return Effect.succeed({
+    method: input.method,
+    pixKey: null,
+    pixKeyType: null,
+    bankAccount: { ...account, holderTaxId: digitsOnly(account.holderTaxId) }
+  })
+}

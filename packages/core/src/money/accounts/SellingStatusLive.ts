@@ -1,0 +1,24 @@
+import { Effect, Layer, Option } from "effect"
+import { currencyOfCountry } from "../../domain/Money"
+import { AccountsRepo } from "./Repo"
+import { SellingStatus } from "./SellingStatus"
+
+/** `SellingStatus` read from business information and payout settings. */
+export const SellingStatusLive = Layer.effect(
+  SellingStatus,
+  Effect.map(AccountsRepo, (repo) => ({
+    defaultCurrency: (communityId) =>
+      Effect.map(repo.business(communityId), (row) => currencyOfCountry(Option.getOrUndefined(row)?.country)),
+    approvedBusiness: (communityId) =>
+      Effect.map(
+        repo.business(communityId),
+        Option.flatMap((row) =>
+          row.status === "approved"
+            ? Option.some({ country: row.country, currency: currencyOfCountry(row.country) })
+            : Option.none()
+        )
+      ),
+    payoutsApproved: (communityId) =>
+      Effect.map(repo.payout(communityId), (row) => Option.getOrUndefined(row)?.status === "approved")
+  }))
+).pipe(Layer.provide(AccountsRepo.Default))
