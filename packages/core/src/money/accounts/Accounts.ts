@@ -9,7 +9,7 @@ import { transactional } from "../../sql/transaction"
 import { accountsMessages as M } from "./messages"
 import { parsePixKey } from "./pixKey"
 import { prerequisitesOf } from "./prerequisites"
-import { AccountsRepo, type Address, type BankAccount, type Review, type ReviewChange } from "./Repo"
+import { type Address, type BankAccount, type Review, type ReviewChange, SellingAccountsRepo } from "./Repo"
 import { nextStatus, type ReviewAction, type ReviewStatus } from "./review"
 import { reviewMail } from "./reviewMail"
 import { brazilianTaxIdKind, digitsOnly } from "./taxId"
@@ -60,7 +60,7 @@ const reviewAfter = (
 export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/core/SellingAccounts", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const repo = yield* AccountsRepo
+    const repo = yield* SellingAccountsRepo
     const mailer = yield* Mailer
     const transaction = transactional(sql)
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -207,7 +207,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
       prerequisites
     }
   }),
-  dependencies: [AccountsRepo.Default]
+  dependencies: [SellingAccountsRepo.Default]
 }) {}
 
 /** Checks the PIX key or bank account the method needs; 400 naming the field otherwise. */

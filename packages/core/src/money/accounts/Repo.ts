@@ -62,7 +62,7 @@ export interface ReviewChange {
 
 export type ReviewedTable = "business_information" | "payout_settings"
 
-export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/AccountsRepo", {
+export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("@roda/core/SellingAccountsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 

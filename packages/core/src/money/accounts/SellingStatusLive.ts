@@ -1,12 +1,12 @@
 import { Effect, Layer, Option } from "effect"
 import { currencyOfCountry } from "../../domain/Money"
-import { AccountsRepo } from "./Repo"
+import { SellingAccountsRepo } from "./Repo"
 import { SellingStatus } from "./SellingStatus"
 
 /** `SellingStatus` read from business information and payout settings. */
 export const SellingStatusLive = Layer.effect(
   SellingStatus,
-  Effect.map(AccountsRepo, (repo) => ({
+  Effect.map(SellingAccountsRepo, (repo) => ({
     defaultCurrency: (communityId) =>
       Effect.map(repo.business(communityId), (row) => currencyOfCountry(Option.getOrUndefined(row)?.country)),
     approvedBusiness: (communityId) =>
@@ -21,4 +21,4 @@ export const SellingStatusLive = Layer.effect(
     payoutsApproved: (communityId) =>
       Effect.map(repo.payout(communityId), (row) => Option.getOrUndefined(row)?.status === "approved")
   }))
-).pipe(Layer.provide(AccountsRepo.Default))
+).pipe(Layer.provide(SellingAccountsRepo.Default))
