@@ -85,13 +85,21 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
         if (owners.filter((id) => id !== target.id).length === 0) yield* Effect.fail(conflict(Messages.lastOwner))
       })
 
-    const add = Effect.fn("Profiles.add")(function*(member: Member, input: NewProfileInput, invite: boolean) {
-      yield* requireRole(member, managerRoles)
-      const role = input.role ?? "member"
-      yield* checkRoleAuthority(member, [role])
-      const community = yield* communities.findById(member.communityId)
-      const communityName = Option.match(community, { onNone: () => "", onSome: (c) => c.name })
-      const { profileId, link } = yield* transaction(Effect.gen(function*() {
+    /**
+     * Makes the person with `email` a member of the community (creating the account when missing),
+     * inside the caller's transaction. A new account, or `invite`, gets a set-password link by e-mail.
+     * An active membership is a 409, unless `existingIsFine` (then it is returned as it is).
+     */
+    const join = (communityId: string, input: {
+      readonly email: string
+      readonly fullName?: string | undefined
+      readonly role: Role
+      readonly invite: boolean
+      readonly existingIsFine?: boolean
+    }) =>
+      Effect.gen(function*() {
+        const community = yield* communities.findById(communityId)
+        const communityName = Option.match(community, { onNone: () => "", onSome: (c) => c.name })
         const existing = yield* identity.findByEmail(input.email)
         const fullName = input.fullName ?? Option.match(existing, {
           onNone: () => input.email.split("@")[0] ?? input.email,
@@ -100,28 +108,31 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
         const accountId = Option.isSome(existing)
           ? existing.value.id
           : (yield* identity.createAccount({ email: input.email, fullName, password: null })).id
-        const current = yield* repo.findByAccountForUpdate(member.communityId, accountId)
+        const current = yield* repo.findByAccountForUpdate(communityId, accountId)
         let profileId: string
         if (Option.isSome(current)) {
-          if (current.value.removedAt === null) return yield* Effect.fail(conflict(Messages.alreadyMember))
           profileId = current.value.id
-          yield* repo.reactivate(profileId, role, fullName)
+          if (current.value.removedAt === null) {
+            if (input.existingIsFine === true) return { profileId, link: undefined, accountCreated: false }
+            return yield* Effect.fail(conflict(Messages.alreadyMember))
+          }
+          yield* repo.reactivate(profileId, input.role, fullName)
         } else {
           profileId = yield* ids.next
           // Nothing to lock when two requests add the same account at once: the unique key decides.
-          yield* repo.insert({ id: profileId, communityId: member.communityId, accountId, role, fullName }).pipe(
+          yield* repo.insert({ id: profileId, communityId, accountId, role: input.role, fullName }).pipe(
             Effect.catchAll((error) =>
               uniqueViolation(error) !== undefined ? Effect.fail(conflict(Messages.alreadyMember)) : Effect.die(error)
             )
           )
         }
-        const link = invite || Option.isNone(existing)
+        const link = input.invite || Option.isNone(existing)
           ? yield* identity.issuePasswordLink(accountId, "invite")
           : undefined
         if (link !== undefined) {
           yield* mailer.send({
             to: input.email,
-            communityId: member.communityId,
+            communityId,
             kind: "invite",
             subject: `Convite para ${communityName} / Invitation to ${communityName}`,
             text:
@@ -129,8 +140,16 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
               `You have been invited to the ${communityName} community. Set your password (link valid for 7 days):\n${link}\n`
           })
         }
-        return { profileId, link }
-      }))
+        return { profileId, link, accountCreated: Option.isNone(existing) }
+      })
+
+    const add = Effect.fn("Profiles.add")(function*(member: Member, input: NewProfileInput, invite: boolean) {
+      yield* requireRole(member, managerRoles)
+      const role = input.role ?? "member"
+      yield* checkRoleAuthority(member, [role])
+      const { link, profileId } = yield* transaction(
+        join(member.communityId, { email: input.email, fullName: input.fullName, role, invite })
+      )
       yield* Effect.annotateCurrentSpan("invited", link !== undefined)
       return yield* view(member, profileId)
     })
@@ -273,6 +292,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
 
     return {
       add,
+      join,
       list,
       autocomplete,
       my,

@@ -1,10 +1,14 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { DownsellOffersApi, PlansApi, PricingTiersApi, ProductsApi } from "../commerce/catalogue/Api"
+import { CheckoutApi, CheckoutWebhooksApi, PurchasesApi } from "../commerce/checkout/Api"
+import { CouponsApi } from "../commerce/coupons/Api"
 import { CommunitiesApi } from "../communities/Api"
 import { ProfilesApi } from "../communities/ProfilesApi"
 import { CoursesApi } from "../courses/Api"
 import { EventsApi } from "../events/Api"
 import { FeedApi } from "../feed/Api"
 import { IdentityApi } from "../identity/Api"
+import { BusinessInformationApi, PayoutSettingsApi, SellingReviewApi } from "../money/accounts/Api"
 import { FeeOverridesApi, FeesApi, LedgerApi } from "../money/ledger/Api"
 import { SearchApi } from "../search/Api"
 import { ContentApi, StatusApi } from "../social/Api"
@@ -24,9 +28,20 @@ const groups = HttpApi.make("roda")
   .add(SearchApi)
   .add(StatusApi)
   .add(ContentApi)
+  .add(BusinessInformationApi)
+  .add(PayoutSettingsApi)
+  .add(SellingReviewApi)
   .add(FeesApi)
   .add(FeeOverridesApi)
   .add(LedgerApi)
+  .add(CouponsApi)
+  .add(CheckoutApi)
+  .add(CheckoutWebhooksApi)
+  .add(PurchasesApi)
+  .add(ProductsApi)
+  .add(PlansApi)
+  .add(DownsellOffersApi)
+  .add(PricingTiersApi)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(OpenApi.Description, description)

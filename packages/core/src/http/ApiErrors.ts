@@ -36,6 +36,7 @@ const errorAt = (status: number, description: string) =>
 
 export const BadRequest = errorAt(400, "Invalid input: `errors[]` names each parameter (param, msg, location)")
 export const Unauthorized = errorAt(401, "Missing, invalid or expired token")
+export const PaymentRequired = errorAt(402, "The payment was declined")
 export const Forbidden = errorAt(403, "Not a member, or the role does not allow it")
 export const NotFound = errorAt(404, "Not found in this community")
 export const Conflict = errorAt(409, "Conflicts with the current state")

@@ -1,5 +1,16 @@
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
+import { DownsellOffers } from "../commerce/catalogue/DownsellOffers"
+import { DownsellOffersHttp, PlansHttp, PricingTiersHttp, ProductsHttp } from "../commerce/catalogue/Http"
+import { Plans } from "../commerce/catalogue/Plans"
+import { Products } from "../commerce/catalogue/Products"
+import { Tiers } from "../commerce/catalogue/Tiers"
+import { Checkout } from "../commerce/checkout/Checkout"
+import { CheckoutHttp, CheckoutWebhooksHttp, PurchasesHttp } from "../commerce/checkout/Http"
+import { Settlement } from "../commerce/checkout/Settlement"
+import { CouponRedemptionLive } from "../commerce/coupons/CouponRedemptionLive"
+import { Coupons } from "../commerce/coupons/Coupons"
+import { CouponsHttp } from "../commerce/coupons/Http"
 import { Communities } from "../communities/Communities"
 import { CommunitiesHttp } from "../communities/Http"
 import { Profiles } from "../communities/Profiles"
@@ -15,6 +26,9 @@ import { Feed } from "../feed/Feed"
 import { FeedHttp } from "../feed/Http"
 import { IdentityHttp } from "../identity/Http"
 import { Identity } from "../identity/Identity"
+import { SellingAccounts } from "../money/accounts/Accounts"
+import { BusinessInformationHttp, PayoutSettingsHttp, SellingReviewHttp } from "../money/accounts/Http"
+import { SellingStatusLive } from "../money/accounts/SellingStatusLive"
 import { Fees } from "../money/ledger/Fees"
 import { FeeOverridesHttp, FeesHttp, LedgerHttp } from "../money/ledger/Http"
 import { Ledger } from "../money/ledger/Ledger"
@@ -24,6 +38,7 @@ import { Ids } from "../platform/Ids"
 import { Mailer } from "../platform/Mailer"
 import { Options, type RodaOptions } from "../platform/Options"
 import { Passwords } from "../platform/Passwords"
+import { SandboxGateway } from "../platform/PaymentGateway"
 import { Tokens } from "../platform/Tokens"
 import { SearchHttp } from "../search/Http"
 import { Search } from "../search/Search"
@@ -63,11 +78,14 @@ export const servicesLayer = (config: RodaConfig) => {
   // Sections, spaces and the access decision; commerce replaces the default AccessCatalog.
   const structure = Layer.mergeAll(Sections.Default, Spaces.Default, AccessLive).pipe(
     Layer.provideMerge(AccessCatalogLive),
+    Layer.provideMerge(SandboxGateway),
+    Layer.provideMerge(SellingStatusLive),
+    Layer.provideMerge(CouponRedemptionLive),
     Layer.provideMerge(PricingLive),
     Layer.provideMerge(LedgerPostingLive),
     Layer.provideMerge(platform)
   )
-  return Layer.mergeAll(
+  const features = Layer.mergeAll(
     Identity.Default,
     Communities.Default,
     Profiles.Default,
@@ -83,9 +101,17 @@ export const servicesLayer = (config: RodaConfig) => {
     Comments.Default,
     StatusPosts.Default,
     ContentPosts.Default,
+    SellingAccounts.Default,
     Fees.Default,
-    Ledger.Default
+    Coupons.Default,
+    Ledger.Default,
+    Products.Default,
+    Plans.Default,
+    DownsellOffers.Default,
+    Tiers.Default
   ).pipe(Layer.provideMerge(structure))
+  // Checkout builds on the features above (profiles for buyers, coupons, pricing, the ledger).
+  return Checkout.Default.pipe(Layer.provideMerge(Settlement.Default), Layer.provideMerge(features))
 }
 
 /** The HttpApi with its handlers, middleware, the OpenAPI document and the docs page. */
@@ -102,9 +128,20 @@ export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {
     SearchHttp,
     StatusHttp,
     ContentHttp,
+    BusinessInformationHttp,
+    PayoutSettingsHttp,
+    SellingReviewHttp,
     FeesHttp,
+    CouponsHttp,
+    CheckoutHttp,
+    CheckoutWebhooksHttp,
+    PurchasesHttp,
     FeeOverridesHttp,
-    LedgerHttp
+    LedgerHttp,
+    ProductsHttp,
+    PlansHttp,
+    DownsellOffersHttp,
+    PricingTiersHttp
   )
   const middleware = Layer.mergeAll(AuthenticatedLive, MemberScopeLive, PublicScopeLive)
   const envelope = envelopeMiddleware(RodaApi)

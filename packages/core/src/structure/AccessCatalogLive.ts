@@ -1,11 +1,38 @@
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { AccessCatalog } from "./Access"
 
 /**
- * The default catalogue, until commerce (plans and products) answers for real: no grant exists, so
- * any access grant on a space is refused with 400.
+ * The access grants that exist in a community: its plans (subscription groups) and its products that
+ * are not removed. One query answers for every grant of a space; plans are checked before products.
  */
-export const AccessCatalogLive = Layer.succeed(AccessCatalog, {
-  firstUnknown: (_communityId, grants) =>
-    Effect.succeed(Option.fromNullable([...grants.subscriptionGroupIds, ...grants.productIds][0]))
-})
+export const AccessCatalogLive = Layer.effect(
+  AccessCatalog,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const existing = (communityId: string, planIds: ReadonlyArray<string>, productIds: ReadonlyArray<string>) => {
+      const plans = planIds.length === 0
+        ? sql`SELECT NULL::uuid AS id, 'plan' AS kind WHERE false`
+        : sql`SELECT id, 'plan' AS kind FROM subscription_groups
+            WHERE community_id = ${communityId} AND ${sql.in("id", planIds)}`
+      const products = productIds.length === 0
+        ? sql`SELECT NULL::uuid AS id, 'product' AS kind WHERE false`
+        : sql`SELECT id, 'product' AS kind FROM products
+            WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${sql.in("id", productIds)}`
+      return sql<{ id: string; kind: "plan" | "product" }>`${plans} UNION ALL ${products}`.pipe(Effect.orDie)
+    }
+    return {
+      firstUnknown: (communityId, grants) =>
+        Effect.gen(function*() {
+          const { productIds, subscriptionGroupIds } = grants
+          if (subscriptionGroupIds.length === 0 && productIds.length === 0) return Option.none()
+          const rows = yield* existing(communityId, subscriptionGroupIds, productIds)
+          const found = new Set(rows.map((row) => `${row.kind}:${row.id}`))
+          return Option.fromNullable(
+            subscriptionGroupIds.find((id) => !found.has(`plan:${id}`)) ??
+              productIds.find((id) => !found.has(`product:${id}`))
+          )
+        })
+    }
+  })
+)

@@ -14,6 +14,17 @@ export interface AppliedCoupon {
   readonly durationMonths: number | null
 }
 
+/** What a reservation records for the coupon's usage report (`GET /api/coupons/{id}/usage`); all optional. */
+export interface RedemptionDetails {
+  /** The buyer's profile in the community, when known. */
+  readonly profileId?: string | null | undefined
+  /** The price before the discount, in minor units. */
+  readonly amount?: number | undefined
+  /** The discount given (`AppliedCoupon.discount`). */
+  readonly discount?: number | undefined
+  readonly currency?: string | undefined
+}
+
 /**
  * Coupons as checkout uses them (contract; `commerce/coupons` implements it). A use counts toward
  * `maxRedemptions` from the moment a charge reserves it, becomes a use when the charge is paid, and
@@ -28,8 +39,17 @@ export class CouponRedemption extends Context.Tag("@roda/core/CouponRedemption")
     readonly amount: number
     readonly currency: string
   }) => Effect.Effect<AppliedCoupon, AppError>
-  /** Holds one use for a charge (conditional, in the caller's transaction); 400 (param `couponCode`) when none is left. */
-  readonly reserve: (communityId: string, couponId: string, chargeId: string) => Effect.Effect<void, AppError>
+  /**
+   * Holds one use for a charge (conditional, in the caller's transaction); 400 (param `couponCode`)
+   * when none is left. Reserving again for the same charge holds nothing more. `details` (optional)
+   * are shown in the coupon's usage report.
+   */
+  readonly reserve: (
+    communityId: string,
+    couponId: string,
+    chargeId: string,
+    details?: RedemptionDetails
+  ) => Effect.Effect<void, AppError>
   /** The charge was paid: its reservation becomes a counted use. */
   readonly confirm: (communityId: string, chargeId: string) => Effect.Effect<void>
   /** The charge expired or failed: its reservation is released. */

@@ -1,0 +1,113 @@
+import { Clock, Effect, Option, Schema } from "effect"
+import { notFound } from "../../domain/AppError"
+import type { Member } from "../../domain/Caller"
+import { Uuid } from "../../domain/Ids"
+import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { requireRole } from "../../domain/Policy"
+import { Ids } from "../../platform/Ids"
+import { DownsellRepo, type OfferFields, type OfferRow } from "./DownsellRepo"
+import { catalogueMessages } from "./messages"
+import { Plans } from "./Plans"
+import { catalogueManagers, catalogueReaders } from "./Policy"
+
+export interface OfferInput {
+  readonly percentOff?: number | undefined
+  readonly durationCycles?: number | undefined
+  readonly message?: string | null | undefined
+  readonly active?: boolean | undefined
+}
+
+const OfferCursor = Schema.Tuple(Uuid)
+
+const offerView = (row: OfferRow) => ({
+  id: row.id,
+  communityId: row.communityId,
+  subscriptionGroupId: row.groupId,
+  percentOff: row.percentOff,
+  durationCycles: row.durationCycles,
+  message: row.message,
+  active: row.active,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString()
+})
+
+const emptyToNull = (value: string | null | undefined) =>
+  value === undefined || value === null || value.trim() === ""
+    ? null
+    : value.trim()
+
+/** Downsell offers of a plan: shown to a member who cancels (percent off for some billing cycles). */
+export class DownsellOffers extends Effect.Service<DownsellOffers>()("@roda/core/DownsellOffers", {
+  effect: Effect.gen(function*() {
+    const repo = yield* DownsellRepo
+    const plans = yield* Plans
+    const ids = yield* Ids
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+    const find = (communityId: string, planId: string, offerId: string) =>
+      Effect.gen(function*() {
+        const plan = yield* plans.find(communityId, planId)
+        const offer = yield* repo.find(communityId, plan.id, offerId.toLowerCase())
+        if (Option.isNone(offer)) return yield* Effect.fail(notFound(catalogueMessages.downsellOfferNotFound))
+        return offer.value
+      })
+
+    const list = Effect.fn("DownsellOffers.list")(function*(member: Member, planId: string, query: PageQuery) {
+      yield* requireRole(member, catalogueReaders)
+      const plan = yield* plans.find(member.communityId, planId)
+      const limit = query.limit ?? DEFAULT_LIMIT
+      const after = yield* decodeCursor(query.cursor, OfferCursor)
+      const rows = yield* repo.list(member.communityId, plan.id, { limit, after: after?.[0].toLowerCase() })
+      const page = toPage(rows, limit, (row) => [row.id])
+      return { items: page.items.map(offerView), pagination: page.pagination }
+    })
+
+    const detail = Effect.fn("DownsellOffers.detail")(function*(member: Member, planId: string, offerId: string) {
+      yield* requireRole(member, catalogueReaders)
+      return offerView(yield* find(member.communityId, planId, offerId))
+    })
+
+    const create = Effect.fn("DownsellOffers.create")(
+      function*(member: Member, planId: string, input: OfferInput & { percentOff: number; durationCycles: number }) {
+        yield* requireRole(member, catalogueManagers)
+        const plan = yield* plans.find(member.communityId, planId)
+        const id = yield* ids.next
+        yield* repo.insert({
+          id,
+          communityId: member.communityId,
+          groupId: plan.id,
+          percentOff: input.percentOff,
+          durationCycles: input.durationCycles,
+          message: emptyToNull(input.message),
+          active: input.active ?? true,
+          at: yield* now
+        })
+        return offerView(yield* find(member.communityId, plan.id, id))
+      }
+    )
+
+    const update = Effect.fn("DownsellOffers.update")(
+      function*(member: Member, planId: string, offerId: string, input: OfferInput) {
+        yield* requireRole(member, catalogueManagers)
+        const offer = yield* find(member.communityId, planId, offerId)
+        const fields: OfferFields = {
+          percentOff: input.percentOff ?? offer.percentOff,
+          durationCycles: input.durationCycles ?? offer.durationCycles,
+          message: input.message === undefined ? offer.message : emptyToNull(input.message),
+          active: input.active ?? offer.active
+        }
+        yield* repo.update(member.communityId, offer.id, fields, yield* now)
+        return offerView(yield* find(member.communityId, offer.groupId, offer.id))
+      }
+    )
+
+    const remove = Effect.fn("DownsellOffers.remove")(function*(member: Member, planId: string, offerId: string) {
+      yield* requireRole(member, catalogueManagers)
+      const offer = yield* find(member.communityId, planId, offerId)
+      yield* repo.remove(member.communityId, offer.id)
+    })
+
+    return { list, detail, create, update, remove }
+  }),
+  dependencies: [DownsellRepo.Default, Plans.Default]
+}) {}

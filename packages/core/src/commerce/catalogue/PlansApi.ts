@@ -1,0 +1,247 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Page } from "../../domain/Envelope"
+import { Body, Name } from "../../domain/Fields"
+import { IdParam, Uuid } from "../../domain/Ids"
+import { PageQuery } from "../../domain/Pagination"
+import { OneOf } from "../../domain/Role"
+import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { MemberScope } from "../../http/middleware/tags"
+import { Description, DurationCycles, PercentOff, Product, ProductIds } from "./schemas"
+
+export const Plan = Schema.Struct({
+  id: Schema.String,
+  communityId: Schema.String,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  position: Schema.Number,
+  /** The billing options (SUBSCRIPTION products), in order. */
+  productIds: Schema.Array(Schema.String),
+  addOnProductIds: Schema.Array(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+const PlanProduct = Schema.Struct({ ...Product.fields, kind: OneOf("option", "add_on"), position: Schema.Number })
+
+const BillingOptions = ProductIds.pipe(
+  Schema.minItems(1, { message: () => "must list at least one billing option (a SUBSCRIPTION product id)" })
+)
+
+export const NewPlan = Body({
+  name: Name(200),
+  description: Schema.optional(Description),
+  productIds: BillingOptions,
+  addOnProductIds: Schema.optional(ProductIds)
+})
+
+export const PlanChanges = Body({
+  name: Schema.optional(Name(200)),
+  description: Schema.optional(Description),
+  productIds: Schema.optional(BillingOptions),
+  addOnProductIds: Schema.optional(ProductIds)
+})
+
+const OfferMessage = Schema.NullOr(Schema.String.pipe(Schema.maxLength(2000)))
+
+export const DownsellOffer = Schema.Struct({
+  id: Schema.String,
+  communityId: Schema.String,
+  subscriptionGroupId: Schema.String,
+  percentOff: Schema.Number,
+  durationCycles: Schema.Number,
+  message: Schema.NullOr(Schema.String),
+  active: Schema.Boolean,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+export const NewDownsellOffer = Body({
+  percentOff: PercentOff,
+  durationCycles: DurationCycles,
+  message: Schema.optional(OfferMessage),
+  active: Schema.optional(Schema.Boolean)
+})
+
+export const DownsellOfferChanges = Body({
+  percentOff: Schema.optional(PercentOff),
+  durationCycles: Schema.optional(DurationCycles),
+  message: Schema.optional(OfferMessage),
+  active: Schema.optional(Schema.Boolean)
+})
+
+const OfferPath = Schema.Struct({ id: Uuid, offerId: Uuid })
+
+const MANAGERS = "Owner or admin (403 `Função necessária: owner ou admin. Sua função: …` otherwise)."
+const READERS = "Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise)."
+const LINK_RULES = "`productIds` are the billing options, in order: at least one, each an existing (not removed) " +
+  "SUBSCRIPTION product of the community (400 `Product not found`, param `productIds`), draft or active (only " +
+  "active ones are sold and shown on the pricing page), and a billing option of this plan only (400, param " +
+  "`productIds`). `addOnProductIds` (default none) are products of any type sold on top of the plan: each must exist " +
+  "in the community and not be removed (400 `One of the add-ons does not exist in this community or was deleted.`) " +
+  "and must not be a billing option of any plan, this one included (400 `A product that is a plan's billing option " +
+  "cannot be another plan's add-on.`, param `addOnProductIds`). Symmetrically, a product that is a plan's add-on " +
+  "cannot become a billing option (same message, param `productIds`). Ids may not repeat (400)."
+
+export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
+  .add(
+    HttpApiEndpoint.get("list", "/subscription-groups")
+      .setUrlParams(PageQuery)
+      .addSuccess(Page(Plan))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${READERS} The community's plans in their order (position, then id), keyset-paginated (\`limit\`, ` +
+          "`cursor`), each with its billing option and add-on ids. The public view of plans is the pricing page, " +
+          "`GET /api/communities/plans`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/subscription-groups")
+      .setPayload(NewPlan)
+      .addSuccess(Ok(Plan), { status: 201 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(OpenApi.Description, `${MANAGERS} Creates a plan (it goes last). ${LINK_RULES}`)
+  )
+  .add(
+    HttpApiEndpoint.patch("reorder", "/subscription-groups/reorder")
+      .setPayload(Body({ ids: Schema.Array(Uuid).pipe(Schema.maxItems(1000)) }))
+      .addSuccess(Ok(Schema.Array(Plan)))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${MANAGERS} \`ids\` is every plan of the community, each once, in the new order (400 otherwise, param ` +
+          "`ids`); positions become 0, 1, 2… without gaps. Answers the plans in the new order."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("detail", "/subscription-groups/:id")
+      .setPath(IdParam)
+      .addSuccess(Ok(Plan))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(OpenApi.Description, `${READERS} One plan with its billing option and add-on ids.`)
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/subscription-groups/:id")
+      .setPath(IdParam)
+      .setPayload(PlanChanges)
+      .addSuccess(Ok(Plan))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${MANAGERS} Partial edit; \`productIds\` and \`addOnProductIds\`, when sent, replace the lists. ` +
+          `${LINK_RULES} Subscriptions already sold keep their option; new sales see the new lists.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/subscription-groups/:id")
+      .setPath(IdParam)
+      .addSuccess(Ok(Schema.Null))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${MANAGERS} Removes the plan with its links and downsell offers; its products stay. Refused with 409 ` +
+          "while a space's access grants list it, a pricing tier shows it, or subscriptions or sales refer to it: " +
+          "take it out of those first. The remaining plans close the gap in their positions."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("products", "/subscription-groups/:id/products")
+      .setPath(IdParam)
+      .addSuccess(Ok(Schema.Array(PlanProduct)))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${READERS} The plan's products with every product field: the billing options first (\`kind: option\`), ` +
+          "then the add-ons (`kind: add_on`), each in its order (`position`)."
+      )
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}
+
+const OFFERS = "A downsell offer is shown to a member who cancels a subscription of the plan: `percentOff` (1..100) " +
+  "off the next `durationCycles` (1..120) charges, with an optional `message`; only `active` offers are shown."
+
+export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
+  .add(
+    HttpApiEndpoint.get("list", "/subscription-groups/:id/downsell-offers")
+      .setPath(IdParam)
+      .setUrlParams(PageQuery)
+      .addSuccess(Page(DownsellOffer))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${READERS} ${OFFERS} The plan's offers, oldest first, keyset-paginated (\`limit\`, \`cursor\`).`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/subscription-groups/:id/downsell-offers")
+      .setPath(IdParam)
+      .setPayload(NewDownsellOffer)
+      .addSuccess(Ok(DownsellOffer), { status: 201 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(OpenApi.Description, `${MANAGERS} ${OFFERS} \`active\` defaults to true.`)
+  )
+  .add(
+    HttpApiEndpoint.get("detail", "/subscription-groups/:id/downsell-offers/:offerId")
+      .setPath(OfferPath)
+      .addSuccess(Ok(DownsellOffer))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(OpenApi.Description, `${READERS} One offer of the plan (404 when it belongs to another plan).`)
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/subscription-groups/:id/downsell-offers/:offerId")
+      .setPath(OfferPath)
+      .setPayload(DownsellOfferChanges)
+      .addSuccess(Ok(DownsellOffer))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        `${MANAGERS} Partial edit (\`active: false\` stops showing it); discounts already granted are kept.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/subscription-groups/:id/downsell-offers/:offerId")
+      .setPath(OfferPath)
+      .addSuccess(Ok(Schema.Null))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(MemberScope)
+      .annotate(OpenApi.Description, `${MANAGERS} Removes the offer; discounts already granted are kept.`)
+  )
+  .addError(Unauthorized)
+  .prefix("/api")
+{}

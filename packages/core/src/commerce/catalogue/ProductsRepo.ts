@@ -1,0 +1,119 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { PaymentMethod } from "../../domain/Money"
+import type { BillingInterval, ProductStatus, ProductType } from "./Policy"
+
+/** The editable columns of a product. A type alias (not an interface), so that it is a `Record`. */
+export type ProductFields = {
+  readonly title: string
+  readonly description: string | null
+  readonly price: number
+  readonly currency: string
+  readonly billingInterval: BillingInterval | null
+  readonly commitmentMonths: number | null
+  readonly allowedPaymentMethods: ReadonlyArray<PaymentMethod>
+  readonly hasStock: boolean
+  readonly stockQuantity: number | null
+}
+
+export type ProductRow = ProductFields & {
+  readonly id: string
+  readonly communityId: string
+  readonly type: ProductType
+  readonly status: ProductStatus
+  readonly publishedAt: Date | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface ProductFilter {
+  readonly type?: ProductType | undefined
+  readonly status?: ProductStatus | undefined
+  readonly after?: string | undefined
+  readonly limit: number
+}
+
+const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+/** SQL for products (removed ones have `deleted_at` and are never read here). */
+export class ProductsRepo extends Effect.Service<ProductsRepo>()("@roda/core/ProductsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const select = sql`SELECT id, community_id, type, title, description, price, currency, billing_interval,
+      commitment_months, allowed_payment_methods, has_stock, stock_quantity, status, published_at, created_at,
+      updated_at FROM products`
+    const live = (communityId: string) => sql`community_id = ${communityId} AND deleted_at IS NULL`
+    const methods = (value: ReadonlyArray<PaymentMethod>) => sql`${`{${value.join(",")}}`}::text[]`
+
+    return {
+      find: (communityId: string, id: string) =>
+        sql<ProductRow>`${select} WHERE ${live(communityId)} AND id = ${id}`.pipe(Effect.map(first), Effect.orDie),
+      /** Locks the product row for a change (publish, edit, removal, a plan listing it). */
+      lock: (communityId: string, id: string) =>
+        sql<ProductRow>`${select} WHERE ${live(communityId)} AND id = ${id} FOR UPDATE`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** Locks the live products among `ids` (in id order, so concurrent calls never deadlock). */
+      lockMany: (communityId: string, ids: ReadonlyArray<string>) =>
+        ids.length === 0
+          ? Effect.succeed([] as ReadonlyArray<ProductRow>)
+          : sql<ProductRow>`${select} WHERE ${live(communityId)} AND ${sql.in("id", ids)} ORDER BY id FOR UPDATE`
+            .pipe(Effect.orDie),
+      insert: (row: ProductFields & { id: string; communityId: string; type: ProductType; at: Date }) =>
+        sql`INSERT INTO products (id, community_id, type, title, description, price, currency, billing_interval,
+            commitment_months, allowed_payment_methods, has_stock, stock_quantity, status, created_at, updated_at)
+          VALUES (${row.id}, ${row.communityId}, ${row.type}, ${row.title}, ${row.description}, ${row.price},
+            ${row.currency}, ${row.billingInterval}, ${row.commitmentMonths}, ${methods(row.allowedPaymentMethods)},
+            ${row.hasStock}, ${row.stockQuantity}, 'DRAFT', ${row.at}, ${row.at})`.pipe(Effect.asVoid, Effect.orDie),
+      update: (
+        communityId: string,
+        id: string,
+        fields: ProductFields,
+        status: { readonly status: ProductStatus; readonly publishedAt: Date | null },
+        at: Date
+      ) =>
+        sql`UPDATE products SET title = ${fields.title}, description = ${fields.description}, price = ${fields.price},
+            currency = ${fields.currency}, billing_interval = ${fields.billingInterval},
+            commitment_months = ${fields.commitmentMonths},
+            allowed_payment_methods = ${methods(fields.allowedPaymentMethods)}, has_stock = ${fields.hasStock},
+            stock_quantity = ${fields.stockQuantity}, status = ${status.status}, published_at = ${status.publishedAt},
+            updated_at = ${at}
+          WHERE ${live(communityId)} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      softDelete: (communityId: string, id: string, at: Date) =>
+        sql`UPDATE products SET deleted_at = ${at}, updated_at = ${at} WHERE ${live(communityId)} AND id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      /** Newest first (ids are UUIDv7); keyset on the id. */
+      list: (communityId: string, filter: ProductFilter) => {
+        const conditions = [
+          live(communityId),
+          ...(filter.type ? [sql`type = ${filter.type}`] : []),
+          ...(filter.status ? [sql`status = ${filter.status}`] : []),
+          ...(filter.after ? [sql`id < ${filter.after}`] : [])
+        ]
+        return sql<ProductRow>`${select} WHERE ${sql.and(conditions)} ORDER BY id DESC LIMIT ${filter.limit + 1}`
+          .pipe(Effect.orDie)
+      },
+      /** The plan whose billing option the product is, if any. */
+      optionOf: (communityId: string, productId: string) =>
+        sql<{ id: string; name: string }>`SELECT g.id, g.name FROM subscription_group_products gp
+          JOIN subscription_groups g ON g.community_id = gp.community_id AND g.id = gp.group_id
+          WHERE gp.community_id = ${communityId} AND gp.product_id = ${productId} AND gp.kind = 'option'
+          LIMIT 1`.pipe(Effect.map(first), Effect.orDie),
+      /** Drops the product from every plan's add-ons. */
+      dropAddOn: (communityId: string, productId: string) =>
+        sql`DELETE FROM subscription_group_products
+          WHERE community_id = ${communityId} AND product_id = ${productId} AND kind = 'add_on'`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      /** A space whose access grants list the product, if any. */
+      grantingSpace: (communityId: string, productId: string) =>
+        sql<{ id: string; title: string }>`SELECT id, title FROM spaces
+          WHERE community_id = ${communityId} AND ${productId}::uuid = ANY (access_product_ids)
+          ORDER BY position, id LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
+    }
+  })
+}) {}

@@ -1,0 +1,346 @@
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option, Schema } from "effect"
+import { Profiles } from "../../communities/Profiles"
+import { AppError, badRequest, conflict, fieldError, forbidden, invalidField, notFound } from "../../domain/AppError"
+import type { Member, Visitor } from "../../domain/Caller"
+import { Uuid } from "../../domain/Ids"
+import { Messages } from "../../domain/Messages"
+import type { PaymentMethod } from "../../domain/Money"
+import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { SellingStatus } from "../../money/accounts/SellingStatus"
+import { brazilianTaxIdKind } from "../../money/accounts/taxId"
+import { Pricing } from "../../money/ledger/Pricing"
+import { maxInstallmentsOf } from "../../money/ledger/salePricing"
+import { Ids } from "../../platform/Ids"
+import { PaymentGateway } from "../../platform/PaymentGateway"
+import { transactional } from "../../sql/transaction"
+import { CouponRedemption } from "../coupons/CouponRedemption"
+import { checkoutMessages as M } from "./messages"
+import { CheckoutRepo, type SellableProduct } from "./Repo"
+import { Settlement } from "./Settlement"
+import { chargeView } from "./view"
+
+const PurchaseCursor = Schema.Tuple(Uuid)
+
+export interface QuoteInput {
+  readonly productId: string
+  readonly subscriptionGroupId?: string | undefined
+  readonly addOnProductIds?: ReadonlyArray<string> | undefined
+  readonly paymentMethod: PaymentMethod
+  readonly installments?: number | undefined
+  readonly couponCode?: string | undefined
+}
+
+export interface Buyer {
+  readonly name: string
+  readonly email?: string | undefined
+  readonly taxId: string
+}
+
+export interface CheckoutInput extends QuoteInput {
+  readonly cardToken?: string | undefined
+  readonly buyer?: Buyer | undefined
+}
+
+/**
+ * Checkout (issue: selling): prices a product or a plan's billing option (coupon, installments),
+ * creates the buyer's membership when missing, holds stock and coupon, charges through the
+ * `PaymentGateway`, and settles paid charges (`Settlement`). Everything a checkout writes commits
+ * together or not at all.
+ */
+export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* CheckoutRepo
+    const selling = yield* SellingStatus
+    const pricing = yield* Pricing
+    const coupons = yield* CouponRedemption
+    const gateway = yield* PaymentGateway
+    const profiles = yield* Profiles
+    const settlement = yield* Settlement
+    const ids = yield* Ids
+    const transaction = transactional(sql)
+
+    /** Spec §7: approved business information (403), then approved payout settings (400). */
+    const requireSelling = (communityId: string) =>
+      Effect.gen(function*() {
+        const business = yield* selling.approvedBusiness(communityId)
+        if (Option.isNone(business)) return yield* Effect.fail(forbidden(Messages.checkoutNeedsApprovedBusiness))
+        if (!(yield* selling.payoutsApproved(communityId))) {
+          return yield* Effect.fail(badRequest(Messages.paymentNotConfigured))
+        }
+        return business.value
+      })
+
+    const config = Effect.fn("Checkout.config")(function*(visitor: Visitor) {
+      const business = yield* requireSelling(visitor.communityId)
+      return {
+        currency: business.currency,
+        country: business.country,
+        paymentMethods: (["CREDIT_CARD", "PIX", "BOLETO"] as const).map((method) => ({
+          method,
+          maxInstallments: maxInstallmentsOf(method)
+        })),
+        gateway: gateway.name,
+        sandbox: gateway.isSandbox
+      }
+    })
+
+    /** The plan the product is sold under, and the add-ons asked for (all checked against the plan). */
+    const planOf = (communityId: string, product: SellableProduct, input: QuoteInput) =>
+      Effect.gen(function*() {
+        const addOnIds = [...new Set(input.addOnProductIds ?? [])]
+        if (product.type === "ONE_TIME") {
+          if (input.subscriptionGroupId !== undefined || addOnIds.length > 0) {
+            return yield* Effect.fail(invalidField("addOnProductIds", M.addOnsOnlyWithPlan))
+          }
+          return { groupId: null, addOns: [] as ReadonlyArray<SellableProduct> }
+        }
+        let groupId = input.subscriptionGroupId
+        if (groupId === undefined) {
+          groupId = (yield* repo.plansOffering(communityId, product.id))[0]
+          if (groupId === undefined) return yield* Effect.fail(invalidField("subscriptionGroupId", M.planRequired))
+        } else if ((yield* repo.planProducts(communityId, groupId, "option", [product.id])).length === 0) {
+          return yield* Effect.fail(invalidField("productId", M.notAPlanOption))
+        }
+        const addOns = yield* repo.planProducts(communityId, groupId, "add_on", addOnIds)
+        if (addOns.length !== addOnIds.length || addOns.some((addOn) => addOn.status !== "ACTIVE")) {
+          return yield* Effect.fail(invalidField("addOnProductIds", M.addOnNotInPlan))
+        }
+        return { groupId, addOns }
+      })
+
+    /** What the buyer would pay: the one computation behind quote and checkout. */
+    const price = (communityId: string, input: QuoteInput) =>
+      Effect.gen(function*() {
+        const found = yield* repo.product(communityId, input.productId)
+        if (Option.isNone(found)) return yield* Effect.fail(notFound(Messages.productNotFound))
+        const product = found.value
+        if (product.status !== "ACTIVE") return yield* Effect.fail(invalidField("productId", M.productNotForSale))
+        const { addOns, groupId } = yield* planOf(communityId, product, input)
+        if (!product.allowedPaymentMethods.includes(input.paymentMethod)) {
+          return yield* Effect.fail(
+            invalidField("paymentMethod", M.methodNotAllowed(input.paymentMethod, product.allowedPaymentMethods))
+          )
+        }
+        const coupon = input.couponCode === undefined ? undefined : yield* coupons.apply({
+          communityId,
+          code: input.couponCode,
+          productId: product.id,
+          amount: product.price,
+          currency: product.currency
+        })
+        const addOnTotal = addOns.reduce((sum, addOn) => sum + addOn.price, 0)
+        const discount = coupon?.discount ?? 0
+        const amounts = yield* pricing.price({
+          communityId,
+          amount: product.price - discount + addOnTotal,
+          currency: product.currency,
+          paymentMethod: input.paymentMethod,
+          installments: input.installments ?? 1
+        })
+        return { product, groupId, addOns, coupon, listAmount: product.price + addOnTotal, discount, amounts }
+      })
+
+    const quote = Effect.fn("Checkout.quote")(function*(visitor: Visitor, input: QuoteInput) {
+      yield* requireSelling(visitor.communityId)
+      const priced = yield* price(visitor.communityId, input)
+      return {
+        productId: priced.product.id,
+        subscriptionGroupId: priced.groupId,
+        addOnProductIds: priced.addOns.map((addOn) => addOn.id),
+        couponCode: priced.coupon?.code ?? null,
+        listAmount: priced.listAmount,
+        discount: priced.discount,
+        ...priced.amounts
+      }
+    })
+
+    /** The buyer's profile: the caller's, or the member with the buyer's e-mail (created when missing). */
+    const buyerProfile = (visitor: Visitor, buyer: Buyer | undefined, country: string) =>
+      Effect.gen(function*() {
+        if (buyer !== undefined && country === "BR" && brazilianTaxIdKind(buyer.taxId) === undefined) {
+          return yield* Effect.fail(invalidField("buyer.taxId", M.taxIdInvalid))
+        }
+        if (Option.isSome(visitor.member)) return { profileId: visitor.member.value.profileId, accountCreated: false }
+        const email = Option.isSome(visitor.account) ? visitor.account.value.email : buyer?.email
+        if (buyer === undefined && Option.isNone(visitor.account)) {
+          return yield* Effect.fail(invalidField("buyer", M.buyerRequired))
+        }
+        if (email === undefined) return yield* Effect.fail(invalidField("buyer.email", M.buyerEmailRequired))
+        const fullName = Option.isSome(visitor.account) ? visitor.account.value.fullName : buyer?.name
+        const joined = yield* profiles.join(visitor.communityId, {
+          email,
+          fullName,
+          role: "member",
+          invite: false,
+          existingIsFine: true
+        })
+        return { profileId: joined.profileId, accountCreated: joined.accountCreated }
+      })
+
+    /** One checkout, inside the caller's transaction. */
+    const charge = (visitor: Visitor, input: CheckoutInput, country: string) =>
+      Effect.gen(function*() {
+        const { communityId } = visitor
+        const priced = yield* price(communityId, input)
+        if (input.paymentMethod === "CREDIT_CARD" && input.cardToken === undefined) {
+          return yield* Effect.fail(invalidField("cardToken", M.cardTokenRequired))
+        }
+        const buyer = yield* buyerProfile(visitor, input.buyer, country)
+        if (priced.product.hasStock && !(yield* repo.takeStock(communityId, priced.product.id))) {
+          return yield* Effect.fail(conflict(M.soldOut, [fieldError("productId", M.soldOut)]))
+        }
+        const chargeId = yield* ids.next
+        if (priced.coupon !== undefined) {
+          yield* coupons.reserve(communityId, priced.coupon.couponId, chargeId, {
+            profileId: buyer.profileId,
+            amount: priced.product.price,
+            discount: priced.discount,
+            currency: priced.product.currency
+          })
+        }
+        const contact = yield* repo.buyerEmail(buyer.profileId)
+        const outcome = yield* gateway.createCharge({
+          chargeId,
+          amount: priced.amounts.total,
+          currency: priced.amounts.currency,
+          paymentMethod: input.paymentMethod,
+          installments: priced.amounts.installments,
+          cardToken: input.cardToken,
+          buyer: {
+            name: input.buyer?.name ?? Option.getOrUndefined(contact)?.fullName ?? "",
+            email: Option.getOrUndefined(contact)?.email ?? "",
+            taxId: input.buyer?.taxId ?? ""
+          }
+        })
+        if (outcome._tag === "InvalidCard") return yield* Effect.fail(invalidField("cardToken", M.cardTokenInvalid))
+        if (outcome._tag === "Declined") return yield* Effect.fail(new AppError({ status: 402, text: M.declined }))
+        yield* repo.insertCharge({
+          id: chargeId,
+          communityId,
+          profileId: buyer.profileId,
+          productId: priced.product.id,
+          subscriptionGroupId: priced.groupId,
+          addOnProductIds: `{${priced.addOns.map((addOn) => addOn.id).join(",")}}`,
+          paymentMethod: input.paymentMethod,
+          installments: priced.amounts.installments,
+          currency: priced.amounts.currency,
+          listAmount: priced.listAmount,
+          discount: priced.discount,
+          amount: priced.amounts.amount,
+          interest: priced.amounts.interest,
+          total: priced.amounts.total,
+          fee: priced.amounts.fee,
+          net: priced.amounts.net,
+          amounts: JSON.stringify(priced.amounts),
+          couponId: priced.coupon?.couponId ?? null,
+          stockReserved: priced.product.hasStock,
+          status: "pending",
+          gateway: gateway.name,
+          gatewayChargeId: outcome.gatewayChargeId,
+          paymentCode: outcome._tag === "Pending" ? outcome.paymentCode : null,
+          expiresAt: outcome._tag === "Pending" ? outcome.expiresAt : null
+        })
+        if (priced.groupId !== null) yield* settlement.openSubscription(communityId, chargeId)
+        if (outcome._tag === "Paid") yield* settlement.settle(communityId, chargeId)
+        const row = yield* settlement.chargeRow(communityId, chargeId)
+        return {
+          ...chargeView(row),
+          profileId: buyer.profileId,
+          accountCreated: buyer.accountCreated,
+          ...(yield* settlement.outcomeOf(row.id))
+        }
+      })
+
+    /**
+     * `POST /api/checkout`. With an `Idempotency-Key`, the key is claimed first (a concurrent
+     * request with the same key waits for this one) and the first answer is stored and replayed.
+     */
+    const checkout = Effect.fn("Checkout.checkout")(
+      function*(visitor: Visitor, input: CheckoutInput, idempotencyKey: string | undefined) {
+        const business = yield* requireSelling(visitor.communityId)
+        const fingerprint = JSON.stringify(input)
+        return yield* transaction(Effect.gen(function*() {
+          if (idempotencyKey !== undefined) {
+            const claimed = yield* repo.claimKey(visitor.communityId, idempotencyKey, fingerprint)
+            if (claimed.requestHash !== fingerprint) {
+              return yield* Effect.fail(
+                conflict(M.idempotencyMismatch, [fieldError("Idempotency-Key", M.idempotencyMismatch, "headers")])
+              )
+            }
+            if (claimed.response !== null) return claimed.response as Effect.Effect.Success<ReturnType<typeof charge>>
+          }
+          const result = yield* charge(visitor, input, business.country)
+          if (idempotencyKey !== undefined) yield* repo.storeAnswer(visitor.communityId, idempotencyKey, result)
+          return result
+        }))
+      }
+    )
+
+    const chargeOf = Effect.fn("Checkout.charge")(function*(visitor: Visitor, chargeId: string) {
+      const row = yield* settlement.chargeRow(visitor.communityId, chargeId.toLowerCase())
+      return { ...chargeView(row), ...(yield* settlement.outcomeOf(row.id)) }
+    })
+
+    /** Sandbox only: pays a pending PIX or boleto charge, as the bank would. */
+    const sandboxPay = Effect.fn("Checkout.sandboxPay")(function*(visitor: Visitor, chargeId: string) {
+      if (!gateway.isSandbox) return yield* Effect.fail(notFound(M.notSandbox))
+      const id = chargeId.toLowerCase()
+      yield* transaction(Effect.gen(function*() {
+        const row = yield* settlement.chargeRow(visitor.communityId, id, true)
+        const now = yield* Clock.currentTimeMillis
+        if (row.status !== "pending" || (row.expiresAt !== null && new Date(row.expiresAt).getTime() <= now)) {
+          const text = M.notPending(row.status === "pending" ? "expired" : row.status)
+          return yield* Effect.fail(conflict(text, [fieldError("status", text)]))
+        }
+        yield* settlement.settle(visitor.communityId, id)
+      }))
+      return yield* chargeOf(visitor, id)
+    })
+
+    /** A gateway notification: verified by the gateway layer, handled once per event id. */
+    const webhook = Effect.fn("Checkout.webhook")(
+      function*(gatewayName: string, headers: Readonly<Record<string, string | undefined>>, body: unknown) {
+        if (gatewayName !== gateway.name) return yield* Effect.fail(notFound(M.unknownGateway))
+        const parsed = yield* gateway.parseWebhook(headers, body)
+        if (Option.isNone(parsed)) return yield* Effect.fail(badRequest(M.webhookInvalid))
+        const event = parsed.value
+        return yield* transaction(Effect.gen(function*() {
+          if (!(yield* repo.recordEvent(gateway.name, event.eventId))) {
+            return { eventId: event.eventId, duplicate: true, chargeId: null, status: null }
+          }
+          const found = yield* repo.chargeAtGateway(gateway.name, event.gatewayChargeId)
+          if (Option.isNone(found)) return yield* Effect.fail(notFound(M.chargeNotFound))
+          const row = found.value
+          if (row.status === "pending" && event.type === "charge.paid") {
+            yield* settlement.settle(row.communityId, row.id)
+          }
+          if (row.status === "pending" && event.type === "charge.expired") yield* settlement.expire(row)
+          const after = yield* settlement.chargeRow(row.communityId, row.id)
+          return { eventId: event.eventId, duplicate: false, chargeId: row.id, status: after.status }
+        }))
+      }
+    )
+
+    /** The member's own purchases, newest first. */
+    const purchases = Effect.fn("Checkout.purchases")(function*(member: Member, query: PageQuery) {
+      const cursor = yield* decodeCursor(query.cursor, PurchaseCursor)
+      const limit = query.limit ?? DEFAULT_LIMIT
+      const rows = yield* repo.purchasesOf(member.communityId, member.profileId, cursor?.[0], limit)
+      return toPage(rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), limit, (row) => [row.id])
+    })
+
+    return {
+      config,
+      quote,
+      checkout,
+      charge: chargeOf,
+      sandboxPay,
+      webhook,
+      purchases,
+      expireDue: settlement.expireDue
+    }
+  }),
+  dependencies: [CheckoutRepo.Default]
+}) {}

@@ -1,0 +1,61 @@
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentMember, CurrentVisitor } from "../../domain/Caller"
+import { RodaApi } from "../../http/Api"
+import { ok, page } from "../../http/Reply"
+import { Checkout } from "./Checkout"
+import { checkoutMessages as M } from "./messages"
+
+export const CheckoutHttp = HttpApiBuilder.group(RodaApi, "checkout", (handlers) =>
+  Effect.gen(function*() {
+    const checkout = yield* Checkout
+    return handlers
+      .handle("config", () =>
+        CurrentVisitor.pipe(Effect.flatMap(checkout.config), Effect.flatMap((data) => ok(M.config, data))))
+      .handle("quote", ({ payload }) =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) =>
+            checkout.quote(visitor, payload)
+          ),
+          Effect.flatMap((data) => ok(M.quote, data))
+        ))
+      .handle("checkout", ({ headers, payload }) =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) => checkout.checkout(visitor, payload, headers["idempotency-key"])),
+          Effect.flatMap((data) => ok(data.status === "paid" ? M.paid : M.pending, data))
+        ))
+      .handle("charge", ({ path }) =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) => checkout.charge(visitor, path.chargeId)),
+          Effect.flatMap((data) => ok(M.charge, data))
+        ))
+      .handle("sandboxPay", ({ path }) =>
+        CurrentVisitor.pipe(
+          Effect.flatMap((visitor) => checkout.sandboxPay(visitor, path.chargeId)),
+          Effect.flatMap((data) => ok(M.chargePaid, data))
+        ))
+  }))
+
+export const CheckoutWebhooksHttp = HttpApiBuilder.group(
+  RodaApi,
+  "checkoutWebhooks",
+  (handlers) =>
+    Effect.gen(function*() {
+      const checkout = yield* Checkout
+      return handlers.handle("receive", ({ path, payload }) =>
+        HttpServerRequest.HttpServerRequest.pipe(
+          Effect.flatMap((request) => checkout.webhook(path.gateway, request.headers, payload)),
+          Effect.flatMap((data) => ok(data.duplicate ? M.eventDuplicate : M.eventHandled, data))
+        ))
+    })
+)
+
+export const PurchasesHttp = HttpApiBuilder.group(RodaApi, "purchases", (handlers) =>
+  Effect.gen(function*() {
+    const checkout = yield* Checkout
+    return handlers.handle("mine", ({ urlParams }) =>
+      CurrentMember.pipe(
+        Effect.flatMap((member) => checkout.purchases(member, urlParams)),
+        Effect.flatMap((result) => page(M.purchases, result))
+      ))
+  }))

@@ -1,0 +1,242 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { PaymentMethod } from "../../domain/Money"
+import type { SaleAmounts } from "../../money/ledger/Pricing"
+
+export interface SellableProduct {
+  readonly id: string
+  readonly type: "ONE_TIME" | "SUBSCRIPTION"
+  readonly title: string
+  readonly price: number
+  readonly currency: string
+  readonly billingInterval: "MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL" | null
+  readonly allowedPaymentMethods: ReadonlyArray<PaymentMethod>
+  readonly hasStock: boolean
+  readonly status: "DRAFT" | "ACTIVE"
+}
+
+export interface ChargeRow {
+  readonly id: string
+  readonly communityId: string
+  readonly profileId: string
+  readonly productId: string
+  readonly subscriptionGroupId: string | null
+  readonly addOnProductIds: ReadonlyArray<string>
+  readonly paymentMethod: PaymentMethod
+  readonly installments: number
+  readonly currency: string
+  readonly listAmount: number
+  readonly discount: number
+  readonly amount: number
+  readonly interest: number
+  readonly total: number
+  readonly fee: number
+  readonly net: number
+  readonly amounts: SaleAmounts
+  readonly couponId: string | null
+  readonly stockReserved: boolean
+  readonly status: "pending" | "paid" | "expired"
+  readonly gateway: string
+  readonly gatewayChargeId: string | null
+  readonly paymentCode: string | null
+  readonly expiresAt: Date | null
+  readonly paidAt: Date | null
+  readonly createdAt: Date
+}
+
+export type NewCharge = Omit<ChargeRow, "paidAt" | "createdAt" | "amounts" | "addOnProductIds"> & {
+  readonly amounts: string
+  readonly addOnProductIds: string
+}
+
+const productColumns = (sql: SqlClient.SqlClient) =>
+  sql`id, type, title, price, currency, billing_interval, allowed_payment_methods, has_stock, status`
+
+export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/CheckoutRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+    /** A product of the community; deleted ones only with `includeDeleted` (settling a charge made before). */
+    const product = (communityId: string, productId: string, includeDeleted = false) =>
+      sql<SellableProduct>`SELECT ${productColumns(sql)} FROM products
+        WHERE community_id = ${communityId} AND id = ${productId}
+          ${includeDeleted ? sql`` : sql`AND deleted_at IS NULL`}`.pipe(
+        Effect.map(first),
+        Effect.orDie
+      )
+
+    /** Products of a plan by role (`option`, `add_on`), among `productIds`. */
+    const planProducts = (
+      communityId: string,
+      groupId: string,
+      kind: "option" | "add_on",
+      productIds: ReadonlyArray<string>
+    ) =>
+      productIds.length === 0 ? Effect.succeed([] as ReadonlyArray<SellableProduct>) : sql<SellableProduct>`
+        SELECT ${productColumns(sql)} FROM products p
+        JOIN subscription_group_products g ON g.product_id = p.id AND g.community_id = p.community_id
+        WHERE g.community_id = ${communityId} AND g.group_id = ${groupId} AND g.kind = ${kind}
+          AND p.deleted_at IS NULL AND p.id IN ${sql.in(productIds)}`.pipe(Effect.orDie)
+
+    /** The plans that offer the product as a billing option. */
+    const plansOffering = (communityId: string, productId: string) =>
+      sql<{ readonly groupId: string }>`SELECT group_id FROM subscription_group_products
+        WHERE community_id = ${communityId} AND product_id = ${productId} AND kind = 'option'`.pipe(
+        Effect.map((rows) => rows.map((row) => row.groupId)),
+        Effect.orDie
+      )
+
+    /** Takes one unit when the product keeps stock; false when none is left (never below zero). */
+    const takeStock = (communityId: string, productId: string) =>
+      sql<{ readonly id: string }>`UPDATE products SET stock_quantity = stock_quantity - 1, updated_at = now()
+        WHERE community_id = ${communityId} AND id = ${productId} AND stock_quantity >= 1
+        RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
+
+    const returnStock = (communityId: string, productId: string) =>
+      sql`UPDATE products SET stock_quantity = stock_quantity + 1, updated_at = now()
+        WHERE community_id = ${communityId} AND id = ${productId} AND has_stock`.pipe(Effect.asVoid, Effect.orDie)
+
+    const insertCharge = (row: NewCharge) =>
+      sql`INSERT INTO charges ${sql.insert({ ...row })}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const charge = (communityId: string, id: string, lock = false) =>
+      sql<ChargeRow>`SELECT * FROM charges WHERE community_id = ${communityId} AND id = ${id}
+        ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.map(first), Effect.orDie)
+
+    const chargeAtGateway = (gateway: string, gatewayChargeId: string) =>
+      sql<ChargeRow>`SELECT * FROM charges WHERE gateway = ${gateway} AND gateway_charge_id = ${gatewayChargeId}
+        FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+
+    const setStatus = (id: string, status: ChargeRow["status"], paidAt: Date | null) =>
+      sql`UPDATE charges SET status = ${status}, paid_at = ${paidAt}, updated_at = now() WHERE id = ${id}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    /** Pending charges whose time ran out, locked for this caller (other processes skip them). */
+    const expiredPending = (now: Date, limit: number) =>
+      sql<ChargeRow>`SELECT * FROM charges WHERE status = 'pending' AND expires_at <= ${now}
+        ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`.pipe(Effect.orDie)
+
+    const insertPurchase = (
+      row: { id: string; communityId: string; profileId: string; productId: string; chargeId: string }
+    ) => sql`INSERT INTO purchases ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const insertSubscription = (row: {
+      id: string
+      communityId: string
+      profileId: string
+      subscriptionGroupId: string
+      productId: string
+      addOnProductIds: string
+      status: "incomplete" | "active"
+      currentPeriodStart: Date | null
+      currentPeriodEnd: Date | null
+      firstChargeId: string
+    }) => sql`INSERT INTO subscriptions ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const subscriptionOfCharge = (chargeId: string) =>
+      sql<{ readonly id: string; readonly status: string }>`SELECT id, status FROM subscriptions
+        WHERE first_charge_id = ${chargeId}`.pipe(Effect.map(first), Effect.orDie)
+
+    const purchaseOfCharge = (chargeId: string) =>
+      sql<{ readonly id: string }>`SELECT id FROM purchases WHERE charge_id = ${chargeId}`.pipe(
+        Effect.map(first),
+        Effect.orDie
+      )
+
+    const startSubscription = (chargeId: string, start: Date, end: Date) =>
+      sql`UPDATE subscriptions SET status = 'active', current_period_start = ${start}, current_period_end = ${end},
+        updated_at = now() WHERE first_charge_id = ${chargeId}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const expireSubscription = (chargeId: string) =>
+      sql`UPDATE subscriptions SET status = 'incomplete_expired', updated_at = now()
+        WHERE first_charge_id = ${chargeId} AND status = 'incomplete'`.pipe(Effect.asVoid, Effect.orDie)
+
+    const insertEntitlements = (
+      rows: ReadonlyArray<{
+        id: string
+        communityId: string
+        profileId: string
+        sourceType: "plan" | "product"
+        sourceId: string
+        validUntil: Date | null
+      }>
+    ) =>
+      rows.length === 0
+        ? Effect.void
+        : sql`INSERT INTO entitlements ${sql.insert(rows)}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const purchasesOf = (communityId: string, profileId: string, before: string | undefined, limit: number) =>
+      sql<{
+        readonly id: string
+        readonly productId: string
+        readonly title: string
+        readonly chargeId: string
+        readonly paymentMethod: string
+        readonly installments: number
+        readonly currency: string
+        readonly amount: number
+        readonly total: number
+        readonly discount: number
+        readonly createdAt: Date
+      }>`SELECT pu.id, pu.product_id, p.title, pu.charge_id, c.payment_method, c.installments, c.currency,
+          c.amount, c.total, c.discount, pu.created_at
+        FROM purchases pu
+        JOIN charges c ON c.id = pu.charge_id
+        JOIN products p ON p.id = pu.product_id
+        WHERE pu.community_id = ${communityId} AND pu.profile_id = ${profileId}
+          ${before === undefined ? sql`` : sql`AND pu.id < ${before}`}
+        ORDER BY pu.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+
+    /** Claims an idempotency key (waits for a concurrent holder); the row, locked, with any stored answer. */
+    const claimKey = (communityId: string, key: string, fingerprint: string) =>
+      Effect.gen(function*() {
+        yield* sql`INSERT INTO idempotency_keys (community_id, key, request_hash)
+          VALUES (${communityId}, ${key}, ${fingerprint}) ON CONFLICT DO NOTHING`
+        const rows = yield* sql<{ readonly requestHash: string; readonly response: unknown }>`
+          SELECT request_hash, response FROM idempotency_keys
+          WHERE community_id = ${communityId} AND key = ${key} FOR UPDATE`
+        return rows[0]!
+      }).pipe(Effect.orDie)
+
+    const storeAnswer = (communityId: string, key: string, response: unknown) =>
+      sql`UPDATE idempotency_keys SET response = ${JSON.stringify(response)}::jsonb
+        WHERE community_id = ${communityId} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
+
+    /** Records a gateway event; false when it was already handled. */
+    const recordEvent = (gateway: string, eventId: string) =>
+      sql<{ readonly eventId: string }>`INSERT INTO gateway_events (gateway, event_id) VALUES (${gateway}, ${eventId})
+        ON CONFLICT DO NOTHING RETURNING event_id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
+
+    const buyerEmail = (profileId: string) =>
+      sql<{ readonly email: string; readonly fullName: string }>`SELECT a.email, p.full_name FROM profiles p
+        JOIN accounts a ON a.id = p.account_id WHERE p.id = ${profileId}`.pipe(Effect.map(first), Effect.orDie)
+
+    return {
+      product,
+      planProducts,
+      plansOffering,
+      takeStock,
+      returnStock,
+      insertCharge,
+      charge,
+      chargeAtGateway,
+      setStatus,
+      expiredPending,
+      insertPurchase,
+      insertSubscription,
+      subscriptionOfCharge,
+      purchaseOfCharge,
+      startSubscription,
+      expireSubscription,
+      insertEntitlements,
+      purchasesOf,
+      claimKey,
+      storeAnswer,
+      recordEvent,
+      buyerEmail
+    }
+  })
+}) {}

@@ -1,0 +1,56 @@
+import { type Text, text } from "../../domain/Text"
+
+/** Messages of checkout, charges and purchases (Portuguese by default). */
+export const checkoutMessages = {
+  config: text("Configuração de pagamento.", "Payment configuration."),
+  quote: text("Orçamento calculado.", "Quote computed."),
+  paid: text("Pagamento aprovado.", "Payment approved."),
+  pending: text(
+    "Cobrança criada: aguardando o pagamento.",
+    "Charge created: waiting for the payment."
+  ),
+  charge: text("Cobrança encontrada.", "Charge found."),
+  chargeNotFound: text("Cobrança não encontrada.", "Charge not found."),
+  chargePaid: text("Cobrança paga.", "Charge paid."),
+  eventHandled: text("Evento processado.", "Event handled."),
+  eventDuplicate: text("Evento já processado.", "Event already handled."),
+  purchases: text("Compras encontradas.", "Purchases found."),
+  declined: text("Pagamento recusado pelo emissor do cartão.", "The payment was declined by the card issuer."),
+  cardTokenRequired: text("Informe o cardToken para pagar com cartão.", "cardToken is required for card payments."),
+  cardTokenInvalid: text("Token de cartão inválido.", "Invalid card token."),
+  productNotForSale: text("Este produto não está à venda.", "This product is not for sale."),
+  notAPlanOption: text(
+    "Este produto não é uma opção de cobrança deste plano.",
+    "This product is not a billing option of this plan."
+  ),
+  planRequired: text(
+    "Este produto de assinatura não pertence a nenhum plano: informe subscriptionGroupId.",
+    "This subscription product belongs to no plan: send subscriptionGroupId."
+  ),
+  addOnsOnlyWithPlan: text("Adicionais só valem com um plano.", "Add-ons only go with a plan."),
+  addOnNotInPlan: text(
+    "Um dos adicionais não pertence a este plano ou não está ativo.",
+    "One of the add-ons does not belong to this plan or is not active."
+  ),
+  methodNotAllowed: (method: string, allowed: ReadonlyArray<string>): Text =>
+    text(
+      `Este produto não aceita ${method}. Formas aceitas: ${allowed.join(", ")}.`,
+      `This product does not accept ${method}. Accepted: ${allowed.join(", ")}.`
+    ),
+  soldOut: text("Produto esgotado.", "Sold out."),
+  buyerRequired: text("Informe os dados do comprador (buyer).", "buyer is required."),
+  buyerEmailRequired: text("Informe o e-mail do comprador.", "buyer.email is required when not signed in."),
+  taxIdInvalid: text("CPF ou CNPJ inválido.", "Invalid CPF or CNPJ."),
+  idempotencyMismatch: text(
+    "Esta Idempotency-Key já foi usada com outro pedido.",
+    "This Idempotency-Key was already used with a different request."
+  ),
+  notPending: (status: string): Text =>
+    text(
+      `A cobrança não está pendente (status ${status}). Ações permitidas: nenhuma.`,
+      `The charge is not pending (status ${status}). Allowed moves: none.`
+    ),
+  notSandbox: text("Rota disponível apenas no sandbox.", "Route available in the sandbox only."),
+  unknownGateway: text("Gateway de pagamento desconhecido.", "Unknown payment gateway."),
+  webhookInvalid: text("Webhook inválido.", "Invalid webhook.")
+} as const

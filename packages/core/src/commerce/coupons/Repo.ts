@@ -1,0 +1,136 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { CouponStatus, Duration, StoredStatus } from "./Policy"
+
+/** The terms and counters of a coupon, as stored. */
+export type CouponFields = {
+  readonly code: string
+  readonly name: string | null
+  readonly percentOff: number | null
+  readonly amountOff: number | null
+  readonly currency: string | null
+  readonly duration: Duration
+  readonly durationMonths: number | null
+  readonly maxRedemptions: number | null
+  readonly expiresAt: Date | null
+}
+
+export type CouponRow = CouponFields & {
+  readonly id: string
+  readonly communityId: string
+  readonly status: StoredStatus
+  readonly timesRedeemed: number
+  readonly timesReserved: number
+  /** Product ids the coupon is limited to, in the order given; empty means every product. */
+  readonly applicableProducts: ReadonlyArray<string>
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export type NewCouponRow = CouponFields & {
+  readonly id: string
+  readonly communityId: string
+  readonly status: StoredStatus
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface CouponFilter {
+  readonly status?: CouponStatus | undefined
+  /** The instant `expired` is decided at. */
+  readonly now: Date
+  readonly after?: string | undefined
+  readonly limit: number
+}
+
+const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+/** SQL for coupons and the products they are limited to. */
+export class CouponsRepo extends Effect.Service<CouponsRepo>()("@roda/core/CouponsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const select = sql`SELECT c.id, c.community_id, c.code, c.name, c.percent_off, c.amount_off, c.currency,
+      c.duration, c.duration_months, c.max_redemptions, c.times_redeemed, c.times_reserved, c.expires_at,
+      c.status, c.created_at, c.updated_at,
+      COALESCE((SELECT array_agg(cp.product_id::text ORDER BY cp.position) FROM coupon_products cp
+        WHERE cp.community_id = c.community_id AND cp.coupon_id = c.id), '{}'::text[]) AS applicable_products
+      FROM coupons c`
+    const live = (communityId: string) => sql`c.community_id = ${communityId} AND c.deleted_at IS NULL`
+    /** The status shown on the wire, in SQL (the same rule as `effectiveStatus`). */
+    const shownStatus = (now: Date) =>
+      sql`(CASE WHEN c.expires_at IS NOT NULL AND c.expires_at <= ${now} THEN 'expired'
+        WHEN c.max_redemptions IS NOT NULL AND c.times_redeemed >= c.max_redemptions THEN 'exhausted'
+        ELSE c.status END)`
+
+    const setProducts = (communityId: string, couponId: string, productIds: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        yield* sql`DELETE FROM coupon_products WHERE community_id = ${communityId} AND coupon_id = ${couponId}`
+        if (productIds.length === 0) return
+        yield* sql`INSERT INTO coupon_products ${
+          sql.insert(productIds.map((productId, position) => ({ communityId, couponId, productId, position })))
+        }`
+      }).pipe(Effect.orDie)
+
+    return {
+      find: (communityId: string, id: string) =>
+        sql<CouponRow>`${select} WHERE ${live(communityId)} AND c.id = ${id}`.pipe(Effect.map(first), Effect.orDie),
+      findByCode: (communityId: string, code: string) =>
+        sql<CouponRow>`${select} WHERE ${live(communityId)} AND c.code = ${code}`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** Locks the coupon row (edits and status moves against concurrent reservations); false when gone. */
+      lock: (communityId: string, id: string) =>
+        sql<{ id: string }>`SELECT id FROM coupons
+          WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL FOR UPDATE`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      /** Fails with the SqlError of a unique violation when the code is taken in the community. */
+      insert: (row: NewCouponRow) => sql`INSERT INTO coupons ${sql.insert(row)}`.pipe(Effect.asVoid),
+      /** Fails with the SqlError of a unique violation when the new code is taken. */
+      update: (communityId: string, id: string, changes: Partial<CouponFields>, now: Date) =>
+        sql`UPDATE coupons SET ${sql.update({ ...changes, updatedAt: now })}
+          WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(Effect.asVoid),
+      setProducts,
+      setStatus: (communityId: string, id: string, status: StoredStatus, now: Date) =>
+        sql`UPDATE coupons SET status = ${status}, updated_at = ${now}
+          WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      softDelete: (communityId: string, id: string, now: Date) =>
+        sql`UPDATE coupons SET deleted_at = ${now}, updated_at = ${now}
+          WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      /** Newest first (keyset: the last id), optionally only one shown status. */
+      list: (communityId: string, filter: CouponFilter) => {
+        const conditions = [
+          live(communityId),
+          ...(filter.status ? [sql`${shownStatus(filter.now)} = ${filter.status}`] : []),
+          ...(filter.after ? [sql`c.id < ${filter.after}`] : [])
+        ]
+        return sql<CouponRow>`${select} WHERE ${sql.and(conditions)}
+          ORDER BY c.id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.orDie)
+      },
+      /** Which of `ids` are products of the community that are not deleted. */
+      existingProducts: (communityId: string, ids: ReadonlyArray<string>) =>
+        ids.length === 0
+          ? Effect.succeed([] as ReadonlyArray<string>)
+          : sql<{ id: string }>`SELECT id FROM products
+              WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${sql.in("id", ids)}`.pipe(
+            Effect.map((rows) => rows.map((row) => row.id)),
+            Effect.orDie
+          ),
+      /** A product of the community that is not deleted: its price and currency. */
+      product: (communityId: string, id: string) =>
+        sql<{ id: string; price: number; currency: string }>`SELECT id, price, currency FROM products
+          WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        )
+    }
+  })
+}) {}
