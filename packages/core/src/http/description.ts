@@ -35,4 +35,21 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   Lists show only what the caller may see, and each space says whether the caller may read its content
   (\`canReadContent\`). A section is removed only when empty, a space only when no content
   (such as courses) belongs to it: 409 otherwise.
+
+## Selling
+- Money is integer minor units with its currency; the business-information country decides the community
+  currency (BR→BRL, PT→EUR…). Business information and payout settings go \`draft → pending → approved |
+  rejected\`, decided by platform operators at \`/api/admin/communities/{communityId}/…\`; editing approved data
+  sends it back to \`pending\`, and until it is approved again publishing and checkout are refused.
+- Products start \`DRAFT\`; publishing needs approved business information in the product's currency. A
+  billing option belongs to one plan; add-ons are never billing options. Deleted products are soft-deleted.
+- Checkout is Public (token optional; an anonymous buyer becomes a member, with a set-password e-mail).
+  The default gateway is a sandbox: \`tok_visa\` approved, \`tok_chargeDeclined\` declined (402), PIX and boleto
+  pending until \`POST /api/checkout/sandbox/{chargeId}/pay\` or a gateway webhook. Stock and coupon uses are held
+  in the checkout's transaction (never beyond the limit) and returned when a pending charge expires.
+  \`Idempotency-Key\` replays the first answer.
+- Fees: a percentage plus a fixed part per payment method (overridable per community by operators);
+  installments 1..12 on cards with buyer-paid interest (Price table, exact, rounded half-even once).
+  The ledger is double entry and append-only; each transaction sums to zero; a sale's net is pending until
+  released (PIX at once, boleto D+1, card D+30).
 `.trim()

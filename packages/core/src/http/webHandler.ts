@@ -38,7 +38,7 @@ import { Ids } from "../platform/Ids"
 import { Mailer } from "../platform/Mailer"
 import { Options, type RodaOptions } from "../platform/Options"
 import { Passwords } from "../platform/Passwords"
-import { SandboxGateway } from "../platform/PaymentGateway"
+import { type PaymentGateway, SandboxGateway } from "../platform/PaymentGateway"
 import { Tokens } from "../platform/Tokens"
 import { SearchHttp } from "../search/Http"
 import { Search } from "../search/Search"
@@ -64,6 +64,8 @@ import { admit } from "./requestGate"
 export interface RodaConfig {
   readonly database: DatabaseOptions
   readonly options: RodaOptions
+  /** The payment provider; the sandbox (no network) when absent. */
+  readonly paymentGateway?: Layer.Layer<PaymentGateway, never, Ids> | undefined
 }
 
 /** Database, ports and use-case services: everything but HTTP. */
@@ -78,7 +80,7 @@ export const servicesLayer = (config: RodaConfig) => {
   // Sections, spaces and the access decision; commerce replaces the default AccessCatalog.
   const structure = Layer.mergeAll(Sections.Default, Spaces.Default, AccessLive).pipe(
     Layer.provideMerge(AccessCatalogLive),
-    Layer.provideMerge(SandboxGateway),
+    Layer.provideMerge(config.paymentGateway ?? SandboxGateway),
     Layer.provideMerge(SellingStatusLive),
     Layer.provideMerge(CouponRedemptionLive),
     Layer.provideMerge(PricingLive),
