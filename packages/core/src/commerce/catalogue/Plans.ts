@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { conflict, invalidField, notFound } from "../../domain/AppError"
+import { conflict, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
+import { orNotFound } from "../../domain/found"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
@@ -62,13 +63,7 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const find = (communityId: string, id: string) =>
-      Effect.flatMap(
-        repo.find(communityId, id.toLowerCase()),
-        Option.match({
-          onNone: () => Effect.fail(notFound(catalogueMessages.planNotFound)),
-          onSome: Effect.succeed
-        })
-      )
+      orNotFound(catalogueMessages.planNotFound)(repo.find(communityId, id.toLowerCase()))
 
     const view = (plan: PlanRow) =>
       Effect.map(repo.links(plan.communityId, [plan.id]), (links) => planView(plan, links))

@@ -1,6 +1,7 @@
 import { Clock, Effect, Option, Schema } from "effect"
-import { invalidField, notFound } from "../../domain/AppError"
+import { invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
+import { orNotFound } from "../../domain/found"
 import { Uuid } from "../../domain/Ids"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
@@ -48,13 +49,7 @@ export class Tiers extends Effect.Service<Tiers>()("@roda/core/Tiers", {
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const find = (communityId: string, id: string) =>
-      Effect.flatMap(
-        repo.find(communityId, id.toLowerCase()),
-        Option.match({
-          onNone: () => Effect.fail(notFound(catalogueMessages.tierNotFound)),
-          onSome: Effect.succeed
-        })
-      )
+      orNotFound(catalogueMessages.tierNotFound)(repo.find(communityId, id.toLowerCase()))
 
     const view = (row: TierRow) =>
       Effect.map(repo.activeOptions(row.communityId, [row.subscriptionGroupId]), (options) => tierView(row, options))

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { CommunitiesRepo } from "../../communities/Repo"
-import { notFound } from "../../domain/AppError"
+import { orNotFound } from "../../domain/found"
 import { formatMoney } from "../../domain/Money"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
@@ -32,10 +32,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const chargeRow = (communityId: string, chargeId: string, lock = false) =>
-      Effect.flatMap(
-        repo.charge(communityId, chargeId, lock),
-        Option.match({ onNone: () => Effect.fail(notFound(M.chargeNotFound)), onSome: Effect.succeed })
-      )
+      orNotFound(M.chargeNotFound)(repo.charge(communityId, chargeId, lock))
 
     /** A plan checkout opens its subscription `incomplete`; paying the first charge activates it. */
     const openSubscription = (communityId: string, chargeId: string) =>

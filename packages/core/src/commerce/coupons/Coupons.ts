@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
+import { orNotFound } from "../../domain/found"
 import { isUuid, Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
@@ -83,13 +84,7 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const find = (communityId: string, id: string) =>
-      Effect.flatMap(
-        repo.find(communityId, id.toLowerCase()),
-        Option.match({
-          onNone: () => Effect.fail(notFound(couponMessages.couponNotFound)),
-          onSome: (row) => Effect.succeed(row)
-        })
-      )
+      orNotFound(couponMessages.couponNotFound)(repo.find(communityId, id.toLowerCase()))
 
     const viewOf = (communityId: string, id: string) => Effect.zipWith(find(communityId, id), now, couponView)
 

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { invalidField, notFound } from "../../domain/AppError"
 import type { Account, Member } from "../../domain/Caller"
+import { orNotFound } from "../../domain/found"
 import { requirePlatformAdmin, requireRole } from "../../domain/Policy"
 import { managerRoles, type Role } from "../../domain/Role"
 import { Mailer } from "../../platform/Mailer"
@@ -66,18 +67,9 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const requireBusiness = (communityId: string, lock = false) =>
-      Effect.flatMap(
-        repo.business(communityId, lock),
-        Option.match({
-          onNone: () => Effect.fail(notFound(M.businessInformationNotFound)),
-          onSome: Effect.succeed
-        })
-      )
+      orNotFound(M.businessInformationNotFound)(repo.business(communityId, lock))
     const requirePayout = (communityId: string, lock = false) =>
-      Effect.flatMap(
-        repo.payout(communityId, lock),
-        Option.match({ onNone: () => Effect.fail(notFound(M.payoutSettingsNotFound)), onSome: Effect.succeed })
-      )
+      orNotFound(M.payoutSettingsNotFound)(repo.payout(communityId, lock))
 
     const business = Effect.fn("SellingAccounts.business")(function*(member: Member) {
       yield* requireRole(member, readers)

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
-import { notFound } from "../domain/AppError"
-import type { Text } from "../domain/Text"
+import { notFound } from "./AppError"
+import type { Text } from "./Text"
 
 /** The row, or 404 with `text`. */
 export const orNotFound = (text: Text) => <A, E, R>(lookup: Effect.Effect<Option.Option<A>, E, R>) =>
