@@ -5,7 +5,7 @@ import { as, newCommunity } from "../support/community"
 import { expectCreated, expectError, expectInvalid, expectOk, unknownId, UUID } from "../support/envelope"
 import { client, register, startRoda } from "../support/harness"
 import { outboxFor } from "../support/outbox"
-import { approveBusiness } from "../support/selling"
+import { approveBusiness, businessInformation, platformAdmin } from "../support/selling"
 import { query } from "../support/sql"
 import { createSection, createSpace } from "../support/structure"
 import { buyer, cardCheckout, planOf, shop } from "./checkout-support"
@@ -161,6 +161,28 @@ describe("checkout refusals and validation", () => {
     const payments = "Payment configuration has not been set up for this community"
     expectError(await api.get("/api/checkout/config", scoped), 400, payments)
     expectError(await api.post("/api/checkout", body, scoped), 400, payments)
+  })
+
+  it("refuses again once approved business information is edited, until it is approved again", async () => {
+    const made = await shop(api)
+    const scoped = { community: made.community.id }
+    expectOk(
+      await api.post("/api/business-information", { ...businessInformation(), legalName: "Outra Ltda" }, made.scoped)
+    )
+    const business = "Community must have approved business information to enable paid products"
+    expectError(await api.post("/api/checkout", cardCheckout(made.product.id), scoped), 403, business)
+    const draft = expectCreated(
+      await api.post("/api/products", { type: "ONE_TIME", title: "Novo", price: 500 }, made.scoped)
+    )
+    const refused = expectError(await api.post(`/api/products/${draft.id}/publish`, {}, made.scoped), 403)
+    expect(refused.message).toMatch(/^To publish and start selling, the community needs approved business information/)
+    const operator = await platformAdmin(api)
+    expectOk(
+      await api.post(`/api/admin/communities/${made.community.id}/business-information/approve`, {}, {
+        token: operator
+      })
+    )
+    expectOk(await api.post("/api/checkout", cardCheckout(made.product.id), scoped), 201)
   })
 
   it("answers the public configuration of a selling community", async () => {

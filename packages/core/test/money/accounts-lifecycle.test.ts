@@ -153,7 +153,11 @@ describe("what the review changes for selling", () => {
     const { community, owner } = await newCommunity(api)
     const scoped = as(owner, community)
     const product = () =>
-      api.post("/api/products", { type: "ONE_TIME", title: "Curso", price: 1000, allowedPaymentMethods: ["PIX"] }, scoped)
+      api.post(
+        "/api/products",
+        { type: "ONE_TIME", title: "Curso", price: 1000, allowedPaymentMethods: ["PIX"] },
+        scoped
+      )
     expect(expectOk(await product(), 201).currency).toBe("BRL")
     const saved = expectOk(await api.post("/api/business-information", businessInformation("PT"), scoped))
     expect(saved).toMatchObject({ status: "draft", currency: "EUR" })
@@ -250,6 +254,26 @@ describe("review by platform operators", () => {
   })
 })
 
+describe("saves at the same time", () => {
+  it.each<Subject>(["business-information", "payout-settings"])(
+    "keep one %s row, and a submit racing with edits is never undone",
+    async (subject) => {
+      const made = await newCommunity(api)
+      const scoped = as(made.owner, made.community)
+      const saves = await Promise.all(
+        Array.from({ length: 10 }, () => api.post(`/api/${subject}`, bodyOf(subject), scoped))
+      )
+      for (const reply of saves) expect(expectOk(reply).status).toBe("draft")
+      const raced = await Promise.all([
+        api.post(`/api/${subject}/submit`, {}, scoped),
+        ...Array.from({ length: 5 }, () => api.post(`/api/${subject}`, bodyOf(subject), scoped))
+      ])
+      for (const reply of raced) expectOk(reply)
+      expect(expectOk(await api.get(`/api/${subject}`, scoped)).status).toBe("pending")
+    }
+  )
+})
+
 describe("business information input", () => {
   const save = async (body: unknown) => {
     const { community, owner } = await newCommunity(api)
@@ -285,7 +309,10 @@ describe("business information input", () => {
       phone: null
     })
     const full = expectOk(
-      await save({ ...businessInformation(), address: { ...address, complement: "Sala 2", neighbourhood: "Consolação" } })
+      await save({
+        ...businessInformation(),
+        address: { ...address, complement: "Sala 2", neighbourhood: "Consolação" }
+      })
     )
     expect(full.address).toMatchObject({ complement: "Sala 2", neighbourhood: "Consolação", postalCode: "01304-000" })
   })
@@ -360,9 +387,12 @@ describe("payout settings input and roles", () => {
   it("let owner and admin manage, finance read, and refuse moderators, members and outsiders", async () => {
     const made = await newCommunity(api)
     const { community } = made
-    const [admin, finance, moderator, member] = await Promise.all(
-      ["admin", "finance", "moderator", "member"].map((role) => made.addMember(role))
-    )
+    const [admin, finance, moderator, member] = await Promise.all([
+      made.addMember("admin"),
+      made.addMember("finance"),
+      made.addMember("moderator"),
+      made.addMember("member")
+    ])
     expectOk(await api.post("/api/payout-settings", PIX, as(admin, community)))
     expectOk(await api.post("/api/payout-settings/submit", {}, as(admin, community)))
     for (const path of ["", "/status", "/prerequisites"]) {

@@ -55,6 +55,12 @@ const reviewAfter = (
 })
 
 /**
+ * The first save inserts a draft; a later one (also when a concurrent first save won the insert) takes
+ * the row FOR UPDATE and follows the `edit` move.
+ */
+const firstSave = (at: Date): ReviewChange => reviewAfter(undefined, "draft", "edit", at)
+
+/**
  * Business information and payout settings of a community, and their review by platform operators
  * (conventions.md "Approval"). Both follow the lifecycle of `review.ts`.
  */
@@ -91,9 +97,11 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
         phone: input.phone ?? null
       }
       yield* transaction(Effect.gen(function*() {
-        const previous = Option.getOrUndefined(yield* repo.business(member.communityId, true))
-        const to = previous === undefined ? "draft" : yield* nextStatus(previous.status, "edit")
-        yield* repo.saveBusiness(member.communityId, fields, reviewAfter(previous, to, "edit", yield* now))
+        const at = yield* now
+        if (yield* repo.insertBusiness(member.communityId, fields, firstSave(at))) return
+        const previous = yield* requireBusiness(member.communityId, true)
+        const to = yield* nextStatus(previous.status, "edit")
+        yield* repo.updateBusiness(member.communityId, fields, reviewAfter(previous, to, "edit", at))
       }))
       return businessView(member.communityId, yield* requireBusiness(member.communityId))
     })
@@ -102,9 +110,11 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
       yield* requireRole(member, managerRoles)
       const fields = yield* payoutFields(input)
       yield* transaction(Effect.gen(function*() {
-        const previous = Option.getOrUndefined(yield* repo.payout(member.communityId, true))
-        const to = previous === undefined ? "draft" : yield* nextStatus(previous.status, "edit")
-        yield* repo.savePayout(member.communityId, fields, reviewAfter(previous, to, "edit", yield* now))
+        const at = yield* now
+        if (yield* repo.insertPayout(member.communityId, fields, firstSave(at))) return
+        const previous = yield* requirePayout(member.communityId, true)
+        const to = yield* nextStatus(previous.status, "edit")
+        yield* repo.updatePayout(member.communityId, fields, reviewAfter(previous, to, "edit", at))
       }))
       return payoutView(member.communityId, yield* requirePayout(member.communityId))
     })

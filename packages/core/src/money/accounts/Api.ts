@@ -134,7 +134,7 @@ export class BusinessInformationApi extends HttpApiGroup.make("businessInformati
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `${MANAGERS} Creates or replaces the business information: \`country\` (ISO 3166-1 alpha-2; it decides the community currency), \`legalName\`, \`taxId\` (for BR a CPF or CNPJ with valid check digits, punctuation accepted, stored as digits), \`address\`, \`email\`, \`phone\`. ${LIFECYCLE}`
+        `${MANAGERS} Creates or replaces the business information: \`country\` (ISO 3166-1 alpha-2; it decides the community currency), \`legalName\`, \`taxId\` (for BR a CPF or CNPJ with valid check digits, punctuation accepted, stored as digits), \`address\` {street, number, complement?, neighbourhood?, city, state, postalCode, country}, \`email\`, \`phone\` (these three optional: conventions.md asks at least country, legalName and taxId). ${LIFECYCLE}`
       )
   )
   .add(
@@ -170,7 +170,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `${MANAGERS} Creates or replaces the payout settings: \`method\` \`PIX\` with \`pixKey\` (CPF, CNPJ, e-mail, phone as +55… or random key; \`pixKeyType\` is detected) or \`BANK_ACCOUNT\` with \`bankAccount\` {bankCode (3 digits), branch, accountNumber, accountDigit?, accountType CHECKING|SAVINGS, holderName, holderTaxId (valid CPF/CNPJ)}. ${LIFECYCLE}`
+        `${MANAGERS} Creates or replaces the payout settings: \`method\` \`PIX\` with \`pixKey\` (CPF, CNPJ, e-mail, phone as +55… or random key; \`pixKeyType\` is detected) or \`BANK_ACCOUNT\` with \`bankAccount\` {bankCode (3 digits), branch, accountNumber, accountDigit?, accountType CHECKING|SAVINGS, holderName, holderTaxId (valid CPF/CNPJ)}; the field of the other method is ignored and cleared. ${LIFECYCLE}`
       )
   )
   .add(

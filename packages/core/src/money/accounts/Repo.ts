@@ -77,38 +77,40 @@ export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("
       sql<PayoutRow>`SELECT * FROM payout_settings WHERE community_id = ${communityId}
         ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.map(one), Effect.orDie)
 
-    const saveBusiness = (communityId: string, fields: BusinessFields, review: ReviewChange) =>
-      sql`INSERT INTO business_information ${
-        sql.insert({
-          communityId,
-          ...fields,
-          address: fields.address === null ? null : JSON.stringify(fields.address),
-          ...review
-        })
-      }
-        ON CONFLICT (community_id) DO UPDATE SET country = EXCLUDED.country, legal_name = EXCLUDED.legal_name,
-          tax_id = EXCLUDED.tax_id, tax_id_type = EXCLUDED.tax_id_type, address = EXCLUDED.address,
-          email = EXCLUDED.email, phone = EXCLUDED.phone, status = EXCLUDED.status,
-          rejection_reason = EXCLUDED.rejection_reason, submitted_at = EXCLUDED.submitted_at,
-          reviewed_at = EXCLUDED.reviewed_at, updated_at = now()`.pipe(Effect.asVoid, Effect.orDie)
+    /** Inserts the community's first row; false when one exists already (a concurrent insert waits for its commit). */
+    const insertFirst = (table: ReviewedTable, row: Record<string, unknown>) =>
+      sql<{ readonly communityId: string }>`INSERT INTO ${sql(table)} ${sql.insert(row)}
+        ON CONFLICT (community_id) DO NOTHING RETURNING community_id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
 
-    const savePayout = (communityId: string, fields: PayoutFields, review: ReviewChange) =>
-      sql`INSERT INTO payout_settings ${
-        sql.insert({
-          communityId,
-          ...fields,
-          bankAccount: fields.bankAccount === null ? null : JSON.stringify(fields.bankAccount),
-          ...review
-        })
-      }
-        ON CONFLICT (community_id) DO UPDATE SET method = EXCLUDED.method, pix_key = EXCLUDED.pix_key,
-          pix_key_type = EXCLUDED.pix_key_type, bank_account = EXCLUDED.bank_account, status = EXCLUDED.status,
-          rejection_reason = EXCLUDED.rejection_reason, submitted_at = EXCLUDED.submitted_at,
-          reviewed_at = EXCLUDED.reviewed_at, updated_at = now()`.pipe(Effect.asVoid, Effect.orDie)
+    const replace = (table: ReviewedTable, communityId: string, row: Record<string, unknown>) =>
+      sql`UPDATE ${sql(table)} SET ${sql.update(row)}, updated_at = now()
+        WHERE community_id = ${communityId}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const businessRow = (fields: BusinessFields, review: ReviewChange) => ({
+      ...fields,
+      address: fields.address === null ? null : JSON.stringify(fields.address),
+      ...review
+    })
+    const payoutRow = (fields: PayoutFields, review: ReviewChange) => ({
+      ...fields,
+      bankAccount: fields.bankAccount === null ? null : JSON.stringify(fields.bankAccount),
+      ...review
+    })
+
+    const insertBusiness = (communityId: string, fields: BusinessFields, review: ReviewChange) =>
+      insertFirst("business_information", { communityId, ...businessRow(fields, review) })
+    const updateBusiness = (communityId: string, fields: BusinessFields, review: ReviewChange) =>
+      replace("business_information", communityId, businessRow(fields, review))
+    const insertPayout = (communityId: string, fields: PayoutFields, review: ReviewChange) =>
+      insertFirst("payout_settings", { communityId, ...payoutRow(fields, review) })
+    const updatePayout = (communityId: string, fields: PayoutFields, review: ReviewChange) =>
+      replace("payout_settings", communityId, payoutRow(fields, review))
 
     const setReview = (table: ReviewedTable, communityId: string, review: ReviewChange) =>
-      sql`UPDATE ${sql(table)} SET ${sql.update({ ...review })}, updated_at = now()
-        WHERE community_id = ${communityId}`.pipe(Effect.asVoid, Effect.orDie)
+      replace(table, communityId, { ...review })
 
     const communityExists = (communityId: string) =>
       sql<{ readonly found: boolean }>`SELECT EXISTS (
@@ -129,6 +131,17 @@ export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("
         Effect.orDie
       )
 
-    return { business, payout, saveBusiness, savePayout, setReview, communityExists, ownerEmails, communityName }
+    return {
+      business,
+      payout,
+      insertBusiness,
+      updateBusiness,
+      insertPayout,
+      updatePayout,
+      setReview,
+      communityExists,
+      ownerEmails,
+      communityName
+    }
   })
 }) {}
