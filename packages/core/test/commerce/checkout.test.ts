@@ -3,8 +3,8 @@ import { afterAll, describe, expect, it } from "vitest"
 import { Checkout } from "../../src/commerce/checkout/Checkout"
 import { as, newCommunity } from "../support/community"
 import { expectCreated, expectError, expectInvalid, expectOk, unknownId, UUID } from "../support/envelope"
-import { client, register, startRoda } from "../support/harness"
-import { outboxFor } from "../support/outbox"
+import { client, register, startRoda, uniqueEmail } from "../support/harness"
+import { outboxFor, passwordLinkFor } from "../support/outbox"
 import { approveBusiness, businessInformation, platformAdmin } from "../support/selling"
 import { query } from "../support/sql"
 import { createSection, createSpace } from "../support/structure"
@@ -40,7 +40,7 @@ describe("checkout by card", () => {
       visibility: "private",
       access: { productIds: [made.product.id] }
     })
-    const email = `buyer-${space.id.slice(0, 8)}@roda.test`
+    const email = uniqueEmail("buyer")
     const reply = await api.post("/api/checkout", cardCheckout(made.product.id, { buyer: buyer(email) }), {
       community: made.community.id
     })
@@ -65,6 +65,12 @@ describe("checkout by card", () => {
       (sql) => sql`SELECT source_type, source_id FROM entitlements WHERE profile_id = ${sale.profileId}`
     )
     expect(entitlements).toEqual([{ sourceType: "product", sourceId: made.product.id }])
+    // the buyer sets a password from the e-mail, signs in, and reads the space the product opens
+    const link = await passwordLinkFor(roda, email)
+    expectOk(await api.post("/api/auth/set-password", { id: link.id, token: link.token, password: "Compra123x" }))
+    const token = expectOk(await api.post("/api/auth/login", { email, password: "Compra123x" })).token
+    const opened = expectOk(await api.get(`/api/spaces/${space.id}`, as({ token }, made.community)))
+    expect(opened.canReadContent).toBe(true)
   })
 
   it("buys for the signed-in caller, opens the gated space, and lists the purchase as theirs", async () => {
@@ -189,8 +195,8 @@ describe("checkout refusals and validation", () => {
     const made = await shop(api)
     const config = expectOk(await api.get("/api/checkout/config", { community: made.community.id }))
     expect(config).toMatchObject({ currency: "BRL", country: "BR", sandbox: true, gateway: "sandbox" })
-    expect(config.paymentMethods).toContainEqual({ method: "CREDIT_CARD", maxInstallments: 12 })
-    expect(config.paymentMethods).toContainEqual({ method: "PIX", maxInstallments: 1 })
+    expect(config.paymentMethods).toContainEqual({ method: "CREDIT_CARD", maxInstallments: 12, interestRateBps: 289 })
+    expect(config.paymentMethods).toContainEqual({ method: "PIX", maxInstallments: 1, interestRateBps: 0 })
   })
 
   it("checks method, installments, buyer, product and ids", async () => {

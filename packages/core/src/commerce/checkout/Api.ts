@@ -78,7 +78,9 @@ const CheckoutResult = Schema.Struct({
 const Config = Schema.Struct({
   currency: Schema.String,
   country: Schema.String,
-  paymentMethods: Schema.Array(Schema.Struct({ method: Schema.String, maxInstallments: Schema.Number })),
+  paymentMethods: Schema.Array(
+    Schema.Struct({ method: Schema.String, maxInstallments: Schema.Number, interestRateBps: Schema.Number })
+  ),
   gateway: Schema.String,
   sandbox: Schema.Boolean
 })
@@ -118,7 +120,7 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
       .addError(Forbidden)
       .annotate(
         OpenApi.Description,
-        `Public. What a pricing page needs to offer checkout: currency and country of the approved business information, payment methods with their maximum installments, and whether the gateway is the sandbox. ${REFUSALS}`
+        `Public. What a pricing page needs to offer checkout: currency and country of the approved business information, payment methods with their maximum installments and the monthly interest rate the buyer pays in installments (\`interestRateBps\`, basis points: 289 = 2.89 %, Price table), and whether the gateway is the sandbox. ${REFUSALS}`
       )
   )
   .add(
@@ -128,9 +130,10 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
       .addError(BadRequest)
       .addError(Forbidden)
       .addError(NotFound)
+      .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `Public. The price a checkout with the same fields would charge, computed by the same code; writes nothing. ${PRICING} ${REFUSALS}`
+        `Public. The price a checkout with the same fields would charge, computed by the same code (409 when the product is sold out); writes nothing. ${PRICING} ${REFUSALS}`
       )
   )
   .add(
@@ -145,7 +148,7 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `Public (token optional). Buys for the caller when signed in; otherwise for \`buyer\` {name, email, taxId}: the member with that e-mail, created (account and profile) when missing, with a set-password e-mail. \`buyer.taxId\` must be a valid CPF or CNPJ when the community sells from BR. ${PRICING} \`paymentMethod\` must be one the product allows (400). Sandbox cards: \`cardToken\` \`tok_visa\` is approved at once (\`status: paid\`), \`tok_chargeDeclined\` answers 402 and nothing is kept; PIX and BOLETO answer \`status: pending\` with \`paymentCode\` and \`expiresAt\` (PIX 1 hour, boleto 3 days) and are settled when paid (sandbox route or gateway webhook). Stock (hasStock) is taken in the same transaction, never below zero (409 when sold out) and returned when a pending charge expires; a coupon use is held the same way and counted when paid. A paid charge creates the purchase (ONE_TIME) or activates the subscription for its first period (created \`incomplete\` until then), grants the entitlements that open the spaces whose access lists the product or plan, writes the ledger entries and e-mails the sales notice (notification settings) and a receipt. \`Idempotency-Key\` header: the first answer is stored and replayed for the same key; the same key with another body answers 409; concurrent requests with one key make one charge. ${REFUSALS}`
+        `Public (token optional). Buys for the caller when signed in; otherwise for \`buyer\` {name, email, taxId}: the member with that e-mail, created (account and profile) when missing, with a set-password e-mail. \`buyer.taxId\` must be a valid CPF or CNPJ when the community sells from BR. ${PRICING} \`paymentMethod\` must be one the product allows (400). Sandbox cards: \`cardToken\` \`tok_visa\` is approved at once (\`status: paid\`), \`tok_chargeDeclined\` answers 402 and nothing is kept; PIX and BOLETO answer \`status: pending\` with \`paymentCode\` and \`expiresAt\` (PIX 1 hour, boleto 3 days) and are settled when paid (sandbox route or gateway webhook). Stock (hasStock) is taken in the same transaction, never below zero (409 when sold out) and returned when a pending charge expires; a coupon use is held the same way and counted when paid. A paid charge creates the purchase (ONE_TIME) or activates the subscription for its first period (created \`incomplete\` until then), grants the entitlements that open the spaces whose access lists the product or plan, writes the ledger entries and e-mails the sales notice (notification settings) and a receipt. \`Idempotency-Key\` header (optional, per community): the first successful answer (201 and its body) is stored with the key and replayed for the same key; the same key with another body answers 409 (\`param: Idempotency-Key\`); concurrent requests with one key make one charge (the key row is inserted first under a unique constraint and the others wait for it). A refused request (4xx, a declined card included) keeps nothing, the key included, so it may be retried with the same key. Order of checks: business information (403), payout settings (400), product or plan (404 for another community's), payment method, stock (409 when sold out), coupon, price. ${REFUSALS}`
       )
   )
   .add(
@@ -186,7 +189,7 @@ export class CheckoutWebhooksApi extends HttpApiGroup.make("checkoutWebhooks")
       .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        "Notifications from the payment gateway (no token, no X-CommunityId: a gateway cannot send them; the charge names the community). An unknown gateway answers 404; the gateway layer verifies the notification (400 when it is not authentic). Each event id is handled once (`duplicate: true` afterwards). `charge.paid` settles the charge as the sandbox route does; `charge.expired` expires it. The sandbox takes `{\"eventId\", \"type\", \"chargeId\"}`."
+        "Notifications from the payment gateway (no token, no X-CommunityId: a gateway cannot send them; the charge names the community). An unknown gateway answers 404; the gateway layer verifies the notification (400 when it is not authentic). Each event id is handled once (`duplicate: true` afterwards). `charge.paid` settles the charge as the sandbox route does; `charge.expired` expires it (stock and coupon returned). An event for a charge no longer pending changes nothing (a late payment of an expired charge is left to reconciliation, a later issue). The sandbox takes `{\"eventId\", \"type\", \"chargeId\"}`."
       )
   )
   .prefix("/api")

@@ -5,12 +5,11 @@ import { AppError, badRequest, conflict, fieldError, forbidden, invalidField, no
 import type { Member, Visitor } from "../../domain/Caller"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
-import type { PaymentMethod } from "../../domain/Money"
+import { type PaymentMethod, paymentMethods as allPaymentMethods } from "../../domain/Money"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
 import { brazilianTaxIdKind } from "../../money/accounts/taxId"
 import { Pricing } from "../../money/ledger/Pricing"
-import { maxInstallmentsOf } from "../../money/ledger/salePricing"
 import { Ids } from "../../platform/Ids"
 import { PaymentGateway } from "../../platform/PaymentGateway"
 import { transactional } from "../../sql/transaction"
@@ -21,6 +20,14 @@ import { Settlement } from "./Settlement"
 import { chargeView } from "./view"
 
 const PurchaseCursor = Schema.Tuple(Uuid)
+
+/** SHA-256 in hex through Web Crypto (Node, Deno, Bun and workers alike). */
+const sha256Hex = (text: string) =>
+  Effect.promise(() => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))).pipe(
+    Effect.map((digest) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join(""))
+  )
+
+const soldOut = conflict(M.soldOut, [fieldError("productId", M.soldOut)])
 
 export interface QuoteInput {
   readonly productId: string
@@ -74,13 +81,14 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
 
     const config = Effect.fn("Checkout.config")(function*(visitor: Visitor) {
       const business = yield* requireSelling(visitor.communityId)
+      const paymentMethods = yield* Effect.forEach(
+        allPaymentMethods,
+        (method) => Effect.map(pricing.installmentTerms(visitor.communityId, method), (terms) => ({ method, ...terms }))
+      )
       return {
         currency: business.currency,
         country: business.country,
-        paymentMethods: (["CREDIT_CARD", "PIX", "BOLETO"] as const).map((method) => ({
-          method,
-          maxInstallments: maxInstallmentsOf(method)
-        })),
+        paymentMethods,
         gateway: gateway.name,
         sandbox: gateway.isSandbox
       }
@@ -123,6 +131,8 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
             invalidField("paymentMethod", M.methodNotAllowed(input.paymentMethod, product.allowedPaymentMethods))
           )
         }
+        // Stock is checked before the coupon (a read here; checkout takes the unit with a conditional UPDATE).
+        if (product.hasStock && (product.stockQuantity ?? 0) < 1) return yield* Effect.fail(soldOut)
         const coupon = input.couponCode === undefined ? undefined : yield* coupons.apply({
           communityId,
           code: input.couponCode,
@@ -189,7 +199,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         }
         const buyer = yield* buyerProfile(visitor, input.buyer, country)
         if (priced.product.hasStock && !(yield* repo.takeStock(communityId, priced.product.id))) {
-          return yield* Effect.fail(conflict(M.soldOut, [fieldError("productId", M.soldOut)]))
+          return yield* Effect.fail(soldOut)
         }
         const chargeId = yield* ids.next
         if (priced.coupon !== undefined) {
@@ -260,7 +270,8 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
     const checkout = Effect.fn("Checkout.checkout")(
       function*(visitor: Visitor, input: CheckoutInput, idempotencyKey: string | undefined) {
         const business = yield* requireSelling(visitor.communityId)
-        const fingerprint = JSON.stringify(input)
+        // A digest, so the stored key row keeps no buyer data or card token.
+        const fingerprint = yield* sha256Hex(JSON.stringify(input))
         return yield* transaction(Effect.gen(function*() {
           if (idempotencyKey !== undefined) {
             const claimed = yield* repo.claimKey(visitor.communityId, idempotencyKey, fingerprint)

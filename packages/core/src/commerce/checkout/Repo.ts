@@ -12,6 +12,7 @@ export interface SellableProduct {
   readonly billingInterval: "MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL" | null
   readonly allowedPaymentMethods: ReadonlyArray<PaymentMethod>
   readonly hasStock: boolean
+  readonly stockQuantity: number | null
   readonly status: "DRAFT" | "ACTIVE"
 }
 
@@ -50,7 +51,7 @@ export type NewCharge = Omit<ChargeRow, "paidAt" | "createdAt" | "amounts" | "ad
 }
 
 const productColumns = (sql: SqlClient.SqlClient) =>
-  sql`id, type, title, price, currency, billing_interval, allowed_payment_methods, has_stock, status`
+  sql`id, type, title, price, currency, billing_interval, allowed_payment_methods, has_stock, stock_quantity, status`
 
 export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/CheckoutRepo", {
   effect: Effect.gen(function*() {

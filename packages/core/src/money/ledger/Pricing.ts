@@ -41,4 +41,9 @@ export interface SaleAmounts {
 export class Pricing extends Context.Tag("@roda/core/Pricing")<Pricing, {
   /** 400 (param `installments`) when the method does not allow that many installments. */
   readonly price: (input: SaleInput) => Effect.Effect<SaleAmounts, AppError>
+  /** How a method may be split: most installments and the community's monthly interest rate (bps, 0 without installments). */
+  readonly installmentTerms: (
+    communityId: string,
+    paymentMethod: PaymentMethod
+  ) => Effect.Effect<{ readonly maxInstallments: number; readonly interestRateBps: number }>
 }>() {}
