@@ -40,8 +40,13 @@ export { Mailer } from "./platform/Mailer"
 export { defaultOptions, Options, secret } from "./platform/Options"
 export type { RodaOptions } from "./platform/Options"
 export { Passwords } from "./platform/Passwords"
-export { PaymentGateway, SandboxGateway } from "./platform/PaymentGateway"
-export type { ChargeOutcome, ChargeRequest, GatewayEvent } from "./platform/PaymentGateway"
+export {
+  PaymentGateway,
+  SANDBOX_WEBHOOK_TOLERANCE_SECONDS,
+  sandboxGateway,
+  signSandboxWebhook
+} from "./platform/PaymentGateway"
+export type { ChargeOutcome, ChargeRequest, GatewayEvent, SandboxGatewayOptions } from "./platform/PaymentGateway"
 export { Tokens } from "./platform/Tokens"
 export { Search } from "./search/Search"
 export { Comments } from "./social/Comments"

@@ -191,9 +191,17 @@ describe("GET /api/communities/my", () => {
     const a = await newCommunity("Alfa")
     const b = await newCommunity("Beta")
     const person = await a.addMember("admin", "Paula Pessoa")
-    expectCreated(
+    const invited = expectCreated(
       await api.post("/api/profiles/create", { email: person.email }, {
         token: b.owner.token,
+        community: b.community.id
+      })
+    )
+    // an invitation is no membership (issue 10)
+    expect(expectOk(await api.get("/api/communities/my", { token: person.token }))).toHaveLength(1)
+    expectOk(
+      await api.post(`/api/profiles/${invited.id}/accept`, undefined, {
+        token: person.token,
         community: b.community.id
       })
     )

@@ -21,6 +21,8 @@ const addOwner = async (c: TestCommunity, fullName = "Segundo Owner") => {
   const profile = expectCreated(
     await api.post("/api/profiles/create", { email: user.email, role: "owner" }, as(c.owner, c.community))
   )
+  // an existing account is invited (issue 10): it is an owner once it accepts
+  expectOk(await api.post(`/api/profiles/${profile.id}/accept`, undefined, as(user, c.community)))
   return { ...user, profileId: profile.id as string }
 }
 

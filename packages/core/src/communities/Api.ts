@@ -122,6 +122,10 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
       .addSuccess(Page(Profile))
       .addError(NotFound)
       .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        "Accepted members, any member may read. Staff (owner, admin, moderator) see e-mail, phone, accountId and tags; other members see the public view (id, communityId, fullName, role, status, bio, avatarUrl, dates), their own profile in full."
+      )
   )
   .add(
     HttpApiEndpoint.patch("settings", "/communities/:id/settings")

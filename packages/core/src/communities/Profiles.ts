@@ -6,14 +6,14 @@ import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
-import { managerRoles, type Role, staffRoles } from "../domain/Role"
+import { isStaff, managerRoles, type Role, staffRoles } from "../domain/Role"
 import { Identity } from "../identity/Identity"
 import { Ids } from "../platform/Ids"
 import { Mailer } from "../platform/Mailer"
 import { uniqueViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
 import { ProfilesRepo } from "./ProfilesRepo"
-import { CommunitiesRepo, type ProfileRow } from "./Repo"
+import { CommunitiesRepo, type ProfileRow, type ProfileStatus } from "./Repo"
 import { profileView } from "./view"
 
 /** Profiles are listed in id order (UUIDv7: joining order); the cursor is the last id. */
@@ -57,7 +57,12 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
         })
       )
 
-    const view = (member: Member, id: string) => Effect.map(find(member, id), profileView)
+    /** Personal fields for staff and for the holder's own profile. */
+    const seesAll = (member: Member, row: ProfileRow) => isStaff(member.role) || row.id === member.profileId
+
+    const viewFor = (member: Member) => (row: ProfileRow) => profileView(row, seesAll(member, row))
+
+    const view = (member: Member, id: string) => Effect.map(find(member, id), viewFor(member))
 
     /** The profile's holder, or an owner/admin (who may not act on an owner unless an owner). */
     /**
@@ -86,9 +91,14 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       })
 
     /**
-     * Makes the person with `email` a member of the community (creating the account when missing),
-     * inside the caller's transaction. A new account, or `invite`, gets a set-password link by e-mail.
-     * An active membership is a 409, unless `existingIsFine` (then it is returned as it is).
+     * Adds the person with `email` to the community, inside the caller's transaction. A new e-mail
+     * creates the account and an active profile, and gets a set-password link by e-mail. An existing
+     * account is never made a member without consent: it gets an `invited` profile (a removed one is
+     * invited again) and an invitation e-mail, with a set-password link when it has no password yet.
+     * A live profile (active or invited) is a 409, unless `existingIsFine` (then it is returned).
+     * `accountCreated` is kept for callers that still read it. `holderConsents`: the caller is the
+     * account holder themselves (signed in, e.g. buying while not a member): their own act is consent,
+     * so the profile is active at once.
      */
     const join = (communityId: string, input: {
       readonly email: string
@@ -96,6 +106,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       readonly role: Role
       readonly invite: boolean
       readonly existingIsFine?: boolean
+      readonly holderConsents?: boolean
     }) =>
       Effect.gen(function*() {
         const community = yield* communities.findById(communityId)
@@ -105,6 +116,8 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
           onNone: () => input.email.split("@")[0] ?? input.email,
           onSome: (account) => account.fullName
         })
+        const consented = input.holderConsents === true
+        const status: ProfileStatus = Option.isSome(existing) && !consented ? "invited" : "active"
         const accountId = Option.isSome(existing)
           ? existing.value.id
           : (yield* identity.createAccount({ email: input.email, fullName, password: null })).id
@@ -113,25 +126,50 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
         if (Option.isSome(current)) {
           profileId = current.value.id
           if (current.value.removedAt === null) {
-            if (input.existingIsFine === true) return { profileId, link: undefined, accountCreated: false }
-            return yield* Effect.fail(conflict(Messages.alreadyMember))
+            if (input.existingIsFine === true) {
+              if (current.value.status === "invited" && consented) {
+                yield* repo.accept(communityId, profileId, accountId)
+                return { profileId, link: undefined, accountCreated: false, status: "active" as const }
+              }
+              return { profileId, link: undefined, accountCreated: false, status: current.value.status }
+            }
+            return yield* Effect.fail(
+              conflict(current.value.status === "invited" ? Messages.alreadyInvited : Messages.alreadyMember)
+            )
           }
-          yield* repo.reactivate(profileId, input.role, fullName)
+          yield* repo.reactivate(profileId, input.role, fullName, status)
         } else {
           profileId = yield* ids.next
           // Nothing to lock when two requests add the same account at once: the unique key decides.
-          yield* repo.insert({ id: profileId, communityId, accountId, role: input.role, fullName }).pipe(
+          yield* repo.insert({ id: profileId, communityId, accountId, role: input.role, fullName, status }).pipe(
             Effect.catchAll((error) =>
               uniqueViolation(error) !== undefined ? Effect.fail(conflict(Messages.alreadyMember)) : Effect.die(error)
             )
           )
         }
-        const link = input.invite || Option.isNone(existing)
-          ? yield* identity.issuePasswordLink(accountId, "invite")
-          : undefined
-        if (link !== undefined) {
+        const needsPassword = Option.isNone(existing) ||
+          !(yield* identity.hasPassword(accountId))
+        const link = needsPassword ? yield* identity.issuePasswordLink(accountId, "invite") : undefined
+        const to = Option.match(existing, { onNone: () => input.email, onSome: (account) => account.email })
+        if (status === "invited") {
+          // the holder is asked: nobody becomes a member without consent
+          const answer = new URL("/invitations", identity.publicBaseUrl)
+          answer.searchParams.set("profileId", profileId)
+          answer.searchParams.set("communityId", communityId)
+          const passwordPt = link === undefined ? "" : `\nDefina também sua senha (link válido por 7 dias):\n${link}\n`
+          const passwordEn = link === undefined ? "" : `\nAlso set your password (link valid for 7 days):\n${link}\n`
           yield* mailer.send({
-            to: input.email,
+            to,
+            communityId,
+            kind: "invitation",
+            subject: `Convite para ${communityName} / Invitation to ${communityName}`,
+            text:
+              `Você foi convidado para a comunidade ${communityName}. Aceite ou recuse o convite em:\n${answer}\n${passwordPt}\n` +
+              `You have been invited to the ${communityName} community. Accept or decline at:\n${answer}\n${passwordEn}`
+          })
+        } else if (link !== undefined) {
+          yield* mailer.send({
+            to,
             communityId,
             kind: "invite",
             subject: `Convite para ${communityName} / Invitation to ${communityName}`,
@@ -140,17 +178,31 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
               `You have been invited to the ${communityName} community. Set your password (link valid for 7 days):\n${link}\n`
           })
         }
-        return { profileId, link, accountCreated: Option.isNone(existing) }
+        return { profileId, link, accountCreated: Option.isNone(existing), status }
+      })
+
+    /**
+     * Owner or admin; with the community setting `membersCanInvite`, any member may invite (`/invite`
+     * only), and only with role `member`.
+     */
+    const requireInviter = (member: Member, role: Role, invite: boolean) =>
+      Effect.gen(function*() {
+        if (managerRoles.includes(member.role)) return
+        const refused = Effect.fail(forbidden(Messages.roleRequired(managerRoles, member.role)))
+        if (!invite || role !== "member") return yield* refused
+        const community = yield* communities.findById(member.communityId)
+        const open = Option.isSome(community) && community.value.settings["membersCanInvite"] === true
+        if (!open) return yield* refused
       })
 
     const add = Effect.fn("Profiles.add")(function*(member: Member, input: NewProfileInput, invite: boolean) {
-      yield* requireRole(member, managerRoles)
       const role = input.role ?? "member"
+      yield* requireInviter(member, role, invite)
       yield* checkRoleAuthority(member, [role])
-      const { link, profileId } = yield* transaction(
+      const { profileId, status } = yield* transaction(
         join(member.communityId, { email: input.email, fullName: input.fullName, role, invite })
       )
-      yield* Effect.annotateCurrentSpan("invited", link !== undefined)
+      yield* Effect.annotateCurrentSpan("status", status)
       return yield* view(member, profileId)
     })
 
@@ -165,17 +217,20 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
         role: query.role,
         tag: query.tag,
         search: query.search?.trim() || undefined,
+        byEmail: isStaff(member.role),
         afterId: after?.[0]
       })
       const page = toPage(rows, limit, (row) => [row.id])
-      return { items: page.items.map(profileView), pagination: page.pagination }
+      return { items: page.items.map(viewFor(member)), pagination: page.pagination }
     })
 
     const autocomplete = Effect.fn("Profiles.autocomplete")(
       function*(member: Member, q: string, limit: number | undefined) {
         const text = q.trim()
         if (text === "") return []
-        return (yield* repo.autocomplete(member.communityId, text, limit ?? 10)).map(profileView)
+        return (yield* repo.autocomplete(member.communityId, text, limit ?? 10, isStaff(member.role))).map(
+          viewFor(member)
+        )
       }
     )
 
@@ -204,20 +259,32 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       return yield* view(member, target.id)
     })
 
+    /** Only the holder; the login changes once the link sent to the new address is used. */
     const changeEmail = Effect.fn("Profiles.changeEmail")(function*(member: Member, id: string, email: string) {
       const target = yield* find(member, id)
-      if (target.id !== member.profileId) {
-        yield* requireSelfOrManager(member, target)
-        if ((yield* repo.otherMemberships(target.accountId, member.communityId)) > 0) {
-          return yield* Effect.fail(forbidden(Messages.emailOfSharedAccount))
-        }
+      if (target.id !== member.profileId || target.accountId !== member.account.id) {
+        return yield* Effect.fail(forbidden(Messages.emailOnlyByHolder))
       }
-      yield* identity.changeEmail(target.accountId, email).pipe(
-        Effect.catchAll((error) =>
-          uniqueViolation(error) !== undefined ? Effect.fail(conflict(Messages.emailTaken)) : Effect.die(error)
-        )
-      )
-      return yield* view(member, target.id)
+      const { pendingEmail } = yield* identity.requestEmailChange(member.account.id, email)
+      return { ...(yield* view(member, target.id)), pendingEmail }
+    })
+
+    /** The holder accepts an invitation of the community; an already accepted own profile answers as is. */
+    const accept = Effect.fn("Profiles.accept")(function*(account: Account, communityId: string, id: string) {
+      const profileId = id.toLowerCase()
+      yield* repo.accept(communityId, profileId, account.id)
+      const row = yield* repo.ownProfile(communityId, profileId, account.id)
+      if (Option.isNone(row) || row.value.status !== "active") {
+        return yield* Effect.fail(notFound(Messages.invitationNotFound))
+      }
+      return profileView(row.value, true)
+    })
+
+    const decline = Effect.fn("Profiles.decline")(function*(account: Account, communityId: string, id: string) {
+      const at = new Date(yield* Clock.currentTimeMillis)
+      if (!(yield* repo.decline(communityId, id.toLowerCase(), account.id, at))) {
+        return yield* Effect.fail(notFound(Messages.invitationNotFound))
+      }
     })
 
     const setTags = Effect.fn("Profiles.setTags")(function*(member: Member, id: string, tags: ReadonlyArray<string>) {
@@ -298,6 +365,8 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       my,
       update,
       changeEmail,
+      accept,
+      decline,
       setTags,
       changeRole,
       remove,

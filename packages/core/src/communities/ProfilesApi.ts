@@ -15,19 +15,31 @@ const Phone = Schema.Trim.pipe(
   Schema.filter((value) => /^\+?[0-9 ()-]{7,24}$/.test(value) || "must be a phone number such as +55 11 91234-5678")
 )
 
+/**
+ * A profile. `accountId`, `email` (the login e-mail), `phone` and `tags` are personal: present only
+ * for staff (owner, admin, moderator) and on the holder's own profile; other members see the public
+ * view. `status`: `active`, or `invited` until the holder accepts.
+ */
 export const Profile = Schema.Struct({
   id: Schema.String,
   communityId: Schema.String,
-  accountId: Schema.String,
-  email: Schema.String,
+  accountId: Schema.optional(Schema.String),
+  email: Schema.optional(Schema.String),
   fullName: Schema.String,
   role: Role,
-  phone: Schema.NullOr(Schema.String),
+  status: Schema.Literal("active", "invited"),
+  phone: Schema.optional(Schema.NullOr(Schema.String)),
   bio: Schema.NullOr(Schema.String),
   avatarUrl: Schema.NullOr(Schema.String),
-  tags: Schema.Array(Schema.String),
+  tags: Schema.optional(Schema.Array(Schema.String)),
   createdAt: Schema.String,
   updatedAt: Schema.String
+})
+
+const EmailChange = Schema.Struct({
+  ...Profile.fields,
+  /** The address waiting for its confirmation link to be used; null when it already was the login. */
+  pendingEmail: Schema.NullOr(Schema.String)
 })
 
 /** `PUT /profiles/{id}…`: changes one profile and answers it. */
@@ -69,7 +81,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        "Owner or admin. Adds the person (creating the account for a new e-mail) and always e-mails a set-password link valid 7 days. 409 when already a member."
+        "Owner or admin; also any member when the community setting `membersCanInvite` is true (then only with role `member`: another role answers 403, as does any call of a non-manager when the setting is false or absent). A new e-mail creates the account with an active profile and e-mails a set-password link valid 7 days. An existing account (a removed member included) is never made a member without consent: 201 with `data.status: \"invited\"`, an invitation e-mail (with a set-password link if the account has no password yet), accepted or declined by the holder with POST /api/profiles/{id}/accept|decline. 409 when already a member or already invited."
       )
   )
   .add(
@@ -81,7 +93,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        "Owner or admin. An existing account joins with `role` (default member); a new e-mail also creates the account, which is sent a set-password link."
+        "Owner or admin. A new e-mail creates the account and its active profile with `role` (default member), and the account is sent a set-password link. An existing account gets an invitation instead (201, `data.status: \"invited\"`, an e-mail; see /invite): it is no member until it accepts. 409 when already a member or already invited."
       )
   )
   .add(
@@ -93,7 +105,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .addSuccess(Ok(Schema.Array(Profile)))
       .annotate(
         OpenApi.Description,
-        "Profiles whose name (any word) or e-mail starts with `q`; at most `limit` (default 10)."
+        "Members whose name (any word) starts with `q` (staff: or whose e-mail does); at most `limit` (default 10). Invited people are not members and are not listed. Personal fields (accountId, email, phone, tags) only for staff and the caller's own profile."
       )
   )
   .add(
@@ -106,6 +118,10 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       }))
       .addSuccess(Page(Profile))
       .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        "Accepted members only (invitations are not listed). Staff (owner, admin, moderator) see every field and `search` matches names and e-mails; other members get the public view (id, communityId, fullName, role, status, bio, avatarUrl, dates; their own profile in full) and `search` matches names only."
+      )
   )
   .add(
     HttpApiEndpoint.get("tags", "/profiles/tags")
@@ -140,11 +156,16 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .addError(NotFound)
   )
   .add(
-    editProfile("email", "/profiles/:id/email", { email: Email })
+    HttpApiEndpoint.put("email", "/profiles/:id/email")
+      .setPath(IdParam)
+      .setPayload(Body({ email: Email }))
+      .addSuccess(Ok(EmailChange), { status: 202 })
+      .addError(Forbidden)
+      .addError(NotFound)
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        "Changes the login e-mail of the profile's account: the holder, or an owner/admin when the account belongs to no other community."
+        "Only the holder, on their own profile (anyone else, staff included, 403: staff edit community fields, never the login). Nothing changes yet: 202 with the profile as it is and `pendingEmail`; the new address gets a confirmation link (24 hours) to use with POST /api/auth/confirm-email, the old address a notice. The change, which also verifies the new address, happens when the link is used. 409 when another account has the address (checked again at confirmation). The same address as now answers 202 with `pendingEmail: null`."
       )
   )
   .add(editProfile("phone", "/profiles/:id/phone", { phone: Schema.NullOr(Phone) }))
@@ -183,7 +204,34 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
     HttpApiEndpoint.get("my", "/profiles/my")
       .addSuccess(Ok(Schema.Array(MyProfile)))
       .middleware(Authenticated)
-      .annotate(OpenApi.Description, "The account's profiles, one per community. No X-CommunityId.")
+      .annotate(
+        OpenApi.Description,
+        "The account's profiles, one per community, open invitations included (`status: \"invited\"`). No X-CommunityId."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("accept", "/profiles/:id/accept")
+      .setPath(IdParam)
+      .addSuccess(Ok(Profile))
+      .addError(BadRequest)
+      .addError(NotFound)
+      .middleware(Authenticated)
+      .annotate(
+        OpenApi.Description,
+        "The invited holder's token and the X-CommunityId of the inviting community (the caller is not a member yet, so no membership is required): the profile becomes active and the account a member. Accepting an already accepted own profile answers it again. 404 for anyone else's profile or another community's."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("decline", "/profiles/:id/decline")
+      .setPath(IdParam)
+      .addSuccess(Ok(Schema.Null))
+      .addError(BadRequest)
+      .addError(NotFound)
+      .middleware(Authenticated)
+      .annotate(
+        OpenApi.Description,
+        "The invited holder's token and the X-CommunityId of the inviting community: the invitation is removed (inviting again is possible). 404 when there is no open invitation of the caller with this id (a member leaves with DELETE /api/profiles/{id})."
+      )
   )
   .addError(Unauthorized)
   .prefix("/api")

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
 import { RodaApi } from "../http/Api"
+import { communityIdHeader } from "../http/middleware/CommunityScope"
 import { ok, page } from "../http/Reply"
 import { Profiles } from "./Profiles"
 
@@ -58,8 +59,22 @@ export const ProfilesHttp = HttpApiBuilder.group(RodaApi, "profiles", (handlers)
         ))
       .handle("email", ({ path, payload }) =>
         asMember((m) => profiles.changeEmail(m, path.id, payload.email)).pipe(
-          Effect.flatMap((data) => ok(Messages.profileUpdated, data))
+          Effect.flatMap((data) =>
+            ok(data.pendingEmail === null ? Messages.profileUpdated : Messages.emailChangePending, data)
+          )
         ))
+      .handle("accept", ({ path }) =>
+        Effect.gen(function*() {
+          const account = yield* CurrentAccount
+          const data = yield* profiles.accept(account, yield* communityIdHeader, path.id)
+          return yield* ok(Messages.invitationAccepted, data)
+        }))
+      .handle("decline", ({ path }) =>
+        Effect.gen(function*() {
+          const account = yield* CurrentAccount
+          yield* profiles.decline(account, yield* communityIdHeader, path.id)
+          return yield* ok(Messages.invitationDeclined, null)
+        }))
       .handle("phone", ({ path, payload }) =>
         asMember((m) => profiles.update(m, path.id, { phone: payload.phone })).pipe(
           Effect.flatMap((data) => ok(Messages.profileUpdated, data))

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { Role } from "../domain/Role"
-import type { ProfileRow } from "./Repo"
+import type { ProfileRow, ProfileStatus } from "./Repo"
 
 const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 
@@ -11,6 +11,8 @@ export interface ProfileFilter {
   readonly search?: string | undefined
   readonly afterId?: string | undefined
   readonly limit: number
+  /** Whether `search` also matches e-mails (staff only). */
+  readonly byEmail: boolean
 }
 
 /** `%` and `_` in user input match themselves. */
@@ -20,10 +22,12 @@ const likePattern = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
 export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/ProfilesRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const select = sql`SELECT p.id, p.community_id, p.account_id, p.role, p.full_name, a.email, p.phone, p.bio,
+    const select =
+      sql`SELECT p.id, p.community_id, p.account_id, p.role, p.status, p.full_name, a.email, p.phone, p.bio,
       p.avatar_url, p.tags, p.created_at, p.updated_at FROM profiles p JOIN accounts a ON a.id = p.account_id`
 
     return {
+      /** A live profile, accepted or invited (staff manage invitations; only accepted ones are members). */
       find: (communityId: string, id: string) =>
         sql<ProfileRow>`${select} WHERE p.community_id = ${communityId} AND p.id = ${id} AND p.removed_at IS NULL`.pipe(
           Effect.map(first),
@@ -31,28 +35,58 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
         ),
       /** The account's profile in the community, removed or not, locked for the transaction. */
       findByAccountForUpdate: (communityId: string, accountId: string) =>
-        sql<{ id: string; removedAt: Date | null }>`SELECT id, removed_at FROM profiles
+        sql<{ id: string; removedAt: Date | null; status: ProfileStatus }>`SELECT id, removed_at, status FROM profiles
           WHERE community_id = ${communityId} AND account_id = ${accountId} FOR UPDATE`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
       /** Fails with the SqlError of a unique violation when the account already has a profile here. */
-      insert: (row: { id: string; communityId: string; accountId: string; role: Role; fullName: string }) =>
-        sql`INSERT INTO profiles ${sql.insert(row)}`.pipe(Effect.asVoid),
-      reactivate: (id: string, role: Role, fullName: string) =>
+      insert: (
+        row: {
+          id: string
+          communityId: string
+          accountId: string
+          role: Role
+          fullName: string
+          status?: ProfileStatus
+        }
+      ) => sql`INSERT INTO profiles ${sql.insert(row)}`.pipe(Effect.asVoid),
+      reactivate: (id: string, role: Role, fullName: string, status: ProfileStatus) =>
         sql`UPDATE profiles SET removed_at = NULL, role = ${role}, full_name = ${fullName}, tags = '{}',
-          updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+          status = ${status}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      /** The holder answers an invitation: true when the invited profile was theirs and still open. */
+      accept: (communityId: string, id: string, accountId: string) =>
+        sql<{ id: string }>`UPDATE profiles SET status = 'active', updated_at = now()
+          WHERE community_id = ${communityId} AND id = ${id} AND account_id = ${accountId}
+            AND status = 'invited' AND removed_at IS NULL RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      decline: (communityId: string, id: string, accountId: string, at: Date) =>
+        sql<{ id: string }>`UPDATE profiles SET removed_at = ${at}, updated_at = now()
+          WHERE community_id = ${communityId} AND id = ${id} AND account_id = ${accountId}
+            AND status = 'invited' AND removed_at IS NULL RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      /** The account's own live profile in the community, accepted or invited. */
+      ownProfile: (communityId: string, id: string, accountId: string) =>
+        sql<ProfileRow>`${select} WHERE p.community_id = ${communityId} AND p.id = ${id}
+          AND p.account_id = ${accountId} AND p.removed_at IS NULL`.pipe(Effect.map(first), Effect.orDie),
       list: (communityId: string, filter: ProfileFilter) => {
         const conditions = [
           sql`p.community_id = ${communityId}`,
           sql`p.removed_at IS NULL`,
+          sql`p.status = 'active'`,
           ...(filter.role ? [sql`p.role = ${filter.role}`] : []),
           ...(filter.tag ? [sql`p.tags @> ARRAY[${filter.tag}]::text[]`] : []),
           ...(filter.search
             ? [
-              sql`(p.full_name ILIKE ${"%" + likePattern(filter.search) + "%"} OR a.email ILIKE ${
-                "%" + likePattern(filter.search) + "%"
-              })`
+              filter.byEmail
+                ? sql`(p.full_name ILIKE ${"%" + likePattern(filter.search) + "%"} OR a.email ILIKE ${
+                  "%" + likePattern(filter.search) + "%"
+                })`
+                : sql`p.full_name ILIKE ${"%" + likePattern(filter.search) + "%"}`
             ]
             : []),
           ...(filter.afterId ? [sql`p.id > ${filter.afterId}`] : [])
@@ -61,26 +95,29 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           Effect.orDie
         )
       },
-      /** Names or e-mails starting with the text, for mention and picker boxes. */
       /**
-       * Names with a word starting with the text, or e-mails starting with it. Each branch is
-       * narrowed by its trigram index (`%text%`) before the exact prefix test.
+       * Accepted members with a word of the name starting with the text, or (`byEmail`, staff only)
+       * an e-mail starting with it. Each branch is narrowed by its trigram index (`%text%`) before
+       * the exact prefix test.
        */
-      autocomplete: (communityId: string, text: string, limit: number) => {
+      autocomplete: (communityId: string, text: string, limit: number, byEmail: boolean) => {
         const escaped = likePattern(text)
         const prefix = escaped + "%"
-        return sql<ProfileRow>`${select} WHERE p.id IN (
-            SELECT id FROM profiles WHERE community_id = ${communityId} AND removed_at IS NULL
-              AND full_name ILIKE ${"%" + escaped + "%"}
-              AND (full_name ILIKE ${prefix} OR full_name ILIKE ${"% " + prefix})
-            UNION
+        const byName = sql`SELECT id FROM profiles WHERE community_id = ${communityId} AND removed_at IS NULL
+              AND status = 'active' AND full_name ILIKE ${"%" + escaped + "%"}
+              AND (full_name ILIKE ${prefix} OR full_name ILIKE ${"% " + prefix})`
+        const ids = byEmail
+          ? sql`${byName} UNION
             SELECT pr.id FROM accounts ac JOIN profiles pr ON pr.account_id = ac.id
-            WHERE ac.email ILIKE ${prefix} AND pr.community_id = ${communityId} AND pr.removed_at IS NULL)
+            WHERE ac.email ILIKE ${prefix} AND pr.community_id = ${communityId} AND pr.removed_at IS NULL
+              AND pr.status = 'active'`
+          : byName
+        return sql<ProfileRow>`${select} WHERE p.id IN (${ids})
           ORDER BY p.full_name, p.id LIMIT ${limit}`.pipe(Effect.orDie)
       },
       ofAccount: (accountId: string) =>
         sql<ProfileRow & { communityName: string; communitySlug: string }>`SELECT p.id, p.community_id,
-          p.account_id, p.role, p.full_name, a.email, p.phone, p.bio, p.avatar_url, p.tags, p.created_at,
+          p.account_id, p.role, p.status, p.full_name, a.email, p.phone, p.bio, p.avatar_url, p.tags, p.created_at,
           p.updated_at, c.name AS community_name, c.slug AS community_slug
           FROM profiles p JOIN accounts a ON a.id = p.account_id JOIN communities c ON c.id = p.community_id
           WHERE p.account_id = ${accountId} AND p.removed_at IS NULL AND c.deleted_at IS NULL ORDER BY p.id`.pipe(
@@ -110,23 +147,15 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
       /** Locks the community's owner rows, so owner changes are serialised (at least one owner stays). */
       lockOwners: (communityId: string) =>
         sql<{ id: string }>`SELECT id FROM profiles WHERE community_id = ${communityId} AND role = 'owner'
-          AND removed_at IS NULL ORDER BY id FOR UPDATE`.pipe(
+          AND removed_at IS NULL AND status = 'active' ORDER BY id FOR UPDATE`.pipe(
           Effect.map((rows) => rows.map((r) => r.id)),
           Effect.orDie
         ),
-      /** Live memberships of the account in other communities. */
-      otherMemberships: (accountId: string, communityId: string) =>
-        sql<{ count: number }>`SELECT count(*)::int AS count FROM profiles
-          WHERE account_id = ${accountId} AND community_id <> ${communityId} AND removed_at IS NULL`.pipe(
-          Effect.map((rows) => rows[0]?.count ?? 0),
-          Effect.orDie
-        ),
-
       tagCounts: (communityId: string) =>
         sql<{ tag: string; count: number; color: string | null }>`SELECT t.tag, count(*)::int AS count, tc.color
           FROM profiles p CROSS JOIN LATERAL unnest(p.tags) AS t(tag)
           LEFT JOIN tag_colors tc ON tc.community_id = p.community_id AND tc.tag = t.tag
-          WHERE p.community_id = ${communityId} AND p.removed_at IS NULL
+          WHERE p.community_id = ${communityId} AND p.removed_at IS NULL AND p.status = 'active'
           GROUP BY t.tag, tc.color ORDER BY t.tag`.pipe(Effect.orDie),
       /** Renames a tag on every live profile (merging with `to` where both are present); returns profiles changed. */
       renameTag: (communityId: string, from: string, to: string) =>

@@ -12,11 +12,15 @@ export interface CommunityRow {
   readonly updatedAt: Date
 }
 
+export type ProfileStatus = "active" | "invited"
+
 export interface ProfileRow {
   readonly id: string
   readonly communityId: string
   readonly accountId: string
   readonly role: Role
+  /** `invited`: an existing account was added and has not accepted yet (not a member until then). */
+  readonly status: ProfileStatus
   readonly fullName: string
   readonly email: string
   readonly phone: string | null
@@ -69,18 +73,25 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
         sql<{ id: string; name: string; slug: string; customDomain: string | null; role: Role; profileId: string }>`
           SELECT c.id, c.name, c.slug, c.custom_domain, p.role, p.id AS profile_id
           FROM profiles p JOIN communities c ON c.id = p.community_id
-          WHERE p.account_id = ${accountId} AND p.removed_at IS NULL AND c.deleted_at IS NULL
+          WHERE p.account_id = ${accountId} AND p.removed_at IS NULL AND p.status = 'active'
+            AND c.deleted_at IS NULL
           ORDER BY p.id`.pipe(Effect.orDie),
-      /** The account's live profile in a live community. */
+      /** The account's live, accepted profile in a live community (an invitation is no membership). */
       membership: (communityId: string, accountId: string) =>
         sql<{ profileId: string; role: Role }>`SELECT p.id AS profile_id, p.role
           FROM profiles p JOIN communities c ON c.id = p.community_id
           WHERE p.community_id = ${communityId} AND p.account_id = ${accountId}
-            AND p.removed_at IS NULL AND c.deleted_at IS NULL`.pipe(Effect.map(first), Effect.orDie),
-      /** The role of a live profile of the community. */
+            AND p.removed_at IS NULL AND p.status = 'active' AND c.deleted_at IS NULL`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** The role of a live, accepted profile of the community. */
       profileRole: (communityId: string, profileId: string) =>
         sql<{ role: Role }>`SELECT role FROM profiles WHERE community_id = ${communityId} AND id = ${profileId}
-          AND removed_at IS NULL`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]?.role)), Effect.orDie),
+          AND removed_at IS NULL AND status = 'active'`.pipe(
+          Effect.map((rows) => Option.fromNullable(rows[0]?.role)),
+          Effect.orDie
+        ),
       notificationSettings: (communityId: string) =>
         sql<{ salesEmail: string | null; updatedAt: Date }>`SELECT sales_email, updated_at
           FROM notification_settings WHERE community_id = ${communityId}`.pipe(Effect.map(first), Effect.orDie),

@@ -1,19 +1,20 @@
 import type { CommunityRow, ProfileRow } from "./Repo"
 
-/** How a profile row travels on the wire. */
-export const profileView = (row: ProfileRow) => ({
+/**
+ * How a profile row travels on the wire. `full` (staff, or the holder's own profile) adds the
+ * personal data: login e-mail, phone, account id and manual tags; everyone else gets the public view.
+ */
+export const profileView = (row: ProfileRow, full = true) => ({
   id: row.id,
   communityId: row.communityId,
-  accountId: row.accountId,
-  email: row.email,
   fullName: row.fullName,
   role: row.role,
-  phone: row.phone,
+  status: row.status,
   bio: row.bio,
   avatarUrl: row.avatarUrl,
-  tags: row.tags,
   createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString()
+  updatedAt: row.updatedAt.toISOString(),
+  ...(full ? { accountId: row.accountId, email: row.email, phone: row.phone, tags: row.tags } : {})
 })
 
 export const communityView = (row: CommunityRow) => ({

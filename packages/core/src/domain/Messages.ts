@@ -31,6 +31,13 @@ export const Messages = {
   routeNotFound: text("Rota não encontrada.", "Route not found."),
   invalidRequest: text("Dados inválidos.", "Invalid request."),
   invalidJson: same("Request body is not valid JSON"),
+  jsonTooDeep: same("Request body is nested too deeply"),
+  serviceUnavailable: text(
+    "Serviço temporariamente indisponível; tente novamente.",
+    "Service temporarily unavailable; please retry."
+  ),
+  idempotencyKeyReused: same("Idempotency-Key was already used with another request"),
+  idempotencyKeyInvalid: same("Idempotency-Key must be 1 to 255 visible ASCII characters"),
   bodyTooLarge: same("Request body exceeds the 1 MB limit"),
   nulCharacter: same("Request contains a NUL character"),
   internal: text("Erro interno do servidor.", "Internal server error."),
@@ -58,6 +65,19 @@ export const Messages = {
   linkExpired: text("Este link já foi usado ou expirou.", "This link has already been used or has expired."),
   passwordSet: text("Senha definida com sucesso.", "Password set."),
   accountFound: text("Conta encontrada.", "Account found."),
+  emailConfirmed: text("E-mail confirmado com sucesso.", "E-mail confirmed."),
+  verificationSent: text(
+    "Se o e-mail ainda não foi confirmado, enviamos um link de confirmação.",
+    "If the e-mail is not confirmed yet, a confirmation link has been sent."
+  ),
+  emailChangePending: text(
+    "Enviamos um link de confirmação para o novo e-mail; o login muda quando ele for usado.",
+    "A confirmation link was sent to the new e-mail; the login changes once it is used."
+  ),
+  emailOnlyByHolder: text(
+    "Só a própria pessoa pode alterar o e-mail de login.",
+    "Only the account holder can change the login e-mail."
+  ),
 
   // communities
   communityCreated: text("Comunidade criada com sucesso.", "Community created."),
@@ -79,6 +99,13 @@ export const Messages = {
   profiles: text("Perfis encontrados.", "Profiles found."),
   profileNotFound: text("Perfil não encontrado.", "Profile not found."),
   alreadyMember: text("Esta pessoa já é membro da comunidade.", "This person is already a member of the community."),
+  alreadyInvited: text(
+    "Esta pessoa já foi convidada para a comunidade.",
+    "This person has already been invited to the community."
+  ),
+  invitationAccepted: text("Convite aceito com sucesso.", "Invitation accepted."),
+  invitationDeclined: text("Convite recusado.", "Invitation declined."),
+  invitationNotFound: text("Convite não encontrado.", "Invitation not found."),
   ownRoleChange: text("Você não pode alterar a sua própria função.", "You cannot change your own role."),
   onlyOwnerManagesOwners: text(
     "Somente um proprietário (owner) pode conceder ou remover a função owner.",
@@ -177,6 +204,13 @@ export const Messages = {
     "A aula só pode ser movida para um módulo do mesmo curso.",
     "A lesson can only move to a module of the same course."
   ),
+  lessonContentBlank: (field: string): Text =>
+    text(`${field} não pode ficar em branco.`, `${field} must not be blank.`),
+  fieldAliasDisagrees: (field: string, alias: string): Text =>
+    text(
+      `${field} e ${alias} são o mesmo campo: envie apenas um, ou o mesmo valor nos dois.`,
+      `${field} and ${alias} are the same field: send one of them, or the same value in both.`
+    ),
   courseNotPublished: text(
     "Só é possível se inscrever em um curso publicado.",
     "Only a published course accepts enrollments."

@@ -143,7 +143,8 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
             AND created_at >= ${since})`
         return sql<FeedStatsRow>`SELECT ${count("status")} AS status, ${count("content")} AS content,
           ${count("course")} AS course, ${count("event")} AS event,
-          (SELECT count(*)::int FROM profiles WHERE community_id = ${scope.communityId} AND removed_at IS NULL) AS members,
+          (SELECT count(*)::int FROM profiles WHERE community_id = ${scope.communityId} AND removed_at IS NULL
+            AND status = 'active') AS members,
           ${count("status", since7)} + ${count("content", since7)} AS posts7,
           ${count("status", since30)} + ${count("content", since30)} AS posts30,
           ${activity("comments", since7)} AS comments7, ${activity("comments", since30)} AS comments30,

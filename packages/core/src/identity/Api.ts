@@ -18,6 +18,10 @@ export const ChangePasswordPayload = Body({
   newPassword: NewPassword
 })
 export const RecoveryPayload = Body({ email: Email })
+export const ConfirmEmailPayload = Body({
+  id: Uuid,
+  token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+})
 export const SetPasswordPayload = Body({
   id: Uuid,
   token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
@@ -28,6 +32,9 @@ export const Me = Schema.Struct({
   id: Schema.String,
   email: Schema.String,
   fullName: Schema.String,
+  /** The holder has used a link e-mailed to this address. */
+  emailVerified: Schema.Boolean,
+  /** A verified e-mail listed in PLATFORM_ADMIN_EMAILS. */
   isPlatformAdmin: Schema.Boolean,
   createdAt: Schema.String
 })
@@ -57,6 +64,10 @@ export class IdentityApi extends HttpApiGroup.make("identity")
   )
   .add(
     HttpApiEndpoint.get("me", "/auth/me").addSuccess(Ok(Me)).addError(Unauthorized).middleware(Authenticated)
+      .annotate(
+        OpenApi.Description,
+        "The caller's account. `emailVerified`: the holder has used a link e-mailed to the current address (set-password from an invitation or recovery, or an e-mail confirmation). `isPlatformAdmin`: the e-mail is listed in PLATFORM_ADMIN_EMAILS and verified; it is evaluated again after every e-mail change."
+      )
   )
   .add(
     HttpApiEndpoint.put("changePassword", "/auth/change-password")
@@ -74,7 +85,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       .addError(BadRequest)
       .annotate(
         OpenApi.Description,
-        "Always answers the same, whether or not the e-mail is registered; a registered one gets a single-use link valid for 1 hour."
+        "Always answers the same, at once, whether or not the e-mail is registered: the look-up and the e-mail are done after the answer, so its timing tells nothing either. A registered address gets a single-use link valid for 1 hour; using it also verifies the address."
       )
   )
   .add(
@@ -85,7 +96,29 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       .addError(Gone)
       .annotate(
         OpenApi.Description,
-        "Completes an invite or recovery link: 400 for a wrong token, 410 for a used or expired link."
+        "Completes an invite or recovery link: 400 for a wrong token, 410 for a used or expired link. Using the link verifies the e-mail it was sent to, if it is still the account's."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("confirmEmail", "/auth/confirm-email")
+      .setPayload(ConfirmEmailPayload)
+      .addSuccess(Ok(Schema.Struct({ email: Schema.String })))
+      .addError(BadRequest)
+      .addError(Conflict)
+      .addError(Gone)
+      .annotate(
+        OpenApi.Description,
+        "No token, no X-CommunityId: completes a link from `{publicBaseUrl}/confirm-email?id=…&token=…` (`id` is the account id). An e-mail change link makes the new address the login e-mail, verified, and closes the account's other open links (sent to the old address); a verification link verifies the current address. 400 for a wrong token, 410 for a used or expired link (or a verification link of an address the account no longer has), 409 when another account took the address meanwhile. Answers the address now confirmed."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("verifyEmail", "/auth/verify-email")
+      .addSuccess(Ok(Schema.Null))
+      .addError(Unauthorized)
+      .middleware(Authenticated)
+      .annotate(
+        OpenApi.Description,
+        "Sends the caller a link (valid 24 hours) to their current address that verifies it when used through POST /api/auth/confirm-email. Sign-up itself sends none (a client calls this after registering); an already verified address gets nothing."
       )
   )
   .prefix("/api")

@@ -31,4 +31,13 @@ export const IdentityHttp = HttpApiBuilder.group(RodaApi, "identity", (handlers)
         identity.recoverPassword(payload.email).pipe(Effect.zipRight(ok(Messages.recoverySent, null))))
       .handle("setPassword", ({ payload }) =>
         identity.setPassword(payload).pipe(Effect.zipRight(ok(Messages.passwordSet, null))))
+      .handle("confirmEmail", ({ payload }) =>
+        identity.confirmEmail(payload).pipe(Effect.flatMap((data) =>
+          ok(Messages.emailConfirmed, data)
+        )))
+      .handle("verifyEmail", () =>
+        Effect.flatMap(CurrentAccount, (account) =>
+          identity.requestVerification(account.id)).pipe(
+            Effect.zipRight(ok(Messages.verificationSent, null))
+          ))
   }))

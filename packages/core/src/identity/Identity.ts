@@ -10,11 +10,16 @@ import { Options } from "../platform/Options"
 import { Passwords } from "../platform/Passwords"
 import { Tokens } from "../platform/Tokens"
 import { uniqueViolation } from "../sql/errors"
-import { transactional } from "../sql/transaction"
-import { type AccountRow, AccountsRepo, type LinkPurpose } from "./Repo"
+import { outsideTransaction, transactional } from "../sql/transaction"
+import { type AccountRow, AccountsRepo, emailPurposes, type LinkPurpose, normalEmail, passwordPurposes } from "./Repo"
 
 const HOUR = 60 * 60 * 1000
-const linkLifetime: Record<LinkPurpose, number> = { recovery: HOUR, invite: 7 * 24 * HOUR }
+const linkLifetime: Record<LinkPurpose, number> = {
+  recovery: HOUR,
+  invite: 7 * 24 * HOUR,
+  "email-change": 24 * HOUR,
+  "verify-email": 24 * HOUR
+}
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex")
 
@@ -36,11 +41,15 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     /** Verified against when there is no password to check (see `login`). */
     const decoyHash = yield* passwords.hash(yield* ids.secret())
 
-    const isPlatformAdmin = (email: string) => options.platformAdminEmails.includes(email.toLowerCase())
+    const adminEmails = new Set(options.platformAdminEmails.map(normalEmail))
+
+    /** An operator: an e-mail listed in `PLATFORM_ADMIN_EMAILS` that its holder has proved, by using a link sent to it. */
+    const isPlatformAdmin = (row: Pick<AccountRow, "email" | "emailVerifiedAt">) =>
+      row.emailVerifiedAt !== null && adminEmails.has(normalEmail(row.email))
 
     const toAccount = (row: AccountRow): Account => ({
       ...summary(row),
-      isPlatformAdmin: isPlatformAdmin(row.email)
+      isPlatformAdmin: isPlatformAdmin(row)
     })
 
     /** Creates an account; `password` null leaves it to be set through a link. */
@@ -49,30 +58,45 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     ) {
       const id = yield* ids.next
       const passwordHash = input.password === null ? null : yield* passwords.hash(input.password)
-      const row = { id, email: input.email, fullName: input.fullName, passwordHash }
+      const row = { id, email: normalEmail(input.email), fullName: input.fullName, passwordHash }
       yield* repo.insert(row).pipe(
         Effect.catchAll((error) =>
           uniqueViolation(error) !== undefined ? Effect.fail(conflict(Messages.emailTaken)) : Effect.die(error)
         )
       )
-      return { ...row, createdAt: yield* now }
+      return { ...row, emailVerifiedAt: null, createdAt: yield* now }
     })
 
-    /** A single-use link to set the password: `{publicBaseUrl}/set-password?id=…&token=…`. */
-    const issuePasswordLink = Effect.fn("Identity.issuePasswordLink")(
-      function*(accountId: string, purpose: LinkPurpose) {
+    /**
+     * A single-use link e-mailed to `email`: `{publicBaseUrl}/set-password?id=…&token=…` for a
+     * password, `{publicBaseUrl}/confirm-email?id=…&token=…` for an address.
+     */
+    const issueLink = (accountId: string, purpose: LinkPurpose, email: string) =>
+      Effect.gen(function*() {
         const secret = yield* ids.secret()
         yield* repo.insertLink({
           id: yield* ids.next,
           accountId,
           purpose,
+          email: normalEmail(email),
           secretHash: sha256(secret),
           expiresAt: new Date((yield* Clock.currentTimeMillis) + linkLifetime[purpose])
         })
-        const url = new URL("/set-password", options.publicBaseUrl)
+        const url = new URL(
+          passwordPurposes.includes(purpose) ? "/set-password" : "/confirm-email",
+          options.publicBaseUrl
+        )
         url.searchParams.set("id", accountId)
         url.searchParams.set("token", secret)
         return url.toString()
+      })
+
+    /** A single-use link to set the password, sent to the account's current address. */
+    const issuePasswordLink = Effect.fn("Identity.issuePasswordLink")(
+      function*(accountId: string, purpose: "invite" | "recovery") {
+        const account = yield* repo.findById(accountId)
+        if (Option.isNone(account)) return yield* Effect.dieMessage(`no account ${accountId}`)
+        return yield* issueLink(accountId, purpose, account.value.email)
       }
     )
 
@@ -84,10 +108,18 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       return { ...summary(row), token }
     })
 
-    const throttleKeys = (email: string, clientAddress: string | undefined) => [
-      { key: `account:${email.trim().toLowerCase()}`, limit: options.loginAttemptsPerAccount },
-      ...(clientAddress ? [{ key: `address:${clientAddress}`, limit: options.loginAttemptsPerAddress }] : [])
-    ]
+    /**
+     * Sign-in limits: strict per account and client address (so guesses from elsewhere never lock the
+     * holder out), much higher per account from everywhere, and per address over all accounts.
+     */
+    const throttleKeys = (email: string, clientAddress: string | undefined) => {
+      const account = normalEmail(email)
+      return [
+        { key: `account-address:${account}|${clientAddress ?? "-"}`, limit: options.loginAttemptsPerAccount },
+        { key: `account:${account}`, limit: options.loginAttemptsPerAccountGlobal ?? 100 },
+        ...(clientAddress ? [{ key: `address:${clientAddress}`, limit: options.loginAttemptsPerAddress }] : [])
+      ]
+    }
 
     const login = Effect.fn("Identity.login")(function*(
       input: { email: string; password: string },
@@ -95,28 +127,31 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     ) {
       const keys = throttleKeys(input.email, clientAddress)
       const at = yield* now
-      const windowMillis = options.loginWindowSeconds * 1000
+      // Each attempt is reserved before any hashing, one atomic statement per key: parallel guesses
+      // cannot all pass a check made before the first of them is counted.
+      const reserved: Array<string> = []
       for (const { key, limit } of keys) {
-        const record = yield* repo.failuresOf(key)
-        if (Option.isSome(record) && record.value.failures >= limit) {
-          const retryAt = record.value.windowStartedAt.getTime() + windowMillis
-          if (retryAt > at.getTime()) {
-            return yield* Effect.fail(tooManyRequests(Messages.tooManyAttempts, (retryAt - at.getTime()) / 1000))
-          }
+        if (yield* repo.reserveAttempt(key, limit, at, options.loginWindowSeconds)) {
+          reserved.push(key)
+          continue
         }
+        yield* Effect.forEach(reserved, repo.releaseAttempt, { discard: true })
+        const record = yield* repo.failuresOf(key)
+        const retryAt = Option.match(record, {
+          onNone: () => at.getTime() + 1000,
+          onSome: (r) => r.windowStartedAt.getTime() + options.loginWindowSeconds * 1000
+        })
+        return yield* Effect.fail(tooManyRequests(Messages.tooManyAttempts, (retryAt - at.getTime()) / 1000))
       }
-      const account = yield* repo.findByEmail(input.email.trim())
+      const account = yield* repo.findByEmail(input.email)
       const stored = Option.isSome(account) ? account.value.passwordHash : null
       // An unknown e-mail costs the same hashing as a wrong password, so timing does not tell them apart.
       const matches = yield* passwords.verify(input.password, stored ?? decoyHash)
       const valid = stored !== null && matches
-      if (!valid || Option.isNone(account)) {
-        yield* Effect.forEach(keys, ({ key }) => repo.recordFailure(key, at, options.loginWindowSeconds), {
-          discard: true
-        })
-        return yield* Effect.fail(unauthorized(Messages.invalidCredentials))
-      }
+      // A failure keeps its reservation: it is the counted failure.
+      if (!valid || Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.invalidCredentials))
       yield* repo.clearFailures(keys[0]!.key)
+      yield* Effect.forEach(reserved.slice(1), repo.releaseAttempt, { discard: true })
       const token = yield* tokens.issue({ accountId: account.value.id, email: account.value.email })
       return { token, member: summary(account.value) }
     })
@@ -126,7 +161,11 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     const me = Effect.fn("Identity.me")(function*(account: Account) {
       const row = yield* repo.findById(account.id)
       if (Option.isNone(row)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
-      return { ...toAccount(row.value), createdAt: row.value.createdAt.toISOString() }
+      return {
+        ...toAccount(row.value),
+        emailVerified: row.value.emailVerifiedAt !== null,
+        createdAt: row.value.createdAt.toISOString()
+      }
     })
 
     const changePassword = Effect.fn("Identity.changePassword")(function*(
@@ -146,10 +185,11 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       yield* repo.setPassword(account.id, yield* passwords.hash(input.newPassword))
     })
 
-    const recoverPassword = Effect.fn("Identity.recoverPassword")(function*(email: string) {
+    /** The recovery e-mail, when the address is registered. */
+    const sendRecovery = Effect.fn("Identity.sendRecovery")(function*(email: string) {
       const account = yield* repo.findByEmail(email)
       if (Option.isNone(account)) return
-      const link = yield* issuePasswordLink(account.value.id, "recovery")
+      const link = yield* issueLink(account.value.id, "recovery", account.value.email)
       yield* mailer.send({
         to: account.value.email,
         kind: "password-recovery",
@@ -159,9 +199,22 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       })
     })
 
-    const setPassword = Effect.fn("Identity.setPassword")(
-      function*(input: { id: string; token: string; password: string }) {
-        const link = yield* repo.findLink(input.id, sha256(input.token))
+    /**
+     * Answers at once, the same for any address: the look-up, the link and the e-mail happen off the
+     * request path, so neither the answer nor its timing tells whether the e-mail is registered.
+     */
+    const recoverPassword = Effect.fn("Identity.recoverPassword")(function*(email: string) {
+      yield* sendRecovery(email).pipe(
+        Effect.catchAllCause((cause) => Effect.logError("password recovery e-mail failed", cause)),
+        outsideTransaction,
+        Effect.forkDaemon
+      )
+    })
+
+    /** The link of `purposes` named by id and token: 400 for a wrong token, 410 when used or expired. */
+    const openLink = (input: { id: string; token: string }, purposes: ReadonlyArray<LinkPurpose>) =>
+      Effect.gen(function*() {
+        const link = yield* repo.findLink(input.id, sha256(input.token), purposes)
         if (Option.isNone(link)) {
           return yield* Effect.fail(
             badRequest(Messages.linkInvalid, [{ param: "token", msg: Messages.linkInvalid, location: "body" }])
@@ -171,16 +224,104 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
         if (link.value.usedAt !== null || link.value.expiresAt.getTime() <= at.getTime()) {
           return yield* Effect.fail(gone(Messages.linkExpired))
         }
+        return { link: link.value, at }
+      })
+
+    const setPassword = Effect.fn("Identity.setPassword")(
+      function*(input: { id: string; token: string; password: string }) {
+        const { at, link } = yield* openLink(input, passwordPurposes)
         const hash = yield* passwords.hash(input.password)
         yield* transactional(sql)(
           Effect.gen(function*() {
-            const consumed = yield* repo.consumeLinks(input.id, link.value.id, at)
+            const consumed = yield* repo.consumeLinks(input.id, link.id, at, passwordPurposes)
             if (!consumed) return yield* Effect.fail(gone(Messages.linkExpired))
-            yield* repo.setPassword(input.id, hash)
+            // Using a link proves the address it was sent to: the e-mail is verified if it still is the account's.
+            yield* repo.setPassword(input.id, hash, link.email)
           })
         )
       }
     )
+
+    const emailTakenOr = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
+      Effect.catchAll(
+        effect,
+        (error) => uniqueViolation(error) !== undefined ? Effect.fail(conflict(Messages.emailTaken)) : Effect.die(error)
+      )
+
+    /**
+     * Only the holder asks: the new address gets a confirmation link (24 hours), the old one a notice;
+     * nothing changes until the link is used (`confirmEmail`). 409 when another account has the address.
+     */
+    const requestEmailChange = Effect.fn("Identity.requestEmailChange")(function*(accountId: string, email: string) {
+      const account = yield* repo.findById(accountId)
+      if (Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
+      const wanted = normalEmail(email)
+      if (wanted === normalEmail(account.value.email)) return { pendingEmail: null }
+      const owner = yield* repo.findByEmail(wanted)
+      if (Option.isSome(owner)) return yield* Effect.fail(conflict(Messages.emailTaken))
+      const link = yield* transactional(sql)(
+        Effect.gen(function*() {
+          yield* repo.closeLinks(accountId, yield* now, ["email-change"])
+          return yield* issueLink(accountId, "email-change", wanted)
+        })
+      )
+      yield* mailer.send({
+        to: wanted,
+        kind: "email-change",
+        subject: "Confirme seu novo e-mail / Confirm your new e-mail",
+        text: `Para usar este endereço no login, confirme pelo link (válido por 24 horas):\n${link}\n\n` +
+          `To sign in with this address, confirm it with this link (valid for 24 hours):\n${link}\n`
+      })
+      yield* mailer.send({
+        to: account.value.email,
+        kind: "email-change-notice",
+        subject: "Pedido de troca de e-mail / E-mail change requested",
+        text: `Foi pedido trocar o e-mail de login da sua conta para ${wanted}. ` +
+          `Nada muda até o novo endereço ser confirmado. Se não foi você, troque sua senha.\n\n` +
+          `A change of your account's login e-mail to ${wanted} was requested. ` +
+          `Nothing changes until the new address is confirmed. If this was not you, change your password.\n`
+      })
+      return { pendingEmail: wanted }
+    })
+
+    /** A link to the account's current address that verifies it when used (`confirmEmail`). */
+    const requestVerification = Effect.fn("Identity.requestVerification")(function*(accountId: string) {
+      const account = yield* repo.findById(accountId)
+      if (Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
+      if (account.value.emailVerifiedAt !== null) return
+      const link = yield* issueLink(accountId, "verify-email", account.value.email)
+      yield* mailer.send({
+        to: account.value.email,
+        kind: "verify-email",
+        subject: "Confirme seu e-mail / Confirm your e-mail",
+        text: `Confirme seu e-mail pelo link (válido por 24 horas):\n${link}\n\n` +
+          `Confirm your e-mail with this link (valid for 24 hours):\n${link}\n`
+      })
+    })
+
+    /**
+     * Uses an e-mail link: an `email-change` link makes its address the login (409 if another account
+     * took it meanwhile) and closes every other open link, sent to the old address; a `verify-email`
+     * link verifies the address it was sent to, if still the account's (else 410).
+     */
+    const confirmEmail = Effect.fn("Identity.confirmEmail")(function*(input: { id: string; token: string }) {
+      const { at, link } = yield* openLink(input, emailPurposes)
+      const account = yield* repo.findById(input.id)
+      if (Option.isNone(account) || link.email === null) return yield* Effect.fail(gone(Messages.linkExpired))
+      const sentTo = link.email
+      if (link.purpose === "verify-email" && normalEmail(account.value.email) !== sentTo) {
+        return yield* Effect.fail(gone(Messages.linkExpired))
+      }
+      yield* transactional(sql)(
+        Effect.gen(function*() {
+          const consumed = yield* repo.consumeLinks(input.id, link.id, at, [link.purpose])
+          if (!consumed) return yield* Effect.fail(gone(Messages.linkExpired))
+          yield* emailTakenOr(repo.setVerifiedEmail(input.id, sentTo, at))
+          if (link.purpose === "email-change") yield* repo.closeLinks(input.id, at)
+        })
+      )
+      return { email: sentTo }
+    })
 
     return {
       createAccount,
@@ -189,13 +330,17 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       login,
       findAccount,
       findByEmail: (email: string) => Effect.map(repo.findByEmail(email), Option.map(toAccount)),
-      isPlatformAdmin,
-      /** Fails with the SqlError of a unique violation when the e-mail is taken. */
-      changeEmail: (accountId: string, email: string) => repo.setEmail(accountId, email),
+      /** Whether the account can sign in with a password already (else it needs a set-password link). */
+      hasPassword: (id: string) =>
+        Effect.map(repo.findById(id), (row) => Option.isSome(row) && row.value.passwordHash !== null),
+      publicBaseUrl: options.publicBaseUrl,
       me,
       changePassword,
       recoverPassword,
-      setPassword
+      setPassword,
+      requestEmailChange,
+      requestVerification,
+      confirmEmail
     }
   }),
   dependencies: [AccountsRepo.Default]

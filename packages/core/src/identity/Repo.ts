@@ -6,12 +6,15 @@ export interface AccountRow {
   readonly email: string
   readonly fullName: string
   readonly passwordHash: string | null
+  readonly emailVerifiedAt: Date | null
   readonly createdAt: Date
 }
 
 export interface PasswordLinkRow {
   readonly id: string
-  readonly purpose: "invite" | "recovery"
+  readonly purpose: "invite" | "recovery" | "email-change" | "verify-email"
+  /** The address the link was e-mailed to (null for links issued before it was recorded). */
+  readonly email: string | null
   readonly secretHash: string
   readonly expiresAt: Date
   readonly usedAt: Date | null
@@ -19,59 +22,111 @@ export interface PasswordLinkRow {
 
 export type LinkPurpose = PasswordLinkRow["purpose"]
 
+/** Links that set a password, and links that confirm an e-mail address. */
+export const passwordPurposes: ReadonlyArray<LinkPurpose> = ["invite", "recovery"]
+export const emailPurposes: ReadonlyArray<LinkPurpose> = ["email-change", "verify-email"]
+
+/** The same address however it was typed: trimmed, Unicode NFC, lower case. */
+export const normalEmail = (email: string) => email.trim().normalize("NFC").toLowerCase()
+
 /** SQL for accounts, password links and login throttling. */
 export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/AccountsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+    const columns = sql`id, email, full_name, password_hash, email_verified_at, created_at`
 
     return {
       findById: (id: string) =>
-        sql<AccountRow>`SELECT id, email, full_name, password_hash, created_at FROM accounts WHERE id = ${id}`.pipe(
+        sql<AccountRow>`SELECT ${columns} FROM accounts WHERE id = ${id}`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
       findByEmail: (email: string) =>
-        sql<AccountRow>`SELECT id, email, full_name, password_hash, created_at FROM accounts
-          WHERE lower(email) = lower(${email})`.pipe(Effect.map(first), Effect.orDie),
+        sql<AccountRow>`SELECT ${columns} FROM accounts
+          WHERE lower(email) = lower(${normalEmail(email)})`.pipe(Effect.map(first), Effect.orDie),
       /** Fails with the SqlError of a unique violation when the e-mail is taken. */
       insert: (account: { id: string; email: string; fullName: string; passwordHash: string | null }) =>
-        sql`INSERT INTO accounts ${sql.insert(account)}`.pipe(Effect.asVoid),
-      setPassword: (id: string, passwordHash: string) =>
-        sql`UPDATE accounts SET password_hash = ${passwordHash}, updated_at = now() WHERE id = ${id}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
-      setEmail: (id: string, email: string) =>
-        sql`UPDATE accounts SET email = ${email}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid),
+        sql`INSERT INTO accounts ${sql.insert({ ...account, email: normalEmail(account.email) })}`.pipe(Effect.asVoid),
+      /**
+       * Sets the password; the e-mail becomes verified when the link used was sent to the account's
+       * current address (`sentTo`).
+       */
+      setPassword: (id: string, passwordHash: string, sentTo?: string | null) =>
+        sql`UPDATE accounts SET password_hash = ${passwordHash}, updated_at = now(),
+          email_verified_at = CASE WHEN ${sentTo ?? null}::text IS NOT NULL AND lower(email) = lower(${
+          sentTo ?? null
+        }::text)
+            THEN coalesce(email_verified_at, now()) ELSE email_verified_at END
+          WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      /** A confirmed address: set and verified at once. Fails with the SqlError of a unique violation. */
+      setVerifiedEmail: (id: string, email: string, at: Date) =>
+        sql`UPDATE accounts SET email = ${normalEmail(email)}, email_verified_at = ${at}, updated_at = now()
+          WHERE id = ${id}`.pipe(Effect.asVoid),
 
       insertLink: (
-        link: { id: string; accountId: string; purpose: LinkPurpose; secretHash: string; expiresAt: Date }
+        link: {
+          id: string
+          accountId: string
+          purpose: LinkPurpose
+          email: string
+          secretHash: string
+          expiresAt: Date
+        }
       ) => sql`INSERT INTO password_links ${sql.insert(link)}`.pipe(Effect.asVoid, Effect.orDie),
-      findLink: (accountId: string, secretHash: string) =>
-        sql<PasswordLinkRow>`SELECT id, purpose, secret_hash, expires_at, used_at FROM password_links
-          WHERE account_id = ${accountId} AND secret_hash = ${secretHash}`.pipe(Effect.map(first), Effect.orDie),
-      /** Marks every open link of the account used; true when `linkId` was still open (single use under races). */
-      consumeLinks: (accountId: string, linkId: string, now: Date) =>
+      findLink: (accountId: string, secretHash: string, purposes: ReadonlyArray<LinkPurpose>) =>
+        sql<PasswordLinkRow>`SELECT id, purpose, email, secret_hash, expires_at, used_at FROM password_links
+          WHERE account_id = ${accountId} AND secret_hash = ${secretHash} AND purpose IN ${sql.in(purposes)}`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /**
+       * Marks every open link of the account with one of `purposes` used; true when `linkId` was
+       * still open (single use under races).
+       */
+      consumeLinks: (accountId: string, linkId: string, now: Date, purposes: ReadonlyArray<LinkPurpose>) =>
         sql<{ id: string }>`UPDATE password_links SET used_at = ${now}
-          WHERE account_id = ${accountId} AND used_at IS NULL RETURNING id`.pipe(
+          WHERE account_id = ${accountId} AND used_at IS NULL AND purpose IN ${sql.in(purposes)} RETURNING id`.pipe(
           Effect.map((rows) => rows.some((row) => row.id === linkId)),
           Effect.orDie
         ),
+      /** Closes the account's open links of `purposes` (all when absent). */
+      closeLinks: (accountId: string, now: Date, purposes?: ReadonlyArray<LinkPurpose>) =>
+        (purposes === undefined
+          ? sql`UPDATE password_links SET used_at = ${now} WHERE account_id = ${accountId} AND used_at IS NULL`
+          : sql`UPDATE password_links SET used_at = ${now} WHERE account_id = ${accountId} AND used_at IS NULL
+              AND purpose IN ${sql.in(purposes)}`).pipe(
+            Effect.asVoid,
+            Effect.orDie
+          ),
 
       failuresOf: (key: string) =>
         sql<{ windowStartedAt: Date; failures: number }>`SELECT window_started_at, failures FROM login_failures
           WHERE key = ${key}`.pipe(Effect.map(first), Effect.orDie),
-      /** Counts a failure in a fixed window that restarts once `windowSeconds` have passed. */
-      recordFailure: (key: string, now: Date, windowSeconds: number) => {
+      /**
+       * Reserves one attempt under `key` in a single statement, before any password is checked: true
+       * when the key had fewer than `limit` attempts in its window (a window older than
+       * `windowSeconds` starts again). Concurrent attempts serialise on the row, so at most `limit`
+       * get through.
+       */
+      reserveAttempt: (key: string, limit: number, now: Date, windowSeconds: number) => {
         const windowStart = new Date(now.getTime() - windowSeconds * 1000)
-        return sql`INSERT INTO login_failures (key, window_started_at, failures) VALUES (${key}, ${now}, 1)
+        return sql<{ failures: number }>`INSERT INTO login_failures (key, window_started_at, failures)
+          VALUES (${key}, ${now}, 1)
           ON CONFLICT (key) DO UPDATE SET
             failures = CASE WHEN login_failures.window_started_at <= ${windowStart} THEN 1
                             ELSE login_failures.failures + 1 END,
             window_started_at = CASE WHEN login_failures.window_started_at <= ${windowStart} THEN ${now}
-                                     ELSE login_failures.window_started_at END`.pipe(Effect.asVoid, Effect.orDie)
+                                     ELSE login_failures.window_started_at END
+          WHERE login_failures.window_started_at <= ${windowStart} OR login_failures.failures < ${limit}
+          RETURNING failures`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
       },
+      /** Gives back one reserved attempt (the sign-in succeeded, or another key refused it). */
+      releaseAttempt: (key: string) =>
+        sql`UPDATE login_failures SET failures = greatest(failures - 1, 0) WHERE key = ${key}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       clearFailures: (key: string) =>
         sql`DELETE FROM login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
     }

@@ -13,7 +13,22 @@ export interface RodaOptions {
   /** Failed logins allowed in `loginWindowSeconds`, per account and per client address. */
   readonly loginAttemptsPerAccount: number
   readonly loginAttemptsPerAddress: number
+  /**
+   * `loginAttemptsPerAccount` counts per account AND client address (a stranger elsewhere cannot lock
+   * the holder out); this much higher limit counts per account from every address.
+   */
+  readonly loginAttemptsPerAccountGlobal?: number | undefined
   readonly loginWindowSeconds: number
+  /**
+   * HMAC secret of the sandbox gateway's webhooks (Standard Webhooks: `whsec_<base64 key>`, or any
+   * other string used as the key's UTF-8 bytes). Without it the sandbox refuses every webhook.
+   */
+  readonly sandboxWebhookSecret?: Redacted.Redacted<string> | undefined
+  /**
+   * Browser origins allowed by CORS (e.g. `https://app.example`); each allowed origin is reflected
+   * (with `Vary: Origin`), never `*`. Default: the origin of `publicBaseUrl`.
+   */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
 }
 
 export class Options extends Context.Tag("@roda/core/Options")<Options, RodaOptions>() {}
@@ -25,6 +40,7 @@ export const defaultOptions = (
   platformAdminEmails: [],
   loginAttemptsPerAccount: 5,
   loginAttemptsPerAddress: 30,
+  loginAttemptsPerAccountGlobal: 100,
   loginWindowSeconds: 15 * 60,
   ...overrides
 })

@@ -45,7 +45,8 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
           if (ids.length === 0) return
           yield* sql`INSERT INTO mentions (community_id, item_type, item_id, profile_id)
             SELECT community_id, ${type}, ${itemId}, id FROM profiles
-            WHERE community_id = ${communityId} AND removed_at IS NULL AND ${sql.in("id", ids)}`
+            WHERE community_id = ${communityId} AND removed_at IS NULL AND status = 'active'
+              AND ${sql.in("id", ids)}`
         }).pipe(Effect.orDie),
       /** Mentions of these items, one query. */
       of: (communityId: string, type: MentionType, itemIds: ReadonlyArray<string>) =>

@@ -9,6 +9,9 @@ export const testDatabase = () =>
 
 export const PLATFORM_ADMIN = "operator@roda.test"
 
+/** The sandbox gateway's webhook secret in the suites (sign with `signSandboxWebhook`). */
+export const SANDBOX_WEBHOOK_SECRET = "whsec_dGVzdC1zYW5kYm94LXdlYmhvb2stc2VjcmV0LWtleQ=="
+
 export const startRoda = (overrides: Partial<Parameters<typeof defaultOptions>[0]> = {}): Roda =>
   makeRoda({
     database: testDatabase(),
@@ -16,6 +19,7 @@ export const startRoda = (overrides: Partial<Parameters<typeof defaultOptions>[0
       jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
       publicBaseUrl: "http://roda.test",
       platformAdminEmails: [PLATFORM_ADMIN],
+      sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
       ...overrides
     })
   })
@@ -62,6 +66,8 @@ export const client = (roda: Roda) => {
     return { status: response.status, body, headers: response.headers }
   }
   return {
+    /** The instance called (for helpers that read its outbox). */
+    roda,
     call,
     get: (path: string, options?: CallOptions) => call("GET", path, options),
     post: (path: string, body?: unknown, options?: CallOptions) => call("POST", path, { ...options, body }),
@@ -102,6 +108,16 @@ export const makeCommunity = async (api: Client, name = "Comunidade Teste") => {
       community: community.id
     })
     if (reply.status !== 201) throw new Error(`add member failed: ${reply.status} ${JSON.stringify(reply.body)}`)
+    // An existing account is invited (issue 10): the person accepts, and is a member from then on.
+    if (reply.body.data.status === "invited") {
+      const accepted = await api.post(`/api/profiles/${reply.body.data.id}/accept`, undefined, {
+        token: user.token,
+        community: community.id
+      })
+      if (accepted.status !== 200) {
+        throw new Error(`accept failed: ${accepted.status} ${JSON.stringify(accepted.body)}`)
+      }
+    }
     return { ...user, profileId: reply.body.data.id as string }
   }
   return { owner: { ...owner, profileId: community.profileId }, community, addMember }

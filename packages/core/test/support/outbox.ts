@@ -29,3 +29,16 @@ export const passwordLinkFor = async (roda: Roda, recipient: string, kind = "inv
   const url = new URL(match[0])
   return { url: url.toString(), id: url.searchParams.get("id")!, token: url.searchParams.get("token")!, mail }
 }
+
+/**
+ * Waits (up to about 5 s) until `recipient` has at least `count` e-mails of `kind`, and returns them:
+ * some e-mails (password recovery) are written just after the answer, off the request path.
+ */
+export const waitForMail = async (roda: Roda, recipient: string, kind: string, count = 1) => {
+  for (let attempt = 0;; attempt++) {
+    const mails = (await outboxFor(roda, recipient)).filter((mail) => mail.kind === kind)
+    if (mails.length >= count) return mails
+    if (attempt >= 500) throw new Error(`no ${kind} e-mail for ${recipient}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}

@@ -1,4 +1,4 @@
-import { HttpServerRequest } from "@effect/platform"
+import { HttpMethod, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { CommunitiesRepo } from "../../communities/Repo"
 import { badRequest, fieldError, forbidden, invalidField } from "../../domain/AppError"
@@ -47,7 +47,10 @@ export const requireMembership = (member: Option.Option<Member>) =>
 export const bodyCommunityMatches = (communityId: string) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    if (!(request.headers["content-type"] ?? "").includes("application/json")) return
+    // As the framework decodes payloads: media types are case-insensitive (`Application/JSON` is
+    // JSON too), and a body without one is read as JSON.
+    const type = request.headers["content-type"]
+    if (!HttpMethod.hasBody(request.method) || (type !== undefined && !/application\/json/i.test(type))) return
     const body = yield* Effect.option(request.json)
     const claimed = Option.getOrUndefined(body) as { communityId?: unknown } | null | undefined
     if (typeof claimed !== "object" || claimed === null || !("communityId" in claimed)) return

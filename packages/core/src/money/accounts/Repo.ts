@@ -120,7 +120,8 @@ export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("
     /** E-mail addresses of the community's owners (who hear about reviews). */
     const ownerEmails = (communityId: string) =>
       sql<{ readonly email: string }>`SELECT a.email FROM profiles p JOIN accounts a ON a.id = p.account_id
-        WHERE p.community_id = ${communityId} AND p.role = 'owner' AND p.removed_at IS NULL`.pipe(
+        WHERE p.community_id = ${communityId} AND p.role = 'owner' AND p.removed_at IS NULL
+          AND p.status = 'active'`.pipe(
         Effect.map((rows) => rows.map((row) => row.email)),
         Effect.orDie
       )

@@ -11,6 +11,10 @@ import moneyAccounts from "./0010_money_accounts"
 import feesLedger from "./0011_fees_ledger"
 import coupons from "./0012_coupons"
 import checkout from "./0013_checkout"
+import accountConsent from "./0014_account_consent"
+import moneyBigint from "./0015_money_bigint"
+import requestIdempotency from "./0016_request_idempotency"
+import sellingReview from "./0017_selling_review"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -26,5 +30,9 @@ export const migrations = {
   "0010_money_accounts": moneyAccounts,
   "0011_fees_ledger": feesLedger,
   "0012_coupons": coupons,
-  "0013_checkout": checkout
+  "0013_checkout": checkout,
+  "0014_account_consent": accountConsent,
+  "0015_money_bigint": moneyBigint,
+  "0016_request_idempotency": requestIdempotency,
+  "0017_selling_review": sellingReview
 }

@@ -1,0 +1,180 @@
+import { afterAll, describe, expect, it } from "vitest"
+import { Messages } from "../src/domain/Messages"
+import { uniqueAddress } from "./support/auth"
+import { as, newCommunity } from "./support/community"
+import { expectError, expectInvalid, expectOk } from "./support/envelope"
+import { client, PASSWORD, PLATFORM_ADMIN, register, startRoda, uniqueEmail } from "./support/harness"
+import { outboxFor, passwordLinkFor, waitForMail } from "./support/outbox"
+import { expireLinks } from "./support/sql"
+
+/**
+ * Issue 10, items 1 and 2: only the holder changes the login e-mail, and only through a link sent to
+ * the new address; operator rights need a verified e-mail.
+ */
+const BOSS = uniqueEmail("boss")
+const roda = startRoda({ platformAdminEmails: [PLATFORM_ADMIN, BOSS] })
+const api = client(roda)
+afterAll(() => roda.dispose())
+
+/** The `id` and `token` of the newest confirm-email link of `kind` sent to `recipient`. */
+const confirmLinkFor = async (recipient: string, kind = "email-change") => {
+  const mails = (await outboxFor(roda, recipient)).filter((mail) => mail.kind === kind)
+  const mail = mails[mails.length - 1]
+  if (mail === undefined) throw new Error(`no ${kind} e-mail for ${recipient}`)
+  const match = /https?:\/\/\S+\/confirm-email\?\S+/.exec(mail.body)
+  if (match === null) throw new Error(`no confirm-email link in the ${kind} e-mail for ${recipient}`)
+  const url = new URL(match[0])
+  return { id: url.searchParams.get("id")!, token: url.searchParams.get("token")! }
+}
+
+const login = (email: string, password = PASSWORD) =>
+  api.post("/api/auth/login", { email, password }, { clientAddress: uniqueAddress() })
+
+const me = async (token: string) => expectOk(await api.get("/api/auth/me", { token }))
+
+describe("PUT /api/profiles/{id}/email", () => {
+  it("refuses staff on someone else's profile, even when the account is only in this community", async () => {
+    const { owner, community, addMember } = await newCommunity(api)
+    const admin = await addMember("admin")
+    const member = await addMember("member")
+    for (const actor of [owner, admin]) {
+      expectError(
+        await api.put(
+          `/api/profiles/${member.profileId}/email`,
+          { email: uniqueEmail("attacker") },
+          as(actor, community)
+        ),
+        403,
+        Messages.emailOnlyByHolder.pt
+      )
+    }
+    expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual(["invitation"])
+    expect(await me(member.token)).toMatchObject({ email: member.email })
+    // staff may still edit community-level fields
+    expectOk(await api.put(`/api/profiles/${member.profileId}`, { bio: "Editado" }, as(owner, community)))
+  })
+
+  it("changes nothing until the link sent to the new address is used; the old address is told", async () => {
+    const { community, addMember } = await newCommunity(api)
+    const member = await addMember("member")
+    const wanted = uniqueEmail("new")
+    const reply = await api.put(`/api/profiles/${member.profileId}/email`, { email: wanted }, as(member, community))
+    const data = expectOk(reply, 202, Messages.emailChangePending.pt)
+    expect(data).toMatchObject({ id: member.profileId, email: member.email, pendingEmail: wanted })
+    expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual(["invitation", "email-change-notice"])
+    expect((await outboxFor(roda, wanted)).map((m) => m.kind)).toEqual(["email-change"])
+    // still the old login
+    expectOk(await login(member.email))
+    expectError(await login(wanted), 401)
+    expect(await me(member.token)).toMatchObject({ email: member.email, emailVerified: false })
+
+    const link = await confirmLinkFor(wanted)
+    expectError(await api.post("/api/auth/confirm-email", { id: link.id, token: "wrong" }), 400)
+    const confirmed = expectOk(await api.post("/api/auth/confirm-email", link), 200, Messages.emailConfirmed.pt)
+    expect(confirmed).toEqual({ email: wanted })
+    expectError(await api.post("/api/auth/confirm-email", link), 410)
+    expectOk(await login(wanted))
+    expectError(await login(member.email), 401)
+    expect(await me(member.token)).toMatchObject({ email: wanted, emailVerified: true })
+  })
+
+  it("answers 409 for a taken address at the request, and again at confirmation", async () => {
+    const { community, addMember } = await newCommunity(api)
+    const member = await addMember("member")
+    const other = await register(api)
+    expectError(
+      await api.put(`/api/profiles/${member.profileId}/email`, { email: other.email }, as(member, community)),
+      409,
+      Messages.emailTaken.pt
+    )
+    const wanted = uniqueEmail("race")
+    expectOk(await api.put(`/api/profiles/${member.profileId}/email`, { email: wanted }, as(member, community)), 202)
+    await register(api, "Quick Taker", wanted)
+    const link = await confirmLinkFor(wanted)
+    expectError(await api.post("/api/auth/confirm-email", link), 409, Messages.emailTaken.pt)
+    expect(await me(member.token)).toMatchObject({ email: member.email })
+  })
+
+  it("closes links sent to the old address once the new one is confirmed, and refuses expired links", async () => {
+    const { community, addMember } = await newCommunity(api)
+    const member = await addMember("member")
+    expectOk(await api.post("/api/auth/recovery-password", { email: member.email }))
+    await waitForMail(roda, member.email, "password-recovery")
+    const recovery = await passwordLinkFor(roda, member.email, "password-recovery")
+    const wanted = uniqueEmail("moved")
+    expectOk(await api.put(`/api/profiles/${member.profileId}/email`, { email: wanted }, as(member, community)), 202)
+    expectOk(await api.post("/api/auth/confirm-email", await confirmLinkFor(wanted)))
+    expectError(
+      await api.post("/api/auth/set-password", { id: recovery.id, token: recovery.token, password: "Hijack123" }),
+      410
+    )
+
+    const later = uniqueEmail("later")
+    expectOk(await api.put(`/api/profiles/${member.profileId}/email`, { email: later }, as(member, community)), 202)
+    await expireLinks(roda, member.id)
+    expectError(await api.post("/api/auth/confirm-email", await confirmLinkFor(later)), 410)
+  })
+
+  it("validates the body of confirm-email", async () => {
+    expectInvalid(await api.post("/api/auth/confirm-email", { id: "nope", token: "x" }), "id")
+    expectInvalid(await api.post("/api/auth/confirm-email", { id: crypto.randomUUID(), token: "" }), "token")
+  })
+})
+
+describe("operator rights need a verified e-mail", () => {
+  it("a listed but unverified e-mail is not an operator; using a recovery link verifies it", async () => {
+    const boss = await register(api, "Boss", BOSS)
+    expect(await me(boss.token)).toMatchObject({ emailVerified: false, isPlatformAdmin: false })
+    const { community } = await newCommunity(api)
+    expectError(
+      await api.post(`/api/admin/communities/${community.id}/business-information/approve`, {}, { token: boss.token }),
+      403
+    )
+    expectOk(await api.post("/api/auth/recovery-password", { email: BOSS }))
+    await waitForMail(roda, BOSS, "password-recovery")
+    const link = await passwordLinkFor(roda, BOSS, "password-recovery")
+    expectOk(await api.post("/api/auth/set-password", { id: link.id, token: link.token, password: PASSWORD }))
+    expect(await me(boss.token)).toMatchObject({ emailVerified: true, isPlatformAdmin: true })
+  })
+
+  it("an account that moves to a listed address is an operator only once that address is confirmed", async () => {
+    const { addMember } = await newCommunity(api)
+    const member = await addMember("member")
+    // the member verifies their own address first
+    expectOk(await api.post("/api/auth/verify-email", undefined, { token: member.token }))
+    expectOk(await api.post("/api/auth/confirm-email", await confirmLinkFor(member.email, "verify-email")))
+    expect(await me(member.token)).toMatchObject({ emailVerified: true, isPlatformAdmin: false })
+    // a second verification request sends nothing
+    expectOk(await api.post("/api/auth/verify-email", undefined, { token: member.token }))
+    expect((await outboxFor(roda, member.email)).filter((m) => m.kind === "verify-email")).toHaveLength(1)
+
+    const listed = uniqueEmail("chief")
+    const custom = startRoda({ platformAdminEmails: [listed] })
+    try {
+      const other = client(custom)
+      const person = await register(other, "Chief")
+      const made = await other.post("/api/communities", { name: "Chefia" }, { token: person.token })
+      const profileId = expectOk(made, 201).profileId
+      const scoped = { token: person.token, community: expectOk(made, 201).id }
+      expectOk(await other.put(`/api/profiles/${profileId}/email`, { email: listed }, scoped), 202)
+      expect(expectOk(await other.get("/api/auth/me", { token: person.token }))).toMatchObject({
+        isPlatformAdmin: false
+      })
+      const mails = (await outboxFor(custom, listed)).filter((m) => m.kind === "email-change")
+      const url = new URL(/https?:\/\/\S+\/confirm-email\?\S+/.exec(mails[0]!.body)![0])
+      expectOk(
+        await other.post("/api/auth/confirm-email", {
+          id: url.searchParams.get("id"),
+          token: url.searchParams.get("token")
+        })
+      )
+      expect(expectOk(await other.get("/api/auth/me", { token: person.token }))).toMatchObject({
+        email: listed,
+        emailVerified: true,
+        isPlatformAdmin: true
+      })
+    } finally {
+      await custom.dispose()
+    }
+  })
+})
