@@ -9,22 +9,45 @@ export interface ServerConfig {
   readonly host: string
   readonly database: DatabaseOptions
   readonly options: RodaOptions
+  /** `PAYMENT_GATEWAY`: the sandbox is the only gateway for now (core's default, given the webhook secret). */
+  readonly paymentGateway?: PaymentGatewayName | undefined
 }
 
+/** Gateways this server can run; real gateways join the list as they are built. */
+const PAYMENT_GATEWAYS = ["sandbox"] as const
+export type PaymentGatewayName = (typeof PAYMENT_GATEWAYS)[number]
+
+const isGateway = (name: string): name is PaymentGatewayName =>
+  (PAYMENT_GATEWAYS as ReadonlyArray<string>).includes(name)
+
 /**
- * In embedded mode the JWT secret is generated once and kept in the data folder (beside the
- * database in `pg/`), so tokens survive restarts; with `DATA_DIR=memory` it lives as long as the process.
+ * In embedded mode the JWT secret (and the sandbox webhook secret, `sandbox-webhook-secret`) is
+ * generated once and kept in the data folder (beside the database in `pg/`), so tokens survive
+ * restarts; with `DATA_DIR=memory` it lives as long as the process.
  */
-const embeddedSecret = (dataDir: string) =>
+const embeddedSecret = (
+  dataDir: string,
+  name = "jwt-secret",
+  generate = () => randomBytes(48).toString("base64url")
+) =>
   Effect.promise(async () => {
-    if (dataDir === "memory") return randomBytes(48).toString("base64url")
+    if (dataDir === "memory") return generate()
     await mkdir(dataDir, { recursive: true })
-    const file = join(dataDir, "jwt-secret")
+    const file = join(dataDir, name)
     const existing = await readFile(file, "utf8").catch(() => undefined)
     if (existing?.trim()) return existing.trim()
-    const created = randomBytes(48).toString("base64url")
+    const created = generate()
     await writeFile(file, created, { mode: 0o600 })
     return created
+  })
+
+/** `CORS_ORIGINS`: comma-separated origins (`https://app.example`); `*` is refused, like any non-URL. */
+const parseCorsOrigins = (value: string) =>
+  Effect.forEach(value.split(",").map((entry) => entry.trim()).filter(Boolean), (entry) => {
+    const origin = URL.canParse(entry) ? new URL(entry).origin : "null"
+    return origin === "null"
+      ? Effect.dieMessage(`CORS_ORIGINS: ${entry} is not an origin such as https://app.example`)
+      : Effect.succeed(origin)
   })
 
 /** The environment of conventions.md, read once at start-up. */
@@ -37,6 +60,9 @@ export const loadConfig = Effect.gen(function*() {
   const publicBaseUrl = yield* Config.string("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))
   const admins = yield* Config.string("PLATFORM_ADMIN_EMAILS").pipe(Config.withDefault(""))
   const smtpUrl = yield* Config.option(Config.string("SMTP_URL"))
+  const gatewayName = yield* Config.option(Config.string("PAYMENT_GATEWAY"))
+  const sandboxSecret = yield* Config.option(Config.redacted("SANDBOX_WEBHOOK_SECRET"))
+  const corsOrigins = yield* Config.option(Config.string("CORS_ORIGINS"))
 
   const database: DatabaseOptions = Option.isSome(databaseUrl)
     ? { _tag: "Postgres", url: databaseUrl.value }
@@ -49,16 +75,45 @@ export const loadConfig = Effect.gen(function*() {
   if (Redacted.value(resolvedSecret).length < 32) {
     return yield* Effect.dieMessage("JWT_SECRET must be at least 32 characters long")
   }
+  // PAYMENT_GATEWAY: the sandbox by default only on the embedded database (never by accident in production).
+  const paymentGateway = Option.isSome(gatewayName)
+    ? gatewayName.value.trim().toLowerCase()
+    : database._tag === "Postgres"
+    ? yield* Effect.dieMessage(
+      `PAYMENT_GATEWAY is required when DATABASE_URL is set (available: ${PAYMENT_GATEWAYS.join(", ")})`
+    )
+    : "sandbox"
+  if (!isGateway(paymentGateway)) {
+    return yield* Effect.dieMessage(
+      `PAYMENT_GATEWAY: unknown gateway ${paymentGateway} (available: ${PAYMENT_GATEWAYS.join(", ")})`
+    )
+  }
+  // SANDBOX_WEBHOOK_SECRET: generated and kept like JWT_SECRET (a Standard Webhooks `whsec_` key).
+  const sandboxWebhookSecret = Option.isSome(sandboxSecret)
+    ? sandboxSecret.value
+    : database._tag === "Postgres"
+    ? yield* Effect.dieMessage(
+      "SANDBOX_WEBHOOK_SECRET is required when DATABASE_URL is set and PAYMENT_GATEWAY is sandbox"
+    )
+    : secret(
+      yield* embeddedSecret(dataDir, "sandbox-webhook-secret", () => `whsec_${randomBytes(32).toString("base64")}`)
+    )
+  if (Redacted.value(sandboxWebhookSecret).length < 32) {
+    return yield* Effect.dieMessage("SANDBOX_WEBHOOK_SECRET must be at least 32 characters long")
+  }
 
   return {
     port,
     host,
     database,
+    paymentGateway,
     options: defaultOptions({
       jwtSecret: resolvedSecret,
       publicBaseUrl,
       platformAdminEmails: admins.split(",").map((email) => email.trim().toLowerCase()).filter(Boolean),
-      smtpUrl: Option.getOrUndefined(smtpUrl)
+      smtpUrl: Option.getOrUndefined(smtpUrl),
+      sandboxWebhookSecret,
+      ...(Option.isSome(corsOrigins) ? { corsOrigins: yield* parseCorsOrigins(corsOrigins.value) } : {})
     })
   } satisfies ServerConfig
 })

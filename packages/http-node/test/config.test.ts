@@ -1,4 +1,4 @@
-import { ConfigProvider, Effect, Exit, Redacted } from "effect"
+import { Cause, ConfigProvider, Effect, Exit, Redacted } from "effect"
 import { mkdtemp, readFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -27,7 +27,13 @@ describe("configuration", () => {
 
   it("uses PostgreSQL with DATABASE_URL and then requires JWT_SECRET", async () => {
     expect(Exit.isFailure(await load({ DATABASE_URL: "postgres://localhost/x" }))).toBe(true)
-    const exit = await load({ DATABASE_URL: "postgres://localhost/x", JWT_SECRET: "s".repeat(40), PORT: "8080" })
+    const exit = await load({
+      DATABASE_URL: "postgres://localhost/x",
+      JWT_SECRET: "s".repeat(40),
+      PAYMENT_GATEWAY: "sandbox",
+      SANDBOX_WEBHOOK_SECRET: "w".repeat(40),
+      PORT: "8080"
+    })
     if (!Exit.isSuccess(exit)) throw new Error("config failed")
     expect(exit.value.database._tag).toBe("Postgres")
     expect(exit.value.port).toBe(8080)
@@ -38,5 +44,53 @@ describe("configuration", () => {
     if (!Exit.isSuccess(exit)) throw new Error("config failed")
     expect(exit.value.options.platformAdminEmails).toEqual(["root@roda.test", "ops@roda.test"])
     expect(exit.value.database).toEqual({ _tag: "Embedded", dataDir: "memory" })
+  })
+
+  it("reads CORS_ORIGINS as origins, and refuses * or anything that is not one", async () => {
+    const exit = await load({ DATA_DIR: "memory", CORS_ORIGINS: " https://app.example/ , http://localhost:5173" })
+    if (!Exit.isSuccess(exit)) throw new Error("config failed")
+    expect(exit.value.options.corsOrigins).toEqual(["https://app.example", "http://localhost:5173"])
+    const unset = await load({ DATA_DIR: "memory" })
+    if (!Exit.isSuccess(unset)) throw new Error("config failed")
+    expect(unset.value.options.corsOrigins).toBeUndefined()
+    expect(Exit.isFailure(await load({ DATA_DIR: "memory", CORS_ORIGINS: "*" }))).toBe(true)
+    expect(Exit.isFailure(await load({ DATA_DIR: "memory", CORS_ORIGINS: "app.example" }))).toBe(true)
+  })
+
+  it("runs the sandbox gateway by default on the embedded database, with a webhook secret kept in the data folder", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "roda-config-"))
+    const first = await load({ DATA_DIR: dir })
+    const second = await load({ DATA_DIR: dir })
+    if (!Exit.isSuccess(first) || !Exit.isSuccess(second)) throw new Error("config failed")
+    expect(first.value.paymentGateway).toBe("sandbox")
+    const stored = (await readFile(join(dir, "sandbox-webhook-secret"), "utf8")).trim()
+    expect(stored).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+    expect(Redacted.value(first.value.options.sandboxWebhookSecret!)).toBe(stored)
+    expect(Redacted.value(second.value.options.sandboxWebhookSecret!)).toBe(stored)
+    expect(stored).not.toBe(Redacted.value(first.value.options.jwtSecret))
+    const given = await load({ DATA_DIR: "memory", PAYMENT_GATEWAY: "sandbox", SANDBOX_WEBHOOK_SECRET: "x".repeat(32) })
+    if (!Exit.isSuccess(given)) throw new Error("config failed")
+    expect(Redacted.value(given.value.options.sandboxWebhookSecret!)).toBe("x".repeat(32))
+  })
+
+  it("requires PAYMENT_GATEWAY with DATABASE_URL, and SANDBOX_WEBHOOK_SECRET for the sandbox there", async () => {
+    const postgres = { DATABASE_URL: "postgres://localhost/x", JWT_SECRET: "s".repeat(40) }
+    const failure = async (env: Record<string, string>) => {
+      const exit = await load(env)
+      if (!Exit.isFailure(exit)) throw new Error("config should have failed")
+      return Cause.pretty(exit.cause)
+    }
+    expect(await failure(postgres)).toContain("PAYMENT_GATEWAY is required when DATABASE_URL is set")
+    expect(await failure({ ...postgres, PAYMENT_GATEWAY: "sandbox" })).toContain(
+      "SANDBOX_WEBHOOK_SECRET is required"
+    )
+    expect(await failure({ ...postgres, PAYMENT_GATEWAY: "stripe", SANDBOX_WEBHOOK_SECRET: "w".repeat(40) }))
+      .toContain("PAYMENT_GATEWAY: unknown gateway stripe")
+    expect(await failure({ DATA_DIR: "memory", PAYMENT_GATEWAY: "sandbox", SANDBOX_WEBHOOK_SECRET: "short" }))
+      .toContain("SANDBOX_WEBHOOK_SECRET must be at least 32 characters long")
+    const exit = await load({ ...postgres, PAYMENT_GATEWAY: "sandbox", SANDBOX_WEBHOOK_SECRET: "w".repeat(40) })
+    if (!Exit.isSuccess(exit)) throw new Error("config failed")
+    expect(exit.value.paymentGateway).toBe("sandbox")
+    expect(Redacted.value(exit.value.options.sandboxWebhookSecret!)).toBe("w".repeat(40))
   })
 })

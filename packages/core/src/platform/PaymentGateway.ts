@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import type { PaymentMethod } from "../domain/Money"
 import { Ids } from "./Ids"
 
@@ -43,56 +43,156 @@ export class PaymentGateway extends Context.Tag("@roda/core/PaymentGateway")<Pay
   /** The sandbox lets `POST /api/checkout/sandbox/{chargeId}/pay` pay pending charges. */
   readonly isSandbox: boolean
   readonly createCharge: (request: ChargeRequest) => Effect.Effect<ChargeOutcome>
-  /** Verifies and reads a webhook; none when it is not authentic or not understood. */
+  /**
+   * Verifies and reads a webhook from its headers (lower-case names) and its raw body, exactly as
+   * received (signatures cover the bytes); none when it is not authentic or not understood.
+   */
   readonly parseWebhook: (
     headers: Readonly<Record<string, string | undefined>>,
-    body: unknown
+    body: string
   ) => Effect.Effect<Option.Option<GatewayEvent>>
 }>() {}
 
 const PENDING_HOURS: Record<PaymentMethod, number> = { CREDIT_CARD: 0, PIX: 1, BOLETO: 72 }
 
+/** How far a sandbox webhook's `webhook-timestamp` may be from now (either way). */
+export const SANDBOX_WEBHOOK_TOLERANCE_SECONDS = 5 * 60
+
+const encoder = new TextEncoder()
+
+const fromBase64 = (text: string): Uint8Array<ArrayBuffer> | undefined => {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 !== 0) return undefined
+  return new Uint8Array(Array.from(atob(text), (char) => char.charCodeAt(0)))
+}
+
+const toBase64 = (bytes: Uint8Array) => btoa(Array.from(bytes, (byte) => String.fromCharCode(byte)).join(""))
+
+/** Standard Webhooks keys: `whsec_` + base64 of the key; any other secret is the key's UTF-8 bytes. */
+const hmacKey = (secret: string) => {
+  const bytes = secret.startsWith("whsec_")
+    ? fromBase64(secret.slice(6)) ?? encoder.encode(secret)
+    : encoder.encode(secret)
+  return crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"])
+}
+
+const signedContent = (id: string, timestamp: string, body: string) => encoder.encode(`${id}.${timestamp}.${body}`)
+
+/**
+ * The headers of a sandbox webhook signed as the sandbox gateway expects (Standard Webhooks):
+ * `webhook-id`, `webhook-timestamp` (Unix seconds; now by default) and `webhook-signature:
+ * v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`. For tests, the CLI and anyone simulating
+ * the bank; `body` is the exact text to send.
+ */
+export const signSandboxWebhook = (
+  secret: string,
+  body: string,
+  options: { readonly id?: string | undefined; readonly timestamp?: number | undefined } = {}
+): Effect.Effect<Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string>> =>
+  Effect.gen(function*() {
+    const id = options.id ?? `msg_${crypto.randomUUID()}`
+    const timestamp = String(options.timestamp ?? Math.floor((yield* Clock.currentTimeMillis) / 1000))
+    const signature = yield* Effect.promise(async () =>
+      crypto.subtle.sign("HMAC", await hmacKey(secret), signedContent(id, timestamp, body))
+    )
+    return {
+      "webhook-id": id,
+      "webhook-timestamp": timestamp,
+      "webhook-signature": `v1,${toBase64(new Uint8Array(signature))}`
+    }
+  })
+
+/**
+ * True when one of the `v1,` signatures of `webhook-signature` (space-separated, so keys can be
+ * rotated) is the HMAC of `{id}.{timestamp}.{body}` with the secret, checked by WebCrypto's `verify`
+ * (constant time), and the timestamp is within the tolerance of now.
+ */
+const verifySandboxWebhook = (
+  secret: Redacted.Redacted<string> | undefined,
+  headers: Readonly<Record<string, string | undefined>>,
+  body: string
+) =>
+  Effect.gen(function*() {
+    const id = headers["webhook-id"]
+    const timestamp = headers["webhook-timestamp"]
+    const signatures = headers["webhook-signature"]
+    if (secret === undefined || !id || !timestamp || !signatures || !/^\d{1,12}$/.test(timestamp)) return false
+    const now = yield* Clock.currentTimeMillis
+    if (Math.abs(now / 1000 - Number(timestamp)) > SANDBOX_WEBHOOK_TOLERANCE_SECONDS) return false
+    const candidates = signatures.split(" ").flatMap((entry) => {
+      const [version, value] = entry.split(",", 2)
+      const bytes = version === "v1" && value !== undefined ? fromBase64(value) : undefined
+      return bytes === undefined ? [] : [bytes]
+    })
+    if (candidates.length === 0) return false
+    return yield* Effect.promise(async () => {
+      const key = await hmacKey(Redacted.value(secret))
+      const content = signedContent(id, timestamp, body)
+      for (const candidate of candidates) {
+        if (await crypto.subtle.verify("HMAC", key, candidate, content)) return true
+      }
+      return false
+    })
+  })
+
+export interface SandboxGatewayOptions {
+  /** The HMAC secret webhooks are signed with; none refuses every webhook. */
+  readonly webhookSecret?: Redacted.Redacted<string> | undefined
+}
+
 /**
  * The sandbox: card token `tok_visa` is approved, `tok_chargeDeclined` declined, any other token is
- * invalid; PIX and boleto stay pending until paid through the sandbox route or a webhook
- * `{"eventId", "type": "charge.paid", "chargeId"}` (the gateway charge id is our charge id).
+ * invalid; PIX and boleto stay pending until paid through the sandbox route or a signed webhook
+ * (`signSandboxWebhook`) with the body `{"eventId", "type": "charge.paid", "chargeId"}` (the gateway
+ * charge id is our charge id).
  */
-export const SandboxGateway = Layer.effect(
-  PaymentGateway,
-  Effect.map(Ids, (ids) => ({
-    name: "sandbox",
-    isSandbox: true,
-    createCharge: (request) =>
-      Effect.gen(function*() {
-        const gatewayChargeId = request.chargeId
-        if (request.paymentMethod === "CREDIT_CARD") {
-          if (request.cardToken === "tok_visa") return { _tag: "Paid", gatewayChargeId } as const
-          if (request.cardToken === "tok_chargeDeclined") {
-            return { _tag: "Declined", gatewayChargeId, reason: "card_declined" } as const
+export const sandboxGateway = (options: SandboxGatewayOptions) =>
+  Layer.effect(
+    PaymentGateway,
+    Effect.map(Ids, (ids) => ({
+      name: "sandbox",
+      isSandbox: true,
+      createCharge: (request) =>
+        Effect.gen(function*() {
+          const gatewayChargeId = request.chargeId
+          if (request.paymentMethod === "CREDIT_CARD") {
+            if (request.cardToken === "tok_visa") return { _tag: "Paid", gatewayChargeId } as const
+            if (request.cardToken === "tok_chargeDeclined") {
+              return { _tag: "Declined", gatewayChargeId, reason: "card_declined" } as const
+            }
+            return { _tag: "InvalidCard", reason: "unknown card token" } as const
           }
-          return { _tag: "InvalidCard", reason: "unknown card token" } as const
-        }
-        const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
-        const secret = yield* ids.secret()
-        const paymentCode = request.paymentMethod === "PIX"
-          ? `00020126580014br.gov.bcb.pix0136${request.chargeId}5204000053039865802BR6304${secret.slice(0, 4)}`
-          : `34191.${secret.replace(/\D/g, "").padEnd(5, "0").slice(0, 5)} ${
-            request.chargeId.slice(0, 8)
-          } ${request.amount}`
-        return {
-          _tag: "Pending",
-          gatewayChargeId,
-          paymentCode,
-          expiresAt: new Date(now + PENDING_HOURS[request.paymentMethod] * 3_600_000)
-        } as const
-      }),
-    parseWebhook: (_headers, body) => {
-      const event = body as { eventId?: unknown; type?: unknown; chargeId?: unknown } | null
-      if (
-        typeof event?.eventId !== "string" || typeof event.chargeId !== "string" || typeof event.type !== "string"
-      ) return Effect.succeed(Option.none())
-      const type = event.type === "charge.paid" || event.type === "charge.expired" ? event.type : "other"
-      return Effect.succeed(Option.some({ eventId: event.eventId, type, gatewayChargeId: event.chargeId }))
-    }
-  }))
-)
+          const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
+          const secret = yield* ids.secret()
+          const paymentCode = request.paymentMethod === "PIX"
+            ? `00020126580014br.gov.bcb.pix0136${request.chargeId}5204000053039865802BR6304${secret.slice(0, 4)}`
+            : `34191.${secret.replace(/\D/g, "").padEnd(5, "0").slice(0, 5)} ${
+              request.chargeId.slice(0, 8)
+            } ${request.amount}`
+          return {
+            _tag: "Pending",
+            gatewayChargeId,
+            paymentCode,
+            expiresAt: new Date(now + PENDING_HOURS[request.paymentMethod] * 3_600_000)
+          } as const
+        }),
+      parseWebhook: (headers, body) =>
+        Effect.gen(function*() {
+          if (!(yield* verifySandboxWebhook(options.webhookSecret, headers, body))) return Option.none()
+          const event = parseJson(body) as { eventId?: unknown; type?: unknown; chargeId?: unknown } | null
+          if (
+            typeof event?.eventId !== "string" || typeof event.chargeId !== "string" ||
+            typeof event.type !== "string"
+          ) return Option.none()
+          const type = event.type === "charge.paid" || event.type === "charge.expired" ? event.type : "other"
+          return Option.some<GatewayEvent>({ eventId: event.eventId, type, gatewayChargeId: event.chargeId })
+        })
+    }))
+  )
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
+  }
+}

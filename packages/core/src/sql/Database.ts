@@ -4,6 +4,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
 import { PgliteClient } from "@roda/sql-pglite"
 import { Effect, Layer, type Redacted, String as Str } from "effect"
+import pg from "pg"
 import { migrate } from "./migrate"
 
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite (a folder, or memory). */
@@ -13,10 +14,26 @@ export type DatabaseOptions =
 
 const names = { transformQueryNames: Str.camelToSnake, transformResultNames: Str.snakeToCamel }
 
+const INT8_OID = 20
+
+/**
+ * bigint (int8) columns, money included, come back as numbers on PostgreSQL as they do on PGlite:
+ * a `number` when it is a safe integer, a `bigint` beyond (node-postgres would give a string).
+ */
+const int8AsNumber = (value: string): number | bigint => {
+  const number = Number(value)
+  return Number.isSafeInteger(number) ? number : BigInt(value)
+}
+
+const pgTypes = {
+  getTypeParser: (oid: number, format?: "text" | "binary") =>
+    oid === INT8_OID && format !== "binary" ? int8AsNumber : pg.types.getTypeParser(oid, format)
+}
+
 /** The SqlClient for the chosen database, with every migration applied. */
 export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient> => {
   const client = options._tag === "Postgres"
-    ? PgClient.layer({ url: options.url, ...names })
+    ? PgClient.layer({ url: options.url, types: pgTypes, ...names })
     : PgliteClient.layer({
       dataDir: options.dataDir === "memory" ? undefined : options.dataDir,
       extensions: { pg_trgm, unaccent },

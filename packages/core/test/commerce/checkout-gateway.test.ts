@@ -22,7 +22,10 @@ const AcmeGateway = Layer.succeed(PaymentGateway, {
         }
     ),
   parseWebhook: (headers, body) => {
-    const event = body as { id?: string; kind?: string; charge?: string }
+    // the raw body, as received
+    const event = Option.getOrNull(Option.liftThrowable(JSON.parse)(body)) as
+      | { id?: string; kind?: string; charge?: string }
+      | null
     if (headers["x-acme-signature"] !== "valid" || !event?.id || !event.charge) return Effect.succeed(Option.none())
     const type = event.kind === "paid"
       ? "charge.paid" as const

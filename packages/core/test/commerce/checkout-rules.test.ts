@@ -174,7 +174,7 @@ describe("installments, boleto and messages", () => {
 })
 
 describe("the buyer", () => {
-  it("an existing account buys without a new invite; its member profile is created once", async () => {
+  it("an existing account buys through an invitation it accepts; its profile is created once", async () => {
     const made = await shop(api)
     const scoped = { community: made.community.id }
     const known = await register(api)
@@ -182,13 +182,16 @@ describe("the buyer", () => {
       await api.post("/api/checkout", cardCheckout(made.product.id, { buyer: buyer(known.email) }), scoped),
       201
     )
-    expect(first.accountCreated).toBe(false)
+    expect(first).not.toHaveProperty("accountCreated")
     const again = expectOk(
       await api.post("/api/checkout", cardCheckout(made.product.id, { buyer: buyer(known.email) }), scoped),
       201
     )
     expect(again.profileId).toBe(first.profileId)
-    expect((await outboxFor(roda, known.email)).filter((mail) => mail.kind === "invite")).toEqual([])
+    const mails = (await outboxFor(roda, known.email)).map((mail) => mail.kind)
+    expect(mails.filter((kind) => kind === "invite")).toEqual([])
+    expect(mails.filter((kind) => kind === "invitation")).toHaveLength(1)
+    expectOk(await api.post(`/api/profiles/${first.profileId}/accept`, undefined, as(known, made.community)))
     expect(expectOk(await api.get("/api/purchases/me", as(known, made.community)))).toHaveLength(2)
   })
 })
@@ -221,7 +224,8 @@ describe("subscriptions with add-ons", () => {
       price: 12000,
       billingInterval: "QUARTERLY"
     })
-    const addOn = await activeProduct(api, made.owner, made.community, { title: "Mentoria", price: 3000 })
+    // plan add-ons are monthly SUBSCRIPTION products (spec §2)
+    const addOn = await activePlanOption(api, made.owner, made.community, { title: "Mentoria", price: 3000 })
     const plan = expectCreated(
       await api.post("/api/subscription-groups", {
         name: "Plano",
@@ -311,5 +315,58 @@ describe("idempotency", () => {
       201
     )
     expect(elsewhere.chargeId).not.toBe(paid.chargeId)
+  })
+})
+
+describe("plans sharing an option, and who becomes a member", () => {
+  it("asks which plan when the option is in several, and sells it in the one named", async () => {
+    const made = await shop(api)
+    const { option, plan } = await planOf(api, made)
+    const other = expectCreated(
+      await api.post("/api/subscription-groups", { name: "Plano Duo", productIds: [option.id] }, made.scoped)
+    )
+    const signedIn = await register(api)
+    const scoped = { token: signedIn.token, community: made.community.id }
+    expectInvalid(
+      await api.post("/api/checkout", cardCheckout(option.id, { buyer: undefined }), scoped),
+      "subscriptionGroupId"
+    )
+    const sale = expectOk(
+      await api.post(
+        "/api/checkout",
+        cardCheckout(option.id, { buyer: undefined, subscriptionGroupId: other.id }),
+        scoped
+      ),
+      201
+    )
+    const [subscription] = await query<{ subscriptionGroupId: string }>(
+      roda,
+      (sql) => sql`SELECT subscription_group_id FROM subscriptions WHERE id = ${sale.subscriptionId}`
+    )
+    expect(subscription?.subscriptionGroupId).toBe(other.id)
+    expect(plan.id).not.toBe(other.id)
+  })
+
+  it("makes a signed-in buyer a member at once (buying is their consent), an e-mail typed by a stranger only invited", async () => {
+    const made = await shop(api)
+    const signedIn = await register(api)
+    expectOk(
+      await api.post("/api/checkout", cardCheckout(made.product.id, { buyer: undefined }), {
+        token: signedIn.token,
+        community: made.community.id
+      }),
+      201
+    )
+    const mine = expectOk(await api.get("/api/purchases/me", { token: signedIn.token, community: made.community.id }))
+    expect(mine).toHaveLength(1)
+    const typedByStranger = await register(api)
+    expectOk(
+      await api.post("/api/checkout", cardCheckout(made.product.id, { buyer: buyer(typedByStranger.email) }), {
+        community: made.community.id
+      }),
+      201
+    )
+    const theirs = await api.get("/api/purchases/me", { token: typedByStranger.token, community: made.community.id })
+    expectError(theirs, 403, "Você não é membro desta comunidade.")
   })
 })

@@ -1,7 +1,9 @@
+import { Effect } from "effect"
+import { signSandboxWebhook } from "../../src/index"
 import { as } from "../support/community"
 import { expectCreated, expectOk } from "../support/envelope"
 import type { Client } from "../support/harness"
-import { uniqueEmail } from "../support/harness"
+import { SANDBOX_WEBHOOK_SECRET, uniqueEmail } from "../support/harness"
 import { activePlanOption, activeProduct, sellingCommunity, VALID_CPF } from "../support/selling"
 
 export const buyer = (email = uniqueEmail("buyer")) => ({ name: "Bia Compradora", email, taxId: VALID_CPF })
@@ -32,3 +34,12 @@ export const cardCheckout = (productId: string, extra: Record<string, unknown> =
   buyer: buyer(),
   ...extra
 })
+
+/** Posts a sandbox gateway event signed with the suites' webhook secret, as the sandbox bank would. */
+export const sandboxWebhook = async (api: Client, event: unknown) => {
+  const raw = JSON.stringify(event)
+  return api.call("POST", "/api/checkout/webhooks/sandbox", {
+    raw,
+    headers: await Effect.runPromise(signSandboxWebhook(SANDBOX_WEBHOOK_SECRET, raw))
+  })
+}

@@ -8,7 +8,7 @@ import { outboxFor, passwordLinkFor } from "../support/outbox"
 import { approveBusiness, businessInformation, platformAdmin } from "../support/selling"
 import { query } from "../support/sql"
 import { createSection, createSpace } from "../support/structure"
-import { buyer, cardCheckout, planOf, shop } from "./checkout-support"
+import { buyer, cardCheckout, planOf, sandboxWebhook, shop } from "./checkout-support"
 
 const roda = startRoda()
 const api = client(roda)
@@ -50,7 +50,6 @@ describe("checkout by card", () => {
       amount: 10000,
       total: 10000,
       currency: "BRL",
-      accountCreated: true,
       subscriptionId: null
     })
     expect(sale.purchaseId).toMatch(UUID)
@@ -98,7 +97,9 @@ describe("checkout by card", () => {
       ),
       201
     )
-    expect(joined.accountCreated).toBe(false)
+    expect(joined.profileId).toEqual(expect.any(String))
+    // an existing account is never made a member silently: it accepts the invitation, then sees its purchase
+    expectOk(await api.post(`/api/profiles/${joined.profileId}/accept`, undefined, as(outsider, made.community)))
     expect(expectOk(await api.get("/api/purchases/me", as(outsider, made.community)))).toHaveLength(1)
   })
 
@@ -162,7 +163,8 @@ describe("checkout refusals and validation", () => {
     const business = "Community must have approved business information to enable paid products"
     expectError(await api.get("/api/checkout/config", scoped), 403, business)
     expectError(await api.post("/api/checkout", body, scoped), 403, business)
-    expectError(await api.post("/api/checkout/quote", body, scoped), 403, business)
+    const quote = { productId: body.productId, paymentMethod: body.paymentMethod }
+    expectError(await api.post("/api/checkout/quote", quote, scoped), 403, business)
     await approveBusiness(api, made.owner, made.community)
     const payments = "Payment configuration has not been set up for this community"
     expectError(await api.get("/api/checkout/config", scoped), 400, payments)
@@ -183,6 +185,8 @@ describe("checkout refusals and validation", () => {
     const refused = expectError(await api.post(`/api/products/${draft.id}/publish`, {}, made.scoped), 403)
     expect(refused.message).toMatch(/^To publish and start selling, the community needs approved business information/)
     const operator = await platformAdmin(api)
+    // edited approved information is PENDING and needs submit again (spec §3) before an operator decides
+    expectOk(await api.post("/api/business-information/submit", {}, made.scoped))
     expectOk(
       await api.post(`/api/admin/communities/${made.community.id}/business-information/approve`, {}, {
         token: operator
@@ -257,12 +261,12 @@ describe("PIX, boleto and gateway webhooks", () => {
     expect(pending.paymentCode).toEqual(expect.any(String))
     expect(await stockOf(made.product.id)).toBe(2)
     expect(expectOk(await api.get(`/api/checkout/charges/${pending.chargeId}`, scoped)).status).toBe("pending")
-    const paid = expectOk(await api.post(`/api/checkout/sandbox/${pending.chargeId}/pay`, {}, scoped))
+    const paid = expectOk(await api.post(`/api/checkout/sandbox/${pending.chargeId}/pay`, {}, made.scoped))
     expect(paid.status).toBe("paid")
     expect(paid.purchaseId).toMatch(UUID)
-    const again = expectError(await api.post(`/api/checkout/sandbox/${pending.chargeId}/pay`, {}, scoped), 409)
+    const again = expectError(await api.post(`/api/checkout/sandbox/${pending.chargeId}/pay`, {}, made.scoped), 409)
     expect(again.errors[0].param).toBe("status")
-    expectError(await api.post(`/api/checkout/sandbox/${unknownId()}/pay`, {}, scoped), 404)
+    expectError(await api.post(`/api/checkout/sandbox/${unknownId()}/pay`, {}, made.scoped), 404)
     expectError(
       await api.get(`/api/checkout/charges/${pending.chargeId}`, { community: (await shop(api)).community.id }),
       404
@@ -279,9 +283,9 @@ describe("PIX, boleto and gateway webhooks", () => {
       201
     )
     const event = { eventId: `evt_${pending.chargeId}`, type: "charge.paid", chargeId: pending.chargeId }
-    const first = expectOk(await api.post("/api/checkout/webhooks/sandbox", event))
+    const first = expectOk(await sandboxWebhook(api, event))
     expect(first).toMatchObject({ duplicate: false, status: "paid" })
-    expect(expectOk(await api.post("/api/checkout/webhooks/sandbox", event)).duplicate).toBe(true)
+    expect(expectOk(await sandboxWebhook(api, event)).duplicate).toBe(true)
     expect(await query(roda, (sql) => sql`SELECT id FROM purchases WHERE charge_id = ${pending.chargeId}`))
       .toHaveLength(1)
     expect(
@@ -292,6 +296,7 @@ describe("PIX, boleto and gateway webhooks", () => {
     ).toHaveLength(1)
     expectError(await api.post("/api/checkout/webhooks/stripe", event), 404)
     expectError(await api.post("/api/checkout/webhooks/sandbox", { nothing: true }), 400)
+    expectError(await sandboxWebhook(api, { nothing: true }), 400)
   })
 
   it("expire when unpaid, giving back stock and the coupon use", async () => {
@@ -314,7 +319,7 @@ describe("PIX, boleto and gateway webhooks", () => {
       (sql) =>
         sql`UPDATE charges SET expires_at = now() - interval '1 minute' WHERE id = ${pending.chargeId} RETURNING id`
     )
-    expectError(await api.post(`/api/checkout/sandbox/${pending.chargeId}/pay`, {}, scoped), 409)
+    expectError(await api.post(`/api/checkout/sandbox/${pending.chargeId}/pay`, {}, made.scoped), 409)
     const expired = await roda.runtime.runPromise(Effect.flatMap(Checkout, (checkout) => checkout.expireDue()))
     expect(expired).toBeGreaterThanOrEqual(1)
     expect(await stockOf(made.product.id)).toBe(1)
@@ -358,7 +363,7 @@ describe("subscriptions", () => {
     const status = () =>
       query<{ status: string }>(roda, (sql) => sql`SELECT status FROM subscriptions WHERE id = ${pix.subscriptionId}`)
     expect(await status()).toEqual([{ status: "incomplete" }])
-    expectOk(await api.post(`/api/checkout/sandbox/${pix.chargeId}/pay`, {}, scoped))
+    expectOk(await api.post(`/api/checkout/sandbox/${pix.chargeId}/pay`, {}, made.scoped))
     expect(await status()).toEqual([{ status: "active" }])
     expectInvalid(
       await api.post("/api/checkout", cardCheckout(made.product.id, { subscriptionGroupId: plan.id }), scoped),

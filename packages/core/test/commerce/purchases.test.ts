@@ -54,6 +54,8 @@ describe("GET /api/purchases/me", () => {
     expect(expectOk(await api.get("/api/purchases/me", as(member, made.community)))).toHaveLength(1)
     // the same account buys in another community: each community lists its own
     const elsewhere = await buy(as(member, other.community), other.product.id)
+    // buying there made an invitation (an existing account is never made a member silently)
+    expectOk(await api.post(`/api/profiles/${elsewhere.profileId}/accept`, undefined, as(member, other.community)))
     const there = expectOk(await api.get("/api/purchases/me", as(member, other.community)))
     expect(there.map((p: { id: string }) => p.id)).toEqual([elsewhere.purchaseId])
     // a pending PIX is no purchase until it is paid
@@ -66,7 +68,7 @@ describe("GET /api/purchases/me", () => {
       201
     )
     expect(expectOk(await api.get("/api/purchases/me", as(colleague, made.community)))).toEqual([])
-    expectOk(await api.post(`/api/checkout/sandbox/${pix.chargeId}/pay`, {}, { community: made.community.id }))
+    expectOk(await api.post(`/api/checkout/sandbox/${pix.chargeId}/pay`, {}, as(colleague, made.community)))
     expect(expectOk(await api.get("/api/purchases/me", as(colleague, made.community)))).toHaveLength(1)
   })
 

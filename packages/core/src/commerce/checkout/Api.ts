@@ -70,9 +70,9 @@ const Charge = Schema.Struct({
 })
 
 const CheckoutResult = Schema.Struct({
+  id: Schema.String,
   ...Charge.fields,
-  profileId: Schema.String,
-  accountCreated: Schema.Boolean
+  profileId: Schema.String
 })
 
 const Config = Schema.Struct({
@@ -109,7 +109,7 @@ const Purchase = Schema.Struct({
 const REFUSALS =
   "Refused with 403 `Community must have approved business information to enable paid products` and, when the payout settings are not approved, 400 `Payment configuration has not been set up for this community`."
 const PRICING =
-  "A ONE_TIME product (`productId`), or a SUBSCRIPTION billing option (`productId`) of a plan (`subscriptionGroupId`; found from the product when absent) with optional `addOnProductIds` of that plan. The coupon (`couponCode`) discounts the main product, never below 0; add-ons are added at their price; installments (1..12, CREDIT_CARD only) add buyer-paid interest (Price table) on the discounted amount."
+  "A ONE_TIME product (`productId`), or a SUBSCRIPTION billing option (`productId`) of a plan (`subscriptionGroupId`; found from the product when absent) with optional `addOnProductIds` of that plan. The coupon (`couponCode`) discounts the main product, never below 0; add-ons are added at their price; installments (1..12, CREDIT_CARD only) add buyer-paid interest (Price table) on the discounted amount. The total of one charge is at most 10000000000 minor units (R$ 100 million; money is stored as bigint): above it, 400 with param `addOnProductIds` (or `productId` without add-ons) when the amount before interest passes it, else `installments`."
 const CHARGE_ID = Schema.Struct({ chargeId: Uuid })
 
 export class CheckoutApi extends HttpApiGroup.make("checkout")
@@ -148,7 +148,7 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `Public (token optional). Buys for the caller when signed in; otherwise for \`buyer\` {name, email, taxId}: the member with that e-mail, created (account and profile) when missing, with a set-password e-mail. \`buyer.taxId\` must be a valid CPF or CNPJ when the community sells from BR. ${PRICING} \`paymentMethod\` must be one the product allows (400). Sandbox cards: \`cardToken\` \`tok_visa\` is approved at once (\`status: paid\`), \`tok_chargeDeclined\` answers 402 and nothing is kept; PIX and BOLETO answer \`status: pending\` with \`paymentCode\` and \`expiresAt\` (PIX 1 hour, boleto 3 days) and are settled when paid (sandbox route or gateway webhook). Stock (hasStock) is taken in the same transaction, never below zero (409 when sold out) and returned when a pending charge expires; a coupon use is held the same way and counted when paid. A paid charge creates the purchase (ONE_TIME) or activates the subscription for its first period (created \`incomplete\` until then), grants the entitlements that open the spaces whose access lists the product or plan, writes the ledger entries and e-mails the sales notice (notification settings) and a receipt. \`Idempotency-Key\` header (optional, per community): the first successful answer (201 and its body) is stored with the key and replayed for the same key; the same key with another body answers 409 (\`param: Idempotency-Key\`); concurrent requests with one key make one charge (the key row is inserted first under a unique constraint and the others wait for it). A refused request (4xx, a declined card included) keeps nothing, the key included, so it may be retried with the same key. Order of checks: business information (403), payout settings (400), product or plan (404 for another community's), payment method, stock (409 when sold out), coupon, price. ${REFUSALS}`
+        `Public (token optional). Answers 201 with the new charge's id in \`data.id\` (also \`chargeId\`; it is what \`GET /api/checkout/charges/{chargeId}\` reads, paid or pending), with \`purchaseId\` (ONE_TIME, once paid) and \`subscriptionId\` (plans) beside it. Buys for the caller when signed in; otherwise for \`buyer\` {name, email, taxId}: the profile of that e-mail in this community, made when missing (account created with a set-password e-mail when the e-mail has none). The answer has the same shape whether or not the e-mail already had an account (nothing tells it apart). \`buyer.taxId\` must be a valid CPF or CNPJ when the community sells from BR. ${PRICING} \`paymentMethod\` must be one the product allows (400). Sandbox cards: \`cardToken\` \`tok_visa\` is approved at once (\`status: paid\`), \`tok_chargeDeclined\` answers 402 and nothing is kept; PIX and BOLETO answer \`status: pending\` with \`paymentCode\` and \`expiresAt\` (PIX 1 hour, boleto 3 days) and are settled when paid (sandbox route or gateway webhook). Stock (hasStock) is taken in the same transaction, never below zero (409 when sold out) and returned when a pending charge expires; a coupon use is held the same way and counted when paid. A paid charge creates the purchase (ONE_TIME) or activates the subscription for its first period (created \`incomplete\` until then), grants the entitlements that open the spaces whose access lists the product or plan, writes the ledger entries and e-mails the sales notice (notification settings) and a receipt. \`Idempotency-Key\` header (optional, per community and per caller: the signed-in account, else the anonymous buyer's \`buyer.email\`): the first successful answer (201 and its body) is stored with the key and replayed for the same key to the same caller only; another caller with the same key is processed afresh as a request of its own (never given the first caller's charge); the same key with another body from the same caller answers 409 (\`param: Idempotency-Key\`); concurrent requests with one key make one charge (the key row is inserted first under a unique constraint and the others wait for it). A refused request (4xx, a declined card included) keeps nothing, the key included, so it may be retried with the same key. Order of checks: business information (403), payout settings (400), product or plan (404 for another community's), payment method, stock (409 when sold out), coupon, price. ${REFUSALS}`
       )
   )
   .add(
@@ -167,11 +167,12 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
       .setPath(CHARGE_ID)
       .addSuccess(Ok(Charge))
       .addError(BadRequest)
+      .addError(Forbidden)
       .addError(NotFound)
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        "Public, sandbox only (404 with a real gateway). Pays a pending PIX or boleto charge as the bank would; a charge that is not pending (paid, expired, or past its `expiresAt`) answers 409."
+        "Sandbox only (404 with a real gateway). Needs a token: the buyer's account (the charge's buyer), or an owner or admin of the community; without a token 401, any other caller (another member, a moderator, a non-member) 403 (the charge itself is no secret: `GET /api/checkout/charges/{chargeId}` is public), a charge of another community 404. Pays a pending PIX or boleto charge as the bank would; a charge that is not pending (paid, expired, or past its `expiresAt`) answers 409."
       )
   )
   .middleware(PublicScope)
@@ -189,7 +190,7 @@ export class CheckoutWebhooksApi extends HttpApiGroup.make("checkoutWebhooks")
       .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        "Notifications from the payment gateway (no token, no X-CommunityId: a gateway cannot send them; the charge names the community). An unknown gateway answers 404; the gateway layer verifies the notification (400 when it is not authentic). Each event id is handled once (`duplicate: true` afterwards). `charge.paid` settles the charge as the sandbox route does; `charge.expired` expires it (stock and coupon returned). An event for a charge no longer pending changes nothing (a late payment of an expired charge is left to reconciliation, a later issue). The sandbox takes `{\"eventId\", \"type\", \"chargeId\"}`."
+        "Notifications from the payment gateway (no token, no X-CommunityId: a gateway cannot send them; the charge names the community). An unknown gateway answers 404; the gateway layer verifies the notification (400 when it is not authentic). Each event id is handled once (`duplicate: true` afterwards). `charge.paid` settles the charge as the sandbox route does; `charge.expired` expires it (stock and coupon returned). An event for a charge no longer pending changes nothing (a late payment of an expired charge is left to reconciliation, a later issue). The sandbox takes `{\"eventId\", \"type\", \"chargeId\"}` signed as Standard Webhooks do: headers `webhook-id`, `webhook-timestamp` (Unix seconds, at most 5 minutes from the server's clock either way) and `webhook-signature: v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{raw body}\">` with the server's `SANDBOX_WEBHOOK_SECRET` (`whsec_` + base64 key, or any other string as its UTF-8 bytes; several space-separated signatures are accepted for key rotation, compared in constant time); a missing, malformed, stale or wrong signature answers 400 and changes nothing."
       )
   )
   .prefix("/api")

@@ -1,12 +1,22 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { Profiles } from "../../communities/Profiles"
-import { AppError, badRequest, conflict, fieldError, forbidden, invalidField, notFound } from "../../domain/AppError"
+import {
+  AppError,
+  badRequest,
+  conflict,
+  fieldError,
+  forbidden,
+  invalidField,
+  notFound,
+  unauthorized
+} from "../../domain/AppError"
 import type { Member, Visitor } from "../../domain/Caller"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { type PaymentMethod, paymentMethods as allPaymentMethods } from "../../domain/Money"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { managerRoles } from "../../domain/Role"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
 import { brazilianTaxIdKind } from "../../money/accounts/taxId"
 import { Pricing } from "../../money/ledger/Pricing"
@@ -28,6 +38,13 @@ const sha256Hex = (text: string) =>
   )
 
 const soldOut = conflict(M.soldOut, [fieldError("productId", M.soldOut)])
+
+/**
+ * The largest total of one charge, in minor units (option or product − coupon + add-ons + interest):
+ * 10^10 (R$ 100 million). Far below what bigint columns and a JS number hold exactly, so ledger
+ * balances of many such sales stay exact too.
+ */
+export const MAX_CHARGE_TOTAL = 10_000_000_000
 
 export interface QuoteInput {
   readonly productId: string
@@ -106,8 +123,14 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         }
         let groupId = input.subscriptionGroupId
         if (groupId === undefined) {
-          groupId = (yield* repo.plansOffering(communityId, product.id))[0]
-          if (groupId === undefined) return yield* Effect.fail(invalidField("subscriptionGroupId", M.planRequired))
+          // An option may belong to several plans: only an unambiguous one is picked for the buyer.
+          const offering = yield* repo.plansOffering(communityId, product.id)
+          if (offering.length !== 1) {
+            return yield* Effect.fail(
+              invalidField("subscriptionGroupId", offering.length === 0 ? M.planRequired : M.planAmbiguous)
+            )
+          }
+          groupId = offering[0]!
         } else if ((yield* repo.planProducts(communityId, groupId, "option", [product.id])).length === 0) {
           return yield* Effect.fail(invalidField("productId", M.notAPlanOption))
         }
@@ -142,13 +165,21 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         })
         const addOnTotal = addOns.reduce((sum, addOn) => sum + addOn.price, 0)
         const discount = coupon?.discount ?? 0
+        const amount = product.price - discount + addOnTotal
+        if (amount > MAX_CHARGE_TOTAL) {
+          const param = addOns.length > 0 ? "addOnProductIds" : "productId"
+          return yield* Effect.fail(invalidField(param, M.totalTooLarge(MAX_CHARGE_TOTAL)))
+        }
         const amounts = yield* pricing.price({
           communityId,
-          amount: product.price - discount + addOnTotal,
+          amount,
           currency: product.currency,
           paymentMethod: input.paymentMethod,
           installments: input.installments ?? 1
         })
+        if (amounts.total > MAX_CHARGE_TOTAL) {
+          return yield* Effect.fail(invalidField("installments", M.totalTooLarge(MAX_CHARGE_TOTAL)))
+        }
         return { product, groupId, addOns, coupon, listAmount: product.price + addOnTotal, discount, amounts }
       })
 
@@ -172,7 +203,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         if (buyer !== undefined && country === "BR" && brazilianTaxIdKind(buyer.taxId) === undefined) {
           return yield* Effect.fail(invalidField("buyer.taxId", M.taxIdInvalid))
         }
-        if (Option.isSome(visitor.member)) return { profileId: visitor.member.value.profileId, accountCreated: false }
+        if (Option.isSome(visitor.member)) return { profileId: visitor.member.value.profileId }
         const email = Option.isSome(visitor.account) ? visitor.account.value.email : buyer?.email
         if (buyer === undefined && Option.isNone(visitor.account)) {
           return yield* Effect.fail(invalidField("buyer", M.buyerRequired))
@@ -184,9 +215,12 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
           fullName,
           role: "member",
           invite: false,
-          existingIsFine: true
+          existingIsFine: true,
+          // Buying with one's own token is consent; an e-mail typed by an anonymous buyer is not.
+          holderConsents: Option.isSome(visitor.account)
         })
-        return { profileId: joined.profileId, accountCreated: joined.accountCreated }
+        // Whether the e-mail had an account is not told (enumeration): the answer has one shape.
+        return { profileId: joined.profileId }
       })
 
     /** One checkout, inside the caller's transaction. */
@@ -256,25 +290,39 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         if (outcome._tag === "Paid") yield* settlement.settle(communityId, chargeId)
         const row = yield* settlement.chargeRow(communityId, chargeId)
         return {
+          id: row.id,
           ...chargeView(row),
           profileId: buyer.profileId,
-          accountCreated: buyer.accountCreated,
           ...(yield* settlement.outcomeOf(row.id))
         }
       })
 
     /**
+     * Whose an idempotency key is: the signed-in account, else the anonymous buyer's e-mail (a
+     * digest, so the key row keeps no buyer data). Another caller's key is another key.
+     */
+    const keyScope = (visitor: Visitor, input: CheckoutInput) =>
+      Option.isSome(visitor.account)
+        ? Effect.succeed(`account:${visitor.account.value.id}`)
+        : Effect.map(
+          sha256Hex((input.buyer?.email ?? "").trim().normalize("NFC").toLowerCase()),
+          (digest) => `buyer:${digest}`
+        )
+
+    /**
      * `POST /api/checkout`. With an `Idempotency-Key`, the key is claimed first (a concurrent
-     * request with the same key waits for this one) and the first answer is stored and replayed.
+     * request with the same key waits for this one) and the first answer is stored and replayed,
+     * to the same caller only (`keyScope`).
      */
     const checkout = Effect.fn("Checkout.checkout")(
       function*(visitor: Visitor, input: CheckoutInput, idempotencyKey: string | undefined) {
         const business = yield* requireSelling(visitor.communityId)
         // A digest, so the stored key row keeps no buyer data or card token.
         const fingerprint = yield* sha256Hex(JSON.stringify(input))
+        const scope = yield* keyScope(visitor, input)
         return yield* transaction(Effect.gen(function*() {
           if (idempotencyKey !== undefined) {
-            const claimed = yield* repo.claimKey(visitor.communityId, idempotencyKey, fingerprint)
+            const claimed = yield* repo.claimKey(visitor.communityId, scope, idempotencyKey, fingerprint)
             if (claimed.requestHash !== fingerprint) {
               return yield* Effect.fail(
                 conflict(M.idempotencyMismatch, [fieldError("Idempotency-Key", M.idempotencyMismatch, "headers")])
@@ -283,7 +331,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
             if (claimed.response !== null) return claimed.response as Effect.Effect.Success<ReturnType<typeof charge>>
           }
           const result = yield* charge(visitor, input, business.country)
-          if (idempotencyKey !== undefined) yield* repo.storeAnswer(visitor.communityId, idempotencyKey, result)
+          if (idempotencyKey !== undefined) yield* repo.storeAnswer(visitor.communityId, scope, idempotencyKey, result)
           return result
         }))
       }
@@ -294,12 +342,21 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
       return { ...chargeView(row), ...(yield* settlement.outcomeOf(row.id)) }
     })
 
-    /** Sandbox only: pays a pending PIX or boleto charge, as the bank would. */
+    /**
+     * Sandbox only: pays a pending PIX or boleto charge, as the bank would; for the buyer's account
+     * or an owner or admin of the community.
+     */
     const sandboxPay = Effect.fn("Checkout.sandboxPay")(function*(visitor: Visitor, chargeId: string) {
       if (!gateway.isSandbox) return yield* Effect.fail(notFound(M.notSandbox))
+      if (Option.isNone(visitor.account)) return yield* Effect.fail(unauthorized(Messages.tokenRequired))
+      const account = visitor.account.value
       const id = chargeId.toLowerCase()
       yield* transaction(Effect.gen(function*() {
         const row = yield* settlement.chargeRow(visitor.communityId, id, true)
+        const manager = Option.isSome(visitor.member) && managerRoles.includes(visitor.member.value.role)
+        if (!manager && Option.getOrUndefined(yield* repo.accountOf(row.profileId)) !== account.id) {
+          return yield* Effect.fail(forbidden(M.sandboxPayForbidden))
+        }
         const now = yield* Clock.currentTimeMillis
         if (row.status !== "pending" || (row.expiresAt !== null && new Date(row.expiresAt).getTime() <= now)) {
           const text = M.notPending(row.status === "pending" ? "expired" : row.status)
@@ -312,7 +369,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
 
     /** A gateway notification: verified by the gateway layer, handled once per event id. */
     const webhook = Effect.fn("Checkout.webhook")(
-      function*(gatewayName: string, headers: Readonly<Record<string, string | undefined>>, body: unknown) {
+      function*(gatewayName: string, headers: Readonly<Record<string, string | undefined>>, body: string) {
         if (gatewayName !== gateway.name) return yield* Effect.fail(notFound(M.unknownGateway))
         const parsed = yield* gateway.parseWebhook(headers, body)
         if (Option.isNone(parsed)) return yield* Effect.fail(badRequest(M.webhookInvalid))

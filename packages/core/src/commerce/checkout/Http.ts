@@ -42,9 +42,13 @@ export const CheckoutWebhooksHttp = HttpApiBuilder.group(
   (handlers) =>
     Effect.gen(function*() {
       const checkout = yield* Checkout
-      return handlers.handle("receive", ({ path, payload }) =>
+      // The payload was decoded from the body (400 when it is not JSON); signatures cover the raw text,
+      // which the request keeps.
+      return handlers.handle("receive", ({ path }) =>
         HttpServerRequest.HttpServerRequest.pipe(
-          Effect.flatMap((request) => checkout.webhook(path.gateway, request.headers, payload)),
+          Effect.flatMap((request) =>
+            Effect.flatMap(Effect.orDie(request.text), (body) => checkout.webhook(path.gateway, request.headers, body))
+          ),
           Effect.flatMap((data) => ok(data.duplicate ? M.eventDuplicate : M.eventHandled, data))
         ))
     })

@@ -83,7 +83,7 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
     /** The plans that offer the product as a billing option. */
     const plansOffering = (communityId: string, productId: string) =>
       sql<{ readonly groupId: string }>`SELECT group_id FROM subscription_group_products
-        WHERE community_id = ${communityId} AND product_id = ${productId} AND kind = 'option'`.pipe(
+        WHERE community_id = ${communityId} AND product_id = ${productId} AND kind = 'option' LIMIT 2`.pipe(
         Effect.map((rows) => rows.map((row) => row.groupId)),
         Effect.orDie
       )
@@ -191,25 +191,35 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
           ${before === undefined ? sql`` : sql`AND pu.id < ${before}`}
         ORDER BY pu.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
 
-    /** Claims an idempotency key (waits for a concurrent holder); the row, locked, with any stored answer. */
-    const claimKey = (communityId: string, key: string, fingerprint: string) =>
+    /**
+     * Claims an idempotency key of one caller (`scope`; waits for a concurrent holder); the row,
+     * locked, with any stored answer.
+     */
+    const claimKey = (communityId: string, scope: string, key: string, fingerprint: string) =>
       Effect.gen(function*() {
-        yield* sql`INSERT INTO idempotency_keys (community_id, key, request_hash)
-          VALUES (${communityId}, ${key}, ${fingerprint}) ON CONFLICT DO NOTHING`
+        yield* sql`INSERT INTO idempotency_keys (community_id, scope, key, request_hash)
+          VALUES (${communityId}, ${scope}, ${key}, ${fingerprint}) ON CONFLICT DO NOTHING`
         const rows = yield* sql<{ readonly requestHash: string; readonly response: unknown }>`
           SELECT request_hash, response FROM idempotency_keys
-          WHERE community_id = ${communityId} AND key = ${key} FOR UPDATE`
+          WHERE community_id = ${communityId} AND scope = ${scope} AND key = ${key} FOR UPDATE`
         return rows[0]!
       }).pipe(Effect.orDie)
 
-    const storeAnswer = (communityId: string, key: string, response: unknown) =>
+    const storeAnswer = (communityId: string, scope: string, key: string, response: unknown) =>
       sql`UPDATE idempotency_keys SET response = ${JSON.stringify(response)}::jsonb
-        WHERE community_id = ${communityId} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
+        WHERE community_id = ${communityId} AND scope = ${scope} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
 
     /** Records a gateway event; false when it was already handled. */
     const recordEvent = (gateway: string, eventId: string) =>
       sql<{ readonly eventId: string }>`INSERT INTO gateway_events (gateway, event_id) VALUES (${gateway}, ${eventId})
         ON CONFLICT DO NOTHING RETURNING event_id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
+
+    /** The account a profile belongs to (the buyer of a charge). */
+    const accountOf = (profileId: string) =>
+      sql<{ readonly accountId: string }>`SELECT account_id FROM profiles WHERE id = ${profileId}`.pipe(
+        Effect.map((rows) => Option.map(first(rows), (row) => row.accountId)),
+        Effect.orDie
+      )
 
     const buyerEmail = (profileId: string) =>
       sql<{ readonly email: string; readonly fullName: string }>`SELECT a.email, p.full_name FROM profiles p
@@ -237,6 +247,7 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       claimKey,
       storeAnswer,
       recordEvent,
+      accountOf,
       buyerEmail
     }
   })

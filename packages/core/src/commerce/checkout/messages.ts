@@ -27,6 +27,10 @@ export const checkoutMessages = {
     "Este produto de assinatura não pertence a nenhum plano: informe subscriptionGroupId.",
     "This subscription product belongs to no plan: send subscriptionGroupId."
   ),
+  planAmbiguous: text(
+    "Este produto é opção de mais de um plano: informe subscriptionGroupId.",
+    "This product is an option of more than one plan: send subscriptionGroupId."
+  ),
   addOnsOnlyWithPlan: text("Adicionais só valem com um plano.", "Add-ons only go with a plan."),
   addOnNotInPlan: text(
     "Um dos adicionais não pertence a este plano ou não está ativo.",
@@ -52,5 +56,14 @@ export const checkoutMessages = {
     ),
   notSandbox: text("Rota disponível apenas no sandbox.", "Route available in the sandbox only."),
   unknownGateway: text("Gateway de pagamento desconhecido.", "Unknown payment gateway."),
-  webhookInvalid: text("Webhook inválido.", "Invalid webhook.")
+  webhookInvalid: text("Webhook inválido.", "Invalid webhook."),
+  sandboxPayForbidden: text(
+    "Só quem comprou, ou um owner ou admin da comunidade, pode pagar esta cobrança no sandbox.",
+    "Only the buyer, or an owner or admin of the community, may pay this charge in the sandbox."
+  ),
+  totalTooLarge: (max: number): Text =>
+    text(
+      `O total de uma cobrança não pode passar de ${max} (unidades menores da moeda).`,
+      `The total of one charge cannot exceed ${max} minor units.`
+    )
 } as const
