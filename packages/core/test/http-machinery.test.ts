@@ -309,17 +309,23 @@ describe("routes", () => {
     expect(reply.body).toEqual(ROUTE_NOT_FOUND)
   })
 
-  it("answers a CORS preflight", async () => {
+  it("answers a CORS preflight from the service's own origin (publicBaseUrl), never with *", async () => {
     const reply = await api.call("OPTIONS", "/api/profiles/list", {
       headers: {
-        origin: "https://app.example",
+        origin: "http://roda.test",
         "access-control-request-method": "GET",
         "access-control-request-headers": "authorization,x-communityid,x-profileid"
       }
     })
     expect(reply.status).toBe(204)
-    expect(reply.headers.get("access-control-allow-origin")).toBe("*")
-    expect(reply.headers.get("access-control-allow-headers")).toBe("authorization,x-communityid,x-profileid")
+    expect(reply.headers.get("access-control-allow-origin")).toBe("http://roda.test")
+    expect(reply.headers.get("access-control-allow-headers")).toBe(
+      "authorization,content-type,accept-language,x-communityid,x-profileid,idempotency-key"
+    )
+    const stranger = await api.call("OPTIONS", "/api/profiles/list", {
+      headers: { origin: "https://app.example", "access-control-request-method": "GET" }
+    })
+    expect(stranger.headers.get("access-control-allow-origin")).toBeNull()
   })
 })
 
@@ -618,8 +624,12 @@ describe("OpenAPI and docs", () => {
     expect(headers("/api/profiles/list", "get")).toEqual(["X-CommunityId", "X-ProfileId?"])
     expect(headers("/api/communities/{id}", "put")).toEqual(["X-CommunityId", "X-ProfileId?"])
     expect(headers("/api/auth/me", "get")).toEqual([])
-    expect(headers("/api/communities", "post")).toEqual([])
+    expect(headers("/api/communities", "post")).toEqual(["Idempotency-Key?"])
     expect(headers("/api/profiles/my", "get")).toEqual([])
+    // Every POST takes Idempotency-Key (checkout declares its own, once).
+    expect(headers("/api/sections", "post")).toEqual(["X-CommunityId", "X-ProfileId?", "Idempotency-Key?"])
+    expect(headers("/api/checkout", "post").filter((h: string) => h.toLowerCase().startsWith("idempotency-key")))
+      .toHaveLength(1)
   })
 
   it("serves the docs page as HTML", async () => {

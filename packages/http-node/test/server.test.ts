@@ -1,5 +1,6 @@
 import { defaultOptions, secret } from "@roda/core"
 import { Effect, Exit, Scope } from "effect"
+import { Agent, request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { serve } from "../src/server"
 
@@ -54,5 +55,82 @@ describe("Node server", () => {
     const reply = await fetch(`${base}/api/nothing-here`)
     expect(reply.status).toBe(404)
     expect((await reply.json()).success).toBe(false)
+  })
+})
+
+/** One request through `agent`; the body is written in `chunks` (chunked when no Content-Length is given). */
+const viaAgent = (
+  agent: Agent,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; chunks?: ReadonlyArray<Buffer> } = {}
+) =>
+  new Promise<{ status: number; body: string; headers: Record<string, unknown>; socket: unknown }>(
+    (resolve, reject) => {
+      const url = new URL(path, base)
+      const req = httpRequest({
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: options.method ?? "GET",
+        headers: options.headers
+      }, (res) => {
+        const parts: Array<Buffer> = []
+        res.on("data", (chunk: Buffer) => parts.push(chunk))
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(parts).toString("utf8"),
+            headers: res.headers,
+            socket: req.socket
+          }))
+        res.on("error", reject)
+      })
+      req.on("error", reject)
+      const write = async () => {
+        for (const chunk of options.chunks ?? []) {
+          if (!req.write(chunk)) await new Promise((r) => req.once("drain", r))
+          if (req.destroyed) return
+        }
+        req.end()
+      }
+      write().catch(reject)
+    }
+  )
+
+const MB = 1024 * 1024
+const registerBody = (email: string) => JSON.stringify({ fullName: "Kira Keepalive", email, password: "Secret123" })
+
+describe("keep-alive connections after an early refusal", () => {
+  it.each([
+    ["a Content-Length over 1 MB", (size: number) => ({ "content-length": String(size) })],
+    ["a chunked body over 1 MB", () => ({})]
+  ])("answer 413 for %s and serve the next request on the same agent", async (_, lengthHeader) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    try {
+      const warm = await viaAgent(agent, "/healthz")
+      expect(warm.status).toBe(200)
+      const size = 3 * MB
+      const chunks = Array.from({ length: 48 }, () => Buffer.alloc(size / 48, 0x78))
+      const refused = await viaAgent(agent, "/api/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...lengthHeader(size) },
+        chunks
+      })
+      expect(refused.status).toBe(413)
+      expect(JSON.parse(refused.body).success).toBe(false)
+      for (const n of [1, 2]) {
+        const email = `kira-${n}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@roda.test`
+        const next = await viaAgent(agent, "/api/auth/register", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          chunks: [Buffer.from(registerBody(email))]
+        })
+        expect(next.status).toBe(201)
+        expect(JSON.parse(next.body).data.email).toBe(email)
+      }
+    } finally {
+      agent.destroy()
+    }
   })
 })

@@ -1,6 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import { invalidField } from "./AppError"
 import type { Pagination } from "./Envelope"
+import { Uuid } from "./Ids"
 import { same } from "./Text"
 
 export const DEFAULT_LIMIT = 20
@@ -17,6 +18,47 @@ export const PageQuery = Schema.Struct({
   cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(512)))
 })
 export type PageQuery = typeof PageQuery.Type
+
+/**
+ * Parts of a cursor, each within the range of the column it is compared with: a cursor is client
+ * input (tampered ones must answer 400 "cursor is not valid", never reach the database as an
+ * int4 overflow or an impossible date).
+ */
+export const CursorPart = {
+  uuid: Uuid,
+  /** An `integer` (int4) column. */
+  int4: Schema.Int.pipe(Schema.between(-2147483648, 2147483647)),
+  /** A `bigint` column, carried as a string of at most 18 digits. */
+  bigintText: Schema.String.pipe(Schema.pattern(/^\d{1,18}$/)),
+  /**
+   * A `timestamptz`, as `toISOString()` writes it or with microseconds: a real calendar date in
+   * the years 1…9999 (within both PostgreSQL's and JavaScript's ranges), UTC.
+   */
+  timestamp: Schema.String.pipe(Schema.filter(isTimestamp)),
+  /** A `text` column compared in a keyset, at most `max` characters. */
+  text: (max: number) => Schema.String.pipe(Schema.maxLength(max))
+}
+
+const timestampPattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?Z$/
+
+function isTimestamp(value: string): boolean {
+  const parts = timestampPattern.exec(value)
+  if (parts === null) return false
+  const [year, month, day, hour, minute, second] = parts.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number
+  ]
+  if (year < 1 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return false
+  // Day 0 of the next month is the last day of this one.
+  const lastDay = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeap(year) ? 1 : 0)
+  return day >= 1 && day <= lastDay
+}
+
+const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
 
 /** A cursor is the keyset of the last row seen, opaque to clients. */
 export const encodeCursor = (key: ReadonlyArray<string | number>): string =>

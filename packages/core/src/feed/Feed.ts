@@ -3,7 +3,7 @@ import { notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { SocialItems } from "../social/items"
@@ -17,7 +17,7 @@ const DAY = 24 * 60 * 60 * 1000
 /** [pinned (1) or not (0), time with microseconds, type, id]: the last item of a page. */
 const FeedCursor = Schema.Tuple(
   Schema.Literal(0, 1),
-  Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/)),
+  CursorPart.timestamp,
   Schema.Literal(...feedItemTypes),
   Uuid
 )

@@ -4,8 +4,19 @@ import { Cause, Effect, Option } from "effect"
 import { AppError, badRequest, fieldError, notFound, payloadTooLarge } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
 import { same } from "../domain/Text"
+import { lostConnection } from "../sql/errors"
 import { errorBody } from "./errorBody"
 import { makeLocator } from "./routeParams"
+
+/** Seconds a client is asked to wait before retrying after a lost database connection. */
+export const RETRY_AFTER_SECONDS = 1
+
+const serviceUnavailable = () =>
+  new AppError({
+    status: 503,
+    text: Messages.serviceUnavailable,
+    headers: { "retry-after": String(RETRY_AFTER_SECONDS) }
+  })
 
 export class BodyTooLarge extends Error {}
 
@@ -25,6 +36,8 @@ const ACTUAL_MAX = 60
 
 const issueMessage = (issue: DecodeIssue, param: string) => {
   if (issue._tag === "Missing") return `${param} is required`
+  // A field the route does not declare (bodies refuse excess properties).
+  if (issue._tag === "Unexpected") return `${param} is not allowed`
   // The whole payload has the wrong shape: name what is expected, not the schema's internals.
   if (issue.path.length === 0 && issue._tag === "Type") return "must be a JSON object"
   // Never echo a long input back (it may be up to 1 MB, or a password).
@@ -37,14 +50,19 @@ const issueMessage = (issue: DecodeIssue, param: string) => {
 const samePath = (a: DecodeIssue, b: DecodeIssue) =>
   a.path.length === b.path.length && a.path.every((key, i) => key === b.path[i])
 
+/** `inner` is at `outer` or inside it (e.g. `access.foo` inside `access`). */
+const within = (inner: DecodeIssue, outer: DecodeIssue) =>
+  inner.path.length >= outer.path.length && outer.path.every((key, i) => key === inner.path[i])
+
 /**
- * One issue per parameter. An optional field that fails to decode also fails the `undefined`
- * member of its union, and a value outside a union fails every member; those say nothing more.
+ * One issue per parameter. An optional or nullable field that fails to decode (or has a nested
+ * field that fails) also fails the `undefined` / `null` member of its union, and a value outside a
+ * union fails every member; those say nothing more.
  */
 const usefulIssues = (issues: ReadonlyArray<DecodeIssue>) => {
   const kept = issues.filter((issue) =>
-    !(issue.message.startsWith("Expected undefined, actual") &&
-      issues.some((other) => other !== issue && samePath(other, issue)))
+    !(/^Expected (undefined|null), actual/.test(issue.message) &&
+      issues.some((other) => other !== issue && within(other, issue)))
   )
   return kept.filter((issue, index) => kept.findIndex((other) => samePath(other, issue)) === index)
 }
@@ -86,14 +104,20 @@ export const envelopeMiddleware = (api: HttpApi.HttpApi.Any) => {
       }
       if (value instanceof BodyTooLarge) return Effect.succeed(payloadTooLarge(Messages.bodyTooLarge))
     }
+    // A lost database connection (a killed backend, a network error, a pool that cannot connect):
+    // nothing was committed unless COMMIT itself was lost, so the client may retry (with its
+    // Idempotency-Key, which then replays a kept answer).
+    if ([...Cause.failures(cause), ...Cause.defects(cause)].some(lostConnection)) {
+      return Effect.logWarning("Database connection lost", cause).pipe(Effect.as(serviceUnavailable()))
+    }
     return Effect.logError("Unexpected failure", cause).pipe(
       Effect.as(new AppError({ status: 500, text: Messages.internal }))
     )
   }
-  return (app: HttpApp.Default): HttpApp.Default =>
+  return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
     Effect.catchAllCause(app, (cause) =>
       Cause.isInterruptedOnly(cause)
-        ? Effect.failCause(cause)
+        ? Effect.failCause(cause as Cause.Cause<never>)
         : Effect.flatMap(
           HttpServerRequest.HttpServerRequest,
           (request) =>

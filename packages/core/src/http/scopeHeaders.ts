@@ -20,6 +20,15 @@ const profileHeader = {
   schema: { type: "string", format: "uuid" }
 }
 
+const idempotencyHeader = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409.",
+  schema: { type: "string", minLength: 1, maxLength: 255 }
+}
+
 /**
  * The community headers are read by middleware, not by endpoint schemas, so the generated document
  * would not show them: this adds them to every operation whose endpoint runs a community scope.
@@ -37,10 +46,17 @@ export const addScopeHeaders = (api: HttpApi.HttpApi.Any, spec: Spec): Spec => {
       }
     }
   }
-  for (const operations of Object.values(spec.paths)) {
-    for (const operation of Object.values(operations)) {
+  for (const [path, operations] of Object.entries(spec.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
       if (operation.operationId && scoped.has(operation.operationId)) {
         operation.parameters = [...(operation.parameters ?? []), communityHeader(true), profileHeader]
+      }
+      // Every POST takes Idempotency-Key (checkout declares its own; sign-in creates nothing).
+      if (method === "post" && !path.startsWith("/api/checkout") && path !== "/api/auth/login") {
+        const declared = (operation.parameters ?? []).some((p) =>
+          (p as { name?: string }).name?.toLowerCase() === "idempotency-key"
+        )
+        if (!declared) operation.parameters = [...(operation.parameters ?? []), idempotencyHeader]
       }
     }
   }

@@ -38,7 +38,7 @@ import { Ids } from "../platform/Ids"
 import { Mailer } from "../platform/Mailer"
 import { Options, type RodaOptions } from "../platform/Options"
 import { Passwords } from "../platform/Passwords"
-import { type PaymentGateway, SandboxGateway } from "../platform/PaymentGateway"
+import { type PaymentGateway, sandboxGateway } from "../platform/PaymentGateway"
 import { Tokens } from "../platform/Tokens"
 import { SearchHttp } from "../search/Http"
 import { Search } from "../search/Search"
@@ -60,11 +60,37 @@ import { envelopeMiddleware } from "./Envelope"
 import { AuthenticatedLive } from "./middleware/Authentication"
 import { MemberScopeLive, PublicScopeLive } from "./middleware/live"
 import { admit } from "./requestGate"
+import { makeRequestTransaction } from "./requestTransaction"
+
+const originOf = (value: string) => URL.canParse(value) ? new URL(value).origin : value
+
+/**
+ * CORS: only the configured origins (default: the origin of `publicBaseUrl`) are answered, each
+ * reflected with `Vary: Origin`; never `*`. The request headers a browser client may send are named.
+ */
+const corsOptions = (options: RodaOptions) => {
+  const allowed = new Set((options.corsOrigins ?? [options.publicBaseUrl]).map(originOf))
+  return {
+    allowedOrigins: (origin: string) => allowed.has(origin),
+    allowedHeaders: [
+      "authorization",
+      "content-type",
+      "accept-language",
+      "x-communityid",
+      "x-profileid",
+      "idempotency-key"
+    ],
+    exposedHeaders: ["retry-after", "idempotent-replayed"]
+  }
+}
 
 export interface RodaConfig {
   readonly database: DatabaseOptions
   readonly options: RodaOptions
-  /** The payment provider; the sandbox (no network) when absent. */
+  /**
+   * The payment provider; when absent, the sandbox (no network), whose webhooks are verified with
+   * `options.sandboxWebhookSecret`.
+   */
   readonly paymentGateway?: Layer.Layer<PaymentGateway, never, Ids> | undefined
 }
 
@@ -80,7 +106,7 @@ export const servicesLayer = (config: RodaConfig) => {
   // Sections, spaces and the access decision; commerce replaces the default AccessCatalog.
   const structure = Layer.mergeAll(Sections.Default, Spaces.Default, AccessLive).pipe(
     Layer.provideMerge(AccessCatalogLive),
-    Layer.provideMerge(config.paymentGateway ?? SandboxGateway),
+    Layer.provideMerge(config.paymentGateway ?? sandboxGateway({ webhookSecret: config.options.sandboxWebhookSecret })),
     Layer.provideMerge(SellingStatusLive),
     Layer.provideMerge(CouponRedemptionLive),
     Layer.provideMerge(PricingLive),
@@ -151,7 +177,11 @@ export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {
   return Layer.mergeAll(
     HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" }),
     HttpApiSwagger.layer({ path: "/api/docs" }),
-    HttpApiBuilder.middleware((app) => HttpMiddleware.cors()(envelope(app))),
+    HttpApiBuilder.middleware(Effect.gen(function*() {
+      const cors = HttpMiddleware.cors(corsOptions(yield* Options))
+      const inTransaction = yield* makeRequestTransaction
+      return (app) => cors(envelope(inTransaction(app)))
+    })),
     HttpServer.layerContext
   ).pipe(Layer.provideMerge(api), Layer.provideMerge(services))
 }

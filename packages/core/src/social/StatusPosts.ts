@@ -4,7 +4,7 @@ import { notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
 import { transactional } from "../sql/transaction"
 import type { Viewer } from "../structure/Access"
@@ -17,10 +17,7 @@ import { Reactions } from "./Reactions"
 import { statusView } from "./view"
 
 /** [created_at with microseconds, id] of the last post of a page. */
-const StatusCursor = Schema.Tuple(
-  Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/)),
-  Uuid
-)
+const StatusCursor = Schema.Tuple(CursorPart.timestamp, Uuid)
 
 /**
  * Status posts: short community-wide posts (no space) by the acting profile. Members read them;

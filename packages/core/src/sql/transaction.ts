@@ -1,9 +1,21 @@
 import type { SqlClient } from "@effect/sql"
+import * as SqlClientTag from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 
 const isSqlError = (error: unknown): error is SqlError => error instanceof SqlError
 
 /** Runs `effect` in a transaction (a savepoint when nested); SQL failures are defects (rule 2). */
 export const transactional = (sql: SqlClient.SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   sql.withTransaction(effect).pipe(Effect.catchIf(isSqlError, Effect.die)) as Effect.Effect<A, Exclude<E, SqlError>, R>
+
+/**
+ * Runs `effect` with no transaction of the caller: work forked off a request (e.g. an e-mail sent
+ * after the answer) must not use the request's transaction connection, which is committed and given
+ * back while the work still runs. Wrap the forked effect: `Effect.forkDaemon(outsideTransaction(work))`.
+ */
+export const outsideTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.mapInputContext(
+    effect as Effect.Effect<A, E, Exclude<R, SqlClientTag.TransactionConnection>>,
+    Context.omit(SqlClientTag.TransactionConnection)
+  ) as Effect.Effect<A, E, R>

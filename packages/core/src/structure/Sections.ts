@@ -4,7 +4,7 @@ import { conflict, invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
@@ -17,7 +17,7 @@ import { sectionView } from "./view"
 import { moreOpenThan } from "./Visibility"
 
 /** Sections are listed by position, then id; the cursor is the last `[position, id]`. */
-const SectionCursor = Schema.Tuple(Schema.Int, Uuid)
+const SectionCursor = Schema.Tuple(CursorPart.int4, Uuid)
 
 const staff: Audience = { kind: "staff" }
 

@@ -3,7 +3,7 @@ import { invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
 import { Uuid } from "../../domain/Ids"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
 import { foreignKeyViolation } from "../../sql/errors"
@@ -21,7 +21,7 @@ export interface TierInput {
   readonly subscriptionGroupId?: string | undefined
 }
 
-const TierCursor = Schema.Tuple(Schema.Int, Uuid)
+const TierCursor = Schema.Tuple(CursorPart.int4, Uuid)
 
 const tierView = (row: TierRow, options: ReadonlyArray<TierOptionRow>) => ({
   id: row.id,

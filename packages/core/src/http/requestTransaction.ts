@@ -1,0 +1,162 @@
+import { HttpApiError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { HttpApp } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Cause, Data, Effect, Exit, Option, Random } from "effect"
+import { createHash } from "node:crypto"
+import { AppError, fieldError } from "../domain/AppError"
+import { isUuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { Tokens } from "../platform/Tokens"
+
+/** How long a stored answer is replayed for; after that the key may be used again. */
+export const IDEMPOTENCY_KEY_HOURS = 24
+
+/**
+ * POSTs left alone: checkout has its own transactions and `Idempotency-Key` (it calls the payment
+ * gateway); sign-in creates nothing, and would otherwise hold a connection (on the embedded
+ * database, the only one) while it hashes the password.
+ */
+const untouched = (path: string) =>
+  path === "/api/auth/login" || path === "/api/checkout" || path.startsWith("/api/checkout/")
+
+const keyPattern = /^[\x21-\x7e]{1,255}$/
+
+type Answer = Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>
+
+/** A request whose work must not be kept: its exit is handed back after the rollback. */
+class Rollback extends Data.TaggedError("Rollback")<{ readonly exit: Answer }> {}
+
+const clientError = (error: unknown) =>
+  error instanceof AppError ? error.status < 500 : error instanceof HttpApiError.HttpApiDecodeError
+
+/**
+ * Kept (committed): a response below 500, and a failure made only of client errors (e.g. a wrong
+ * password still counts the attempt). Rolled back: defects, interruptions, server errors.
+ */
+const keeps = (exit: Answer) => {
+  if (Exit.isSuccess(exit)) return exit.value.status < 500
+  if (Cause.isInterrupted(exit.cause) || Cause.isDie(exit.cause)) return false
+  const failures = [...Cause.failures(exit.cause)]
+  return failures.length > 0 && failures.every(clientError)
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
+
+const keyError = (status: number, text: typeof Messages.idempotencyKeyReused) =>
+  new AppError({ status, text, errors: [fieldError("Idempotency-Key", text, "headers")] })
+
+interface Stored {
+  readonly fingerprint: string
+  readonly status: number | null
+  readonly body: string | null
+}
+
+/**
+ * Every POST (but those `untouched`) runs in one transaction, from the first middleware to the answer: the
+ * answer is built before COMMIT, and COMMIT is the request's last database act, so a 201 is never
+ * answered for work that was not kept, and a lost connection before COMMIT keeps nothing. Nested
+ * `transactional` calls become savepoints.
+ *
+ * With an `Idempotency-Key` header the key is claimed in that same transaction (scoped to the
+ * community and the caller): the write and the stored 2xx answer commit together; the same key with
+ * the same request replays the stored answer (`Idempotent-Replayed: true`); with another request it
+ * is a 409; a second request with a key in flight waits on the key's row, then replays.
+ */
+export const makeRequestTransaction = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const tokens = yield* Tokens
+
+  const callerOf = (request: HttpServerRequest.HttpServerRequest) => {
+    const match = /^Bearer ([^\s]+)$/.exec(request.headers["authorization"] ?? "")
+    if (!match) return Effect.succeed("anonymous")
+    return Effect.map(tokens.verify(match[1]!), Option.match({ onNone: () => "anonymous", onSome: (c) => c.accountId }))
+  }
+
+  /** Claims the key (new, expired, or left by a request that did not answer 2xx); else the stored row. */
+  const claim = (scope: string, caller: string, key: string, fingerprint: string) =>
+    Effect.gen(function*() {
+      const claimed = yield* sql`
+        INSERT INTO request_idempotency_keys (scope, caller, key, fingerprint, expires_at)
+        VALUES (${scope}, ${caller}, ${key}, ${fingerprint}, now() + make_interval(hours => ${IDEMPOTENCY_KEY_HOURS}))
+        ON CONFLICT (scope, caller, key) DO UPDATE
+          SET fingerprint = EXCLUDED.fingerprint, status = NULL, body = NULL,
+            created_at = now(), expires_at = EXCLUDED.expires_at
+          WHERE request_idempotency_keys.status IS NULL OR request_idempotency_keys.expires_at <= now()
+        RETURNING key`
+      if (claimed.length > 0) return Option.none<Stored>()
+      const rows = yield* sql<Stored>`
+        SELECT fingerprint, status, body FROM request_idempotency_keys
+        WHERE scope = ${scope} AND caller = ${caller} AND key = ${key}`
+      return Option.fromNullable(rows[0])
+    })
+
+  const store = (scope: string, caller: string, key: string, status: number, body: string) =>
+    sql`UPDATE request_idempotency_keys SET status = ${status}, body = ${body}
+      WHERE scope = ${scope} AND caller = ${caller} AND key = ${key}`
+
+  /** Now and then, expired keys are swept (a few at a time, in the claiming transaction). */
+  const sweep = sql`DELETE FROM request_idempotency_keys WHERE ctid IN (
+      SELECT ctid FROM request_idempotency_keys WHERE expires_at <= now() LIMIT 100)`
+
+  const withKey = <E, R>(
+    app: HttpApp.Default<E, R>,
+    request: HttpServerRequest.HttpServerRequest,
+    key: string
+  ) =>
+    Effect.gen(function*() {
+      if (!keyPattern.test(key)) return Exit.fail(keyError(400, Messages.idempotencyKeyInvalid)) as Answer
+      const community = request.headers["x-communityid"]?.trim().toLowerCase() ?? ""
+      const scope = isUuid(community) ? community : "-"
+      const caller = yield* callerOf(request)
+      const body = yield* Effect.orElseSucceed(request.text, () => "")
+      const path = new URL(request.url, "http://roda.local")
+      const fingerprint = sha256(
+        [request.method, path.pathname + path.search, request.headers["x-profileid"] ?? "", body].join("\n")
+      )
+      const stored = yield* claim(scope, caller, key, fingerprint)
+      if (Option.isSome(stored)) {
+        // (A row without an answer was claimed above; `status` is set here.)
+        if (stored.value.fingerprint !== fingerprint || stored.value.status === null) {
+          return Exit.fail(keyError(409, Messages.idempotencyKeyReused)) as Answer
+        }
+        return Exit.succeed(
+          HttpServerResponse.text(stored.value.body ?? "", {
+            status: stored.value.status,
+            contentType: "application/json",
+            headers: { "idempotent-replayed": "true" }
+          })
+        )
+      }
+      if ((yield* Random.nextIntBetween(0, 100)) === 0) yield* sweep
+      const exit: Answer = yield* Effect.exit(app)
+      if (Exit.isSuccess(exit) && exit.value.status >= 200 && exit.value.status < 300) {
+        const answer = exit.value.body
+        const text = answer._tag === "Uint8Array"
+          ? new TextDecoder().decode(answer.body)
+          : answer._tag === "Empty"
+          ? ""
+          : undefined
+        // Only bodies held in memory can be stored (every JSON answer is one).
+        if (text !== undefined) yield* store(scope, caller, key, exit.value.status, text)
+      }
+      return exit
+    })
+
+  return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<unknown, R> =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      if (request.method !== "POST") return app
+      const path = new URL(request.url, "http://roda.local").pathname
+      if (untouched(path)) return app
+      const key = request.headers["idempotency-key"]
+      const run: Effect.Effect<Answer, SqlError, R | HttpServerRequest.HttpServerRequest> = key === undefined
+        ? Effect.exit(app)
+        : withKey(app, request, key)
+      return sql.withTransaction(
+        Effect.flatMap(run, (exit) => keeps(exit) ? Effect.succeed(exit) : Effect.fail(new Rollback({ exit })))
+      ).pipe(
+        Effect.catchTag("Rollback", (rollback) => Effect.succeed(rollback.exit)),
+        Effect.flatMap((exit) => exit)
+      )
+    })
+})
