@@ -125,7 +125,8 @@ describe("POST /api/products", () => {
     expectInvalid(await post({ ...base, currency: "XYZ" }), "currency")
     expectInvalid(await post({ ...base, allowedPaymentMethods: [] }), "allowedPaymentMethods")
     expectInvalid(await post({ ...base, allowedPaymentMethods: ["PIX", "PIX"] }), "allowedPaymentMethods")
-    expectInvalid(await post({ ...base, allowedPaymentMethods: ["CASH"] }), "allowedPaymentMethods")
+    // The element at fault is named (nested paths are reported down to the bad value).
+    expectInvalid(await post({ ...base, allowedPaymentMethods: ["CASH"] }), "allowedPaymentMethods.0")
     expectInvalid(await post({ ...base, hasStock: true, stockQuantity: -2 }), "stockQuantity")
     expectInvalid(await post({ ...base, type: "SUBSCRIPTION", billingInterval: "WEEKLY" }), "billingInterval")
     expectError(await api.post("/api/products", undefined, { ...setup.asOwner(), headers: {} }), 400)
@@ -381,7 +382,7 @@ describe("DELETE /api/products/{id}", () => {
 
   it("refuses 409 while the product is a plan's billing option or a space's grant; drops it from add-ons", async () => {
     const option = await draftOption(api, setup)
-    const addOn = await draftProduct(api, setup)
+    const addOn = await draftOption(api, setup, { title: "Mentoria" })
     const plan = await createPlan(api, setup, [option.id], { addOnProductIds: [addOn.id] })
     expectError(await api.del(`/api/products/${option.id}`, setup.asOwner()), 409)
 

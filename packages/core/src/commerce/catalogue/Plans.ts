@@ -5,14 +5,14 @@ import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
 import { foreignKeyViolation } from "../../sql/errors"
 import { transactional } from "../../sql/transaction"
 import { catalogueMessages } from "./messages"
 import { type LinkRow, type PlanRow, PlansRepo } from "./PlansRepo"
-import { catalogueManagers, catalogueReaders } from "./Policy"
+import { catalogueManagers, catalogueReaders, isMonthlySubscription } from "./Policy"
 import { ProductsRepo } from "./ProductsRepo"
 import { productView } from "./view"
 
@@ -30,7 +30,7 @@ export interface PlanChangesInput {
   readonly addOnProductIds?: ReadonlyArray<string> | undefined
 }
 
-const PlanCursor = Schema.Tuple(Schema.Int, Uuid)
+const PlanCursor = Schema.Tuple(CursorPart.int4, Uuid)
 
 const planView = (plan: PlanRow, links: ReadonlyArray<LinkRow>) => ({
   id: plan.id,
@@ -70,8 +70,9 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
 
     /**
      * Spec §2 relations 3 and 4, checked with the products locked: options are live SUBSCRIPTION
-     * products; add-ons are live products; no product is an option in one place and an add-on in
-     * another; an option belongs to one plan.
+     * products; add-ons are live monthly SUBSCRIPTION products ("monthly product ids that are not plan
+     * options"); no product is an option in one place and an add-on in another. A billing option may be
+     * an option of several plans (the spec does not forbid it).
      */
     const checkLinks = (
       communityId: string,
@@ -93,16 +94,15 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
         if (addOns.some((id) => options.includes(id))) {
           return yield* Effect.fail(invalidField("addOnProductIds", Messages.addOnIsBillingOption))
         }
+        if (addOns.some((id) => !isMonthlySubscription(live.get(id)!))) {
+          return yield* Effect.fail(invalidField("addOnProductIds", catalogueMessages.addOnNotMonthly))
+        }
         const foreign = yield* repo.foreignLinks(communityId, [...options, ...addOns], planId)
         if (foreign.some((link) => link.kind === "option" && addOns.includes(link.productId))) {
           return yield* Effect.fail(invalidField("addOnProductIds", Messages.addOnIsBillingOption))
         }
         if (foreign.some((link) => link.kind === "add_on" && options.includes(link.productId))) {
           return yield* Effect.fail(invalidField("productIds", Messages.addOnIsBillingOption))
-        }
-        const taken = foreign.find((link) => link.kind === "option" && options.includes(link.productId))
-        if (taken !== undefined) {
-          return yield* Effect.fail(invalidField("productIds", catalogueMessages.optionOfAnotherPlan(taken.planName)))
         }
       })
 

@@ -76,10 +76,12 @@ const MANAGERS = "Owner or admin (403 `Função necessária: owner ou admin. Sua
 const READERS = "Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise)."
 const LINK_RULES = "`productIds` are the billing options, in order: at least one, each an existing (not removed) " +
   "SUBSCRIPTION product of the community (400 `Product not found`, param `productIds`), draft or active (only " +
-  "active ones are sold and shown on the pricing page), and a billing option of this plan only (400, param " +
-  "`productIds`). `addOnProductIds` (default none) are products of any type sold on top of the plan: each must exist " +
-  "in the community and not be removed (400 `One of the add-ons does not exist in this community or was deleted.`) " +
-  "and must not be a billing option of any plan, this one included (400 `A product that is a plan's billing option " +
+  "active ones are sold and shown on the pricing page). A billing option may be an option of several plans (the " +
+  "spec does not forbid it; a checkout of such a product names the plan). `addOnProductIds` (default none) are " +
+  "products sold on top of the plan: each must exist in the community and not be removed (400 `One of the add-ons " +
+  "does not exist in this community or was deleted.`), must be a monthly SUBSCRIPTION product (spec §2: 400 " +
+  "`Add-ons must be monthly SUBSCRIPTION products.`, param `addOnProductIds`; while it is an add-on its " +
+  "`billingInterval` cannot change) and must not be a billing option of any plan, this one included (400 `A product that is a plan's billing option " +
   "cannot be another plan's add-on.`, param `addOnProductIds`). Symmetrically, a product that is a plan's add-on " +
   "cannot become a billing option (same message, param `productIds`). Ids may not repeat (400)."
 

@@ -22,6 +22,10 @@ export const intervalMonths: Record<BillingInterval, number> = {
   ANNUAL: 12
 }
 
+/** What a plan add-on must be (spec §2: "monthly product ids that are not plan options"). */
+export const isMonthlySubscription = (product: { readonly type: string; readonly billingInterval: string | null }) =>
+  product.type === "SUBSCRIPTION" && product.billingInterval === "MONTHLY"
+
 /**
  * Product states (spec §3): `DRAFT -> ACTIVE` (publish: needs approved business information in the
  * product's currency); `ACTIVE -> DRAFT` (unpublish: new sales stop, what was sold is untouched).

@@ -11,7 +11,14 @@ import { Ids } from "../../platform/Ids"
 import { transactional } from "../../sql/transaction"
 import type { Viewer } from "../../structure/Access"
 import { catalogueMessages } from "./messages"
-import { catalogueManagers, catalogueReaders, checkProductMove, type ProductStatus, type ProductType } from "./Policy"
+import {
+  catalogueManagers,
+  catalogueReaders,
+  checkProductMove,
+  isMonthlySubscription,
+  type ProductStatus,
+  type ProductType
+} from "./Policy"
 import { checkProductFields, editedProductFields, newProductFields, type ProductInput } from "./productRules"
 import { type ProductRow, ProductsRepo } from "./ProductsRepo"
 import { productView } from "./view"
@@ -115,6 +122,15 @@ export class Products extends Effect.Service<Products>()("@roda/core/Products", 
         }
         const fields = editedProductFields(product, input)
         yield* checkProductFields(product.type, fields)
+        if (fields.billingInterval !== product.billingInterval && !isMonthlySubscription({ ...product, ...fields })) {
+          // A plan add-on stays a monthly SUBSCRIPTION product (spec §2).
+          const plan = yield* repo.addOnOf(communityId, product.id)
+          if (Option.isSome(plan)) {
+            return yield* Effect.fail(
+              invalidField("billingInterval", catalogueMessages.addOnIntervalFixed(plan.value.name))
+            )
+          }
+        }
         const to = input.status ?? product.status
         if (to !== product.status) yield* checkProductMove(product.status, to)
         const publishing = to === "ACTIVE" && product.status !== "ACTIVE"

@@ -121,7 +121,8 @@ export class ProductsApi extends HttpApiGroup.make("products")
           "(new sales stop; what was sold is untouched); the current status is no move. An `ACTIVE` product stays " +
           "editable; changing its currency is checked as publishing is (same 403/400). Price, interval, stock and " +
           "payment methods apply to new sales only; purchases and subscriptions keep the terms they were sold with. " +
-          "`stockQuantity` sets the units left (a restock), under the product's row lock."
+          "`stockQuantity` sets the units left (a restock), under the product's row lock. A plan's add-on keeps " +
+          "`billingInterval: MONTHLY` (400, param `billingInterval`, while it is an add-on: spec §2)."
       )
   )
   .add(

@@ -102,6 +102,12 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("@roda/core/Pro
           JOIN subscription_groups g ON g.community_id = gp.community_id AND g.id = gp.group_id
           WHERE gp.community_id = ${communityId} AND gp.product_id = ${productId} AND gp.kind = 'option'
           LIMIT 1`.pipe(Effect.map(first), Effect.orDie),
+      /** A plan that has the product as add-on, if any. */
+      addOnOf: (communityId: string, productId: string) =>
+        sql<{ id: string; name: string }>`SELECT g.id, g.name FROM subscription_group_products gp
+          JOIN subscription_groups g ON g.community_id = gp.community_id AND g.id = gp.group_id
+          WHERE gp.community_id = ${communityId} AND gp.product_id = ${productId} AND gp.kind = 'add_on'
+          ORDER BY g.position, g.id LIMIT 1`.pipe(Effect.map(first), Effect.orDie),
       /** Drops the product from every plan's add-ons. */
       dropAddOn: (communityId: string, productId: string) =>
         sql`DELETE FROM subscription_group_products

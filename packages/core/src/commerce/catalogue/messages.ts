@@ -66,10 +66,12 @@ export const catalogueMessages = {
     "Plano não encontrado ou não pertence a esta comunidade.",
     "Plan not found or not of this community."
   ),
-  optionOfAnotherPlan: (plan: string): Text =>
+  /** English only, like the spec's other plan add-on messages (§7). */
+  addOnNotMonthly: same("Add-ons must be monthly SUBSCRIPTION products."),
+  addOnIntervalFixed: (plan: string): Text =>
     text(
-      `Um dos produtos já é opção de cobrança do plano "${plan}"; um produto é opção de um plano só.`,
-      `One of the products is already a billing option of the plan "${plan}"; a product is an option of one plan only.`
+      `Este produto é adicional do plano "${plan}": adicionais são mensais; retire-o do plano antes de mudar o intervalo.`,
+      `This product is an add-on of the plan "${plan}": add-ons are monthly; take it out of the plan before changing the interval.`
     ),
   duplicateIds: (field: string): Text => same(`${field} must not repeat an id`),
   plansReorderMismatch: text(

@@ -11,9 +11,9 @@ import { accountsMessages as M } from "./messages"
 import { parsePixKey } from "./pixKey"
 import { prerequisitesOf } from "./prerequisites"
 import { type Address, type BankAccount, type Review, type ReviewChange, SellingAccountsRepo } from "./Repo"
-import { nextStatus, type ReviewAction, type ReviewStatus } from "./review"
+import { nextStage, type ReviewAction, type ReviewStage, stageOf, statusOf } from "./review"
 import { reviewMail } from "./reviewMail"
-import { brazilianTaxIdKind, digitsOnly } from "./taxId"
+import { brazilianTaxIdKind, normalizeTaxId } from "./taxId"
 import { businessView, payoutStatusView, payoutView } from "./view"
 
 export interface BusinessInput {
@@ -37,28 +37,30 @@ export type Decision = { readonly approve: true } | { readonly approve: false; r
 /** Roles that read money settings; owner and admin also change them. */
 const readers: ReadonlyArray<Role> = [...managerRoles, "finance"]
 
-/** The review fields after `action` moved the status to `to`, at `now`. */
+/** The review fields after `action` moved the record from `previous` (none on a first save) to `to`, at `now`. */
 const reviewAfter = (
   previous: Review | undefined,
-  to: ReviewStatus,
+  to: ReviewStage,
   action: ReviewAction,
   now: Date
 ): ReviewChange => ({
-  status: to,
+  status: statusOf(to),
   rejectionReason: null,
-  submittedAt: to === "pending" && previous?.status !== "pending"
-    ? now
-    : to === "draft"
+  // Set when submitted, kept while under review (a repeated submit keeps the place in the queue) and by
+  // the decision; cleared when the record needs a submit (again).
+  submittedAt: to === "UNDER_REVIEW"
+    ? (previous !== undefined && stageOf(previous) === "UNDER_REVIEW" ? previous.submittedAt : now)
+    : to === "DRAFT" || to === "AWAITING_SUBMIT"
     ? null
     : previous?.submittedAt ?? null,
-  reviewedAt: action === "approve" || action === "reject" ? now : to === "draft" ? null : previous?.reviewedAt ?? null
+  reviewedAt: action === "approve" || action === "reject" ? now : to === "DRAFT" ? null : previous?.reviewedAt ?? null
 })
 
 /**
  * The first save inserts a draft; a later one (also when a concurrent first save won the insert) takes
  * the row FOR UPDATE and follows the `edit` move.
  */
-const firstSave = (at: Date): ReviewChange => reviewAfter(undefined, "draft", "edit", at)
+const firstSave = (at: Date): ReviewChange => reviewAfter(undefined, "DRAFT", "edit", at)
 
 /**
  * Business information and payout settings of a community, and their review by platform operators
@@ -79,7 +81,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
 
     const business = Effect.fn("SellingAccounts.business")(function*(member: Member) {
       yield* requireRole(member, readers)
-      return businessView(member.communityId, yield* requireBusiness(member.communityId))
+      return businessView(member.communityId, Option.getOrUndefined(yield* repo.business(member.communityId)))
     })
 
     const saveBusiness = Effect.fn("SellingAccounts.saveBusiness")(function*(member: Member, input: BusinessInput) {
@@ -90,7 +92,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
       const fields = {
         country,
         legalName: input.legalName,
-        taxId: country === "BR" ? digitsOnly(input.taxId) : input.taxId,
+        taxId: country === "BR" ? normalizeTaxId(input.taxId) : input.taxId,
         taxIdType: taxIdType ?? null,
         address: input.address ?? null,
         email: input.email ?? null,
@@ -100,7 +102,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
         const at = yield* now
         if (yield* repo.insertBusiness(member.communityId, fields, firstSave(at))) return
         const previous = yield* requireBusiness(member.communityId, true)
-        const to = yield* nextStatus(previous.status, "edit")
+        const to = yield* nextStage(stageOf(previous), "edit")
         yield* repo.updateBusiness(member.communityId, fields, reviewAfter(previous, to, "edit", at))
       }))
       return businessView(member.communityId, yield* requireBusiness(member.communityId))
@@ -113,7 +115,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
         const at = yield* now
         if (yield* repo.insertPayout(member.communityId, fields, firstSave(at))) return
         const previous = yield* requirePayout(member.communityId, true)
-        const to = yield* nextStatus(previous.status, "edit")
+        const to = yield* nextStage(stageOf(previous), "edit")
         yield* repo.updatePayout(member.communityId, fields, reviewAfter(previous, to, "edit", at))
       }))
       return payoutView(member.communityId, yield* requirePayout(member.communityId))
@@ -121,7 +123,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
 
     const payout = Effect.fn("SellingAccounts.payout")(function*(member: Member) {
       yield* requireRole(member, readers)
-      return payoutView(member.communityId, yield* requirePayout(member.communityId))
+      return payoutView(member.communityId, Option.getOrUndefined(yield* repo.payout(member.communityId)))
     })
 
     const payoutStatus = Effect.fn("SellingAccounts.payoutStatus")(function*(member: Member) {
@@ -144,7 +146,9 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
         const previous = subject === "business"
           ? yield* requireBusiness(communityId, true)
           : yield* requirePayout(communityId, true)
-        const to = yield* nextStatus(previous.status, action)
+        const from = stageOf(previous)
+        const to = yield* nextStage(from, action)
+        if (action === "submit" && to === from) return // a repeated submit, or one of approved data: nothing to do
         const change = { ...reviewAfter(previous, to, action, yield* now), rejectionReason: reason }
         yield* repo.setReview(subject === "business" ? "business_information" : "payout_settings", communityId, change)
         if (action === "approve" || action === "reject") {
@@ -229,6 +233,6 @@ const payoutFields = (input: PayoutInput) => {
     method: input.method,
     pixKey: null,
     pixKeyType: null,
-    bankAccount: { ...account, holderTaxId: digitsOnly(account.holderTaxId) }
+    bankAccount: { ...account, holderTaxId: normalizeTaxId(account.holderTaxId) }
   })
 }

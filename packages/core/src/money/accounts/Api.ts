@@ -7,6 +7,7 @@ import { supportedCountries } from "../../domain/Money"
 import { OneOf } from "../../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
 import { Authenticated, MemberScope } from "../../http/middleware/tags"
+import { reviewStatuses } from "./review"
 
 const Text = (max: number) => Name(max)
 const OptionalText = (max: number) => Schema.optional(Name(max))
@@ -68,21 +69,25 @@ export const PayoutBody = Body({
 const RejectBody = Body({ reason: Text(1000) })
 const CommunityPath = Schema.Struct({ communityId: Uuid })
 
+const ReviewStatusCode = Schema.Literal(...reviewStatuses)
+
 const ReviewFields = {
-  status: OneOf("draft", "pending", "approved", "rejected"),
+  configured: Schema.Boolean,
+  status: Schema.NullOr(ReviewStatusCode),
+  needsSubmit: Schema.Boolean,
   rejectionReason: Schema.NullOr(Schema.String),
   submittedAt: Schema.NullOr(Schema.String),
   reviewedAt: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  createdAt: Schema.NullOr(Schema.String),
+  updatedAt: Schema.NullOr(Schema.String)
 }
 
 const BusinessInformation = Schema.Struct({
   communityId: Schema.String,
-  country: Schema.String,
-  currency: Schema.String,
-  legalName: Schema.String,
-  taxId: Schema.String,
+  country: Schema.NullOr(Schema.String),
+  currency: Schema.NullOr(Schema.String),
+  legalName: Schema.NullOr(Schema.String),
+  taxId: Schema.NullOr(Schema.String),
   taxIdType: Schema.NullOr(Schema.String),
   address: Schema.NullOr(Schema.Unknown),
   email: Schema.NullOr(Schema.String),
@@ -92,7 +97,7 @@ const BusinessInformation = Schema.Struct({
 
 const PayoutSettings = Schema.Struct({
   communityId: Schema.String,
-  method: Schema.String,
+  method: Schema.NullOr(Schema.String),
   pixKey: Schema.NullOr(Schema.String),
   pixKeyType: Schema.NullOr(Schema.String),
   bankAccount: Schema.NullOr(Schema.Unknown),
@@ -101,7 +106,8 @@ const PayoutSettings = Schema.Struct({
 
 const PayoutStatus = Schema.Struct({
   configured: Schema.Boolean,
-  status: Schema.NullOr(Schema.String),
+  status: Schema.NullOr(ReviewStatusCode),
+  needsSubmit: Schema.Boolean,
   rejectionReason: Schema.NullOr(Schema.String),
   submittedAt: Schema.NullOr(Schema.String),
   reviewedAt: Schema.NullOr(Schema.String)
@@ -112,17 +118,18 @@ const Prerequisite = Schema.Struct({ code: Schema.String, message: Schema.String
 const MANAGERS = "Owner or admin."
 const READERS = "Owner, admin or finance."
 const LIFECYCLE =
-  "Review lifecycle: created `draft`; `submit` moves draft or rejected to `pending` (a platform operator answers within 7 business days); the operator approves (`approved`) or rejects (`rejected`, with `rejectionReason`). Editing: draft stays draft, rejected goes back to draft, pending stays pending (the reviewer sees the latest data), approved goes back to `pending` and must be approved again — until then publishing and checkout are refused. Any other move answers 409 with `errors[0].param = \"status\"` and the allowed actions."
+  "Review lifecycle (spec §3; `status` codes `DRAFT`, `PENDING`, `APPROVED`, `REJECTED`): the first save creates `DRAFT`. `submit` is accepted from any state: `DRAFT`, `REJECTED` or an edited `PENDING` go under review (`PENDING` with `submittedAt`; a platform operator answers within 7 business days); a repeated submit of a record under review changes nothing (keeps `submittedAt`, its place in the queue); a submit of an `APPROVED` record changes nothing (it stays approved: there is nothing new to review). The operator approves (`APPROVED`) or rejects (`REJECTED`, with `rejectionReason`) only a submitted `PENDING` record. Editing: `DRAFT` stays `DRAFT`; `REJECTED` goes back to `DRAFT` (reason cleared); `PENDING` keeps its stage (under review: the reviewer sees the latest data); `APPROVED` becomes `PENDING` with `submittedAt: null` and `needsSubmit: true` (spec: \"needs submit again\") — until it is submitted and approved again publishing and checkout are refused. `needsSubmit` is true while the owner has to submit (DRAFT, REJECTED, edited PENDING). An operator decision on anything but a submitted `PENDING` record answers 409 with `errors[0].param = \"status\"` and the allowed actions."
+const EMPTY =
+  "Before anything was saved the answer is 200 with the empty state: `configured: false`, `status: null`, `needsSubmit: false` and every other field null (never 404)."
 
 export class BusinessInformationApi extends HttpApiGroup.make("businessInformation")
   .add(
     HttpApiEndpoint.get("read", "/business-information")
       .addSuccess(Ok(BusinessInformation))
       .addError(Forbidden)
-      .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        `${READERS} The community's business information with its review status and currency (from the country). 404 while none was saved. ${LIFECYCLE}`
+        `${READERS} The community's business information with its review status and currency (from the country). ${EMPTY} ${LIFECYCLE}`
       )
   )
   .add(
@@ -134,7 +141,7 @@ export class BusinessInformationApi extends HttpApiGroup.make("businessInformati
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `${MANAGERS} Creates or replaces the business information: \`country\` (ISO 3166-1 alpha-2; it decides the community currency), \`legalName\`, \`taxId\` (for BR a CPF or CNPJ with valid check digits, punctuation accepted, stored as digits), \`address\` {street, number, complement?, neighbourhood?, city, state, postalCode, country}, \`email\`, \`phone\` (these three optional: conventions.md asks at least country, legalName and taxId). ${LIFECYCLE}`
+        `${MANAGERS} Creates or replaces the business information: \`country\` (ISO 3166-1 alpha-2; it decides the community currency), \`legalName\`, \`taxId\` (for BR a CPF or a CNPJ, numeric or alphanumeric as issued since July 2026 under IN RFB 2.229/2024, with valid check digits; punctuation and lower case accepted, stored without punctuation in upper case, e.g. \`12ABC34501DE35\`), \`address\` {street, number, complement?, neighbourhood?, city, state, postalCode, country}, \`email\`, \`phone\` (these three optional: conventions.md asks at least country, legalName and taxId). ${LIFECYCLE}`
       )
   )
   .add(
@@ -143,7 +150,10 @@ export class BusinessInformationApi extends HttpApiGroup.make("businessInformati
       .addError(Forbidden)
       .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Description, `${MANAGERS} Sends the business information for review. ${LIFECYCLE}`)
+      .annotate(
+        OpenApi.Description,
+        `${MANAGERS} Sends the business information for review (404 while none was saved). ${LIFECYCLE}`
+      )
   )
   .middleware(MemberScope)
   .addError(Unauthorized)
@@ -155,10 +165,9 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
     HttpApiEndpoint.get("read", "/payout-settings")
       .addSuccess(Ok(PayoutSettings))
       .addError(Forbidden)
-      .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        `${READERS} The payout settings with their review status; 404 while none were saved.`
+        `${READERS} The payout settings with their review status. ${EMPTY} ${LIFECYCLE}`
       )
   )
   .add(
@@ -170,7 +179,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `${MANAGERS} Creates or replaces the payout settings: \`method\` \`PIX\` with \`pixKey\` (CPF, CNPJ, e-mail, phone as +55… or random key; \`pixKeyType\` is detected) or \`BANK_ACCOUNT\` with \`bankAccount\` {bankCode (3 digits), branch, accountNumber, accountDigit?, accountType CHECKING|SAVINGS, holderName, holderTaxId (valid CPF/CNPJ)}; the field of the other method is ignored and cleared. ${LIFECYCLE}`
+        `${MANAGERS} Creates or replaces the payout settings: \`method\` \`PIX\` with \`pixKey\` (CPF, numeric or alphanumeric CNPJ, e-mail, phone as +55… or random key; \`pixKeyType\` is detected) or \`BANK_ACCOUNT\` with \`bankAccount\` {bankCode (3 digits), branch, accountNumber, accountDigit?, accountType CHECKING|SAVINGS, holderName, holderTaxId (valid CPF or numeric/alphanumeric CNPJ, stored like \`taxId\`)}; the field of the other method is ignored and cleared. ${LIFECYCLE}`
       )
   )
   .add(
@@ -179,7 +188,10 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
       .addError(Forbidden)
       .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Description, `${MANAGERS} Sends the payout settings for review. ${LIFECYCLE}`)
+      .annotate(
+        OpenApi.Description,
+        `${MANAGERS} Sends the payout settings for review (404 while none were saved). ${LIFECYCLE}`
+      )
   )
   .add(
     HttpApiEndpoint.get("status", "/payout-settings/status")
@@ -187,7 +199,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
       .addError(Forbidden)
       .annotate(
         OpenApi.Description,
-        `${READERS} Review status of the payout settings (\`configured: false\` and nulls while none were saved).`
+        `${READERS} Review status of the payout settings: \`status\` \`DRAFT\` | \`PENDING\` | \`APPROVED\` | \`REJECTED\`, \`needsSubmit\` (\`configured: false\` and nulls while none were saved).`
       )
   )
   .add(
@@ -205,7 +217,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
 {}
 
 const ADMIN =
-  "SuperAdmin only (403 otherwise); no X-CommunityId: the path names the target community (404 when unknown or when nothing was saved). Only a `pending` submission can be decided (409 otherwise). The community's owners are e-mailed either way."
+  "SuperAdmin only (403 otherwise); no X-CommunityId: the path names the target community (404 when unknown or when nothing was saved). Only a submitted `PENDING` record can be decided (409 otherwise, also for an approved record edited and not submitted again). The community's owners are e-mailed either way."
 
 const decision = <Name extends string, Path extends `/${string}`>(name: Name, path: Path, what: string) =>
   HttpApiEndpoint.post(name, path)

@@ -13,12 +13,12 @@ export const SellingStatusLive = Layer.effect(
       Effect.map(
         repo.business(communityId),
         Option.flatMap((row) =>
-          row.status === "approved"
+          row.status === "APPROVED"
             ? Option.some({ country: row.country, currency: currencyOfCountry(row.country) })
             : Option.none()
         )
       ),
     payoutsApproved: (communityId) =>
-      Effect.map(repo.payout(communityId), (row) => Option.getOrUndefined(row)?.status === "approved")
+      Effect.map(repo.payout(communityId), (row) => Option.getOrUndefined(row)?.status === "APPROVED")
   }))
 ).pipe(Layer.provide(SellingAccountsRepo.Default))

@@ -31,10 +31,12 @@ export const accountsMessages = {
   payoutStatus: text("Situação das configurações de repasse.", "Payout settings status."),
   prerequisites: text("Pré-requisitos para vender e sacar.", "Prerequisites for selling and withdrawing."),
   communityNotFound: text("Comunidade não encontrada.", "Community not found."),
-  reviewMove: (from: string, action: string, allowed: ReadonlyArray<string>): Text =>
+  reviewMove: (awaitingSubmit: boolean, from: string, action: string, allowed: ReadonlyArray<string>): Text =>
     text(
-      `Não é possível ${action} quando o status é ${from}. Ações permitidas: ${moves(allowed, "nenhuma")}.`,
-      `Cannot ${action} while the status is ${from}. Allowed actions: ${moves(allowed, "none")}.`
+      `Não é possível ${action} quando o status é ${from}${awaitingSubmit ? " (alterado, envie de novo)" : ""}. ` +
+        `Ações permitidas: ${moves(allowed, "nenhuma")}.`,
+      `Cannot ${action} while the status is ${from}${awaitingSubmit ? " (edited, needs submit again)" : ""}. ` +
+        `Allowed actions: ${moves(allowed, "none")}.`
     ),
   taxIdInvalid: text(
     "CPF ou CNPJ inválido: confira os dígitos verificadores.",

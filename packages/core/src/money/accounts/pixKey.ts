@@ -1,4 +1,4 @@
-import { brazilianTaxIdKind, digitsOnly } from "./taxId"
+import { brazilianTaxIdKind, digitsOnly, normalizeTaxId } from "./taxId"
 
 export type PixKeyType = "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "RANDOM"
 
@@ -16,5 +16,5 @@ export const parsePixKey = (raw: string): { readonly key: string; readonly type:
     return phone.test(compact) ? { key: compact, type: "PHONE" } : undefined
   }
   const kind = brazilianTaxIdKind(value)
-  return kind === undefined ? undefined : { key: digitsOnly(value), type: kind }
+  return kind === undefined ? undefined : { key: normalizeTaxId(value), type: kind }
 }

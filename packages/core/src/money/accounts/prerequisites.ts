@@ -1,6 +1,7 @@
 import type { Text } from "../../domain/Text"
 import { accountsMessages as M } from "./messages"
 import type { Review } from "./Repo"
+import { stageOf } from "./review"
 
 export interface Prerequisite {
   readonly code: string
@@ -14,14 +15,15 @@ const step = (prefix: string, row: Review | undefined, texts: {
   readonly rejected: (reason: string) => Text
 }): ReadonlyArray<Prerequisite> => {
   if (row === undefined) return [{ code: `${prefix}_MISSING`, message: texts.missing }]
-  switch (row.status) {
-    case "approved":
+  switch (stageOf(row)) {
+    case "APPROVED":
       return []
-    case "draft":
+    case "DRAFT":
+    case "AWAITING_SUBMIT":
       return [{ code: `${prefix}_NOT_SUBMITTED`, message: texts.draft }]
-    case "pending":
+    case "UNDER_REVIEW":
       return [{ code: `${prefix}_UNDER_REVIEW`, message: texts.pending }]
-    case "rejected":
+    case "REJECTED":
       return [{ code: `${prefix}_REJECTED`, message: texts.rejected(row.rejectionReason ?? "") }]
   }
 }

@@ -1,44 +1,46 @@
 import { currencyOfCountry } from "../../domain/Money"
 import type { BusinessRow, PayoutRow, Review } from "./Repo"
+import { needsSubmit, stageOf } from "./review"
 
 const iso = (date: Date | null) => date === null ? null : date.toISOString()
 
-const reviewView = (row: Review) => ({
-  status: row.status,
-  rejectionReason: row.rejectionReason,
-  submittedAt: iso(row.submittedAt),
-  reviewedAt: iso(row.reviewedAt),
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString()
-})
-
-export const businessView = (communityId: string, row: BusinessRow) => ({
-  communityId,
-  country: row.country,
-  currency: currencyOfCountry(row.country),
-  legalName: row.legalName,
-  taxId: row.taxId,
-  taxIdType: row.taxIdType,
-  address: row.address,
-  email: row.email,
-  phone: row.phone,
-  ...reviewView(row)
-})
-
-/** Payout settings as the owner entered them. */
-export const payoutView = (communityId: string, row: PayoutRow) => ({
-  communityId,
-  method: row.method,
-  pixKey: row.pixKey,
-  pixKeyType: row.pixKeyType,
-  bankAccount: row.bankAccount,
-  ...reviewView(row)
-})
-
-export const payoutStatusView = (row: PayoutRow | undefined) => ({
+/** The review fields; all null (`configured: false`) while nothing was saved. */
+const reviewView = (row: Review | undefined) => ({
   configured: row !== undefined,
   status: row?.status ?? null,
+  needsSubmit: row === undefined ? false : needsSubmit(stageOf(row)),
   rejectionReason: row?.rejectionReason ?? null,
   submittedAt: row === undefined ? null : iso(row.submittedAt),
-  reviewedAt: row === undefined ? null : iso(row.reviewedAt)
+  reviewedAt: row === undefined ? null : iso(row.reviewedAt),
+  createdAt: row === undefined ? null : row.createdAt.toISOString(),
+  updatedAt: row === undefined ? null : row.updatedAt.toISOString()
 })
+
+/** Business information as the owner entered it; the empty state (every field null) while none was saved. */
+export const businessView = (communityId: string, row: BusinessRow | undefined) => ({
+  communityId,
+  country: row?.country ?? null,
+  currency: row === undefined ? null : currencyOfCountry(row.country),
+  legalName: row?.legalName ?? null,
+  taxId: row?.taxId ?? null,
+  taxIdType: row?.taxIdType ?? null,
+  address: row?.address ?? null,
+  email: row?.email ?? null,
+  phone: row?.phone ?? null,
+  ...reviewView(row)
+})
+
+/** Payout settings as the owner entered them; the empty state (every field null) while none were saved. */
+export const payoutView = (communityId: string, row: PayoutRow | undefined) => ({
+  communityId,
+  method: row?.method ?? null,
+  pixKey: row?.pixKey ?? null,
+  pixKeyType: row?.pixKeyType ?? null,
+  bankAccount: row?.bankAccount ?? null,
+  ...reviewView(row)
+})
+
+export const payoutStatusView = (row: PayoutRow | undefined) => {
+  const { configured, needsSubmit, rejectionReason, reviewedAt, status, submittedAt } = reviewView(row)
+  return { configured, status, needsSubmit, rejectionReason, submittedAt, reviewedAt }
+}
