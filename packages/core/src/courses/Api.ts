@@ -42,6 +42,8 @@ export const CourseModule = Schema.Struct({
   courseId: Schema.String,
   title: Schema.String,
   position: Schema.Number,
+  /** The spec's name for `position` (same value). */
+  order: Schema.Number,
   createdAt: Schema.String,
   updatedAt: Schema.String
 })
@@ -57,7 +59,13 @@ export const Lesson = Schema.Struct({
   videoUrl: Schema.NullOr(Schema.String),
   url: Schema.NullOr(Schema.String),
   durationSeconds: Schema.NullOr(Schema.Number),
+  /** The spec's name for `durationSeconds` (same value, seconds). */
+  duration: Schema.NullOr(Schema.Number),
   position: Schema.Number,
+  /** The spec's name for `position` (same value). */
+  order: Schema.Number,
+  /** Whether the content field of the lesson's type is set (a lesson may be created without it). */
+  hasContent: Schema.Boolean,
   releaseAfterDays: Schema.NullOr(Schema.Number),
   createdAt: Schema.String,
   updatedAt: Schema.String
@@ -128,6 +136,8 @@ export const CourseChanges = Body({
   coverUrl: Schema.optional(Schema.NullOr(HttpUrl))
 })
 
+const Duration = Schema.NullOr(Count(1_000_000))
+
 const lessonFields = {
   title: Name(200),
   type: LessonType,
@@ -135,8 +145,12 @@ const lessonFields = {
   imageUrl: Schema.optional(Schema.NullOr(HttpUrl)),
   videoUrl: Schema.optional(Schema.NullOr(HttpUrl)),
   url: Schema.optional(Schema.NullOr(HttpUrl)),
-  durationSeconds: Schema.optional(Schema.NullOr(Count(1_000_000))),
+  /** The spec's `duration`, in seconds; `durationSeconds` is the same field under its older name. */
+  duration: Schema.optional(Duration),
+  durationSeconds: Schema.optional(Duration),
   releaseAfterDays: Schema.optional(Schema.NullOr(Count(3650))),
+  /** The spec's `order`; `position` is the same field under its older name. */
+  order: Schema.optional(Position),
   position: Schema.optional(Position)
 }
 
@@ -217,27 +231,36 @@ export class CoursesApi extends HttpApiGroup.make("courses")
   )
   .add(
     HttpApiEndpoint.post("createModule", "/courses/module")
-      .setPayload(Body({ courseId: CourseId, title: Name(200), position: Schema.optional(Position) }))
+      .setPayload(Body({
+        courseId: CourseId,
+        title: Name(200),
+        order: Schema.optional(Position),
+        position: Schema.optional(Position)
+      }))
       .addSuccess(Ok(CourseModule), { status: 201 })
       .addError(BadRequest)
       .addError(Forbidden)
       .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        "Owner, admin or moderator. Unknown course: 404 `Curso não encontrado.`. Positions start at 0; the module goes last unless `position` is given (the others shift)."
+        "Owner, admin or moderator. Unknown course: 404 `Curso não encontrado.`. Positions start at 0; the module goes last unless `order` (or its older name `position`; both sent must agree, 400 otherwise) is given (the others shift). The answer carries both `order` and `position` (same value)."
       )
   )
   .add(
     HttpApiEndpoint.put("updateModule", "/courses/module/:moduleId")
       .setPath(ModuleIdParam)
-      .setPayload(Body({ title: Schema.optional(Name(200)), position: Schema.optional(Position) }))
+      .setPayload(Body({
+        title: Schema.optional(Name(200)),
+        order: Schema.optional(Position),
+        position: Schema.optional(Position)
+      }))
       .addSuccess(Ok(CourseModule))
       .addError(BadRequest)
       .addError(Forbidden)
       .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        "Owner, admin or moderator. Renames and/or moves the module to `position` (0-based; a position past the end means last); the other modules shift so positions stay 0..n-1."
+        "Owner, admin or moderator. Renames (`title`) and/or reorders the module: `order` (the spec's name; `position` is accepted as an older alias, both sent must agree, 400 param `order` otherwise) is its 0-based place among the course's modules, a value past the end means last; the other modules shift so orders stay 0..n-1. Reorders of one course are serialised (the course row is locked), so concurrent edits never leave gaps or duplicates. Any other field answers 400."
       )
   )
   .add(
@@ -261,7 +284,7 @@ export class CoursesApi extends HttpApiGroup.make("courses")
       .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        "Owner, admin or moderator. Unknown module: 404 `Module not found`. Each type needs its content field (400 otherwise): text -> `body`, image -> `imageUrl`, video -> `videoUrl`, link -> `url`. `releaseAfterDays` (drip) opens the lesson that many days after each learner's enrollment. Goes last in its module unless `position` is given."
+        "Owner, admin or moderator. Unknown module: 404 `Module not found`. Only `moduleId`, `title` and `type` are required (spec §2): the content field of the type (text -> `body`, image -> `imageUrl`, video -> `videoUrl`, link -> `url`) may come later with an edit. A lesson without its content is listed like any other (it counts in the course's lessons and may be marked completed) with that field `null` and `hasContent: false`; a content field sent blank answers 400. `duration` is in seconds (`durationSeconds` is the older name of the same field). `releaseAfterDays` (drip) opens the lesson that many days after each learner's enrollment. Goes last in its module unless `order` (or `position`) is given."
       )
   )
   .add(
@@ -274,7 +297,7 @@ export class CoursesApi extends HttpApiGroup.make("courses")
       .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        "Owner, admin or moderator. Partial edit of title, type, content fields, durationSeconds, releaseAfterDays, position and moduleId. Moving to a module of another course answers 400; the lesson's type must keep its content field."
+        "Owner, admin or moderator. Partial edit of the spec's `title`, `type`, `duration`, `order` and `moduleId`, and of the content fields and `releaseAfterDays`; any other field answers 400. `duration` is in seconds (null clears it; `durationSeconds` is accepted as its older name). `order` is the 0-based place in the lesson's module (after a move: in the new module; past the end means last); the module's other lessons shift so orders stay 0..n-1 (`position` is its older name; old and new names sent together must agree, 400 param `duration` / `order` otherwise). `moduleId` moves the lesson to another module of the same course only (400 otherwise). Edits of one course's outline are serialised (the course row is locked and the lesson re-read under the lock), so concurrent reorders and moves never leave gaps or duplicates. A content field may be null (content comes later, `hasContent: false`), never blank."
       )
   )
   .add(

@@ -9,7 +9,7 @@ import { staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
 import { transactional } from "../sql/transaction"
 import { CurriculumRepo, type LessonFields, type LessonRow } from "./CurriculumRepo"
-import { checkContent, type LessonType } from "./Policy"
+import { aliased, checkContent, type LessonType } from "./Policy"
 import { CoursesRepo } from "./Repo"
 import { lessonView, moduleView } from "./view"
 
@@ -27,11 +27,27 @@ export interface LessonInput {
   readonly imageUrl?: string | null | undefined
   readonly videoUrl?: string | null | undefined
   readonly url?: string | null | undefined
+  /** Seconds; the spec's `duration`, `durationSeconds` being its older name. */
+  readonly duration?: number | null | undefined
   readonly durationSeconds?: number | null | undefined
   readonly releaseAfterDays?: number | null | undefined
+  /** 0-based place in the module; the spec's `order`, `position` being its older name. */
+  readonly order?: number | undefined
   readonly position?: number | undefined
   readonly moduleId?: string | undefined
 }
+
+/** An order (`order` or its older name `position`), 400 when both are sent and disagree. */
+const orderOf = (input: { readonly order?: number | undefined; readonly position?: number | undefined }) =>
+  aliased("order", "position", input.order, input.position)
+
+/** The input with `duration` / `order` folded into the stored names (400 when old and new names disagree). */
+const normalized = <Input extends LessonInput>(input: Input) =>
+  Effect.gen(function*() {
+    const durationSeconds = yield* aliased("duration", "durationSeconds", input.duration, input.durationSeconds)
+    const position = yield* orderOf(input)
+    return { ...input, durationSeconds, position }
+  })
 
 const contentKeys = [
   "title",
@@ -74,9 +90,10 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
 
     const createModule = Effect.fn("Curriculum.createModule")(function*(
       member: Member,
-      input: { courseId: string; title: string; position?: number | undefined }
+      input: { courseId: string; title: string; order?: number | undefined; position?: number | undefined }
     ) {
       yield* requireRole(member, staffRoles)
+      const position = yield* orderOf(input)
       const courseId = input.courseId.trim().toLowerCase()
       const id = yield* ids.next
       yield* transaction(Effect.gen(function*() {
@@ -89,8 +106,8 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
           title: input.title,
           position: siblings.length
         })
-        if (input.position !== undefined && input.position < siblings.length) {
-          yield* repo.renumberModules(member.communityId, placeAt(siblings, id, input.position))
+        if (position !== undefined && position < siblings.length) {
+          yield* repo.renumberModules(member.communityId, placeAt(siblings, id, position))
         }
       }))
       return moduleView(yield* findModule(member, id))
@@ -99,16 +116,18 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
     const updateModule = Effect.fn("Curriculum.updateModule")(function*(
       member: Member,
       id: string,
-      input: { title?: string | undefined; position?: number | undefined }
+      input: { title?: string | undefined; order?: number | undefined; position?: number | undefined }
     ) {
       yield* requireRole(member, staffRoles)
+      const position = yield* orderOf(input)
       const module = yield* findModule(member, id)
       yield* transaction(Effect.gen(function*() {
         yield* lockCourse(member, module.courseId)
         if (input.title !== undefined) yield* repo.renameModule(member.communityId, module.id, input.title)
-        if (input.position !== undefined) {
+        if (position !== undefined) {
+          // Read under the course lock: concurrent reorders of the course queue behind it.
           const siblings = yield* moduleIdsOf(member, module.courseId)
-          yield* repo.renumberModules(member.communityId, placeAt(siblings, module.id, input.position))
+          yield* repo.renumberModules(member.communityId, placeAt(siblings, module.id, position))
         }
       }))
       return moduleView(yield* findModule(member, module.id))
@@ -126,10 +145,11 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
 
     const createLesson = Effect.fn("Curriculum.createLesson")(function*(
       member: Member,
-      input: LessonInput & { moduleId: string; title: string; type: LessonType }
+      raw: LessonInput & { moduleId: string; title: string; type: LessonType }
     ) {
       yield* requireRole(member, staffRoles)
-      const module = yield* findModule(member, input.moduleId)
+      const input = yield* normalized(raw)
+      const module = yield* findModule(member, raw.moduleId)
       const id = yield* ids.next
       const lesson: LessonFields = {
         id,
@@ -149,6 +169,8 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
       yield* checkContent(lesson)
       yield* transaction(Effect.gen(function*() {
         yield* lockCourse(member, module.courseId)
+        // The module may have been removed while we waited for the lock (404, not a foreign-key failure).
+        yield* findModule(member, module.id)
         const siblings = yield* repo.lessonIdsOfModule(member.communityId, module.id)
         yield* repo.insertLesson({ ...lesson, position: siblings.length })
         if (input.position !== undefined && input.position < siblings.length) {
@@ -172,15 +194,19 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
     const updateLesson = Effect.fn("Curriculum.updateLesson")(function*(
       member: Member,
       id: string,
-      input: LessonInput
+      raw: LessonInput
     ) {
       yield* requireRole(member, staffRoles)
-      const lesson = yield* findLesson(member, id)
-      const moduleId = yield* targetModule(member, lesson, input.moduleId)
-      const changes = lessonChanges(input)
-      yield* checkContent({ ...lesson, ...changes })
+      const input = yield* normalized(raw)
+      const found = yield* findLesson(member, id)
       yield* transaction(Effect.gen(function*() {
-        yield* lockCourse(member, lesson.courseId)
+        // A lesson never leaves its course, so this lock covers it; its module and place are read again
+        // under the lock, as a concurrent edit may just have moved it.
+        yield* lockCourse(member, found.courseId)
+        const lesson = yield* findLesson(member, found.id)
+        const moduleId = yield* targetModule(member, lesson, input.moduleId)
+        const changes = lessonChanges(input)
+        yield* checkContent({ ...lesson, ...changes })
         const moved = moduleId !== lesson.moduleId
         if (moved) {
           // Past the end of its new module until renumbered below.
@@ -195,14 +221,16 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
           yield* repo.renumberLessons(member.communityId, placeAt(siblings, lesson.id, input.position))
         }
       }))
-      return lessonView(yield* findLesson(member, lesson.id))
+      return lessonView(yield* findLesson(member, found.id))
     })
 
     const removeLesson = Effect.fn("Curriculum.removeLesson")(function*(member: Member, id: string) {
       yield* requireRole(member, staffRoles)
-      const lesson = yield* findLesson(member, id)
+      const found = yield* findLesson(member, id)
       yield* transaction(Effect.gen(function*() {
-        yield* lockCourse(member, lesson.courseId)
+        yield* lockCourse(member, found.courseId)
+        // Its module is read under the lock: a concurrent edit may just have moved it.
+        const lesson = yield* findLesson(member, found.id)
         yield* repo.removeLesson(member.communityId, lesson.id)
         yield* repo.renumberLessons(
           member.communityId,

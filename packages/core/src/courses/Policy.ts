@@ -56,14 +56,28 @@ export interface LessonContent {
   readonly url: string | null
 }
 
-/** 400 naming the field when the lesson lacks the content its type needs. */
+const contentFields = ["body", "imageUrl", "videoUrl", "url"] as const
+
+/**
+ * A lesson may be created with only `moduleId`, `title` and `type` (spec §2): its content comes later.
+ * A content field that is set is never blank (400 naming it).
+ */
 export const checkContent = (lesson: LessonContent) => {
-  const field = contentFieldOf[lesson.type]
-  const value = lesson[field]
-  return value === null || value.trim() === ""
-    ? Effect.fail(invalidField(field, Messages.lessonContentRequired(field, lesson.type)))
-    : Effect.void
+  const blank = contentFields.find((field) => lesson[field]?.trim() === "")
+  return blank === undefined ? Effect.void : Effect.fail(invalidField(blank, Messages.lessonContentBlank(blank)))
 }
+
+/** Whether the content field of the lesson's type is set. */
+export const hasContent = (lesson: LessonContent) => lesson[contentFieldOf[lesson.type]] !== null
+
+/**
+ * The spec's name of a field and its older alias name the same value: either may be sent, both only
+ * with the same value (400 naming the spec's field otherwise).
+ */
+export const aliased = <A>(field: string, alias: string, value: A | undefined, aliasValue: A | undefined) =>
+  value !== undefined && aliasValue !== undefined && value !== aliasValue
+    ? Effect.fail(invalidField(field, Messages.fieldAliasDisagrees(field, alias)))
+    : Effect.succeed(value !== undefined ? value : aliasValue)
 
 const DAY_MS = 24 * 60 * 60 * 1000
 

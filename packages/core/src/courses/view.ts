@@ -1,5 +1,6 @@
 import type { LessonRow, ModuleRow } from "./CurriculumRepo"
 import type { EnrollmentRow, ProgressRow } from "./LearningRepo"
+import { hasContent } from "./Policy"
 import type { CourseRow } from "./Repo"
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString())
@@ -25,6 +26,7 @@ export const moduleView = (row: ModuleRow) => ({
   courseId: row.courseId,
   title: row.title,
   position: row.position,
+  order: row.position,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString()
 })
@@ -40,7 +42,10 @@ export const lessonView = (row: LessonRow) => ({
   videoUrl: row.videoUrl,
   url: row.url,
   durationSeconds: row.durationSeconds,
+  duration: row.durationSeconds,
   position: row.position,
+  order: row.position,
+  hasContent: hasContent(row),
   releaseAfterDays: row.releaseAfterDays,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString()

@@ -3,8 +3,15 @@ import { isStrongPassword } from "../platform/Passwords"
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-/** An e-mail address, trimmed and lower-cased. */
-export const Email = Schema.compose(Schema.Trim, Schema.Lowercase).pipe(
+/** An e-mail address, trimmed, Unicode-normalized (NFC, so look-alike spellings are one address) and lower-cased. */
+export const Email = Schema.compose(
+  Schema.Trim,
+  Schema.transform(Schema.String, Schema.String, {
+    strict: true,
+    decode: (value) => value.normalize("NFC").toLowerCase(),
+    encode: (value) => value
+  })
+).pipe(
   Schema.filter((value) => (emailPattern.test(value) && value.length <= 254) || "must be a valid e-mail address"),
   Schema.annotations({ identifier: "Email", format: "email" })
 )
@@ -48,9 +55,12 @@ export const slugify = (value: string): string =>
     .slice(0, 80)
     .replace(/-+$/g, "")
 
-/** A request body: every invalid field is reported, not only the first. */
+/**
+ * A request body: every invalid field is reported, not only the first, and a field the route does not
+ * declare is refused (400, `errors[].param` = its path, nested objects included) instead of being dropped.
+ */
 export const Body = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
-  Schema.Struct(fields).annotations({ parseOptions: { errors: "all" } })
+  Schema.Struct(fields).annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } })
 
 export const HttpUrl = Schema.Trim.pipe(
   Schema.filter((value) => /^https?:\/\/[^\s]+$/.test(value) && value.length <= 2000 || "must be an http(s) URL")

@@ -5,7 +5,7 @@ import type { Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
@@ -28,12 +28,9 @@ import { type EventFields, type EventRow, EventsRepo, type NewEventRow } from ".
 import { eventView, participantView } from "./view"
 
 /** Events are listed by start time, then id; the cursor is the last `[startTime, id]`. */
-const EventCursor = Schema.Tuple(Schema.String.pipe(Schema.filter((s) => !Number.isNaN(Date.parse(s)))), Uuid)
+const EventCursor = Schema.Tuple(CursorPart.timestamp, Uuid)
 /** Participants are listed in line order; the cursor is the last `[joinedAt, joinSeq]`. */
-const ParticipantCursor = Schema.Tuple(
-  Schema.String.pipe(Schema.filter((s) => !Number.isNaN(Date.parse(s)))),
-  Schema.String.pipe(Schema.pattern(/^\d{1,18}$/))
-)
+const ParticipantCursor = Schema.Tuple(CursorPart.timestamp, CursorPart.bigintText)
 
 export interface AddressInput {
   readonly street?: string | null | undefined

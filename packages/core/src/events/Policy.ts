@@ -12,8 +12,11 @@ export type StreamStatus = typeof streamStatuses[number]
 export const participantStatuses = ["going", "waitlisted", "cancelled"] as const
 export type ParticipantStatus = typeof participantStatuses[number]
 
-/** Address parts an in-person event needs (the others are optional). */
-export const requiredAddressParts = ["street", "number", "city", "country"] as const
+/**
+ * Address parts an in-person event needs (spec §2: street, number, city); the others, country included,
+ * are optional. Online events need none (an address sent with one is kept). There is no hybrid type.
+ */
+export const requiredAddressParts = ["street", "number", "city"] as const
 
 /** The event categories (`GET /api/events/categories`); an event's `categoryId` is one of these ids. */
 export const eventCategories: ReadonlyArray<{ readonly id: string; readonly name: Text }> = [

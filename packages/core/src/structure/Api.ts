@@ -7,14 +7,19 @@ import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
 import { MemberScope, PublicScope } from "../http/middleware/tags"
-import { moduleIds } from "./Modules"
+import { availableModuleIds, moduleIds } from "./Modules"
 
 export const VisibilitySchema = OneOf("public", "private", "secret").annotations({
   description: "Most open first: public (anyone), private (members), secret (staff and granted members)"
 })
 const PostingPolicy = OneOf("members", "staff")
+/** A module of the catalogue whose feature exists (`available` in structure/Modules.ts). */
 const ModuleId = Schema.String.pipe(
-  Schema.filter((value) => moduleIds.includes(value) || `must be one of: ${moduleIds.join(", ")}`)
+  Schema.filter((value) =>
+    !moduleIds.includes(value)
+      ? `must be one of: ${availableModuleIds.join(", ")}`
+      : availableModuleIds.includes(value) || `the ${value} module is not available yet`
+  )
 )
 /** Grant ids are checked against the community's plans and products (400 `param: "access"`), not here. */
 const GrantIds = Schema.Array(Schema.String.pipe(Schema.maxLength(100))).pipe(Schema.maxItems(100))
@@ -53,7 +58,13 @@ export const Space = Schema.Struct({
 const ModuleCategory = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
-  modules: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String, description: Schema.String }))
+  modules: Schema.Array(Schema.Struct({
+    id: Schema.String,
+    name: Schema.String,
+    description: Schema.String,
+    /** Whether spaces of this module may be created now (false: the feature is not built yet). */
+    available: Schema.Boolean
+  }))
 })
 
 const SectionFields = {
@@ -77,7 +88,9 @@ const SPACE_RULES = "A space is never more open than its section (400 `This spac
   "encontrada ou não pertence a esta comunidade.`). Every access grant (`subscriptionGroupIds`: plans, " +
   "`productIds`: products) must exist in the community (400 `The access grant … does not exist in this " +
   "community.`, param `access`); a member reads the content of a space with grants only with a valid " +
-  "entitlement from one of them."
+  "entitlement from one of them. `module` must be an `available` module of `GET /api/spaces/modules` (400 " +
+  "`the … module is not available yet`, param `module`, for `certificates` and `call4papers` until those " +
+  "features exist). Unknown keys, inside `access` too, answer 400 (param = the key's path, e.g. `access.foo`)."
 const VISIBILITY_RULES = "Staff see everything; members see public and private spaces, and secret ones only " +
   "with an entitlement from one of their grants; without a token (or as a non-member) only public spaces of " +
   "public sections. `canReadContent` tells whether the caller may read the space's content."
@@ -180,7 +193,7 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
-        "Public. The catalogue of space modules by category; a space's `module` is one of these ids."
+        "Public. The catalogue of space modules by category; a space's `module` is one of these ids. Every module is listed; `available: false` marks a module whose feature does not exist yet (today `certificates` and `call4papers`): creating or moving a space to it answers 400 (param `module`). The flag lives in one place (structure/Modules.ts) and turns true when the feature lands."
       )
   )
   .add(

@@ -65,7 +65,8 @@ export const SpacesHttp = HttpApiBuilder.group(RodaApi, "spaces", (handlers) =>
               modules: category.modules.map((m) => ({
                 id: m.id,
                 name: m.name[language],
-                description: m.description[language]
+                description: m.description[language],
+                available: m.available
               }))
             }))
           ),

@@ -5,6 +5,11 @@ export interface ModuleInfo {
   readonly id: string
   readonly name: Text
   readonly description: Text
+  /**
+   * Whether spaces of this module may be created now. A module whose feature is not built yet is listed
+   * with `available: false` and refused (400, param `module`); set it to `true` when the feature lands.
+   */
+  readonly available: boolean
 }
 
 export interface ModuleCategory {
@@ -20,6 +25,7 @@ export const moduleCatalogue: ReadonlyArray<ModuleCategory> = [
     name: text("Comunidade", "Community"),
     modules: [{
       id: "feed",
+      available: true,
       name: text("Feed", "Feed"),
       description: text("Publicações, comentários e reações dos membros.", "Members' posts, comments and reactions.")
     }]
@@ -30,11 +36,13 @@ export const moduleCatalogue: ReadonlyArray<ModuleCategory> = [
     modules: [
       {
         id: "courses",
+        available: true,
         name: text("Cursos", "Courses"),
         description: text("Cursos com módulos, aulas e progresso.", "Courses with modules, lessons and progress.")
       },
       {
         id: "certificates",
+        available: false, // not built yet: flip when the certificates feature lands
         name: text("Certificados", "Certificates"),
         description: text(
           "Certificados emitidos a partir de modelos, com verificação pública.",
@@ -49,11 +57,13 @@ export const moduleCatalogue: ReadonlyArray<ModuleCategory> = [
     modules: [
       {
         id: "events",
+        available: true,
         name: text("Eventos", "Events"),
         description: text("Eventos online e presenciais com inscrições.", "Online and in-person events with sign-ups.")
       },
       {
         id: "call4papers",
+        available: false, // not built yet: flip when the calls-for-papers feature lands
         name: text("Chamada de trabalhos", "Call for papers"),
         description: text(
           "Chamadas de propostas com trilhas, avaliações e votação.",
@@ -64,4 +74,9 @@ export const moduleCatalogue: ReadonlyArray<ModuleCategory> = [
   }
 ]
 
-export const moduleIds: ReadonlyArray<string> = moduleCatalogue.flatMap((category) => category.modules.map((m) => m.id))
+const catalogueModules = moduleCatalogue.flatMap((category) => category.modules)
+
+export const moduleIds: ReadonlyArray<string> = catalogueModules.map((m) => m.id)
+
+/** The modules spaces may be created with (or moved to) now. */
+export const availableModuleIds: ReadonlyArray<string> = catalogueModules.filter((m) => m.available).map((m) => m.id)

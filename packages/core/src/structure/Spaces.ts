@@ -4,7 +4,7 @@ import { conflict, invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
@@ -18,7 +18,7 @@ import { spaceView } from "./view"
 import { moreOpenThan } from "./Visibility"
 
 /** Spaces are listed by section position, then position in the section, then id. */
-const SpaceCursor = Schema.Tuple(Schema.Int, Schema.Int, Uuid)
+const SpaceCursor = Schema.Tuple(CursorPart.int4, CursorPart.int4, Uuid)
 
 const staff: Audience = { kind: "staff" }
 

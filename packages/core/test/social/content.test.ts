@@ -81,7 +81,8 @@ describe("POST /api/content", () => {
     expectError(await post(people.member, { spaceId: "garbage" }), 400, SPACE_REFUSED)
     expectInvalid(await post(people.member, { spaceId: spaces.courses.id }), "spaceId")
     expectInvalid(await post(people.member, { spaceId: spaces.public.id, title: "" }), "title")
-    expectInvalid(await post(people.member, { spaceId: spaces.public.id, attachments: ["ftp://x"] }), "attachments")
+    // The element at fault is named.
+    expectInvalid(await post(people.member, { spaceId: spaces.public.id, attachments: ["ftp://x"] }), "attachments.0")
     const many = Array.from({ length: 11 }, (_, i) => `https://example.com/${i}`)
     expectInvalid(await post(people.member, { spaceId: spaces.public.id, attachments: many }), "attachments")
     expectError(await api.call("POST", "/api/content", { ...as(people.member, setup.community), raw: "[" }), 400)
