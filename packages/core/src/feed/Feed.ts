@@ -8,7 +8,7 @@ import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { SocialItems } from "../social/items"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
-import { type FeedItemRow, FeedRepo } from "./Repo"
+import { FeedRepo } from "./Repo"
 import { type FeedItemType, feedItemTypes, type FeedScope } from "./sources"
 import { itemView } from "./view"
 
@@ -32,30 +32,25 @@ export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
     /** Status posts follow `GET /api/status` (SocialItems); the rest lives in readable spaces. */
     const scopeOf = (viewer: Viewer) =>
       Effect.zipWith(
-        access.readableSpaceIds(viewer),
+        access.readableSpaces(viewer),
         items.statusPostsVisible(viewer),
-        (spaceIds, statusPosts): FeedScope => ({ communityId: viewer.communityId, spaceIds, statusPosts })
+        (spaces, statusPosts): FeedScope => ({ communityId: viewer.communityId, spaces, statusPosts })
       )
 
-    /** Items with their counts: one grouped query for the whole page. */
-    const withCounts = (communityId: string, rows: ReadonlyArray<FeedItemRow>) =>
-      Effect.map(
-        repo.counts(communityId, rows.map((row) => row.id)),
-        (counts) => rows.map((row) => itemView(row, counts))
-      )
-
+    /** One statement per page: readable spaces, pins, the stream and the counts. */
     const list = Effect.fn("Feed.list")(function*(viewer: Viewer, query: PageQuery) {
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, FeedCursor)
       const scope = yield* scopeOf(viewer)
-      const key = after === undefined ? undefined : { time: after[1], type: after[2], id: after[3].toLowerCase() }
-      const rows: Array<FeedItemRow> = []
-      if (after === undefined || after[0] === 1) rows.push(...yield* repo.pinned(scope, key, limit + 1))
-      if (rows.length <= limit) {
-        rows.push(...yield* repo.stream(scope, after?.[0] === 0 ? key : undefined, limit + 1 - rows.length))
-      }
+      const rows = yield* repo.page(
+        scope,
+        after === undefined
+          ? undefined
+          : { pinned: after[0] === 1, key: { time: after[1], type: after[2], id: after[3].toLowerCase() } },
+        limit + 1
+      )
       const page = toPage(rows, limit, (row) => [row.pinned ? 1 : 0, row.cursorTime, row.type, row.id])
-      return { items: yield* withCounts(viewer.communityId, page.items), pagination: page.pagination }
+      return { items: page.items.map(itemView), pagination: page.pagination }
     })
 
     const stats = Effect.fn("Feed.stats")(function*(viewer: Viewer) {
@@ -81,8 +76,7 @@ export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
         since,
         limit ?? DEFAULT_LIMIT
       )
-      const items = yield* withCounts(member.communityId, rows)
-      return items.map((item, index) => ({ ...item, score: rows[index]!.score }))
+      return rows.map((row) => ({ ...itemView(row), score: row.score }))
     })
 
     /** The item as the member may see it; 404 when it is of another community or unreadable. */

@@ -1,6 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { type FeedItemType, feedItemTypes, type FeedScope, feedSources } from "./sources"
+import { type FeedItemType, feedItemTypes, type FeedScope, feedSources, withFeedSpaces } from "./sources"
 
 export interface FeedItemRow {
   readonly type: FeedItemType
@@ -14,6 +14,10 @@ export interface FeedItemRow {
   /** `created_at` with microseconds, ISO 8601 UTC: the keyset of the stream. */
   readonly cursorTime: string
   readonly pinned: boolean
+  /** The reaction types the item has, in order (`null` when none), and how many of each. */
+  readonly reactionTypes: ReadonlyArray<string> | null
+  readonly reactionCounts: ReadonlyArray<number> | null
+  readonly commentCount: number
 }
 
 /** The last item seen: (time, type, id) in the stream's order (all descending). */
@@ -23,11 +27,10 @@ export interface FeedKey {
   readonly id: string
 }
 
-export interface CountRow {
-  readonly itemType: FeedItemType
-  readonly itemId: string
-  readonly reactionType: string
-  readonly n: number
+/** Where a page starts: after the last item of the previous page, pinned or not. */
+export interface FeedAfter {
+  readonly pinned: boolean
+  readonly key: FeedKey
 }
 
 export interface FeedStatsRow {
@@ -44,17 +47,41 @@ export interface FeedStatsRow {
   readonly reactions30: number
 }
 
-/** SQL of the feed: the mixed stream, pins, counts, stats and recommendations. */
+/** The item types reactions and comments may have on a feed item (reactions also go on comments). */
+const itemTypes = (sql: SqlClient.SqlClient) => sql.in("item_type", feedItemTypes)
+
+/** SQL of the feed: the mixed stream with its pins, counts, stats and recommendations. */
 export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const unionAll = sql.join(" UNION ALL ", false)
 
-    /** Adds the author's name and orders the page: time, then type, then id, all descending. */
-    const page = (scope: FeedScope, inner: Statement.Fragment, limit: number, pinned: boolean) =>
-      sql<FeedItemRow>`SELECT x.*, p.full_name AS author_name, ${pinned}::boolean AS pinned FROM (${inner}) x
-        LEFT JOIN profiles p ON p.community_id = ${scope.communityId} AND p.id = x.author_profile_id
-        ORDER BY x.created_at DESC, x.type DESC, x.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
+    /**
+     * The items of `inner` (as `x`) with their author's name, their reactions by type and their
+     * comment count, in `order`: per item, index lookups on (community_id, item_type, item_id).
+     */
+    const withCounts = <A extends FeedItemRow = FeedItemRow>(
+      scope: FeedScope,
+      inner: Statement.Fragment,
+      order: Statement.Fragment
+    ) => {
+      const communityId = scope.communityId
+      const body = sql`SELECT x.*, p.full_name AS author_name, rc.reaction_types, rc.reaction_counts,
+          (SELECT count(*)::int FROM comments cm WHERE cm.community_id = ${communityId} AND cm.item_type = x.type
+            AND cm.item_id = x.id AND cm.deleted_at IS NULL) AS comment_count
+        FROM (${inner}) x
+        LEFT JOIN profiles p ON p.community_id = ${communityId} AND p.id = x.author_profile_id
+        LEFT JOIN LATERAL (SELECT array_agg(r.type ORDER BY r.type) AS reaction_types,
+            array_agg(r.n ORDER BY r.type) AS reaction_counts
+          FROM (SELECT rx.type, count(*)::int AS n FROM reactions rx WHERE rx.community_id = ${communityId}
+            AND rx.item_type = x.type AND rx.item_id = x.id GROUP BY rx.type) r) rc ON TRUE
+        ORDER BY ${order}`
+      return withFeedSpaces<A>(sql, scope, body).pipe(Effect.orDie)
+    }
+
+    /** The stream's order: time, then type, then id, all descending. */
+    const streamOrder = (alias: string) =>
+      sql`${sql(alias)}.created_at DESC, ${sql(alias)}.type DESC, ${sql(alias)}.id DESC`
 
     /**
      * Unpinned items after `after`. Each type is its own subquery with the keyset condition and
@@ -77,11 +104,14 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
             AND pn.item_type = ${type} AND pn.item_id = t.id)
           ORDER BY ${source.time} DESC, t.id DESC LIMIT ${limit})`
       })
-      return page(scope, unionAll(parts), limit, false)
+      return sql`SELECT s.*, FALSE AS pinned FROM (${unionAll(parts)}) s`
     }
 
-    /** Pinned items after `after` (pins are few: every pinned item is read, then ordered). */
-    const pinned = (scope: FeedScope, after: FeedKey | undefined, limit: number) => {
+    /**
+     * Pinned items after `after` (pins are few: every pinned item is read, then ordered). Guarded by
+     * an uncorrelated EXISTS, a one-time filter: without pins the branches are not run.
+     */
+    const pinned = (scope: FeedScope, after: FeedKey | undefined) => {
       const sources = feedSources(sql, scope)
       const parts = feedItemTypes.map((type) =>
         sql`(${sources[type].select} JOIN pins pn ON pn.community_id = t.community_id AND pn.item_type = ${type}
@@ -90,30 +120,36 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
       const keyset = after === undefined
         ? sql`TRUE`
         : sql`(y.created_at, y.type, y.id) < (${after.time}::timestamptz, ${after.type}::text, ${after.id}::uuid)`
-      return page(scope, sql`SELECT y.* FROM (${unionAll(parts)}) y WHERE ${keyset}`, limit, true)
+      return sql`SELECT y.*, TRUE AS pinned FROM (${unionAll(parts)}) y WHERE ${keyset}
+        AND EXISTS (SELECT 1 FROM pins WHERE community_id = ${scope.communityId})`
     }
 
     return {
-      stream,
-      pinned,
+      /**
+       * A page of the feed in one statement: pins first (only on a page that starts among them),
+       * then the stream, `limit` items with their counts.
+       */
+      page: (scope: FeedScope, after: FeedAfter | undefined, limit: number) => {
+        const items = after === undefined
+          ? sql`(${pinned(scope, undefined)}) UNION ALL (${stream(scope, undefined, limit)})`
+          : after.pinned
+          ? sql`(${pinned(scope, after.key)}) UNION ALL (${stream(scope, undefined, limit)})`
+          : stream(scope, after.key, limit)
+        return withCounts(
+          scope,
+          sql`SELECT z.* FROM (${items}) z ORDER BY z.pinned DESC, ${streamOrder("z")} LIMIT ${limit}`,
+          sql`x.pinned DESC, ${streamOrder("x")}`
+        )
+      },
       /** The item, when this scope sees it. */
       find: (scope: FeedScope, type: FeedItemType, id: string) => {
         const source = feedSources(sql, scope)[type]
-        return sql<{ id: string }>`${source.select} WHERE ${source.where} AND t.id = ${id}`.pipe(
+        const body = sql`${source.select} WHERE ${source.where} AND t.id = ${id}`
+        return withFeedSpaces<{ id: string }>(sql, scope, body).pipe(
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
         )
       },
-      /** Reactions by type and comments of these items: one grouped query (reaction type `''` = comments). */
-      counts: (communityId: string, ids: ReadonlyArray<string>) =>
-        ids.length === 0 ? Effect.succeed([]) : sql<CountRow>`SELECT item_type, item_id, type AS reaction_type,
-            count(*)::int AS n FROM reactions
-            WHERE community_id = ${communityId} AND item_type <> 'comment' AND ${sql.in("item_id", ids)}
-            GROUP BY item_type, item_id, type
-          UNION ALL
-          SELECT item_type, item_id, '' AS reaction_type, count(*)::int AS n FROM comments
-            WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${sql.in("item_id", ids)}
-            GROUP BY item_type, item_id`.pipe(Effect.orDie),
       pin: (communityId: string, type: FeedItemType, id: string, by: string, at: Date) =>
         sql`INSERT INTO pins (community_id, item_type, item_id, pinned_by, pinned_at)
           VALUES (${communityId}, ${type}, ${id}, ${by}, ${at}) ON CONFLICT DO NOTHING`.pipe(
@@ -139,16 +175,17 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
           })`
         const activity = (table: "comments" | "reactions", since: Date) =>
           sql`(SELECT count(*)::int FROM ${sql(table)} WHERE community_id = ${scope.communityId}
-            ${table === "comments" ? sql`AND deleted_at IS NULL` : sql`AND item_type <> 'comment'`}
+            ${table === "comments" ? sql`AND deleted_at IS NULL` : sql`AND ${itemTypes(sql)}`}
             AND created_at >= ${since})`
-        return sql<FeedStatsRow>`SELECT ${count("status")} AS status, ${count("content")} AS content,
+        const body = sql`SELECT ${count("status")} AS status, ${count("content")} AS content,
           ${count("course")} AS course, ${count("event")} AS event,
           (SELECT count(*)::int FROM profiles WHERE community_id = ${scope.communityId} AND removed_at IS NULL
             AND status = 'active') AS members,
           ${count("status", since7)} + ${count("content", since7)} AS posts7,
           ${count("status", since30)} + ${count("content", since30)} AS posts30,
           ${activity("comments", since7)} AS comments7, ${activity("comments", since30)} AS comments30,
-          ${activity("reactions", since7)} AS reactions7, ${activity("reactions", since30)} AS reactions30`.pipe(
+          ${activity("reactions", since7)} AS reactions7, ${activity("reactions", since30)} AS reactions30`
+        return withFeedSpaces<FeedStatsRow>(sql, scope, body).pipe(
           Effect.map((rows) => rows[0]!),
           Effect.orDie
         )
@@ -161,26 +198,27 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
         const sources = feedSources(sql, scope)
         const items = unionAll(feedItemTypes.map((type) => sql`(${sources[type].select} WHERE ${sources[type].where})`))
         const c = scope.communityId
-        return sql<FeedItemRow & { score: number }>`WITH activity AS (
+        const ranked = sql`WITH activity AS (
             SELECT item_type, item_id FROM reactions
-              WHERE community_id = ${c} AND item_type <> 'comment' AND created_at >= ${since}
+              WHERE community_id = ${c} AND ${itemTypes(sql)} AND created_at >= ${since}
             UNION ALL
             SELECT item_type, item_id FROM comments
               WHERE community_id = ${c} AND deleted_at IS NULL AND created_at >= ${since}
           ), ranked AS (
             SELECT item_type, item_id, count(*)::int AS score FROM activity GROUP BY item_type, item_id
           )
-          SELECT x.*, p.full_name AS author_name, (pn.item_id IS NOT NULL) AS pinned, r.score
+          SELECT x.*, (pn.item_id IS NOT NULL) AS pinned, r.score
           FROM ranked r
           JOIN (${items}) x ON x.type = r.item_type AND x.id = r.item_id
-          LEFT JOIN profiles p ON p.community_id = ${c} AND p.id = x.author_profile_id
           LEFT JOIN pins pn ON pn.community_id = ${c} AND pn.item_type = r.item_type AND pn.item_id = r.item_id
           WHERE NOT EXISTS (SELECT 1 FROM reactions me WHERE me.community_id = ${c}
               AND me.item_type = r.item_type AND me.item_id = r.item_id AND me.profile_id = ${profileId})
             AND NOT EXISTS (SELECT 1 FROM comments me WHERE me.community_id = ${c}
               AND me.item_type = r.item_type AND me.item_id = r.item_id AND me.author_profile_id = ${profileId}
               AND me.deleted_at IS NULL)
-          ORDER BY r.score DESC, x.created_at DESC, x.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
+          ORDER BY r.score DESC, x.created_at DESC, x.id DESC LIMIT ${limit}`
+        const order = sql`x.score DESC, x.created_at DESC, x.id DESC`
+        return withCounts<FeedItemRow & { score: number }>(scope, ranked, order)
       }
     }
   })

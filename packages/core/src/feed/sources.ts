@@ -8,7 +8,8 @@ export type FeedItemType = typeof feedItemTypes[number]
 /** What a viewer may see: the community, the spaces whose content they may read, and status posts. */
 export interface FeedScope {
   readonly communityId: string
-  readonly spaceIds: ReadonlyArray<string>
+  /** A subquery selecting the ids of the readable spaces (`Access.readableSpaces`). */
+  readonly spaces: Statement.Fragment
   readonly statusPosts: boolean
 }
 
@@ -31,7 +32,7 @@ export interface FeedSource {
  */
 export const feedSources = (sql: SqlClient.SqlClient, scope: FeedScope): Record<FeedItemType, FeedSource> => {
   const community = scope.communityId
-  const inSpaces = scope.spaceIds.length === 0 ? sql`FALSE` : sql.in("t.space_id", scope.spaceIds)
+  const inSpaces = sql`t.space_id IN (SELECT id FROM feed_spaces)`
   const columns = (type: FeedItemType, time: Statement.Fragment) =>
     sql`${type}::text AS type, t.id, ${time} AS created_at,
       to_char(${time} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time`
@@ -74,3 +75,13 @@ export const feedSources = (sql: SqlClient.SqlClient, scope: FeedScope): Record<
     }
   }
 }
+
+/**
+ * `body` with the readable spaces as the CTE `feed_spaces` that `feedSources` reads: computed once
+ * per statement, however many item types use it.
+ */
+export const withFeedSpaces = <A extends object>(
+  sql: SqlClient.SqlClient,
+  scope: FeedScope,
+  body: Statement.Fragment
+) => sql<A>`WITH feed_spaces AS MATERIALIZED (${scope.spaces}) ${body}`

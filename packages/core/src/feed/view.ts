@@ -1,14 +1,14 @@
-import type { CountRow, FeedItemRow } from "./Repo"
+import type { FeedItemRow } from "./Repo"
 
 /** A feed item on the wire, with its reactions by type and its comment count. */
-export const itemView = (row: FeedItemRow, counts: ReadonlyArray<CountRow>) => {
-  const mine = counts.filter((c) => c.itemType === row.type && c.itemId === row.id)
+export const itemView = (row: FeedItemRow) => {
   const reactions: Record<string, number> = {}
-  let commentCount = 0
-  for (const c of mine) {
-    if (c.reactionType === "") commentCount += c.n
-    else reactions[c.reactionType] = c.n
-  }
+  let reactionCount = 0
+  row.reactionTypes?.forEach((type, index) => {
+    const n = row.reactionCounts![index]!
+    reactions[type] = n
+    reactionCount += n
+  })
   return {
     type: row.type,
     id: row.id,
@@ -21,8 +21,8 @@ export const itemView = (row: FeedItemRow, counts: ReadonlyArray<CountRow>) => {
     createdAt: row.createdAt.toISOString(),
     pinned: row.pinned,
     reactions,
-    reactionCount: Object.values(reactions).reduce((a, b) => a + b, 0),
-    commentCount
+    reactionCount,
+    commentCount: row.commentCount
   }
 }
 

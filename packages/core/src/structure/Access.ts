@@ -1,3 +1,4 @@
+import type { Statement } from "@effect/sql"
 import { Context, type Effect, Option } from "effect"
 import type { AppError } from "../domain/AppError"
 import type { Member, Visitor } from "../domain/Caller"
@@ -47,6 +48,11 @@ export class Access extends Context.Tag("@roda/core/Access")<Access, {
   readonly readContent: (viewer: Viewer, spaceId: string) => Effect.Effect<SpaceAccess, AppError>
   /** Ids of the community's spaces whose content the viewer may read (for filtering lists in SQL). */
   readonly readableSpaceIds: (viewer: Viewer) => Effect.Effect<ReadonlyArray<string>>
+  /**
+   * The same spaces as a subquery selecting their ids (`SELECT s.id FROM spaces s …`), for
+   * `space_id IN (…)` inside a feature's own statement: no round trip of its own.
+   */
+  readonly readableSpaces: (viewer: Viewer) => Effect.Effect<Statement.Fragment>
 }>() {}
 
 /** Space access grants, as stored on a space. */

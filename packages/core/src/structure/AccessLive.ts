@@ -39,6 +39,9 @@ export const AccessLive = Layer.effect(
       return yield* repo.readableSpaceIds(viewer.communityId, yield* audience(viewer))
     })
 
-    return { space, readContent, readableSpaceIds }
+    const readableSpaces = (viewer: Viewer) =>
+      Effect.map(audience(viewer), (audience) => repo.readableSpaces(viewer.communityId, audience))
+
+    return { space, readContent, readableSpaceIds, readableSpaces }
   })
 ).pipe(Layer.provide(StructureRepo.Default))

@@ -52,6 +52,11 @@ const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/StructureRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    /** `SELECT s.id FROM spaces s JOIN sections sec …`: the spaces whose content `audience` may read. */
+    const readableSpaces = (communityId: string, audience: Audience) =>
+      sql`SELECT s.id FROM spaces s
+          JOIN sections sec ON sec.community_id = s.community_id AND sec.id = s.section_id
+          WHERE s.community_id = ${communityId} AND ${spaceRules(sql, audience).readable}`
     const sectionColumns = sql`sec.id, sec.community_id, sec.title, sec.visibility, sec.position, sec.created_at,
       sec.updated_at`
     const spaceSelect = (audience: Audience) =>
@@ -135,10 +140,9 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
         ),
       /** Ids of the spaces whose content `audience` may read. */
       readableSpaceIds: (communityId: string, audience: Audience) =>
-        sql<{ id: string }>`SELECT s.id FROM spaces s
-          JOIN sections sec ON sec.community_id = s.community_id AND sec.id = s.section_id
-          WHERE s.community_id = ${communityId} AND ${spaceRules(sql, audience).readable}
+        sql<{ id: string }>`${readableSpaces(communityId, audience)}
           ORDER BY sec.position, s.position, s.id`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+      readableSpaces,
       lockSpace: (communityId: string, id: string) =>
         sql<{ id: string; sectionId: string; title: string; visibility: Visibility }>`SELECT id, section_id, title,
           visibility FROM spaces WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
