@@ -3,6 +3,7 @@ import { Config, Effect, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import { defaultLogSettings, LOG_FORMATS, LOG_LEVELS, type LogSettings } from "./log"
 
 export interface ServerConfig {
   readonly port: number
@@ -11,6 +12,8 @@ export interface ServerConfig {
   readonly options: RodaOptions
   /** `PAYMENT_GATEWAY`: the sandbox is the only gateway for now (core's default, given the webhook secret). */
   readonly paymentGateway?: PaymentGatewayName | undefined
+  /** `LOG_FORMAT` and `LOG_LEVEL`: the request log and the server's own lines (`defaultLogSettings` when absent). */
+  readonly log?: LogSettings | undefined
 }
 
 /** Gateways this server can run; real gateways join the list as they are built. */
@@ -50,6 +53,23 @@ const parseCorsOrigins = (value: string) =>
       : Effect.succeed(origin)
   })
 
+/** `LOG_FORMAT` (json|pretty; pretty on a terminal, else json) and `LOG_LEVEL` (debug|info|warn|error; info). */
+const loadLogSettings = Effect.gen(function*() {
+  const defaults = defaultLogSettings()
+  const format = yield* Config.string("LOG_FORMAT").pipe(Config.withDefault(defaults.format))
+  const level = yield* Config.string("LOG_LEVEL").pipe(Config.withDefault(defaults.level))
+  const oneOf = <A extends string>(name: string, value: string, allowed: ReadonlyArray<A>) => {
+    const normalized = value.trim().toLowerCase()
+    return (allowed as ReadonlyArray<string>).includes(normalized)
+      ? Effect.succeed(normalized as A)
+      : Effect.dieMessage(`${name}: ${value} is not one of ${allowed.join(", ")}`)
+  }
+  return {
+    format: yield* oneOf("LOG_FORMAT", format, LOG_FORMATS),
+    level: yield* oneOf("LOG_LEVEL", level, LOG_LEVELS)
+  } satisfies LogSettings
+})
+
 /** The environment of conventions.md, read once at start-up. */
 export const loadConfig = Effect.gen(function*() {
   const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
@@ -63,6 +83,7 @@ export const loadConfig = Effect.gen(function*() {
   const gatewayName = yield* Config.option(Config.string("PAYMENT_GATEWAY"))
   const sandboxSecret = yield* Config.option(Config.redacted("SANDBOX_WEBHOOK_SECRET"))
   const corsOrigins = yield* Config.option(Config.string("CORS_ORIGINS"))
+  const log = yield* loadLogSettings
 
   const database: DatabaseOptions = Option.isSome(databaseUrl)
     ? { _tag: "Postgres", url: databaseUrl.value }
@@ -107,6 +128,7 @@ export const loadConfig = Effect.gen(function*() {
     host,
     database,
     paymentGateway,
+    log,
     options: defaultOptions({
       jwtSecret: resolvedSecret,
       publicBaseUrl,

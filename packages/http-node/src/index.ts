@@ -1,3 +1,5 @@
 export { loadConfig } from "./config"
 export type { ServerConfig } from "./config"
+export { defaultLogSettings, makeLog } from "./log"
+export type { Log, LogFormat, LogLevel, LogSettings } from "./log"
 export { serve } from "./server"

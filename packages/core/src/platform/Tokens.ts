@@ -1,5 +1,6 @@
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
-import { jwtVerify, SignJWT } from "jose"
+import { SignJWT } from "jose"
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto"
 import { Options } from "./Options"
 
 export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 60 * 60
@@ -9,41 +10,89 @@ export interface TokenClaims {
   readonly email: string
 }
 
+const BASE64URL = /^[A-Za-z0-9_-]+$/
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** A base64url JSON object (strict: no padding, no foreign characters, valid UTF-8); none otherwise. */
+const decodeObject = (segment: string): Record<string, unknown> | undefined => {
+  if (!BASE64URL.test(segment) || segment.length % 4 === 1) return undefined
+  try {
+    const value: unknown = JSON.parse(utf8.decode(Buffer.from(segment, "base64url")))
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Record<string, unknown>
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Verifies a compact HS256 JWT with `node:crypto` (a synchronous HMAC-SHA256 with a key imported
+ * once): the same decision as `jose.jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims:
+ * ["sub", "exp", "iat"] })`. Refused: anything not three base64url segments, a header whose `alg` is
+ * not `HS256` (so `none`) or that names `crit` extensions, a signature that does not match, claims
+ * that are not a JSON object, missing `sub`/`exp`/`iat`, non-numeric `exp`/`iat`/`nbf`, an `exp` at
+ * or before `nowSeconds`, an `nbf` after it, and a `sub` or `email` that is not a string.
+ */
+export const verifyHs256 = (
+  key: KeyObject,
+  token: string,
+  nowSeconds: number
+): Option.Option<TokenClaims> => {
+  const firstDot = token.indexOf(".")
+  const secondDot = token.indexOf(".", firstDot + 1)
+  if (firstDot <= 0 || secondDot <= firstDot + 1 || token.indexOf(".", secondDot + 1) !== -1) return Option.none()
+  const header = decodeObject(token.slice(0, firstDot))
+  if (header === undefined || header.alg !== "HS256" || header.crit !== undefined) return Option.none()
+  const signature = token.slice(secondDot + 1)
+  if (!BASE64URL.test(signature)) return Option.none()
+  const given = Buffer.from(signature, "base64url")
+  const expected = createHmac("sha256", key).update(token.slice(0, secondDot)).digest()
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return Option.none()
+  const claims = decodeObject(token.slice(firstDot + 1, secondDot))
+  if (claims === undefined) return Option.none()
+  const { email, exp, iat, nbf, sub } = claims
+  if (typeof iat !== "number" || typeof exp !== "number" || exp <= nowSeconds) return Option.none()
+  if (nbf !== undefined && (typeof nbf !== "number" || nbf > nowSeconds)) return Option.none()
+  return typeof sub === "string" && typeof email === "string"
+    ? Option.some({ accountId: sub, email })
+    : Option.none()
+}
+
 /** Access tokens: HS256 JWTs valid for 7 days, with no refresh token (spec §5). */
 export class Tokens extends Context.Tag("@roda/core/Tokens")<Tokens, {
   readonly issue: (claims: TokenClaims) => Effect.Effect<string>
   /** The claims of a valid, unexpired token; none for anything else. */
   readonly verify: (token: string) => Effect.Effect<Option.Option<TokenClaims>>
 }>() {
+  /**
+   * Issues with `jose`; verifies with `node:crypto` (a synchronous HMAC on every request, the key
+   * imported once: no WebCrypto `importKey` nor thread-pool job per request).
+   */
   static readonly layer = Layer.effect(
     Tokens,
     Effect.gen(function*() {
       const options = yield* Options
-      const key = new TextEncoder().encode(Redacted.value(options.jwtSecret))
+      const bytes = new TextEncoder().encode(Redacted.value(options.jwtSecret))
+      const verifyKey = createSecretKey(bytes)
+      let signKey: Promise<CryptoKey> | undefined
+      const signingKey = () =>
+        signKey ??= crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
       return {
         issue: (claims) =>
-          Effect.gen(function*() {
-            const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-            return yield* Effect.promise(() =>
+          Effect.flatMap(Clock.currentTimeMillis, (millis) => {
+            const now = Math.floor(millis / 1000)
+            return Effect.promise(async () =>
               new SignJWT({ email: claims.email })
                 .setProtectedHeader({ alg: "HS256", typ: "JWT" })
                 .setSubject(claims.accountId)
                 .setIssuedAt(now)
                 .setExpirationTime(now + TOKEN_LIFETIME_SECONDS)
-                .sign(key)
+                .sign(await signingKey())
             )
           }),
         verify: (token) =>
-          Effect.gen(function*() {
-            const now = new Date(yield* Clock.currentTimeMillis)
-            const result = yield* Effect.tryPromise(() =>
-              jwtVerify(token, key, { algorithms: ["HS256"], currentDate: now, requiredClaims: ["sub", "exp", "iat"] })
-            ).pipe(Effect.option)
-            return Option.flatMap(result, ({ payload }) =>
-              typeof payload.sub === "string" && typeof payload.email === "string"
-                ? Option.some({ accountId: payload.sub, email: payload.email })
-                : Option.none())
-          })
+          Effect.map(Clock.currentTimeMillis, (millis) => verifyHs256(verifyKey, token, Math.floor(millis / 1000)))
       }
     })
   )

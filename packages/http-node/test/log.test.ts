@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest"
+import { makeLog } from "../src/log"
+
+const capture = (format: "json" | "pretty", level: "debug" | "info" | "warn" | "error" = "info") => {
+  const chunks: Array<string> = []
+  const log = makeLog({ format, level }, (chunk) => chunks.push(chunk))
+  return { log, chunks, lines: () => chunks.join("").split("\n").filter(Boolean) }
+}
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+const line = { requestId: "req-1", method: "GET", path: "/api/feed", status: 200, durationMs: 3.14159 }
+
+describe("request log", () => {
+  it("writes one JSON object per request with id, method, path, status and duration", () => {
+    const { log, lines } = capture("json")
+    log.request(line)
+    log.flush()
+    const [only, ...rest] = lines()
+    expect(rest).toEqual([])
+    const parsed = JSON.parse(only!)
+    expect(parsed).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      level: "info",
+      msg: "request",
+      requestId: "req-1",
+      method: "GET",
+      path: "/api/feed",
+      status: 200,
+      durationMs: 3.1
+    })
+  })
+
+  it("writes a readable line in pretty format", () => {
+    const { log, lines } = capture("pretty")
+    log.request(line)
+    log.write("warn", "slow", { ms: 12 })
+    log.flush()
+    expect(lines()).toEqual([
+      expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO GET \/api\/feed 200 3\.1ms req-1$/),
+      expect.stringMatching(/^\[[\d:.]+\] WARN slow ms=12$/)
+    ])
+  })
+
+  it("keeps lines at or above LOG_LEVEL; a 5xx is an error", () => {
+    const { log, lines } = capture("json", "warn")
+    log.request(line)
+    log.write("info", "started")
+    log.request({ ...line, status: 503 })
+    log.write("debug", "detail")
+    log.write("error", "boom", { requestId: "req-2" })
+    log.flush()
+    expect(lines().map((text) => JSON.parse(text)).map(({ level, msg, status }) => ({ level, msg, status }))).toEqual([
+      { level: "error", msg: "request", status: 503 },
+      { level: "error", msg: "boom", status: undefined }
+    ])
+    const debug = capture("json", "debug")
+    debug.log.write("debug", "detail")
+    debug.log.flush()
+    expect(debug.lines()).toHaveLength(1)
+  })
+
+  it("writes the lines of one turn of the event loop together", async () => {
+    const { log, chunks, lines } = capture("json")
+    for (let i = 0; i < 3; i++) log.request({ ...line, requestId: `req-${i}` })
+    expect(chunks).toEqual([])
+    await nextTurn()
+    expect(chunks).toHaveLength(1)
+    expect(lines().map((text) => JSON.parse(text).requestId)).toEqual(["req-0", "req-1", "req-2"])
+  })
+})
