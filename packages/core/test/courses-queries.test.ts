@@ -40,7 +40,14 @@ beforeAll(async () => {
   const user = await setup.addMember("member")
   learner = user
   member = {
-    account: { id: user.id, email: user.email, fullName: user.fullName, isPlatformAdmin: false },
+    account: {
+      id: user.id,
+      email: user.email,
+      fullName: user.fullName,
+      isPlatformAdmin: false,
+      emailVerified: false,
+      createdAt: new Date()
+    },
     communityId: setup.community.id,
     profileId: user.profileId,
     role: "member",

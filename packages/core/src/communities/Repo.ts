@@ -31,6 +31,17 @@ export interface ProfileRow {
   readonly updatedAt: Date
 }
 
+/** An account and its membership in one community (null profile: not a member). */
+export interface CallerRow {
+  readonly id: string
+  readonly email: string
+  readonly fullName: string
+  readonly emailVerifiedAt: Date | null
+  readonly createdAt: Date
+  readonly profileId: string | null
+  readonly role: Role | null
+}
+
 const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 
 /** SQL for communities and their notification settings. */
@@ -76,15 +87,19 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
           WHERE p.account_id = ${accountId} AND p.removed_at IS NULL AND p.status = 'active'
             AND c.deleted_at IS NULL
           ORDER BY p.id`.pipe(Effect.orDie),
-      /** The account's live, accepted profile in a live community (an invitation is no membership). */
-      membership: (communityId: string, accountId: string) =>
-        sql<{ profileId: string; role: Role }>`SELECT p.id AS profile_id, p.role
-          FROM profiles p JOIN communities c ON c.id = p.community_id
-          WHERE p.community_id = ${communityId} AND p.account_id = ${accountId}
-            AND p.removed_at IS NULL AND p.status = 'active' AND c.deleted_at IS NULL`.pipe(
-          Effect.map(first),
-          Effect.orDie
-        ),
+      /**
+       * The account and its live, accepted profile in a live community, in one statement (the
+       * request's caller): none when there is no such account; `profileId` null when not a member (an
+       * invitation is no membership).
+       */
+      callerIn: (communityId: string, accountId: string) =>
+        sql<CallerRow>`SELECT a.id, a.email, a.full_name, a.email_verified_at, a.created_at,
+            p.id AS profile_id, p.role
+          FROM accounts a
+          LEFT JOIN (profiles p JOIN communities c ON c.id = p.community_id AND c.deleted_at IS NULL)
+            ON p.account_id = a.id AND p.community_id = ${communityId}
+              AND p.removed_at IS NULL AND p.status = 'active'
+          WHERE a.id = ${accountId}`.pipe(Effect.map(first), Effect.orDie),
       /** The role of a live, accepted profile of the community. */
       profileRole: (communityId: string, profileId: string) =>
         sql<{ role: Role }>`SELECT role FROM profiles WHERE community_id = ${communityId} AND id = ${profileId}

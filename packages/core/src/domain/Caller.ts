@@ -7,6 +7,9 @@ export interface Account {
   readonly email: string
   readonly fullName: string
   readonly isPlatformAdmin: boolean
+  /** The holder used a link sent to this e-mail. */
+  readonly emailVerified: boolean
+  readonly createdAt: Date
 }
 
 export class CurrentAccount extends Context.Tag("@roda/core/CurrentAccount")<CurrentAccount, Account>() {}

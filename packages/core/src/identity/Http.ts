@@ -19,9 +19,7 @@ export const IdentityHttp = HttpApiBuilder.group(RodaApi, "identity", (handlers)
           return yield* ok(Messages.loggedIn, data)
         }))
       .handle("me", () =>
-        Effect.flatMap(CurrentAccount, identity.me).pipe(Effect.flatMap((data) =>
-          ok(Messages.accountFound, data)
-        )))
+        Effect.flatMap(CurrentAccount, (account) => ok(Messages.accountFound, identity.me(account))))
       .handle("changePassword", ({ payload }) =>
         Effect.flatMap(CurrentAccount, (account) =>
           identity.changePassword(account, payload)).pipe(

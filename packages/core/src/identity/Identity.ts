@@ -25,7 +25,11 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest("hex
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-const summary = (account: AccountRow) => ({ id: account.id, email: account.email, fullName: account.fullName })
+const summary = (account: Pick<AccountRow, "id" | "email" | "fullName">) => ({
+  id: account.id,
+  email: account.email,
+  fullName: account.fullName
+})
 
 /** Accounts, sign-in, passwords and the single-use links that set them. */
 export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", {
@@ -47,9 +51,13 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     const isPlatformAdmin = (row: Pick<AccountRow, "email" | "emailVerifiedAt">) =>
       row.emailVerifiedAt !== null && adminEmails.has(normalEmail(row.email))
 
-    const toAccount = (row: AccountRow): Account => ({
+    type CallerRow = Pick<AccountRow, "id" | "email" | "fullName" | "emailVerifiedAt" | "createdAt">
+
+    const toAccount = (row: CallerRow): Account => ({
       ...summary(row),
-      isPlatformAdmin: isPlatformAdmin(row)
+      isPlatformAdmin: isPlatformAdmin(row),
+      emailVerified: row.emailVerifiedAt !== null,
+      createdAt: row.createdAt
     })
 
     /** Creates an account; `password` null leaves it to be set through a link. */
@@ -158,15 +166,8 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
 
     const findAccount = (id: string) => Effect.map(repo.findById(id), Option.map(toAccount))
 
-    const me = Effect.fn("Identity.me")(function*(account: Account) {
-      const row = yield* repo.findById(account.id)
-      if (Option.isNone(row)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
-      return {
-        ...toAccount(row.value),
-        emailVerified: row.value.emailVerifiedAt !== null,
-        createdAt: row.value.createdAt.toISOString()
-      }
-    })
+    /** The caller as the request's middleware read it (the account row, with the membership when scoped). */
+    const me = (account: Account) => ({ ...account, createdAt: account.createdAt.toISOString() })
 
     const changePassword = Effect.fn("Identity.changePassword")(function*(
       account: Account,
@@ -329,6 +330,8 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       register,
       login,
       findAccount,
+      /** The account of a row read elsewhere (the caller read with the membership). */
+      accountOf: toAccount,
       findByEmail: (email: string) => Effect.map(repo.findByEmail(email), Option.map(toAccount)),
       /** Whether the account can sign in with a password already (else it needs a set-password link). */
       hasPassword: (id: string) =>

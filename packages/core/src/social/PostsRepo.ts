@@ -41,9 +41,9 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
     const authorJoin = sql`JOIN profiles p ON p.community_id = t.community_id AND p.id = t.author_profile_id`
     const authored = sql`t.id, t.author_profile_id, p.full_name AS author_name, p.avatar_url AS author_avatar_url,
       t.body, t.created_at, t.updated_at`
-    const status = sql`SELECT ${authored},
-      to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time
-      FROM status_posts t ${authorJoin}`
+    const statusColumns = sql`${authored},
+      to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time`
+    const status = sql`SELECT ${statusColumns} FROM status_posts t ${authorJoin}`
 
     return {
       findStatus: (communityId: string, id: string) =>
@@ -51,8 +51,15 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
           Effect.map(first),
           Effect.orDie
         ),
+      /** Inserts the post and answers it as `findStatus` would, in one statement. */
       insertStatus: (row: { id: string; communityId: string; authorProfileId: string; body: string }) =>
-        sql`INSERT INTO status_posts ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
+        sql<StatusRow>`WITH t AS (INSERT INTO status_posts ${sql.insert(row)} RETURNING *)
+          SELECT ${statusColumns} FROM t ${authorJoin}`.pipe(
+          Effect.flatMap((rows) =>
+            rows[0] === undefined ? Effect.dieMessage(`status post ${row.id} has no author`) : Effect.succeed(rows[0])
+          ),
+          Effect.orDie
+        ),
       updateStatus: (communityId: string, id: string, body: string) =>
         sql`UPDATE status_posts SET body = ${body}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),

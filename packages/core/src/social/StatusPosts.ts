@@ -75,13 +75,22 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       return { items: yield* views(viewer, page.items), pagination: page.pagination }
     })
 
+    /**
+     * Two statements (one without mentions): the post and its mentions, each answered by its insert.
+     * A new post has no reactions or comments yet, so nothing is read back.
+     */
     const create = Effect.fn("StatusPosts.create")(function*(member: Member, body: string) {
       const id = yield* ids.next
-      yield* transactional(sql)(Effect.gen(function*() {
-        yield* repo.insertStatus({ id, communityId: member.communityId, authorProfileId: member.actingProfileId, body })
-        yield* mentions.replace(member.communityId, "status", id, body)
+      const { mentioned, row } = yield* transactional(sql)(Effect.gen(function*() {
+        const row = yield* repo.insertStatus({
+          id,
+          communityId: member.communityId,
+          authorProfileId: member.actingProfileId,
+          body
+        })
+        return { row, mentioned: yield* mentions.insertFor(member.communityId, "status", id, body) }
       }))
-      return yield* one(member, id)
+      return statusView(row, { reactions: new Map(), mine: new Map(), mentions: groupMentions(mentioned) })
     })
 
     const update = Effect.fn("StatusPosts.update")(function*(member: Member, id: string, body: string) {

@@ -48,6 +48,24 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
             WHERE community_id = ${communityId} AND removed_at IS NULL AND status = 'active'
               AND ${sql.in("id", ids)}`
         }).pipe(Effect.orDie),
+      /**
+       * The mentions of `body` on a new item (nothing to replace), answered as `of` would: one
+       * statement, none without mentions.
+       */
+      insertFor: (communityId: string, type: MentionType, itemId: string, body: string) => {
+        const ids = mentionedIds(body)
+        return ids.length === 0
+          ? Effect.succeed<ReadonlyArray<MentionRow>>([])
+          : sql<MentionRow>`WITH m AS (
+              INSERT INTO mentions (community_id, item_type, item_id, profile_id)
+              SELECT community_id, ${type}, ${itemId}, id FROM profiles
+              WHERE community_id = ${communityId} AND removed_at IS NULL AND status = 'active'
+                AND ${sql.in("id", ids)}
+              RETURNING item_id, profile_id)
+            SELECT m.item_id, p.id AS profile_id, p.full_name FROM m
+              JOIN profiles p ON p.community_id = ${communityId} AND p.id = m.profile_id
+            ORDER BY p.full_name, p.id`.pipe(Effect.orDie)
+      },
       /** Mentions of these items, one query. */
       of: (communityId: string, type: MentionType, itemIds: ReadonlyArray<string>) =>
         itemIds.length === 0

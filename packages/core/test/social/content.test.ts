@@ -134,7 +134,14 @@ const memberOf = (
   user: { id: string; email: string; fullName: string; profileId: string },
   role: Member["role"]
 ): Member => ({
-  account: { id: user.id, email: user.email, fullName: user.fullName, isPlatformAdmin: false },
+  account: {
+    id: user.id,
+    email: user.email,
+    fullName: user.fullName,
+    isPlatformAdmin: false,
+    emailVerified: false,
+    createdAt: new Date()
+  },
   communityId: setup.community.id,
   profileId: user.profileId,
   role,

@@ -91,7 +91,14 @@ const viewerOf = (kind: Kind): Viewer => {
     ? "finance"
     : "member"
   const member: Member = {
-    account: { id: person.id, email: person.email, fullName: person.fullName, isPlatformAdmin: false },
+    account: {
+      id: person.id,
+      email: person.email,
+      fullName: person.fullName,
+      isPlatformAdmin: false,
+      emailVerified: false,
+      createdAt: new Date()
+    },
     communityId: setup.community.id,
     profileId: person.profileId,
     role,

@@ -7,30 +7,45 @@ import { Identity } from "../../identity/Identity"
 import { Tokens } from "../../platform/Tokens"
 import { Authenticated } from "./tags"
 
+const BEARER = /^Bearer ([^\s]+)$/
+
+/** Built only on the failure path: the error (and its stack trace) is not made for a valid token. */
+export const invalidToken = Effect.suspend(() => Effect.fail(unauthorized(Messages.tokenInvalid)))
+
+/**
+ * The account id of `Authorization: Bearer <JWT>`, without reading the account: none when the header
+ * is absent; 401 `Invalid or expired token` when it is not in that form, does not verify or has expired.
+ */
+export const makeReadToken = Effect.map(Tokens, (tokens) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const header = request.headers["authorization"]
+    if (header === undefined || header.trim() === "") return Option.none<string>()
+    const match = BEARER.exec(header)
+    if (!match) return yield* invalidToken
+    const claims = yield* tokens.verify(match[1]!)
+    if (Option.isNone(claims)) return yield* invalidToken
+    return Option.some(claims.value.accountId)
+  }))
+
 /**
  * Reads `Authorization: Bearer <JWT>`: none when the header is absent; 401 `Invalid or expired
  * token` when it is not in that form, does not verify, has expired or names no account.
  */
 export const makeAuthenticate = Effect.gen(function*() {
-  const tokens = yield* Tokens
+  const readToken = yield* makeReadToken
   const identity = yield* Identity
   return Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const header = request.headers["authorization"]
-    if (header === undefined || header.trim() === "") return Option.none<Account>()
-    const match = /^Bearer ([^\s]+)$/.exec(header)
-    const invalid = Effect.fail(unauthorized(Messages.tokenInvalid))
-    if (!match) return yield* invalid
-    const claims = yield* tokens.verify(match[1]!)
-    if (Option.isNone(claims)) return yield* invalid
-    const account = yield* identity.findAccount(claims.value.accountId)
-    if (Option.isNone(account)) return yield* invalid
+    const accountId = yield* readToken
+    if (Option.isNone(accountId)) return Option.none<Account>()
+    const account = yield* identity.findAccount(accountId.value)
+    if (Option.isNone(account)) return yield* invalidToken
     return account
   })
 })
 
 /** 401 `Authentication token is required` when there is no token. */
-export const requireAccount = <E, R>(authenticate: Effect.Effect<Option.Option<Account>, E, R>) =>
+export const requireAccount = <A, E, R>(authenticate: Effect.Effect<Option.Option<A>, E, R>) =>
   Effect.flatMap(
     authenticate,
     Option.match({

@@ -2,9 +2,11 @@ import { HttpMethod, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { CommunitiesRepo } from "../../communities/Repo"
 import { badRequest, fieldError, forbidden, invalidField } from "../../domain/AppError"
-import type { Account, Member } from "../../domain/Caller"
+import type { Member } from "../../domain/Caller"
 import { isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
+import { Identity } from "../../identity/Identity"
+import { invalidToken } from "./Authentication"
 
 /** `X-CommunityId`: a valid id, or 400 with `errors[0].param = "X-CommunityId"` (spec §7). */
 export const communityIdHeader = Effect.gen(function*() {
@@ -20,20 +22,37 @@ export const communityIdHeader = Effect.gen(function*() {
   return value.toLowerCase()
 })
 
-/** The account's membership in the community, before any `X-ProfileId`. */
-export const makeFindMember = Effect.map(
-  CommunitiesRepo,
-  (repo) => (communityId: string, account: Account) =>
-    Effect.map(
-      repo.membership(communityId, account.id),
-      Option.map((m): Member => ({
-        account,
-        communityId,
-        profileId: m.profileId,
-        role: m.role,
-        actingProfileId: m.profileId
-      }))
-    )
+/**
+ * The token's account and its membership in the community (before any `X-ProfileId`), read in one
+ * statement: 401 `Invalid or expired token` when the account no longer exists.
+ */
+export const makeFindCaller = Effect.gen(function*() {
+  const repo = yield* CommunitiesRepo
+  const identity = yield* Identity
+  return (communityId: string, accountId: string) =>
+    Effect.flatMap(repo.callerIn(communityId, accountId), (row) => {
+      if (Option.isNone(row)) return invalidToken
+      const { profileId, role } = row.value
+      const account = identity.accountOf(row.value)
+      const member = profileId === null || role === null
+        ? Option.none<Member>()
+        : Option.some<Member>({ account, communityId, profileId, role, actingProfileId: profileId })
+      return Effect.succeed({ account, member })
+    })
+})
+
+/**
+ * Where the community header is wrong, a token naming no account is still refused first (401, as
+ * when the account was read before the header); only that failure path reads the account alone.
+ */
+export const makeCommunityIdOf = Effect.map(
+  Identity,
+  (identity) => (accountId: string) =>
+    Effect.catchAll(communityIdHeader, (error) =>
+      Effect.flatMap(
+        identity.findAccount(accountId),
+        (account) => Option.isNone(account) ? invalidToken : Effect.fail(error)
+      ))
 )
 
 /** 403 `Você não é membro desta comunidade.` unless the account is a member. */

@@ -1,24 +1,35 @@
 import { Effect, Layer, Option } from "effect"
 import { makeApplyActingProfile } from "./ActingProfile"
-import { makeAuthenticate, requireAccount } from "./Authentication"
-import { bodyCommunityMatches, communityIdHeader, makeFindMember, requireMembership } from "./CommunityScope"
+import { makeReadToken, requireAccount } from "./Authentication"
+import {
+  bodyCommunityMatches,
+  communityIdHeader,
+  makeCommunityIdOf,
+  makeFindCaller,
+  requireMembership
+} from "./CommunityScope"
 import { MemberScope, PublicScope } from "./tags"
 
-/** Token, then community header, then membership, then `X-ProfileId`. */
+/**
+ * Token, then community header, then account and membership (one statement), then `X-ProfileId`.
+ * The token's account is read with the membership, not before it.
+ */
 export const MemberScopeLive = Layer.effect(
   MemberScope,
   Effect.gen(function*() {
-    const authenticate = yield* makeAuthenticate
-    const findMember = yield* makeFindMember
+    const readToken = yield* makeReadToken
+    const communityIdOf = yield* makeCommunityIdOf
+    const findCaller = yield* makeFindCaller
     const applyActingProfile = yield* makeApplyActingProfile
     return {
       bearer: () =>
         Effect.gen(function*() {
-          const account = yield* requireAccount(authenticate)
-          const communityId = yield* communityIdHeader
-          const member = yield* requireMembership(yield* findMember(communityId, account))
+          const accountId = yield* requireAccount(readToken)
+          const communityId = yield* communityIdOf(accountId)
+          const { member } = yield* findCaller(communityId, accountId)
+          const found = yield* requireMembership(member)
           yield* bodyCommunityMatches(communityId)
-          return yield* applyActingProfile(member)
+          return yield* applyActingProfile(found)
         })
     }
   })
@@ -28,16 +39,19 @@ export const MemberScopeLive = Layer.effect(
 export const PublicScopeLive = Layer.effect(
   PublicScope,
   Effect.gen(function*() {
-    const authenticate = yield* makeAuthenticate
-    const findMember = yield* makeFindMember
+    const readToken = yield* makeReadToken
+    const findCaller = yield* makeFindCaller
     const applyActingProfile = yield* makeApplyActingProfile
     return Effect.gen(function*() {
       const communityId = yield* communityIdHeader
       yield* bodyCommunityMatches(communityId)
-      const account = yield* authenticate
-      const found = Option.isSome(account) ? yield* findMember(communityId, account.value) : Option.none()
-      const member = Option.isSome(found) ? Option.some(yield* applyActingProfile(found.value)) : Option.none()
-      return { communityId, account, member }
+      const accountId = yield* readToken
+      if (Option.isNone(accountId)) return { communityId, account: Option.none(), member: Option.none() }
+      const caller = yield* findCaller(communityId, accountId.value)
+      const member = Option.isSome(caller.member)
+        ? Option.some(yield* applyActingProfile(caller.member.value))
+        : Option.none()
+      return { communityId, account: Option.some(caller.account), member }
     })
   })
 )

@@ -1,0 +1,109 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type SocialCommunity, socialCommunity } from "./social/setup"
+import { as, NOT_MEMBER } from "./support/community"
+import { expectError, expectOk } from "./support/envelope"
+import { client, register, startRoda } from "./support/harness"
+
+const roda = startRoda()
+const api = client(roda)
+afterAll(() => roda.dispose())
+
+/**
+ * Counts the spans @effect/sql opens per statement ("sql.execute") while `run` goes through the
+ * web handler (the middleware's statements count too; BEGIN, COMMIT and savepoints do not).
+ */
+const statements = async <A>(run: () => Promise<A>) => {
+  const tracer = Effect.runSync(Effect.tracer)
+  const span = tracer.span
+  let n = 0
+  ;(tracer as { span: typeof span }).span = (name, ...rest) => {
+    if (name === "sql.execute") n++
+    return span.call(tracer, name, ...rest)
+  }
+  try {
+    const result = await run()
+    return { n, result }
+  } finally {
+    ;(tracer as { span: typeof span }).span = span
+  }
+}
+
+const deleteAccount = (id: string) =>
+  roda.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM accounts WHERE id = ${id}`))
+
+let setup: SocialCommunity
+beforeAll(async () => {
+  setup = await socialCommunity(api, "Consultas de status")
+})
+
+/**
+ * Before issue 11 `POST /api/status` took 11 statements (account, membership, insert, mentions
+ * delete and insert, the post read back, reactions, the caller's reaction, comments, mentions). Now:
+ * the caller with their membership, the post (answered by its insert), its mentions (when any).
+ */
+describe("POST /api/status statements", () => {
+  it("creates a post without mentions in 2 statements", async () => {
+    const { n, result } = await statements(() =>
+      api.post("/api/status", { body: "Sem menções" }, as(setup.alice, setup.community))
+    )
+    const post = expectOk(result, 201)
+    expect(post).toMatchObject({
+      body: "Sem menções",
+      author: { id: setup.alice.profileId, fullName: "Alice Alves", avatarUrl: null },
+      reactions: { like: 0, love: 0, celebrate: 0, insightful: 0, funny: 0 },
+      reactionCount: 0,
+      commentCount: 0,
+      myReaction: null,
+      mentions: []
+    })
+    expect(n).toBe(2)
+  })
+
+  it("creates a post with mentions in 3 statements, answering what a read would", async () => {
+    const body = `Oi @[Bruno](${setup.bruno.profileId}) e @${setup.alice.profileId}`
+    const { n, result } = await statements(() => api.post("/api/status", { body }, as(setup.alice, setup.community)))
+    const post = expectOk(result, 201)
+    expect(n).toBe(3)
+    const listed = expectOk(await api.get("/api/status?limit=1", as(setup.alice, setup.community)))
+    expect(listed[0]).toEqual(post)
+    expect(post.mentions.map((m: { profileId: string }) => m.profileId).sort()).toEqual(
+      [setup.alice.profileId, setup.bruno.profileId].sort()
+    )
+  })
+
+  it("refuses a non-member in 1 statement (the caller read)", async () => {
+    const stranger = await register(api, "Sara Stranger")
+    const { n, result } = await statements(() => api.post("/api/status", { body: "x" }, as(stranger, setup.community)))
+    expectError(result, 403, NOT_MEMBER)
+    expect(n).toBe(1)
+  })
+})
+
+describe("GET /api/auth/me statements", () => {
+  it("answers in 1 statement", async () => {
+    const { n, result } = await statements(() => api.get("/api/auth/me", { token: setup.alice.token }))
+    expect(expectOk(result)).toMatchObject({ id: setup.alice.id, isPlatformAdmin: false, emailVerified: false })
+    expect(n).toBe(1)
+  })
+})
+
+describe("the token of a deleted account", () => {
+  it("is refused with 401 on scoped, public and account routes, even with a wrong community header", async () => {
+    const gone = await register(api, "Gil Gone")
+    await deleteAccount(gone.id)
+    expectError(await api.get("/api/auth/me", { token: gone.token }), 401, "Invalid or expired token")
+    expectError(
+      await api.post("/api/status", { body: "x" }, as(gone, setup.community)),
+      401,
+      "Invalid or expired token"
+    )
+    expectError(await api.get("/api/status", as(gone, setup.community)), 401, "Invalid or expired token")
+    expectError(
+      await api.post("/api/status", { body: "x" }, { token: gone.token, community: "nope" }),
+      401,
+      "Invalid or expired token"
+    )
+  })
+})
