@@ -1,8 +1,10 @@
 import { makeRoda, type Roda } from "@roda/core"
-import { Effect, Runtime } from "effect"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { ServerConfig } from "./config"
+import { defaultLogSettings, type Log, makeLog } from "./log"
 
 /**
  * The request body as a web stream. Unlike `Readable.toWeb`, cancelling it (Roda stops reading a
@@ -73,7 +75,7 @@ const settleUnreadBody = (req: IncomingMessage, res: ServerResponse) => {
   })
 }
 
-const toWebRequest = (req: IncomingMessage): Request => {
+const toWebRequest = (req: IncomingMessage, signal: AbortSignal): Request => {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) value.forEach((v) => headers.append(name, v))
@@ -84,7 +86,8 @@ const toWebRequest = (req: IncomingMessage): Request => {
     method: req.method ?? "GET",
     headers,
     body: hasBody ? bodyOf(req) : null,
-    duplex: "half"
+    duplex: "half",
+    signal
   } as RequestInit)
 }
 
@@ -104,11 +107,51 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body))
 }
 
-/** Health and readiness are answered here; everything else goes to Roda's web handler. */
-const handle = (roda: Roda, log: (line: string) => void) => async (req: IncomingMessage, res: ServerResponse) => {
+/** A client's `X-Request-Id` is kept when it is a plain token; otherwise one is made. */
+const REQUEST_ID = /^[\w.:-]{1,128}$/
+const requestIdOf = (req: IncomingMessage) => {
+  const given = req.headers["x-request-id"]
+  return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID()
+}
+
+/** The handlers running: each with the controller that interrupts it. */
+interface InFlight {
+  readonly handlers: Map<Promise<void>, AbortController>
+  /** Set once stopping: answers close their connection instead of keeping it alive. */
+  stopping: boolean
+}
+
+/**
+ * Health and readiness are answered here; everything else goes to Roda's web handler. Every answer
+ * carries `X-Request-Id` and is logged in one line once sent. A client that leaves before its
+ * answer is written (its connection closed) aborts the request's signal, which interrupts the
+ * handler's fiber.
+ */
+const handle = (roda: Roda, log: Log, inFlight: InFlight) => (req: IncomingMessage, res: ServerResponse) => {
+  const abort = new AbortController()
+  res.once("close", () => {
+    if (!res.writableFinished) abort.abort()
+  })
+  if (inFlight.stopping) res.setHeader("connection", "close")
+  const done = respond(roda, log, req, res, abort.signal).finally(() => inFlight.handlers.delete(done))
+  inFlight.handlers.set(done, abort)
+}
+
+const respond = async (roda: Roda, log: Log, req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => {
   const started = performance.now()
-  const path = (req.url ?? "/").split("?")[0] ?? "/"
-  res.on("finish", () => log(`${req.method} ${path} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`))
+  const url = req.url ?? "/"
+  const query = url.indexOf("?")
+  const path = query === -1 ? url : url.slice(0, query)
+  const requestId = requestIdOf(req)
+  res.setHeader("x-request-id", requestId)
+  res.once("finish", () =>
+    log.request({
+      requestId,
+      method: req.method ?? "GET",
+      path,
+      status: res.statusCode,
+      durationMs: performance.now() - started
+    }))
   try {
     if (path === "/healthz") return json(res, 200, { status: "ok" })
     if (path === "/readyz") {
@@ -117,9 +160,13 @@ const handle = (roda: Roda, log: (line: string) => void) => async (req: Incoming
         () => json(res, 503, { status: "unavailable" })
       )
     }
-    await writeResponse(req, res, await roda.handler(toWebRequest(req), { clientAddress: req.socket.remoteAddress }))
+    const response = await roda.handler(toWebRequest(req, signal), { clientAddress: req.socket.remoteAddress })
+    if (signal.aborted) return
+    await writeResponse(req, res, response)
   } catch (error) {
-    log(`error ${String(error)}`)
+    // A client that left mid-body: nothing to answer, nothing wrong on this side.
+    if (signal.aborted) return
+    log.write("error", "request failed", { requestId, error: String(error) })
     if (!res.headersSent) {
       settleUnreadBody(req, res)
       json(res, 500, { success: false, message: "Internal server error." })
@@ -127,38 +174,88 @@ const handle = (roda: Roda, log: (line: string) => void) => async (req: Incoming
   }
 }
 
+/** How long a stop waits for the handlers in flight before interrupting them. */
+const DEFAULT_GRACE_MS = 10_000
+/** How long interrupted handlers are given to finish (roll back, release connections). */
+const INTERRUPT_GRACE_MS = 2_000
+
+/** Resolves when every handler in flight has settled, or after `ms`; true when they all did. */
+const settled = async (inFlight: InFlight, ms: number) => {
+  const deadline = Date.now() + ms
+  while (inFlight.handlers.size > 0) {
+    const left = deadline - Date.now()
+    if (left <= 0) return false
+    let timer: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([
+      Promise.allSettled([...inFlight.handlers.keys()]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, left)
+      })
+    ])
+    clearTimeout(timer)
+  }
+  return true
+}
+
 /**
- * Starts the HTTP server in a scope: closing the scope stops accepting connections, lets requests
- * in flight finish, then releases the database.
+ * Stops accepting connections, waits (at most `graceMs`) for the handlers in flight, interrupts
+ * those still running, then closes every connection left (idle keep-alive ones included).
  */
-export const serve = (config: ServerConfig) =>
+const stop = async (server: Server, inFlight: InFlight, log: Log, graceMs: number) => {
+  inFlight.stopping = true
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  if (!(await settled(inFlight, graceMs))) {
+    log.write("warn", "Shutting down: interrupting requests still running", { count: inFlight.handlers.size })
+    for (const abort of inFlight.handlers.values()) abort.abort()
+    await settled(inFlight, INTERRUPT_GRACE_MS)
+  }
+  server.closeAllConnections()
+  await closed
+}
+
+export interface ServeOptions {
+  readonly logSink?: (chunk: string) => void
+  /** How long a stop waits for requests in flight before interrupting them (default 10 s). */
+  readonly graceMs?: number
+}
+
+/**
+ * Starts the HTTP server in a scope. Closing the scope (SIGTERM, SIGINT) stops accepting
+ * connections, lets the handlers in flight finish (interrupting those still running after
+ * `graceMs`), and only then releases the database.
+ */
+export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
   Effect.gen(function*() {
     const roda = yield* Effect.acquireRelease(
       Effect.sync(() => makeRoda({ database: config.database, options: config.options })),
       (roda) => Effect.promise(() => roda.dispose())
     )
+    const log = makeLog(config.log ?? defaultLogSettings(), options.logSink)
+    yield* Effect.addFinalizer(() => Effect.sync(log.flush))
     yield* Effect.promise(() => roda.ready())
-    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
-    const log = (line: string) => runFork(Effect.logInfo(line))
+    const inFlight: InFlight = { handlers: new Map(), stopping: false }
     const server = yield* Effect.acquireRelease(
-      Effect.async<ReturnType<typeof createServer>>((resume) => {
-        const server = createServer(handle(roda, log))
+      Effect.async<Server>((resume) => {
+        const server = createServer(handle(roda, log, inFlight))
         server.once("error", (error) => resume(Effect.die(error)))
         server.listen(config.port, config.host, () => resume(Effect.succeed(server)))
       }),
       (server) =>
-        Effect.logInfo("Shutting down: finishing requests in flight").pipe(
-          Effect.zipRight(Effect.async<void>((resume) => {
-            server.close(() => resume(Effect.void))
-            server.closeIdleConnections()
-          }))
+        Effect.sync(() => log.write("info", "Shutting down: finishing requests in flight")).pipe(
+          Effect.zipRight(Effect.promise(() => stop(server, inFlight, log, options.graceMs ?? DEFAULT_GRACE_MS)))
         )
     )
     const address = server.address() as AddressInfo
-    yield* Effect.logInfo(
+    log.write(
+      "info",
       `Roda listening on http://${address.address}:${address.port} (${
         config.database._tag === "Postgres" ? "PostgreSQL" : `embedded database: ${config.database.dataDir}`
       })`
     )
-    return { port: address.port, roda }
+    return {
+      port: address.port,
+      roda,
+      /** How many requests are being handled (for probes and tests). */
+      inFlight: () => inFlight.handlers.size
+    }
   })

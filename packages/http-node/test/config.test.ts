@@ -73,6 +73,24 @@ describe("configuration", () => {
     expect(Redacted.value(given.value.options.sandboxWebhookSecret!)).toBe("x".repeat(32))
   })
 
+  it("reads LOG_FORMAT and LOG_LEVEL, and refuses unknown values", async () => {
+    const unset = await load({ DATA_DIR: "memory" })
+    if (!Exit.isSuccess(unset)) throw new Error("config failed")
+    expect(unset.value.log).toEqual({ format: process.stdout.isTTY ? "pretty" : "json", level: "info" })
+    const given = await load({ DATA_DIR: "memory", LOG_FORMAT: "Pretty", LOG_LEVEL: " WARN " })
+    if (!Exit.isSuccess(given)) throw new Error("config failed")
+    expect(given.value.log).toEqual({ format: "pretty", level: "warn" })
+    const json = await load({ DATA_DIR: "memory", LOG_FORMAT: "json", LOG_LEVEL: "debug" })
+    if (!Exit.isSuccess(json)) throw new Error("config failed")
+    expect(json.value.log).toEqual({ format: "json", level: "debug" })
+    const format = await load({ DATA_DIR: "memory", LOG_FORMAT: "xml" })
+    if (!Exit.isFailure(format)) throw new Error("config should have failed")
+    expect(Cause.pretty(format.cause)).toContain("LOG_FORMAT: xml is not one of json, pretty")
+    const level = await load({ DATA_DIR: "memory", LOG_LEVEL: "verbose" })
+    if (!Exit.isFailure(level)) throw new Error("config should have failed")
+    expect(Cause.pretty(level.cause)).toContain("LOG_LEVEL: verbose is not one of debug, info, warn, error")
+  })
+
   it("requires PAYMENT_GATEWAY with DATABASE_URL, and SANDBOX_WEBHOOK_SECRET for the sandbox there", async () => {
     const postgres = { DATABASE_URL: "postgres://localhost/x", JWT_SECRET: "s".repeat(40) }
     const failure = async (env: Record<string, string>) => {

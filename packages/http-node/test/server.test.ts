@@ -6,6 +6,8 @@ import { serve } from "../src/server"
 
 const scope = Effect.runSync(Scope.make())
 let base = ""
+const logged: Array<string> = []
+const logLines = () => logged.join("").split("\n").filter(Boolean).map((line) => JSON.parse(line))
 
 beforeAll(async () => {
   const { port } = await Effect.runPromise(
@@ -13,8 +15,9 @@ beforeAll(async () => {
       port: 0,
       host: "127.0.0.1",
       database: { _tag: "Embedded", dataDir: "memory" },
-      options: defaultOptions({ jwtSecret: secret("a-test-secret-that-is-long-enough-123") })
-    }).pipe(Scope.extend(scope))
+      options: defaultOptions({ jwtSecret: secret("a-test-secret-that-is-long-enough-123") }),
+      log: { format: "json", level: "info" }
+    }, { logSink: (chunk) => logged.push(chunk) }).pipe(Scope.extend(scope))
   )
   base = `http://127.0.0.1:${port}`
 })
@@ -49,6 +52,28 @@ describe("Node server", () => {
     })
     expect(reply.status).toBe(413)
     expect((await reply.json()).success).toBe(false)
+  })
+
+  it("logs one JSON line per request, with the request id it answers in X-Request-Id", async () => {
+    const given = await fetch(`${base}/healthz?probe=1`, { headers: { "x-request-id": "probe-42" } })
+    expect(given.headers.get("x-request-id")).toBe("probe-42")
+    const made = await fetch(`${base}/api/nothing-here`, { headers: { "x-request-id": "not a plain token" } })
+    const madeId = made.headers.get("x-request-id")
+    expect(madeId).toMatch(/^[0-9a-f-]{36}$/)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const lines = logLines()
+    expect(lines.find((line) => line.requestId === "probe-42")).toEqual({
+      time: expect.any(String),
+      level: "info",
+      msg: "request",
+      requestId: "probe-42",
+      method: "GET",
+      path: "/healthz",
+      status: 200,
+      durationMs: expect.any(Number)
+    })
+    expect(lines.find((line) => line.requestId === madeId)).toMatchObject({ path: "/api/nothing-here", status: 404 })
+    expect(lines.find((line) => String(line.msg).startsWith("Roda listening on"))).toMatchObject({ level: "info" })
   })
 
   it("answers unknown routes with the 404 envelope", async () => {

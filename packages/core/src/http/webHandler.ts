@@ -20,6 +20,8 @@ import { Courses } from "../courses/Courses"
 import { Curriculum } from "../courses/Curriculum"
 import { CoursesHttp } from "../courses/Http"
 import { Learning } from "../courses/Learning"
+import { AppError } from "../domain/AppError"
+import { Messages } from "../domain/Messages"
 import { Events } from "../events/Events"
 import { EventsHttp } from "../events/Http"
 import { Feed } from "../feed/Feed"
@@ -57,6 +59,7 @@ import { Spaces } from "../structure/Spaces"
 import { RodaApi } from "./Api"
 import { ClientAddress } from "./ClientAddress"
 import { envelopeMiddleware } from "./Envelope"
+import { errorBody } from "./errorBody"
 import { AuthenticatedLive } from "./middleware/Authentication"
 import { MemberScopeLive, PublicScopeLive } from "./middleware/live"
 import { admit } from "./requestGate"
@@ -92,6 +95,11 @@ export interface RodaConfig {
    * `options.sandboxWebhookSecret`.
    */
   readonly paymentGateway?: Layer.Layer<PaymentGateway, never, Ids> | undefined
+  /**
+   * Open a server span (`http.server <method>`, with the request's headers as attributes) for every
+   * request. Off by default: nothing exports traces yet, and the span costs on every request.
+   */
+  readonly tracing?: boolean | undefined
 }
 
 /** Database, ports and use-case services: everything but HTTP. */
@@ -186,6 +194,13 @@ export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {
   ).pipe(Layer.provideMerge(api), Layer.provideMerge(services))
 }
 
+/**
+ * The web handler always wraps the app in `HttpMiddleware.tracer`; unless tracing is on, its
+ * predicate is set to skip every request (scoped, so the handler's runtime keeps it).
+ */
+const tracingLayer = (enabled: boolean) =>
+  enabled ? Layer.empty : Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true)
+
 export interface RequestInfo {
   /** The client's address, for sign-in throttling. */
   readonly clientAddress?: string | undefined
@@ -196,28 +211,74 @@ export interface Roda {
   readonly handler: (request: Request, info?: RequestInfo) => Promise<Response>
   /** Resolves when the database answers (readiness). */
   readonly ready: () => Promise<void>
-  readonly dispose: () => Promise<void>
+  /**
+   * Refuses new requests (503), waits for those in flight (at most `graceMs`, default 10 s; abort a
+   * request's signal to interrupt it), then closes the database.
+   */
+  readonly dispose: (graceMs?: number) => Promise<void>
   /** The runtime of the services (database, ports, use cases) the handler uses. */
   readonly runtime: ManagedRuntime.ManagedRuntime<Layer.Layer.Success<ReturnType<typeof servicesLayer>>, never>
 }
+
+/** How long dispose waits for the requests in flight before closing the database anyway. */
+const DISPOSE_GRACE_MS = 10_000
+
+const settledWithin = async (promises: ReadonlyArray<Promise<unknown>>, ms: number) => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  await Promise.race([
+    Promise.allSettled(promises),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms)
+    })
+  ])
+  clearTimeout(timer)
+}
+
+/** The answer to a request that arrives once Roda is being disposed: 503, retry elsewhere or later. */
+const unavailable = (request: Request) =>
+  Response.json(
+    errorBody(
+      new AppError({ status: 503, text: Messages.serviceUnavailable }),
+      request.headers.get("accept-language") ?? undefined
+    ),
+    { status: 503, headers: { "retry-after": "1", connection: "close" } }
+  )
 
 /** Builds Roda: migrations run on first use, then every request goes through the same HttpApi. */
 export const makeRoda = (config: RodaConfig): Roda => {
   const memoMap = Effect.runSync(Layer.makeMemoMap)
   const services = servicesLayer(config)
   const runtime = ManagedRuntime.make(services, memoMap)
-  const web = HttpApiBuilder.toWebHandler(apiLayer(services), { memoMap })
-  const handler = async (request: Request, info?: RequestInfo) => {
+  const web = HttpApiBuilder.toWebHandler(Layer.merge(apiLayer(services), tracingLayer(config.tracing === true)), {
+    memoMap
+  })
+  // The requests being handled, so that dispose closes the database only after them.
+  const inFlight = new Set<Promise<Response>>()
+  let disposing = false
+  const run = async (request: Request, info?: RequestInfo) => {
     const admitted = await admit(request)
     if (admitted instanceof Response) return admitted
+    // The client left while its body was read: the fiber would never hear of it.
+    if (admitted.signal.aborted) return new Response(null, { status: 499 })
     const context = info?.clientAddress ? Context.make(ClientAddress, info.clientAddress) : undefined
     return web.handler(admitted, context)
+  }
+  /** Aborting `request.signal` (the client left) interrupts the request's fiber. */
+  const handler = (request: Request, info?: RequestInfo) => {
+    if (disposing) return Promise.resolve(unavailable(request))
+    const answer = run(request, info)
+    inFlight.add(answer)
+    const forget = () => inFlight.delete(answer)
+    answer.then(forget, forget)
+    return answer
   }
   return {
     handler,
     runtime,
     ready: () => runtime.runPromise(ping),
-    dispose: async () => {
+    dispose: async (graceMs = DISPOSE_GRACE_MS) => {
+      disposing = true
+      await settledWithin([...inFlight], graceMs)
       await web.dispose()
       await runtime.dispose()
     }

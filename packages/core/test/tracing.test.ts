@@ -1,0 +1,40 @@
+import { Effect } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { defaultOptions, makeRoda, secret } from "../src/index"
+import { client, startRoda, testDatabase } from "./support/harness"
+
+/** The names of the spans opened through the default tracer while `run` goes through the web handler. */
+const spans = async (run: () => Promise<unknown>) => {
+  const tracer = Effect.runSync(Effect.tracer)
+  const span = tracer.span
+  const names: Array<string> = []
+  ;(tracer as { span: typeof span }).span = (name, ...rest) => {
+    names.push(name)
+    return span.call(tracer, name, ...rest)
+  }
+  try {
+    await run()
+    return names
+  } finally {
+    ;(tracer as { span: typeof span }).span = span
+  }
+}
+
+const quiet = startRoda()
+const traced = makeRoda({
+  database: testDatabase(),
+  options: defaultOptions({ jwtSecret: secret("test-secret-that-is-long-enough-for-hs256") }),
+  tracing: true
+})
+afterAll(() => Promise.all([quiet.dispose(), traced.dispose()]))
+
+describe("request tracing", () => {
+  it("opens no server span unless tracing is configured", async () => {
+    await client(quiet).get("/api/spaces/modules")
+    const off = await spans(() => client(quiet).get("/api/spaces/modules"))
+    expect(off.filter((name) => name.startsWith("http.server"))).toEqual([])
+    await client(traced).get("/api/spaces/modules")
+    const on = await spans(() => client(traced).get("/api/spaces/modules"))
+    expect(on.filter((name) => name.startsWith("http.server"))).toEqual(["http.server GET"])
+  })
+})
