@@ -1,0 +1,400 @@
+#!/usr/bin/env node
+// `pnpm bench`: Roda side by side with bench/baseline.mjs (raw node:http + pg on the same tables, same JSON),
+// route by route, in interleaved wrk rounds, so the noise of a shared machine falls on both.
+//
+//   node bench/sideBySide.mjs [--posts 20000] [--duration 10] [--rounds 2] [--connections 64]
+//                             [--pg postgres://postgres@127.0.0.1:5432] [--keep] [--dir /tmp/roda-bench]
+//                             [--roda-main <a built packages/http-node/dist/main.js, e.g. of another checkout>]
+//
+// Needs a build (packages/http-node/dist/main.js: `pnpm build`), wrk on the PATH, and a PostgreSQL where the
+// user may create databases. It creates roda_bench (dropped at the end unless --keep), uses ports 4301-4303 on
+// 127.0.0.1 and stops only the processes it started.
+import { execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import pg from "pg"
+import { seed } from "./seed.mjs"
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = resolve(here, "..")
+const args = process.argv.slice(2)
+const opt = (name, fallback) => {
+  const i = args.indexOf(`--${name}`)
+  if (i < 0) return fallback
+  const v = args[i + 1]
+  return v === undefined || v.startsWith("--") ? true : v
+}
+const PG = String(opt("pg", "postgres://postgres@127.0.0.1:5432")).replace(/\/$/, "")
+const DB = "roda_bench"
+const DB_URL = `${PG}/${DB}`
+const POSTS = Number(opt("posts", 20000))
+const DURATION = Number(opt("duration", 10))
+const ROUNDS = Number(opt("rounds", 2))
+const CONNS = Number(opt("connections", 64))
+const KEEP = opt("keep", false) === true
+const DIR = resolve(String(opt("dir", "/tmp/roda-bench")))
+const JWT_SECRET = "bench-jwt-secret-bench-jwt-secret-0123456789"
+const PORTS = { roda: 4301, raw: 4302 }
+const mainJs = resolve(String(opt("roda-main", join(root, "packages/http-node/dist/main.js"))))
+mkdirSync(DIR, { recursive: true })
+
+const log = (...m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...m)
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const median = (xs) => {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b)
+  if (s.length === 0) return NaN
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+// ---- processes (stopped by their own pid only) ---------------------------------------------------------------
+const children = new Set()
+const launch = (label, script, env) => {
+  const out = openSync(join(DIR, `${label}.log`), "w")
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ["ignore", out, out] })
+  child.label = label
+  children.add(child)
+  child.once("exit", () => children.delete(child))
+  return child
+}
+const stop = async (child) => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((r) => child.once("exit", r))
+  child.kill("SIGTERM")
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15000)
+  await exited
+  clearTimeout(timer)
+}
+const waitReady = async (child, port, path) => {
+  const deadline = Date.now() + 120000
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`${child.label} exited with ${child.exitCode}: see ${DIR}/${child.label}.log`)
+    }
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}${path}`)).status === 200) return
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${child.label} not ready on :${port}`)
+    await sleep(50)
+  }
+}
+const startRoda = async () => {
+  const child = launch("roda", mainJs, {
+    PORT: String(PORTS.roda),
+    HOST: "127.0.0.1",
+    DATABASE_URL: DB_URL,
+    JWT_SECRET,
+    PAYMENT_GATEWAY: "sandbox",
+    SANDBOX_WEBHOOK_SECRET: "bench-sandbox-webhook-secret-0123456789",
+    LOG_LEVEL: "warn",
+    NODE_ENV: "production"
+  })
+  child.port = PORTS.roda
+  await waitReady(child, PORTS.roda, "/readyz")
+  return child
+}
+const startRaw = async (modulesFile) => {
+  const child = launch("raw", join(here, "baseline.mjs"), {
+    PORT: String(PORTS.raw),
+    DATABASE_URL: DB_URL,
+    JWT_SECRET,
+    MODULES_JSON: modulesFile
+  })
+  child.port = PORTS.raw
+  await waitReady(child, PORTS.raw, "/healthz")
+  return child
+}
+
+// ---- /proc: CPU and RSS ------------------------------------------------------------------------------------
+const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim() || 100)
+const cpuMs = (pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(f[11]) + Number(f[12])) * TICK_MS // utime + stime
+  } catch {
+    return 0
+  }
+}
+const rssMb = (pid) => {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024
+  } catch {
+    return NaN
+  }
+}
+/**
+ * CPU of the PostgreSQL backends serving our database (pg_stat_activity), by pid: other databases on
+ * the same server (a CI run, say) are left out. A backend that exits during a run loses its share.
+ */
+const backendCpu = async () => {
+  const client = new pg.Client({ connectionString: `${PG}/postgres` })
+  await client.connect()
+  try {
+    const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = $1", [DB])
+    return new Map(rows.map((r) => [r.pid, cpuMs(r.pid)]))
+  } finally {
+    await client.end()
+  }
+}
+
+// ---- database ------------------------------------------------------------------------------------------------
+const admin = async (sql) => {
+  const client = new pg.Client({ connectionString: `${PG}/postgres` })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+// ---- wrk -----------------------------------------------------------------------------------------------------
+const toMs = (v) => {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(v ?? "")
+  return m ? Number(m[1]) * { us: 0.001, ms: 1, s: 1000, m: 60000 }[m[2]] : NaN
+}
+const luaFile = (route) => {
+  const lines = [`wrk.method = "${route.method ?? "GET"}"`]
+  if (route.body) lines.push(`wrk.body = ${JSON.stringify(route.body)}`)
+  for (const [k, v] of Object.entries(route.headers ?? {})) lines.push(`wrk.headers["${k}"] = "${v}"`)
+  const file = join(DIR, `wrk-${route.key}.lua`)
+  writeFileSync(file, lines.join("\n") + "\n")
+  return file
+}
+const wrk = async (route, server, seconds) => {
+  const args = [
+    "-t2",
+    `-c${CONNS}`,
+    `-d${seconds}s`,
+    "--timeout",
+    "10s",
+    "--latency",
+    "-s",
+    luaFile(route),
+    `http://127.0.0.1:${server.port}${route.path}`
+  ]
+  const cpu0 = cpuMs(server.pid)
+  const db0 = await backendCpu()
+  const out = await new Promise((res, rej) => {
+    const p = spawn("wrk", args)
+    let s = ""
+    p.stdout.on("data", (d) => (s += d))
+    p.stderr.on("data", (d) => (s += d))
+    p.on("exit", () => res(s))
+    p.on("error", rej)
+  })
+  const cpu = cpuMs(server.pid) - cpu0
+  let db = 0
+  for (const [pid, after] of await backendCpu()) db += after - (db0.get(pid) ?? 0)
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1])
+  const bad = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0)
+  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)
+  const errors = bad + (sock ? sock.slice(1).reduce((a, b) => a + Number(b), 0) : 0)
+  if (!(requests > 0)) throw new Error(`wrk failed on ${route.key}: ${out}`)
+  if (errors > 0) log(`  ! ${route.key} on ${server.label}: ${bad} non-2xx, socket errors ${errors - bad}`)
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
+    p99: toMs(/^\s+99%\s+(\S+)/m.exec(out)?.[1]),
+    cpu: cpu / requests,
+    db: db / requests,
+    errors
+  }
+}
+
+// ---- equivalence ---------------------------------------------------------------------------------------------
+/** Parsed JSON with object keys sorted, `ignore` keys (anywhere) blanked. */
+const canonical = (value, ignore = new Set()) =>
+  JSON.stringify(value, (k, v) => {
+    if (ignore.has(k)) return "<ignored>"
+    return v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v
+  })
+const answer = async (server, route) => {
+  const res = await fetch(`http://127.0.0.1:${server.port}${route.path}`, {
+    method: route.method ?? "GET",
+    headers: route.headers,
+    body: route.body
+  })
+  return { status: res.status, json: await res.json() }
+}
+const firstDifference = (a, b, path = "") => {
+  if (JSON.stringify(a) === JSON.stringify(b)) return undefined
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const d = firstDifference(a[k], b[k], `${path}.${k}`)
+      if (d) return d
+    }
+  }
+  return `${path || "."}: raw ${JSON.stringify(a)?.slice(0, 120)} / Roda ${JSON.stringify(b)?.slice(0, 120)}`
+}
+
+// ---- the run -------------------------------------------------------------------------------------------------
+const f = (
+  x,
+  d = 0
+) => (Number.isFinite(x) ? x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d }) : "-")
+
+const run = async () => {
+  if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run \`pnpm build\` first`)
+  try {
+    execFileSync("sh", ["-c", "command -v wrk"], { stdio: "ignore" })
+  } catch {
+    throw new Error("wrk is not on the PATH (apt-get install wrk)")
+  }
+  log(`database ${DB}, ${POSTS} posts; results in ${DIR}`)
+  await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`)
+  await admin(`CREATE DATABASE ${DB}`)
+  let roda = await startRoda()
+  log("seeding")
+  const s = await seed({ rodaBase: `http://127.0.0.1:${PORTS.roda}`, databaseUrl: DB_URL, posts: POSTS })
+  log(`seeded in ${s.seconds}s: ${JSON.stringify(s.counts)}`)
+  writeFileSync(join(DIR, "seed.json"), JSON.stringify(s, null, 2))
+  // A fresh Roda process on the seeded database: RSS "before" is an idle server that has served nothing yet.
+  await stop(roda)
+  roda = await startRoda()
+  const reader = { authorization: `Bearer ${s.readerToken}`, "x-communityid": s.communityId }
+  const modules =
+    (await answer(roda, { path: "/api/spaces/modules", headers: { "x-communityid": s.communityId } })).json.data
+  const modulesFile = join(DIR, "modules.json")
+  writeFileSync(modulesFile, JSON.stringify(modules))
+  const raw = await startRaw(modulesFile)
+  const servers = [raw, roda]
+
+  const routes = [
+    { key: "feed", label: "`GET /api/feed` first page (member)", path: "/api/feed", headers: reader },
+    {
+      key: "static",
+      label: "`GET /api/spaces/modules` (static)",
+      path: "/api/spaces/modules",
+      headers: { "x-communityid": s.communityId }
+    },
+    {
+      key: "status",
+      label: "`POST /api/status`",
+      path: "/api/status",
+      method: "POST",
+      body: JSON.stringify({ body: "Uma publicação escrita pelo teste de carga, com algumas palavras a mais." }),
+      headers: { ...reader, "x-communityid": s.writeCommunityId, "content-type": "application/json" }
+    },
+    { key: "me", label: "`GET /api/auth/me`", path: "/api/auth/me", headers: { authorization: reader.authorization } },
+    {
+      key: "course",
+      label: "`GET /api/courses/:slug` (detail, enrolled)",
+      path: `/api/courses/${s.courseSlug}`,
+      headers: reader
+    }
+  ]
+
+  // Same answer from both, before any load: parsed JSON compared with keys sorted.
+  const ignoreFor = { status: new Set(["id", "createdAt", "updatedAt"]) }
+  let same = true
+  for (const route of routes) {
+    const [a, b] = [await answer(raw, route), await answer(roda, route)]
+    const ignore = ignoreFor[route.key] ?? new Set()
+    const equal = a.status === b.status && canonical(a.json, ignore) === canonical(b.json, ignore)
+    log(
+      `  same answer ${route.key}: ${
+        equal
+          ? "yes"
+          : `NO (${a.status} / ${b.status}) ${
+            firstDifference(JSON.parse(canonical(a.json, ignore)), JSON.parse(canonical(b.json, ignore)))
+          }`
+      }`
+    )
+    same &&= equal
+  }
+  if (!same) throw new Error("the baseline and Roda answer differently: fix before measuring")
+
+  await sleep(1000)
+  const rssBefore = Object.fromEntries(servers.map((x) => [x.label, rssMb(x.pid)]))
+  log(`warm-up (${CONNS} connections, 2 s per route and server)`)
+  for (const route of routes) for (const server of servers) await wrk(route, server, 2)
+  const runs = Object.fromEntries(routes.map((r) => [r.key, { raw: [], roda: [] }]))
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const route of routes) {
+      for (const server of round % 2 ? servers : [...servers].reverse()) {
+        const r = await wrk(route, server, DURATION)
+        runs[route.key][server.label].push(r)
+        log(
+          `  r${round} ${route.key.padEnd(6)} ${server.label.padEnd(4)} ${f(r.rps).padStart(7)} req/s  p99 ${
+            f(r.p99, 1)
+          } ms  cpu ${f(r.cpu, 3)} + pg ${f(r.db, 3)} ms/req`
+        )
+      }
+    }
+  }
+  await sleep(3000)
+  const rssAfter = Object.fromEntries(servers.map((x) => [x.label, rssMb(x.pid)]))
+
+  const lines = []
+  let commit = ""
+  try {
+    commit = execFileSync("git", ["-C", dirname(mainJs), "log", "-1", "--format=%h"], {
+      stdio: ["ignore", "pipe", "ignore"]
+    }).toString().trim()
+  } catch {
+    // not a git checkout
+  }
+  if (commit === "") commit = mainJs
+  lines.push(
+    `Roda ${commit} vs bench/baseline.mjs: ${s.counts.posts.toLocaleString("en-US")} posts (${
+      s.counts.measured.toLocaleString("en-US")
+    } in the measured community), wrk -t2 -c${CONNS} -d${DURATION}s, ${ROUNDS} interleaved rounds (medians; ratios per round, then the median), node ${process.version}.`
+  )
+  lines.push("")
+  lines.push(
+    "| route | raw req/s | Roda req/s | ratio | raw p99 | Roda p99 | p99 ratio | CPU ms/req raw → Roda (node + PostgreSQL) |"
+  )
+  lines.push("|---|---|---|---|---|---|---|---|")
+  for (const route of routes) {
+    const { raw: a, roda: b } = runs[route.key]
+    const ratio = median(b.map((x, i) => x.rps / a[i].rps))
+    const p99Ratio = median(b.map((x, i) => x.p99 / a[i].p99))
+    const m = (xs, k) => median(xs.map((x) => x[k]))
+    lines.push(
+      `| ${route.label} | ${f(m(a, "rps"))} | ${f(m(b, "rps"))} | **${f(ratio, 2)}x** | ${f(m(a, "p99"), 1)} ms | ${
+        f(m(b, "p99"), 1)
+      } ms | ${f(p99Ratio, 2)}x | ${f(m(a, "cpu"), 3)} + ${f(m(a, "db"), 3)} → ${f(m(b, "cpu"), 3)} + ${
+        f(m(b, "db"), 3)
+      } |`
+    )
+  }
+  lines.push("")
+  lines.push(
+    `RSS (MB), idle before the load → after it: raw ${f(rssBefore.raw)} → ${f(rssAfter.raw)}, Roda ${
+      f(rssBefore.roda)
+    } → ${f(rssAfter.roda)}.`
+  )
+  const errors = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda]).reduce((n, r) => n + r.errors, 0)
+  if (errors > 0) {
+    lines.push(`Warning: ${errors} non-2xx responses or socket errors during the runs (see the log above).`)
+  }
+  const table = lines.join("\n")
+  writeFileSync(join(DIR, "table.md"), table + "\n")
+  writeFileSync(join(DIR, "runs.json"), JSON.stringify({ runs, rssBefore, rssAfter, seed: s }, null, 2))
+  console.log(table)
+}
+
+let interrupted = false
+const cleanUp = async () => {
+  for (const c of [...children]) await stop(c)
+  if (!KEEP) {
+    await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`).catch((e) => log(`could not drop ${DB}: ${e.message}`))
+  }
+}
+process.on("SIGINT", async () => {
+  if (interrupted) return
+  interrupted = true
+  await cleanUp()
+  process.exit(130)
+})
+run()
+  .catch((e) => {
+    console.error(e instanceof Error ? e.message : e)
+    process.exitCode = 1
+  })
+  .finally(() => (interrupted ? undefined : cleanUp()))
