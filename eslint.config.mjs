@@ -2,13 +2,62 @@ import effect from "@effect/eslint-plugin"
 import js from "@eslint/js"
 import tseslint from "typescript-eslint"
 
+/**
+ * Walls between features (issue 11, deliverable 7). A feature is a folder of packages/core/src:
+ * identity, communities, structure, courses, events, feed, search, social, commerce/{catalogue,
+ * checkout,coupons}, money/{accounts,ledger}. The shared kernels domain/, platform/, sql/ and http/
+ * may be imported by all. A file may import from another feature only that feature's contract files:
+ *   - its HTTP contract, `Api.ts` / `*Api.ts` (schemas; the composed `RodaApi` needs them), and
+ *   - the files named in `contracts` below: a `Context.Tag` interface (like `structure/Access.ts`,
+ *     implemented by a `*Live.ts` layer in the owning feature and provided by the root), or, where
+ *     listed, the feature's own service as its public face (`identity/Identity.ts`).
+ * Never another feature's `Repo.ts` / `*Repo.ts`, `*Live.ts` or helpers: to read or write what a
+ * feature owns (its tables), ask it through a contract. To open a wall, add a contract file here.
+ * Own-feature imports are `./x`, so the patterns only see cross-feature paths. The composition root
+ * (`http/webHandler.ts`) and the package index wire every feature and are exempt.
+ */
+const contracts = {
+  identity: ["Identity"],
+  communities: ["Memberships", "Profiles"],
+  structure: ["Access", "Entitlements"],
+  courses: [],
+  events: [],
+  feed: [],
+  search: [],
+  social: ["items", "Comments", "Reactions"],
+  "commerce/catalogue": ["Stock"],
+  "commerce/checkout": [],
+  "commerce/coupons": ["CouponRedemption"],
+  "money/accounts": ["SellingStatus"],
+  "money/ledger": ["LedgerPosting", "Pricing"]
+}
+const featureWalls = Object.entries(contracts).map(([feature, files]) => {
+  const [parent, name] = feature.includes("/") ? feature.split("/") : [undefined, feature]
+  const open = ["\\w*Api", ...files].join("|")
+  return {
+    regex: `^(\\.\\.?/)+${parent === undefined ? "" : `(${parent}/)?`}${name}/(?!(${open})$)`,
+    message: `Walls between features (issue 11): from ${feature}/ import only its contracts: ` +
+      `${["Api.ts", "*Api.ts", ...files.map((file) => `${file}.ts`)].join(", ")} (eslint.config.mjs).`
+  }
+})
+
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "**/.roda/**", "**/coverage/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ["scripts/**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } }
+    files: ["scripts/**/*.mjs", "bench/**/*.mjs"],
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        Buffer: "readonly",
+        fetch: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly"
+      }
+    }
   },
   {
     files: ["**/*.ts", "**/*.mjs"],
@@ -42,5 +91,10 @@ export default tseslint.config(
         { object: "process", property: "env", message: "Read configuration in adapters (rule 7)." }
       ]
     }
+  },
+  {
+    files: ["packages/core/src/**/*.ts"],
+    ignores: ["packages/core/src/http/webHandler.ts", "packages/core/src/index.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: featureWalls }] }
   }
 )

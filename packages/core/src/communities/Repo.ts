@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { Role } from "../domain/Role"
+import type { CallerMembership } from "./Memberships"
 
 export interface CommunityRow {
   readonly id: string
@@ -31,16 +32,8 @@ export interface ProfileRow {
   readonly updatedAt: Date
 }
 
-/** An account and its membership in one community (null profile: not a member). */
-export interface CallerRow {
-  readonly id: string
-  readonly email: string
-  readonly fullName: string
-  readonly emailVerifiedAt: Date | null
-  readonly createdAt: Date
-  readonly profileId: string | null
-  readonly role: Role | null
-}
+/** An account and its membership in one community (the `Memberships` contract's row). */
+export type CallerRow = CallerMembership
 
 const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 

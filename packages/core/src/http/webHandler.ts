@@ -1,9 +1,11 @@
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
+import { AccessCatalogLive } from "../commerce/catalogue/AccessCatalogLive"
 import { DownsellOffers } from "../commerce/catalogue/DownsellOffers"
 import { DownsellOffersHttp, PlansHttp, PricingTiersHttp, ProductsHttp } from "../commerce/catalogue/Http"
 import { Plans } from "../commerce/catalogue/Plans"
 import { Products } from "../commerce/catalogue/Products"
+import { StockLive } from "../commerce/catalogue/StockLive"
 import { Tiers } from "../commerce/catalogue/Tiers"
 import { Checkout } from "../commerce/checkout/Checkout"
 import { CheckoutHttp, CheckoutWebhooksHttp, PurchasesHttp } from "../commerce/checkout/Http"
@@ -13,6 +15,7 @@ import { Coupons } from "../commerce/coupons/Coupons"
 import { CouponsHttp } from "../commerce/coupons/Http"
 import { Communities } from "../communities/Communities"
 import { CommunitiesHttp } from "../communities/Http"
+import { MembershipsLive } from "../communities/MembershipsLive"
 import { Profiles } from "../communities/Profiles"
 import { ProfilesHttp } from "../communities/ProfilesHttp"
 import { CommunitiesRepo } from "../communities/Repo"
@@ -51,8 +54,8 @@ import { SocialItems } from "../social/items"
 import { Reactions } from "../social/Reactions"
 import { StatusPosts } from "../social/StatusPosts"
 import { DatabaseLive, type DatabaseOptions, ping } from "../sql/Database"
-import { AccessCatalogLive } from "../structure/AccessCatalogLive"
 import { AccessLive } from "../structure/AccessLive"
+import { EntitlementsLive } from "../structure/EntitlementsLive"
 import { SectionsHttp, SpacesHttp } from "../structure/Http"
 import { Sections } from "../structure/Sections"
 import { Spaces } from "../structure/Spaces"
@@ -112,7 +115,7 @@ export const servicesLayer = (config: RodaConfig) => {
   )
   const platform = Layer.mergeAll(Tokens.layer, Mailer.layer).pipe(Layer.provideMerge(base))
   // Sections, spaces and the access decision; commerce replaces the default AccessCatalog.
-  const structure = Layer.mergeAll(Sections.Default, Spaces.Default, AccessLive).pipe(
+  const structure = Layer.mergeAll(Sections.Default, Spaces.Default, AccessLive, EntitlementsLive).pipe(
     Layer.provideMerge(AccessCatalogLive),
     Layer.provideMerge(config.paymentGateway ?? sandboxGateway({ webhookSecret: config.options.sandboxWebhookSecret })),
     Layer.provideMerge(SellingStatusLive),
@@ -126,6 +129,7 @@ export const servicesLayer = (config: RodaConfig) => {
     Communities.Default,
     Profiles.Default,
     CommunitiesRepo.Default,
+    MembershipsLive,
     Courses.Default,
     Curriculum.Default,
     Learning.Default,
@@ -144,7 +148,8 @@ export const servicesLayer = (config: RodaConfig) => {
     Products.Default,
     Plans.Default,
     DownsellOffers.Default,
-    Tiers.Default
+    Tiers.Default,
+    StockLive
   ).pipe(Layer.provideMerge(structure))
   // Checkout builds on the features above (profiles for buyers, coupons, pricing, the ledger).
   return Checkout.Default.pipe(Layer.provideMerge(Settlement.Default), Layer.provideMerge(features))

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { Visibility } from "./Access"
 import { type Audience, sectionVisible, spaceRules } from "./audience"
+import type { NewEntitlement } from "./Entitlements"
 
 export type PostingPolicy = "members" | "staff"
 
@@ -69,6 +70,11 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
     const positions = (ids: ReadonlyArray<string>) => sql.csv(ids.map((id, index) => sql`(${id}::uuid, ${index}::int)`))
 
     return {
+      /** Records entitlements (the `Entitlements` contract). */
+      insertEntitlements: (rows: ReadonlyArray<NewEntitlement>) =>
+        rows.length === 0
+          ? Effect.void
+          : sql`INSERT INTO entitlements ${sql.insert(rows)}`.pipe(Effect.asVoid, Effect.orDie),
       listSections: (
         communityId: string,
         audience: Audience,

@@ -46,6 +46,15 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("@roda/core/Pro
     const methods = (value: ReadonlyArray<PaymentMethod>) => sql`${`{${value.join(",")}}`}::text[]`
 
     return {
+      /** Takes one unit when the product keeps stock; false when none is left (never below zero). */
+      takeStock: (communityId: string, productId: string) =>
+        sql<{ readonly id: string }>`UPDATE products SET stock_quantity = stock_quantity - 1, updated_at = now()
+          WHERE community_id = ${communityId} AND id = ${productId} AND stock_quantity >= 1
+          RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+      /** Gives one unit back to a product that keeps stock. */
+      returnStock: (communityId: string, productId: string) =>
+        sql`UPDATE products SET stock_quantity = stock_quantity + 1, updated_at = now()
+          WHERE community_id = ${communityId} AND id = ${productId} AND has_stock`.pipe(Effect.asVoid, Effect.orDie),
       find: (communityId: string, id: string) =>
         sql<ProductRow>`${select} WHERE ${live(communityId)} AND id = ${id}`.pipe(Effect.map(first), Effect.orDie),
       /** Locks the product row for a change (publish, edit, removal, a plan listing it). */

@@ -17,12 +17,13 @@ import { Messages } from "../../domain/Messages"
 import { type PaymentMethod, paymentMethods as allPaymentMethods } from "../../domain/Money"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { managerRoles } from "../../domain/Role"
+import { brazilianTaxIdKind } from "../../domain/TaxId"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
-import { brazilianTaxIdKind } from "../../money/accounts/taxId"
 import { Pricing } from "../../money/ledger/Pricing"
 import { Ids } from "../../platform/Ids"
 import { PaymentGateway } from "../../platform/PaymentGateway"
 import { transactional } from "../../sql/transaction"
+import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
 import { checkoutMessages as M } from "./messages"
 import { CheckoutRepo, type SellableProduct } from "./Repo"
@@ -81,6 +82,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
     const coupons = yield* CouponRedemption
     const gateway = yield* PaymentGateway
     const profiles = yield* Profiles
+    const stock = yield* Stock
     const settlement = yield* Settlement
     const ids = yield* Ids
     const transaction = transactional(sql)
@@ -232,7 +234,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
           return yield* Effect.fail(invalidField("cardToken", M.cardTokenRequired))
         }
         const buyer = yield* buyerProfile(visitor, input.buyer, country)
-        if (priced.product.hasStock && !(yield* repo.takeStock(communityId, priced.product.id))) {
+        if (priced.product.hasStock && !(yield* stock.take(communityId, priced.product.id))) {
           return yield* Effect.fail(soldOut)
         }
         const chargeId = yield* ids.next

@@ -88,16 +88,6 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
         Effect.orDie
       )
 
-    /** Takes one unit when the product keeps stock; false when none is left (never below zero). */
-    const takeStock = (communityId: string, productId: string) =>
-      sql<{ readonly id: string }>`UPDATE products SET stock_quantity = stock_quantity - 1, updated_at = now()
-        WHERE community_id = ${communityId} AND id = ${productId} AND stock_quantity >= 1
-        RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
-
-    const returnStock = (communityId: string, productId: string) =>
-      sql`UPDATE products SET stock_quantity = stock_quantity + 1, updated_at = now()
-        WHERE community_id = ${communityId} AND id = ${productId} AND has_stock`.pipe(Effect.asVoid, Effect.orDie)
-
     const insertCharge = (row: NewCharge) =>
       sql`INSERT INTO charges ${sql.insert({ ...row })}`.pipe(Effect.asVoid, Effect.orDie)
 
@@ -154,20 +144,6 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
     const expireSubscription = (chargeId: string) =>
       sql`UPDATE subscriptions SET status = 'incomplete_expired', updated_at = now()
         WHERE first_charge_id = ${chargeId} AND status = 'incomplete'`.pipe(Effect.asVoid, Effect.orDie)
-
-    const insertEntitlements = (
-      rows: ReadonlyArray<{
-        id: string
-        communityId: string
-        profileId: string
-        sourceType: "plan" | "product"
-        sourceId: string
-        validUntil: Date | null
-      }>
-    ) =>
-      rows.length === 0
-        ? Effect.void
-        : sql`INSERT INTO entitlements ${sql.insert(rows)}`.pipe(Effect.asVoid, Effect.orDie)
 
     const purchasesOf = (communityId: string, profileId: string, before: string | undefined, limit: number) =>
       sql<{
@@ -229,8 +205,6 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       product,
       planProducts,
       plansOffering,
-      takeStock,
-      returnStock,
       insertCharge,
       charge,
       chargeAtGateway,
@@ -242,7 +216,6 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       purchaseOfCharge,
       startSubscription,
       expireSubscription,
-      insertEntitlements,
       purchasesOf,
       claimKey,
       storeAnswer,

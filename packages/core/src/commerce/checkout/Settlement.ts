@@ -1,12 +1,14 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
-import { CommunitiesRepo } from "../../communities/Repo"
+import { CommunityNotices } from "../../communities/Memberships"
 import { orNotFound } from "../../domain/found"
 import { formatMoney } from "../../domain/Money"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
 import { transactional } from "../../sql/transaction"
+import { Entitlements } from "../../structure/Entitlements"
+import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
 import { checkoutMessages as M } from "./messages"
 import { periodEnd } from "./period"
@@ -24,7 +26,9 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* CheckoutRepo
-    const communities = yield* CommunitiesRepo
+    const notices = yield* CommunityNotices
+    const stock = yield* Stock
+    const entitlements = yield* Entitlements
     const coupons = yield* CouponRedemption
     const ledger = yield* LedgerPosting
     const mailer = yield* Mailer
@@ -63,10 +67,9 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
 
     const saleMails = (charge: ChargeRow, title: string) =>
       Effect.gen(function*() {
-        const settings = yield* communities.notificationSettings(charge.communityId)
+        const salesEmail = Option.getOrUndefined(yield* notices.salesEmail(charge.communityId))
         const buyer = Option.getOrUndefined(yield* repo.buyerEmail(charge.profileId))
         const total = formatMoney(charge.total, charge.currency)
-        const salesEmail = Option.getOrUndefined(settings)?.salesEmail
         if (salesEmail) {
           yield* mailer.send({
             to: salesEmail,
@@ -113,11 +116,11 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
             productId: charge.productId,
             chargeId
           })
-          yield* repo.insertEntitlements([yield* entitlement("product", charge.productId, null)])
+          yield* entitlements.grant([yield* entitlement("product", charge.productId, null)])
         } else {
           const end = periodEnd(product.billingInterval, paidAt)
           yield* repo.startSubscription(chargeId, paidAt, end)
-          yield* repo.insertEntitlements(
+          yield* entitlements.grant(
             yield* Effect.all([
               entitlement("plan", charge.subscriptionGroupId, end),
               entitlement("product", charge.productId, end),
@@ -140,7 +143,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
     const expire = (charge: ChargeRow) =>
       Effect.gen(function*() {
         yield* repo.setStatus(charge.id, "expired", null)
-        if (charge.stockReserved) yield* repo.returnStock(charge.communityId, charge.productId)
+        if (charge.stockReserved) yield* stock.giveBack(charge.communityId, charge.productId)
         if (charge.couponId !== null) yield* coupons.release(charge.communityId, charge.id)
         yield* repo.expireSubscription(charge.id)
       })

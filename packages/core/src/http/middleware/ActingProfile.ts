@@ -1,6 +1,6 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { CommunitiesRepo } from "../../communities/Repo"
+import { Memberships } from "../../communities/Memberships"
 import { forbidden, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { isUuid } from "../../domain/Ids"
@@ -12,19 +12,22 @@ import { same } from "../../domain/Text"
  * `X-ProfileId` (spec §5): only owner, admin and moderator may act as another profile; the profile
  * must be of the same community; only an owner may act as an owner; the caller keeps their own role.
  */
-export const makeApplyActingProfile = Effect.map(CommunitiesRepo, (repo) => (member: Member) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const header = request.headers["x-profileid"]?.trim()
-    if (header === undefined || header === "" || header.toLowerCase() === member.profileId) return member
-    if (!staffRoles.includes(member.role)) return yield* Effect.fail(forbidden(Messages.actingProfileForbidden))
-    if (!isUuid(header)) {
-      return yield* Effect.fail(invalidField("X-ProfileId", same("X-ProfileId must be a valid UUID"), "headers"))
-    }
-    const target = yield* repo.profileRole(member.communityId, header.toLowerCase())
-    if (Option.isNone(target)) return yield* Effect.fail(notFound(Messages.actingProfileNotFound))
-    if (target.value === "owner" && member.role !== "owner") {
-      return yield* Effect.fail(forbidden(Messages.actingProfileForbidden))
-    }
-    return { ...member, actingProfileId: header.toLowerCase() }
-  }))
+export const makeApplyActingProfile = Effect.map(
+  Memberships,
+  (memberships) => (member: Member) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const header = request.headers["x-profileid"]?.trim()
+      if (header === undefined || header === "" || header.toLowerCase() === member.profileId) return member
+      if (!staffRoles.includes(member.role)) return yield* Effect.fail(forbidden(Messages.actingProfileForbidden))
+      if (!isUuid(header)) {
+        return yield* Effect.fail(invalidField("X-ProfileId", same("X-ProfileId must be a valid UUID"), "headers"))
+      }
+      const target = yield* memberships.profileRole(member.communityId, header.toLowerCase())
+      if (Option.isNone(target)) return yield* Effect.fail(notFound(Messages.actingProfileNotFound))
+      if (target.value === "owner" && member.role !== "owner") {
+        return yield* Effect.fail(forbidden(Messages.actingProfileForbidden))
+      }
+      return { ...member, actingProfileId: header.toLowerCase() }
+    })
+)

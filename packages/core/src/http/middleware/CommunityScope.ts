@@ -1,6 +1,6 @@
 import { HttpMethod, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { CommunitiesRepo } from "../../communities/Repo"
+import { Memberships } from "../../communities/Memberships"
 import { badRequest, fieldError, forbidden, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { isUuid } from "../../domain/Ids"
@@ -27,10 +27,10 @@ export const communityIdHeader = Effect.gen(function*() {
  * statement: 401 `Invalid or expired token` when the account no longer exists.
  */
 export const makeFindCaller = Effect.gen(function*() {
-  const repo = yield* CommunitiesRepo
+  const memberships = yield* Memberships
   const identity = yield* Identity
   return (communityId: string, accountId: string) =>
-    Effect.flatMap(repo.callerIn(communityId, accountId), (row) => {
+    Effect.flatMap(memberships.callerIn(communityId, accountId), (row) => {
       if (Option.isNone(row)) return invalidToken
       const { profileId, role } = row.value
       const account = identity.accountOf(row.value)

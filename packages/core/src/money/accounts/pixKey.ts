@@ -1,4 +1,4 @@
-import { brazilianTaxIdKind, digitsOnly, normalizeTaxId } from "./taxId"
+import { brazilianTaxIdKind, digitsOnly, normalizeTaxId } from "../../domain/TaxId"
 
 export type PixKeyType = "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "RANDOM"
 

@@ -1,8 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
-import { AccessCatalog } from "./Access"
+import { AccessCatalog } from "../../structure/Access"
 
 /**
+ * Structure's `AccessCatalog` port, answered by the catalogue that owns plans and products.
  * The access grants that exist in a community: its plans (subscription groups) and its products that
  * are not removed. One query answers for every grant of a space; plans are checked before products.
  */

@@ -1,0 +1,30 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Role } from "../domain/Role"
+
+/** An account and its live, accepted membership in one community (null profile: not a member). */
+export interface CallerMembership {
+  readonly id: string
+  readonly email: string
+  readonly fullName: string
+  readonly emailVerifiedAt: Date | null
+  readonly createdAt: Date
+  readonly profileId: string | null
+  readonly role: Role | null
+}
+
+/**
+ * Who belongs to a community and with which role: what the request middleware asks of communities
+ * (contract; `MembershipsLive` answers it from the communities' own tables).
+ */
+export class Memberships extends Context.Tag("@roda/core/Memberships")<Memberships, {
+  /** The account with its membership in the community, in one statement; none when the account is gone. */
+  readonly callerIn: (communityId: string, accountId: string) => Effect.Effect<Option.Option<CallerMembership>>
+  /** The role of a live, accepted profile of the community. */
+  readonly profileRole: (communityId: string, profileId: string) => Effect.Effect<Option.Option<Role>>
+}>() {}
+
+/** Where a community wants its notices sent (checkout e-mails each sale there). */
+export class CommunityNotices extends Context.Tag("@roda/core/CommunityNotices")<CommunityNotices, {
+  /** The address for sale notices, if the community set one. */
+  readonly salesEmail: (communityId: string) => Effect.Effect<Option.Option<string>>
+}>() {}

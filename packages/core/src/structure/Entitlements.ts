@@ -1,0 +1,20 @@
+import { Context, type Effect } from "effect"
+
+/** An entitlement to record: a profile holds a plan or a product, until `validUntil` (null: for good). */
+export type NewEntitlement = {
+  readonly id: string
+  readonly communityId: string
+  readonly profileId: string
+  readonly sourceType: "plan" | "product"
+  readonly sourceId: string
+  readonly validUntil: Date | null
+}
+
+/**
+ * Entitlements open secret and gated spaces (`audience.ts` reads them). Structure owns the table
+ * (migration 0004); commerce grants them through this contract when a charge is paid, in the
+ * caller's transaction (`EntitlementsLive` runs on the context's SqlClient).
+ */
+export class Entitlements extends Context.Tag("@roda/core/Entitlements")<Entitlements, {
+  readonly grant: (rows: ReadonlyArray<NewEntitlement>) => Effect.Effect<void>
+}>() {}
