@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Courses } from "../src/courses/Courses"
 import type { Member } from "../src/domain/Caller"
 import { type Viewer, viewerOfMember } from "../src/structure/Access"
+import { accountOf } from "./support/auth"
 import { as } from "./support/community"
 import { type CourseCommunity, courseCommunity, publishedCourse } from "./support/courses"
 import { expectOk } from "./support/envelope"
@@ -40,14 +41,7 @@ beforeAll(async () => {
   const user = await setup.addMember("member")
   learner = user
   member = {
-    account: {
-      id: user.id,
-      email: user.email,
-      fullName: user.fullName,
-      isPlatformAdmin: false,
-      emailVerified: false,
-      createdAt: new Date()
-    },
+    account: accountOf(user),
     communityId: setup.community.id,
     profileId: user.profileId,
     role: "member",

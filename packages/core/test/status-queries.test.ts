@@ -5,30 +5,11 @@ import { type SocialCommunity, socialCommunity } from "./social/setup"
 import { as, NOT_MEMBER } from "./support/community"
 import { expectError, expectOk } from "./support/envelope"
 import { client, register, startRoda } from "./support/harness"
+import { statements } from "./support/queries"
 
 const roda = startRoda()
 const api = client(roda)
 afterAll(() => roda.dispose())
-
-/**
- * Counts the spans @effect/sql opens per statement ("sql.execute") while `run` goes through the
- * web handler (the middleware's statements count too; BEGIN, COMMIT and savepoints do not).
- */
-const statements = async <A>(run: () => Promise<A>) => {
-  const tracer = Effect.runSync(Effect.tracer)
-  const span = tracer.span
-  let n = 0
-  ;(tracer as { span: typeof span }).span = (name, ...rest) => {
-    if (name === "sql.execute") n++
-    return span.call(tracer, name, ...rest)
-  }
-  try {
-    const result = await run()
-    return { n, result }
-  } finally {
-    ;(tracer as { span: typeof span }).span = span
-  }
-}
 
 const deleteAccount = (id: string) =>
   roda.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM accounts WHERE id = ${id}`))

@@ -119,10 +119,6 @@ export const Messages = {
     "A comunidade precisa manter pelo menos um proprietário (owner).",
     "The community must keep at least one owner."
   ),
-  emailOfSharedAccount: text(
-    "Esta conta participa de outras comunidades; só a própria pessoa pode alterar o e-mail de login.",
-    "This account belongs to other communities; only its holder can change the login e-mail."
-  ),
   tags: text("Tags encontradas.", "Tags found."),
   tagNotFound: text("Tag não encontrada.", "Tag not found."),
   tagRenamed: text("Tag renomeada com sucesso.", "Tag renamed."),
@@ -198,8 +194,6 @@ export const Messages = {
         allowed.length > 0 ? allowed.join(", ") : "none"
       }.`
     ),
-  lessonContentRequired: (field: string, type: string): Text =>
-    text(`${field} é obrigatório para aulas do tipo ${type}.`, `${field} is required for ${type} lessons.`),
   lessonOtherCourse: text(
     "A aula só pode ser movida para um módulo do mesmo curso.",
     "A lesson can only move to a module of the same course."

@@ -1,33 +1,12 @@
-import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectOk } from "../support/envelope"
 import { client, startRoda } from "../support/harness"
+import { statements } from "../support/queries"
 import { type FeedCommunity, feedCommunity, insertComment, insertContent, insertReaction, minutesAgo } from "./setup"
 
 const roda = startRoda()
 const api = client(roda)
 afterAll(() => roda.dispose())
-
-/**
- * Counts the spans @effect/sql opens per statement ("sql.execute") while `run` goes through the
- * web handler: the handler's fibers use the default tracer, so its `span` is wrapped for the call
- * (the middleware's own statements count too).
- */
-const statements = async <A>(run: () => Promise<A>) => {
-  const tracer = Effect.runSync(Effect.tracer)
-  const span = tracer.span
-  let n = 0
-  ;(tracer as { span: typeof span }).span = (name, ...rest) => {
-    if (name === "sql.execute") n++
-    return span.call(tracer, name, ...rest)
-  }
-  try {
-    const result = await run()
-    return { n, result }
-  } finally {
-    ;(tracer as { span: typeof span }).span = span
-  }
-}
 
 let f: FeedCommunity
 const posts: Array<string> = []

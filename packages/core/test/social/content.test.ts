@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Member } from "../../src/domain/Caller"
 import { Comments } from "../../src/social/Comments"
 import { Reactions } from "../../src/social/Reactions"
+import { accountOf } from "../support/auth"
 import { as, newCommunity, type TestCommunity } from "../support/community"
 import { createCourse, publish } from "../support/courses"
 import { expectCreated, expectError, expectInvalid, expectOk, unknownId } from "../support/envelope"
@@ -134,14 +135,7 @@ const memberOf = (
   user: { id: string; email: string; fullName: string; profileId: string },
   role: Member["role"]
 ): Member => ({
-  account: {
-    id: user.id,
-    email: user.email,
-    fullName: user.fullName,
-    isPlatformAdmin: false,
-    emailVerified: false,
-    createdAt: new Date()
-  },
+  account: accountOf(user),
   communityId: setup.community.id,
   profileId: user.profileId,
   role,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Member } from "../../src/domain/Caller"
 import type { Role } from "../../src/domain/Role"
 import { Access, type Viewer, viewerOfMember } from "../../src/index"
+import { accountOf } from "../support/auth"
 import { as, newCommunity, type TestCommunity } from "../support/community"
 import { expectError, expectOk } from "../support/envelope"
 import { type CallOptions, client, register, startRoda, type TestUser } from "../support/harness"
@@ -91,14 +92,7 @@ const viewerOf = (kind: Kind): Viewer => {
     ? "finance"
     : "member"
   const member: Member = {
-    account: {
-      id: person.id,
-      email: person.email,
-      fullName: person.fullName,
-      isPlatformAdmin: false,
-      emailVerified: false,
-      createdAt: new Date()
-    },
+    account: accountOf(person),
     communityId: setup.community.id,
     profileId: person.profileId,
     role,
