@@ -1,7 +1,7 @@
 import { HttpApi } from "@effect/platform"
 import { Option, SchemaAST } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { RodaApi } from "../src/http/Api"
+import { RodaApi } from "../src/api/RodaApi"
 import { as } from "./support/community"
 import { type CourseCommunity, courseCommunity, createCourse, createLesson, createModule } from "./support/courses"
 import { expectError } from "./support/envelope"

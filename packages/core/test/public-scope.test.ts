@@ -1,10 +1,10 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Exit, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { PublicScopeLive } from "../src/app/middleware/live"
 import type { AppError } from "../src/domain/AppError"
 import type { Visitor } from "../src/domain/Caller"
-import { PublicScopeLive } from "../src/http/middleware/live"
-import { PublicScope } from "../src/http/middleware/tags"
+import { PublicScope } from "../src/http/Security"
 import { client, makeCommunity, register, startRoda } from "./support/harness"
 
 /** PublicScope has no route of its own in this issue; it is exercised directly on a request. */

@@ -6,7 +6,7 @@ import { IdParam } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf, Role } from "../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
-import { Authenticated, MemberScope } from "../http/middleware/tags"
+import { Authenticated, MemberScope } from "../http/Security"
 import { Profile } from "./ProfilesApi"
 
 export const CommunitySettings = Body({

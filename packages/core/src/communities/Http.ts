@@ -1,8 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
-import { RodaApi } from "../http/Api"
 import { ok, page } from "../http/Reply"
 import { Communities } from "./Communities"
 

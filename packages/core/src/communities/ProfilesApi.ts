@@ -6,7 +6,7 @@ import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { Role } from "../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
-import { Authenticated, MemberScope } from "../http/middleware/tags"
+import { Authenticated, MemberScope } from "../http/Security"
 
 export const Tag = Schema.Trim.pipe(
   Schema.filter((value) => (value.length >= 1 && value.length <= 50) || "must be between 1 and 50 characters")

@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
-import { RodaApi } from "../http/Api"
-import { communityIdHeader } from "../http/middleware/CommunityScope"
 import { ok, page } from "../http/Reply"
+import { communityIdHeader } from "../http/Security"
 import { Profiles } from "./Profiles"
 
 export const ProfilesHttp = HttpApiBuilder.group(RodaApi, "profiles", (handlers) =>

@@ -6,7 +6,7 @@ import { isUuid, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
-import { MemberScope, PublicScope } from "../http/middleware/tags"
+import { MemberScope, PublicScope } from "../http/Security"
 import { courseLevels, courseStatuses, lessonTypes } from "./Policy"
 
 /** A course id: a UUID, or 400 `Valid course ID is required` (spec §7, always English). */

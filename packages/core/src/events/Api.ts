@@ -6,7 +6,7 @@ import { isUuid, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
-import { MemberScope, PublicScope } from "../http/middleware/tags"
+import { MemberScope, PublicScope } from "../http/Security"
 import { eventTypes, participantStatuses, streamStatuses } from "./Policy"
 
 /** An event id: a UUID, or 400 `Valid event ID is required` (format validations are in English). */

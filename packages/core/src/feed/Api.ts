@@ -6,7 +6,7 @@ import { Uuid } from "../domain/Ids"
 import { MAX_LIMIT, PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
-import { MemberScope, PublicScope } from "../http/middleware/tags"
+import { MemberScope, PublicScope } from "../http/Security"
 import { Comment, CommentInput, ReactionInput, ReactionState } from "../social/Api"
 import { feedItemTypes } from "./sources"
 

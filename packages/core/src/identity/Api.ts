@@ -4,7 +4,7 @@ import { Ok } from "../domain/Envelope"
 import { Body, Email, Name, NewPassword } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { BadRequest, Conflict, Gone, TooManyRequests, Unauthorized } from "../http/ApiErrors"
-import { Authenticated } from "../http/middleware/tags"
+import { Authenticated } from "../http/Security"
 
 export const MemberSummary = Schema.Struct({ id: Schema.String, email: Schema.String, fullName: Schema.String })
 

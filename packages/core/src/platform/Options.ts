@@ -29,6 +29,11 @@ export interface RodaOptions {
    * (with `Vary: Origin`), never `*`. Default: the origin of `publicBaseUrl`.
    */
   readonly corsOrigins?: ReadonlyArray<string> | undefined
+  /**
+   * Run a background worker for durable jobs in this process (default true). Off, jobs wait for a
+   * process that runs them, or for `Jobs.runDue` (tests drive it with `TestClock`).
+   */
+  readonly runJobs?: boolean | undefined
 }
 
 export class Options extends Context.Tag("@roda/core/Options")<Options, RodaOptions>() {}

@@ -4,7 +4,7 @@ import { Ok } from "../domain/Envelope"
 import { MAX_LIMIT, PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Unauthorized } from "../http/ApiErrors"
-import { PublicScope } from "../http/middleware/tags"
+import { PublicScope } from "../http/Security"
 import { searchTypes } from "./Repo"
 
 const SearchResult = Schema.Struct({

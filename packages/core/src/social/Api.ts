@@ -6,7 +6,7 @@ import { Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
-import { MemberScope, PublicScope } from "../http/middleware/tags"
+import { MemberScope, PublicScope } from "../http/Security"
 import { commentableTypes, MAX_ATTACHMENTS, MAX_BODY, reactionTypes } from "./kinds"
 
 const ReactionTypeSchema = OneOf(...reactionTypes)

@@ -6,7 +6,7 @@ import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
-import { MemberScope, PublicScope } from "../http/middleware/tags"
+import { MemberScope, PublicScope } from "../http/Security"
 import { availableModuleIds, moduleIds } from "./Modules"
 
 export const VisibilitySchema = OneOf("public", "private", "secret").annotations({

@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../../domain/Caller"
-import { RodaApi } from "../../http/Api"
 import { ok, page } from "../../http/Reply"
 import { viewerOfVisitor } from "../../structure/Access"
 import { DownsellOffers } from "./DownsellOffers"

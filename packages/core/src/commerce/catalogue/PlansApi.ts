@@ -6,7 +6,7 @@ import { IdParam, Uuid } from "../../domain/Ids"
 import { PageQuery } from "../../domain/Pagination"
 import { OneOf } from "../../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
-import { MemberScope } from "../../http/middleware/tags"
+import { MemberScope } from "../../http/Security"
 import { Description, DurationCycles, PercentOff, Product, ProductIds } from "./schemas"
 
 export const Plan = Schema.Struct({

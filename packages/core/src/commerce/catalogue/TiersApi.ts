@@ -5,7 +5,7 @@ import { Body, Name } from "../../domain/Fields"
 import { IdParam, Uuid } from "../../domain/Ids"
 import { PageQuery } from "../../domain/Pagination"
 import { BadRequest, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
-import { MemberScope, PublicScope } from "../../http/middleware/tags"
+import { MemberScope, PublicScope } from "../../http/Security"
 import { BillingInterval, PaymentMethod, Position } from "./schemas"
 
 const TierOption = Schema.Struct({

@@ -6,7 +6,7 @@ import { Uuid } from "../../domain/Ids"
 import { PaymentMethod } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
 import { BadRequest, Conflict, Forbidden, NotFound, PaymentRequired, Unauthorized } from "../../http/ApiErrors"
-import { MemberScope, PublicScope } from "../../http/middleware/tags"
+import { MemberScope, PublicScope } from "../../http/Security"
 
 const Installments = Schema.Number.pipe(Schema.int(), Schema.between(1, 12)).annotations({
   message: () => ({ message: "must be an integer between 1 and 12", override: true })

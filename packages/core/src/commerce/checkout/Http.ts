@@ -1,7 +1,7 @@
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
+import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../../domain/Caller"
-import { RodaApi } from "../../http/Api"
 import { ok, page } from "../../http/Reply"
 import { Checkout } from "./Checkout"
 import { checkoutMessages as M } from "./messages"

@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember } from "../../domain/Caller"
-import { RodaApi } from "../../http/Api"
 import { ok, page, requestLanguage } from "../../http/Reply"
 import { Coupons } from "./Coupons"
 import { couponMessages } from "./messages"

@@ -6,7 +6,7 @@ import { Uuid } from "../../domain/Ids"
 import { supportedCountries } from "../../domain/Money"
 import { OneOf } from "../../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
-import { Authenticated, MemberScope } from "../../http/middleware/tags"
+import { Authenticated, MemberScope } from "../../http/Security"
 import { reviewStatuses } from "./review"
 
 const Text = (max: number) => Name(max)

@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../../domain/Caller"
-import { RodaApi } from "../../http/Api"
 import { ok, requestLanguage } from "../../http/Reply"
 import { type Decision, SellingAccounts } from "./Accounts"
 import { accountsMessages as M } from "./messages"

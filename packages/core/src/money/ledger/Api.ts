@@ -7,7 +7,7 @@ import { Currency, PaymentMethod } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
 import { OneOf } from "../../domain/Role"
 import { BadRequest, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
-import { Authenticated, MemberScope } from "../../http/middleware/tags"
+import { Authenticated, MemberScope } from "../../http/Security"
 import { MAX_AMOUNT, MAX_INSTALLMENTS, MAX_INTEREST_BPS, MIN_INTEREST_BPS } from "./salePricing"
 import { ledgerAccounts, transactionKinds } from "./terms"
 

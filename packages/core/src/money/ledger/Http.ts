@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../../domain/Caller"
-import { RodaApi } from "../../http/Api"
 import { ok, page } from "../../http/Reply"
 import { Fees } from "./Fees"
 import { Ledger } from "./Ledger"

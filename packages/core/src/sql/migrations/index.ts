@@ -15,6 +15,7 @@ import accountConsent from "./0014_account_consent"
 import moneyBigint from "./0015_money_bigint"
 import requestIdempotency from "./0016_request_idempotency"
 import sellingReview from "./0017_selling_review"
+import jobs from "./0018_jobs"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -34,5 +35,6 @@ export const migrations = {
   "0014_account_consent": accountConsent,
   "0015_money_bigint": moneyBigint,
   "0016_request_idempotency": requestIdempotency,
-  "0017_selling_review": sellingReview
+  "0017_selling_review": sellingReview,
+  "0018_jobs": jobs
 }

@@ -1,5 +1,5 @@
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { MemberScope, PublicScope } from "./middleware/tags"
+import { MemberScope, PublicScope } from "../http/Security"
 
 type Spec = { paths: Record<string, Record<string, { operationId?: string; parameters?: Array<unknown> }>> }
 

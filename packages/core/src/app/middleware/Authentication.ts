@@ -3,9 +3,9 @@ import { Effect, Layer, Option } from "effect"
 import { unauthorized } from "../../domain/AppError"
 import type { Account } from "../../domain/Caller"
 import { Messages } from "../../domain/Messages"
+import { Authenticated } from "../../http/Security"
 import { Identity } from "../../identity/Identity"
 import { Tokens } from "../../platform/Tokens"
-import { Authenticated } from "./tags"
 
 const BEARER = /^Bearer ([^\s]+)$/
 

@@ -1,26 +1,12 @@
 import { HttpMethod, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
-import { badRequest, fieldError, forbidden, invalidField } from "../../domain/AppError"
+import { forbidden, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
-import { isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
+import { communityIdHeader } from "../../http/Security"
 import { Identity } from "../../identity/Identity"
 import { invalidToken } from "./Authentication"
-
-/** `X-CommunityId`: a valid id, or 400 with `errors[0].param = "X-CommunityId"` (spec §7). */
-export const communityIdHeader = Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const value = request.headers["x-communityid"]?.trim()
-  if (value === undefined || !isUuid(value)) {
-    return yield* Effect.fail(
-      badRequest(Messages.communityHeaderMissing, [
-        fieldError("X-CommunityId", Messages.communityHeaderParam, "headers")
-      ])
-    )
-  }
-  return value.toLowerCase()
-})
 
 /**
  * The token's account and its membership in the community (before any `X-ProfileId`), read in one

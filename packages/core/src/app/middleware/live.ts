@@ -1,14 +1,8 @@
 import { Effect, Layer, Option } from "effect"
+import { communityIdHeader, MemberScope, PublicScope } from "../../http/Security"
 import { makeApplyActingProfile } from "./ActingProfile"
 import { makeReadToken, requireAccount } from "./Authentication"
-import {
-  bodyCommunityMatches,
-  communityIdHeader,
-  makeCommunityIdOf,
-  makeFindCaller,
-  requireMembership
-} from "./CommunityScope"
-import { MemberScope, PublicScope } from "./tags"
+import { bodyCommunityMatches, makeCommunityIdOf, makeFindCaller, requireMembership } from "./CommunityScope"
 
 /**
  * Token, then community header, then account and membership (one statement), then `X-ProfileId`.

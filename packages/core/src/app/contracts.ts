@@ -1,0 +1,31 @@
+import { Layer } from "effect"
+import { AccessCatalogLive } from "../commerce/catalogue/AccessCatalogLive"
+import { StockLive } from "../commerce/catalogue/StockLive"
+import { CouponRedemptionLive } from "../commerce/coupons/CouponRedemptionLive"
+import { MembershipsLive } from "../communities/MembershipsLive"
+import { Profiles } from "../communities/Profiles"
+import { Identity } from "../identity/Identity"
+import { SellingStatusLive } from "../money/accounts/SellingStatusLive"
+import { LedgerPostingLive } from "../money/ledger/LedgerPostingLive"
+import { PricingLive } from "../money/ledger/PricingLive"
+import { AccessLive } from "../structure/AccessLive"
+import { EntitlementsLive } from "../structure/EntitlementsLive"
+
+/**
+ * What one feature offers the others (its contract, see `structure/Access.ts`), implemented by the
+ * feature that owns the tables. The first tier needs only the platform; the second builds on it.
+ * A new feature that only consumes contracts does not touch this file.
+ */
+export const contractsLayer = Layer.mergeAll(AccessLive, EntitlementsLive, Profiles.Default, Identity.Default).pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      AccessCatalogLive,
+      StockLive,
+      CouponRedemptionLive,
+      MembershipsLive,
+      SellingStatusLive,
+      PricingLive,
+      LedgerPostingLive
+    )
+  )
+)

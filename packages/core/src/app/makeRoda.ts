@@ -1,0 +1,133 @@
+import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Context, Effect, Layer, ManagedRuntime } from "effect"
+import { RodaApi } from "../api/RodaApi"
+import { AppError } from "../domain/AppError"
+import { Messages } from "../domain/Messages"
+import { ClientAddress } from "../http/ClientAddress"
+import { Options } from "../platform/Options"
+import { ping } from "../sql/Database"
+import type { RodaConfig } from "./config"
+import { contractsLayer } from "./contracts"
+import { corsOptions } from "./cors"
+import { envelopeMiddleware } from "./Envelope"
+import { errorBody } from "./errorBody"
+import { featureHandlers, featureServices } from "./features"
+import { AuthenticatedLive } from "./middleware/Authentication"
+import { MemberScopeLive, PublicScopeLive } from "./middleware/live"
+import { platformLayer } from "./platform"
+import { admit } from "./requestGate"
+import { makeRequestTransaction } from "./requestTransaction"
+
+export type { RodaConfig } from "./config"
+
+/** Database, ports, contracts and every feature's use-case services: everything but HTTP. */
+export const servicesLayer = (config: RodaConfig) =>
+  featureServices.pipe(Layer.provideMerge(contractsLayer), Layer.provideMerge(platformLayer(config)))
+
+/** The HttpApi with its handlers, middleware, the OpenAPI document and the docs page. */
+export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {
+  const middleware = Layer.mergeAll(AuthenticatedLive, MemberScopeLive, PublicScopeLive)
+  const envelope = envelopeMiddleware(RodaApi)
+  const api = HttpApiBuilder.api(RodaApi).pipe(Layer.provide(featureHandlers), Layer.provide(middleware))
+  return Layer.mergeAll(
+    HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" }),
+    HttpApiSwagger.layer({ path: "/api/docs" }),
+    HttpApiBuilder.middleware(Effect.gen(function*() {
+      const cors = HttpMiddleware.cors(corsOptions(yield* Options))
+      const inTransaction = yield* makeRequestTransaction
+      return (app) => cors(envelope(inTransaction(app)))
+    })),
+    HttpServer.layerContext
+  ).pipe(Layer.provideMerge(api), Layer.provideMerge(services))
+}
+
+/**
+ * The web handler always wraps the app in `HttpMiddleware.tracer`; unless tracing is on, its
+ * predicate is set to skip every request (scoped, so the handler's runtime keeps it).
+ */
+const tracingLayer = (enabled: boolean) =>
+  enabled ? Layer.empty : Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true)
+
+export interface RequestInfo {
+  /** The client's address, for sign-in throttling. */
+  readonly clientAddress?: string | undefined
+}
+
+export interface Roda {
+  /** A web-standard handler: mount it in any backend that speaks `Request`/`Response`. */
+  readonly handler: (request: Request, info?: RequestInfo) => Promise<Response>
+  /** Resolves when the database answers (readiness). */
+  readonly ready: () => Promise<void>
+  /**
+   * Refuses new requests (503), waits for those in flight (at most `graceMs`, default 10 s; abort a
+   * request's signal to interrupt it), then closes the database.
+   */
+  readonly dispose: (graceMs?: number) => Promise<void>
+  /** The runtime of the services (database, ports, use cases) the handler uses. */
+  readonly runtime: ManagedRuntime.ManagedRuntime<Layer.Layer.Success<ReturnType<typeof servicesLayer>>, never>
+}
+
+/** How long dispose waits for the requests in flight before closing the database anyway. */
+const DISPOSE_GRACE_MS = 10_000
+
+const settledWithin = async (promises: ReadonlyArray<Promise<unknown>>, ms: number) => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  await Promise.race([
+    Promise.allSettled(promises),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms)
+    })
+  ])
+  clearTimeout(timer)
+}
+
+/** The answer to a request that arrives once Roda is being disposed: 503, retry elsewhere or later. */
+const unavailable = (request: Request) =>
+  Response.json(
+    errorBody(
+      new AppError({ status: 503, text: Messages.serviceUnavailable }),
+      request.headers.get("accept-language") ?? undefined
+    ),
+    { status: 503, headers: { "retry-after": "1", connection: "close" } }
+  )
+
+/** Builds Roda: migrations run on first use, then every request goes through the same HttpApi. */
+export const makeRoda = (config: RodaConfig): Roda => {
+  const memoMap = Effect.runSync(Layer.makeMemoMap)
+  const services = servicesLayer(config)
+  const runtime = ManagedRuntime.make(services, memoMap)
+  const web = HttpApiBuilder.toWebHandler(Layer.merge(apiLayer(services), tracingLayer(config.tracing === true)), {
+    memoMap
+  })
+  // The requests being handled, so that dispose closes the database only after them.
+  const inFlight = new Set<Promise<Response>>()
+  let disposing = false
+  const run = async (request: Request, info?: RequestInfo) => {
+    const admitted = await admit(request)
+    if (admitted instanceof Response) return admitted
+    // The client left while its body was read: the fiber would never hear of it.
+    if (admitted.signal.aborted) return new Response(null, { status: 499 })
+    const context = info?.clientAddress ? Context.make(ClientAddress, info.clientAddress) : undefined
+    return web.handler(admitted, context)
+  }
+  /** Aborting `request.signal` (the client left) interrupts the request's fiber. */
+  const handler = (request: Request, info?: RequestInfo) => {
+    if (disposing) return Promise.resolve(unavailable(request))
+    const answer = run(request, info)
+    inFlight.add(answer)
+    const forget = () => inFlight.delete(answer)
+    answer.then(forget, forget)
+    return answer
+  }
+  return {
+    handler,
+    runtime,
+    ready: () => runtime.runPromise(ping),
+    dispose: async (graceMs = DISPOSE_GRACE_MS) => {
+      disposing = true
+      await settledWithin([...inFlight], graceMs)
+      await web.dispose()
+      await runtime.dispose()
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
+import { Effect } from "effect"
+import { badRequest, fieldError } from "../domain/AppError"
+import { CurrentAccount, CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { isUuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { AnyAppError } from "./ApiErrors"
+
+const bearer = { bearer: HttpApiSecurity.bearer }
+
+/** Requires `Authorization: Bearer <JWT>`; provides the account. */
+export class Authenticated extends HttpApiMiddleware.Tag<Authenticated>()("@roda/core/Authenticated", {
+  provides: CurrentAccount,
+  failure: AnyAppError,
+  security: bearer
+}) {}
+
+/**
+ * Requires a token and the `X-CommunityId` of a community the account is a member of; applies
+ * `X-ProfileId`. Provides the member.
+ */
+export class MemberScope extends HttpApiMiddleware.Tag<MemberScope>()("@roda/core/MemberScope", {
+  provides: CurrentMember,
+  failure: AnyAppError,
+  security: bearer
+}) {}
+
+/** Public routes: `X-CommunityId` required, token optional (an invalid one is still refused). */
+export class PublicScope extends HttpApiMiddleware.Tag<PublicScope>()("@roda/core/PublicScope", {
+  provides: CurrentVisitor,
+  failure: AnyAppError
+}) {}
+
+/** `X-CommunityId`: a valid id, or 400 with `errors[0].param = "X-CommunityId"` (spec §7). */
+export const communityIdHeader = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const value = request.headers["x-communityid"]?.trim()
+  if (value === undefined || !isUuid(value)) {
+    return yield* Effect.fail(
+      badRequest(Messages.communityHeaderMissing, [
+        fieldError("X-CommunityId", Messages.communityHeaderParam, "headers")
+      ])
+    )
+  }
+  return value.toLowerCase()
+})
