@@ -1,51 +1,67 @@
-import { makeRoda, type Roda } from "@roda/core"
-import { Effect } from "effect"
+import { NodeHttpServer } from "@effect/platform-node"
+import { makeRoda, MAX_BODY_BYTES, type Roda } from "@roda/core"
+import { Effect, Runtime } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { Readable } from "node:stream"
 import type { ServerConfig } from "./config"
 import { defaultLogSettings, type Log, makeLog } from "./log"
 
 /**
- * The request body as a web stream. Unlike `Readable.toWeb`, cancelling it (Roda stops reading a
- * body over 1 MB) only stops reading: destroying the request would reset the socket before the
- * 413 is written, and would kill a keep-alive connection.
+ * A chunked body (no Content-Length) is read here, up to one chunk past the 1 MB limit, and
+ * replayed to the app: the app's own limit would destroy the socket before its 413 is written. What
+ * is left of a refused body is drained after the answer (`settleUnreadBody`).
  */
-const bodyOf = (req: IncomingMessage) => {
-  let open = true
-  const onData = (chunk: Buffer) => {
-    if (!open) return
-    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-    if ((controller.desiredSize ?? 0) <= 0) req.pause()
-  }
-  const onEnd = () => {
-    if (open) controller.close()
-    open = false
-  }
-  const onError = (error: Error) => {
-    if (open) controller.error(error)
-    open = false
-  }
-  let controller!: ReadableStreamDefaultController<Uint8Array>
-  return new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c
-      req.on("data", onData)
-      req.once("end", onEnd)
-      req.once("error", onError)
-    },
-    pull() {
-      req.resume()
-    },
-    cancel() {
-      open = false
+const replayChunked = async (req: IncomingMessage): Promise<IncomingMessage> => {
+  const chunks: Array<Buffer> = []
+  let size = 0
+  await new Promise<void>((resolve, reject) => {
+    const stop = () => {
       req.off("data", onData)
       req.off("end", onEnd)
       req.off("error", onError)
-      req.pause()
+    }
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk)
+      size += chunk.byteLength
+      if (size > MAX_BODY_BYTES) {
+        stop()
+        req.pause()
+        resolve()
+      }
+    }
+    const onEnd = () => {
+      stop()
+      resolve()
+    }
+    const onError = (error: Error) => {
+      stop()
+      reject(error)
+    }
+    req.on("data", onData)
+    req.once("end", onEnd)
+    req.once("error", onError)
+  })
+  const body = Buffer.concat(chunks)
+  const replay = new Readable({
+    read() {
+      this.push(body)
+      this.push(null)
     }
   })
+  return Object.assign(replay, {
+    headers: req.headers,
+    rawHeaders: req.rawHeaders,
+    method: req.method,
+    url: req.url,
+    httpVersion: req.httpVersion,
+    socket: req.socket
+  }) as unknown as IncomingMessage
 }
+
+const isChunked = (req: IncomingMessage) =>
+  req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined
 
 /** At most this much of a refused body is read and discarded to keep its connection usable. */
 const DRAIN_LIMIT = 8 * 1024 * 1024
@@ -64,6 +80,7 @@ const settleUnreadBody = (req: IncomingMessage, res: ServerResponse) => {
     return
   }
   res.once("finish", () => {
+    if (req.complete || req.destroyed) return
     let drained = 0
     // The body stream is done with (it may still hold a paused listener): discard the rest.
     req.removeAllListeners("data")
@@ -73,33 +90,6 @@ const settleUnreadBody = (req: IncomingMessage, res: ServerResponse) => {
     })
     req.resume()
   })
-}
-
-const toWebRequest = (req: IncomingMessage, signal: AbortSignal): Request => {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((v) => headers.append(name, v))
-    else if (value !== undefined) headers.set(name, value)
-  }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD"
-  return new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
-    method: req.method ?? "GET",
-    headers,
-    body: hasBody ? bodyOf(req) : null,
-    duplex: "half",
-    signal
-  } as RequestInit)
-}
-
-const writeResponse = async (req: IncomingMessage, res: ServerResponse, response: Response) => {
-  res.statusCode = response.status
-  settleUnreadBody(req, res)
-  response.headers.forEach((value, name) => {
-    if (name !== "set-cookie") res.setHeader(name, value)
-  })
-  const cookies = response.headers.getSetCookie()
-  if (cookies.length > 0) res.setHeader("set-cookie", cookies)
-  res.end(Buffer.from(await response.arrayBuffer()))
 }
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -114,30 +104,36 @@ const requestIdOf = (req: IncomingMessage) => {
   return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID()
 }
 
-/** The handlers running: each with the controller that interrupts it. */
+/** The handlers running: each with what interrupts it. */
 interface InFlight {
-  readonly handlers: Map<Promise<void>, AbortController>
+  readonly handlers: Map<Promise<void>, () => void>
   /** Set once stopping: answers close their connection instead of keeping it alive. */
   stopping: boolean
 }
 
-/**
- * Health and readiness are answered here; everything else goes to Roda's web handler. Every answer
- * carries `X-Request-Id` and is logged in one line once sent. A client that leaves before its
- * answer is written (its connection closed) aborts the request's signal, which interrupts the
- * handler's fiber.
- */
-const handle = (roda: Roda, log: Log, inFlight: InFlight) => (req: IncomingMessage, res: ServerResponse) => {
-  const abort = new AbortController()
-  res.once("close", () => {
-    if (!res.writableFinished) abort.abort()
-  })
-  if (inFlight.stopping) res.setHeader("connection", "close")
-  const done = respond(roda, log, req, res, abort.signal).finally(() => inFlight.handlers.delete(done))
-  inFlight.handlers.set(done, abort)
-}
+type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
 
-const respond = async (roda: Roda, log: Log, req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => {
+/**
+ * Health and readiness are answered here; everything else goes straight to Roda's HttpApp (no web
+ * `Request`/`Response` in between). Every answer carries `X-Request-Id` and is logged in one line
+ * once sent. A client that leaves before its answer is written (its connection closed) interrupts
+ * the handler's fiber; so does a stop that has waited long enough (it closes the connection).
+ */
+const handle =
+  (roda: Roda, app: NodeHandler, log: Log, inFlight: InFlight) => (req: IncomingMessage, res: ServerResponse) => {
+    if (inFlight.stopping) res.setHeader("connection", "close")
+    const done = respond(roda, app, log, req, res).finally(() => inFlight.handlers.delete(done))
+    inFlight.handlers.set(done, () => res.destroy())
+  }
+
+/** Resolves once the answer is sent or the connection is gone. */
+const closed = (res: ServerResponse) =>
+  new Promise<void>((resolve) => {
+    if (res.closed) resolve()
+    else res.once("close", resolve)
+  })
+
+const respond = async (roda: Roda, app: NodeHandler, log: Log, req: IncomingMessage, res: ServerResponse) => {
   const started = performance.now()
   const url = req.url ?? "/"
   const query = url.indexOf("?")
@@ -160,12 +156,11 @@ const respond = async (roda: Roda, log: Log, req: IncomingMessage, res: ServerRe
         () => json(res, 503, { status: "unavailable" })
       )
     }
-    const response = await roda.handler(toWebRequest(req, signal), { clientAddress: req.socket.remoteAddress })
-    if (signal.aborted) return
-    await writeResponse(req, res, response)
+    settleUnreadBody(req, res)
+    app(isChunked(req) ? await replayChunked(req) : req, res)
+    await closed(res)
   } catch (error) {
-    // A client that left mid-body: nothing to answer, nothing wrong on this side.
-    if (signal.aborted) return
+    if (res.closed) return
     log.write("error", "request failed", { requestId, error: String(error) })
     if (!res.headersSent) {
       settleUnreadBody(req, res)
@@ -206,7 +201,7 @@ const stop = async (server: Server, inFlight: InFlight, log: Log, graceMs: numbe
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   if (!(await settled(inFlight, graceMs))) {
     log.write("warn", "Shutting down: interrupting requests still running", { count: inFlight.handlers.size })
-    for (const abort of inFlight.handlers.values()) abort.abort()
+    for (const interrupt of inFlight.handlers.values()) interrupt()
     await settled(inFlight, INTERRUPT_GRACE_MS)
   }
   server.closeAllConnections()
@@ -234,9 +229,11 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
     yield* Effect.addFinalizer(() => Effect.sync(log.flush))
     yield* Effect.promise(() => roda.ready())
     const inFlight: InFlight = { handlers: new Map(), stopping: false }
+    const { app, runtime } = yield* Effect.promise(() => roda.httpApp())
+    const nodeHandler = Runtime.runSync(runtime)(NodeHttpServer.makeHandler(app))
     const server = yield* Effect.acquireRelease(
       Effect.async<Server>((resume) => {
-        const server = createServer(handle(roda, log, inFlight))
+        const server = createServer(handle(roda, nodeHandler, log, inFlight))
         server.once("error", (error) => resume(Effect.die(error)))
         server.listen(config.port, config.host, () => resume(Effect.succeed(server)))
       }),

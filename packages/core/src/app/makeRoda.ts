@@ -1,5 +1,6 @@
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
-import { Context, Effect, Layer, ManagedRuntime } from "effect"
+import type { HttpApp, HttpRouter, HttpServerRequest } from "@effect/platform"
+import { Context, Effect, Layer, ManagedRuntime, Runtime, type Scope } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { AppError } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
@@ -15,7 +16,7 @@ import { featureHandlers, featureServices } from "./features"
 import { AuthenticatedLive } from "./middleware/Authentication"
 import { MemberScopeLive, PublicScopeLive } from "./middleware/live"
 import { platformLayer } from "./platform"
-import { admit } from "./requestGate"
+import { admit, gate } from "./requestGate"
 import { makeRequestTransaction } from "./requestTransaction"
 
 export type { RodaConfig } from "./config"
@@ -53,9 +54,25 @@ export interface RequestInfo {
   readonly clientAddress?: string | undefined
 }
 
+/**
+ * Roda as an Effect `HttpApp` with the runtime to run it: for adapters that serve it directly (the
+ * Node server does, through `@effect/platform-node`), without building a web `Request` and
+ * `Response` per request. It answers exactly as `handler` does (same gate, middleware and routes);
+ * the adapter tracks its requests in flight itself (`dispose` waits only for `handler`'s).
+ */
+export interface RodaHttpApp {
+  readonly app: HttpApp.Default<
+    never,
+    HttpServerRequest.HttpServerRequest | Scope.Scope | HttpRouter.HttpRouter.DefaultServices
+  >
+  readonly runtime: Runtime.Runtime<HttpRouter.HttpRouter.DefaultServices>
+}
+
 export interface Roda {
   /** A web-standard handler: mount it in any backend that speaks `Request`/`Response`. */
   readonly handler: (request: Request, info?: RequestInfo) => Promise<Response>
+  /** The same API as an Effect HttpApp (built on first call). */
+  readonly httpApp: () => Promise<RodaHttpApp>
   /** Resolves when the database answers (readiness). */
   readonly ready: () => Promise<void>
   /**
@@ -96,9 +113,24 @@ export const makeRoda = (config: RodaConfig): Roda => {
   const memoMap = Effect.runSync(Layer.makeMemoMap)
   const services = servicesLayer(config)
   const runtime = ManagedRuntime.make(services, memoMap)
-  const web = HttpApiBuilder.toWebHandler(Layer.merge(apiLayer(services), tracingLayer(config.tracing === true)), {
+  // One API layer for both paths: built once through the shared memo map.
+  const api = apiLayer(services)
+  const web = HttpApiBuilder.toWebHandler(Layer.merge(api, tracingLayer(config.tracing === true)), { memoMap })
+  const direct = ManagedRuntime.make(
+    Layer.mergeAll(
+      api,
+      HttpApiBuilder.Router.Live,
+      HttpApiBuilder.Middleware.layer,
+      tracingLayer(config.tracing === true)
+    ),
     memoMap
-  })
+  )
+  let served: Promise<RodaHttpApp> | undefined
+  const httpApp = () =>
+    served ??= direct.runtime().then(async (runtime) => ({
+      app: gate(await Runtime.runPromise(runtime)(HttpApiBuilder.httpApp)),
+      runtime
+    }))
   // The requests being handled, so that dispose closes the database only after them.
   const inFlight = new Set<Promise<Response>>()
   let disposing = false
@@ -121,12 +153,14 @@ export const makeRoda = (config: RodaConfig): Roda => {
   }
   return {
     handler,
+    httpApp,
     runtime,
     ready: () => runtime.runPromise(ping),
     dispose: async (graceMs = DISPOSE_GRACE_MS) => {
       disposing = true
       await settledWithin([...inFlight], graceMs)
       await web.dispose()
+      await direct.dispose()
       await runtime.dispose()
     }
   }

@@ -1,59 +1,55 @@
-import { AppError, type ErrorLocation, fieldError, payloadTooLarge } from "../domain/AppError"
+import { HttpIncomingMessage, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { HttpApp } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { AppError, fieldError, payloadTooLarge } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
 import { same } from "../domain/Text"
 import { errorBody } from "./errorBody"
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
-/** A NUL character, raw or as a JSON escape not itself escaped: PostgreSQL text cannot hold it. */
-const jsonNul = /(?:^|[^\\])(?:\\\\)*\\u0000/i
-
-const reject = (request: Request, error: AppError) =>
-  Response.json(errorBody(error, request.headers.get("accept-language") ?? undefined), { status: error.status })
-
-const nulRejected = (request: Request, location: ErrorLocation) =>
-  reject(
-    request,
-    new AppError({
-      status: 400,
-      text: Messages.nulCharacter,
-      errors: [fieldError(location === "body" ? "body" : "url", same("must not contain NUL characters"), location)]
-    })
-  )
-
 /** Arrays and objects nested deeper than this are refused before any JSON parser sees them. */
 export const MAX_JSON_DEPTH = 64
 
-const tooDeep = (request: Request) =>
-  reject(
-    request,
-    new AppError({
-      status: 400,
-      text: Messages.jsonTooDeep,
-      errors: [
-        fieldError("body", same(`must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`), "body")
-      ]
-    })
-  )
+/** A NUL character as a JSON escape not itself escaped: PostgreSQL text cannot hold it. */
+const jsonNul = /(?:^|[^\\])(?:\\\\)*\\u0000/i
+
+const nulIn = (location: "body" | "query") =>
+  new AppError({
+    status: 400,
+    text: Messages.nulCharacter,
+    errors: [fieldError(location === "body" ? "body" : "url", same("must not contain NUL characters"), location)]
+  })
+
+const tooDeep = new AppError({
+  status: 400,
+  text: Messages.jsonTooDeep,
+  errors: [
+    fieldError("body", same(`must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`), "body")
+  ]
+})
+
+const tooLarge = () => payloadTooLarge(Messages.bodyTooLarge)
 
 /**
  * Whether JSON text nests `[` and `{` deeper than `max`, counting only outside strings. A recursive
- * parser or schema would overflow the stack on 3,000 levels. Works on the UTF-8 bytes: no byte of a
- * multi-byte character is a quote, a backslash or a bracket.
+ * parser or schema would overflow the stack on 3,000 levels. Works on UTF-8 bytes or on the text:
+ * no byte of a multi-byte character is a quote, a backslash or a bracket.
  */
-export const nestsDeeperThan = (body: Uint8Array, max: number): boolean => {
+export const nestsDeeperThan = (body: Uint8Array | string, max: number): boolean => {
   let depth = 0
   let inString = false
+  const isText = typeof body === "string"
   for (let i = 0; i < body.length; i++) {
-    const byte = body[i]
+    const code = isText ? body.charCodeAt(i) : body[i]
     if (inString) {
-      if (byte === 0x5c) i++ // backslash: skip the escaped character
-      else if (byte === 0x22) inString = false
-    } else if (byte === 0x22) {
+      if (code === 0x5c) i++ // backslash: skip the escaped character
+      else if (code === 0x22) inString = false
+    } else if (code === 0x22) {
       inString = true
-    } else if (byte === 0x5b || byte === 0x7b) {
+    } else if (code === 0x5b || code === 0x7b) {
       if (++depth > max) return true
-    } else if (byte === 0x5d || byte === 0x7d) {
+    } else if (code === 0x5d || code === 0x7d) {
       depth--
     }
   }
@@ -61,7 +57,28 @@ export const nestsDeeperThan = (body: Uint8Array, max: number): boolean => {
 }
 
 /** Whether a body of this media type may be read as JSON (no type, or any `…json…`, in any case). */
-const mayBeJson = (contentType: string | null) => contentType === null || /json/i.test(contentType)
+const mayBeJson = (contentType: string | null | undefined) => contentType == null || /json/i.test(contentType)
+
+/** Bodies the gate does not read as text (uploads); their own parsers limit them. */
+const isBinary = (contentType: string | null | undefined) =>
+  contentType != null && /^\s*(multipart\/|application\/octet-stream|image\/)/i.test(contentType)
+
+const refuseUrl = (url: string) => url.includes("%00") ? nulIn("query") : undefined
+
+const refuseDeclaredLength = (contentLength: string | null | undefined) =>
+  Number(contentLength ?? "0") > MAX_BODY_BYTES ? tooLarge() : undefined
+
+const refuseBody = (text: string, contentType: string | null | undefined) => {
+  if (text.includes("\u0000") || jsonNul.test(text)) return nulIn("body")
+  if (mayBeJson(contentType) && nestsDeeperThan(text, MAX_JSON_DEPTH)) return tooDeep
+  return undefined
+}
+
+// ---------------------------------------------------------------------------------------------
+// The web-standard path (embedders' `Request`)
+
+const reject = (request: Request, error: AppError) =>
+  Response.json(errorBody(error, request.headers.get("accept-language") ?? undefined), { status: error.status })
 
 /** Reads at most `limit` bytes of the body; undefined when it is larger. */
 const readLimited = async (body: ReadableStream<Uint8Array>, limit: number) => {
@@ -78,19 +95,63 @@ const readLimited = async (body: ReadableStream<Uint8Array>, limit: number) => {
 /**
  * What every request passes before the API sees it: a body of at most 1 MB (whatever
  * Content-Length claims, since an embedder's Request need not keep to it), no NUL character in
- * the URL or body, and JSON nested at most `MAX_JSON_DEPTH` levels. Answers the refusal, or the request to handle (its body buffered).
+ * the URL or body, and JSON nested at most `MAX_JSON_DEPTH` levels. Answers the refusal, or the
+ * request to handle (its body buffered).
  */
 export const admit = async (request: Request): Promise<Request | Response> => {
-  if (/%00/.test(request.url)) return nulRejected(request, "query")
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) {
-    return reject(request, payloadTooLarge(Messages.bodyTooLarge))
-  }
+  const early = refuseUrl(request.url) ?? refuseDeclaredLength(request.headers.get("content-length"))
+  if (early) return reject(request, early)
   if (request.body === null) return request
   const body = await readLimited(request.body, MAX_BODY_BYTES)
-  if (body === undefined) return reject(request, payloadTooLarge(Messages.bodyTooLarge))
-  if (body.includes(0) || jsonNul.test(body.toString("utf8"))) return nulRejected(request, "body")
-  if (mayBeJson(request.headers.get("content-type")) && nestsDeeperThan(body, MAX_JSON_DEPTH)) {
-    return tooDeep(request)
-  }
+  if (body === undefined) return reject(request, tooLarge())
+  const contentType = request.headers.get("content-type")
+  if (body.includes(0)) return reject(request, nulIn("body"))
+  const refused = isBinary(contentType) ? undefined : refuseBody(body.toString("utf8"), contentType)
+  if (refused) return reject(request, refused)
   return new Request(request, { body, duplex: "half" } as RequestInit)
 }
+
+// ---------------------------------------------------------------------------------------------
+// The direct path (an adapter serving the HttpApp, e.g. Node's `http` server)
+
+const answer = (request: HttpServerRequest.HttpServerRequest, error: AppError) =>
+  Effect.succeed(HttpServerResponse.unsafeJson(errorBody(error, request.headers["accept-language"]), {
+    status: error.status
+  }))
+
+/**
+ * An empty body is not JSON: Node's request would parse it as `null` where the web one refuses it
+ * as invalid JSON; both answer alike this way (routes without a payload never read it).
+ */
+const emptyJson = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest =>
+  Object.create(request, {
+    json: {
+      get: () => Effect.fail(new HttpServerError.RequestError({ request, reason: "Decode", cause: "empty body" }))
+    }
+  })
+
+/**
+ * The same gate as `admit`, as a middleware of the HttpApp: the body is read once (at most 1 MB)
+ * and kept by the request, so the API decodes that same text.
+ */
+export const gate = <E, R>(app: HttpApp.Default<E, R>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const early = refuseUrl(request.url) ?? refuseDeclaredLength(request.headers["content-length"])
+    if (early) return answer(request, early)
+    const method = request.method
+    const contentType = request.headers["content-type"]
+    if (method === "GET" || method === "HEAD" || method === "OPTIONS" || isBinary(contentType)) return app
+    return request.text.pipe(
+      HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
+      Effect.matchEffect({
+        // A body that could not be read: too large, or broken (the API answers that as bad JSON).
+        onFailure: (error) =>
+          String((error as { cause?: unknown }).cause).includes("maxBytes") ? answer(request, tooLarge()) : app,
+        onSuccess: (text) => {
+          const refused = refuseBody(text, contentType)
+          if (refused) return answer(request, refused)
+          return text === "" ? Effect.provideService(app, HttpServerRequest.HttpServerRequest, emptyJson(request)) : app
+        }
+      })
+    )
+  })

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
-import { ClientAddress } from "../http/ClientAddress"
+import { clientAddress } from "../http/ClientAddress"
 import { ok } from "../http/Reply"
 import { Identity } from "./Identity"
 
@@ -15,7 +15,7 @@ export const IdentityHttp = HttpApiBuilder.group(RodaApi, "identity", (handlers)
         Effect.flatMap(identity.register(payload), (data) => ok(Messages.registered, data)))
       .handle("login", ({ payload }) =>
         Effect.gen(function*() {
-          const data = yield* identity.login(payload, yield* ClientAddress)
+          const data = yield* identity.login(payload, yield* clientAddress)
           return yield* ok(Messages.loggedIn, data)
         }))
       .handle("me", () =>
