@@ -1,11 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
+import { SqlError } from "@effect/sql/SqlError"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
 import { PgliteClient } from "@roda/sql-pglite"
-import { Effect, Layer, type Redacted, String as Str } from "effect"
+import { Effect, Layer, Redacted, String as Str } from "effect"
 import pg from "pg"
 import { migrate } from "./migrate"
+import { makeStatementNames, namingClient } from "./namedStatements"
 
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite (a folder, or memory). */
 export type DatabaseOptions =
@@ -30,10 +32,30 @@ const pgTypes = {
     oid === INT8_OID && format !== "binary" ? int8AsNumber : pg.types.getTypeParser(oid, format)
 }
 
+/** A pool whose connections name (prepare) hot statements; ended with the layer. */
+const namingPool = (url: Redacted.Redacted<string>) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const pool = new pg.Pool({
+          connectionString: Redacted.value(url),
+          application_name: "roda",
+          types: pgTypes,
+          Client: namingClient(makeStatementNames())
+        })
+        pool.on("error", () => undefined)
+        await pool.query("SELECT 1")
+        return pool
+      },
+      catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+    }),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+  )
+
 /** The SqlClient for the chosen database, with every migration applied. */
 export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient> => {
   const client = options._tag === "Postgres"
-    ? PgClient.layer({ url: options.url, types: pgTypes, ...names })
+    ? PgClient.layerFromPool({ acquire: namingPool(options.url), types: pgTypes, ...names })
     : PgliteClient.layer({
       dataDir: options.dataDir === "memory" ? undefined : options.dataDir,
       extensions: { pg_trgm, unaccent },

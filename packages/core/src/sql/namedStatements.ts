@@ -1,0 +1,45 @@
+import pg from "pg"
+
+/** A statement becomes named (prepared) once it has been sent this many times. */
+const HOT_AFTER = 3
+/** At most this many statements are named per process, so text built on the fly cannot grow it. */
+const MAX_NAMED = 2_000
+
+/**
+ * Names for hot statements. node-postgres sends a statement without a name as an unnamed one, which
+ * PostgreSQL parses and plans on every call; a named one is parsed once per connection and then
+ * only bound and executed (with a cached plan where PostgreSQL finds it as good). Only statements
+ * with parameters are named: a parameterless text may hold several commands, which cannot be
+ * prepared.
+ */
+export const makeStatementNames = () => {
+  const seen = new Map<string, number>()
+  const named = new Map<string, string>()
+  return (text: string): string | undefined => {
+    const name = named.get(text)
+    if (name !== undefined) return name
+    if (named.size >= MAX_NAMED) return undefined
+    const count = (seen.get(text) ?? 0) + 1
+    if (count < HOT_AFTER) {
+      seen.set(text, count)
+      return undefined
+    }
+    seen.delete(text)
+    const fresh = `roda_${named.size + 1}`
+    named.set(text, fresh)
+    return fresh
+  }
+}
+
+/** A node-postgres client class that names hot parameterised statements (see `makeStatementNames`). */
+export const namingClient = (nameOf: (text: string) => string | undefined): typeof pg.Client =>
+  class NamingClient extends pg.Client {
+    override query(...args: Array<any>): any {
+      const [text, values, callback] = args
+      if (typeof text === "string" && Array.isArray(values) && values.length > 0) {
+        const name = nameOf(text)
+        if (name !== undefined) return (super.query as any)({ name, text, values }, callback)
+      }
+      return (super.query as any)(...args)
+    }
+  } as typeof pg.Client

@@ -1,0 +1,45 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { makeStatementNames } from "../../src/sql/namedStatements"
+import { startRoda } from "../support/harness"
+
+describe("names for hot statements", () => {
+  it("names a statement from its third use on, always with the same name", () => {
+    const nameOf = makeStatementNames()
+    expect(nameOf("SELECT $1")).toBeUndefined()
+    expect(nameOf("SELECT $1")).toBeUndefined()
+    const name = nameOf("SELECT $1")
+    expect(name).toMatch(/^roda_\d+$/)
+    expect(nameOf("SELECT $1")).toBe(name)
+    expect(nameOf("SELECT $2")).toBeUndefined()
+  })
+
+  it("stops naming new statements past its limit, so text built on the fly cannot grow it", () => {
+    const nameOf = makeStatementNames()
+    for (let i = 0; i < 2_000; i++) for (let n = 0; n < 3; n++) nameOf(`SELECT ${i}`)
+    expect(nameOf("SELECT 0")).toBe("roda_1")
+    for (let n = 0; n < 5; n++) expect(nameOf("SELECT 'one too many'")).toBeUndefined()
+  })
+})
+
+describe.skipIf(process.env.DATABASE_URL === undefined)("on PostgreSQL", () => {
+  const roda = startRoda()
+  afterAll(() => roda.dispose())
+
+  it("prepares a hot statement once per connection and reuses it", async () => {
+    const prepared = await roda.runtime.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        for (let i = 0; i < 6; i++) {
+          const [row] = yield* sql<{ n: number }>`SELECT ${i}::int + 1 AS n`
+          expect(row!.n).toBe(i + 1)
+        }
+        return yield* sql<{ name: string; statement: string }>`
+          SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE '%::int + 1 AS n'`
+      }))
+    }))
+    expect(prepared).toHaveLength(1)
+    expect(prepared[0]!.name).toMatch(/^roda_\d+$/)
+  })
+})
