@@ -19,11 +19,18 @@ import type * as Scope from "effect/Scope"
 import { makeConnection } from "./internal/connection"
 import { open } from "./internal/open"
 
+export { pgliteBuild } from "./internal/open"
+
 export interface PgliteClientConfig {
   /** A folder (created if missing); `undefined` or `"memory"` keeps the database in memory. */
   readonly dataDir?: string | undefined
   /** PGlite extensions to load, e.g. `{ pg_trgm }` from `@electric-sql/pglite/contrib/pg_trgm`. */
   readonly extensions?: Extensions | undefined
+  /**
+   * A data directory to start from, as `pglite.dumpDataDir("none")` gave it (a template: a database
+   * with its migrations applied, say). Only for a new database.
+   */
+  readonly loadDataDir?: Blob | undefined
   readonly transformResultNames?: (s: string) => string
   readonly transformQueryNames?: (s: string) => string
 }
@@ -43,7 +50,7 @@ export const make = (
   config: PgliteClientConfig
 ): Effect.Effect<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function*() {
-    const pglite = yield* open(config.dataDir, config.extensions)
+    const pglite = yield* open(config.dataDir, { extensions: config.extensions, loadDataDir: config.loadDataDir })
 
     // PGlite has a single session: a statement outside a transaction takes the
     // permit for its own duration, a transaction (or `reserve`) for its scope.

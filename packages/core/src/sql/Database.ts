@@ -8,11 +8,20 @@ import { Effect, Layer, Redacted, String as Str } from "effect"
 import pg from "pg"
 import { migrate } from "./migrate"
 import { makeStatementNames, namingClient } from "./namedStatements"
+import { loadTemplate, saveTemplate, templateKey } from "./template"
 
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite (a folder, or memory). */
 export type DatabaseOptions =
   | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
-  | { readonly _tag: "Embedded"; readonly dataDir: string | "memory" }
+  | {
+    readonly _tag: "Embedded"
+    readonly dataDir: string | "memory"
+    /**
+     * For in-memory databases: a folder where the migrated template is kept between processes
+     * (the test suites pass one); without it, each process makes its template once.
+     */
+    readonly snapshotDir?: string | undefined
+  }
 
 const names = { transformQueryNames: Str.camelToSnake, transformResultNames: Str.snakeToCamel }
 
@@ -54,18 +63,27 @@ const namingPool = (url: Redacted.Redacted<string>) =>
 
 /** The SqlClient for the chosen database, with every migration applied. */
 export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient> => {
+  if (options._tag === "Embedded" && options.dataDir === "memory") return memoryDatabase(options.snapshotDir)
   const client = options._tag === "Postgres"
     ? PgClient.layerFromPool({ acquire: namingPool(options.url), types: pgTypes, ...names })
-    : PgliteClient.layer({
-      dataDir: options.dataDir === "memory" ? undefined : options.dataDir,
-      extensions: { pg_trgm, unaccent },
-      ...names
-    })
+    : PgliteClient.layer({ dataDir: options.dataDir, extensions, ...names })
   return Layer.effectDiscard(migrate).pipe(
     Layer.provideMerge(client),
     Layer.orDie
   ) as Layer.Layer<SqlClient.SqlClient>
 }
+
+const extensions = { pg_trgm, unaccent }
+
+/** An in-memory database started from the migrated template (see `template.ts`), or made and kept as it. */
+const memoryDatabase = (snapshotDir: string | undefined): Layer.Layer<SqlClient.SqlClient> =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const key = templateKey()
+    const template = yield* loadTemplate(key, snapshotDir)
+    const client = PgliteClient.layer({ extensions, ...names, ...(template ? { loadDataDir: template } : {}) })
+    const ready = template ? migrate : Effect.zipRight(migrate, saveTemplate(key, snapshotDir))
+    return Layer.effectDiscard(ready).pipe(Layer.provideMerge(client), Layer.orDie)
+  })) as Layer.Layer<SqlClient.SqlClient>
 
 /** Reads the database is reachable (readiness probe). */
 export const ping = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`).pipe(Effect.asVoid)

@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto"
+import { fileURLToPath } from "node:url"
 import { defaultOptions, makeRoda, type Roda, secret } from "../../src/index"
 
 /** The database the suites run on: PostgreSQL when DATABASE_URL is set, else in-memory PGlite. */
 export const testDatabase = () =>
   process.env.DATABASE_URL
     ? { _tag: "Postgres" as const, url: secret(process.env.DATABASE_URL) }
-    : { _tag: "Embedded" as const, dataDir: "memory" as const }
+    : { _tag: "Embedded" as const, dataDir: "memory" as const, snapshotDir: TEMPLATE_DIR }
+
+/** Where the migrated embedded template is kept between test processes. */
+const TEMPLATE_DIR = fileURLToPath(new URL("../../../../node_modules/.cache/roda-pglite", import.meta.url))
 
 export const PLATFORM_ADMIN = "operator@roda.test"
 

@@ -2,28 +2,68 @@ import { SqlError } from "@effect/sql/SqlError"
 import { type Extensions, PGlite } from "@electric-sql/pglite"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import { readFile } from "node:fs/promises"
 import { mkdir } from "node:fs/promises"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 
-const create = async (dataDir: string | undefined, extensions: Extensions): Promise<PGlite> => {
-  if (dataDir === undefined || dataDir === "memory") {
-    return PGlite.create({ extensions })
+/** Where PGlite keeps its WebAssembly build and file system bundle. */
+const distDir = () => dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"))
+
+interface Runtime {
+  readonly wasmModule: WebAssembly.Module
+  readonly fsBundle: Blob
+}
+
+let runtime: Promise<Runtime> | undefined
+
+/**
+ * PGlite compiles its WebAssembly and reads its file system bundle for every instance; both are
+ * the same for all of them, so a process does it once (tests open dozens of databases).
+ */
+const sharedRuntime = () =>
+  runtime ??= Promise.all([
+    readFile(join(distDir(), "pglite.wasm")).then((bytes) => WebAssembly.compile(bytes)),
+    readFile(join(distDir(), "pglite.data")).then((bytes) => new Blob([bytes]))
+  ]).then(([wasmModule, fsBundle]) => ({ wasmModule, fsBundle })).catch((error) => {
+    runtime = undefined
+    throw error
+  })
+
+/** Identifies the PGlite build (its WebAssembly file), for snapshots made by one build only. */
+export const pgliteBuild = () => join(distDir(), "pglite.wasm")
+
+export interface OpenOptions {
+  readonly extensions?: Extensions | undefined
+  /** A data directory dumped by `dumpDataDir` (uncompressed tar) to start from. */
+  readonly loadDataDir?: Blob | undefined
+}
+
+const create = async (dataDir: string | undefined, options: OpenOptions): Promise<PGlite> => {
+  const shared = await sharedRuntime()
+  const common = {
+    extensions: options.extensions ?? {},
+    wasmModule: shared.wasmModule,
+    fsBundle: shared.fsBundle,
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {})
   }
+  if (dataDir === undefined || dataDir === "memory") return PGlite.create(common)
   // A `scheme://` location (memory://, idb://) is PGlite's business; a folder
   // may need parents, as PGlite only creates the last path segment.
   if (!dataDir.includes("://")) {
     await mkdir(dataDir, { recursive: true })
   }
-  return PGlite.create({ dataDir, extensions })
+  return PGlite.create({ dataDir, ...common })
 }
 
 /** Opens a PGlite instance that is closed when the scope ends. */
 export const open = (
   dataDir: string | undefined,
-  extensions: Extensions = {}
+  options: OpenOptions = {}
 ): Effect.Effect<PGlite, SqlError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => create(dataDir, extensions),
+      try: () => create(dataDir, options),
       catch: (cause) => new SqlError({ cause, message: "PgliteClient: failed to open the database" })
     }),
     (pglite) => pglite.closed ? Effect.void : Effect.tryPromise(() => pglite.close()).pipe(Effect.ignoreLogged)

@@ -1,0 +1,57 @@
+import { PgliteClient } from "@roda/sql-pglite"
+import { Effect } from "effect"
+import { createHash } from "node:crypto"
+import { statSync } from "node:fs"
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { migrations } from "./migrations"
+import { statementsOf } from "./migrations/ddl"
+
+/**
+ * A new in-memory database starts from a template: a snapshot of one with every migration applied,
+ * made by the first database of the process (and kept in `snapshotDir` when given, for the next
+ * processes). Its key covers the PGlite build and the text of every migration, so a changed
+ * migration makes a new template.
+ */
+const templates = new Map<string, Blob>()
+
+let key: string | undefined
+export const templateKey = () => {
+  if (key !== undefined) return key
+  const hash = createHash("sha256")
+  const build = PgliteClient.pgliteBuild()
+  const stat = statSync(build)
+  hash.update(`${build}:${stat.size}:${stat.mtimeMs}\n`)
+  for (const [name, migration] of Object.entries(migrations)) {
+    hash.update(`${name}\n${(statementsOf(migration as object) ?? [String(migration)]).join("\n;\n")}\n`)
+  }
+  return key = hash.digest("hex").slice(0, 24)
+}
+
+const fileOf = (dir: string, key: string) => join(dir, `pglite-template-${key}.tar`)
+
+/** The template for `key`, from this process or from `snapshotDir`; undefined when none exists yet. */
+export const loadTemplate = (key: string, snapshotDir: string | undefined) =>
+  Effect.promise(async () => {
+    const known = templates.get(key)
+    if (known !== undefined || snapshotDir === undefined) return known
+    const bytes = await readFile(fileOf(snapshotDir, key)).catch(() => undefined)
+    if (bytes === undefined) return undefined
+    const blob = new Blob([bytes])
+    templates.set(key, blob)
+    return blob
+  })
+
+/** Dumps the just-migrated database as the template (written atomically to `snapshotDir`). */
+export const saveTemplate = (key: string, snapshotDir: string | undefined) =>
+  Effect.flatMap(PgliteClient.PgliteClient, (client) =>
+    Effect.promise(async () => {
+      const blob = await client.pglite.dumpDataDir("none")
+      templates.set(key, blob)
+      if (snapshotDir === undefined) return
+      await mkdir(snapshotDir, { recursive: true })
+      const file = fileOf(snapshotDir, key)
+      const partial = `${file}.${process.pid}.${templates.size}.partial`
+      await writeFile(partial, new Uint8Array(await blob.arrayBuffer()))
+      await rename(partial, file)
+    }).pipe(Effect.catchAllDefect((defect) => Effect.logWarning("Embedded template not saved", defect))))
