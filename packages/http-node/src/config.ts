@@ -14,6 +14,14 @@ export interface ServerConfig {
   readonly paymentGateway?: PaymentGatewayName | undefined
   /** `LOG_FORMAT` and `LOG_LEVEL`: the request log and the server's own lines (`defaultLogSettings` when absent). */
   readonly log?: LogSettings | undefined
+  /** `OTEL_EXPORTER_OTLP_ENDPOINT` (and `OTEL_SERVICE_NAME`): export traces over OTLP/HTTP. */
+  readonly telemetry?: TelemetrySettings | undefined
+}
+
+export interface TelemetrySettings {
+  /** The collector's base URL; spans go to `<endpoint>/v1/traces`. */
+  readonly endpoint: string
+  readonly serviceName: string
 }
 
 /** Gateways this server can run; real gateways join the list as they are built. */
@@ -84,6 +92,8 @@ export const loadConfig = Effect.gen(function*() {
   const sandboxSecret = yield* Config.option(Config.redacted("SANDBOX_WEBHOOK_SECRET"))
   const corsOrigins = yield* Config.option(Config.string("CORS_ORIGINS"))
   const log = yield* loadLogSettings
+  const otlpEndpoint = yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT"))
+  const serviceName = yield* Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("roda"))
 
   const database: DatabaseOptions = Option.isSome(databaseUrl)
     ? { _tag: "Postgres", url: databaseUrl.value }
@@ -129,12 +139,17 @@ export const loadConfig = Effect.gen(function*() {
     database,
     paymentGateway,
     log,
+    ...(Option.isSome(otlpEndpoint)
+      ? { telemetry: { endpoint: otlpEndpoint.value.toString().replace(/\/$/, ""), serviceName } }
+      : {}),
     options: defaultOptions({
       jwtSecret: resolvedSecret,
       publicBaseUrl,
       platformAdminEmails: admins.split(",").map((email) => email.trim().toLowerCase()).filter(Boolean),
       smtpUrl: Option.getOrUndefined(smtpUrl),
       sandboxWebhookSecret,
+      // Stored files (certificate PDFs and images): under DATA_DIR, or in memory with DATA_DIR=memory.
+      blobDir: dataDir === "memory" ? undefined : join(dataDir, "blobs"),
       ...(Option.isSome(corsOrigins) ? { corsOrigins: yield* parseCorsOrigins(corsOrigins.value) } : {})
     })
   } satisfies ServerConfig

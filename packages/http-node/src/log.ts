@@ -21,6 +21,8 @@ export interface RequestLine {
   readonly method: string
   /** The path, without the query string. */
   readonly path: string
+  /** The route template it matched (`/api/courses/:slug`), when it matched one. */
+  readonly route?: string | undefined
   readonly status: number
   readonly durationMs: number
 }
@@ -97,6 +99,7 @@ export const makeLog = (
         requestId: line.requestId,
         method: line.method,
         path: line.path,
+        ...(line.route === undefined ? {} : { route: line.route }),
         status: line.status,
         durationMs
       }))

@@ -1,11 +1,13 @@
+import { OtlpSerialization, OtlpTracer } from "@effect/opentelemetry"
+import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { makeRoda, MAX_BODY_BYTES, type Roda } from "@roda/core"
-import { Effect, Runtime } from "effect"
+import { makeRoda, MAX_BODY_BYTES, type Roda, routeOf } from "@roda/core"
+import { Effect, Layer, Runtime } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Readable } from "node:stream"
-import type { ServerConfig } from "./config"
+import type { ServerConfig, TelemetrySettings } from "./config"
 import { defaultLogSettings, type Log, makeLog } from "./log"
 
 /**
@@ -145,6 +147,7 @@ const respond = async (roda: Roda, app: NodeHandler, log: Log, req: IncomingMess
       requestId,
       method: req.method ?? "GET",
       path,
+      route: routeOf(req.method ?? "GET", path),
       status: res.statusCode,
       durationMs: performance.now() - started
     }))
@@ -168,6 +171,12 @@ const respond = async (roda: Roda, app: NodeHandler, log: Log, req: IncomingMess
     } else res.end()
   }
 }
+
+/** Spans exported over OTLP/HTTP (JSON) to `<endpoint>/v1/traces`, batched every 5 seconds. */
+const otlpTracer = (telemetry: TelemetrySettings) =>
+  OtlpTracer.make({ url: `${telemetry.endpoint}/v1/traces`, resource: { serviceName: telemetry.serviceName } }).pipe(
+    Effect.provide(Layer.merge(FetchHttpClient.layer, OtlpSerialization.layerJson))
+  )
 
 /** How long a stop waits for the handlers in flight before interrupting them. */
 const DEFAULT_GRACE_MS = 10_000
@@ -222,7 +231,13 @@ export interface ServeOptions {
 export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
   Effect.gen(function*() {
     const roda = yield* Effect.acquireRelease(
-      Effect.sync(() => makeRoda({ database: config.database, options: config.options })),
+      Effect.sync(() =>
+        makeRoda({
+          database: config.database,
+          options: config.options,
+          ...(config.telemetry ? { tracer: otlpTracer(config.telemetry) } : {})
+        })
+      ),
       (roda) => Effect.promise(() => roda.dispose())
     )
     const log = makeLog(config.log ?? defaultLogSettings(), options.logSink)

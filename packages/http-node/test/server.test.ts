@@ -73,6 +73,14 @@ describe("Node server", () => {
       durationMs: expect.any(Number)
     })
     expect(lines.find((line) => line.requestId === madeId)).toMatchObject({ path: "/api/nothing-here", status: 404 })
+    expect(lines.find((line) => line.requestId === madeId)).not.toHaveProperty("route")
+    const course = await fetch(`${base}/api/courses/some-course`, { headers: { "x-request-id": "with-route" } })
+    expect(course.status).toBeGreaterThanOrEqual(400)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(logLines().find((line) => line.requestId === "with-route")).toMatchObject({
+      path: "/api/courses/some-course",
+      route: "/api/courses/:identifier"
+    })
     expect(lines.find((line) => String(line.msg).startsWith("Roda listening on"))).toMatchObject({ level: "info" })
   })
 

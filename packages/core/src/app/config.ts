@@ -1,4 +1,4 @@
-import type { Layer } from "effect"
+import type { Clock, Effect, Layer, Scope, Tracer } from "effect"
 import type { Ids } from "../platform/Ids"
 import type { RodaOptions } from "../platform/Options"
 import type { PaymentGateway } from "../platform/PaymentGateway"
@@ -17,4 +17,15 @@ export interface RodaConfig {
    * request. Off by default: nothing exports traces yet, and the span costs on every request.
    */
   readonly tracing?: boolean | undefined
+  /**
+   * The clock every service reads (`Clock`): tests pass a controlled one to move time (renewals,
+   * retries) through the handler and the jobs alike. Default: the system clock.
+   */
+  readonly clock?: Clock.Clock | undefined
+  /**
+   * Where spans go, e.g. `@effect/opentelemetry`'s `OtlpTracer.make` (the Node server builds one when
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` is set). Giving one turns `tracing` on. Without it, spans stay
+   * in-process and nothing exports them.
+   */
+  readonly tracer?: Effect.Effect<Tracer.Tracer, never, Scope.Scope> | undefined
 }

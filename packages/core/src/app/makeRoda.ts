@@ -23,7 +23,17 @@ export type { RodaConfig } from "./config"
 
 /** Database, ports, contracts and every feature's use-case services: everything but HTTP. */
 export const servicesLayer = (config: RodaConfig) =>
-  featureServices.pipe(Layer.provideMerge(contractsLayer), Layer.provideMerge(platformLayer(config)))
+  featureServices.pipe(
+    Layer.provideMerge(contractsLayer),
+    Layer.provideMerge(platformLayer(config)),
+    Layer.provideMerge(telemetryLayer(config))
+  )
+
+/** The configured tracer, installed once for every runtime (services, web handler, HttpApp). */
+const telemetryLayer = (config: RodaConfig) =>
+  config.tracer === undefined ? Layer.empty : Layer.unwrapScoped(Effect.map(config.tracer, Layer.setTracer))
+
+const tracingOn = (config: RodaConfig) => config.tracing === true || config.tracer !== undefined
 
 /** The HttpApi with its handlers, middleware, the OpenAPI document and the docs page. */
 export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {
@@ -115,13 +125,13 @@ export const makeRoda = (config: RodaConfig): Roda => {
   const runtime = ManagedRuntime.make(services, memoMap)
   // One API layer for both paths: built once through the shared memo map.
   const api = apiLayer(services)
-  const web = HttpApiBuilder.toWebHandler(Layer.merge(api, tracingLayer(config.tracing === true)), { memoMap })
+  const web = HttpApiBuilder.toWebHandler(Layer.merge(api, tracingLayer(tracingOn(config))), { memoMap })
   const direct = ManagedRuntime.make(
     Layer.mergeAll(
       api,
       HttpApiBuilder.Router.Live,
       HttpApiBuilder.Middleware.layer,
-      tracingLayer(config.tracing === true)
+      tracingLayer(tracingOn(config))
     ),
     memoMap
   )

@@ -1,0 +1,17 @@
+import type { HttpApi, HttpApiEndpoint } from "@effect/platform"
+import * as FindMyWay from "find-my-way-ts"
+
+/**
+ * The route template a request matches (`/api/courses/:slug`), for logs and metrics that must not
+ * count every id as a path of its own. Same matcher as the API's router; unknown paths give
+ * `undefined`.
+ */
+export const makeRouteOf = (api: HttpApi.HttpApi.Any) => {
+  const router = FindMyWay.make<string>()
+  for (const group of Object.values((api as HttpApi.HttpApi.AnyWithProps).groups)) {
+    for (const endpoint of Object.values(group.endpoints) as Array<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>) {
+      router.on(endpoint.method, endpoint.path as FindMyWay.PathInput, endpoint.path)
+    }
+  }
+  return (method: string, path: string): string | undefined => router.find(method, path)?.handler
+}

@@ -1,0 +1,85 @@
+import { defaultOptions, secret } from "@roda/core"
+import { ConfigProvider, Effect, Exit, Scope } from "effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { loadConfig } from "../src/config"
+import { serve } from "../src/server"
+
+/** A stand-in OpenTelemetry collector: keeps every OTLP/HTTP JSON body posted to /v1/traces. */
+const received: Array<any> = []
+let collector: Server
+let collectorUrl = ""
+
+beforeAll(async () => {
+  collector = createServer((req, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => {
+      if (req.url === "/v1/traces") received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")))
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end("{}")
+    })
+  })
+  await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
+  collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`
+})
+
+afterAll(() => new Promise<void>((resolve) => collector.close(() => resolve())))
+
+const spansOf = (bodies: Array<any>) =>
+  bodies.flatMap((body) =>
+    body.resourceSpans.flatMap((resource: any) =>
+      resource.scopeSpans.flatMap((scope: any) =>
+        scope.spans.map((span: any) => ({
+          name: span.name as string,
+          service: resource.resource.attributes.find((a: any) => a.key === "service.name")?.value.stringValue
+        }))
+      )
+    )
+  )
+
+describe("OpenTelemetry", () => {
+  it("reads OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_SERVICE_NAME; without them nothing is exported", async () => {
+    const load = (env: Record<string, string>) =>
+      Effect.runPromise(
+        loadConfig.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+      )
+    const off = await load({ DATA_DIR: "memory" })
+    expect(off.telemetry).toBeUndefined()
+    const on = await load({
+      DATA_DIR: "memory",
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/",
+      OTEL_SERVICE_NAME: "roda-eu"
+    })
+    expect(on.telemetry).toEqual({ endpoint: "http://collector:4318", serviceName: "roda-eu" })
+  })
+
+  it("exports a server span per request, with the statements under it, to the collector", async () => {
+    const scope = Effect.runSync(Scope.make())
+    const { port } = await Effect.runPromise(
+      serve({
+        port: 0,
+        host: "127.0.0.1",
+        database: { _tag: "Embedded", dataDir: "memory" },
+        options: defaultOptions({ jwtSecret: secret("a-test-secret-that-is-long-enough-123") }),
+        log: { format: "json", level: "error" },
+        telemetry: { endpoint: collectorUrl, serviceName: "roda-test" }
+      }, { logSink: () => undefined }).pipe(Scope.extend(scope))
+    )
+    const reply = await fetch(`http://127.0.0.1:${port}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ fullName: "Otto Tel", email: "otto@roda.test", password: "Secret123" })
+    })
+    expect(reply.status).toBe(201)
+    // Stopping flushes the exporter's last batch.
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    const spans = spansOf(received)
+    expect(spans.length).toBeGreaterThan(0)
+    expect(spans.every((span) => span.service === "roda-test")).toBe(true)
+    expect(spans.map((span) => span.name)).toEqual(
+      expect.arrayContaining(["http.server POST", "sql.execute"])
+    )
+  })
+})
