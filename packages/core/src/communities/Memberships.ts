@@ -21,7 +21,20 @@ export class Memberships extends Context.Tag("@roda/core/Memberships")<Membershi
   readonly callerIn: (communityId: string, accountId: string) => Effect.Effect<Option.Option<CallerMembership>>
   /** The role of a live, accepted profile of the community. */
   readonly profileRole: (communityId: string, profileId: string) => Effect.Effect<Option.Option<Role>>
+  /** Live, accepted profiles of the community among `profileIds`, with their name and login e-mail. */
+  readonly recipients: (
+    communityId: string,
+    profileIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<ProfileRecipient>>
 }>() {}
+
+/** A profile as a recipient of something sent to it (a certificate): name and login e-mail. */
+export interface ProfileRecipient {
+  readonly profileId: string
+  readonly accountId: string
+  readonly fullName: string
+  readonly email: string
+}
 
 /** Where a community wants its notices sent (checkout e-mails each sale there). */
 export class CommunityNotices extends Context.Tag("@roda/core/CommunityNotices")<CommunityNotices, {

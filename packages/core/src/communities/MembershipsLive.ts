@@ -6,7 +6,11 @@ import { CommunitiesRepo } from "./Repo"
 export const MembershipsLive = Layer.mergeAll(
   Layer.effect(
     Memberships,
-    Effect.map(CommunitiesRepo, (repo) => ({ callerIn: repo.callerIn, profileRole: repo.profileRole }))
+    Effect.map(CommunitiesRepo, (repo) => ({
+      callerIn: repo.callerIn,
+      profileRole: repo.profileRole,
+      recipients: repo.recipients
+    }))
   ),
   Layer.effect(
     CommunityNotices,

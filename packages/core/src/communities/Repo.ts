@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { Role } from "../domain/Role"
-import type { CallerMembership } from "./Memberships"
+import type { CallerMembership, ProfileRecipient } from "./Memberships"
 
 export interface CommunityRow {
   readonly id: string
@@ -100,6 +100,14 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
           Effect.map((rows) => Option.fromNullable(rows[0]?.role)),
           Effect.orDie
         ),
+      /** Live, accepted profiles among `profileIds`, with name and login e-mail (certificates). */
+      recipients: (communityId: string, profileIds: ReadonlyArray<string>) =>
+        profileIds.length === 0
+          ? Effect.succeed([])
+          : sql<ProfileRecipient>`SELECT p.id AS profile_id, p.account_id, p.full_name, a.email
+            FROM profiles p JOIN accounts a ON a.id = p.account_id
+            WHERE p.community_id = ${communityId} AND p.id IN ${sql.in(profileIds)}
+              AND p.removed_at IS NULL AND p.status = 'active'`.pipe(Effect.orDie),
       notificationSettings: (communityId: string) =>
         sql<{ salesEmail: string | null; updatedAt: Date }>`SELECT sales_email, updated_at
           FROM notification_settings WHERE community_id = ${communityId}`.pipe(Effect.map(first), Effect.orDie),

@@ -5,7 +5,9 @@ import { orNotFound } from "../domain/found"
 import { Messages } from "../domain/Messages"
 import { isStaff } from "../domain/Role"
 import { Ids } from "../platform/Ids"
+import { Jobs } from "../platform/Jobs"
 import { Access, viewerOfMember } from "../structure/Access"
+import { COURSE_COMPLETED_JOB, type CourseCompleted } from "./CourseCompleted"
 import { CurriculumRepo } from "./CurriculumRepo"
 import { LearningRepo } from "./LearningRepo"
 import { release } from "./Policy"
@@ -29,6 +31,7 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
     const curriculum = yield* CurriculumRepo
     const access = yield* Access
     const ids = yield* Ids
+    const jobs = yield* Jobs
 
     const findCourse = (member: Member, id: string) =>
       orNotFound(Messages.courseNotFound)(courses.find(member.communityId, id.trim().toLowerCase()))
@@ -87,6 +90,20 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
         at: new Date(now)
       })
       const totals = yield* repo.completion(member.communityId, course.id, member.actingProfileId)
+      if (totals.total > 0 && totals.completed === totals.total) {
+        // Every lesson done: tell listeners (certificates) through a durable job (courses/CourseCompleted.ts).
+        const event: CourseCompleted = {
+          communityId: member.communityId,
+          spaceId: course.spaceId,
+          courseId: course.id,
+          profileId: member.actingProfileId
+        }
+        yield* jobs.enqueue({
+          kind: COURSE_COMPLETED_JOB,
+          key: `${course.id}:${member.actingProfileId}`,
+          payload: event
+        })
+      }
       return {
         lessonId: row.lessonId,
         courseId: row.courseId,

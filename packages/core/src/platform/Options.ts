@@ -34,6 +34,11 @@ export interface RodaOptions {
    * process that runs them, or for `Jobs.runDue` (tests drive it with `TestClock`).
    */
   readonly runJobs?: boolean | undefined
+  /**
+   * Folder of stored files (certificate PDFs and images) for `BlobStore.fromOptions`; unset keeps
+   * them in memory (tests, `DATA_DIR=memory`).
+   */
+  readonly blobDir?: string | undefined
 }
 
 export class Options extends Context.Tag("@roda/core/Options")<Options, RodaOptions>() {}

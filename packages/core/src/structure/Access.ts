@@ -26,6 +26,8 @@ export interface SpaceAccess {
   readonly sectionId: string
   readonly module: string
   readonly visibility: Visibility
+  /** The space's title (certificates print it). */
+  readonly title: string
   /** Owner, admin or moderator: sees and manages everything. */
   readonly isStaff: boolean
   /** Whether the viewer may read the space's content (courses, lessons, events, posts). */

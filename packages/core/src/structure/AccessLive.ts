@@ -24,6 +24,7 @@ export const AccessLive = Layer.effect(
         sectionId: s.sectionId,
         module: s.module,
         visibility: s.visibility,
+        title: s.title,
         isStaff: Option.exists(viewer.member, (member) => isStaff(member.role)),
         canReadContent: s.canReadContent
       } satisfies SpaceAccess

@@ -42,7 +42,7 @@ export const moduleCatalogue: ReadonlyArray<ModuleCategory> = [
       },
       {
         id: "certificates",
-        available: false, // not built yet: flip when the certificates feature lands
+        available: true,
         name: text("Certificados", "Certificates"),
         description: text(
           "Certificados emitidos a partir de modelos, com verificação pública.",
@@ -63,7 +63,7 @@ export const moduleCatalogue: ReadonlyArray<ModuleCategory> = [
       },
       {
         id: "call4papers",
-        available: false, // not built yet: flip when the calls-for-papers feature lands
+        available: true,
         name: text("Chamada de trabalhos", "Call for papers"),
         description: text(
           "Chamadas de propostas com trilhas, avaliações e votação.",

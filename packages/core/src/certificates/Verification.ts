@@ -1,0 +1,189 @@
+import { Clock, Effect, Option, Redacted } from "effect"
+import { createHash, createHmac, timingSafeEqual } from "node:crypto"
+import { notFound } from "../domain/AppError"
+import { BlobStore } from "../platform/BlobStore"
+import { Options } from "../platform/Options"
+import { normalizeCode } from "./codes"
+import { Credentials } from "./Credentials"
+import { CertificateMessages as M } from "./messages"
+import { type ImageVariant } from "./render/image"
+import { Rendering } from "./Rendering"
+import { CertificatesRepo, type CertificateView } from "./Repo"
+
+/** How long a signed file link is valid. */
+export const FILE_LINK_SECONDS = 10 * 60
+
+export type FileKind = "pdf" | ImageVariant
+
+const escape = (value: string) =>
+  value.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[char]!)
+
+const verdictOf = (row: CertificateView) =>
+  row.status === "revoked" ? "revoked" as const : row.status === "superseded" ? "superseded" as const : "valid" as const
+
+/**
+ * Public verification: by code (API and HTML page), the shareable image, the Open Badges credential,
+ * the issuers' JWKS, and the signed, expiring links through which the PDF and images are served.
+ */
+export class Verification extends Effect.Service<Verification>()("@roda/core/CertificateVerification", {
+  effect: Effect.gen(function*() {
+    const repo = yield* CertificatesRepo
+    const rendering = yield* Rendering
+    const credentials = yield* Credentials
+    const blobs = yield* BlobStore
+    const options = yield* Options
+    const base = rendering.base
+    const signingKey = createHash("sha256").update(`roda:certificate-files:${Redacted.value(options.jwtSecret)}`)
+      .digest()
+
+    /** A certificate that was issued (verification never shows pending, generating or failed ones). */
+    const byCode = (typed: string) =>
+      Effect.gen(function*() {
+        const code = normalizeCode(typed)
+        const row = code === undefined ? Option.none() : yield* repo.findByCode(code)
+        if (Option.isNone(row) || !["issued", "revoked", "superseded"].includes(row.value.status)) {
+          return yield* Effect.fail(notFound(M.codeUnknown))
+        }
+        return row.value
+      })
+
+    const templateOf = (row: CertificateView) =>
+      Effect.flatMap(repo.findTemplate(row.communityId, row.templateId), (template) =>
+        Option.match(template, {
+          onNone: () => Effect.fail(notFound(M.codeUnknown)),
+          onSome: Effect.succeed
+        }))
+
+    const verify = Effect.fn("Verification.verify")(function*(typed: string) {
+      const row = yield* byCode(typed)
+      const status = verdictOf(row)
+      return {
+        code: row.code,
+        status,
+        valid: status === "valid",
+        title: row.title,
+        recipientName: row.recipientName,
+        spaceTitle: row.spaceTitle,
+        communityId: row.communityId,
+        issuedAt: (row.issuedAt ?? row.createdAt).toISOString(),
+        revokedAt: row.revokedAt === null ? null : row.revokedAt.toISOString(),
+        revokeReason: row.revokeReason,
+        supersededBy: row.supersededByCode === null
+          ? null
+          : { code: row.supersededByCode, pageUrl: `${base}/certificates/${row.supersededByCode}` },
+        pageUrl: `${base}/certificates/${row.code}`,
+        imageUrl: `${base}/certificates/${row.code}/image.png`,
+        credentialUrl: `${base}/certificates/${row.code}/credential.jwt`,
+        jwksUrl: `${base}/.well-known/jwks.json`
+      }
+    })
+
+    const credential = Effect.fn("Verification.credential")(function*(typed: string) {
+      const row = yield* byCode(typed)
+      return yield* credentials.sign(row, row.spaceTitle)
+    })
+
+    const publicImage = Effect.fn("Verification.publicImage")(function*(typed: string) {
+      const row = yield* byCode(typed)
+      return yield* rendering.image(row, yield* templateOf(row), "card").pipe(Effect.orDie)
+    })
+
+    const page = Effect.fn("Verification.page")(function*(typed: string) {
+      const row = yield* byCode(typed)
+      const status = verdictOf(row)
+      const url = `${base}/certificates/${row.code}`
+      const image = `${url}/image.png`
+      const index = row.indexing && status === "valid"
+      const issued = (row.issuedAt ?? row.createdAt).toISOString().slice(0, 10)
+      const headline = status === "valid"
+        ? "Certificado válido"
+        : status === "revoked"
+        ? "Certificado revogado"
+        : "Certificado substituído"
+      const detail = status === "revoked"
+        ? `<p class="status revoked">Revogado em ${escape(row.revokedAt!.toISOString().slice(0, 10))}. Motivo: ${
+          escape(row.revokeReason ?? "")
+        }</p>`
+        : status === "superseded" && row.supersededByCode !== null
+        ? `<p class="status superseded">Substituído por um novo certificado: <a id="successor" href="${
+          escape(`${base}/certificates/${row.supersededByCode}`)
+        }">${escape(row.supersededByCode)}</a></p>`
+        : `<p class="status valid">Este certificado é válido.</p>`
+      const description = `${row.title} — ${row.recipientName} (${row.spaceTitle}), ${issued}`
+      return `<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(`${headline}: ${row.title} — ${row.recipientName}`)}</title>
+<meta name="robots" content="${index ? "index, follow" : "noindex, nofollow"}">
+<link rel="canonical" href="${escape(url)}">
+<meta property="og:type" content="website">
+<meta property="og:title" content="${escape(`${row.title} — ${row.recipientName}`)}">
+<meta property="og:description" content="${escape(description)}">
+<meta property="og:url" content="${escape(url)}">
+<meta property="og:image" content="${escape(image)}">
+<meta property="og:image:width" content="1200">
+<meta property="og:image:height" content="630">
+<meta name="twitter:card" content="summary_large_image">
+<style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2rem auto;padding:0 1rem;color:#1c1f26}
+img{max-width:100%;border:1px solid #ddd}.status{font-weight:600}.valid{color:#17663a}.revoked{color:#a11}
+.superseded{color:#8a5a00}dt{font-weight:600}</style>
+</head>
+<body>
+<h1 id="verdict" data-status="${status}">${headline}</h1>
+${detail}
+<dl>
+<dt>Certificado</dt><dd id="title">${escape(row.title)}</dd>
+<dt>Titular</dt><dd id="recipient">${escape(row.recipientName)}</dd>
+<dt>Emitido por</dt><dd>${escape(row.spaceTitle)}</dd>
+<dt>Data</dt><dd>${escape(issued)}</dd>
+<dt>Código</dt><dd id="code">${escape(row.code)}</dd>
+</dl>
+<p><img src="${escape(image)}" alt="${escape(`${row.title} — ${row.recipientName}`)}" width="600" height="315"></p>
+<p><a id="credential" href="${escape(`${url}/credential.jwt`)}" download>Open Badges 3.0 (VC-JWT)</a> ·
+<a href="${escape(`${base}/.well-known/jwks.json`)}">JWKS</a></p>
+</body>
+</html>
+`
+    })
+
+    const signature = (payload: string) => createHmac("sha256", signingKey).update(payload).digest("base64url")
+
+    /** A link to one of the certificate's files, valid `FILE_LINK_SECONDS`. */
+    const signedUrl = Effect.fn("Verification.signedUrl")(function*(row: { id: string }, kind: FileKind) {
+      const expires = Math.floor((yield* Clock.currentTimeMillis) / 1000) + FILE_LINK_SECONDS
+      const payload = `${row.id}.${kind}.${expires}`
+      return `${base}/api/certificates/files/${payload}.${signature(payload)}`
+    })
+
+    /** The file a signed link names, while the link is valid (404 otherwise). */
+    const file = Effect.fn("Verification.file")(function*(token: string) {
+      const invalid = notFound(M.fileLinkInvalid)
+      const match = /^([0-9a-f-]{36})\.(pdf|card|page)\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token)
+      if (match === null) return yield* Effect.fail(invalid)
+      const [, id, kind, expiresText, given] = match as unknown as [string, string, FileKind, string, string]
+      const expected = Buffer.from(signature(`${id}.${kind}.${expiresText}`))
+      if (expected.length !== given.length || !timingSafeEqual(expected, Buffer.from(given))) {
+        return yield* Effect.fail(invalid)
+      }
+      const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+      const expires = Number(expiresText)
+      if (expires < nowSeconds) return yield* Effect.fail(invalid)
+      const row = yield* repo.findById(id)
+      if (Option.isNone(row) || row.value.pdfKey === null) return yield* Effect.fail(invalid)
+      const maxAge = expires - nowSeconds
+      const name = `certificado-${row.value.code}`
+      if (kind === "pdf") {
+        const blob = yield* blobs.get(row.value.pdfKey)
+        if (Option.isNone(blob)) return yield* Effect.fail(invalid)
+        return { bytes: blob.value.bytes, contentType: "application/pdf", maxAge, filename: `${name}.pdf` }
+      }
+      const bytes = yield* rendering.image(row.value, yield* templateOf(row.value), kind).pipe(Effect.orDie)
+      return { bytes, contentType: "image/png", maxAge, filename: `${name}-${kind}.png` }
+    })
+
+    return { verify, credential, publicImage, page, signedUrl, file, jwks: credentials.jwks }
+  }),
+  dependencies: [CertificatesRepo.Default, Rendering.Default, Credentials.Default]
+}) {}
