@@ -12,6 +12,7 @@ import type { RodaConfig } from "./config"
 /** The ports every feature may use: database, ids, passwords, tokens, mail, jobs, payments. */
 export const platformLayer = (config: RodaConfig) => {
   const base = Layer.mergeAll(
+    config.clock === undefined ? Layer.empty : Layer.setClock(config.clock),
     Ids.layer,
     Passwords.layer,
     Layer.succeed(Options, config.options),

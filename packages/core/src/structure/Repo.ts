@@ -75,6 +75,19 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
         rows.length === 0
           ? Effect.void
           : sql`INSERT INTO entitlements ${sql.insert(rows)}`.pipe(Effect.asVoid, Effect.orDie),
+      endOneEntitlement: (input: {
+        readonly communityId: string
+        readonly profileId: string
+        readonly sourceType: "plan" | "product"
+        readonly sourceId: string
+        readonly at: Date
+      }) =>
+        sql`UPDATE entitlements SET valid_until = ${input.at} WHERE id = (
+            SELECT id FROM entitlements
+            WHERE community_id = ${input.communityId} AND profile_id = ${input.profileId}
+              AND source_type = ${input.sourceType} AND source_id = ${input.sourceId}
+              AND (valid_until IS NULL OR valid_until > ${input.at})
+            ORDER BY valid_until DESC NULLS FIRST, created_at LIMIT 1 FOR UPDATE)`.pipe(Effect.asVoid, Effect.orDie),
       listSections: (
         communityId: string,
         audience: Audience,

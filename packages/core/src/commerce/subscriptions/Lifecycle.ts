@@ -1,0 +1,567 @@
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option, Schema } from "effect"
+import { createHash } from "node:crypto"
+import { formatMoney } from "../../domain/Money"
+import { LedgerPosting } from "../../money/ledger/LedgerPosting"
+import { Pricing } from "../../money/ledger/Pricing"
+import { Ids } from "../../platform/Ids"
+import { Jobs } from "../../platform/Jobs"
+import { Mailer } from "../../platform/Mailer"
+import { Options } from "../../platform/Options"
+import { PaymentGateway } from "../../platform/PaymentGateway"
+import { transactional } from "../../sql/transaction"
+import { Entitlements } from "../../structure/Entitlements"
+import { addMonths, monthsOf, periodEndAt, renewalAmounts } from "./billing"
+import { PAYMENT_LINK_HOURS, retryDays } from "./Policy"
+import { type BillingRow, type SubscriptionChanges, type SubscriptionRow, SubscriptionsRepo } from "./Repo"
+import { DAY_MILLIS, JobKind, schedulePeriodEnd } from "./schedule"
+
+export type ChargeResult =
+  | { readonly _tag: "Paid"; readonly billing: BillingRow }
+  | { readonly _tag: "Declined"; readonly reason: string }
+  | { readonly _tag: "InvalidCard" }
+
+const PeriodPayload = Schema.Struct({ communityId: Schema.String, subscriptionId: Schema.String, at: Schema.String })
+const RetryPayload = Schema.Struct({
+  communityId: Schema.String,
+  subscriptionId: Schema.String,
+  billingId: Schema.String,
+  attempt: Schema.Number
+})
+const FirstChargePayload = Schema.Struct({ communityId: Schema.String, subscriptionId: Schema.String })
+
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
+
+/**
+ * The money and time side of subscriptions: charging a billing (idempotent: a paid billing is never
+ * charged again, and a period has one billing key), starting periods, access that follows the
+ * state, the e-mails, and the durable jobs that run the lifecycle (renewal, retries, end of
+ * `cancelAtPeriodEnd`, scheduled changes, resume, courtesy expiry, reminders). Every job handler
+ * works in its own transaction with the subscription's row locked, and does nothing when the row
+ * has moved on since the job was scheduled, so two workers never renew a period twice.
+ */
+export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>()("@roda/core/SubscriptionLifecycle", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* SubscriptionsRepo
+    const ids = yield* Ids
+    const jobs = yield* Jobs
+    const mailer = yield* Mailer
+    const gateway = yield* PaymentGateway
+    const pricing = yield* Pricing
+    const ledger = yield* LedgerPosting
+    const entitlements = yield* Entitlements
+    const options = yield* Options
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+    const monthsOfRow = (row: SubscriptionRow) => monthsOf(row.billingInterval)
+
+    /** Access follows the state: plan, option and add-ons open until `until` (now: closed). */
+    const accessUntil = (row: SubscriptionRow, until: Date, extraProducts: ReadonlyArray<string> = []) =>
+      Effect.gen(function*() {
+        const addOns = yield* repo.addOns(row.communityId, [row.id])
+        const sources = [
+          { sourceType: "plan" as const, sourceId: row.subscriptionGroupId },
+          { sourceType: "product" as const, sourceId: row.productId },
+          ...[...addOns.map((addOn) => addOn.productId), ...extraProducts].map((sourceId) => ({
+            sourceType: "product" as const,
+            sourceId
+          }))
+        ]
+        yield* entitlements.setUntil(
+          yield* Effect.forEach(sources, (source) =>
+            Effect.map(ids.next, (id) => ({
+              id,
+              communityId: row.communityId,
+              profileId: row.profileId,
+              ...source,
+              validUntil: until
+            })))
+        )
+      })
+
+    const endProductAccess = (row: SubscriptionRow, productId: string, at: Date) =>
+      Effect.flatMap(ids.next, (id) =>
+        entitlements.setUntil([{
+          id,
+          communityId: row.communityId,
+          profileId: row.profileId,
+          sourceType: "product",
+          sourceId: productId,
+          validUntil: at
+        }]))
+
+    const mailMember = (row: SubscriptionRow, kind: string, subject: string, body: string) =>
+      Effect.gen(function*() {
+        const contact = yield* repo.contact(row.communityId, row.profileId)
+        if (Option.isNone(contact)) return
+        yield* mailer.send({ to: contact.value.email, communityId: row.communityId, kind, subject, text: body })
+      })
+
+    /** A single-use payment link (only its digest is kept), valid 7 days; its URL. */
+    const paymentLink = (row: SubscriptionRow) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const secret = yield* ids.secret()
+        const expiresAt = new Date(at.getTime() + PAYMENT_LINK_HOURS * 3_600_000)
+        yield* repo.insertLink({
+          id: yield* ids.next,
+          communityId: row.communityId,
+          subscriptionId: row.id,
+          tokenHash: sha256(secret),
+          expiresAt,
+          createdAt: at
+        })
+        const base = options.publicBaseUrl.replace(/\/+$/, "")
+        return { url: `${base}/subscriptions/${row.id}/pay?token=${secret}`, expiresAt }
+      })
+
+    const sendPaymentLink = (row: SubscriptionRow, kind: string, subject: string, intro: string) =>
+      Effect.gen(function*() {
+        const link = yield* paymentLink(row)
+        yield* mailMember(
+          row,
+          kind,
+          subject,
+          `${intro}\nPague ou cadastre um cartão / Pay or register a card: ${link.url}\n` +
+            `O link vale até / The link is valid until ${link.expiresAt.toISOString()}, uma vez / once.`
+        )
+        return link
+      })
+
+    /**
+     * Charges a billing to a card: the gateway is asked only while the billing is not paid, with the
+     * billing id as the charge reference; a paid one is written to the ledger (idempotent per billing).
+     */
+    const charge = (row: SubscriptionRow, billing: BillingRow, cardToken: string | null, description: string) =>
+      Effect.gen(function*() {
+        if (billing.status === "paid") return { _tag: "Paid", billing } as ChargeResult
+        const at = yield* now
+        const attempts = billing.attempts + 1
+        if (billing.amount === 0) {
+          yield* repo.updateBilling(billing.id, { status: "paid", paidAt: at, attempts, fee: 0, net: 0 }, at)
+          return { _tag: "Paid", billing: { ...billing, status: "paid", paidAt: at, attempts } } as ChargeResult
+        }
+        if (cardToken === null) {
+          yield* repo.updateBilling(billing.id, { status: "failed", attempts, failureReason: "no_card" }, at)
+          return { _tag: "Declined", reason: "no_card" } as ChargeResult
+        }
+        const amounts = yield* pricing.price({
+          communityId: row.communityId,
+          amount: billing.amount,
+          currency: billing.currency,
+          paymentMethod: "CREDIT_CARD",
+          installments: 1
+        }).pipe(Effect.orDie)
+        const contact = Option.getOrUndefined(yield* repo.contact(row.communityId, row.profileId))
+        const outcome = yield* gateway.createCharge({
+          chargeId: billing.id,
+          amount: amounts.total,
+          currency: amounts.currency,
+          paymentMethod: "CREDIT_CARD",
+          installments: 1,
+          cardToken,
+          buyer: { name: contact?.fullName ?? "", email: contact?.email ?? "", taxId: "" }
+        })
+        if (outcome._tag === "Paid") {
+          yield* repo.updateBilling(billing.id, {
+            status: "paid",
+            paidAt: at,
+            attempts,
+            paymentMethod: "CREDIT_CARD",
+            fee: amounts.fee,
+            net: amounts.net,
+            failureReason: null
+          }, at)
+          yield* ledger.recordSale({
+            communityId: row.communityId,
+            chargeId: billing.id,
+            amounts,
+            paidAt: at,
+            description
+          })
+          return {
+            _tag: "Paid",
+            billing: {
+              ...billing,
+              status: "paid",
+              paidAt: at,
+              attempts,
+              paymentMethod: "CREDIT_CARD",
+              fee: amounts.fee,
+              net: amounts.net,
+              failureReason: null
+            }
+          } as ChargeResult
+        }
+        const reason = outcome._tag === "Declined"
+          ? outcome.reason
+          : outcome._tag === "InvalidCard"
+          ? "invalid_card"
+          : "pending"
+        yield* repo.updateBilling(billing.id, { status: "failed", attempts, failureReason: reason }, at)
+        return outcome._tag === "InvalidCard"
+          ? { _tag: "InvalidCard" } as ChargeResult
+          : { _tag: "Declined", reason } as ChargeResult
+      })
+
+    /** The next period of an active subscription, counted from its anchor. */
+    const nextPeriod = (row: SubscriptionRow) => {
+      const months = monthsOfRow(row)
+      const anchor = row.billingAnchor ?? row.currentPeriodStart!
+      return {
+        start: row.currentPeriodEnd!,
+        end: periodEndAt(anchor, months, row.periodIndex + 1),
+        billingAnchor: anchor,
+        periodIndex: row.periodIndex + 1
+      }
+    }
+
+    /** The renewal amounts of a subscription: its option and add-ons, less its discount. */
+    const renewalOf = (row: SubscriptionRow) =>
+      Effect.map(
+        repo.addOns(row.communityId, [row.id]),
+        (addOns) =>
+          renewalAmounts(
+            row.price,
+            addOns.map((addOn) => addOn.price),
+            monthsOfRow(row),
+            row.discountPercent,
+            row.couponPeriodsLeft === 0 ? 0 : row.couponDiscount ?? 0
+          )
+      )
+
+    /** The billing of the period that follows the current one (made once per period). */
+    const renewalBilling = (row: SubscriptionRow, period: { readonly start: Date; readonly end: Date }) =>
+      Effect.gen(function*() {
+        const amounts = yield* renewalOf(row)
+        const at = yield* now
+        return yield* repo.billingFor({
+          id: yield* ids.next,
+          communityId: row.communityId,
+          subscriptionId: row.id,
+          key: `renewal:${row.id}:${period.start.toISOString()}`,
+          reason: "renewal",
+          periodStart: period.start,
+          periodEnd: period.end,
+          ...amounts,
+          currency: row.currency,
+          paymentMethod: "CREDIT_CARD",
+          fee: 0,
+          net: 0,
+          status: "pending",
+          createdAt: at,
+          updatedAt: at
+        })
+      })
+
+    /**
+     * A period is paid: the subscription is active for it, access follows, the next period end is
+     * scheduled, a repeating discount counts down, and the member gets a receipt.
+     */
+    const periodPaid = (
+      row: SubscriptionRow,
+      billing: BillingRow,
+      period: { readonly billingAnchor: Date; readonly periodIndex: number },
+      extra: SubscriptionChanges = {}
+    ) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const monthsLeft = row.discountMonthsLeft === null ? null : Math.max(0, row.discountMonthsLeft - 1)
+        const changes: SubscriptionChanges = {
+          status: "active",
+          currentPeriodStart: billing.periodStart!,
+          currentPeriodEnd: billing.periodEnd!,
+          billingAnchor: period.billingAnchor,
+          periodIndex: period.periodIndex,
+          pastDueSince: null,
+          ...(billing.reason === "renewal" && row.discountMonthsLeft !== null
+            ? monthsLeft === 0
+              ? { discountPercent: null, discountMonthsLeft: null }
+              : { discountMonthsLeft: monthsLeft }
+            : {}),
+          ...(billing.reason === "renewal" && row.couponDiscount !== null && row.couponPeriodsLeft !== null
+            ? row.couponPeriodsLeft <= 1
+              ? { couponDiscount: null, couponPeriodsLeft: null }
+              : { couponPeriodsLeft: row.couponPeriodsLeft - 1 }
+            : {}),
+          ...extra
+        }
+        yield* repo.update(row.id, changes, at)
+        const updated = { ...row, ...changes } as SubscriptionRow
+        yield* accessUntil(updated, billing.periodEnd!)
+        yield* schedulePeriodEnd(jobs, {
+          communityId: row.communityId,
+          id: row.id,
+          currentPeriodEnd: billing.periodEnd!,
+          months: monthsOfRow(updated),
+          now: at.getTime()
+        })
+        const total = formatMoney(billing.amount, billing.currency)
+        yield* mailMember(
+          row,
+          "subscription-receipt",
+          `Recibo da assinatura: ${row.productTitle} / Subscription receipt: ${row.productTitle}`,
+          `Pagamento de ${total} confirmado para ${row.productTitle}, período até ${
+            billing.periodEnd!.toISOString()
+          }.\n` +
+            `Payment of ${total} confirmed for ${row.productTitle}, period until ${billing.periodEnd!.toISOString()}.`
+        )
+        return updated
+      })
+
+    /** A renewal (or retry) failed: `past_due`, access kept through the retries, a pay link e-mailed. */
+    const renewalFailed = (row: SubscriptionRow, billing: BillingRow) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        yield* repo.update(row.id, { status: "past_due", pastDueSince: at }, at)
+        yield* accessUntil(row, new Date(at.getTime() + (retryDays[retryDays.length - 1]! + 1) * DAY_MILLIS))
+        yield* jobs.enqueue({
+          kind: JobKind.retry,
+          key: `${billing.id}:1`,
+          payload: { communityId: row.communityId, subscriptionId: row.id, billingId: billing.id, attempt: 1 },
+          runAt: at.getTime() + retryDays[0]! * DAY_MILLIS
+        })
+        const total = formatMoney(billing.amount, billing.currency)
+        yield* sendPaymentLink(
+          row,
+          "subscription-payment-failed",
+          `Pagamento recusado: ${row.productTitle} / Payment failed: ${row.productTitle}`,
+          `Não conseguimos cobrar ${total} da sua assinatura ${row.productTitle}. Tentaremos de novo nos dias 1, 3, 5 e 7.\n` +
+            `We could not charge ${total} for your ${row.productTitle} subscription. We will retry on days 1, 3, 5 and 7.`
+        )
+      })
+
+    /** The subscription ends (final `canceled`): access until `accessEnd`, a cancellation e-mail. */
+    const end = (row: SubscriptionRow, accessEnd: Date, note = "") =>
+      Effect.gen(function*() {
+        const at = yield* now
+        yield* repo.update(row.id, {
+          status: "canceled",
+          canceledAt: at,
+          cancelAtPeriodEnd: false,
+          scheduledProductId: null
+        }, at)
+        yield* accessUntil(row, accessEnd)
+        yield* mailMember(
+          row,
+          "subscription-canceled",
+          `Assinatura encerrada: ${row.productTitle} / Subscription ended: ${row.productTitle}`,
+          `Sua assinatura ${row.productTitle} foi encerrada; o acesso vai até ${accessEnd.toISOString()}.${note}\n` +
+            `Your ${row.productTitle} subscription has ended; access lasts until ${accessEnd.toISOString()}.${note}`
+        )
+      })
+
+    /** Applies a scheduled change of option at the period end: option and price of the next period. */
+    const applyScheduledChange = (row: SubscriptionRow) =>
+      Effect.gen(function*() {
+        if (row.scheduledProductId === null) return row
+        const next = yield* repo.planProduct(row.communityId, row.subscriptionGroupId, row.scheduledProductId)
+        const at = yield* now
+        if (Option.isNone(next) || next.value.kind !== "option") {
+          yield* repo.update(row.id, { scheduledProductId: null }, at)
+          return { ...row, scheduledProductId: null }
+        }
+        const changes: SubscriptionChanges = {
+          productId: next.value.id,
+          price: next.value.price,
+          scheduledProductId: null,
+          billingAnchor: row.currentPeriodEnd!,
+          periodIndex: 0
+        }
+        yield* repo.update(row.id, changes, at)
+        yield* endProductAccess(row, row.productId, row.currentPeriodEnd!)
+        return {
+          ...row,
+          ...changes,
+          billingInterval: next.value.billingInterval,
+          productTitle: next.value.title
+        } as SubscriptionRow
+      })
+
+    /** Renews an active subscription now: the next period's billing, charged to the card on file. */
+    const renew = (row: SubscriptionRow) =>
+      Effect.gen(function*() {
+        const period = nextPeriod(row)
+        const billing = yield* renewalBilling(row, period)
+        const result = yield* charge(row, billing, row.cardToken, `Renovação: ${row.productTitle}`)
+        if (result._tag === "Paid") return yield* periodPaid(row, result.billing, period)
+        yield* renewalFailed(row, billing)
+        return row
+      })
+
+    const locked = (communityId: string, subscriptionId: string) =>
+      repo.find(communityId, subscriptionId, { lock: true })
+
+    /** The period-end job: what the state says happens when the period is over. */
+    const onPeriodEnd = (payload: unknown) =>
+      transactional(sql)(Effect.gen(function*() {
+        const job = yield* Schema.decodeUnknown(PeriodPayload)(payload).pipe(Effect.orDie)
+        const found = yield* locked(job.communityId, job.subscriptionId)
+        if (Option.isNone(found)) return
+        const row = found.value
+        if (row.status !== "active" || row.currentPeriodEnd === null) return
+        if (row.currentPeriodEnd.toISOString() !== job.at) return // moved since (extend, change, renewal)
+        const at = yield* now
+        if (row.currentPeriodEnd.getTime() > at.getTime()) return
+        if (row.cancelAtPeriodEnd || row.kind === "courtesy") return yield* end(row, row.currentPeriodEnd)
+        yield* renew(yield* applyScheduledChange(row))
+      }))
+
+    /** A retry of a failed renewal; the last one failing leaves the subscription `unpaid`. */
+    const onRetry = (payload: unknown) =>
+      transactional(sql)(Effect.gen(function*() {
+        const job = yield* Schema.decodeUnknown(RetryPayload)(payload).pipe(Effect.orDie)
+        const found = yield* locked(job.communityId, job.subscriptionId)
+        if (Option.isNone(found) || found.value.status !== "past_due") return
+        const row = found.value
+        const open = yield* repo.openBilling(row.communityId, row.id)
+        if (Option.isNone(open) || open.value.id !== job.billingId) return
+        const billing = open.value
+        const result = yield* charge(row, billing, row.cardToken, `Renovação: ${row.productTitle}`)
+        if (result._tag === "Paid") {
+          yield* periodPaid(row, result.billing, nextPeriod(row))
+          return
+        }
+        const at = yield* now
+        if (job.attempt >= retryDays.length) {
+          yield* repo.update(row.id, { status: "unpaid" }, at)
+          yield* accessUntil(row, at)
+          yield* sendPaymentLink(
+            row,
+            "subscription-unpaid",
+            `Assinatura suspensa: ${row.productTitle} / Subscription suspended: ${row.productTitle}`,
+            `As tentativas de cobrança falharam e o acesso foi suspenso até o pagamento.\n` +
+              `The payment retries failed and access is suspended until payment.`
+          )
+          return
+        }
+        const since = (row.pastDueSince ?? at).getTime()
+        yield* jobs.enqueue({
+          kind: JobKind.retry,
+          key: `${billing.id}:${job.attempt + 1}`,
+          payload: { ...job, attempt: job.attempt + 1 },
+          runAt: since + retryDays[job.attempt]! * DAY_MILLIS
+        })
+      }))
+
+    /** A paused subscription goes on: a new period from now for the time that was left when paused. */
+    const resume = (row: SubscriptionRow) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const periodEnd = new Date(at.getTime() + (row.pausedRemainingSeconds ?? 0) * 1000)
+        const changes: SubscriptionChanges = {
+          status: "active",
+          pausedUntil: null,
+          pausedRemainingSeconds: null,
+          currentPeriodStart: at,
+          currentPeriodEnd: periodEnd,
+          billingAnchor: periodEnd,
+          periodIndex: 0
+        }
+        yield* repo.update(row.id, changes, at)
+        const updated = { ...row, ...changes } as SubscriptionRow
+        yield* accessUntil(updated, periodEnd)
+        yield* schedulePeriodEnd(jobs, {
+          communityId: row.communityId,
+          id: row.id,
+          currentPeriodEnd: periodEnd,
+          months: monthsOfRow(row),
+          now: at.getTime()
+        })
+        return updated
+      })
+
+    const onResume = (payload: unknown) =>
+      transactional(sql)(Effect.gen(function*() {
+        const job = yield* Schema.decodeUnknown(PeriodPayload)(payload).pipe(Effect.orDie)
+        const found = yield* locked(job.communityId, job.subscriptionId)
+        if (Option.isNone(found)) return
+        const row = found.value
+        if (row.status !== "paused" || row.pausedUntil === null || row.pausedUntil.toISOString() !== job.at) return
+        yield* resume(row)
+      }))
+
+    const onRemind = (payload: unknown) =>
+      transactional(sql)(Effect.gen(function*() {
+        const job = yield* Schema.decodeUnknown(PeriodPayload)(payload).pipe(Effect.orDie)
+        const found = yield* repo.find(job.communityId, job.subscriptionId)
+        if (Option.isNone(found)) return
+        const row = found.value
+        if (row.status !== "active" || row.cancelAtPeriodEnd || row.kind !== "paid") return
+        if (row.currentPeriodEnd?.toISOString() !== job.at) return
+        const amounts = yield* renewalOf(row)
+        const total = formatMoney(amounts.amount, row.currency)
+        yield* mailMember(
+          row,
+          "subscription-renewal-upcoming",
+          `Sua assinatura anual renova em 7 dias / Your annual subscription renews in 7 days`,
+          `A assinatura ${row.productTitle} renova em ${job.at} por ${total}.\n` +
+            `Your ${row.productTitle} subscription renews on ${job.at} for ${total}.`
+        )
+      }))
+
+    const onFirstCharge = (payload: unknown) =>
+      transactional(sql)(Effect.gen(function*() {
+        const job = yield* Schema.decodeUnknown(FirstChargePayload)(payload).pipe(Effect.orDie)
+        const found = yield* repo.find(job.communityId, job.subscriptionId)
+        if (Option.isNone(found) || found.value.status !== "incomplete" || found.value.kind !== "charge") return
+        const row = found.value
+        const amounts = yield* renewalOf(row)
+        const total = formatMoney(amounts.amount, row.currency)
+        yield* sendPaymentLink(
+          row,
+          "subscription-payment-link",
+          `Pagamento da assinatura: ${row.productTitle} / Subscription payment: ${row.productTitle}`,
+          `Sua assinatura ${row.productTitle} começa com o pagamento de ${total}.\n` +
+            `Your ${row.productTitle} subscription starts with a payment of ${total}.`
+        )
+        yield* jobs.enqueue({
+          kind: JobKind.expireIncomplete,
+          key: row.id,
+          payload: { communityId: row.communityId, subscriptionId: row.id },
+          runAt: (yield* now).getTime() + PAYMENT_LINK_HOURS * 3_600_000
+        })
+      }))
+
+    yield* jobs.handle(JobKind.periodEnd, onPeriodEnd)
+    yield* jobs.handle(JobKind.retry, onRetry)
+    yield* jobs.handle(JobKind.resume, onResume)
+    yield* jobs.handle(JobKind.remind, onRemind)
+    yield* jobs.handle(JobKind.firstCharge, onFirstCharge)
+    yield* jobs.handle(JobKind.expireIncomplete, (payload) =>
+      transactional(sql)(Effect.gen(function*() {
+        const job = yield* Schema.decodeUnknown(FirstChargePayload)(payload).pipe(Effect.orDie)
+        const found = yield* locked(job.communityId, job.subscriptionId)
+        if (Option.isNone(found) || found.value.status !== "incomplete" || found.value.kind !== "charge") return
+        yield* repo.update(found.value.id, { status: "incomplete_expired" }, yield* now)
+      })))
+
+    /** The first period of a subscription paid now (manual `charge`, `unpaid` paid again): from now. */
+    const freshPeriod = (row: SubscriptionRow, at: Date) => ({
+      start: at,
+      end: addMonths(at, monthsOfRow(row)),
+      billingAnchor: at,
+      periodIndex: 1
+    })
+
+    return {
+      now,
+      accessUntil,
+      endProductAccess,
+      mailMember,
+      paymentLink,
+      sendPaymentLink,
+      charge,
+      nextPeriod,
+      freshPeriod,
+      renewalOf,
+      renewalBilling,
+      periodPaid,
+      end,
+      resume,
+      monthsOfRow
+    }
+  }),
+  dependencies: [SubscriptionsRepo.Default]
+}) {}

@@ -1,0 +1,312 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { PaymentMethod } from "../../domain/Money"
+import type { BillingInterval } from "./billing"
+import type { SubscriptionStatus } from "./Policy"
+
+export interface SubscriptionRow {
+  readonly id: string
+  readonly communityId: string
+  readonly profileId: string
+  readonly subscriptionGroupId: string
+  readonly productId: string
+  readonly status: SubscriptionStatus
+  readonly cancelAtPeriodEnd: boolean
+  readonly currentPeriodStart: Date | null
+  readonly currentPeriodEnd: Date | null
+  readonly firstChargeId: string | null
+  readonly kind: "paid" | "courtesy" | "charge"
+  readonly price: number
+  readonly currency: string
+  readonly paymentMethod: PaymentMethod | null
+  readonly cardToken: string | null
+  readonly billingAnchor: Date | null
+  readonly periodIndex: number
+  readonly pausedUntil: Date | null
+  readonly pausedRemainingSeconds: number | null
+  readonly scheduledProductId: string | null
+  readonly discountPercent: number | null
+  readonly discountMonthsLeft: number | null
+  /** A checkout coupon's amount off the option's price at each renewal, for `couponPeriodsLeft` more (null: for good). */
+  readonly couponDiscount: number | null
+  readonly couponPeriodsLeft: number | null
+  readonly pastDueSince: Date | null
+  readonly canceledAt: Date | null
+  readonly startsAt: Date | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  /** Of the current billing option. */
+  readonly billingInterval: BillingInterval | null
+  readonly productTitle: string
+}
+
+export type SubscriptionChanges = Partial<
+  Omit<SubscriptionRow, "id" | "communityId" | "createdAt" | "billingInterval" | "productTitle">
+>
+
+export interface AddOnRow {
+  readonly id: string
+  readonly subscriptionId: string
+  readonly productId: string
+  readonly title: string
+  readonly price: number
+  readonly createdAt: Date
+}
+
+export interface BillingRow {
+  readonly id: string
+  readonly communityId: string
+  readonly subscriptionId: string
+  readonly key: string
+  readonly reason: "initial" | "renewal" | "proration" | "add_on" | "resume"
+  readonly periodStart: Date | null
+  readonly periodEnd: Date | null
+  readonly listAmount: number
+  readonly discount: number
+  readonly amount: number
+  readonly currency: string
+  readonly paymentMethod: string | null
+  readonly fee: number
+  readonly net: number
+  readonly status: "pending" | "paid" | "failed" | "refunded"
+  readonly attempts: number
+  readonly failureReason: string | null
+  readonly refundedAmount: number
+  readonly paidAt: Date | null
+  readonly createdAt: Date
+}
+
+export interface PlanProduct {
+  readonly id: string
+  readonly title: string
+  readonly price: number
+  readonly currency: string
+  readonly billingInterval: BillingInterval | null
+  readonly status: "DRAFT" | "ACTIVE"
+  readonly kind: "option" | "add_on"
+  readonly groupId: string
+}
+
+export interface ListFilters {
+  readonly profileId?: string | undefined
+  readonly status?: SubscriptionStatus | undefined
+  readonly subscriptionGroupId?: string | undefined
+}
+
+export interface TeamRow extends SubscriptionRow {
+  readonly fullName: string
+  readonly email: string
+}
+
+/** SQL of subscriptions (commerce): subscriptions, their add-ons, billings and payment links. */
+export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@roda/core/SubscriptionsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+    const columns = sql`s.*, p.billing_interval, p.title AS product_title`
+
+    const find = (communityId: string, id: string, options: { lock?: boolean; profileId?: string } = {}) =>
+      sql<SubscriptionRow>`SELECT ${columns} FROM subscriptions s
+        JOIN products p ON p.id = s.product_id
+        WHERE s.community_id = ${communityId} AND s.id = ${id}
+          ${options.profileId === undefined ? sql`` : sql`AND s.profile_id = ${options.profileId}`}
+        ${options.lock ? sql`FOR UPDATE OF s` : sql``}`.pipe(Effect.map(first), Effect.orDie)
+
+    const filterSql = (filters: ListFilters) =>
+      sql.and([
+        filters.profileId === undefined ? sql`true` : sql`s.profile_id = ${filters.profileId}`,
+        filters.status === undefined ? sql`true` : sql`s.status = ${filters.status}`,
+        filters.subscriptionGroupId === undefined
+          ? sql`true`
+          : sql`s.subscription_group_id = ${filters.subscriptionGroupId}`
+      ])
+
+    const list = (communityId: string, filters: ListFilters, before: string | undefined, limit: number) =>
+      sql<TeamRow>`SELECT ${columns}, pr.full_name, a.email FROM subscriptions s
+        JOIN products p ON p.id = s.product_id
+        JOIN profiles pr ON pr.id = s.profile_id
+        JOIN accounts a ON a.id = pr.account_id
+        WHERE s.community_id = ${communityId} AND ${filterSql(filters)}
+          ${before === undefined ? sql`` : sql`AND s.id < ${before}`}
+        ORDER BY s.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
+
+    const insert = (row: {
+      readonly id: string
+      readonly communityId: string
+      readonly profileId: string
+      readonly subscriptionGroupId: string
+      readonly productId: string
+      readonly status: SubscriptionStatus
+      readonly kind: SubscriptionRow["kind"]
+      readonly price: number
+      readonly currency: string
+      readonly paymentMethod: PaymentMethod | null
+      readonly cardToken: string | null
+      readonly currentPeriodStart: Date | null
+      readonly currentPeriodEnd: Date | null
+      readonly billingAnchor: Date | null
+      readonly periodIndex: number
+      readonly firstChargeId: string | null
+      readonly startsAt: Date | null
+      readonly createdAt: Date
+      readonly updatedAt: Date
+    }) => sql`INSERT INTO subscriptions ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const update = (id: string, changes: SubscriptionChanges, at: Date) =>
+      sql`UPDATE subscriptions SET ${sql.update({ ...changes, updatedAt: at })} WHERE id = ${id}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    const byCharge = (chargeId: string, lock = false) =>
+      sql<SubscriptionRow>`SELECT ${columns} FROM subscriptions s JOIN products p ON p.id = s.product_id
+        WHERE s.first_charge_id = ${chargeId} ${lock ? sql`FOR UPDATE OF s` : sql``}`.pipe(
+        Effect.map(first),
+        Effect.orDie
+      )
+
+    const addOns = (communityId: string, subscriptionIds: ReadonlyArray<string>) =>
+      subscriptionIds.length === 0
+        ? Effect.succeed([] as ReadonlyArray<AddOnRow>)
+        : sql<AddOnRow>`SELECT a.id, a.subscription_id, a.product_id, p.title, a.price, a.created_at
+            FROM subscription_add_ons a JOIN products p ON p.id = a.product_id
+            WHERE a.community_id = ${communityId} AND a.subscription_id IN ${sql.in(subscriptionIds)}
+              AND a.removed_at IS NULL
+            ORDER BY a.created_at, a.id`.pipe(Effect.orDie)
+
+    const insertAddOn = (row: {
+      readonly id: string
+      readonly communityId: string
+      readonly subscriptionId: string
+      readonly productId: string
+      readonly price: number
+      readonly createdAt: Date
+    }) =>
+      sql`INSERT INTO subscription_add_ons ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING id`.pipe(
+        Effect.map((rows) => rows.length === 1),
+        Effect.orDie
+      )
+
+    const removeAddOn = (communityId: string, subscriptionId: string, addOnId: string, at: Date) =>
+      sql<{ readonly productId: string }>`UPDATE subscription_add_ons SET removed_at = ${at}
+        WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId} AND id = ${addOnId}
+          AND removed_at IS NULL
+        RETURNING product_id`.pipe(Effect.map(first), Effect.orDie)
+
+    /** A product of the community with its role in a plan (`option` or `add_on`), not deleted. */
+    const planProduct = (communityId: string, groupId: string, productId: string) =>
+      sql<PlanProduct>`SELECT p.id, p.title, p.price, p.currency, p.billing_interval, p.status, g.kind,
+          g.group_id
+        FROM products p
+        JOIN subscription_group_products g ON g.product_id = p.id AND g.community_id = p.community_id
+        WHERE p.community_id = ${communityId} AND g.group_id = ${groupId} AND p.id = ${productId}
+          AND p.deleted_at IS NULL`.pipe(Effect.map(first), Effect.orDie)
+
+    /** The plans that offer the product as a billing option. */
+    const optionOf = (communityId: string, productId: string) =>
+      sql<PlanProduct>`SELECT p.id, p.title, p.price, p.currency, p.billing_interval, p.status, g.kind,
+          g.group_id
+        FROM products p
+        JOIN subscription_group_products g ON g.product_id = p.id AND g.community_id = p.community_id
+        WHERE p.community_id = ${communityId} AND p.id = ${productId} AND g.kind = 'option'
+          AND p.deleted_at IS NULL
+        ORDER BY g.group_id LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
+
+    const product = (productId: string) =>
+      sql<{
+        readonly id: string
+        readonly price: number
+        readonly currency: string
+        readonly billingInterval: BillingInterval | null
+      }>`SELECT id, price, currency, billing_interval FROM products WHERE id = ${productId}`.pipe(
+        Effect.map(first),
+        Effect.orDie
+      )
+
+    /** A billing row, new or the one already made for `key` (a period is billed once). */
+    const billingFor = (
+      row: Omit<BillingRow, "attempts" | "failureReason" | "refundedAmount" | "paidAt"> & {
+        readonly updatedAt: Date
+      }
+    ) =>
+      Effect.gen(function*() {
+        yield* sql`INSERT INTO subscription_billings ${sql.insert(row)} ON CONFLICT (community_id, key) DO NOTHING`
+        const rows = yield* sql<BillingRow>`SELECT * FROM subscription_billings
+          WHERE community_id = ${row.communityId} AND key = ${row.key} FOR UPDATE`
+        return rows[0]!
+      }).pipe(Effect.orDie)
+
+    const updateBilling = (id: string, changes: Partial<Omit<BillingRow, "id" | "communityId">>, at: Date) =>
+      sql`UPDATE subscription_billings SET ${sql.update({ ...changes, updatedAt: at })} WHERE id = ${id}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    const billings = (communityId: string, subscriptionId: string, before: string | undefined, limit: number) =>
+      sql<BillingRow>`SELECT * FROM subscription_billings
+        WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId}
+          ${before === undefined ? sql`` : sql`AND id < ${before}`}
+        ORDER BY id DESC LIMIT ${limit}`.pipe(Effect.orDie)
+
+    /** The newest billing not paid yet (what pay-now and retries settle). */
+    const openBilling = (communityId: string, subscriptionId: string) =>
+      sql<BillingRow>`SELECT * FROM subscription_billings
+        WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId}
+          AND status IN ('pending', 'failed') AND reason IN ('initial', 'renewal', 'resume')
+        ORDER BY id DESC LIMIT 1 FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+
+    /** The newest paid billing of a period (what a refund gives back). */
+    const lastPaidPeriodBilling = (communityId: string, subscriptionId: string) =>
+      sql<BillingRow>`SELECT * FROM subscription_billings
+        WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId}
+          AND status = 'paid' AND amount > 0 AND period_start IS NOT NULL
+        ORDER BY paid_at DESC, id DESC LIMIT 1 FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+
+    const contact = (communityId: string, profileId: string) =>
+      sql<{ readonly id: string; readonly fullName: string; readonly email: string }>`
+        SELECT pr.id, pr.full_name, a.email FROM profiles pr JOIN accounts a ON a.id = pr.account_id
+        WHERE pr.community_id = ${communityId} AND pr.id = ${profileId}`.pipe(Effect.map(first), Effect.orDie)
+
+    const insertLink = (row: {
+      readonly id: string
+      readonly communityId: string
+      readonly subscriptionId: string
+      readonly tokenHash: string
+      readonly expiresAt: Date
+      readonly createdAt: Date
+    }) => sql`INSERT INTO subscription_payment_links ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const linkByHash = (communityId: string, subscriptionId: string, tokenHash: string) =>
+      sql<{ readonly id: string; readonly expiresAt: Date; readonly usedAt: Date | null }>`
+        SELECT id, expires_at, used_at FROM subscription_payment_links
+        WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId} AND token_hash = ${tokenHash}
+        FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+
+    const useLink = (id: string, at: Date) =>
+      sql`UPDATE subscription_payment_links SET used_at = ${at} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+
+    return {
+      find,
+      list,
+      insert,
+      update,
+      byCharge,
+      addOns,
+      insertAddOn,
+      removeAddOn,
+      planProduct,
+      optionOf,
+      product,
+      billingFor,
+      updateBilling,
+      billings,
+      openBilling,
+      lastPaidPeriodBilling,
+      contact,
+      insertLink,
+      linkByHash,
+      useLink
+    }
+  })
+}) {}

@@ -1,0 +1,51 @@
+import { Context, type Effect, type Option } from "effect"
+import type { PaymentMethod } from "../../domain/Money"
+import type { SaleAmounts } from "../../money/ledger/Pricing"
+
+/** A plan checkout, as the subscription it opens. */
+export interface OpenedByCheckout {
+  readonly communityId: string
+  readonly chargeId: string
+  readonly profileId: string
+  readonly subscriptionGroupId: string
+  readonly productId: string
+  readonly addOnProductIds: ReadonlyArray<string>
+  readonly paymentMethod: PaymentMethod
+  /** The card the first charge was paid with: renewals are charged to it. */
+  readonly cardToken: string | null
+  /** The coupon of the checkout: a `repeating` or `forever` one also discounts the renewals. */
+  readonly coupon?:
+    | {
+      readonly discount: number
+      readonly duration: "once" | "repeating" | "forever"
+      readonly durationMonths: number | null
+    }
+    | null
+    | undefined
+}
+
+/** The first charge of a plan checkout, paid. */
+export interface FirstChargePaid {
+  readonly communityId: string
+  readonly chargeId: string
+  readonly paidAt: Date
+  readonly amounts: SaleAmounts
+  readonly listAmount: number
+  readonly discount: number
+}
+
+/**
+ * How checkout opens and starts subscriptions (contract; `commerce/subscriptions` owns the tables
+ * and implements it in `SubscribingLive`). Runs in the caller's transaction. Starting a subscription
+ * also schedules its lifecycle (renewal at the period end).
+ */
+export class Subscribing extends Context.Tag("@roda/core/Subscribing")<Subscribing, {
+  /** Opens the subscription of a plan checkout, `incomplete` until its first charge is paid. */
+  readonly open: (input: OpenedByCheckout) => Effect.Effect<void>
+  /** The first charge is paid: the subscription is `active` for its first period; its end. */
+  readonly start: (input: FirstChargePaid) => Effect.Effect<Option.Option<Date>>
+  /** The first charge expired unpaid: an `incomplete` subscription becomes `incomplete_expired`. */
+  readonly expire: (chargeId: string) => Effect.Effect<void>
+  /** The subscription a checkout charge opened. */
+  readonly ofCharge: (chargeId: string) => Effect.Effect<Option.Option<string>>
+}>() {}

@@ -1,0 +1,122 @@
+import { Clock, Effect, Layer, Option } from "effect"
+import { Ids } from "../../platform/Ids"
+import { Jobs } from "../../platform/Jobs"
+import { monthsOf, periodEndAt } from "./billing"
+import { SubscriptionsRepo } from "./Repo"
+import { schedulePeriodEnd } from "./schedule"
+import { Subscribing } from "./Subscribing"
+
+/** `Subscribing` over the subscriptions' own tables; starting one schedules its period end. */
+export const SubscribingLive = Layer.effect(
+  Subscribing,
+  Effect.gen(function*() {
+    const repo = yield* SubscriptionsRepo
+    const ids = yield* Ids
+    const jobs = yield* Jobs
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+    return Subscribing.of({
+      open: (input) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const product = Option.getOrThrow(yield* repo.product(input.productId))
+          const id = yield* ids.next
+          const coupon = input.coupon ?? null
+          const months = monthsOf(product.billingInterval)
+          // the first period used the coupon once; `repeating` covers its months, `forever` every renewal
+          const couponPeriodsLeft = coupon === null || coupon.duration === "once" || coupon.discount === 0
+            ? 0
+            : coupon.duration === "forever"
+            ? null
+            : Math.max(0, Math.ceil((coupon.durationMonths ?? 0) / months) - 1)
+          yield* repo.insert({
+            id,
+            communityId: input.communityId,
+            profileId: input.profileId,
+            subscriptionGroupId: input.subscriptionGroupId,
+            productId: input.productId,
+            status: "incomplete",
+            kind: "paid",
+            price: product.price,
+            currency: product.currency,
+            paymentMethod: input.paymentMethod,
+            cardToken: input.paymentMethod === "CREDIT_CARD" ? input.cardToken : null,
+            currentPeriodStart: null,
+            currentPeriodEnd: null,
+            billingAnchor: null,
+            periodIndex: 0,
+            firstChargeId: input.chargeId,
+            startsAt: null,
+            createdAt: at,
+            updatedAt: at
+          })
+          if (couponPeriodsLeft !== 0) {
+            yield* repo.update(id, { couponDiscount: coupon!.discount, couponPeriodsLeft }, at)
+          }
+          for (const addOnId of input.addOnProductIds) {
+            const addOn = yield* repo.product(addOnId)
+            yield* repo.insertAddOn({
+              id: yield* ids.next,
+              communityId: input.communityId,
+              subscriptionId: id,
+              productId: addOnId,
+              price: Option.getOrThrow(addOn).price,
+              createdAt: at
+            })
+          }
+        }),
+      start: (input) =>
+        Effect.gen(function*() {
+          const found = yield* repo.byCharge(input.chargeId, true)
+          if (Option.isNone(found)) return Option.none()
+          const row = found.value
+          const months = monthsOf(row.billingInterval)
+          const end = periodEndAt(input.paidAt, months, 1)
+          yield* repo.update(row.id, {
+            status: "active",
+            currency: input.amounts.currency,
+            currentPeriodStart: input.paidAt,
+            currentPeriodEnd: end,
+            billingAnchor: input.paidAt,
+            periodIndex: 1
+          }, input.paidAt)
+          // The first billing is the checkout charge itself (same id): refunds find its sale in the ledger.
+          const billing = yield* repo.billingFor({
+            id: input.chargeId,
+            communityId: row.communityId,
+            subscriptionId: row.id,
+            key: `initial:${row.id}`,
+            reason: "initial",
+            periodStart: input.paidAt,
+            periodEnd: end,
+            listAmount: input.listAmount,
+            discount: input.discount,
+            amount: input.amounts.amount,
+            currency: input.amounts.currency,
+            paymentMethod: input.amounts.paymentMethod,
+            fee: input.amounts.fee,
+            net: input.amounts.net,
+            status: "paid",
+            createdAt: input.paidAt,
+            updatedAt: input.paidAt
+          })
+          yield* repo.updateBilling(billing.id, { paidAt: input.paidAt, attempts: 1 }, input.paidAt)
+          yield* schedulePeriodEnd(jobs, {
+            communityId: row.communityId,
+            id: row.id,
+            currentPeriodEnd: end,
+            months,
+            now: input.paidAt.getTime()
+          })
+          return Option.some(end)
+        }),
+      expire: (chargeId) =>
+        Effect.gen(function*() {
+          const found = yield* repo.byCharge(chargeId, true)
+          if (Option.isNone(found) || found.value.status !== "incomplete") return
+          yield* repo.update(found.value.id, { status: "incomplete_expired" }, yield* now)
+        }),
+      ofCharge: (chargeId) => Effect.map(repo.byCharge(chargeId), Option.map((row) => row.id))
+    })
+  })
+).pipe(Layer.provide(SubscriptionsRepo.Default))

@@ -1,0 +1,58 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { roundHalfEven } from "../../domain/Money"
+import { inPeriods, periodEnds, periodOf } from "../../sql/periods"
+import { SubscriptionStats } from "./SubscriptionStats"
+
+/** `SubscriptionStats` over the subscriptions table (read only). */
+export const SubscriptionStatsLive = Layer.effect(
+  SubscriptionStats,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const running = sql`s.status NOT IN ('incomplete', 'incomplete_expired')`
+
+    const series = (communityId: string, currency: string, range: Parameters<typeof periodOf>[2]) =>
+      Effect.gen(function*() {
+        const moves = yield* sql<{ period: string; new: string; churned: string }>`
+          SELECT period, count(*) FILTER (WHERE move = 'new')::text AS new,
+            count(*) FILTER (WHERE move = 'churned')::text AS churned
+          FROM (
+            SELECT ${periodOf(sql, "s.created_at", range)} AS period, 'new' AS move FROM subscriptions s
+            WHERE s.community_id = ${communityId} AND ${running} AND ${inPeriods(sql, "s.created_at", range)}
+            UNION ALL
+            SELECT ${periodOf(sql, "s.canceled_at", range)}, 'churned' FROM subscriptions s
+            WHERE s.community_id = ${communityId} AND s.canceled_at IS NOT NULL
+              AND ${inPeriods(sql, "s.canceled_at", range)}
+          ) m GROUP BY period`
+        // the yearly value (price × 12 / months of the interval) is an integer; MRR = ARR / 12, rounded once
+        const ends = yield* sql<{ period: string; active: string; arr: string }>`
+          SELECT pe.period, count(s.id)::text AS active,
+            coalesce(sum(s.price * CASE p.billing_interval WHEN 'ANNUAL' THEN 1 WHEN 'SEMIANNUAL' THEN 2
+              WHEN 'QUARTERLY' THEN 4 ELSE 12 END) FILTER (WHERE s.currency = ${currency}), 0)::text AS arr
+          FROM (${periodEnds(sql, range)}) pe
+          LEFT JOIN subscriptions s ON s.community_id = ${communityId} AND ${running}
+            AND s.created_at < pe.ends_at AND (s.canceled_at IS NULL OR s.canceled_at >= pe.ends_at)
+          LEFT JOIN products p ON p.community_id = s.community_id AND p.id = s.product_id
+          GROUP BY pe.period`
+        return ends.map((row) => {
+          const move = moves.find((m) => m.period === row.period)
+          return {
+            period: row.period,
+            new: Number(move?.new ?? 0),
+            churned: Number(move?.churned ?? 0),
+            active: Number(row.active),
+            mrr: Number(roundHalfEven(BigInt(row.arr), 12n))
+          }
+        })
+      }).pipe(Effect.orDie)
+
+    const byStatus = (communityId: string) =>
+      sql<{ status: string; count: string }>`SELECT status, count(*)::text AS count FROM subscriptions
+        WHERE community_id = ${communityId} GROUP BY status ORDER BY status`.pipe(
+        Effect.map((rows) => rows.map((row) => ({ status: row.status, count: Number(row.count) }))),
+        Effect.orDie
+      )
+
+    return { series, byStatus }
+  })
+)
