@@ -14,7 +14,8 @@ export interface Mail {
 
 type Deliver = (mail: Mail) => Effect.Effect<void, unknown>
 
-const MAX_ATTEMPTS = 5
+/** Delivery attempts before an e-mail is given up (counted as failed by `MailStats`). */
+export const MAX_ATTEMPTS = 5
 const POLL = Duration.seconds(2)
 
 /**

@@ -26,6 +26,19 @@ export type ChargeOutcome =
   | { readonly _tag: "Declined"; readonly gatewayChargeId: string; readonly reason: string }
   | { readonly _tag: "InvalidCard"; readonly reason: string }
 
+/** A refund asked of the gateway: part or all of a paid charge's total. */
+export interface RefundRequest {
+  readonly chargeId: string
+  readonly gatewayChargeId: string | null
+  readonly amount: number
+  readonly currency: string
+}
+
+/** What the gateway answered to a refund. */
+export type RefundOutcome =
+  | { readonly _tag: "Refunded"; readonly gatewayRefundId: string }
+  | { readonly _tag: "Refused"; readonly reason: string }
+
 /** A notification from the gateway, once its signature is checked. */
 export interface GatewayEvent {
   readonly eventId: string
@@ -43,6 +56,10 @@ export class PaymentGateway extends Context.Tag("@roda/core/PaymentGateway")<Pay
   /** The sandbox lets `POST /api/checkout/sandbox/{chargeId}/pay` pay pending charges. */
   readonly isSandbox: boolean
   readonly createCharge: (request: ChargeRequest) => Effect.Effect<ChargeOutcome>
+  /** Gives money of a paid charge back to the buyer; a gateway without it refuses refunds. */
+  readonly refund?: ((request: RefundRequest) => Effect.Effect<RefundOutcome>) | undefined
+  /** Days after payment within which the gateway accepts a refund (default 180). */
+  readonly refundWindowDays?: number | undefined
   /**
    * Verifies and reads a webhook from its headers (lower-case names) and its raw body, exactly as
    * received (signatures cover the bytes); none when it is not authentic or not understood.
@@ -175,6 +192,12 @@ export const sandboxGateway = (options: SandboxGatewayOptions) =>
             expiresAt: new Date(now + PENDING_HOURS[request.paymentMethod] * 3_600_000)
           } as const
         }),
+      refundWindowDays: 180,
+      refund: (request) =>
+        Effect.map(
+          ids.next,
+          (id) => ({ _tag: "Refunded", gatewayRefundId: `re_${request.chargeId.slice(0, 8)}_${id}` } as const)
+        ),
       parseWebhook: (headers, body) =>
         Effect.gen(function*() {
           if (!(yield* verifySandboxWebhook(options.webhookSecret, headers, body))) return Option.none()

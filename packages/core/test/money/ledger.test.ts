@@ -312,7 +312,7 @@ describe("GET /api/ledger/entries", () => {
     expectInvalid(await bad("from=yesterday"), "from", "query")
     expectInvalid(await bad("to=2030-13-45"), "to", "query")
     expectInvalid(await bad("from=2030-05-02&to=2030-05-01"), "to", "query")
-    expectInvalid(await bad("kind=refund"), "kind", "query")
+    expectInvalid(await bad("kind=chargeback"), "kind", "query")
     expectInvalid(await bad("account=cash"), "account", "query")
     expectInvalid(await bad("currency=real"), "currency", "query")
     expectInvalid(await bad("limit=0"), "limit", "query")

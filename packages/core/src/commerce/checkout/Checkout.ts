@@ -23,10 +23,11 @@ import { Pricing } from "../../money/ledger/Pricing"
 import { Ids } from "../../platform/Ids"
 import { PaymentGateway } from "../../platform/PaymentGateway"
 import { transactional } from "../../sql/transaction"
+import { type SellableProduct, SellableProducts } from "../catalogue/SellableProducts"
 import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
 import { checkoutMessages as M } from "./messages"
-import { CheckoutRepo, type SellableProduct } from "./Repo"
+import { CheckoutRepo } from "./Repo"
 import { Settlement } from "./Settlement"
 import { chargeView } from "./view"
 
@@ -77,6 +78,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* CheckoutRepo
+    const catalogue = yield* SellableProducts
     const selling = yield* SellingStatus
     const pricing = yield* Pricing
     const coupons = yield* CouponRedemption
@@ -126,17 +128,17 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         let groupId = input.subscriptionGroupId
         if (groupId === undefined) {
           // An option may belong to several plans: only an unambiguous one is picked for the buyer.
-          const offering = yield* repo.plansOffering(communityId, product.id)
+          const offering = yield* catalogue.plansOffering(communityId, product.id)
           if (offering.length !== 1) {
             return yield* Effect.fail(
               invalidField("subscriptionGroupId", offering.length === 0 ? M.planRequired : M.planAmbiguous)
             )
           }
           groupId = offering[0]!
-        } else if ((yield* repo.planProducts(communityId, groupId, "option", [product.id])).length === 0) {
+        } else if ((yield* catalogue.planProducts(communityId, groupId, "option", [product.id])).length === 0) {
           return yield* Effect.fail(invalidField("productId", M.notAPlanOption))
         }
-        const addOns = yield* repo.planProducts(communityId, groupId, "add_on", addOnIds)
+        const addOns = yield* catalogue.planProducts(communityId, groupId, "add_on", addOnIds)
         if (addOns.length !== addOnIds.length || addOns.some((addOn) => addOn.status !== "ACTIVE")) {
           return yield* Effect.fail(invalidField("addOnProductIds", M.addOnNotInPlan))
         }
@@ -146,7 +148,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
     /** What the buyer would pay: the one computation behind quote and checkout. */
     const price = (communityId: string, input: QuoteInput) =>
       Effect.gen(function*() {
-        const found = yield* repo.product(communityId, input.productId)
+        const found = yield* catalogue.product(communityId, input.productId)
         if (Option.isNone(found)) return yield* Effect.fail(notFound(Messages.productNotFound))
         const product = found.value
         if (product.status !== "ACTIVE") return yield* Effect.fail(invalidField("productId", M.productNotForSale))
@@ -288,7 +290,9 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
           paymentCode: outcome._tag === "Pending" ? outcome.paymentCode : null,
           expiresAt: outcome._tag === "Pending" ? outcome.expiresAt : null
         })
-        if (priced.groupId !== null) yield* settlement.openSubscription(communityId, chargeId)
+        if (priced.groupId !== null) {
+          yield* settlement.openSubscription(communityId, chargeId, input.cardToken, priced.coupon ?? null)
+        }
         if (outcome._tag === "Paid") yield* settlement.settle(communityId, chargeId)
         const row = yield* settlement.chargeRow(communityId, chargeId)
         return {

@@ -3,19 +3,6 @@ import { Effect, Option } from "effect"
 import type { PaymentMethod } from "../../domain/Money"
 import type { SaleAmounts } from "../../money/ledger/Pricing"
 
-export interface SellableProduct {
-  readonly id: string
-  readonly type: "ONE_TIME" | "SUBSCRIPTION"
-  readonly title: string
-  readonly price: number
-  readonly currency: string
-  readonly billingInterval: "MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL" | null
-  readonly allowedPaymentMethods: ReadonlyArray<PaymentMethod>
-  readonly hasStock: boolean
-  readonly stockQuantity: number | null
-  readonly status: "DRAFT" | "ACTIVE"
-}
-
 export interface ChargeRow {
   readonly id: string
   readonly communityId: string
@@ -50,43 +37,10 @@ export type NewCharge = Omit<ChargeRow, "paidAt" | "createdAt" | "amounts" | "ad
   readonly addOnProductIds: string
 }
 
-const productColumns = (sql: SqlClient.SqlClient) =>
-  sql`id, type, title, price, currency, billing_interval, allowed_payment_methods, has_stock, stock_quantity, status`
-
 export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/CheckoutRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
-
-    /** A product of the community; deleted ones only with `includeDeleted` (settling a charge made before). */
-    const product = (communityId: string, productId: string, includeDeleted = false) =>
-      sql<SellableProduct>`SELECT ${productColumns(sql)} FROM products
-        WHERE community_id = ${communityId} AND id = ${productId}
-          ${includeDeleted ? sql`` : sql`AND deleted_at IS NULL`}`.pipe(
-        Effect.map(first),
-        Effect.orDie
-      )
-
-    /** Products of a plan by role (`option`, `add_on`), among `productIds`. */
-    const planProducts = (
-      communityId: string,
-      groupId: string,
-      kind: "option" | "add_on",
-      productIds: ReadonlyArray<string>
-    ) =>
-      productIds.length === 0 ? Effect.succeed([] as ReadonlyArray<SellableProduct>) : sql<SellableProduct>`
-        SELECT ${productColumns(sql)} FROM products p
-        JOIN subscription_group_products g ON g.product_id = p.id AND g.community_id = p.community_id
-        WHERE g.community_id = ${communityId} AND g.group_id = ${groupId} AND g.kind = ${kind}
-          AND p.deleted_at IS NULL AND p.id IN ${sql.in(productIds)}`.pipe(Effect.orDie)
-
-    /** The plans that offer the product as a billing option. */
-    const plansOffering = (communityId: string, productId: string) =>
-      sql<{ readonly groupId: string }>`SELECT group_id FROM subscription_group_products
-        WHERE community_id = ${communityId} AND product_id = ${productId} AND kind = 'option' LIMIT 2`.pipe(
-        Effect.map((rows) => rows.map((row) => row.groupId)),
-        Effect.orDie
-      )
 
     const insertCharge = (row: NewCharge) =>
       sql`INSERT INTO charges ${sql.insert({ ...row })}`.pipe(Effect.asVoid, Effect.orDie)
@@ -114,36 +68,11 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       row: { id: string; communityId: string; profileId: string; productId: string; chargeId: string }
     ) => sql`INSERT INTO purchases ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
 
-    const insertSubscription = (row: {
-      id: string
-      communityId: string
-      profileId: string
-      subscriptionGroupId: string
-      productId: string
-      addOnProductIds: string
-      status: "incomplete" | "active"
-      currentPeriodStart: Date | null
-      currentPeriodEnd: Date | null
-      firstChargeId: string
-    }) => sql`INSERT INTO subscriptions ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
-
-    const subscriptionOfCharge = (chargeId: string) =>
-      sql<{ readonly id: string; readonly status: string }>`SELECT id, status FROM subscriptions
-        WHERE first_charge_id = ${chargeId}`.pipe(Effect.map(first), Effect.orDie)
-
     const purchaseOfCharge = (chargeId: string) =>
       sql<{ readonly id: string }>`SELECT id FROM purchases WHERE charge_id = ${chargeId}`.pipe(
         Effect.map(first),
         Effect.orDie
       )
-
-    const startSubscription = (chargeId: string, start: Date, end: Date) =>
-      sql`UPDATE subscriptions SET status = 'active', current_period_start = ${start}, current_period_end = ${end},
-        updated_at = now() WHERE first_charge_id = ${chargeId}`.pipe(Effect.asVoid, Effect.orDie)
-
-    const expireSubscription = (chargeId: string) =>
-      sql`UPDATE subscriptions SET status = 'incomplete_expired', updated_at = now()
-        WHERE first_charge_id = ${chargeId} AND status = 'incomplete'`.pipe(Effect.asVoid, Effect.orDie)
 
     const purchasesOf = (communityId: string, profileId: string, before: string | undefined, limit: number) =>
       sql<{
@@ -202,20 +131,13 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
         JOIN accounts a ON a.id = p.account_id WHERE p.id = ${profileId}`.pipe(Effect.map(first), Effect.orDie)
 
     return {
-      product,
-      planProducts,
-      plansOffering,
       insertCharge,
       charge,
       chargeAtGateway,
       setStatus,
       expiredPending,
       insertPurchase,
-      insertSubscription,
-      subscriptionOfCharge,
       purchaseOfCharge,
-      startSubscription,
-      expireSubscription,
       purchasesOf,
       claimKey,
       storeAnswer,

@@ -8,8 +8,10 @@ import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
 import { transactional } from "../../sql/transaction"
 import { Entitlements } from "../../structure/Entitlements"
+import { SellableProducts } from "../catalogue/SellableProducts"
 import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
+import { type OpenedByCheckout, Subscribing } from "../subscriptions/Subscribing"
 import { checkoutMessages as M } from "./messages"
 import { periodEnd } from "./period"
 import { type ChargeRow, CheckoutRepo } from "./Repo"
@@ -26,6 +28,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* CheckoutRepo
+    const catalogue = yield* SellableProducts
     const notices = yield* CommunityNotices
     const stock = yield* Stock
     const entitlements = yield* Entitlements
@@ -33,35 +36,43 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
     const ledger = yield* LedgerPosting
     const mailer = yield* Mailer
     const ids = yield* Ids
+    const subscribing = yield* Subscribing
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const chargeRow = (communityId: string, chargeId: string, lock = false) =>
       orNotFound(M.chargeNotFound)(repo.charge(communityId, chargeId, lock))
 
-    /** A plan checkout opens its subscription `incomplete`; paying the first charge activates it. */
-    const openSubscription = (communityId: string, chargeId: string) =>
+    /**
+     * A plan checkout opens its subscription `incomplete` (subscriptions own it, `Subscribing`);
+     * paying the first charge activates it. `cardToken`: the card renewals are charged to.
+     */
+    const openSubscription = (
+      communityId: string,
+      chargeId: string,
+      cardToken?: string | undefined,
+      coupon?: OpenedByCheckout["coupon"]
+    ) =>
       Effect.gen(function*() {
         const charge = yield* chargeRow(communityId, chargeId)
-        yield* repo.insertSubscription({
-          id: yield* ids.next,
+        yield* subscribing.open({
           communityId: charge.communityId,
+          chargeId,
           profileId: charge.profileId,
           subscriptionGroupId: charge.subscriptionGroupId!,
           productId: charge.productId,
-          addOnProductIds: `{${charge.addOnProductIds.join(",")}}`,
-          status: "incomplete",
-          currentPeriodStart: null,
-          currentPeriodEnd: null,
-          firstChargeId: chargeId
+          addOnProductIds: charge.addOnProductIds,
+          paymentMethod: charge.paymentMethod,
+          cardToken: cardToken ?? null,
+          coupon
         })
       })
 
     const outcomeOf = (chargeId: string) =>
       Effect.map(
-        Effect.all([repo.purchaseOfCharge(chargeId), repo.subscriptionOfCharge(chargeId)]),
+        Effect.all([repo.purchaseOfCharge(chargeId), subscribing.ofCharge(chargeId)]),
         ([purchase, subscription]) => ({
           purchaseId: Option.getOrNull(Option.map(purchase, (row) => row.id)),
-          subscriptionId: Option.getOrNull(Option.map(subscription, (row) => row.id))
+          subscriptionId: Option.getOrNull(subscription)
         })
       )
 
@@ -102,7 +113,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
         if (charge.status !== "pending") return
         const paidAt = yield* now
         yield* repo.setStatus(charge.id, "paid", paidAt)
-        const product = Option.getOrThrow(yield* repo.product(communityId, charge.productId, true))
+        const product = Option.getOrThrow(yield* catalogue.product(communityId, charge.productId, true))
         const entitlement = (sourceType: "plan" | "product", sourceId: string, validUntil: Date | null) =>
           Effect.map(
             ids.next,
@@ -118,8 +129,17 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
           })
           yield* entitlements.grant([yield* entitlement("product", charge.productId, null)])
         } else {
-          const end = periodEnd(product.billingInterval, paidAt)
-          yield* repo.startSubscription(chargeId, paidAt, end)
+          const end = Option.getOrElse(
+            yield* subscribing.start({
+              communityId,
+              chargeId,
+              paidAt,
+              amounts: charge.amounts,
+              listAmount: charge.listAmount,
+              discount: charge.discount
+            }),
+            () => periodEnd(product.billingInterval, paidAt)
+          )
           yield* entitlements.grant(
             yield* Effect.all([
               entitlement("plan", charge.subscriptionGroupId, end),
@@ -145,7 +165,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
         yield* repo.setStatus(charge.id, "expired", null)
         if (charge.stockReserved) yield* stock.giveBack(charge.communityId, charge.productId)
         if (charge.couponId !== null) yield* coupons.release(charge.communityId, charge.id)
-        yield* repo.expireSubscription(charge.id)
+        yield* subscribing.expire(charge.id)
       })
 
     /** Expires the pending charges whose time ran out (a job calls it; several processes may). */

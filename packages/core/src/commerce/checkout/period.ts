@@ -1,4 +1,4 @@
-import type { SellableProduct } from "./Repo"
+import type { SellableProduct } from "../catalogue/SellableProducts"
 
 const monthsOf: Record<NonNullable<SellableProduct["billingInterval"]>, number> = {
   MONTHLY: 1,

@@ -54,4 +54,6 @@ export class CouponRedemption extends Context.Tag("@roda/core/CouponRedemption")
   readonly confirm: (communityId: string, chargeId: string) => Effect.Effect<void>
   /** The charge expired or failed: its reservation is released. */
   readonly release: (communityId: string, chargeId: string) => Effect.Effect<void>
+  /** The paid charge was refunded in full: its counted use is given back (`redeemed -> released`). */
+  readonly refund: (communityId: string, chargeId: string) => Effect.Effect<void>
 }>() {}

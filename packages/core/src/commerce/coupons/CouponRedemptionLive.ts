@@ -113,6 +113,13 @@ export const CouponRedemptionLive = Layer.effect(
       }))
     })
 
-    return { apply, reserve, confirm, release }
+    const refund = Effect.fn("CouponRedemption.refund")(function*(communityId: string, chargeId: string) {
+      yield* transactional(sql)(Effect.gen(function*() {
+        const used = yield* redemptions.move(communityId, chargeId, "redeemed", "released", yield* now)
+        if (Option.isSome(used)) yield* redemptions.uncount(communityId, used.value)
+      }))
+    })
+
+    return { apply, reserve, confirm, release, refund }
   })
 ).pipe(Layer.provide(Layer.mergeAll(CouponsRepo.Default, RedemptionRepo.Default)))

@@ -57,6 +57,13 @@ export class RedemptionRepo extends Effect.Service<RedemptionRepo>()("@roda/core
       dropHold: (communityId: string, couponId: string) =>
         sql`UPDATE coupons SET times_reserved = times_reserved - 1
           WHERE community_id = ${communityId} AND id = ${couponId}`.pipe(Effect.asVoid, Effect.orDie),
+      /** Gives back a counted use (its charge was refunded). */
+      uncount: (communityId: string, couponId: string) =>
+        sql`UPDATE coupons SET times_redeemed = times_redeemed - 1
+          WHERE community_id = ${communityId} AND id = ${couponId} AND times_redeemed > 0`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       /** A held use becomes a counted one. */
       countHeld: (communityId: string, couponId: string, now: Date) =>
         sql`UPDATE coupons SET times_reserved = times_reserved - 1, times_redeemed = times_redeemed + 1,

@@ -17,4 +17,6 @@ export class SellingStatus extends Context.Tag("@roda/core/SellingStatus")<Selli
   readonly approvedBusiness: (communityId: string) => Effect.Effect<Option.Option<ApprovedBusiness>>
   /** Whether the payout settings are approved. */
   readonly payoutsApproved: (communityId: string) => Effect.Effect<boolean>
+  /** The method of the approved payout settings (`PIX`, `BANK_ACCOUNT`); none unless approved. */
+  readonly approvedPayoutMethod: (communityId: string) => Effect.Effect<Option.Option<string>>
 }>() {}

@@ -19,6 +19,11 @@ export const SellingStatusLive = Layer.effect(
         )
       ),
     payoutsApproved: (communityId) =>
-      Effect.map(repo.payout(communityId), (row) => Option.getOrUndefined(row)?.status === "APPROVED")
+      Effect.map(repo.payout(communityId), (row) => Option.getOrUndefined(row)?.status === "APPROVED"),
+    approvedPayoutMethod: (communityId) =>
+      Effect.map(
+        repo.payout(communityId),
+        Option.flatMap((row) => row.status === "APPROVED" ? Option.some<string>(row.method) : Option.none())
+      )
   }))
 ).pipe(Layer.provide(SellingAccountsRepo.Default))

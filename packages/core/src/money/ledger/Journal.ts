@@ -2,10 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { Ids } from "../../platform/Ids"
 import { transactional } from "../../sql/transaction"
-import type { PaidSale } from "./LedgerPosting"
+import type { PaidSale, PayoutMove, SaleRefund } from "./LedgerPosting"
 import { type BalanceChange, LedgerRepo, type ReleaseRow } from "./LedgerRepo"
 import { releaseAfterDays } from "./salePricing"
-import { type LedgerAccount, lockRank, type TransactionKind } from "./terms"
+import { type LedgerAccount, lockRank, payoutBalanceAccounts, type TransactionKind } from "./terms"
 
 /** A balanced set of entries to post as one ledger transaction. */
 export interface Posting {
@@ -18,6 +18,20 @@ export interface Posting {
   /** When it happened in the world (a sale's payment, a release's due time); `postedAt` is now. */
   readonly occurredAt: Date
   readonly entries: ReadonlyArray<BalanceChange>
+  /** A sale's payment method (the sales report groups by it). */
+  readonly paymentMethod?: string | undefined
+  /** A sale's or refund's figures, kept on the transaction for the sales report (one row per sale). */
+  readonly figures?: SaleFigures | undefined
+}
+
+export interface SaleFigures {
+  readonly currency: string
+  /** What the buyer paid (a sale) or got back (a refund). */
+  readonly gross: number
+  readonly fee: number
+  readonly interest: number
+  /** The community's part. */
+  readonly net: number
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -89,7 +103,13 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
           reference: posting.reference,
           description: posting.description,
           occurredAt: posting.occurredAt,
-          postedAt
+          postedAt,
+          paymentMethod: posting.paymentMethod ?? null,
+          currency: posting.figures?.currency ?? null,
+          gross: posting.figures?.gross ?? null,
+          fee: posting.figures?.fee ?? null,
+          interest: posting.figures?.interest ?? null,
+          net: posting.figures?.net ?? null
         })
         if (!inserted) return Option.none<string>()
         const entries = normalised(posting.entries)
@@ -143,6 +163,8 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
           communityId: sale.communityId,
           kind: "sale",
           key: `sale:${sale.chargeId}`,
+          paymentMethod: a.paymentMethod,
+          figures: { currency: a.currency, gross: a.total, fee: a.fee, interest: a.interest, net: a.net },
           reference: sale.chargeId,
           description: sale.description,
           occurredAt: sale.paidAt,
@@ -198,7 +220,119 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
       )
     })
 
-    return { post, recordSale, releaseDue, releaseAnyDue }
+    /** What is left to refund of a charge's sale; locks the sale until the caller's transaction ends. */
+    const refundable = (communityId: string, chargeId: string) =>
+      Effect.map(
+        repo.lockSaleRefunds(communityId, chargeId),
+        (sale) => sale === undefined ? Option.none<number>() : Option.some(Math.max(0, sale.gross - sale.refunded))
+      )
+
+    const recordRefund = Effect.fn("LedgerPosting.recordRefund")(function*(refund: SaleRefund) {
+      const share = refund.amount - refund.fee - refund.interest
+      if (![refund.amount, refund.fee, refund.interest, share].every((v) => Number.isSafeInteger(v) && v >= 0)) {
+        return yield* Effect.dieMessage(`LedgerPosting.recordRefund: inconsistent amounts ${JSON.stringify(refund)}`)
+      }
+      return yield* transactional(sql)(Effect.gen(function*() {
+        // Pending first: what of this sale is still waiting for its release.
+        const release = yield* repo.lockSaleRelease(refund.communityId, `sale:${refund.chargeId}`)
+        const fromPending = release !== undefined && release.releasedAt === null ? Math.min(share, release.amount) : 0
+        const fromAvailable = share - fromPending
+        const posted = yield* post({
+          communityId: refund.communityId,
+          kind: "refund",
+          key: `refund:${refund.refundId}`,
+          figures: {
+            currency: refund.currency,
+            gross: refund.amount,
+            fee: refund.fee,
+            interest: refund.interest,
+            net: share
+          },
+          reference: refund.chargeId,
+          description: refund.description,
+          occurredAt: refund.at,
+          entries: [
+            entry("buyer_payments", refund.currency, refund.amount),
+            entry("community_pending", refund.currency, -fromPending),
+            entry("platform_fees", refund.currency, -refund.fee),
+            entry("platform_interest", refund.currency, -refund.interest),
+            entry("community_available", refund.currency, -fromAvailable)
+          ]
+        })
+        if (Option.isSome(posted) && fromPending > 0) {
+          yield* repo.reduceRelease(refund.communityId, release!.id, fromPending)
+        }
+        return { fromPending, fromAvailable }
+      }))
+    })
+
+    const payoutEntries = (move: PayoutMove): ReadonlyArray<BalanceChange> => {
+      const { amount, currency, fee } = move
+      switch (move.move) {
+        case "request":
+          return [
+            entry("community_available", currency, -(amount + fee)),
+            entry("community_in_transit", currency, amount),
+            entry("platform_payout_fees", currency, fee)
+          ]
+        case "paid":
+          return [entry("community_in_transit", currency, -amount), entry("payouts_sent", currency, amount)]
+        case "return":
+          return [
+            entry("community_available", currency, amount + fee),
+            entry("community_in_transit", currency, -amount),
+            entry("platform_payout_fees", currency, -fee)
+          ]
+        case "bank_return":
+          return [
+            entry("community_available", currency, amount + fee),
+            entry("platform_payout_fees", currency, -fee),
+            entry("payouts_sent", currency, -amount)
+          ]
+      }
+    }
+
+    const recordPayout = Effect.fn("LedgerPosting.recordPayout")(function*(move: PayoutMove) {
+      yield* post({
+        communityId: move.communityId,
+        kind: move.move === "request" ? "payout" : move.move === "paid" ? "payout_paid" : "payout_return",
+        key: `payout:${move.payoutId}:${move.move}`,
+        reference: move.payoutId,
+        description: move.description,
+        occurredAt: move.at,
+        entries: payoutEntries(move)
+      })
+    })
+
+    const lockAvailable = Effect.fn("LedgerPosting.lockAvailable")(function*(communityId: string, currency: string) {
+      yield* releaseDue(communityId)
+      return yield* repo.lockBalance(communityId, "community_available", currency)
+    })
+
+    const payoutBalances = Effect.fn("LedgerPosting.payoutBalances")(function*(communityId: string) {
+      yield* releaseDue(communityId)
+      const rows = yield* repo.balances(communityId, payoutBalanceAccounts)
+      const of = (currency: string, account: LedgerAccount) =>
+        rows.find((row) => row.currency === currency && row.account === account)?.balance ?? 0
+      return [...new Set(rows.map((row) => row.currency))].sort().map((currency) => ({
+        currency,
+        pending: of(currency, "community_pending"),
+        available: of(currency, "community_available"),
+        inTransit: of(currency, "community_in_transit")
+      }))
+    })
+
+    return {
+      post,
+      recordSale,
+      releaseDue,
+      releaseAnyDue,
+      refundable,
+      recordRefund,
+      recordPayout,
+      lockAvailable,
+      payoutBalances
+    }
   }),
   dependencies: [LedgerRepo.Default]
 }) {}

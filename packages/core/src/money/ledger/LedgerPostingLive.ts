@@ -5,5 +5,12 @@ import { LedgerPosting } from "./LedgerPosting"
 /** Records paid sales in the ledger through the journal (balanced, idempotent per charge). */
 export const LedgerPostingLive = Layer.effect(
   LedgerPosting,
-  Effect.map(Journal, (journal) => ({ recordSale: journal.recordSale }))
+  Effect.map(Journal, (journal) => ({
+    recordSale: journal.recordSale,
+    refundable: journal.refundable,
+    recordRefund: journal.recordRefund,
+    recordPayout: journal.recordPayout,
+    lockAvailable: journal.lockAvailable,
+    payoutBalances: journal.payoutBalances
+  }))
 ).pipe(Layer.provide(Journal.Default))

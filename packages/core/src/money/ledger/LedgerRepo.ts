@@ -12,6 +12,13 @@ export type TransactionRow = {
   readonly description: string
   readonly occurredAt: Date
   readonly postedAt: Date
+  readonly paymentMethod: string | null
+  /** Figures of a sale or refund (sales report); null for other kinds. */
+  readonly currency: string | null
+  readonly gross: number | null
+  readonly fee: number | null
+  readonly interest: number | null
+  readonly net: number | null
 }
 
 /** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
@@ -203,7 +210,56 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
         Effect.orDie
       )
 
+    /** A balance row locked until the transaction ends; 0 when the account never moved. */
+    const lockBalance = (communityId: string, account: LedgerAccount, currency: string) =>
+      sql<{ readonly balance: string }>`SELECT balance::text AS balance FROM ledger_balances
+        WHERE community_id = ${communityId} AND account = ${account} AND currency = ${currency}
+        FOR UPDATE`.pipe(Effect.map((rows) => Number(rows[0]?.balance ?? 0)), Effect.orDie)
+
+    /** The release row of a sale (by its transaction key), locked; none for a sale with nothing to release. */
+    const lockSaleRelease = (communityId: string, saleKey: string) =>
+      sql<ReleaseRow & { readonly amount: string; readonly releasedAt: Date | null }>`
+        SELECT r.id, r.community_id, r.sale_transaction_id, r.reference, r.description, r.currency,
+          r.amount::text AS amount, r.release_at, r.released_at
+        FROM ledger_releases r
+        JOIN ledger_transactions t ON t.community_id = r.community_id AND t.id = r.sale_transaction_id
+        WHERE t.community_id = ${communityId} AND t.idempotency_key = ${saleKey}
+        FOR UPDATE OF r`.pipe(
+        Effect.map((rows) => rows.map(amountsOf)[0]),
+        Effect.orDie
+      )
+
+    /**
+     * A sale's gross, read under a lock of its transaction row (so refunds of one charge, from any
+     * feature, go one at a time), and the gross of the refunds posted against it so far.
+     */
+    const lockSaleRefunds = (communityId: string, chargeId: string) =>
+      sql<{ readonly gross: string | null; readonly refunded: string }>`
+        SELECT t.gross::text AS gross, (
+          SELECT coalesce(sum(r.gross), 0)::text FROM ledger_transactions r
+          WHERE r.community_id = t.community_id AND r.kind = 'refund' AND r.reference = ${chargeId}
+        ) AS refunded
+        FROM ledger_transactions t
+        WHERE t.community_id = ${communityId} AND t.idempotency_key = ${`sale:${chargeId}`}
+        FOR UPDATE OF t`.pipe(
+        Effect.map((rows) =>
+          rows[0] === undefined || rows[0].gross === null
+            ? undefined
+            : { gross: Number(rows[0].gross), refunded: Number(rows[0].refunded) }
+        ),
+        Effect.orDie
+      )
+
+    /** Takes `amount` off a release not yet posted (a refund took it from pending). */
+    const reduceRelease = (communityId: string, id: string, amount: number) =>
+      sql`UPDATE ledger_releases SET amount = amount - ${amount}
+        WHERE community_id = ${communityId} AND id = ${id} AND released_at IS NULL`.pipe(Effect.asVoid, Effect.orDie)
+
     return {
+      lockBalance,
+      lockSaleRelease,
+      lockSaleRefunds,
+      reduceRelease,
       insertTransaction,
       transactionIdByKey,
       addToBalances,

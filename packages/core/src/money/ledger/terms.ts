@@ -11,7 +11,11 @@ export const ledgerAccounts = [
   "community_pending",
   "platform_fees",
   "platform_interest",
-  "community_available"
+  "community_available",
+  // Payouts (money/payouts): ranked after `community_available`, which a payout request locks first.
+  "community_in_transit",
+  "platform_payout_fees",
+  "payouts_sent"
 ] as const
 export type LedgerAccount = typeof ledgerAccounts[number]
 
@@ -25,7 +29,21 @@ export const lockRank = (account: LedgerAccount): number => ledgerAccounts.index
 /** The accounts that are the community's money: what the statement shows unless asked otherwise. */
 export const communityAccounts: ReadonlyArray<LedgerAccount> = ["community_pending", "community_available"]
 
-export const transactionKinds = ["sale", "release"] as const
+/** The community's money including what is on its way to its bank (payout balance). */
+export const payoutBalanceAccounts: ReadonlyArray<LedgerAccount> = [
+  "community_pending",
+  "community_available",
+  "community_in_transit"
+]
+
+export const transactionKinds = [
+  "sale",
+  "release",
+  "refund",
+  "payout",
+  "payout_paid",
+  "payout_return"
+] as const
 export type TransactionKind = typeof transactionKinds[number]
 
 /** Who reads fees, simulations and the ledger: managers and the finance role. */

@@ -1,0 +1,132 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+
+/** A sale of the community as the team's sales list shows it. */
+export interface SaleRow {
+  readonly id: string
+  readonly chargeId: string
+  readonly profileId: string
+  readonly buyerName: string
+  readonly buyerEmail: string | null
+  readonly productId: string
+  readonly productTitle: string
+  readonly paymentMethod: string
+  readonly installments: number
+  readonly currency: string
+  readonly amount: number
+  readonly discount: number
+  readonly interest: number
+  readonly total: number
+  readonly fee: number
+  readonly net: number
+  readonly refundedAmount: number
+  readonly couponId: string | null
+  readonly stockReserved: boolean
+  readonly paidAt: Date | null
+  readonly createdAt: Date
+}
+
+export const saleStatuses = ["paid", "partially_refunded", "refunded"] as const
+export type SaleStatus = typeof saleStatuses[number]
+
+export interface SaleFilter {
+  readonly productId?: string | undefined
+  readonly profileId?: string | undefined
+  readonly paymentMethod?: string | undefined
+  readonly status?: SaleStatus | undefined
+  readonly from?: Date | undefined
+  /** Exclusive. */
+  readonly until?: Date | undefined
+  readonly before?: string | undefined
+  readonly limit: number
+}
+
+/** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
+export type RefundRow = {
+  readonly id: string
+  readonly communityId: string
+  readonly chargeId: string
+  readonly purchaseId: string | null
+  readonly amount: number
+  readonly fee: number
+  readonly interest: number
+  readonly currency: string
+  readonly reason: string
+  readonly fullRefund: boolean
+  readonly gatewayRefundId: string | null
+  readonly refundedBy: string
+  readonly createdAt: Date
+}
+
+const money = ["amount", "discount", "interest", "total", "fee", "net", "refundedAmount"] as const
+const decode = (row: Record<string, unknown>): SaleRow => {
+  const out: Record<string, unknown> = { ...row }
+  for (const key of money) out[key] = Number(row[key])
+  return out as unknown as SaleRow
+}
+
+/** SQL of the team's side of sales: the sales list and refunds (checkout's own tables). */
+export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/CheckoutManageRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const select = sql`SELECT pu.id, pu.charge_id, pu.profile_id, pr.full_name AS buyer_name, a.email AS buyer_email,
+        pu.product_id, p.title AS product_title, c.payment_method, c.installments, c.currency,
+        c.amount::text AS amount, c.discount::text AS discount, c.interest::text AS interest, c.total::text AS total,
+        c.fee::text AS fee, c.net::text AS net, c.refunded_amount::text AS refunded_amount, c.coupon_id, c.stock_reserved, c.paid_at,
+        pu.created_at
+      FROM purchases pu
+      JOIN charges c ON c.community_id = pu.community_id AND c.id = pu.charge_id
+      JOIN products p ON p.community_id = pu.community_id AND p.id = pu.product_id
+      JOIN profiles pr ON pr.community_id = pu.community_id AND pr.id = pu.profile_id
+      LEFT JOIN accounts a ON a.id = pr.account_id`
+
+    const statusIs = (status: SaleStatus) =>
+      status === "paid"
+        ? sql`c.refunded_amount = 0`
+        : status === "refunded"
+        ? sql`c.refunded_amount = c.total AND c.total > 0`
+        : sql`c.refunded_amount > 0 AND c.refunded_amount < c.total`
+
+    const list = (communityId: string, filter: SaleFilter) =>
+      sql<Record<string, unknown>>`${select}
+        WHERE ${
+        sql.and([
+          sql`pu.community_id = ${communityId}`,
+          ...(filter.productId ? [sql`pu.product_id = ${filter.productId}`] : []),
+          ...(filter.profileId ? [sql`pu.profile_id = ${filter.profileId}`] : []),
+          ...(filter.paymentMethod ? [sql`c.payment_method = ${filter.paymentMethod}`] : []),
+          ...(filter.status ? [statusIs(filter.status)] : []),
+          ...(filter.from ? [sql`pu.created_at >= ${filter.from}`] : []),
+          ...(filter.until ? [sql`pu.created_at < ${filter.until}`] : []),
+          ...(filter.before ? [sql`pu.id < ${filter.before}`] : [])
+        ])
+      }
+        ORDER BY pu.id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.map((rows) => rows.map(decode)), Effect.orDie)
+
+    const sale = (communityId: string, purchaseId: string) =>
+      sql<Record<string, unknown>>`${select} WHERE pu.community_id = ${communityId} AND pu.id = ${purchaseId}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decode)),
+        Effect.orDie
+      )
+
+    /** Locks the charge row: refunds of one charge run one at a time. */
+    const lockCharge = (communityId: string, chargeId: string) =>
+      sql<{ readonly refundedAmount: string; readonly total: string }>`SELECT refunded_amount::text AS refunded_amount,
+          total::text AS total FROM charges WHERE community_id = ${communityId} AND id = ${chargeId} FOR UPDATE`.pipe(
+        Effect.map((rows) => ({ refundedAmount: Number(rows[0]!.refundedAmount), total: Number(rows[0]!.total) })),
+        Effect.orDie
+      )
+
+    /** Adds a refund to the charge's refunded sum, never beyond its total; whether it did. */
+    const addRefunded = (communityId: string, chargeId: string, amount: number) =>
+      sql<{ readonly id: string }>`UPDATE charges SET refunded_amount = refunded_amount + ${amount}, updated_at = now()
+        WHERE community_id = ${communityId} AND id = ${chargeId} AND refunded_amount + ${amount} <= total
+        RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+
+    const insertRefund = (row: RefundRow) =>
+      sql`INSERT INTO refunds ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
+
+    return { list, sale, lockCharge, addRefunded, insertRefund }
+  })
+}) {}

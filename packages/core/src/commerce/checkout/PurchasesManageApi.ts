@@ -1,0 +1,117 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Page } from "../../domain/Envelope"
+import { Body, Name } from "../../domain/Fields"
+import { Uuid } from "../../domain/Ids"
+import { PaymentMethod } from "../../domain/Money"
+import { PageQuery } from "../../domain/Pagination"
+import { OneOf } from "../../domain/Role"
+import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { MemberScope } from "../../http/Security"
+import { saleStatuses } from "./ManageRepo"
+
+const isoDate = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/
+const DateOrInstant = Schema.Trim.pipe(
+  Schema.filter((value) =>
+    (isoDate.test(value) && !Number.isNaN(new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime())) ||
+    "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"
+  )
+)
+
+const filters = {
+  productId: Schema.optional(Uuid),
+  profileId: Schema.optional(Uuid),
+  paymentMethod: Schema.optional(PaymentMethod),
+  status: Schema.optional(OneOf(...saleStatuses)),
+  from: Schema.optional(DateOrInstant),
+  to: Schema.optional(DateOrInstant)
+}
+
+export const SalesQuery = Schema.Struct({ ...PageQuery.fields, ...filters })
+export const SalesCsvQuery = Schema.Struct(filters)
+
+const Amount = Schema.Number.pipe(Schema.int(), Schema.between(1, 10_000_000_000)).annotations({
+  message: () => ({ message: "must be an integer number of minor units between 1 and 10000000000", override: true })
+})
+export const RefundBody = Body({ amount: Schema.optional(Amount), reason: Name(500) })
+
+const Sale = Schema.Struct({
+  id: Schema.String,
+  chargeId: Schema.String,
+  status: OneOf(...saleStatuses),
+  buyer: Schema.Struct({ profileId: Schema.String, fullName: Schema.String, email: Schema.NullOr(Schema.String) }),
+  product: Schema.Struct({ id: Schema.String, title: Schema.String }),
+  paymentMethod: Schema.String,
+  installments: Schema.Number,
+  currency: Schema.String,
+  amount: Schema.Number,
+  discount: Schema.Number,
+  interest: Schema.Number,
+  total: Schema.Number,
+  fee: Schema.Number,
+  net: Schema.Number,
+  refundedAmount: Schema.Number,
+  paidAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+})
+
+const Refund = Schema.Struct({
+  id: Schema.String,
+  purchaseId: Schema.String,
+  amount: Schema.Number,
+  currency: Schema.String,
+  full: Schema.Boolean,
+  platformFeeReturned: Schema.Number,
+  interestReturned: Schema.Number,
+  fromPending: Schema.Number,
+  fromAvailable: Schema.Number,
+  reason: Schema.String,
+  createdAt: Schema.String,
+  purchase: Sale
+})
+
+const READERS = "Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise)."
+const FILTERS =
+  "Filters: `productId`, `profileId` (the buyer), `paymentMethod`, `status` (`paid`, `partially_refunded`, `refunded`), `from` and `to` (a date = whole UTC day, or an instant; both inclusive, on the purchase date)."
+
+export class PurchasesManageApi extends HttpApiGroup.make("purchasesManage")
+  .add(
+    HttpApiEndpoint.get("list", "/manage/purchases")
+      .setUrlParams(SalesQuery)
+      .addSuccess(Page(Sale))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .annotate(
+        OpenApi.Description,
+        `${READERS} The community's sales of ONE_TIME products (plans are listed by \`/api/manage/subscriptions\`), newest first (keyset: \`limit\`, \`cursor\`): buyer (profile, name, e-mail), product, amounts in minor units (\`total\` paid by the buyer, platform \`fee\`, \`net\` to the community, \`refundedAmount\`), payment method, status and dates. ${FILTERS}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("exportCsv", "/manage/purchases/export.csv")
+      .setUrlParams(SalesCsvQuery)
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/csv" }))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .annotate(
+        OpenApi.Description,
+        `${READERS} Every sale matching the filters as CSV (RFC 4180: a header line, CRLF line ends, fields quoted when needed), newest first. ${FILTERS}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("refund", "/manage/purchases/:id/refund")
+      .setPath(Schema.Struct({ id: Uuid }))
+      .setPayload(RefundBody)
+      .addSuccess(Ok(Refund))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Description,
+        "Owner or admin (403 otherwise; finance reads only). Refunds a purchase: `amount` (minor units, of the charge's total; default all that is left) and `reason` (required). Within the gateway's refund window (sandbox: 180 days after payment; 409 after). Refunding more than is left answers 400 (param `amount`), refunding a purchase already refunded in full 409; concurrent refunds of one purchase run one at a time (the charge's row lock), so the refunded sum never passes the total. The ledger returns the amount to the buyer: the platform gives back its fee and interest in proportion, the community the rest, from the sale's pending money first, then from available (which may go below zero). When the purchase is refunded in full, the access it gave ends, its stock unit and coupon use are released. The buyer gets a receipt e-mail. A purchase of another community answers 404."
+      )
+  )
+  .middleware(MemberScope)
+  .addError(Unauthorized)
+  .prefix("/api")
+{}

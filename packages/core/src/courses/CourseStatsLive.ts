@@ -1,0 +1,49 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { inPeriods, periodOf } from "../sql/periods"
+import { CourseStats } from "./CourseStats"
+
+/** `CourseStats` over the courses tables (read only). */
+export const CourseStatsLive = Layer.effect(
+  CourseStats,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      series: (communityId, range, profileId) => {
+        const who = (column: string) => profileId === undefined ? sql`` : sql`AND ${sql.unsafe(column)} = ${profileId}`
+        return sql<{ period: string; enrollments: string; lessonCompletions: string; completions: string }>`
+          SELECT ${periodOf(sql, "at", range)} AS period,
+            count(*) FILTER (WHERE what = 'enrollment')::text AS enrollments,
+            count(*) FILTER (WHERE what = 'lesson')::text AS lesson_completions,
+            count(*) FILTER (WHERE what = 'course')::text AS completions
+          FROM (
+            SELECT enrolled_at AS at, 'enrollment' AS what FROM enrollments
+            WHERE community_id = ${communityId} AND ${inPeriods(sql, "enrolled_at", range)} ${who("profile_id")}
+            UNION ALL
+            SELECT completed_at, 'lesson' FROM lesson_progress
+            WHERE community_id = ${communityId} AND completed AND ${inPeriods(sql, "completed_at", range)}
+              ${who("profile_id")}
+            UNION ALL
+            SELECT done.at, 'course' FROM (
+              SELECT lp.course_id, lp.profile_id, max(lp.completed_at) AS at, count(*) AS lessons
+              FROM lesson_progress lp
+              WHERE lp.community_id = ${communityId} AND lp.completed ${who("lp.profile_id")}
+              GROUP BY lp.course_id, lp.profile_id
+            ) done
+            WHERE ${inPeriods(sql, "done.at", range)} AND done.lessons >= (
+              SELECT count(*) FROM lessons l WHERE l.community_id = ${communityId} AND l.course_id = done.course_id)
+          ) a GROUP BY 1`.pipe(
+          Effect.map((rows) =>
+            rows.map((row) => ({
+              period: row.period,
+              enrollments: Number(row.enrollments),
+              lessonCompletions: Number(row.lessonCompletions),
+              completions: Number(row.completions)
+            }))
+          ),
+          Effect.orDie
+        )
+      }
+    }
+  })
+)

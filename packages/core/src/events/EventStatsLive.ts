@@ -1,0 +1,45 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { inPeriods, periodOf } from "../sql/periods"
+import { EventStats } from "./EventStats"
+
+/** `EventStats` over the events tables (read only); removed events do not count. */
+export const EventStatsLive = Layer.effect(
+  EventStats,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      series: (communityId, range, profileId) => {
+        const who = (column: string) => profileId === undefined ? sql`` : sql`AND ${sql.unsafe(column)} = ${profileId}`
+        return sql<{ period: string; events: string; participants: string; attendance: string }>`
+          SELECT ${periodOf(sql, "at", range)} AS period,
+            count(*) FILTER (WHERE what = 'event')::text AS events,
+            count(*) FILTER (WHERE what = 'participant')::text AS participants,
+            count(*) FILTER (WHERE what = 'attendance')::text AS attendance
+          FROM (
+            SELECT start_time AS at, 'event' AS what FROM events
+            WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${inPeriods(sql, "start_time", range)}
+              ${who("host_profile_id")}
+            UNION ALL
+            SELECT joined_at, 'participant' FROM event_participants
+            WHERE community_id = ${communityId} AND status <> 'cancelled' AND ${inPeriods(sql, "joined_at", range)}
+              ${who("profile_id")}
+            UNION ALL
+            SELECT checked_in_at, 'attendance' FROM event_participants
+            WHERE community_id = ${communityId} AND checked_in_at IS NOT NULL
+              AND ${inPeriods(sql, "checked_in_at", range)} ${who("profile_id")}
+          ) a GROUP BY 1`.pipe(
+          Effect.map((rows) =>
+            rows.map((row) => ({
+              period: row.period,
+              events: Number(row.events),
+              participants: Number(row.participants),
+              attendance: Number(row.attendance)
+            }))
+          ),
+          Effect.orDie
+        )
+      }
+    }
+  })
+)

@@ -1,0 +1,178 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Page } from "../../domain/Envelope"
+import { Body, Name } from "../../domain/Fields"
+import { Uuid } from "../../domain/Ids"
+import { Currency } from "../../domain/Money"
+import { PageQuery } from "../../domain/Pagination"
+import { OneOf } from "../../domain/Role"
+import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { Authenticated, MemberScope } from "../../http/Security"
+import { MAX_PAYOUT, payoutStatuses } from "./Policy"
+
+const Amount = Schema.Number.pipe(Schema.int(), Schema.between(1, MAX_PAYOUT)).annotations({
+  message: () => ({ message: `must be an integer number of minor units between 1 and ${MAX_PAYOUT}`, override: true })
+})
+
+export const PayoutBody = Body({ amount: Amount, currency: Schema.optional(Currency) })
+export const FailBody = Body({ reason: Name(500) })
+
+const Payout = Schema.Struct({
+  id: Schema.String,
+  status: OneOf(...payoutStatuses),
+  amount: Schema.Number,
+  fee: Schema.Number,
+  total: Schema.Number,
+  currency: Schema.String,
+  method: Schema.NullOr(Schema.String),
+  requestedBy: Schema.String,
+  failureReason: Schema.NullOr(Schema.String),
+  allowedMoves: Schema.Array(Schema.String),
+  createdAt: Schema.String,
+  inTransitAt: Schema.NullOr(Schema.String),
+  paidAt: Schema.NullOr(Schema.String),
+  failedAt: Schema.NullOr(Schema.String),
+  canceledAt: Schema.NullOr(Schema.String)
+})
+
+const Balance = Schema.Struct({
+  currency: Schema.String,
+  pending: Schema.Number,
+  available: Schema.Number,
+  inTransit: Schema.Number,
+  total: Schema.Number
+})
+
+export const PayoutListQuery = Schema.Struct({
+  ...PageQuery.fields,
+  status: Schema.optional(OneOf(...payoutStatuses))
+})
+
+const ID = Schema.Struct({ id: Uuid })
+const ADMIN_PATH = Schema.Struct({ communityId: Uuid, id: Uuid })
+
+const READERS = "Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise)."
+const MANAGERS = "Owner or admin (403 `Função necessária: owner ou admin. Sua função: …` otherwise)."
+const MACHINE =
+  "States: `pending -> in_transit -> paid`, `pending -> canceled` (the community), `pending | in_transit -> failed` (amount and fee back to available), `paid -> failed` (a bank return, the same). A move not allowed answers 409 with `errors[0].param = \"status\"` and the allowed moves; each payout shows its `allowedMoves`."
+const OPERATOR =
+  "Platform operators (SuperAdmin) only (403 otherwise); no X-CommunityId: the path names the community (404 for an unknown community or a payout of another community)."
+
+export class PayoutsApi extends HttpApiGroup.make("payouts")
+  .add(
+    HttpApiEndpoint.get("balance", "/payouts/balance")
+      .addSuccess(Ok(Schema.Array(Balance)))
+      .addError(Forbidden)
+      .annotate(
+        OpenApi.Description,
+        `${READERS} The community's balance per currency, in minor units: \`pending\` (sales not yet released), \`available\` (may be paid out), \`inTransit\` (open payouts: pending or in transit) and their \`total\`. A community that never sold gets its currency with zeros. Releases that fell due are posted first.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/payouts")
+      .setUrlParams(PayoutListQuery)
+      .addSuccess(Page(Payout))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .annotate(
+        OpenApi.Description,
+        `${READERS} The community's payouts, newest first (keyset: \`limit\`, \`cursor\`); \`status\` filters. ${MACHINE}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("request", "/payouts")
+      .setPayload(PayoutBody)
+      .addSuccess(Ok(Payout), { status: 201 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Description,
+        `${MANAGERS} Requests a payout of \`amount\` (minor units) in \`currency\` (default: the community's currency). Needs approved payout settings (400 \`Payment configuration has not been set up for this community\`). A fee of 200 minor units (R$ 2,00) is taken from the available balance on top of the amount: \`amount + fee\` must not exceed \`available\` (400 \`Insufficient balance. Available: 12.34 BRL\`, param \`amount\`). One open payout (pending or in transit) at a time (409). The checks run under the lock of the community's available balance, so concurrent requests never overdraw it; the ledger moves \`amount\` to in transit and the fee to the platform in the same transaction. Answers 201 with the payout (\`status: pending\`). ${MACHINE}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("detail", "/payouts/:id")
+      .setPath(ID)
+      .addSuccess(Ok(Payout))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, `${READERS} One payout (404 for another community's).`)
+  )
+  .add(
+    HttpApiEndpoint.post("cancel", "/payouts/:id/cancel")
+      .setPath(ID)
+      .addSuccess(Ok(Payout))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Description,
+        `${MANAGERS} Cancels a pending payout: amount and fee go back to available. ${MACHINE}`
+      )
+  )
+  .middleware(MemberScope)
+  .addError(Unauthorized)
+  .prefix("/api")
+{}
+
+export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
+  .add(
+    HttpApiEndpoint.get("list", "/admin/communities/:communityId/payouts")
+      .setPath(Schema.Struct({ communityId: Uuid }))
+      .setUrlParams(PayoutListQuery)
+      .addSuccess(Page(Payout))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        `${OPERATOR} The community's payouts, newest first (keyset: \`limit\`, \`cursor\`); \`status\` filters (e.g. \`pending\`: the ones to send).`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("inTransit", "/admin/communities/:communityId/payouts/:id/in-transit")
+      .setPath(ADMIN_PATH)
+      .addSuccess(Ok(Payout))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Description,
+        `${OPERATOR} Marks a pending payout as sent to the bank (\`in_transit\`). ${MACHINE}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("paid", "/admin/communities/:communityId/payouts/:id/paid")
+      .setPath(ADMIN_PATH)
+      .addSuccess(Ok(Payout))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Description,
+        `${OPERATOR} Marks an in-transit payout as \`paid\` (the bank confirmed it). ${MACHINE}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("failed", "/admin/communities/:communityId/payouts/:id/failed")
+      .setPath(ADMIN_PATH)
+      .setPayload(FailBody)
+      .addSuccess(Ok(Payout))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Description,
+        `${OPERATOR} Marks a payout \`failed\` with a \`reason\` (required): amount and fee go back to available. ${MACHINE}`
+      )
+  )
+  .middleware(Authenticated)
+  .addError(Unauthorized)
+  .prefix("/api")
+{}

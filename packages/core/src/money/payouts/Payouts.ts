@@ -1,0 +1,206 @@
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Option, Schema } from "effect"
+import { badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
+import type { Account, Member } from "../../domain/Caller"
+import { Uuid } from "../../domain/Ids"
+import { Messages } from "../../domain/Messages"
+import { formatMoney } from "../../domain/Money"
+import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { requirePlatformAdmin, requireRole } from "../../domain/Policy"
+import { Ids } from "../../platform/Ids"
+import { transactional } from "../../sql/transaction"
+import { SellingStatus } from "../accounts/SellingStatus"
+import { LedgerPosting, type PayoutMove } from "../ledger/LedgerPosting"
+import { payoutMessages as M } from "./messages"
+import {
+  allowedPayoutMoves,
+  checkPayoutMove,
+  payoutFee,
+  payoutManagers,
+  payoutReaders,
+  type PayoutStatus
+} from "./Policy"
+import { type PayoutRow, PayoutsRepo } from "./Repo"
+
+const PayoutCursor = Schema.Tuple(Uuid)
+
+export interface PayoutQuery extends PageQuery {
+  readonly status?: PayoutStatus | undefined
+}
+
+export interface PayoutRequest {
+  readonly amount: number
+  readonly currency?: string | undefined
+}
+
+const iso = (date: Date | null) => date === null ? null : new Date(date).toISOString()
+
+export const payoutView = (row: PayoutRow) => ({
+  id: row.id,
+  status: row.status,
+  amount: row.amount,
+  fee: row.fee,
+  total: row.amount + row.fee,
+  currency: row.currency,
+  method: row.method,
+  requestedBy: row.requestedBy,
+  failureReason: row.failureReason,
+  allowedMoves: allowedPayoutMoves(row.status),
+  createdAt: iso(row.createdAt)!,
+  inTransitAt: iso(row.inTransitAt),
+  paidAt: iso(row.paidAt),
+  failedAt: iso(row.failedAt),
+  canceledAt: iso(row.canceledAt)
+})
+
+/**
+ * Payouts (withdrawals of the available balance to the community's bank). A request checks the
+ * approved payout settings, then, under the lock of the community's available balance row, that no
+ * payout is open and that `amount + fee <= available`; the ledger moves the money to in transit in
+ * the same transaction. The community cancels a pending payout; platform operators move it on
+ * (in transit, paid, failed), and a failure returns the money to available.
+ */
+export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* PayoutsRepo
+    const ledger = yield* LedgerPosting
+    const selling = yield* SellingStatus
+    const ids = yield* Ids
+    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+    const transaction = transactional(sql)
+
+    const found = (communityId: string, id: string, lock = false) =>
+      Effect.flatMap(
+        repo.byId(communityId, id.toLowerCase(), lock),
+        Option.match({ onNone: () => Effect.fail(notFound(M.notFound)), onSome: Effect.succeed })
+      )
+
+    const balance = Effect.fn("Payouts.balance")(function*(member: Member) {
+      yield* requireRole(member, payoutReaders)
+      const rows = yield* ledger.payoutBalances(member.communityId)
+      if (rows.length > 0) return rows.map((row) => ({ ...row, total: row.pending + row.available + row.inTransit }))
+      const currency = yield* selling.defaultCurrency(member.communityId)
+      return [{ currency, pending: 0, available: 0, inTransit: 0, total: 0 }]
+    })
+
+    const listOf = (communityId: string, query: PayoutQuery) =>
+      Effect.gen(function*() {
+        const limit = query.limit ?? DEFAULT_LIMIT
+        const cursor = yield* decodeCursor(query.cursor, PayoutCursor)
+        const rows = yield* repo.list(communityId, { status: query.status, before: cursor?.[0], limit })
+        const page = toPage(rows, limit, (row) => [row.id])
+        return { items: page.items.map(payoutView), pagination: page.pagination }
+      })
+
+    const list = Effect.fn("Payouts.list")(function*(member: Member, query: PayoutQuery) {
+      yield* requireRole(member, payoutReaders)
+      return yield* listOf(member.communityId, query)
+    })
+
+    const existing = (communityId: string) =>
+      Effect.gen(function*() {
+        const community = communityId.toLowerCase()
+        if (!(yield* repo.communityExists(community))) return yield* Effect.fail(notFound(M.communityNotFound))
+        return community
+      })
+
+    /** A platform operator lists a community's payouts (`GET /api/admin/communities/{communityId}/payouts`). */
+    const operatorList = Effect.fn("Payouts.operatorList")(
+      function*(account: Account, communityId: string, query: PayoutQuery) {
+        yield* requirePlatformAdmin(account)
+        return yield* listOf(yield* existing(communityId), query)
+      }
+    )
+
+    const detail = Effect.fn("Payouts.detail")(function*(member: Member, id: string) {
+      yield* requireRole(member, payoutReaders)
+      return payoutView(yield* found(member.communityId, id))
+    })
+
+    const post = (row: PayoutRow, move: PayoutMove["move"], at: Date) =>
+      ledger.recordPayout({
+        communityId: row.communityId,
+        payoutId: row.id,
+        move,
+        currency: row.currency,
+        amount: row.amount,
+        fee: row.fee,
+        at,
+        description: `Saque ${formatMoney(row.amount, row.currency)}`
+      })
+
+    const request = Effect.fn("Payouts.request")(function*(member: Member, input: PayoutRequest) {
+      yield* requireRole(member, payoutManagers)
+      const { communityId } = member
+      // Spec §7: no approved payout settings, no withdrawal.
+      const method = yield* selling.approvedPayoutMethod(communityId)
+      if (Option.isNone(method)) return yield* Effect.fail(badRequest(Messages.paymentNotConfigured))
+      const currency = input.currency ?? (yield* selling.defaultCurrency(communityId))
+      const fee = payoutFee(currency)
+      const id = yield* ids.next
+      yield* transaction(Effect.gen(function*() {
+        // Every request of the community waits here: the checks below run one at a time.
+        const available = yield* ledger.lockAvailable(communityId, currency)
+        if (yield* repo.open(communityId)) {
+          return yield* Effect.fail(conflict(M.openPayout, [fieldError("amount", M.openPayout)]))
+        }
+        if (input.amount + fee > available) {
+          return yield* Effect.fail(invalidField("amount", M.insufficient(available, currency)))
+        }
+        const at = yield* now
+        const inserted = yield* repo.insert({
+          id,
+          communityId,
+          currency,
+          amount: input.amount,
+          fee,
+          status: "pending",
+          method: method.value,
+          requestedBy: member.profileId,
+          createdAt: at,
+          updatedAt: at
+        })
+        // Another currency's request got in first (the index holds one open payout per community).
+        if (!inserted) return yield* Effect.fail(conflict(M.openPayout, [fieldError("amount", M.openPayout)]))
+        yield* post(yield* found(communityId, id), "request", at)
+      }))
+      return payoutView(yield* found(communityId, id))
+    })
+
+    /** One move of the machine, under the payout's row lock, with its ledger entries. */
+    const moveTo = (communityId: string, id: string, to: PayoutStatus, reason: string | null) =>
+      transaction(Effect.gen(function*() {
+        const row = yield* found(communityId, id, true)
+        yield* checkPayoutMove(row.status, to)
+        const at = yield* now
+        yield* repo.move(communityId, row.id, to, at, reason)
+        if (to === "paid") yield* post(row, "paid", at)
+        if (to === "canceled" || (to === "failed" && row.status !== "paid")) yield* post(row, "return", at)
+        if (to === "failed" && row.status === "paid") yield* post(row, "bank_return", at)
+        return payoutView(yield* found(communityId, row.id))
+      }))
+
+    const cancel = Effect.fn("Payouts.cancel")(function*(member: Member, id: string) {
+      yield* requireRole(member, payoutManagers)
+      return yield* moveTo(member.communityId, id, "canceled", null)
+    })
+
+    /** A platform operator moves a payout on (`/api/admin/communities/{communityId}/payouts/{id}/…`). */
+    const operate = Effect.fn("Payouts.operate")(
+      function*(
+        account: Account,
+        communityId: string,
+        id: string,
+        to: "in_transit" | "paid" | "failed",
+        reason?: string
+      ) {
+        yield* requirePlatformAdmin(account)
+        return yield* moveTo(yield* existing(communityId), id, to, reason ?? null)
+      }
+    )
+
+    return { balance, list, detail, request, cancel, operate, operatorList }
+  }),
+  dependencies: [PayoutsRepo.Default]
+}) {}

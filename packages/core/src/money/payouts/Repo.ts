@@ -1,0 +1,106 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import type { PayoutStatus } from "./Policy"
+
+export interface PayoutRow {
+  readonly id: string
+  readonly communityId: string
+  readonly currency: string
+  readonly amount: number
+  readonly fee: number
+  readonly status: PayoutStatus
+  readonly method: string | null
+  readonly requestedBy: string
+  readonly failureReason: string | null
+  readonly createdAt: Date
+  readonly inTransitAt: Date | null
+  readonly paidAt: Date | null
+  readonly failedAt: Date | null
+  readonly canceledAt: Date | null
+  readonly updatedAt: Date
+}
+
+/** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
+export type NewPayout = {
+  readonly id: string
+  readonly communityId: string
+  readonly currency: string
+  readonly amount: number
+  readonly fee: number
+  readonly status: "pending"
+  readonly method: string | null
+  readonly requestedBy: string
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface PayoutFilter {
+  readonly status?: PayoutStatus | undefined
+  readonly before?: string | undefined
+  readonly limit: number
+}
+
+const columns = `id, community_id, currency, amount::text AS amount, fee::text AS fee, status, method, requested_by,
+  failure_reason, created_at, in_transit_at, paid_at, failed_at, canceled_at, updated_at`
+
+type Raw = Omit<PayoutRow, "amount" | "fee"> & { readonly amount: string; readonly fee: string }
+const decode = (row: Raw): PayoutRow => ({ ...row, amount: Number(row.amount), fee: Number(row.fee) })
+
+/** SQL of payouts (its own table only). */
+export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/PayoutsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const cols = sql.unsafe(columns)
+
+    /** Inserts unless the community has an open payout (partial unique index); whether it was inserted. */
+    const insert = (row: NewPayout) =>
+      sql<{ readonly id: string }>`INSERT INTO payouts ${sql.insert(row)}
+        ON CONFLICT (community_id) WHERE status IN ('pending', 'in_transit') DO NOTHING RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+
+    const open = (communityId: string) =>
+      sql<{ readonly id: string }>`SELECT id FROM payouts
+        WHERE community_id = ${communityId} AND status IN ('pending', 'in_transit') LIMIT 1`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+
+    const byId = (communityId: string, id: string, lock = false) =>
+      sql<Raw>`SELECT ${cols} FROM payouts WHERE community_id = ${communityId} AND id = ${id}
+        ${lock ? sql`FOR UPDATE` : sql``}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decode)),
+        Effect.orDie
+      )
+
+    const list = (communityId: string, filter: PayoutFilter) =>
+      sql<Raw>`SELECT ${cols} FROM payouts WHERE community_id = ${communityId}
+        ${filter.status ? sql`AND status = ${filter.status}` : sql``}
+        ${filter.before ? sql`AND id < ${filter.before}` : sql``}
+        ORDER BY id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.map((rows) => rows.map(decode)), Effect.orDie)
+
+    /** Moves the payout to `to`, stamping the time of that state (and a failure's reason). */
+    const move = (communityId: string, id: string, to: PayoutStatus, at: Date, reason: string | null) => {
+      const stamp = to === "in_transit"
+        ? sql`in_transit_at = ${at},`
+        : to === "paid"
+        ? sql`paid_at = ${at},`
+        : to === "failed"
+        ? sql`failed_at = ${at}, failure_reason = ${reason},`
+        : to === "canceled"
+        ? sql`canceled_at = ${at},`
+        : sql``
+      return sql`UPDATE payouts SET status = ${to}, ${stamp} updated_at = ${at}
+        WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+    }
+
+    const communityExists = (communityId: string) =>
+      sql<{ readonly id: string }>`SELECT id FROM communities WHERE id = ${communityId}`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+
+    return { insert, open, byId, list, move, communityExists }
+  })
+}) {}

@@ -1,0 +1,38 @@
+import { formatMoney } from "../../domain/Money"
+import { same, type Text, text } from "../../domain/Text"
+
+/** Messages of payouts (Portuguese by default, English on request; §7 strings verbatim). */
+export const payoutMessages = {
+  balance: text("Saldo encontrado.", "Balance found."),
+  list: text("Saques encontrados.", "Payouts found."),
+  found: text("Saque encontrado.", "Payout found."),
+  requested: text("Saque solicitado.", "Payout requested."),
+  canceled: text(
+    "Saque cancelado; o valor voltou ao saldo disponível.",
+    "Payout canceled; the amount is available again."
+  ),
+  inTransit: text("Saque marcado como em trânsito.", "Payout marked in transit."),
+  paid: text("Saque marcado como pago.", "Payout marked paid."),
+  failed: text(
+    "Saque marcado como falho; o valor voltou ao saldo disponível.",
+    "Payout marked failed; the amount is available again."
+  ),
+  notFound: text("Saque não encontrado.", "Payout not found."),
+  communityNotFound: text("Comunidade não encontrada.", "Community not found."),
+  /** Spec §7: "Insufficient balance. Available: ..." */
+  insufficient: (available: number, currency: string): Text =>
+    same(`Insufficient balance. Available: ${formatMoney(Math.max(0, available), currency)}`),
+  openPayout: text(
+    "Já existe um saque em aberto (pendente ou em trânsito); aguarde-o ou cancele-o antes de pedir outro.",
+    "A payout is already open (pending or in transit); wait for it or cancel it before requesting another."
+  ),
+  move: (from: string, to: string, allowed: ReadonlyArray<string>): Text =>
+    text(
+      `Não é possível mudar o saque de ${from} para ${to}. Movimentos permitidos: ${
+        allowed.length > 0 ? allowed.join(", ") : "nenhum"
+      }.`,
+      `The payout cannot move from ${from} to ${to}. Allowed moves: ${
+        allowed.length > 0 ? allowed.join(", ") : "none"
+      }.`
+    )
+} as const

@@ -1,0 +1,277 @@
+import { Effect } from "effect"
+import { SubscriptionStats } from "../commerce/subscriptions/SubscriptionStats"
+import { MemberStats } from "../communities/MemberStats"
+import { CourseStats } from "../courses/CourseStats"
+import { invalidField, notFound } from "../domain/AppError"
+import type { Member } from "../domain/Caller"
+import { paymentMethods } from "../domain/Money"
+import { requireRole } from "../domain/Policy"
+import type { Role } from "../domain/Role"
+import { EventStats } from "../events/EventStats"
+import { SellingStatus } from "../money/accounts/SellingStatus"
+import { SalesStats } from "../money/ledger/SalesStats"
+import { MailStats } from "../platform/MailStats"
+import { EngagementStats } from "../social/EngagementStats"
+import { reportMessages as M } from "./messages"
+import { rangeOf, type RangeQuery, totalsOf, zeroFilled } from "./range"
+
+/** Who reads reports (spec §5: finance reads sales): owner, admin and finance. */
+export const reportReaders: ReadonlyArray<Role> = ["owner", "admin", "finance"]
+/** Who reads e-mail stats (spec §5). */
+export const emailStatsReaders: ReadonlyArray<Role> = ["owner", "admin"]
+
+export interface ReportQuery extends RangeQuery {
+  readonly currency?: string | undefined
+}
+
+const SALES = ["sales", "gross", "fees", "interest", "net", "refunds", "refundCount"] as const
+const SUBSCRIPTIONS = ["new", "churned", "active", "mrr"] as const
+const MEMBERS = ["joined", "left", "total", "active"] as const
+const ENGAGEMENT = ["posts", "comments", "reactions", "activeMembers"] as const
+const EVENTS = ["events", "participants", "attendance"] as const
+const COURSES = ["enrollments", "lessonCompletions", "completions"] as const
+
+const DAY_MS = 24 * 60 * 60 * 1000
+const last = <A>(series: ReadonlyArray<A>) => series[series.length - 1]
+
+/**
+ * Reports (spec §4): chart-ready series, zero-filled per period, and totals. Each figure comes from
+ * the feature that owns it through its `*Stats` read contract (one SQL aggregation per series); this
+ * module only shapes periods.
+ */
+export class Reports extends Effect.Service<Reports>()("@roda/core/Reports", {
+  effect: Effect.gen(function*() {
+    const sales = yield* SalesStats
+    const subscriptions = yield* SubscriptionStats
+    const members = yield* MemberStats
+    const engagement = yield* EngagementStats
+    const events = yield* EventStats
+    const courses = yield* CourseStats
+    const selling = yield* SellingStatus
+    const mail = yield* MailStats
+
+    const prepare = (member: Member, query: ReportQuery) =>
+      Effect.gen(function*() {
+        yield* requireRole(member, reportReaders)
+        const { labels, range } = yield* rangeOf(query)
+        return {
+          labels,
+          range,
+          head: { from: range.from, to: range.to, interval: range.interval, timeZone: range.timeZone }
+        }
+      })
+
+    const currencyOf = (member: Member, query: ReportQuery) =>
+      query.currency === undefined ? selling.defaultCurrency(member.communityId) : Effect.succeed(query.currency)
+
+    const salesReport = (member: Member, query: ReportQuery) =>
+      Effect.gen(function*() {
+        const { head, labels, range } = yield* prepare(member, query)
+        const currency = yield* currencyOf(member, query)
+        const rows = yield* sales.series(member.communityId, currency, range)
+        const methods = [...paymentMethods, "OTHER"] as const
+        const methodOf = (row: { paymentMethod: string | null }) =>
+          row.paymentMethod !== null && (paymentMethods as ReadonlyArray<string>).includes(row.paymentMethod)
+            ? row.paymentMethod
+            : "OTHER"
+        const series = zeroFilled(labels, rows, SALES).map((point) => ({
+          ...point,
+          byMethod: Object.fromEntries(
+            methods.map((method) => [
+              method,
+              rows.filter((row) => row.period === point.period && methodOf(row) === method)
+                .reduce((sum, row) => sum + row.gross, 0)
+            ])
+          )
+        }))
+        const byMethod = methods.map((method) => ({
+          paymentMethod: method,
+          ...totalsOf(
+            zeroFilled(labels, rows.filter((row) => methodOf(row) === method), SALES),
+            SALES
+          )
+        })).filter((row) => row.paymentMethod !== "OTHER" || row.sales > 0 || row.refunds > 0)
+        return { ...head, currency, series, totals: { ...totalsOf(series, SALES), byMethod } }
+      })
+
+    const subscriptionsReport = (member: Member, query: ReportQuery) =>
+      Effect.gen(function*() {
+        const { head, labels, range } = yield* prepare(member, query)
+        const currency = yield* currencyOf(member, query)
+        const series = zeroFilled(
+          labels,
+          yield* subscriptions.series(member.communityId, currency, range),
+          SUBSCRIPTIONS
+        )
+        const byStatus = Object.fromEntries(
+          (yield* subscriptions.byStatus(member.communityId)).map((row) => [row.status, row.count])
+        )
+        const end = last(series)
+        return {
+          ...head,
+          currency,
+          series,
+          totals: {
+            new: series.reduce((sum, row) => sum + row.new, 0),
+            churned: series.reduce((sum, row) => sum + row.churned, 0),
+            active: end?.active ?? 0,
+            mrr: end?.mrr ?? 0,
+            byStatus
+          }
+        }
+      })
+
+    const membersReport = (member: Member, query: ReportQuery) =>
+      Effect.gen(function*() {
+        const { head, labels, range } = yield* prepare(member, query)
+        const joined = yield* members.series(member.communityId, range)
+        const active = (yield* engagement.series(member.communityId, range)).map((row) => ({
+          period: row.period,
+          active: row.activeMembers
+        }))
+        const series = zeroFilled(
+          labels,
+          [
+            ...joined.map((row) => ({ ...row, active: 0 })),
+            ...active.map((row) => ({ ...row, joined: 0, left: 0, total: 0 }))
+          ],
+          MEMBERS
+        )
+        return {
+          ...head,
+          series,
+          totals: {
+            joined: series.reduce((sum, row) => sum + row.joined, 0),
+            left: series.reduce((sum, row) => sum + row.left, 0),
+            total: last(series)?.total ?? 0
+          }
+        }
+      })
+
+    const simple = <K extends string>(
+      load: (communityId: string, range: Parameters<typeof sales.series>[2]) => Effect.Effect<
+        ReadonlyArray<{ readonly period: string } & { readonly [key in K]: number }>
+      >,
+      keys: ReadonlyArray<K>
+    ) =>
+    (member: Member, query: ReportQuery) =>
+      Effect.gen(function*() {
+        const { head, labels, range } = yield* prepare(member, query)
+        const series = zeroFilled(labels, yield* load(member.communityId, range), keys)
+        return { ...head, series, totals: totalsOf(series, keys) }
+      })
+
+    const engagementReport = simple((communityId, range) => engagement.series(communityId, range), ENGAGEMENT)
+    const eventsReport = simple((communityId, range) => events.series(communityId, range), EVENTS)
+    const coursesReport = simple((communityId, range) => courses.series(communityId, range), COURSES)
+
+    const overview = (member: Member, query: ReportQuery) =>
+      Effect.gen(function*() {
+        const { head } = yield* prepare(member, query)
+        const strip = <S, T>(report: { readonly series: S; readonly totals: T }) => ({
+          series: report.series,
+          totals: report.totals
+        })
+        const sale = yield* salesReport(member, query)
+        return {
+          ...head,
+          currency: sale.currency,
+          sales: strip(sale),
+          subscriptions: strip(yield* subscriptionsReport(member, query)),
+          members: strip(yield* membersReport(member, query)),
+          engagement: strip(yield* engagementReport(member, query)),
+          events: strip(yield* eventsReport(member, query)),
+          courses: strip(yield* coursesReport(member, query))
+        }
+      })
+
+    const ACTIVITY = [
+      "posts",
+      "comments",
+      "reactions",
+      "eventsJoined",
+      "attendance",
+      "eventsHosted",
+      "enrollments",
+      "lessonCompletions",
+      "completions"
+    ] as const
+
+    const memberActivity = (member: Member, profileId: string, query: ReportQuery) =>
+      Effect.gen(function*() {
+        const { head, labels, range } = yield* prepare(member, query)
+        const id = profileId.toLowerCase()
+        if (!(yield* members.exists(member.communityId, id))) return yield* Effect.fail(notFound(M.profileNotFound))
+        const zero = Object.fromEntries(ACTIVITY.map((key) => [key, 0])) as Record<typeof ACTIVITY[number], number>
+        const rows = [
+          ...(yield* engagement.series(member.communityId, range, id)).map((row) => ({
+            ...zero,
+            period: row.period,
+            posts: row.posts,
+            comments: row.comments,
+            reactions: row.reactions
+          })),
+          ...(yield* events.series(member.communityId, range, id)).map((row) => ({
+            ...zero,
+            period: row.period,
+            eventsJoined: row.participants,
+            attendance: row.attendance,
+            eventsHosted: row.events
+          })),
+          ...(yield* courses.series(member.communityId, range, id)).map((row) => ({
+            ...zero,
+            period: row.period,
+            enrollments: row.enrollments,
+            lessonCompletions: row.lessonCompletions,
+            completions: row.completions
+          }))
+        ]
+        const series = zeroFilled(labels, rows, ACTIVITY)
+        return { ...head, profileId: id, series, totals: totalsOf(series, ACTIVITY) }
+      })
+
+    const emailStats = Effect.fn("Reports.emailStats")(
+      function*(member: Member, query: { readonly from?: string | undefined; readonly to?: string | undefined }) {
+        yield* requireRole(member, emailStatsReaders)
+        const from = query.from === undefined ? undefined : new Date(`${query.from}T00:00:00Z`)
+        const until = query.to === undefined
+          ? undefined
+          : new Date(new Date(`${query.to}T00:00:00Z`).getTime() + DAY_MS)
+        if (from !== undefined && until !== undefined && from.getTime() >= until.getTime()) {
+          return yield* Effect.fail(invalidField("to", M.periodOrder, "query"))
+        }
+        const byKind = yield* mail.byKind(member.communityId, { from, until })
+        const sum = (key: "sent" | "delivered" | "failed" | "pending") =>
+          byKind.reduce((total, row) => total + row[key], 0)
+        return {
+          from: query.from ?? null,
+          to: query.to ?? null,
+          sent: sum("sent"),
+          delivered: sum("delivered"),
+          failed: sum("failed"),
+          pending: sum("pending"),
+          byKind
+        }
+      }
+    )
+
+    return {
+      sales: (member: Member, query: ReportQuery) => salesReport(member, query).pipe(Effect.withSpan("Reports.sales")),
+      subscriptions: (member: Member, query: ReportQuery) =>
+        subscriptionsReport(member, query).pipe(Effect.withSpan("Reports.subscriptions")),
+      members: (member: Member, query: ReportQuery) =>
+        membersReport(member, query).pipe(Effect.withSpan("Reports.members")),
+      engagement: (member: Member, query: ReportQuery) =>
+        engagementReport(member, query).pipe(Effect.withSpan("Reports.engagement")),
+      events: (member: Member, query: ReportQuery) =>
+        eventsReport(member, query).pipe(Effect.withSpan("Reports.events")),
+      courses: (member: Member, query: ReportQuery) =>
+        coursesReport(member, query).pipe(Effect.withSpan("Reports.courses")),
+      overview: (member: Member, query: ReportQuery) =>
+        overview(member, query).pipe(Effect.withSpan("Reports.overview")),
+      memberActivity: (member: Member, profileId: string, query: ReportQuery) =>
+        memberActivity(member, profileId, query).pipe(Effect.withSpan("Reports.memberActivity")),
+      emailStats
+    }
+  })
+}) {}

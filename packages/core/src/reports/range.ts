@@ -1,0 +1,96 @@
+import { Clock, Effect } from "effect"
+import { invalidField } from "../domain/AppError"
+import type { ReportRange } from "../sql/periods"
+import { reportMessages as M } from "./messages"
+
+export interface RangeQuery {
+  readonly from?: string | undefined
+  readonly to?: string | undefined
+  readonly interval?: "day" | "week" | "month" | undefined
+  readonly timeZone?: string | undefined
+}
+
+/** The most periods one series may have (two years of days). */
+export const MAX_PERIODS = 731
+const DAY_MS = 24 * 60 * 60 * 1000
+
+const utc = (date: string) => new Date(`${date}T00:00:00Z`)
+const label = (date: Date) => date.toISOString().slice(0, 10)
+
+/** Today's date in the time zone (`YYYY-MM-DD`). */
+const today = (timeZone: string) =>
+  Effect.map(Clock.currentTimeMillis, (millis) => {
+    const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
+      .formatToParts(new Date(millis))
+    const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "01"
+    return `${part("year")}-${part("month")}-${part("day")}`
+  })
+
+/** The first day of the period holding `date` (weeks start on Monday, as PostgreSQL's `date_trunc`). */
+const periodStart = (date: Date, interval: ReportRange["interval"]) => {
+  if (interval === "day") return date
+  if (interval === "month") return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1))
+  const weekday = (date.getUTCDay() + 6) % 7
+  return new Date(date.getTime() - weekday * DAY_MS)
+}
+
+const next = (date: Date, interval: ReportRange["interval"]) =>
+  interval === "day"
+    ? new Date(date.getTime() + DAY_MS)
+    : interval === "week"
+    ? new Date(date.getTime() + 7 * DAY_MS)
+    : new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1))
+
+/** The labels of every period of the range, in order: the series are zero-filled on them. */
+export const periodLabels = (range: ReportRange): ReadonlyArray<string> => {
+  const labels: Array<string> = []
+  const end = utc(range.to)
+  for (let at = periodStart(utc(range.from), range.interval); at <= end; at = next(at, range.interval)) {
+    labels.push(label(at))
+  }
+  return labels
+}
+
+/**
+ * The range asked for: `from` and `to` (dates, both included; default the last 30 days up to today
+ * in the time zone), `interval` (default `day`), `timeZone` (default UTC). 400 with the param when
+ * `from` is after `to` or the series would pass `MAX_PERIODS`.
+ */
+export const rangeOf = (query: RangeQuery) =>
+  Effect.gen(function*() {
+    const timeZone = query.timeZone ?? "UTC"
+    const interval = query.interval ?? "day"
+    const to = query.to ??
+      (query.from === undefined ? yield* today(timeZone) : label(new Date(utc(query.from).getTime() + 29 * DAY_MS)))
+    const from = query.from ?? label(new Date(utc(to).getTime() - 29 * DAY_MS))
+    if (utc(from).getTime() > utc(to).getTime()) return yield* Effect.fail(invalidField("to", M.periodOrder, "query"))
+    const range: ReportRange = { from, to, interval, timeZone }
+    const labels = periodLabels(range)
+    if (labels.length > MAX_PERIODS) {
+      return yield* Effect.fail(invalidField("from", M.tooManyPeriods(MAX_PERIODS), "query"))
+    }
+    return { range, labels }
+  })
+
+/** Rows of a series placed on every period, with zeros where a period has none. */
+export const zeroFilled = <K extends string>(
+  labels: ReadonlyArray<string>,
+  rows: ReadonlyArray<{ readonly period: string } & { readonly [key in K]: number }>,
+  keys: ReadonlyArray<K>
+): Array<{ period: string } & Record<K, number>> =>
+  labels.map((period) => {
+    const out: Record<string, number | string> = { period }
+    for (const key of keys) out[key] = 0
+    for (const row of rows) {
+      if (row.period !== period) continue
+      for (const key of keys) out[key] = (out[key] as number) + (row as Record<K, number>)[key]
+    }
+    return out as { period: string } & Record<K, number>
+  })
+
+/** Each key summed over the series. */
+export const totalsOf = <K extends string>(series: ReadonlyArray<Record<K, number>>, keys: ReadonlyArray<K>) => {
+  const out: Record<string, number> = {}
+  for (const key of keys) out[key] = series.reduce((sum, row) => sum + row[key], 0)
+  return out as Record<K, number>
+}

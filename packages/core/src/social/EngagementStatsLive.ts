@@ -1,0 +1,51 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { inPeriods, periodOf } from "../sql/periods"
+import { EngagementStats } from "./EngagementStats"
+
+/** `EngagementStats` over social's tables (read only); deleted posts and comments do not count. */
+export const EngagementStatsLive = Layer.effect(
+  EngagementStats,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      series: (communityId, range, profileId) => {
+        const author = (column: string) =>
+          profileId === undefined ? sql`` : sql`AND ${sql.unsafe(column)} = ${profileId}`
+        return sql<{ period: string; posts: string; comments: string; reactions: string; activeMembers: string }>`
+          SELECT ${periodOf(sql, "at", range)} AS period,
+            count(*) FILTER (WHERE what = 'post')::text AS posts,
+            count(*) FILTER (WHERE what = 'comment')::text AS comments,
+            count(*) FILTER (WHERE what = 'reaction')::text AS reactions,
+            count(DISTINCT who)::text AS active_members
+          FROM (
+            SELECT created_at AS at, author_profile_id AS who, 'post' AS what FROM status_posts
+            WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${inPeriods(sql, "created_at", range)}
+              ${author("author_profile_id")}
+            UNION ALL
+            SELECT created_at, author_profile_id, 'post' FROM content_posts
+            WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${inPeriods(sql, "created_at", range)}
+              ${author("author_profile_id")}
+            UNION ALL
+            SELECT created_at, author_profile_id, 'comment' FROM comments
+            WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${inPeriods(sql, "created_at", range)}
+              ${author("author_profile_id")}
+            UNION ALL
+            SELECT created_at, profile_id, 'reaction' FROM reactions
+            WHERE community_id = ${communityId} AND ${inPeriods(sql, "created_at", range)} ${author("profile_id")}
+          ) a GROUP BY 1`.pipe(
+          Effect.map((rows) =>
+            rows.map((row) => ({
+              period: row.period,
+              posts: Number(row.posts),
+              comments: Number(row.comments),
+              reactions: Number(row.reactions),
+              activeMembers: Number(row.activeMembers)
+            }))
+          ),
+          Effect.orDie
+        )
+      }
+    }
+  })
+)
