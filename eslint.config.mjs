@@ -19,23 +19,23 @@ import tseslint from "typescript-eslint"
  */
 const contracts = {
   identity: ["Identity"],
-  communities: ["Memberships", "Profiles"],
+  communities: ["Memberships", "Profiles", "MemberStats"],
   structure: ["Access", "Entitlements"],
-  courses: [],
-  events: [],
+  courses: ["CourseStats", "CourseCompleted"],
+  events: ["EventStats"],
   feed: [],
   search: [],
-  social: ["items", "Comments", "Reactions"],
-  "commerce/catalogue": ["Stock"],
+  social: ["items", "Comments", "Reactions", "EngagementStats"],
+  "commerce/catalogue": ["Stock", "SellableProducts"],
   "commerce/checkout": [],
   "commerce/coupons": ["CouponRedemption"],
   "money/accounts": ["SellingStatus"],
-  "money/ledger": ["LedgerPosting", "Pricing"],
+  "money/ledger": ["LedgerPosting", "Pricing", "SalesStats"],
   "money/payouts": [],
-  "commerce/subscriptions": [],
+  "commerce/subscriptions": ["Subscribing", "SubscriptionStats"],
   reports: [],
   certificates: [],
-  call4papers: []
+  call4papers: ["calls/Api", "submissions/Api"]
 }
 const featureWalls = Object.entries(contracts).map(([feature, files]) => {
   const [parent, name] = feature.includes("/") ? feature.split("/") : [undefined, feature]

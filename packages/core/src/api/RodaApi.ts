@@ -1,7 +1,12 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { CallsApi } from "../call4papers/calls/Api"
+import { SubmissionsApi } from "../call4papers/submissions/Api"
+import { CertificatePagesApi, CertificatesApi } from "../certificates/Api"
 import { DownsellOffersApi, PlansApi, PricingTiersApi, ProductsApi } from "../commerce/catalogue/Api"
 import { CheckoutApi, CheckoutWebhooksApi, PurchasesApi } from "../commerce/checkout/Api"
+import { PurchasesManageApi } from "../commerce/checkout/PurchasesManageApi"
 import { CouponsApi } from "../commerce/coupons/Api"
+import { ManageSubscriptionsApi, SubscriptionsApi } from "../commerce/subscriptions/Api"
 import { CommunitiesApi } from "../communities/Api"
 import { ProfilesApi } from "../communities/ProfilesApi"
 import { CoursesApi } from "../courses/Api"
@@ -10,10 +15,13 @@ import { FeedApi } from "../feed/Api"
 import { IdentityApi } from "../identity/Api"
 import { BusinessInformationApi, PayoutSettingsApi, SellingReviewApi } from "../money/accounts/Api"
 import { FeeOverridesApi, FeesApi, LedgerApi } from "../money/ledger/Api"
+import { PayoutOperationsApi, PayoutsApi } from "../money/payouts/Api"
+import { ReportsApi } from "../reports/Api"
 import { SearchApi } from "../search/Api"
 import { ContentApi, StatusApi } from "../social/Api"
 import { SectionsApi, SpacesApi } from "../structure/Api"
 import { description } from "./description"
+import { makeRouteOf } from "./routes"
 import { addScopeHeaders } from "./scopeHeaders"
 
 const groups = HttpApi.make("roda")
@@ -42,9 +50,22 @@ const groups = HttpApi.make("roda")
   .add(PlansApi)
   .add(DownsellOffersApi)
   .add(PricingTiersApi)
+  .add(PayoutsApi)
+  .add(PayoutOperationsApi)
+  .add(PurchasesManageApi)
+  .add(ReportsApi)
+  .add(CallsApi)
+  .add(SubmissionsApi)
+  .add(SubscriptionsApi)
+  .add(ManageSubscriptionsApi)
+  .add(CertificatesApi)
+  .add(CertificatePagesApi)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(OpenApi.Description, description)
 
 /** The whole HTTP contract, composed from the feature groups. */
 export class RodaApi extends groups.annotate(OpenApi.Transform, (spec) => addScopeHeaders(groups, spec as never)) {}
+
+/** The route template of a request (`GET`, `/api/courses/abc` → `/api/courses/:slug`), if any. */
+export const routeOf = makeRouteOf(RodaApi)

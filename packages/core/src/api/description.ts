@@ -92,4 +92,115 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   installments 1..12 on cards with buyer-paid interest (Price table, exact, rounded half-even once).
   The ledger is double entry and append-only; each transaction sums to zero; a sale's net is pending until
   released (PIX at once, boleto D+1, card D+30).
+
+## Calls for papers
+- A call4papers space has a \`mode\`: \`organisers\` (default; only owner, admin or moderator open calls) or
+  \`members\` (any member may open one). Whoever opens a call becomes its accepted owner. Organisers of a call
+  are the community's staff and its accepted owners (an owner's rights stop at that call); track reviewers
+  review one track. Owner and reviewer invitations go \`pending -> accepted | declined\` (final; a declined
+  person may be invited again, same id) and are answered only by the invited person; the invitee is e-mailed.
+- Calls go \`draft -> published -> closed\`, \`closed -> published\` (reopen), \`published -> draft\`
+  (unpublish), through the named routes or \`PATCH /{id}/status\` (409 with the allowed moves otherwise),
+  under the call's row lock. Drafts are seen only by organisers (404 for others); published and closed calls
+  by whoever may read the space. A call takes submissions while \`published\` and inside its optional
+  \`opensAt\`/\`closesAt\` window. Soft delete from any state: the call and everything under it answer 404.
+  Tracks are soft-deleted too (submissions keep theirs); event dates are days (\`YYYY-MM-DD\`, one per day,
+  optional \`startTime\` < \`endTime\`).
+- Submissions (\`rascunho -> enviada\` on submit; the proposer edits only a draft, each edit kept as a version)
+  belong to their speakers while drafts (404 for anyone else). Organisers see every submitted one, reviewers
+  those of their tracks, speakers their own; other members get 403. From \`enviada\`: \`withdraw -> retirada\`,
+  organisation \`counter-offer -> em_negociacao\` (one open offer; terms \`format\`, \`durationMinutes\`,
+  \`trackId\`, \`fee\` in minor units with \`currency\`, \`note\`; fields left out carry over), retract by the open
+  offer's author side (\`-> enviada\`), \`speaker-counter\` by the proposer, \`accept\` of the other side's open
+  offer (\`-> aceita\`, its terms are the agreement), \`decline\` or \`decide\` (\`accept\`: an open offer is accepted,
+  else the proposal's own terms stand; \`refuse\`) by the organisation, \`confirm\` (\`aceita -> confirmada\`,
+  final) by an organiser or the proposer. One transition table, moves under the submission's row lock (409 with
+  the allowed moves, also in each submission's \`allowedMoves\`); every offer is kept; each move e-mails the
+  other side (the proposer, or the call's creator and accepted owners) through the outbox.
+- Reviews (score 1..5) by reviewers of the track and organisers, never by the submission's speakers; reviewer
+  names are never shown to speakers, and with the call's \`anonymousReviews\` only organisers see them, while
+  reviewers do not see the speakers. Votes (integer 1..5, one per person, upserted) need the call's
+  \`communityVoting\`, on \`enviada\`/\`em_negociacao\` submissions, never one's own; results and review progress
+  are for organisers. Proposing and voting act as the X-ProfileId profile; organiser and reviewer rights are
+  the caller's own. The speaker bank (\`/speakers\`) is for staff and call owners, without e-mails.
+
+## Payouts, refunds, the sales list, reports and e-mail stats
+- Payouts (\`/api/payouts\`): \`pending -> in_transit -> paid\`, \`pending -> canceled\` (the community),
+  \`pending | in_transit -> failed\` and \`paid -> failed\` (a bank return); failures and cancels give amount and fee
+  back to available. A request needs approved payout settings and \`amount + fee <= available\` (fee 200 minor
+  units), checked under the row lock of the community's available balance, one open payout at a time (also a
+  partial unique index). Operators list them (\`GET /api/admin/communities/{communityId}/payouts\`) and move them with \`/api/admin/communities/{communityId}/payouts/{id}/in-transit\`,
+  \`/paid\`, \`/failed\` (\`reason\`). The ledger has accounts \`community_in_transit\`, \`platform_payout_fees\`,
+  \`payouts_sent\`; \`GET /api/payouts/balance\` shows pending, available and in transit per currency.
+- Refunds (\`POST /api/manage/purchases/{id}/refund\`, owner or admin): full by default or \`amount\`, within the
+  gateway's window (sandbox 180 days, 409 after); the charge's row lock serialises refunds (409 once refunded in
+  full, 400 beyond what is left). The platform gives back its fee and interest in proportion; the community's part
+  comes from the sale's still-pending money first (its scheduled release shrinks), then from available (may go
+  below zero). A refund that completes the purchase ends one entitlement of it and releases its stock unit and
+  coupon use; partial refunds keep them. The buyer gets a \`refund\` e-mail.
+- \`GET /api/manage/purchases\` (owner, admin, finance) lists ONE_TIME sales (filters, keyset) with
+  \`status\` \`paid | partially_refunded | refunded\`; \`/export.csv\` gives the same as RFC 4180 CSV.
+- Reports (\`/api/reports/*\`, owner, admin, finance) are zero-filled series per \`day | week | month\` in a
+  \`timeZone\` (UTC by default: communities keep no time zone yet) with totals. Each feature answers for its own
+  tables through a read contract (\`SalesStats\` in money/ledger, \`SubscriptionStats\`, \`MemberStats\`,
+  \`EngagementStats\`, \`EventStats\`, \`CourseStats\`), one SQL aggregation per series; sales come from the
+  ledger, so checkout sales and subscription renewals count alike, by payment method.
+- \`GET /api/emails/stats\` (owner, admin) counts the outbox: sent (written), delivered, failed (5 attempts), pending.
+
+## Subscriptions
+- States (design/states.md): \`incomplete | incomplete_expired | active | past_due | unpaid | paused | canceled\`
+  with separate fields \`cancelAtPeriodEnd\`, \`pausedUntil\`, \`scheduledChange\`, \`discountPercent\`. Every move
+  goes through one transition table under the subscription's row lock; a refused move answers 409
+  (\`errors[0].param = "status"\`) with the allowed moves, also listed in each subscription's \`allowedMoves\`.
+- Members use \`/api/subscriptions*\` on their own subscriptions only (the acting profile's; another's is 404); the
+  team uses \`/api/manage/subscriptions*\` (owner and admin act; finance reads; also \`GET …/{id}/billings\`).
+- Renewals are charged to the card the subscription was bought with (the card of a successful \`pay-now\` replaces
+  it); PIX and boleto subscriptions have no card on file, so their renewal goes \`past_due\` and the member gets a
+  payment link; \`pay-now\` takes cards only. Each period has one billing row keyed by subscription and period start,
+  charged only while unpaid (the billing id is the gateway reference and the ledger key), so a renewal is charged
+  once whatever the number of workers. The lifecycle runs as durable jobs (\`subscriptions.period-end\`, \`.retry\`
+  on day 1, 3, 5, 7 after the failure, \`.resume\`, \`.remind\` 7 days before an annual renewal, \`.first-charge\` of
+  a manual subscription); a job whose time no longer matches the row does nothing. Periods count from an anchor
+  (Jan 31, Feb 28, Mar 31). Access (entitlements) follows the state: until the period end; kept through the
+  retries; removed when \`unpaid\`, \`paused\` or canceled now.
+- Pause removes access at once and keeps the seconds left of the period; resume gives them back from now (no
+  charge), then renewals as usual. Quotes and the real calls share one computation: upgrades now pay the
+  difference for the seconds left (another interval: a new period, less the unused part), add-ons their monthly
+  price times the months of the period for the seconds left, after the discount, rounded half-even once.
+- Payment links are single use (only a digest is stored), valid 7 days; the page they open calls \`pay-now\` with
+  \`token\`. Team cancellation \`now\` may refund \`prorated\` (unused seconds of the last paid period) or \`full\`,
+  through the gateway's refund and \`LedgerPosting.recordRefund\`.
+
+## Certificates
+- A space's rule (\`GET|PUT /api/certificates/spaces/{spaceId}\`) says who issues: \`staff\` (default), or also
+  automatically on \`course_completion\` (courses space; courses enqueues a durable \`courses.completed\` job when
+  every lesson is completed, contract \`courses/CourseCompleted.ts\`) or \`event_attendance\` (events space; the
+  automatic part is not wired yet). Staff may always issue by hand.
+- Templates: \`draft -> active -> archived\` (transition table in \`certificates/Policy.ts\`, refused moves 409 with the
+  allowed ones); \`draft\` and \`active\` are editable; duplicate makes a new draft; preview renders with sample data
+  and a PREVIEW watermark and stores nothing. Fonts come from \`@fontsource/*\` npm packages (no download at run
+  time), unwrapped from WOFF once per process and embedded (subset) in every PDF. Logo and signature are
+  \`data:\` URLs of PNG or JPEG checked by their bytes, at most 256 KB, kept in the \`BlobStore\` port.
+- \`POST /api/certificates\` answers 202 with the batch; one row per recipient is written in the request's
+  transaction (a unique index on live certificates per template and profile skips holders and makes re-issuing
+  idempotent), then up to four durable jobs per batch claim certificates one at a time (\`FOR UPDATE SKIP
+  LOCKED\` with a 30 s lease), render the PDF outside any transaction, store it, and in one transaction mark the row
+  \`issued\` (only if the same attempt still holds it), count it in the batch and write the e-mail to the outbox:
+  a killed process loses nothing and issues nobody twice. Three failed attempts make a certificate \`failed\`;
+  \`retry\` reopens it and its batch.
+- Files: the PDF (pdf-lib + fontkit: vector text, A4 or Letter by \`pageSize\`, the template's orientation, QR code
+  of the verification page drawn as one vector path) and PNGs (satori + resvg: the 1200×630 card and the full page,
+  rendered on first request and kept). \`/pdf\` and \`/image\` answer 302 to \`/api/certificates/files/{token}\`, an
+  HMAC-signed link valid 10 minutes (key derived from the JWT secret). Storage: \`BlobStore\` — filesystem under
+  \`DATA_DIR/blobs\`, memory with \`DATA_DIR=memory\` and in tests.
+- Verification codes: 80 random bits as 16 Crockford base32 characters (\`XXXX-XXXX-XXXX-XXXX\`; case, dashes and
+  I/L/O look-alikes forgiven). The public page \`/certificates/{code}\` is server-rendered HTML with Open Graph tags
+  (\`og:image\` = \`/certificates/{code}/image.png\`) and \`noindex\` unless the holder or staff turn indexing on. Each
+  certificate is an Open Badges 3.0 \`OpenBadgeCredential\` served as a VC-JWT (\`/certificates/{code}/credential.jwt\`,
+  EdDSA/Ed25519, one key per community made on first use, private half kept encrypted with AES-256-GCM), verifiable
+  with \`/.well-known/jwks.json\`; the recipient is identified by a salted SHA-256 of the e-mail.
+- Members see their own certificates (detail, files, indexing; others' answer 404); \`/mine\` lists the account's
+  certificates in every community without \`X-CommunityId\`; staff list, revoke (reason kept, final), reissue
+  (\`issued -> superseded\`, a new certificate with the current profile name; the old page links to it), resend the
+  e-mail and delete \`failed\` or \`revoked\` ones.
 `.trim()

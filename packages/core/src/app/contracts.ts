@@ -1,13 +1,21 @@
 import { Layer } from "effect"
 import { AccessCatalogLive } from "../commerce/catalogue/AccessCatalogLive"
+import { SellableProductsLive } from "../commerce/catalogue/SellableProductsLive"
 import { StockLive } from "../commerce/catalogue/StockLive"
 import { CouponRedemptionLive } from "../commerce/coupons/CouponRedemptionLive"
+import { SubscribingLive } from "../commerce/subscriptions/SubscribingLive"
+import { SubscriptionStatsLive } from "../commerce/subscriptions/SubscriptionStatsLive"
 import { MembershipsLive } from "../communities/MembershipsLive"
+import { MemberStatsLive } from "../communities/MemberStatsLive"
 import { Profiles } from "../communities/Profiles"
+import { CourseStatsLive } from "../courses/CourseStatsLive"
+import { EventStatsLive } from "../events/EventStatsLive"
 import { Identity } from "../identity/Identity"
 import { SellingStatusLive } from "../money/accounts/SellingStatusLive"
 import { LedgerPostingLive } from "../money/ledger/LedgerPostingLive"
 import { PricingLive } from "../money/ledger/PricingLive"
+import { SalesStatsLive } from "../money/ledger/SalesStatsLive"
+import { EngagementStatsLive } from "../social/EngagementStatsLive"
 import { AccessLive } from "../structure/AccessLive"
 import { EntitlementsLive } from "../structure/EntitlementsLive"
 
@@ -21,11 +29,20 @@ export const contractsLayer = Layer.mergeAll(AccessLive, EntitlementsLive, Profi
     Layer.mergeAll(
       AccessCatalogLive,
       StockLive,
+      SellableProductsLive,
       CouponRedemptionLive,
       MembershipsLive,
       SellingStatusLive,
       PricingLive,
-      LedgerPostingLive
+      LedgerPostingLive,
+      SubscribingLive,
+      // read contracts of the reports (issue 12)
+      SalesStatsLive,
+      SubscriptionStatsLive,
+      MemberStatsLive,
+      EngagementStatsLive,
+      EventStatsLive,
+      CourseStatsLive
     )
   )
 )

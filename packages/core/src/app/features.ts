@@ -1,7 +1,11 @@
 import { Layer } from "effect"
+import { call4papersFeature } from "../call4papers/layer"
+import { certificatesFeature } from "../certificates/layer"
 import { catalogueFeature } from "../commerce/catalogue/layer"
 import { checkoutFeature } from "../commerce/checkout/layer"
+import { purchasesManageFeature } from "../commerce/checkout/manageLayer"
 import { couponsFeature } from "../commerce/coupons/layer"
+import { subscriptionsFeature } from "../commerce/subscriptions/layer"
 import { communitiesFeature } from "../communities/layer"
 import { coursesFeature } from "../courses/layer"
 import { eventsFeature } from "../events/layer"
@@ -9,6 +13,8 @@ import { feedFeature } from "../feed/layer"
 import { identityFeature } from "../identity/layer"
 import { sellingAccountsFeature } from "../money/accounts/layer"
 import { ledgerFeature } from "../money/ledger/layer"
+import { payoutsFeature } from "../money/payouts/layer"
+import { reportsFeature } from "../reports/layer"
 import { searchFeature } from "../search/layer"
 import { socialFeature } from "../social/layer"
 import { structureFeature } from "../structure/layer"
@@ -27,7 +33,13 @@ export const features = [
   ledgerFeature,
   couponsFeature,
   catalogueFeature,
-  checkoutFeature
+  checkoutFeature,
+  payoutsFeature,
+  purchasesManageFeature,
+  reportsFeature,
+  call4papersFeature,
+  subscriptionsFeature,
+  certificatesFeature
 ] as const
 
 type Features = typeof features

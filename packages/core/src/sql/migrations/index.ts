@@ -16,6 +16,11 @@ import moneyBigint from "./0015_money_bigint"
 import requestIdempotency from "./0016_request_idempotency"
 import sellingReview from "./0017_selling_review"
 import jobs from "./0018_jobs"
+import certificates from "./0019_certificates"
+import call4papers from "./0020_call4papers"
+import call4papersSubmissions from "./0021_call4papers_submissions"
+import subscriptions from "./0022_subscriptions"
+import payoutsReports from "./0023_payouts_reports"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -36,5 +41,10 @@ export const migrations = {
   "0015_money_bigint": moneyBigint,
   "0016_request_idempotency": requestIdempotency,
   "0017_selling_review": sellingReview,
-  "0018_jobs": jobs
+  "0018_jobs": jobs,
+  "0019_certificates": certificates,
+  "0020_call4papers": call4papers,
+  "0021_call4papers_submissions": call4papersSubmissions,
+  "0023_payouts_reports": payoutsReports,
+  "0022_subscriptions": subscriptions
 }
