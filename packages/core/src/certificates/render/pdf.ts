@@ -3,6 +3,24 @@ import { degrees, PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib"
 import { loadFont } from "../fonts"
 import { type CertificateContent, inkFor, pagePoints, qrMatrix, rgbOf } from "./content"
 
+/**
+ * fontkit parses a font on every `embedFont`; the fonts are the same few byte arrays for every
+ * certificate (see `loadFont`), so each is parsed once per process. A parsed font is only read
+ * (layout, subsets), never changed.
+ */
+const parsedFonts = new WeakMap<Uint8Array, ReturnType<typeof fontkit.create>>()
+const cachingFontkit: typeof fontkit = {
+  ...fontkit,
+  create: (bytes: Uint8Array, postscriptName?: string) => {
+    let font = parsedFonts.get(bytes)
+    if (font === undefined) {
+      font = fontkit.create(bytes, postscriptName)
+      parsedFonts.set(bytes, font)
+    }
+    return font
+  }
+}
+
 /** Lines of `text` no wider than `width` at `size` (words kept whole; paragraphs kept). */
 const wrap = (text: string, font: PDFFont, size: number, width: number) => {
   const lines: Array<string> = []
@@ -51,7 +69,7 @@ const centered = (
 export const renderPdf = async (content: CertificateContent, issuedAt: Date): Promise<Uint8Array> => {
   const { bold, regular } = await loadFont(content.fontId)
   const doc = await PDFDocument.create()
-  doc.registerFontkit(fontkit)
+  doc.registerFontkit(cachingFontkit)
   const regularFont = await doc.embedFont(regular, { subset: true })
   const boldFont = bold === regular ? regularFont : await doc.embedFont(bold, { subset: true })
   doc.setTitle(`${content.title} — ${content.recipientName}`)
@@ -163,5 +181,5 @@ export const renderPdf = async (content: CertificateContent, issuedAt: Date): Pr
       rotate: degrees(25)
     })
   }
-  return doc.save()
+  return doc.save({ useObjectStreams: false })
 }
