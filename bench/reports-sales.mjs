@@ -23,7 +23,7 @@ try {
   )
   await client.query("ANALYZE ledger_transactions")
   console.log(`seeded ${SALES} sales in ${Math.round(performance.now() - started)} ms`)
-  // the query of money/ledger/SalesStatsLive.ts, a year by day in UTC
+  // the query of money/ledger/SalesStatsLive.ts, a year by day in UTC, with its work_mem (WORK_MEM overrides)
   const report = `SELECT to_char(bucket, 'YYYY-MM-DD') AS period, payment_method,
       sales, gross, fees, interest, net, refunds, refund_count
     FROM (
@@ -41,7 +41,7 @@ try {
         AND occurred_at < (('2025-12-31'::date + 1)::timestamp AT TIME ZONE 'UTC')
       GROUP BY 1, 2
     ) t`
-  if (process.env.WORK_MEM) await client.query(`SET LOCAL work_mem = '${process.env.WORK_MEM}'`)
+  await client.query(`SET LOCAL work_mem = '${process.env.WORK_MEM ?? "32MB"}'`)
   for (let run = 1; run <= 3; run++) {
     const at = performance.now()
     const { rows } = await client.query(report, [community.id])
