@@ -9,7 +9,8 @@ import { type CourseCommunity, courseCommunity, publishedCourse } from "./suppor
 import { expectOk } from "./support/envelope"
 import { client, startRoda } from "./support/harness"
 
-const roda = startRoda()
+// Statements are counted through their spans, which only exist with tracing on.
+const roda = startRoda({}, { tracing: true })
 const api = client(roda)
 afterAll(() => roda.dispose())
 

@@ -7,7 +7,8 @@ import { expectError, expectOk } from "./support/envelope"
 import { client, register, startRoda } from "./support/harness"
 import { statements } from "./support/queries"
 
-const roda = startRoda()
+// Statements are counted through their spans, which only exist with tracing on.
+const roda = startRoda({}, { tracing: true })
 const api = client(roda)
 afterAll(() => roda.dispose())
 

@@ -37,4 +37,12 @@ describe("request tracing", () => {
     const on = await spans(() => client(traced).get("/api/spaces/modules"))
     expect(on.filter((name) => name.startsWith("http.server"))).toEqual(["http.server GET"])
   })
+
+  it("opens no span at all, not even for service calls and SQL statements, unless tracing is on", async () => {
+    const body = (email: string) => ({ fullName: "Rastro", email, password: "Secret123" })
+    const off = await spans(() => client(quiet).post("/api/auth/register", body("quiet@example.com")))
+    expect(off).toEqual([])
+    const on = await spans(() => client(traced).post("/api/auth/register", body("traced@example.com")))
+    expect(on).toContain("sql.execute")
+  })
 })

@@ -13,8 +13,9 @@ export interface RodaConfig {
    */
   readonly paymentGateway?: Layer.Layer<PaymentGateway, never, Ids> | undefined
   /**
-   * Open a server span (`http.server <method>`, with the request's headers as attributes) for every
-   * request. Off by default: nothing exports traces yet, and the span costs on every request.
+   * Open spans: a server span (`http.server <method>`, with the request's headers as attributes) for
+   * every request, one per service call (`Effect.fn`) and per SQL statement. Off by default: each
+   * span costs on every request, and without `tracer` nothing exports them.
    */
   readonly tracing?: boolean | undefined
   /**

@@ -21,6 +21,8 @@ import { makeRequestTransaction } from "./requestTransaction"
 
 export type { RodaConfig } from "./config"
 
+const tracingOn = (config: RodaConfig) => config.tracing === true || config.tracer !== undefined
+
 /** Database, ports, contracts and every feature's use-case services: everything but HTTP. */
 export const servicesLayer = (config: RodaConfig) =>
   featureServices.pipe(
@@ -29,11 +31,15 @@ export const servicesLayer = (config: RodaConfig) =>
     Layer.provideMerge(telemetryLayer(config))
   )
 
-/** The configured tracer, installed once for every runtime (services, web handler, HttpApp). */
-const telemetryLayer = (config: RodaConfig) =>
-  config.tracer === undefined ? Layer.empty : Layer.unwrapScoped(Effect.map(config.tracer, Layer.setTracer))
-
-const tracingOn = (config: RodaConfig) => config.tracing === true || config.tracer !== undefined
+/**
+ * The configured tracer, installed once for every runtime (services, web handler, HttpApp). With
+ * tracing off, spans are switched off altogether: `Effect.fn` and every SQL statement would
+ * otherwise open one that nothing reads.
+ */
+const telemetryLayer = (config: RodaConfig) => {
+  if (!tracingOn(config)) return Layer.setTracerEnabled(false)
+  return config.tracer === undefined ? Layer.empty : Layer.unwrapScoped(Effect.map(config.tracer, Layer.setTracer))
+}
 
 /** The HttpApi with its handlers, middleware, the OpenAPI document and the docs page. */
 export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {

@@ -4,7 +4,8 @@ import { client, startRoda } from "../support/harness"
 import { statements } from "../support/queries"
 import { type FeedCommunity, feedCommunity, insertComment, insertContent, insertReaction, minutesAgo } from "./setup"
 
-const roda = startRoda()
+// Statements are counted through their spans, which only exist with tracing on.
+const roda = startRoda({}, { tracing: true })
 const api = client(roda)
 afterAll(() => roda.dispose())
 

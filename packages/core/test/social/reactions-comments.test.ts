@@ -15,7 +15,8 @@ import {
   socialCommunity
 } from "./setup"
 
-const roda = startRoda()
+// Statements are counted through their spans, which only exist with tracing on.
+const roda = startRoda({}, { tracing: true })
 const api = client(roda)
 afterAll(() => roda.dispose())
 

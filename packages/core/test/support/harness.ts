@@ -16,8 +16,12 @@ export const PLATFORM_ADMIN = "operator@roda.test"
 /** The sandbox gateway's webhook secret in the suites (sign with `signSandboxWebhook`). */
 export const SANDBOX_WEBHOOK_SECRET = "whsec_dGVzdC1zYW5kYm94LXdlYmhvb2stc2VjcmV0LWtleQ=="
 
-export const startRoda = (overrides: Partial<Parameters<typeof defaultOptions>[0]> = {}): Roda =>
+export const startRoda = (
+  overrides: Partial<Parameters<typeof defaultOptions>[0]> = {},
+  config: { readonly tracing?: boolean } = {}
+): Roda =>
   makeRoda({
+    ...config,
     database: testDatabase(),
     options: defaultOptions({
       jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
