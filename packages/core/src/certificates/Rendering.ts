@@ -2,8 +2,7 @@ import { Effect, Option } from "effect"
 import { BlobStore } from "../platform/BlobStore"
 import { Options } from "../platform/Options"
 import { type CertificateContent, fill, type ImageAsset, printedDate } from "./render/content"
-import { type ImageVariant, renderPng } from "./render/image"
-import { renderPdf } from "./render/pdf"
+import type { ImageVariant } from "./render/image"
 import type { CertificateRow, TemplateRow } from "./Repo"
 
 export class RenderError extends Error {}
@@ -63,10 +62,17 @@ export class Rendering extends Effect.Service<Rendering>()("@roda/core/Certifica
         date: certificate.issuedAt ?? certificate.createdAt
       })
 
+    // The renderers (pdf-lib, satori, resvg: some 60 MB) load on the first certificate, not at start.
     const pdf = (value: CertificateContent, at: Date) =>
-      Effect.tryPromise({ try: () => renderPdf(value, at), catch: (error) => new RenderError(String(error)) })
+      Effect.tryPromise({
+        try: () => import("./render/pdf").then(({ renderPdf }) => renderPdf(value, at)),
+        catch: (error) => new RenderError(String(error))
+      })
     const png = (value: CertificateContent, variant: ImageVariant) =>
-      Effect.tryPromise({ try: () => renderPng(value, variant), catch: (error) => new RenderError(String(error)) })
+      Effect.tryPromise({
+        try: () => import("./render/image").then(({ renderPng }) => renderPng(value, variant)),
+        catch: (error) => new RenderError(String(error))
+      })
 
     /** The stored PNG of a rendered certificate, rendered and stored on first use. */
     const image = (certificate: CertificateRow, template: TemplateRow, variant: ImageVariant) =>

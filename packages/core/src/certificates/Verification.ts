@@ -6,7 +6,7 @@ import { Options } from "../platform/Options"
 import { normalizeCode } from "./codes"
 import { Credentials } from "./Credentials"
 import { CertificateMessages as M } from "./messages"
-import { type ImageVariant } from "./render/image"
+import type { ImageVariant } from "./render/image"
 import { Rendering } from "./Rendering"
 import { CertificatesRepo, type CertificateView } from "./Repo"
 
