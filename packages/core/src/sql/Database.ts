@@ -5,6 +5,8 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
 import { PgliteClient } from "@roda/sql-pglite"
 import { Effect, Layer, Redacted, String as Str } from "effect"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
 import pg from "pg"
 import { migrate } from "./migrate"
 import { makeStatementNames, namingClient } from "./namedStatements"
@@ -17,8 +19,9 @@ export type DatabaseOptions =
     readonly _tag: "Embedded"
     readonly dataDir: string | "memory"
     /**
-     * For in-memory databases: a folder where the migrated template is kept between processes
-     * (the test suites pass one); without it, each process makes its template once.
+     * A folder where the migrated template is kept between processes (the test suites pass one):
+     * in-memory databases and new data folders start from it. Without it, each process makes its
+     * template once, and a new folder uses the template shipped with the built package, if any.
      */
     readonly snapshotDir?: string | undefined
   }
@@ -66,7 +69,7 @@ export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.Sq
   if (options._tag === "Embedded" && options.dataDir === "memory") return memoryDatabase(options.snapshotDir)
   const client = options._tag === "Postgres"
     ? PgClient.layerFromPool({ acquire: namingPool(options.url), types: pgTypes, ...names })
-    : PgliteClient.layer({ dataDir: options.dataDir, extensions, ...names })
+    : folderDatabase(options.dataDir, options.snapshotDir)
   return Layer.effectDiscard(migrate).pipe(
     Layer.provideMerge(client),
     Layer.orDie
@@ -74,6 +77,14 @@ export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.Sq
 }
 
 const extensions = { pg_trgm, unaccent }
+
+/** A database in a folder; a new folder starts from the migrated template when there is one. */
+const folderDatabase = (dataDir: string, snapshotDir: string | undefined) =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const fresh = !existsSync(join(dataDir, "PG_VERSION"))
+    const template = fresh ? yield* loadTemplate(templateKey(), snapshotDir) : undefined
+    return PgliteClient.layer({ dataDir, extensions, ...names, ...(template ? { loadDataDir: template } : {}) })
+  }))
 
 /** An in-memory database started from the migrated template (see `template.ts`), or made and kept as it. */
 const memoryDatabase = (snapshotDir: string | undefined): Layer.Layer<SqlClient.SqlClient> =>

@@ -1,16 +1,19 @@
 import { PgliteClient } from "@roda/sql-pglite"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { statSync } from "node:fs"
+import { readFileSync, statSync } from "node:fs"
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { migrations } from "./migrations"
 import { statementsOf } from "./migrations/ddl"
 
 /**
- * A new in-memory database starts from a template: a snapshot of one with every migration applied,
- * made by the first database of the process (and kept in `snapshotDir` when given, for the next
- * processes). Its key covers the PGlite build and the text of every migration, so a changed
+ * A new database starts from a template: a snapshot of one with every migration applied, made by
+ * the first in-memory database of the process (and kept in `snapshotDir` when given, for the next
+ * processes), or shipped beside the built package (`pnpm build` makes it), so that a new data
+ * folder opens without running every migration. Its key covers the PGlite build (version and
+ * WebAssembly size, wherever it is installed) and the text of every migration, so a changed
  * migration makes a new template.
  */
 const templates = new Map<string, Blob>()
@@ -20,8 +23,10 @@ export const templateKey = () => {
   if (key !== undefined) return key
   const hash = createHash("sha256")
   const build = PgliteClient.pgliteBuild()
-  const stat = statSync(build)
-  hash.update(`${build}:${stat.size}:${stat.mtimeMs}\n`)
+  const { version } = JSON.parse(readFileSync(join(dirname(build), "..", "package.json"), "utf8")) as {
+    version: string
+  }
+  hash.update(`${version}:${statSync(build).size}\n`)
   for (const [name, migration] of Object.entries(migrations)) {
     hash.update(`${name}\n${(statementsOf(migration as object) ?? [String(migration)]).join("\n;\n")}\n`)
   }
@@ -30,16 +35,25 @@ export const templateKey = () => {
 
 const fileOf = (dir: string, key: string) => join(dir, `pglite-template-${key}.tar`)
 
-/** The template for `key`, from this process or from `snapshotDir`; undefined when none exists yet. */
+/** The folder of the built package, where `pnpm build` leaves its template (none when run from source). */
+const shippedDir = () => dirname(fileURLToPath(import.meta.url))
+
+/**
+ * The template for `key`: from this process, from `snapshotDir`, or shipped with the package;
+ * undefined when none exists yet.
+ */
 export const loadTemplate = (key: string, snapshotDir: string | undefined) =>
   Effect.promise(async () => {
     const known = templates.get(key)
-    if (known !== undefined || snapshotDir === undefined) return known
-    const bytes = await readFile(fileOf(snapshotDir, key)).catch(() => undefined)
-    if (bytes === undefined) return undefined
-    const blob = new Blob([bytes])
-    templates.set(key, blob)
-    return blob
+    if (known !== undefined) return known
+    for (const dir of snapshotDir === undefined ? [shippedDir()] : [snapshotDir, shippedDir()]) {
+      const bytes = await readFile(fileOf(dir, key)).catch(() => undefined)
+      if (bytes === undefined) continue
+      const blob = new Blob([bytes])
+      templates.set(key, blob)
+      return blob
+    }
+    return undefined
   })
 
 /** Dumps the just-migrated database as the template (written atomically to `snapshotDir`). */

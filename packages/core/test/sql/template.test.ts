@@ -1,0 +1,69 @@
+import { SqlClient } from "@effect/sql"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
+import { PgliteClient } from "@roda/sql-pglite"
+import { Effect, Layer, String as Str } from "effect"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { DatabaseLive } from "../../src/sql/Database"
+import { migrate } from "../../src/sql/migrate"
+import { migrations } from "../../src/sql/migrations"
+import { templateKey } from "../../src/sql/template"
+
+const names = { transformQueryNames: Str.camelToSnake, transformResultNames: Str.snakeToCamel }
+const scratch = mkdtempSync(join(tmpdir(), "roda-template-"))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+const runIn = <A>(dataDir: string, snapshotDir: string, query: Effect.Effect<A, unknown, SqlClient.SqlClient>) =>
+  Effect.runPromise(Effect.scoped(
+    Layer.build(DatabaseLive({ _tag: "Embedded", dataDir, snapshotDir })).pipe(
+      Effect.flatMap((context) => Effect.provide(query, context))
+    )
+  ))
+
+describe.skipIf(process.env.DATABASE_URL !== undefined)("embedded data folders", () => {
+  it("a new folder starts from the migrated template, then keeps its own data", async () => {
+    const templates = join(scratch, "templates")
+    mkdirSync(templates)
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function*() {
+          const client = yield* PgliteClient.PgliteClient
+          yield* migrate
+          yield* client`CREATE TABLE template_marker (note text)`
+          yield* client`INSERT INTO template_marker VALUES ('from the template')`
+          const blob = yield* Effect.promise(() => client.pglite.dumpDataDir("none"))
+          const bytes = yield* Effect.promise(() => blob.arrayBuffer())
+          writeFileSync(join(templates, `pglite-template-${templateKey()}.tar`), new Uint8Array(bytes))
+        }).pipe(Effect.provide(PgliteClient.layer({ extensions: { pg_trgm, unaccent }, ...names })))
+      )
+    )
+
+    const folder = join(scratch, "data")
+    const first = await runIn(
+      folder,
+      templates,
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const marker = yield* sql<{ note: string }>`SELECT note FROM template_marker`
+        const applied = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM roda_migrations`
+        yield* sql`INSERT INTO template_marker VALUES ('written later')`
+        return { marker: marker.map((row) => row.note), applied: applied[0]!.n }
+      })
+    )
+    expect(first).toEqual({ marker: ["from the template"], applied: Object.keys(migrations).length })
+
+    // Opened again, the folder is no longer new: its own rows are there, the template is not reloaded.
+    const second = await runIn(
+      folder,
+      templates,
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ note: string }>`SELECT note FROM template_marker ORDER BY note`
+      )
+    )
+    expect(second.map((row) => row.note)).toEqual(["from the template", "written later"])
+  })
+})
