@@ -23,7 +23,13 @@ const owner = () => as(setup.owner, setup.community)
 const refused = (reply: Reply) => expectError(reply, 400).errors.map((e: any) => `${e.param}: ${e.msg} (${e.location})`)
 
 /** Payloads that are not JSON documents of ours: a gateway's webhook is verified and parsed by its adapter. */
-const rawPayloads = new Set(["POST /api/checkout/webhooks/:gateway"])
+const rawPayloads = new Set([
+  "POST /api/checkout/webhooks/:gateway",
+  // OAuth: unknown client metadata and request parameters are ignored (RFC 7591 §2, RFC 6749 §3.1, §3.2)
+  "POST /oauth/register",
+  "POST /oauth/token",
+  "POST /oauth/revoke"
+])
 
 describe("unknown body fields", () => {
   it("every JSON payload schema refuses excess properties", () => {

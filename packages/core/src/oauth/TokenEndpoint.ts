@@ -1,0 +1,193 @@
+import { Clock, Effect, Option } from "effect"
+import { createHash, timingSafeEqual } from "node:crypto"
+import { Ids } from "../platform/Ids"
+import { Clients } from "./Clients"
+import { type OAuthFailure, oauthFailure } from "./errors"
+import { OAuthRepo } from "./Repo"
+import { parseScopes, requestedScopes, scopeText } from "./scopes"
+import { ACCESS_PREFIX, ACCESS_TOKEN_SECONDS, REFRESH_PREFIX, REFRESH_TOKEN_DAYS, sha256 } from "./secrets"
+import { OAuthUrls } from "./urls"
+
+/** The form of `POST /oauth/token`, every parameter as sent. */
+export interface TokenForm {
+  readonly grant_type?: string | undefined
+  readonly code?: string | undefined
+  readonly code_verifier?: string | undefined
+  readonly redirect_uri?: string | undefined
+  readonly client_id?: string | undefined
+  readonly resource?: string | undefined
+  readonly refresh_token?: string | undefined
+  readonly scope?: string | undefined
+}
+
+export interface RevokeForm {
+  readonly token?: string | undefined
+  readonly token_type_hint?: string | undefined
+  readonly client_id?: string | undefined
+}
+
+export interface TokenAnswer {
+  readonly access_token: string
+  readonly token_type: "Bearer"
+  readonly expires_in: number
+  readonly refresh_token: string
+  readonly scope: string
+}
+
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/
+
+/** PKCE S256: BASE64URL(SHA256(verifier)) equals the challenge (compared in constant time). */
+const verifierMatches = (verifier: string, challenge: string) => {
+  const computed = Buffer.from(createHash("sha256").update(verifier).digest("base64url"))
+  const expected = Buffer.from(challenge)
+  return computed.length === expected.length && timingSafeEqual(computed, expected)
+}
+
+const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+const invalidGrant = (description: string) => oauthFailure("invalid_grant", description)
+
+/** `POST /oauth/token` (authorization code and refresh token grants) and `POST /oauth/revoke`. */
+export class TokenEndpoint extends Effect.Service<TokenEndpoint>()("@roda/core/OAuthTokenEndpoint", {
+  effect: Effect.gen(function*() {
+    const repo = yield* OAuthRepo
+    const clients = yield* Clients
+    const urls = yield* OAuthUrls
+    const ids = yield* Ids
+
+    /** A new access and refresh token pair for the connection. */
+    const issue = (connection: { id: string; communityId: string }, accessScopes: string, refreshScopes: string) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const access = ACCESS_PREFIX + (yield* ids.secret())
+        const refresh = REFRESH_PREFIX + (yield* ids.secret())
+        const base = { connectionId: connection.id, communityId: connection.communityId, audience: urls.resource }
+        yield* repo.insertToken({
+          ...base,
+          tokenHash: sha256(access),
+          kind: "access",
+          scopes: accessScopes,
+          createdAt: at,
+          expiresAt: new Date(at.getTime() + ACCESS_TOKEN_SECONDS * 1000)
+        })
+        yield* repo.insertToken({
+          ...base,
+          tokenHash: sha256(refresh),
+          kind: "refresh",
+          scopes: refreshScopes,
+          createdAt: at,
+          expiresAt: new Date(at.getTime() + REFRESH_TOKEN_DAYS * 24 * 60 * 60 * 1000)
+        })
+        return {
+          access_token: access,
+          token_type: "Bearer",
+          expires_in: ACCESS_TOKEN_SECONDS,
+          refresh_token: refresh,
+          scope: accessScopes
+        } satisfies TokenAnswer
+      })
+
+    const wrongTarget = (resource: string | undefined) =>
+      resource !== undefined && resource !== urls.resource
+        ? Option.some(oauthFailure("invalid_target", `resource must be ${urls.resource}`))
+        : Option.none()
+
+    const exchangeCode = (form: TokenForm) =>
+      Effect.gen(function*() {
+        for (const field of ["code", "code_verifier", "redirect_uri", "client_id"] as const) {
+          if (!form[field]) return oauthFailure("invalid_request", `${field} is required`)
+        }
+        const client = yield* clients.resolve(form.client_id)
+        if (Option.isNone(client)) return oauthFailure("invalid_client", "Unknown client_id", 401)
+        const target = wrongTarget(form.resource)
+        if (Option.isSome(target)) return target.value
+        const at = yield* now
+        // Single use: a conditional UPDATE marks the code, so of concurrent exchanges one wins.
+        const used = yield* repo.useCode(sha256(form.code!), at)
+        if (used._tag === "Unknown") return invalidGrant("Unknown authorization code")
+        if (used._tag === "Replayed") {
+          // RFC 6749 §4.1.2: a code used twice revokes what the first use issued.
+          if (used.code.connectionId !== null) {
+            yield* repo.revoke(used.code.connectionId, "authorization code replayed", at)
+          }
+          return invalidGrant("The authorization code was already used")
+        }
+        const code = used.code
+        if (code.expiresAt.getTime() <= at.getTime()) {
+          return invalidGrant("The authorization code has expired")
+        }
+        if (code.clientId !== client.value.id) return invalidGrant("The code was issued to another client")
+        if (code.redirectUri !== form.redirect_uri) return invalidGrant("redirect_uri differs from the authorized one")
+        if (!VERIFIER.test(form.code_verifier!) || !verifierMatches(form.code_verifier!, code.codeChallenge)) {
+          return invalidGrant("code_verifier does not match the code_challenge")
+        }
+        const connection = { id: yield* ids.next, communityId: code.communityId }
+        yield* repo.insertConnection({
+          id: connection.id,
+          communityId: code.communityId,
+          accountId: code.accountId,
+          clientId: code.clientId,
+          scopes: code.scopes,
+          createdAt: at
+        })
+        yield* repo.setCodeConnection(code.codeHash, connection.id)
+        return yield* issue(connection, code.scopes, code.scopes)
+      })
+
+    const refresh = (form: TokenForm) =>
+      Effect.gen(function*() {
+        if (!form.refresh_token) return oauthFailure("invalid_request", "refresh_token is required")
+        const target = wrongTarget(form.resource)
+        if (Option.isSome(target)) return target.value
+        const hash = sha256(form.refresh_token)
+        const found = yield* repo.token(hash)
+        if (Option.isNone(found) || found.value.kind !== "refresh") return invalidGrant("Unknown refresh token")
+        const token = found.value
+        if (form.client_id !== undefined && form.client_id !== token.clientId) {
+          return invalidGrant("The refresh token was issued to another client")
+        }
+        const at = yield* now
+        if (token.audience !== urls.resource) {
+          return oauthFailure("invalid_target", "The refresh token was issued for another resource")
+        }
+        if (token.revokedAt !== null) return invalidGrant("The connection was revoked")
+        if (token.expiresAt.getTime() <= at.getTime()) return invalidGrant("The refresh token has expired")
+        const granted = parseScopes(token.scopes)
+        const asked = form.scope === undefined ? granted : requestedScopes(form.scope)
+        if (asked === undefined || !asked.every((scope) => granted.includes(scope))) {
+          return oauthFailure("invalid_scope", "scope may only narrow the scopes granted")
+        }
+        // Rotation: a conditional UPDATE, so of concurrent refreshes one wins; a token presented
+        // again (or by the loser of that race) is a reuse and ends the whole connection.
+        if (token.rotatedAt !== null || !(yield* repo.rotate(hash, at))) {
+          yield* repo.revoke(token.connectionId, "refresh token reused", at)
+          return invalidGrant("The refresh token was already used; the connection is revoked")
+        }
+        return yield* issue({ id: token.connectionId, communityId: token.communityId }, scopeText(asked), token.scopes)
+      })
+
+    const token = Effect.fn("OAuthTokenEndpoint.token")(function*(form: TokenForm) {
+      const answer: TokenAnswer | OAuthFailure = form.grant_type === undefined || form.grant_type === ""
+        ? oauthFailure("invalid_request", "grant_type is required")
+        : form.grant_type === "authorization_code"
+        ? yield* exchangeCode(form)
+        : form.grant_type === "refresh_token"
+        ? yield* refresh(form)
+        : oauthFailure("unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
+      return answer
+    })
+
+    /** RFC 7009: revoking either token of a connection ends the connection. Unknown tokens are fine. */
+    const revoke = Effect.fn("OAuthTokenEndpoint.revoke")(function*(form: RevokeForm) {
+      if (!form.token) return Option.some(oauthFailure("invalid_request", "token is required"))
+      const found = yield* repo.token(sha256(form.token))
+      if (Option.isNone(found)) return Option.none<OAuthFailure>()
+      // A token of another client is not revoked (RFC 7009 §2.1), and the answer does not say so.
+      if (form.client_id !== undefined && form.client_id !== found.value.clientId) return Option.none<OAuthFailure>()
+      yield* repo.revoke(found.value.connectionId, "revoked by the client", yield* now)
+      return Option.none<OAuthFailure>()
+    })
+
+    return { token, revoke }
+  })
+}) {}

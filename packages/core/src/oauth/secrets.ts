@@ -1,0 +1,48 @@
+import { createHash } from "node:crypto"
+
+/** Codes and tokens are stored only as this hash (hex SHA-256). */
+export const sha256 = (value: string) => createHash("sha256").update(value).digest("hex")
+
+/**
+ * Prefixes of the opaque MCP tokens. They are not JWTs, so the `/api` middleware refuses them (401),
+ * and `/api` JWTs are never found among their hashes.
+ */
+export const ACCESS_PREFIX = "roda_mcp_at_"
+export const REFRESH_PREFIX = "roda_mcp_rt_"
+
+export const ACCESS_TOKEN_SECONDS = 3600
+export const REFRESH_TOKEN_DAYS = 30
+export const CODE_SECONDS = 60
+export const REQUEST_MINUTES = 10
+
+/** Argument names whose values the MCP audit never keeps (compared lower-case, without `-` and `_`). */
+const SECRET_KEY =
+  /pass(word|phrase)?|token|secret|authorization|apikey|cookie|credential|privatekey|cvv|cvc|cardnumber|pixkey/
+
+export const REDACTED = "[redacted]"
+
+/** A copy of `value` with the values of secret-looking keys replaced by `[redacted]`, at any depth. */
+export const redact = (value: unknown, depth = 0): unknown => {
+  if (depth > 32) return REDACTED
+  // PostgreSQL's jsonb cannot hold NUL characters.
+  if (typeof value === "string") return value.replaceAll("\u0000", "")
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1))
+  if (typeof value !== "object" || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      SECRET_KEY.test(key.toLowerCase().replace(/[-_]/g, "")) ? REDACTED : redact(item, depth + 1)
+    ])
+  )
+}
+
+/** Audit rows keep at most this many characters of arguments. */
+const MAX_ARGUMENTS = 16_000
+
+/** The JSON text of the redacted arguments, cut to a preview when very large. */
+export const auditArguments = (value: unknown): string => {
+  const text = JSON.stringify(redact(value ?? null)) ?? "null"
+  return text.length <= MAX_ARGUMENTS
+    ? text
+    : JSON.stringify({ truncated: true, preview: text.slice(0, MAX_ARGUMENTS) })
+}

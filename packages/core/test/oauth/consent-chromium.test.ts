@@ -1,0 +1,111 @@
+import { existsSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { newCommunity } from "../support/community"
+import { PASSWORD } from "../support/harness"
+import { pkce, type ServedRoda, serveRoda } from "../support/oauth"
+import { authenticate, registerClient, token } from "./support"
+
+/**
+ * The consent page in a real browser (headless Chromium through playwright-core): sign in, choose a
+ * community, Deny, then Allow, landing on the client's redirect URI (a local server) with a code.
+ * Skipped, with the reason printed, where /usr/bin/chromium is absent.
+ */
+const CHROMIUM = "/usr/bin/chromium"
+const hasChromium = existsSync(CHROMIUM)
+if (!hasChromium) console.warn(`consent-chromium.test.ts skipped: ${CHROMIUM} is absent (install chromium to run it)`)
+
+describe.skipIf(!hasChromium)("the consent page in Chromium", () => {
+  let served: ServedRoda
+  let callbacks: Server
+  let redirectUri = ""
+  beforeAll(async () => {
+    served = await serveRoda()
+    callbacks = createServer((_request, response) => {
+      response.setHeader("content-type", "text/html")
+      response.end("<p id=\"done\">back at the client</p>")
+    })
+    await new Promise<void>((resolve) => callbacks.listen(0, "127.0.0.1", resolve))
+    const address = callbacks.address()
+    redirectUri = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/callback`
+  }, 120_000)
+  afterAll(async () => {
+    await new Promise((resolve) => callbacks?.close(resolve))
+    await served.close()
+  })
+
+  it("signs in, chooses a community, denies, then allows and lands on the redirect URI with a code", async () => {
+    const first = await newCommunity(served.api, "Primeira")
+    const second = await newCommunity(served.api, "Segunda")
+    // the first community's owner is also an admin of the second
+    const invited = await served.api.post("/api/profiles/create", { email: first.owner.email, role: "admin" }, {
+      token: second.owner.token,
+      community: second.community.id
+    })
+    await served.api.post(`/api/profiles/${invited.body.data.id}/accept`, undefined, {
+      token: first.owner.token,
+      community: second.community.id
+    })
+    const clientId = await registerClient(served.api, [redirectUri])
+    const authorizeUrl = (challenge: string, state: string) =>
+      `${served.base}/oauth/authorize?${new URLSearchParams({
+        response_type: "code",
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        state,
+        scope: "read"
+      })}`
+
+    const { chromium } = await import("playwright-core")
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] })
+    try {
+      const page = await browser.newPage({ locale: "pt-BR" })
+      const refused = pkce()
+      await page.goto(authorizeUrl(refused.challenge, "deny-state"))
+      expect(page.url()).toContain(`${served.base}/oauth/consent?request_id=`)
+      await page.fill("#email", first.owner.email)
+      await page.fill("#password", PASSWORD)
+      await page.click("#signin-submit")
+      await page.waitForSelector("#consent.on")
+      expect(await page.textContent("#client-name")).toBe("Assistente")
+      expect(await page.textContent("#redirect-host")).toBe(new URL(redirectUri).host)
+      expect(await page.locator("#scopes li").allTextContents()).toEqual(["ler (ferramentas que não mudam nada)"])
+      expect(await page.locator("input[name=community]").count()).toBe(2)
+      await page.click("#deny")
+      await page.waitForURL((url) => url.href.startsWith(redirectUri))
+      const denied = new URL(page.url())
+      expect(denied.searchParams.get("error")).toBe("access_denied")
+      expect(denied.searchParams.get("state")).toBe("deny-state")
+      expect(denied.searchParams.get("iss")).toBe(served.base)
+
+      // signed in already (the page keeps the token for the tab): choose the second community, Allow
+      const allowed = pkce()
+      await page.goto(authorizeUrl(allowed.challenge, "allow-state"))
+      await page.waitForSelector("#consent.on")
+      await page.check(`input[name=community][value="${second.community.id}"]`)
+      await page.click("#allow")
+      await page.waitForURL((url) => url.href.startsWith(redirectUri))
+      expect(await page.textContent("#done")).toBe("back at the client")
+      const landed = new URL(page.url())
+      expect(landed.searchParams.get("state")).toBe("allow-state")
+      expect(landed.searchParams.get("iss")).toBe(served.base)
+      const code = landed.searchParams.get("code")!
+      const tokens = await token(served.api, {
+        grant_type: "authorization_code",
+        code,
+        code_verifier: allowed.verifier,
+        redirect_uri: redirectUri,
+        client_id: clientId
+      })
+      expect(tokens.status).toBe(200)
+      expect(await authenticate(served.roda, tokens.body.access_token)).toMatchObject({
+        scopes: ["read"],
+        member: { communityId: second.community.id, role: "admin" }
+      })
+    } finally {
+      await browser.close()
+    }
+  }, 120_000)
+})

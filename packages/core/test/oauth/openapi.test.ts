@@ -1,0 +1,63 @@
+import { afterAll, describe, expect, it } from "vitest"
+import { client, startRoda } from "../support/harness"
+
+/** Every route of the spec's "MCP and OAuth 2.1" table is in the served document, with its shapes. */
+describe("the OAuth routes in /api/openapi.json", () => {
+  const roda = startRoda()
+  const api = client(roda)
+  afterAll(() => roda.dispose())
+
+  const routes: ReadonlyArray<[string, string]> = [
+    ["get", "/.well-known/oauth-protected-resource"],
+    ["get", "/.well-known/oauth-protected-resource/mcp"],
+    ["get", "/.well-known/oauth-authorization-server"],
+    ["post", "/oauth/register"],
+    ["get", "/oauth/authorize"],
+    ["get", "/oauth/consent"],
+    ["post", "/oauth/token"],
+    ["post", "/oauth/revoke"],
+    ["get", "/api/oauth/authorize/info"],
+    ["post", "/api/oauth/authorize/consent"],
+    ["post", "/api/oauth/authorize/deny"],
+    ["get", "/api/oauth/connections"],
+    ["delete", "/api/oauth/connections/{id}"],
+    ["get", "/api/oauth/connections/{id}/diagnostics"],
+    ["get", "/api/oauth/audit"],
+    ["post", "/mcp"]
+  ]
+
+  it("documents each route with a summary, a description and its request and response schemas", async () => {
+    const document = (await api.get("/api/openapi.json")).body
+    for (const [method, path] of routes) {
+      const operation = document.paths[path]?.[method]
+      expect(operation, `${method} ${path}`).toBeDefined()
+      expect(operation.summary, `${method} ${path}`).toBeTruthy()
+      expect(operation.description?.length, `${method} ${path}`).toBeGreaterThan(40)
+    }
+    const token = document.paths["/oauth/token"].post
+    expect(Object.keys(token.requestBody.content)).toEqual(["application/x-www-form-urlencoded"])
+    expect(token.requestBody.content["application/x-www-form-urlencoded"].schema.$ref).toBe(
+      "#/components/schemas/TokenRequest"
+    )
+    expect(Object.keys(document.components.schemas.TokenRequest.properties)).toContain("code_verifier")
+    expect(JSON.stringify(token.responses["200"])).toContain("TokenResponse")
+    expect(token.responses["400"].description).toContain("error_description")
+    expect(Object.keys(token.responses["400"].content["application/json"].schema.properties)).toEqual([
+      "error",
+      "error_description"
+    ])
+    expect(Object.keys(document.paths["/oauth/authorize"].get.responses["400"].content)).toEqual(["text/html"])
+    expect(Object.keys(document.paths["/oauth/revoke"].post.requestBody.content)).toEqual([
+      "application/x-www-form-urlencoded"
+    ])
+    expect(JSON.stringify(document.paths["/oauth/register"].post.requestBody)).toContain("ClientMetadata")
+    expect(document.paths["/oauth/authorize"].get.responses["302"]).toBeDefined()
+    expect(JSON.stringify(document.paths["/api/oauth/audit"].get.responses["200"])).toBeTruthy()
+    expect(document.paths["/mcp"].post.responses["401"]).toBeDefined()
+    // core alone does not serve MCP (the Node server mounts @roda/mcp in front of it)
+    const mcp = await api.post("/mcp", { jsonrpc: "2.0", id: 1, method: "initialize" })
+    expect(mcp.status).toBe(404)
+    const consentParameters = JSON.stringify(document.paths["/api/oauth/connections"].get.parameters)
+    expect(consentParameters).toContain("X-CommunityId")
+  })
+})
