@@ -1,0 +1,87 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import { loadRodaEnvironment, makeRoda, McpAccess } from "@roda/core"
+import { ConfigProvider, Effect, Either } from "effect"
+import type { Language } from "./call"
+import { makeServer } from "./server"
+
+/** Thrown when the local server cannot start (missing or refused credentials, bad configuration). */
+export class StdioStartError extends Error {
+  override readonly name = "StdioStartError"
+}
+
+export interface StdioOptions {
+  /** The environment to read (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined
+}
+
+/**
+ * stdout carries JSON-RPC only: whatever would print there (Effect's logger, a library's
+ * `console.log`) goes to stderr.
+ */
+const keepStdoutForProtocol = () => {
+  const toStderr = (...args: Array<unknown>) => console.error(...args)
+  console.log = toStderr
+  console.info = toStderr
+  console.debug = toStderr
+}
+
+/**
+ * Serves Roda's MCP tools over stdio for an assistant on the same machine, in-process against the
+ * configured database (the same environment as the HTTP server). Credentials come from the
+ * environment, never from tool arguments: `RODA_TOKEN` (an access token of `POST /api/auth/login`)
+ * and `RODA_COMMUNITY_ID`; `RODA_LANGUAGE=en` answers in English. Resolves when stdin closes.
+ */
+export const serveStdio = async (options: StdioOptions = {}) => {
+  keepStdoutForProtocol()
+  const env = options.env ?? process.env
+  const token = env.RODA_TOKEN?.trim()
+  const communityId = env.RODA_COMMUNITY_ID?.trim()
+  if (!token || !communityId) {
+    throw new StdioStartError(
+      "RODA_TOKEN (an access token from POST /api/auth/login) and RODA_COMMUNITY_ID are required"
+    )
+  }
+  const environment = await Effect.runPromise(
+    options.env === undefined
+      ? loadRodaEnvironment
+      : Effect.withConfigProvider(
+        loadRodaEnvironment,
+        ConfigProvider.fromMap(
+          new Map(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined))
+        )
+      )
+  )
+  const roda = makeRoda({ database: environment.database, options: environment.options })
+  try {
+    const authenticated = await roda.runtime.runPromise(
+      Effect.either(Effect.flatMap(McpAccess, (access) => access.authenticateLocal(token, communityId)))
+    )
+    if (Either.isLeft(authenticated)) {
+      throw new StdioStartError(`${authenticated.left.status} ${authenticated.left.text.en}`)
+    }
+    const caller = authenticated.right
+    const language: Language = env.RODA_LANGUAGE?.toLowerCase().startsWith("en") ? "en" : "pt"
+    const inFlight = new Set<Promise<unknown>>()
+    const server = makeServer(roda, caller, language, inFlight)
+    const transport = new StdioServerTransport()
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = resolve
+      process.stdin.once("end", resolve)
+      process.once("SIGINT", resolve)
+      process.once("SIGTERM", resolve)
+    })
+    await server.connect(transport)
+    console.error(`Roda MCP (stdio): ${caller.member.account.email} as ${caller.member.role} in ${communityId}`)
+    await closed
+    // stdin may end right after the last request: its answer is still written (the SDK sends it a
+    // few microtasks after the call settles, and drops it once the server is closed).
+    do {
+      await new Promise((resolve) => setImmediate(resolve))
+      await Promise.allSettled([...inFlight])
+      await new Promise((resolve) => setImmediate(resolve))
+    } while (inFlight.size > 0)
+    await server.close()
+  } finally {
+    await roda.dispose()
+  }
+}

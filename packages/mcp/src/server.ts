@@ -1,0 +1,66 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool
+} from "@modelcontextprotocol/sdk/types.js"
+import type { McpCaller, Roda } from "@roda/core"
+import { type Language, runTool, toolNamed } from "./call"
+import { inputSchemaOf, outputSchemaOf } from "./schemas"
+import type { ToolSpec } from "./tool"
+import { tools } from "./tools"
+
+export const SERVER_NAME = "roda"
+export const SERVER_VERSION = "0.1.0"
+
+const INSTRUCTIONS =
+  "Roda is a community platform. These tools act in one community as the account that connected, with its role: " +
+  "what the account may not do through the app it may not do here (the tool answers the same error). Amounts are " +
+  "integers in minor units (cents). Lists are paginated: pass `pagination.nextCursor` back as `cursor`."
+
+const describe = (tool: ToolSpec): Tool => {
+  const output = outputSchemaOf(tool)
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputSchemaOf(tool) as Tool["inputSchema"],
+    ...(output ? { outputSchema: output as Tool["outputSchema"] } : {}),
+    annotations: { title: tool.title, ...tool.hints, openWorldHint: false }
+  }
+}
+
+let listing: Array<Tool> | undefined
+/** The tool list, built once: its schemas are generated from the routes' Effect schemas. */
+export const toolListing = () => listing ??= tools.map(describe)
+
+/** An MCP server acting as `caller`, its tools run on `roda`'s services. */
+export const makeServer = (
+  roda: Roda,
+  caller: McpCaller,
+  language: Language = "pt",
+  /** Filled with the tool calls running, for a transport that must finish them before closing (stdio). */
+  inFlight?: Set<Promise<unknown>>
+) => {
+  const server = new Server(
+    { name: SERVER_NAME, title: "Roda", version: SERVER_VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS }
+  )
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolListing() }))
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const tool = toolNamed(request.params.name)
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`)
+    const running = roda.runtime.runPromise(runTool(caller, tool, request.params.arguments ?? {}, language), {
+      signal: extra.signal
+    })
+    if (inFlight) {
+      inFlight.add(running)
+      const forget = () => inFlight.delete(running)
+      running.then(forget, forget)
+    }
+    return running
+  })
+  return server
+}

@@ -1,0 +1,15 @@
+import type { ToolSpec } from "../tool"
+import { commerceTools } from "./commerce"
+import { communityTools } from "./community"
+import { learningTools } from "./learning"
+import { recordTools } from "./records"
+import { socialTools } from "./social"
+
+/** Every tool Roda offers an assistant. */
+export const tools: ReadonlyArray<ToolSpec> = [
+  ...communityTools,
+  ...socialTools,
+  ...learningTools,
+  ...commerceTools,
+  ...recordTools
+]

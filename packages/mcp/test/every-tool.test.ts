@@ -1,0 +1,137 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { McpAccess, type Roda } from "@roda/core"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { courseCommunity, publishedCourse } from "../../core/test/support/courses"
+import { createEvent } from "../../core/test/support/events"
+import { client, startRoda } from "../../core/test/support/harness"
+import { createSpace } from "../../core/test/support/structure"
+import { makeServer, tools } from "../src/index"
+import { errorOf } from "./support"
+
+let roda: Roda
+let owner: Client
+let member: Client
+let ids: Record<string, string>
+
+const connect = async (token: string, communityId: string) => {
+  const caller = await roda.runtime.runPromise(
+    Effect.flatMap(McpAccess, (access) => access.authenticateLocal(token, communityId))
+  )
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await makeServer(roda, caller).connect(serverSide)
+  const mcp = new Client({ name: "every-tool", version: "1.0.0" })
+  await mcp.connect(clientSide)
+  await mcp.listTools()
+  return mcp
+}
+
+beforeAll(async () => {
+  roda = startRoda()
+  const api = client(roda)
+  const setup = await courseCommunity(api, "MCP tools")
+  const course = await publishedCourse(api, setup, { modules: 1, lessons: 1 })
+  const eventsSpace = await createSpace(api, setup, setup.section.id, { visibility: "public", module: "events" })
+  const event = await createEvent(api, { ...setup, space: eventsSpace })
+  const person = await setup.addMember("member", "Mia Member")
+  ids = {
+    sectionId: setup.section.id,
+    spaceId: setup.space.id,
+    courseId: course.id,
+    lessonId: course.modules[0]!.lessons[0]!.id,
+    eventId: event.id
+  }
+  owner = await connect(setup.owner.token, setup.community.id)
+  member = await connect(person.token, setup.community.id)
+})
+
+afterAll(async () => {
+  await owner.close()
+  await member.close()
+  await roda.dispose()
+})
+
+/** Arguments for each tool: real ids where the community has the thing, an unknown one where not. */
+const argumentsOf = (name: string): Record<string, unknown> =>
+  ({
+    get_section: { id: ids.sectionId },
+    get_space: { id: ids.spaceId },
+    search: { q: "Curso" },
+    set_member_tags: { id: randomUUID(), tags: ["x"] },
+    create_status_post: { body: "Todas as ferramentas" },
+    comment: { type: "event", id: ids.eventId, body: "Vou!" },
+    react: { type: "event", id: ids.eventId, reaction: "celebrate" },
+    course_outline: { id: ids.courseId },
+    enroll_in_course: { courseId: ids.courseId },
+    record_lesson_progress: { courseId: ids.courseId, lessonId: ids.lessonId, completed: true },
+    participate_in_event: { id: ids.eventId },
+    list_event_participants: { id: ids.eventId },
+    create_coupon: { code: `MCP${randomUUID().slice(0, 6).toUpperCase()}`, percentOff: 10, duration: "once" },
+    cancel_subscription_at_period_end: { subscriptionId: randomUUID() },
+    issue_certificates: { templateId: randomUUID(), spaceId: ids.spaceId, profileIds: [randomUUID()] },
+    verify_certificate: { code: "NOPE-NOPE" },
+    list_calls_for_papers: { spaceId: ids.spaceId },
+    list_submissions: { id: randomUUID() },
+    get_submission: { sid: randomUUID() },
+    review_submission: { sid: randomUUID(), score: 4 },
+    vote_on_submission: { sid: randomUUID(), vote: 5 }
+  })[name] ?? {}
+
+describe("every tool", () => {
+  it("answers the owner with the route's JSON or the route's 4xx, never a server error", async () => {
+    const outcomes: Record<string, number> = {}
+    for (const tool of tools) {
+      // The SDK client checks each successful answer against the tool's output schema.
+      const result = await owner.callTool({ name: tool.name, arguments: argumentsOf(tool.name) })
+      outcomes[tool.name] = result.isError ? errorOf(result).status : 200
+    }
+    for (const [name, status] of Object.entries(outcomes)) expect(status, name).toBeLessThan(500)
+    const succeeded = Object.entries(outcomes).filter(([, status]) => status === 200).map(([name]) => name)
+    expect(succeeded).toEqual(expect.arrayContaining([
+      "community_overview",
+      "list_sections",
+      "get_section",
+      "list_spaces",
+      "get_space",
+      "search",
+      "feed",
+      "list_members",
+      "create_status_post",
+      "comment",
+      "react",
+      "list_courses",
+      "course_outline",
+      "list_events",
+      "participate_in_event",
+      "list_event_participants",
+      "list_products",
+      "list_plans",
+      "list_coupons",
+      "create_coupon",
+      "list_subscriptions",
+      "list_sales",
+      "sales_report",
+      "overview_report",
+      "list_certificates"
+    ]))
+    expect(outcomes.cancel_subscription_at_period_end).toBe(404)
+  })
+
+  it("lets a member enroll, record progress and take part, as the routes do", async () => {
+    const enrolled = await member.callTool({ name: "enroll_in_course", arguments: argumentsOf("enroll_in_course") })
+    expect(enrolled.isError).toBeFalsy()
+    const progress = await member.callTool({
+      name: "record_lesson_progress",
+      arguments: argumentsOf("record_lesson_progress")
+    })
+    expect((progress.structuredContent as any).data).toMatchObject({ lessonId: ids.lessonId, completed: true })
+    const participating = await member.callTool({ name: "participate_in_event", arguments: { id: ids.eventId } })
+    expect(participating.isError).toBeFalsy()
+    const participants = await member.callTool({ name: "list_event_participants", arguments: { id: ids.eventId } })
+    expect(JSON.stringify((participants.structuredContent as any).data)).toContain("Mia Member")
+    const report = await member.callTool({ name: "sales_report", arguments: {} })
+    expect(errorOf(report).status).toBe(403)
+  })
+})
