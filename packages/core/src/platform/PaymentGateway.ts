@@ -1,16 +1,38 @@
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
-import type { PaymentMethod } from "../domain/Money"
+import { type PaymentMethod, paymentMethods as allPaymentMethods } from "../domain/Money"
 import { Ids } from "./Ids"
 
 export interface ChargeRequest {
-  /** Our charge id (the gateway keeps it as a reference). */
+  /** Our charge id (the gateway keeps it as a reference, and idempotency keys derive from it). */
   readonly chargeId: string
+  /** The selling community (a real gateway picks the seller's connected account from it). */
+  readonly communityId?: string | undefined
   readonly amount: number
   readonly currency: string
   readonly paymentMethod: PaymentMethod
   readonly installments: number
   readonly cardToken?: string | undefined
   readonly buyer: { readonly name: string; readonly email: string; readonly taxId: string }
+  /** What the platform keeps of `amount` (fee and buyer-paid interest): a real gateway's application fee. */
+  readonly platformAmount?: number | undefined
+  /** Keep the card for later charges made without the buyer (subscription renewals). */
+  readonly saveCard?: boolean | undefined
+  /** A charge made without the buyer present (renewals, retries) against a card kept earlier. */
+  readonly offSession?: boolean | undefined
+  /**
+   * Which attempt at charging `chargeId` this is (renewal retries charge one billing again): each
+   * attempt is a new charge at the gateway, with its own idempotency key. 1 when absent.
+   */
+  readonly attempt?: number | undefined
+}
+
+/** What a pending charge asks of the buyer (3-D Secure, PIX QR code, boleto PDF), as the gateway gives it. */
+export interface PendingAction {
+  readonly type: string
+  /** The gateway's own action object (e.g. Stripe's `next_action`), passed to the client as is. */
+  readonly details: unknown
+  /** What the gateway's client library needs to follow the action (Stripe.js: the PaymentIntent's client secret). */
+  readonly clientSecret?: string | undefined
 }
 
 /** What the gateway answered: paid at once (approved card), pending (PIX, boleto) or declined. */
@@ -20,14 +42,39 @@ export type ChargeOutcome =
     readonly _tag: "Pending"
     readonly gatewayChargeId: string
     /** PIX copy-and-paste code or boleto digitable line. */
-    readonly paymentCode: string
+    readonly paymentCode: string | null
     readonly expiresAt: Date
+    readonly action?: PendingAction | undefined
   }
   | { readonly _tag: "Declined"; readonly gatewayChargeId: string; readonly reason: string }
   | { readonly _tag: "InvalidCard"; readonly reason: string }
 
+/**
+ * What the gateway knows of one of our charges when asked later (reconciliation after a crash,
+ * expiry): paid, still pending, failed or canceled, or never received (`Unknown`).
+ */
+export type ChargeState =
+  | { readonly _tag: "Paid"; readonly gatewayChargeId: string }
+  | {
+    readonly _tag: "Pending"
+    readonly gatewayChargeId: string
+    readonly paymentCode?: string | null | undefined
+    readonly expiresAt?: Date | undefined
+    readonly action?: PendingAction | undefined
+  }
+  | { readonly _tag: "Failed"; readonly gatewayChargeId: string; readonly reason: string }
+  | { readonly _tag: "Unknown" }
+
+/** Our charge as the gateway is asked about it. */
+export interface ChargeReference {
+  readonly chargeId: string
+  readonly gatewayChargeId: string | null
+}
+
 /** A refund asked of the gateway: part or all of a paid charge's total. */
 export interface RefundRequest {
+  /** Our refund id: the gateway's idempotency key derives from it, so a retried refund pays once. */
+  readonly refundId?: string | undefined
   readonly chargeId: string
   readonly gatewayChargeId: string | null
   readonly amount: number
@@ -42,8 +89,17 @@ export type RefundOutcome =
 /** A notification from the gateway, once its signature is checked. */
 export interface GatewayEvent {
   readonly eventId: string
-  readonly type: "charge.paid" | "charge.expired" | "other"
+  /**
+   * `charge.paid`; `charge.expired` (never paid: PIX or boleto past due, canceled, failed);
+   * `charge.refunded` (money given back at the gateway: `amount` is the charge's refunded total so
+   * far); `charge.dispute_lost` (a chargeback the seller lost: `amount` taken back); anything else
+   * is acknowledged and ignored.
+   */
+  readonly type: "charge.paid" | "charge.expired" | "charge.refunded" | "charge.dispute_lost" | "other"
   readonly gatewayChargeId: string
+  /** Our charge id when the gateway carries it (metadata): found even before we stored theirs. */
+  readonly chargeId?: string | undefined
+  readonly amount?: number | undefined
 }
 
 /**
@@ -56,6 +112,14 @@ export class PaymentGateway extends Context.Tag("@roda/core/PaymentGateway")<Pay
   /** The sandbox lets `POST /api/checkout/sandbox/{chargeId}/pay` pay pending charges. */
   readonly isSandbox: boolean
   readonly createCharge: (request: ChargeRequest) => Effect.Effect<ChargeOutcome>
+  /** The state of a charge at the gateway (called outside any database transaction). */
+  readonly lookup: (reference: ChargeReference) => Effect.Effect<ChargeState>
+  /** Cancels a charge still pending at the gateway (expiry); its state afterwards (it may have been paid). */
+  readonly cancel: (reference: ChargeReference) => Effect.Effect<ChargeState>
+  /** Payment methods the gateway takes. */
+  readonly paymentMethods: ReadonlyArray<PaymentMethod>
+  /** The most installments the gateway offers for cards of a business country (1: none). */
+  readonly maxInstallments: (country: string) => number
   /** Gives money of a paid charge back to the buyer; a gateway without it refuses refunds. */
   readonly refund?: ((request: RefundRequest) => Effect.Effect<RefundOutcome>) | undefined
   /** Days after payment within which the gateway accepts a refund (default 180). */
@@ -71,6 +135,9 @@ export class PaymentGateway extends Context.Tag("@roda/core/PaymentGateway")<Pay
 }>() {}
 
 const PENDING_HOURS: Record<PaymentMethod, number> = { CREDIT_CARD: 0, PIX: 1, BOLETO: 72 }
+
+/** How many of its answers the sandbox remembers for reconciliation. */
+const SANDBOX_MEMORY = 100_000
 
 /** How far a sandbox webhook's `webhook-timestamp` may be from now (either way). */
 export const SANDBOX_WEBHOOK_TOLERANCE_SECONDS = 5 * 60
@@ -165,51 +232,86 @@ export interface SandboxGatewayOptions {
 export const sandboxGateway = (options: SandboxGatewayOptions) =>
   Layer.effect(
     PaymentGateway,
-    Effect.map(Ids, (ids) => ({
-      name: "sandbox",
-      isSandbox: true,
-      createCharge: (request) =>
-        Effect.gen(function*() {
-          const gatewayChargeId = request.chargeId
-          if (request.paymentMethod === "CREDIT_CARD") {
-            if (request.cardToken === "tok_visa") return { _tag: "Paid", gatewayChargeId } as const
-            if (request.cardToken === "tok_chargeDeclined") {
-              return { _tag: "Declined", gatewayChargeId, reason: "card_declined" } as const
+    Effect.map(Ids, (ids) => {
+      // What this process's sandbox answered: the "gateway side" a reconciliation asks (lost on restart,
+      // like a charge that never reached a gateway).
+      const known = new Map<string, ChargeState>()
+      const remember = <A extends ChargeOutcome>(chargeId: string, outcome: A) => {
+        // bounded: a long-running sandbox forgets its oldest answers (as a restart would)
+        if (known.size >= SANDBOX_MEMORY) known.delete(known.keys().next().value!)
+        if (outcome._tag === "Paid" || outcome._tag === "Pending") known.set(chargeId, outcome)
+        if (outcome._tag === "Declined") known.set(chargeId, { ...outcome, _tag: "Failed" })
+        return outcome
+      }
+      return {
+        name: "sandbox",
+        isSandbox: true,
+        paymentMethods: allPaymentMethods,
+        maxInstallments: () => 12,
+        createCharge: (request) =>
+          Effect.gen(function*() {
+            const gatewayChargeId = request.chargeId
+            if (request.paymentMethod === "CREDIT_CARD") {
+              if (request.cardToken === "tok_visa") {
+                return remember(request.chargeId, { _tag: "Paid", gatewayChargeId } as const)
+              }
+              if (request.cardToken === "tok_chargeDeclined") {
+                return remember(
+                  request.chargeId,
+                  { _tag: "Declined", gatewayChargeId, reason: "card_declined" } as const
+                )
+              }
+              return { _tag: "InvalidCard", reason: "unknown card token" } as const
             }
-            return { _tag: "InvalidCard", reason: "unknown card token" } as const
-          }
-          const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
-          const secret = yield* ids.secret()
-          const paymentCode = request.paymentMethod === "PIX"
-            ? `00020126580014br.gov.bcb.pix0136${request.chargeId}5204000053039865802BR6304${secret.slice(0, 4)}`
-            : `34191.${secret.replace(/\D/g, "").padEnd(5, "0").slice(0, 5)} ${
-              request.chargeId.slice(0, 8)
-            } ${request.amount}`
-          return {
-            _tag: "Pending",
-            gatewayChargeId,
-            paymentCode,
-            expiresAt: new Date(now + PENDING_HOURS[request.paymentMethod] * 3_600_000)
-          } as const
-        }),
-      refundWindowDays: 180,
-      refund: (request) =>
-        Effect.map(
-          ids.next,
-          (id) => ({ _tag: "Refunded", gatewayRefundId: `re_${request.chargeId.slice(0, 8)}_${id}` } as const)
-        ),
-      parseWebhook: (headers, body) =>
-        Effect.gen(function*() {
-          if (!(yield* verifySandboxWebhook(options.webhookSecret, headers, body))) return Option.none()
-          const event = parseJson(body) as { eventId?: unknown; type?: unknown; chargeId?: unknown } | null
-          if (
-            typeof event?.eventId !== "string" || typeof event.chargeId !== "string" ||
-            typeof event.type !== "string"
-          ) return Option.none()
-          const type = event.type === "charge.paid" || event.type === "charge.expired" ? event.type : "other"
-          return Option.some<GatewayEvent>({ eventId: event.eventId, type, gatewayChargeId: event.chargeId })
-        })
-    }))
+            const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
+            const secret = yield* ids.secret()
+            const paymentCode = request.paymentMethod === "PIX"
+              ? `00020126580014br.gov.bcb.pix0136${request.chargeId}5204000053039865802BR6304${secret.slice(0, 4)}`
+              : `34191.${secret.replace(/\D/g, "").padEnd(5, "0").slice(0, 5)} ${
+                request.chargeId.slice(0, 8)
+              } ${request.amount}`
+            return remember(
+              request.chargeId,
+              {
+                _tag: "Pending",
+                gatewayChargeId,
+                paymentCode,
+                expiresAt: new Date(now + PENDING_HOURS[request.paymentMethod] * 3_600_000)
+              } as const
+            )
+          }),
+        lookup: (reference) =>
+          Effect.sync((): ChargeState => {
+            const state = known.get(reference.chargeId)
+            return state ?? { _tag: "Unknown" }
+          }),
+        cancel: (reference) =>
+          Effect.sync((): ChargeState => {
+            const state = known.get(reference.chargeId)
+            if (state?._tag !== "Pending") return state ?? { _tag: "Unknown" }
+            const canceled = { _tag: "Failed", gatewayChargeId: state.gatewayChargeId, reason: "canceled" } as const
+            known.set(reference.chargeId, canceled)
+            return canceled
+          }),
+        refundWindowDays: 180,
+        refund: (request) =>
+          Effect.map(
+            ids.next,
+            (id) => ({ _tag: "Refunded", gatewayRefundId: `re_${request.chargeId.slice(0, 8)}_${id}` } as const)
+          ),
+        parseWebhook: (headers, body) =>
+          Effect.gen(function*() {
+            if (!(yield* verifySandboxWebhook(options.webhookSecret, headers, body))) return Option.none()
+            const event = parseJson(body) as { eventId?: unknown; type?: unknown; chargeId?: unknown } | null
+            if (
+              typeof event?.eventId !== "string" || typeof event.chargeId !== "string" ||
+              typeof event.type !== "string"
+            ) return Option.none()
+            const type = event.type === "charge.paid" || event.type === "charge.expired" ? event.type : "other"
+            return Option.some<GatewayEvent>({ eventId: event.eventId, type, gatewayChargeId: event.chargeId })
+          })
+      }
+    })
   )
 
 const parseJson = (text: string): unknown => {

@@ -10,6 +10,10 @@ import { buyer, cardCheckout, shop } from "./checkout-support"
 const AcmeGateway = Layer.succeed(PaymentGateway, {
   name: "acme",
   isSandbox: false,
+  paymentMethods: ["CREDIT_CARD", "PIX", "BOLETO"],
+  maxInstallments: () => 12,
+  lookup: () => Effect.succeed({ _tag: "Unknown" as const }),
+  cancel: () => Effect.succeed({ _tag: "Unknown" as const }),
   createCharge: (request) =>
     Effect.succeed(
       request.paymentMethod === "CREDIT_CARD"

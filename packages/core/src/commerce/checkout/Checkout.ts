@@ -21,7 +21,7 @@ import { brazilianTaxIdKind } from "../../domain/TaxId"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
 import { Pricing } from "../../money/ledger/Pricing"
 import { Ids } from "../../platform/Ids"
-import { PaymentGateway } from "../../platform/PaymentGateway"
+import { type ChargeRequest, PaymentGateway } from "../../platform/PaymentGateway"
 import { transactional } from "../../sql/transaction"
 import { type SellableProduct, SellableProducts } from "../catalogue/SellableProducts"
 import { Stock } from "../catalogue/Stock"
@@ -40,6 +40,10 @@ const sha256Hex = (text: string) =>
   )
 
 const soldOut = conflict(M.soldOut, [fieldError("productId", M.soldOut)])
+
+/** A request holding the same Idempotency-Key is waited for this many rounds of `KEY_WAIT_MS`. */
+const KEY_WAIT_ROUNDS = 600
+const KEY_WAIT_MS = "50 millis"
 
 /**
  * The largest total of one charge, in minor units (option or product − coupon + add-ons + interest):
@@ -102,9 +106,15 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
 
     const config = Effect.fn("Checkout.config")(function*(visitor: Visitor) {
       const business = yield* requireSelling(visitor.communityId)
+      const gatewayMax = gateway.maxInstallments(business.country)
       const paymentMethods = yield* Effect.forEach(
-        allPaymentMethods,
-        (method) => Effect.map(pricing.installmentTerms(visitor.communityId, method), (terms) => ({ method, ...terms }))
+        allPaymentMethods.filter((method) => gateway.paymentMethods.includes(method)),
+        (method) =>
+          Effect.map(pricing.installmentTerms(visitor.communityId, method), (terms) => ({
+            method,
+            ...terms,
+            maxInstallments: Math.min(terms.maxInstallments, gatewayMax)
+          }))
       )
       return {
         currency: business.currency,
@@ -227,13 +237,26 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         return { profileId: joined.profileId }
       })
 
-    /** One checkout, inside the caller's transaction. */
-    const charge = (visitor: Visitor, input: CheckoutInput, country: string) =>
+    /**
+     * The first half of a checkout, inside the caller's transaction: prices, makes the buyer's
+     * membership, takes the stock unit and holds the coupon use, writes the pending charge (its
+     * gateway answer not yet known) and schedules its reconciliation. What the gateway is asked.
+     */
+    const reserve = (visitor: Visitor, input: CheckoutInput, country: string) =>
       Effect.gen(function*() {
         const { communityId } = visitor
         const priced = yield* price(communityId, input)
         if (input.paymentMethod === "CREDIT_CARD" && input.cardToken === undefined) {
           return yield* Effect.fail(invalidField("cardToken", M.cardTokenRequired))
+        }
+        if (!gateway.paymentMethods.includes(input.paymentMethod)) {
+          return yield* Effect.fail(
+            invalidField("paymentMethod", M.methodNotAllowed(input.paymentMethod, gateway.paymentMethods))
+          )
+        }
+        const maxInstallments = gateway.maxInstallments(country)
+        if (priced.amounts.installments > maxInstallments) {
+          return yield* Effect.fail(invalidField("installments", M.installmentsNotOffered(maxInstallments)))
         }
         const buyer = yield* buyerProfile(visitor, input.buyer, country)
         if (priced.product.hasStock && !(yield* stock.take(communityId, priced.product.id))) {
@@ -249,21 +272,6 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
           })
         }
         const contact = yield* repo.buyerEmail(buyer.profileId)
-        const outcome = yield* gateway.createCharge({
-          chargeId,
-          amount: priced.amounts.total,
-          currency: priced.amounts.currency,
-          paymentMethod: input.paymentMethod,
-          installments: priced.amounts.installments,
-          cardToken: input.cardToken,
-          buyer: {
-            name: input.buyer?.name ?? Option.getOrUndefined(contact)?.fullName ?? "",
-            email: Option.getOrUndefined(contact)?.email ?? "",
-            taxId: input.buyer?.taxId ?? ""
-          }
-        })
-        if (outcome._tag === "InvalidCard") return yield* Effect.fail(invalidField("cardToken", M.cardTokenInvalid))
-        if (outcome._tag === "Declined") return yield* Effect.fail(new AppError({ status: 402, text: M.declined }))
         yield* repo.insertCharge({
           id: chargeId,
           communityId,
@@ -286,19 +294,46 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
           stockReserved: priced.product.hasStock,
           status: "pending",
           gateway: gateway.name,
-          gatewayChargeId: outcome.gatewayChargeId,
-          paymentCode: outcome._tag === "Pending" ? outcome.paymentCode : null,
-          expiresAt: outcome._tag === "Pending" ? outcome.expiresAt : null
+          gatewayChargeId: null,
+          paymentCode: null,
+          expiresAt: null
         })
         if (priced.groupId !== null) {
           yield* settlement.openSubscription(communityId, chargeId, input.cardToken, priced.coupon ?? null)
         }
-        if (outcome._tag === "Paid") yield* settlement.settle(communityId, chargeId)
+        yield* settlement.scheduleReconcile(communityId, chargeId)
+        return {
+          chargeId,
+          profileId: buyer.profileId,
+          request: {
+            chargeId,
+            communityId,
+            amount: priced.amounts.total,
+            currency: priced.amounts.currency,
+            paymentMethod: input.paymentMethod,
+            installments: priced.amounts.installments,
+            cardToken: input.cardToken,
+            buyer: {
+              name: input.buyer?.name ?? Option.getOrUndefined(contact)?.fullName ?? "",
+              email: Option.getOrUndefined(contact)?.email ?? "",
+              taxId: input.buyer?.taxId ?? ""
+            },
+            platformAmount: priced.amounts.total - priced.amounts.net,
+            saveCard: priced.groupId !== null
+          } satisfies ChargeRequest
+        }
+      })
+
+    type CheckoutAnswer = Effect.Effect.Success<ReturnType<typeof answerOf>>
+
+    /** The answer of a checkout: the charge as its buyer sees it, with what it created. */
+    const answerOf = (communityId: string, chargeId: string, profileId: string) =>
+      Effect.gen(function*() {
         const row = yield* settlement.chargeRow(communityId, chargeId)
         return {
           id: row.id,
           ...chargeView(row),
-          profileId: buyer.profileId,
+          profileId,
           ...(yield* settlement.outcomeOf(row.id))
         }
       })
@@ -316,9 +351,13 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         )
 
     /**
-     * `POST /api/checkout`. With an `Idempotency-Key`, the key is claimed first (a concurrent
-     * request with the same key waits for this one) and the first answer is stored and replayed,
-     * to the same caller only (`keyScope`).
+     * `POST /api/checkout`, in two transactions with the gateway asked between them (no network
+     * call holds a database transaction): `reserve`, `gateway.createCharge`, then the answer applied
+     * (`Settlement.applyOutcome`). A crash between the two leaves a pending charge that the
+     * reconciliation job settles or releases. With an `Idempotency-Key`, the key is claimed in the
+     * first transaction; a concurrent request with the same key waits for the first one's answer
+     * (stored in the second transaction) and replays it, to the same caller only (`keyScope`); a
+     * refused request lets the key go.
      */
     const checkout = Effect.fn("Checkout.checkout")(
       function*(visitor: Visitor, input: CheckoutInput, idempotencyKey: string | undefined) {
@@ -326,20 +365,53 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         // A digest, so the stored key row keeps no buyer data or card token.
         const fingerprint = yield* sha256Hex(JSON.stringify(input))
         const scope = yield* keyScope(visitor, input)
-        return yield* transaction(Effect.gen(function*() {
-          if (idempotencyKey !== undefined) {
-            const claimed = yield* repo.claimKey(visitor.communityId, scope, idempotencyKey, fingerprint)
-            if (claimed.requestHash !== fingerprint) {
+        const { communityId } = visitor
+        for (let wait = 0;; wait++) {
+          const reserved = yield* transaction(Effect.gen(function*() {
+            if (idempotencyKey !== undefined) {
+              const claimed = yield* repo.claimKey(communityId, scope, idempotencyKey, fingerprint)
+              if (claimed.requestHash !== fingerprint) {
+                return yield* Effect.fail(
+                  conflict(M.idempotencyMismatch, [fieldError("Idempotency-Key", M.idempotencyMismatch, "headers")])
+                )
+              }
+              if (claimed.response !== null) {
+                return { _tag: "Replay", answer: claimed.response as CheckoutAnswer } as const
+              }
+              if (!claimed.claimed) return { _tag: "InFlight" } as const
+            }
+            return { _tag: "Reserved", ...(yield* reserve(visitor, input, business.country)) } as const
+          }))
+          if (reserved._tag === "Replay") return reserved.answer
+          if (reserved._tag === "InFlight") {
+            if (wait >= KEY_WAIT_ROUNDS) {
               return yield* Effect.fail(
-                conflict(M.idempotencyMismatch, [fieldError("Idempotency-Key", M.idempotencyMismatch, "headers")])
+                conflict(M.idempotencyInFlight, [fieldError("Idempotency-Key", M.idempotencyInFlight, "headers")])
               )
             }
-            if (claimed.response !== null) return claimed.response as Effect.Effect.Success<ReturnType<typeof charge>>
+            yield* Effect.sleep(KEY_WAIT_MS)
+            continue
           }
-          const result = yield* charge(visitor, input, business.country)
-          if (idempotencyKey !== undefined) yield* repo.storeAnswer(visitor.communityId, scope, idempotencyKey, result)
-          return result
-        }))
+          const outcome = yield* gateway.createCharge(reserved.request)
+          const answer = yield* transaction(Effect.gen(function*() {
+            const row = yield* settlement.applyOutcome(communityId, reserved.chargeId, outcome)
+            if (row.status === "failed") {
+              if (idempotencyKey !== undefined) yield* repo.dropKey(communityId, scope, idempotencyKey)
+              return null
+            }
+            const answer = yield* answerOf(communityId, reserved.chargeId, reserved.profileId)
+            if (idempotencyKey !== undefined) yield* repo.storeAnswer(communityId, scope, idempotencyKey, answer)
+            return answer
+          }))
+          if (answer === null) {
+            return yield* Effect.fail(
+              outcome._tag === "InvalidCard"
+                ? invalidField("cardToken", M.cardTokenInvalid)
+                : new AppError({ status: 402, text: M.declined })
+            )
+          }
+          return answer
+        }
       }
     )
 
@@ -373,7 +445,12 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
       return yield* chargeOf(visitor, id)
     })
 
-    /** A gateway notification: verified by the gateway layer, handled once per event id. */
+    /**
+     * A gateway notification: verified by the gateway layer, handled once per event id (the id is
+     * stored in the same transaction as the effect, so the answer is 2xx only once both are
+     * committed, and a retried delivery after a failure is handled again). Events may arrive in any
+     * order: a refund or a lost dispute of a charge still pending here settles the sale first.
+     */
     const webhook = Effect.fn("Checkout.webhook")(
       function*(gatewayName: string, headers: Readonly<Record<string, string | undefined>>, body: string) {
         if (gatewayName !== gateway.name) return yield* Effect.fail(notFound(M.unknownGateway))
@@ -384,13 +461,25 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
           if (!(yield* repo.recordEvent(gateway.name, event.eventId))) {
             return { eventId: event.eventId, duplicate: true, chargeId: null, status: null }
           }
-          const found = yield* repo.chargeAtGateway(gateway.name, event.gatewayChargeId)
+          if (event.type === "other") return { eventId: event.eventId, duplicate: false, chargeId: null, status: null }
+          const found = yield* repo.chargeAtGateway(gateway.name, event.gatewayChargeId, event.chargeId)
           if (Option.isNone(found)) return yield* Effect.fail(notFound(M.chargeNotFound))
           const row = found.value
-          if (row.status === "pending" && event.type === "charge.paid") {
-            yield* settlement.settle(row.communityId, row.id)
+          const paid = { _tag: "Paid", gatewayChargeId: event.gatewayChargeId } as const
+          if (event.type === "charge.paid") yield* settlement.applyOutcome(row.communityId, row.id, paid)
+          if (event.type === "charge.expired" && row.status === "pending") {
+            if (row.submittedAt === null) {
+              yield* settlement.applyOutcome(row.communityId, row.id, { ...paid, _tag: "Failed", reason: "canceled" })
+            } else yield* settlement.expire(row)
           }
-          if (row.status === "pending" && event.type === "charge.expired") yield* settlement.expire(row)
+          if (event.type === "charge.refunded" || event.type === "charge.dispute_lost") {
+            yield* settlement.applyOutcome(row.communityId, row.id, paid)
+            yield* settlement.gatewayRefund(row.communityId, row.id, {
+              kind: event.type === "charge.refunded" ? "refund" : "chargeback",
+              amount: event.amount ?? 0,
+              reference: event.eventId
+            })
+          }
           const after = yield* settlement.chargeRow(row.communityId, row.id)
           return { eventId: event.eventId, duplicate: false, chargeId: row.id, status: after.status }
         }))

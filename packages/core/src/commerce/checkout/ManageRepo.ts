@@ -54,8 +54,14 @@ export type RefundRow = {
   readonly reason: string
   readonly fullRefund: boolean
   readonly gatewayRefundId: string | null
-  readonly refundedBy: string
+  /** The team member who asked; null for a refund or chargeback the gateway reported. */
+  readonly refundedBy: string | null
   readonly createdAt: Date
+  /** `pending` while the gateway is asked (outside any transaction), then `succeeded` or `failed`. */
+  readonly status: "pending" | "succeeded" | "failed"
+  readonly kind: "refund" | "chargeback"
+  readonly requestKey?: string | null | undefined
+  readonly requestFingerprint?: string | null | undefined
 }
 
 const money = ["amount", "discount", "interest", "total", "fee", "net", "refundedAmount"] as const
@@ -127,6 +133,67 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
     const insertRefund = (row: RefundRow) =>
       sql`INSERT INTO refunds ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
 
-    return { list, sale, lockCharge, addRefunded, insertRefund }
+    /** Records the gateway's answer to a pending refund; false when it was no longer pending. */
+    const finishRefund = (id: string, status: "succeeded" | "failed", gatewayRefundId: string | null) =>
+      sql<{ readonly id: string }>`UPDATE refunds SET status = ${status}, gateway_refund_id = ${gatewayRefundId}
+        WHERE id = ${id} AND status = 'pending' RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+
+    /** Takes a failed refund's amount off the charge's refunded sum. */
+    const subtractRefunded = (communityId: string, chargeId: string, amount: number) =>
+      sql`UPDATE charges SET refunded_amount = refunded_amount - ${amount}, updated_at = now()
+        WHERE community_id = ${communityId} AND id = ${chargeId}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const refund = (communityId: string, id: string) =>
+      sql<RefundRow>`SELECT id, community_id, charge_id, purchase_id, amount::float8 AS amount, fee::float8 AS fee,
+          interest::float8 AS interest, currency, reason, full_refund, gateway_refund_id, refunded_by, created_at, status, kind
+        FROM refunds WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0])),
+        Effect.orDie
+      )
+
+    const gatewayCharge = (communityId: string, chargeId: string) =>
+      sql<{ readonly gatewayChargeId: string | null }>`SELECT gateway_charge_id FROM charges
+        WHERE community_id = ${communityId} AND id = ${chargeId}`.pipe(
+        Effect.map((rows) => rows[0]?.gatewayChargeId ?? null),
+        Effect.orDie
+      )
+
+    /** The refund a team member asked with an Idempotency-Key, if any. */
+    const refundByKey = (communityId: string, profileId: string, key: string) =>
+      sql<{
+        readonly id: string
+        readonly status: string
+        readonly requestFingerprint: string | null
+        readonly answer: string | null
+      }>`SELECT id, status, request_fingerprint, answer::text AS answer FROM refunds
+        WHERE community_id = ${communityId} AND refunded_by = ${profileId} AND request_key = ${key}`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0])),
+        Effect.orDie
+      )
+
+    /** Lets a refused refund's key go, so the same key may be tried again. */
+    const releaseKey = (id: string) =>
+      sql`UPDATE refunds SET request_key = NULL WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const storeAnswer = (id: string, answer: unknown) =>
+      sql`UPDATE refunds SET answer = ${JSON.stringify(answer)}::jsonb WHERE id = ${id}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    return {
+      list,
+      sale,
+      lockCharge,
+      gatewayCharge,
+      refundByKey,
+      releaseKey,
+      storeAnswer,
+      addRefunded,
+      insertRefund,
+      finishRefund,
+      subtractRefunded,
+      refund
+    }
   })
 }) {}

@@ -75,6 +75,10 @@ const FILTERS =
   "Filters: `productId`, `profileId` (the buyer), `paymentMethod`, `status` (`paid`, `partially_refunded`, `refunded`), `from` and `to` (a date = whole UTC day, or an instant; both inclusive, on the purchase date)."
 
 export class PurchasesManageApi extends HttpApiGroup.make("purchasesManage")
+  .annotateContext(OpenApi.annotations({
+    title: "Sales",
+    description: "The community's one-time sales: list, CSV export and refunds."
+  }))
   .add(
     HttpApiEndpoint.get("list", "/manage/purchases")
       .setUrlParams(SalesQuery)
@@ -85,6 +89,7 @@ export class PurchasesManageApi extends HttpApiGroup.make("purchasesManage")
         OpenApi.Description,
         `${READERS} The community's sales of ONE_TIME products (plans are listed by \`/api/manage/subscriptions\`), newest first (keyset: \`limit\`, \`cursor\`): buyer (profile, name, e-mail), product, amounts in minor units (\`total\` paid by the buyer, platform \`fee\`, \`net\` to the community, \`refundedAmount\`), payment method, status and dates. ${FILTERS}`
       )
+      .annotate(OpenApi.Summary, "List sales")
   )
   .add(
     HttpApiEndpoint.get("exportCsv", "/manage/purchases/export.csv")
@@ -96,6 +101,7 @@ export class PurchasesManageApi extends HttpApiGroup.make("purchasesManage")
         OpenApi.Description,
         `${READERS} Every sale matching the filters as CSV (RFC 4180: a header line, CRLF line ends, fields quoted when needed), newest first. ${FILTERS}`
       )
+      .annotate(OpenApi.Summary, "Export sales as CSV")
   )
   .add(
     HttpApiEndpoint.post("refund", "/manage/purchases/:id/refund")
@@ -108,8 +114,9 @@ export class PurchasesManageApi extends HttpApiGroup.make("purchasesManage")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        "Owner or admin (403 otherwise; finance reads only). Refunds a purchase: `amount` (minor units, of the charge's total; default all that is left) and `reason` (required). Within the gateway's refund window (sandbox: 180 days after payment; 409 after). Refunding more than is left answers 400 (param `amount`), refunding a purchase already refunded in full 409; concurrent refunds of one purchase run one at a time (the charge's row lock), so the refunded sum never passes the total. The ledger returns the amount to the buyer: the platform gives back its fee and interest in proportion, the community the rest, from the sale's pending money first, then from available (which may go below zero). When the purchase is refunded in full, the access it gave ends, its stock unit and coupon use are released. The buyer gets a receipt e-mail. A purchase of another community answers 404."
+        "Owner or admin (403 otherwise; finance reads only). Refunds a purchase: `amount` (minor units, of the charge's total; default all that is left) and `reason` (required). Within the gateway's refund window (sandbox: 180 days after payment; 409 after). Refunding more than is left answers 400 (param `amount`), refunding a purchase already refunded in full 409; concurrent refunds of one purchase run one at a time (the charge's row lock), so the refunded sum never passes the total. The ledger returns the amount to the buyer: the platform gives back its fee and interest in proportion, the community the rest, from the sale's pending money first, then from available (which may go below zero). When the purchase is refunded in full, the access it gave ends, its stock unit and coupon use are released. The buyer gets a receipt e-mail. A purchase of another community answers 404. No network call runs inside a database transaction: the refund is written `pending` (its amount already counted against what is left, under the lock) in one transaction, the gateway is asked with the idempotency key `roda-refund-{refundId}`, and a second transaction posts it (`succeeded`) or gives the amount back (`failed`, 400 with the gateway's reason); a refund left pending by a crash is finished by a durable job that asks the gateway again with the same key (never refunding twice). Stripe: 90-day window (PIX's limit, for every method); a destination charge's refund reverses the transfer and refunds the application fee in proportion. An `Idempotency-Key` header (per caller) replays the first answer of the same request, and answers 409 for another request with the key."
       )
+      .annotate(OpenApi.Summary, "Refund a purchase")
   )
   .middleware(MemberScope)
   .addError(Unauthorized)

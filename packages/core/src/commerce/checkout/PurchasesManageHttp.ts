@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember } from "../../domain/Caller"
@@ -29,8 +29,10 @@ export const PurchasesManageHttp = HttpApiBuilder.group(
             )
           ))
         .handle("refund", ({ path, payload }) =>
-          CurrentMember.pipe(
-            Effect.flatMap((member) => refunds.refund(member, path.id, payload)),
+          Effect.all([CurrentMember, HttpServerRequest.HttpServerRequest]).pipe(
+            Effect.flatMap(([member, request]) =>
+              refunds.refund(member, path.id, payload, request.headers["idempotency-key"])
+            ),
             Effect.flatMap((data) => ok(M.refunded, data))
           ))
     })

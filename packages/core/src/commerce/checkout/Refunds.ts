@@ -1,27 +1,28 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
+import { AppError, badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { Uuid } from "../../domain/Ids"
-import { formatMoney, roundHalfEven } from "../../domain/Money"
+import { Messages } from "../../domain/Messages"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { managerRoles, type Role } from "../../domain/Role"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
-import { Mailer } from "../../platform/Mailer"
-import { PaymentGateway } from "../../platform/PaymentGateway"
+import { Jobs } from "../../platform/Jobs"
+import { PaymentGateway, type RefundOutcome } from "../../platform/PaymentGateway"
 import { transactional } from "../../sql/transaction"
-import { Entitlements } from "../../structure/Entitlements"
-import { Stock } from "../catalogue/Stock"
-import { CouponRedemption } from "../coupons/CouponRedemption"
 import { ManageRepo, type SaleRow, type SaleStatus } from "./ManageRepo"
 import { refundMessages as M } from "./refundMessages"
+import { refundParts, RefundPosting } from "./RefundPosting"
+import { RECONCILE_AFTER_MS } from "./Settlement"
 
 /** Who reads the sales list: managers and the finance role. */
 export const salesReaders: ReadonlyArray<Role> = ["owner", "admin", "finance"]
 
 const SaleCursor = Schema.Tuple(Uuid)
+const REFUND_RECONCILE_JOB = "checkout.refundReconcile"
+const RefundJob = Schema.Struct({ communityId: Schema.String, refundId: Schema.String })
 const DAY_MS = 24 * 60 * 60 * 1000
 const DEFAULT_WINDOW_DAYS = 180
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/
@@ -47,6 +48,22 @@ export interface RefundInput {
 
 const statusOf = (row: SaleRow): SaleStatus =>
   row.refundedAmount === 0 ? "paid" : row.refundedAmount >= row.total ? "refunded" : "partially_refunded"
+
+/** The answer of a refund (stored with its Idempotency-Key and replayed). */
+interface RefundAnswer {
+  readonly id: string
+  readonly purchaseId: string
+  readonly amount: number
+  readonly currency: string
+  readonly full: boolean
+  readonly platformFeeReturned: number
+  readonly interestReturned: number
+  readonly fromPending: number
+  readonly fromAvailable: number
+  readonly reason: string
+  readonly createdAt: string
+  readonly purchase: ReturnType<typeof saleView>
+}
 
 const iso = (date: Date | null) => date === null ? null : new Date(date).toISOString()
 
@@ -130,10 +147,8 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
     const repo = yield* ManageRepo
     const ledger = yield* LedgerPosting
     const gateway = yield* PaymentGateway
-    const entitlements = yield* Entitlements
-    const stock = yield* Stock
-    const coupons = yield* CouponRedemption
-    const mailer = yield* Mailer
+    const posting = yield* RefundPosting
+    const jobs = yield* Jobs
     const ids = yield* Ids
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -180,17 +195,103 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
       return chunks.join("")
     })
 
-    const refund = Effect.fn("Refunds.refund")(function*(member: Member, purchaseId: string, input: RefundInput) {
+    /**
+     * The gateway's answer to a pending refund, applied once in its own transaction: `succeeded`
+     * posts it (ledger, access, stock, coupon, receipt), `failed` gives its amount back to what is
+     * left to refund. The refund row afterwards.
+     */
+    const finish = (communityId: string, refundId: string, outcome: RefundOutcome) =>
+      transactional(sql)(Effect.gen(function*() {
+        const found = yield* repo.refund(communityId, refundId)
+        if (Option.isNone(found)) return yield* Effect.dieMessage("Refunds.finish: the refund is gone")
+        const row = found.value
+        if (row.status !== "pending") return row
+        yield* repo.lockCharge(communityId, row.chargeId)
+        if (outcome._tag === "Refused") {
+          yield* repo.finishRefund(refundId, "failed", null)
+          yield* repo.subtractRefunded(communityId, row.chargeId, row.amount)
+          return { ...row, status: "failed" as const }
+        }
+        yield* repo.finishRefund(refundId, "succeeded", outcome.gatewayRefundId)
+        const posted = yield* posting.post({
+          refundId,
+          communityId,
+          chargeId: row.chargeId,
+          amount: row.amount,
+          fee: row.fee,
+          interest: row.interest,
+          currency: row.currency,
+          full: row.fullRefund,
+          at: row.createdAt,
+          kind: "refund"
+        })
+        return { ...row, status: "succeeded" as const, gatewayRefundId: outcome.gatewayRefundId, ...posted }
+      }))
+
+    /** Asks the gateway for a refund; the same refund id asks again without refunding twice (idempotency key). */
+    const askGateway = (
+      row: { readonly id: string; readonly chargeId: string; readonly amount: number; readonly currency: string },
+      gatewayChargeId: string | null
+    ) =>
+      gateway.refund === undefined
+        ? Effect.succeed<RefundOutcome>({ _tag: "Refused", reason: "refunds not supported" })
+        : gateway.refund({
+          refundId: row.id,
+          chargeId: row.chargeId,
+          gatewayChargeId,
+          amount: row.amount,
+          currency: row.currency
+        })
+
+    /** The job that finishes a refund left pending by a crash between the gateway and the second transaction. */
+    yield* jobs.handle(REFUND_RECONCILE_JOB, (payload) =>
+      Effect.gen(function*() {
+        const job = yield* Schema.decodeUnknown(RefundJob)(payload).pipe(Effect.orDie)
+        const found = yield* repo.refund(job.communityId, job.refundId)
+        if (Option.isNone(found) || found.value.status !== "pending") return
+        const charge = yield* repo.gatewayCharge(job.communityId, found.value.chargeId)
+        yield* finish(job.communityId, job.refundId, yield* askGateway(found.value, charge))
+      }))
+
+    /**
+     * A team refund in two transactions with the gateway asked between them: the first locks the
+     * charge, checks what is left and the window, and writes the refund `pending` with its amount
+     * added to the charge's refunded sum (so a concurrent refund sees it); the gateway is asked
+     * with the refund id as idempotency key; the second posts it or gives the amount back.
+     */
+    const refund = Effect.fn("Refunds.refund")(function*(
+      member: Member,
+      purchaseId: string,
+      input: RefundInput,
+      idempotencyKey?: string | undefined
+    ) {
       yield* requireRole(member, managerRoles)
       const { communityId } = member
       const id = purchaseId.toLowerCase()
       const refundId = yield* ids.next
-      const result = yield* transactional(sql)(Effect.gen(function*() {
+      if (gateway.refund === undefined) return yield* Effect.fail(badRequest(M.noRefunds))
+      const fingerprint = JSON.stringify([id, input.amount ?? null, input.reason])
+      const keyReused = new AppError({
+        status: 409,
+        text: Messages.idempotencyKeyReused,
+        errors: [fieldError("Idempotency-Key", Messages.idempotencyKeyReused, "headers")]
+      })
+      const pending = yield* transactional(sql)(Effect.gen(function*() {
         const found = yield* repo.sale(communityId, id)
         if (Option.isNone(found)) return yield* Effect.fail(notFound(M.purchaseNotFound))
         const sale = found.value
         // One refund of a charge at a time: the rest is read under the lock.
         const locked = yield* repo.lockCharge(communityId, sale.chargeId)
+        if (idempotencyKey !== undefined) {
+          const prior = yield* repo.refundByKey(communityId, member.profileId, idempotencyKey)
+          if (Option.isSome(prior)) {
+            if (prior.value.requestFingerprint !== fingerprint || prior.value.status === "pending") {
+              return yield* Effect.fail(keyReused)
+            }
+            if (prior.value.answer !== null) return { replay: JSON.parse(prior.value.answer) as RefundAnswer }
+            yield* repo.releaseKey(prior.value.id)
+          }
+        }
         // The ledger also counts refunds made elsewhere (a subscription's cancellation with refund).
         const inLedger = yield* ledger.refundable(communityId, sale.chargeId)
         const left = Math.min(locked.total - locked.refundedAmount, Option.getOrElse(inLedger, () => Infinity))
@@ -205,95 +306,63 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
           const text = M.windowClosed(windowDays)
           return yield* Effect.fail(conflict(text, [fieldError("status", text)]))
         }
-        if (gateway.refund === undefined) return yield* Effect.fail(badRequest(M.noRefunds))
-        // The platform's parts, proportional to the refunded sum so far (rounded once per total, no drift).
-        const share = (part: number, refunded: number) =>
-          Number(roundHalfEven(BigInt(part) * BigInt(refunded), BigInt(locked.total)))
-        const after = locked.refundedAmount + amount
-        const fee = Math.min(amount, share(sale.fee, after) - share(sale.fee, locked.refundedAmount))
-        const interest = Math.min(
-          amount - fee,
-          share(sale.interest, after) - share(sale.interest, locked.refundedAmount)
-        )
-        const outcome = yield* gateway.refund({
-          chargeId: sale.chargeId,
-          gatewayChargeId: null,
-          amount,
-          currency: sale.currency
-        })
-        if (outcome._tag === "Refused") return yield* Effect.fail(badRequest(M.gatewayRefused(outcome.reason)))
+        const parts = refundParts({ ...locked, fee: sale.fee, interest: sale.interest }, locked.refundedAmount, amount)
         if (!(yield* repo.addRefunded(communityId, sale.chargeId, amount))) {
           return yield* Effect.dieMessage("Refunds.refund: refunded sum would pass the total under the lock")
         }
-        const full = after === locked.total
-        yield* repo.insertRefund({
+        const row = {
           id: refundId,
           communityId,
           chargeId: sale.chargeId,
           purchaseId: sale.id,
           amount,
-          fee,
-          interest,
+          fee: Math.min(amount, parts.fee),
+          interest: parts.interest,
           currency: sale.currency,
           reason: input.reason,
-          fullRefund: full,
-          gatewayRefundId: outcome.gatewayRefundId,
+          fullRefund: parts.full,
+          gatewayRefundId: null,
           refundedBy: member.profileId,
-          createdAt: at
-        })
-        const posted = yield* ledger.recordRefund({
-          communityId,
-          chargeId: sale.chargeId,
-          refundId,
-          currency: sale.currency,
-          amount,
-          fee,
-          interest,
-          at,
-          description: `Reembolso: ${sale.productTitle}`
-        })
-        if (full) {
-          yield* entitlements.endOne({
-            communityId,
-            profileId: sale.profileId,
-            sourceType: "product",
-            sourceId: sale.productId,
-            at
-          })
-          if (sale.stockReserved) yield* stock.giveBack(communityId, sale.productId)
-          if (sale.couponId !== null) yield* coupons.refund(communityId, sale.chargeId)
+          createdAt: at,
+          status: "pending" as const,
+          kind: "refund" as const,
+          requestKey: idempotencyKey ?? null,
+          requestFingerprint: idempotencyKey === undefined ? null : fingerprint
         }
-        if (sale.buyerEmail !== null) {
-          const money = formatMoney(amount, sale.currency)
-          yield* mailer.send({
-            to: sale.buyerEmail,
-            communityId,
-            kind: "refund",
-            subject: `Reembolso: ${sale.productTitle} / Refund: ${sale.productTitle}`,
-            text: `Reembolso de ${money} da compra ${sale.productTitle} (cobrança ${sale.chargeId}).\n` +
-              `Refund of ${money} for ${sale.productTitle} (charge ${sale.chargeId}).`
-          })
-        }
-        return { amount, fee, interest, full, ...posted, gatewayRefundId: outcome.gatewayRefundId, at }
+        yield* repo.insertRefund(row)
+        yield* jobs.enqueue({
+          kind: REFUND_RECONCILE_JOB,
+          key: refundId,
+          payload: { communityId, refundId },
+          runAt: at.getTime() + RECONCILE_AFTER_MS
+        })
+        return { row, gatewayChargeId: yield* repo.gatewayCharge(communityId, sale.chargeId) }
       }))
+      if ("replay" in pending) return pending.replay
+      const outcome = yield* askGateway(pending.row, pending.gatewayChargeId)
+      const result = yield* finish(communityId, refundId, outcome)
+      if (outcome._tag === "Refused") return yield* Effect.fail(badRequest(M.gatewayRefused(outcome.reason)))
+      const posted = result as { readonly fromPending?: number; readonly fromAvailable?: number }
       const sale = Option.getOrThrow(yield* repo.sale(communityId, id))
-      return {
+      const answer: RefundAnswer = {
         id: refundId,
         purchaseId: id,
         amount: result.amount,
         currency: sale.currency,
-        full: result.full,
+        full: result.fullRefund,
         platformFeeReturned: result.fee,
         interestReturned: result.interest,
-        fromPending: result.fromPending,
-        fromAvailable: result.fromAvailable,
+        fromPending: posted.fromPending ?? 0,
+        fromAvailable: posted.fromAvailable ?? 0,
         reason: input.reason,
-        createdAt: result.at.toISOString(),
+        createdAt: result.createdAt.toISOString(),
         purchase: saleView(sale)
       }
+      if (idempotencyKey !== undefined) yield* transactional(sql)(repo.storeAnswer(refundId, answer))
+      return answer
     })
 
     return { list, csv, refund }
   }),
-  dependencies: [ManageRepo.Default]
+  dependencies: [ManageRepo.Default, RefundPosting.Default]
 }) {}

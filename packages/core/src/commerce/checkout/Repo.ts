@@ -23,19 +23,45 @@ export interface ChargeRow {
   readonly amounts: SaleAmounts
   readonly couponId: string | null
   readonly stockReserved: boolean
-  readonly status: "pending" | "paid" | "expired"
+  readonly status: "pending" | "paid" | "expired" | "failed"
   readonly gateway: string
   readonly gatewayChargeId: string | null
   readonly paymentCode: string | null
   readonly expiresAt: Date | null
   readonly paidAt: Date | null
   readonly createdAt: Date
+  /** When the gateway's answer was recorded; null while a crash may have left it unknown. */
+  readonly submittedAt: Date | null
+  readonly nextAction: unknown
+  /** `next_action` as stored, keys untouched (`charge` reads it; `nextAction` has its keys camel-cased). */
+  readonly nextActionText?: string | null | undefined
+  readonly failureReason: string | null
 }
 
-export type NewCharge = Omit<ChargeRow, "paidAt" | "createdAt" | "amounts" | "addOnProductIds"> & {
-  readonly amounts: string
-  readonly addOnProductIds: string
+/** The gateway's answer to a charge, as stored (`recordSubmission`). */
+export interface Submission {
+  readonly gatewayChargeId: string
+  readonly paymentCode: string | null
+  readonly expiresAt: Date | null
+  readonly nextAction: unknown
 }
+
+export type NewCharge =
+  & Omit<
+    ChargeRow,
+    | "paidAt"
+    | "createdAt"
+    | "amounts"
+    | "addOnProductIds"
+    | "submittedAt"
+    | "nextAction"
+    | "nextActionText"
+    | "failureReason"
+  >
+  & {
+    readonly amounts: string
+    readonly addOnProductIds: string
+  }
 
 export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/CheckoutRepo", {
   effect: Effect.gen(function*() {
@@ -46,23 +72,47 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       sql`INSERT INTO charges ${sql.insert({ ...row })}`.pipe(Effect.asVoid, Effect.orDie)
 
     const charge = (communityId: string, id: string, lock = false) =>
-      sql<ChargeRow>`SELECT * FROM charges WHERE community_id = ${communityId} AND id = ${id}
+      // the gateway's action object is kept as the gateway wrote it (the client SDK reads its keys): as text
+      sql<ChargeRow>`SELECT *, next_action::text AS next_action_text FROM charges
+        WHERE community_id = ${communityId} AND id = ${id}
         ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.map(first), Effect.orDie)
 
-    const chargeAtGateway = (gateway: string, gatewayChargeId: string) =>
-      sql<ChargeRow>`SELECT * FROM charges WHERE gateway = ${gateway} AND gateway_charge_id = ${gatewayChargeId}
-        FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+    /** A charge of a gateway event, locked: by our id when the event carries it, else by the gateway's. */
+    const chargeAtGateway = (gateway: string, gatewayChargeId: string, chargeId?: string | undefined) =>
+      (chargeId !== undefined && /^[0-9a-f-]{36}$/i.test(chargeId)
+        ? sql<ChargeRow>`SELECT * FROM charges WHERE gateway = ${gateway} AND id = ${chargeId.toLowerCase()} FOR UPDATE`
+        : sql<ChargeRow>`SELECT * FROM charges WHERE gateway = ${gateway} AND gateway_charge_id = ${gatewayChargeId}
+        FOR UPDATE`).pipe(Effect.map(first), Effect.orDie)
+
+    /** Records the gateway's answer to a charge (once: a charge keeps the first answer recorded). */
+    const recordSubmission = (id: string, submission: Submission, at: Date) =>
+      sql`UPDATE charges SET gateway_charge_id = ${submission.gatewayChargeId}, payment_code = ${submission.paymentCode},
+          expires_at = ${submission.expiresAt},
+          next_action = ${submission.nextAction === null ? null : JSON.stringify(submission.nextAction)}::jsonb,
+          submitted_at = ${at}, updated_at = now()
+        WHERE id = ${id} AND submitted_at IS NULL`.pipe(Effect.asVoid, Effect.orDie)
+
+    const markFailed = (id: string, reason: string, at: Date) =>
+      sql`UPDATE charges SET status = 'failed', failure_reason = ${reason}, submitted_at = coalesce(submitted_at, ${at}),
+          next_action = NULL, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+
+    /** Pending charges whose gateway answer was never recorded (a crash), created before `before`. */
+    const unsubmitted = (before: Date, limit: number) =>
+      sql<{ readonly id: string; readonly communityId: string }>`SELECT id, community_id FROM charges
+        WHERE status = 'pending' AND submitted_at IS NULL AND created_at <= ${before}
+        ORDER BY created_at LIMIT ${limit}`.pipe(Effect.orDie)
 
     const setStatus = (id: string, status: ChargeRow["status"], paidAt: Date | null) =>
-      sql`UPDATE charges SET status = ${status}, paid_at = ${paidAt}, updated_at = now() WHERE id = ${id}`.pipe(
+      sql`UPDATE charges SET status = ${status}, paid_at = ${paidAt}, next_action = NULL, updated_at = now()
+        WHERE id = ${id}`.pipe(
         Effect.asVoid,
         Effect.orDie
       )
 
-    /** Pending charges whose time ran out, locked for this caller (other processes skip them). */
+    /** Pending charges whose time ran out (read without a lock: the gateway is asked before each is locked). */
     const expiredPending = (now: Date, limit: number) =>
       sql<ChargeRow>`SELECT * FROM charges WHERE status = 'pending' AND expires_at <= ${now}
-        ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`.pipe(Effect.orDie)
+        ORDER BY expires_at LIMIT ${limit}`.pipe(Effect.orDie)
 
     const insertPurchase = (
       row: { id: string; communityId: string; profileId: string; productId: string; chargeId: string }
@@ -102,13 +152,20 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
      */
     const claimKey = (communityId: string, scope: string, key: string, fingerprint: string) =>
       Effect.gen(function*() {
-        yield* sql`INSERT INTO idempotency_keys (community_id, scope, key, request_hash)
-          VALUES (${communityId}, ${scope}, ${key}, ${fingerprint}) ON CONFLICT DO NOTHING`
+        const inserted = yield* sql`INSERT INTO idempotency_keys (community_id, scope, key, request_hash)
+          VALUES (${communityId}, ${scope}, ${key}, ${fingerprint}) ON CONFLICT DO NOTHING RETURNING key`
         const rows = yield* sql<{ readonly requestHash: string; readonly response: unknown }>`
           SELECT request_hash, response FROM idempotency_keys
           WHERE community_id = ${communityId} AND scope = ${scope} AND key = ${key} FOR UPDATE`
-        return rows[0]!
+        return { ...rows[0]!, claimed: inserted.length === 1 }
       }).pipe(Effect.orDie)
+
+    /** Lets a key go (its request was refused), so it may be used again. */
+    const dropKey = (communityId: string, scope: string, key: string) =>
+      sql`DELETE FROM idempotency_keys WHERE community_id = ${communityId} AND scope = ${scope} AND key = ${key}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
 
     const storeAnswer = (communityId: string, scope: string, key: string, response: unknown) =>
       sql`UPDATE idempotency_keys SET response = ${JSON.stringify(response)}::jsonb
@@ -134,6 +191,10 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       insertCharge,
       charge,
       chargeAtGateway,
+      recordSubmission,
+      markFailed,
+      unsubmitted,
+      dropKey,
       setStatus,
       expiredPending,
       insertPurchase,

@@ -1,11 +1,13 @@
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { CommunityNotices } from "../../communities/Memberships"
 import { orNotFound } from "../../domain/found"
 import { formatMoney } from "../../domain/Money"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
+import { Jobs } from "../../platform/Jobs"
 import { Mailer } from "../../platform/Mailer"
+import { type ChargeOutcome, type ChargeState, PaymentGateway } from "../../platform/PaymentGateway"
 import { transactional } from "../../sql/transaction"
 import { Entitlements } from "../../structure/Entitlements"
 import { SellableProducts } from "../catalogue/SellableProducts"
@@ -14,10 +16,26 @@ import { CouponRedemption } from "../coupons/CouponRedemption"
 import { type OpenedByCheckout, Subscribing } from "../subscriptions/Subscribing"
 import { checkoutMessages as M } from "./messages"
 import { periodEnd } from "./period"
+import { RefundPosting } from "./RefundPosting"
 import { type ChargeRow, CheckoutRepo } from "./Repo"
 
 /** Pending charges expired per run of `expireDue`. */
 const EXPIRY_BATCH = 100
+
+/** Job kind: a charge whose gateway answer was never recorded is asked of the gateway. */
+export const RECONCILE_JOB = "checkout.reconcile"
+
+/**
+ * How long after its reservation a charge is reconciled when its gateway answer was not recorded:
+ * well past the longest gateway call (the Stripe SDK gives up after 80 s), so a request still
+ * waiting for the gateway is never overtaken.
+ */
+export const RECONCILE_AFTER_MS = 10 * 60 * 1000
+
+const ReconcileJob = Schema.Struct({ communityId: Schema.String, chargeId: Schema.String })
+
+/** A pending charge the gateway knows nothing of gets this long before the expiry job asks again. */
+const PENDING_FALLBACK_MS = 60 * 60 * 1000
 
 /**
  * What happens to a charge after checkout created it, always inside the caller's transaction:
@@ -37,6 +55,9 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
     const mailer = yield* Mailer
     const ids = yield* Ids
     const subscribing = yield* Subscribing
+    const gateway = yield* PaymentGateway
+    const jobs = yield* Jobs
+    const posting = yield* RefundPosting
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const chargeRow = (communityId: string, chargeId: string, lock = false) =>
@@ -168,17 +189,133 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
         yield* subscribing.expire(charge.id)
       })
 
-    /** Expires the pending charges whose time ran out (a job calls it; several processes may). */
-    const expireDue = Effect.fn("Settlement.expireDue")(function*() {
-      const at = yield* now
-      return yield* transactional(sql)(Effect.gen(function*() {
-        const due = yield* repo.expiredPending(at, EXPIRY_BATCH)
-        yield* Effect.forEach(due, expire, { discard: true })
-        return due.length
-      }))
+    /** The gateway refused the charge: final `failed`, stock and coupon returned, an opened subscription ends. */
+    const fail = (charge: ChargeRow, reason: string) =>
+      Effect.gen(function*() {
+        yield* repo.markFailed(charge.id, reason, yield* now)
+        if (charge.stockReserved) yield* stock.giveBack(charge.communityId, charge.productId)
+        if (charge.couponId !== null) yield* coupons.release(charge.communityId, charge.id)
+        yield* subscribing.expire(charge.id)
+      })
+
+    /**
+     * Applies what the gateway said of a charge (its answer to checkout, or its state when asked
+     * later), in the caller's transaction, once: a charge no longer pending is left alone (a webhook
+     * or the reconciliation got there first). The charge row afterwards.
+     */
+    const applyOutcome = (communityId: string, chargeId: string, outcome: ChargeOutcome | ChargeState) =>
+      Effect.gen(function*() {
+        const charge = yield* chargeRow(communityId, chargeId, true)
+        if (charge.status !== "pending") return charge
+        const at = yield* now
+        switch (outcome._tag) {
+          case "Paid": {
+            const submission = { gatewayChargeId: outcome.gatewayChargeId, paymentCode: null, expiresAt: null }
+            yield* repo.recordSubmission(charge.id, { ...submission, nextAction: null }, at)
+            yield* settle(communityId, chargeId)
+            break
+          }
+          case "Pending": {
+            yield* repo.recordSubmission(charge.id, {
+              gatewayChargeId: outcome.gatewayChargeId,
+              paymentCode: outcome.paymentCode ?? null,
+              expiresAt: outcome.expiresAt ?? new Date(at.getTime() + PENDING_FALLBACK_MS),
+              nextAction: outcome.action ?? null
+            }, at)
+            break
+          }
+          case "Declined":
+          case "Failed":
+            yield* fail(charge, outcome.reason)
+            break
+          case "InvalidCard":
+            yield* fail(charge, "invalid_card")
+            break
+          case "Unknown":
+            yield* fail(charge, "not_received_by_gateway")
+        }
+        return yield* chargeRow(communityId, chargeId)
+      })
+
+    /** A refund or lost dispute the gateway reported of a paid charge (see `RefundPosting.fromGateway`). */
+    const gatewayRefund = (
+      communityId: string,
+      chargeId: string,
+      input: { readonly kind: "refund" | "chargeback"; readonly amount: number; readonly reference: string }
+    ) =>
+      Effect.gen(function*() {
+        const charge = yield* chargeRow(communityId, chargeId, true)
+        if (charge.status !== "paid") return 0
+        return yield* posting.fromGateway(charge, input, yield* now)
+      })
+
+    /** Schedules the reconciliation of a charge just reserved (in the reserving transaction, so it is durable). */
+    const scheduleReconcile = (communityId: string, chargeId: string) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        yield* jobs.enqueue({
+          kind: RECONCILE_JOB,
+          key: chargeId,
+          payload: { communityId, chargeId },
+          runAt: at.getTime() + RECONCILE_AFTER_MS
+        })
+      })
+
+    /**
+     * A charge whose gateway answer was never recorded (the process stopped between reserving and
+     * settling): the gateway is asked (outside any transaction) and its answer applied once.
+     */
+    const reconcile = Effect.fn("Settlement.reconcile")(function*(communityId: string, chargeId: string) {
+      const charge = yield* chargeRow(communityId, chargeId)
+      if (charge.status !== "pending" || charge.submittedAt !== null) return charge.status
+      const state = yield* gateway.lookup({ chargeId, gatewayChargeId: charge.gatewayChargeId })
+      return (yield* transactional(sql)(applyOutcome(communityId, chargeId, state))).status
     })
 
-    return { chargeRow, openSubscription, outcomeOf, settle, expire, expireDue }
+    yield* jobs.handle(RECONCILE_JOB, (payload) =>
+      Effect.flatMap(
+        Schema.decodeUnknown(ReconcileJob)(payload).pipe(Effect.orDie),
+        (job) => Effect.asVoid(reconcile(job.communityId, job.chargeId))
+      ))
+
+    /**
+     * Expires the pending charges whose time ran out (a job calls it; several processes may). The
+     * gateway is asked first, outside any transaction: a charge paid at the last moment is settled,
+     * one still open there is canceled before it is expired here.
+     */
+    const expireDue = Effect.fn("Settlement.expireDue")(function*() {
+      const at = yield* now
+      const due = yield* repo.expiredPending(at, EXPIRY_BATCH)
+      let expired = 0
+      for (const charge of due) {
+        const reference = { chargeId: charge.id, gatewayChargeId: charge.gatewayChargeId }
+        const state = yield* gateway.cancel(reference)
+        if (state._tag === "Pending") continue // the gateway would not let it go yet: next run
+        const after = yield* transactional(sql)(Effect.gen(function*() {
+          const locked = yield* chargeRow(charge.communityId, charge.id, true)
+          if (locked.status !== "pending") return locked.status
+          if (state._tag === "Paid") return (yield* applyOutcome(charge.communityId, charge.id, state)).status
+          yield* expire(locked)
+          return "expired" as const
+        }))
+        if (after === "expired") expired++
+      }
+      return expired
+    })
+
+    return {
+      chargeRow,
+      openSubscription,
+      outcomeOf,
+      settle,
+      expire,
+      fail,
+      applyOutcome,
+      gatewayRefund,
+      scheduleReconcile,
+      reconcile,
+      expireDue
+    }
   }),
-  dependencies: [CheckoutRepo.Default]
+  dependencies: [CheckoutRepo.Default, RefundPosting.Default]
 }) {}

@@ -49,11 +49,22 @@ export const checkoutMessages = {
     "Esta Idempotency-Key já foi usada com outro pedido.",
     "This Idempotency-Key was already used with a different request."
   ),
+  idempotencyInFlight: text(
+    "Um pedido com esta Idempotency-Key ainda está em andamento; tente de novo em instantes.",
+    "A request with this Idempotency-Key is still in progress; retry shortly."
+  ),
+  installmentsNotOffered: (max: number): Text =>
+    text(
+      `O gateway de pagamento oferece no máximo ${max} parcela(s) para esta comunidade.`,
+      `The payment gateway offers at most ${max} installment(s) for this community.`
+    ),
   notPending: (status: string): Text =>
     text(
       `A cobrança não está pendente (status ${status}). Ações permitidas: nenhuma.`,
       `The charge is not pending (status ${status}). Allowed moves: none.`
     ),
+  gatewayAccount: text("Conta no gateway de pagamento.", "Payment gateway account."),
+  gatewayAccountSet: text("Conta no gateway de pagamento atualizada.", "Payment gateway account updated."),
   notSandbox: text("Rota disponível apenas no sandbox.", "Route available in the sandbox only."),
   unknownGateway: text("Gateway de pagamento desconhecido.", "Unknown payment gateway."),
   webhookInvalid: text("Webhook inválido.", "Invalid webhook."),

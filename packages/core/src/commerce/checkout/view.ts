@@ -20,6 +20,7 @@ export const chargeView = (row: ChargeRow) => ({
   total: row.total,
   paymentCode: row.paymentCode,
   expiresAt: iso(row.expiresAt),
+  nextAction: row.nextActionText ? JSON.parse(row.nextActionText) as unknown : null,
   paidAt: iso(row.paidAt),
   createdAt: iso(row.createdAt)
 })

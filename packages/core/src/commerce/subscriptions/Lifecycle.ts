@@ -161,7 +161,13 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
           paymentMethod: "CREDIT_CARD",
           installments: 1,
           cardToken,
-          buyer: { name: contact?.fullName ?? "", email: contact?.email ?? "", taxId: "" }
+          buyer: { name: contact?.fullName ?? "", email: contact?.email ?? "", taxId: "" },
+          communityId: row.communityId,
+          platformAmount: amounts.total - amounts.net,
+          // The card on file, charged without the member (renewals, retries); a new card is the member's own.
+          offSession: cardToken === row.cardToken,
+          saveCard: true,
+          attempt: attempts
         })
         if (outcome._tag === "Paid") {
           yield* repo.updateBilling(billing.id, {

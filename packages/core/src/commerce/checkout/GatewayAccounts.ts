@@ -1,0 +1,54 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { notFound } from "../../domain/AppError"
+import type { Account } from "../../domain/Caller"
+import { Messages } from "../../domain/Messages"
+import { requirePlatformAdmin } from "../../domain/Policy"
+import { PaymentGateway } from "../../platform/PaymentGateway"
+
+/** The seller account of a community at the active gateway (`gateway_accounts`), set by operators. */
+export class GatewayAccounts extends Effect.Service<GatewayAccounts>()("@roda/core/GatewayAccounts", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const gateway = yield* PaymentGateway
+
+    const community = (communityId: string) =>
+      Effect.gen(function*() {
+        const rows = yield* sql`SELECT id FROM communities WHERE id = ${communityId}`.pipe(Effect.orDie)
+        if (rows.length === 0) return yield* Effect.fail(notFound(Messages.communityNotFound))
+      })
+
+    const view = (communityId: string) =>
+      Effect.map(
+        sql<{ readonly accountId: string }>`SELECT account_id FROM gateway_accounts
+          WHERE gateway = ${gateway.name} AND community_id = ${communityId}`.pipe(Effect.orDie),
+        (rows) => ({ communityId, gateway: gateway.name, accountId: rows[0]?.accountId ?? null })
+      )
+
+    const get = Effect.fn("GatewayAccounts.get")(function*(account: Account, communityId: string) {
+      yield* requirePlatformAdmin(account)
+      yield* community(communityId)
+      return yield* view(communityId)
+    })
+
+    const set = Effect.fn("GatewayAccounts.set")(function*(account: Account, communityId: string, accountId: string) {
+      yield* requirePlatformAdmin(account)
+      yield* community(communityId)
+      yield* sql`INSERT INTO gateway_accounts (gateway, community_id, account_id)
+        VALUES (${gateway.name}, ${communityId}, ${accountId})
+        ON CONFLICT (gateway, community_id) DO UPDATE SET account_id = excluded.account_id`.pipe(Effect.orDie)
+      return yield* view(communityId)
+    })
+
+    const remove = Effect.fn("GatewayAccounts.remove")(function*(account: Account, communityId: string) {
+      yield* requirePlatformAdmin(account)
+      yield* community(communityId)
+      yield* sql`DELETE FROM gateway_accounts WHERE gateway = ${gateway.name} AND community_id = ${communityId}`.pipe(
+        Effect.orDie
+      )
+      return yield* view(communityId)
+    })
+
+    return { get, set, remove }
+  })
+}) {}

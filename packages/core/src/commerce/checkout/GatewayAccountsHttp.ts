@@ -1,0 +1,32 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { RodaApi } from "../../api/RodaApi"
+import { CurrentAccount } from "../../domain/Caller"
+import { ok } from "../../http/Reply"
+import { GatewayAccounts } from "./GatewayAccounts"
+import { checkoutMessages as M } from "./messages"
+
+export const GatewayAccountsHttp = HttpApiBuilder.group(
+  RodaApi,
+  "gatewayAccounts",
+  (handlers) =>
+    Effect.gen(function*() {
+      const accounts = yield* GatewayAccounts
+      return handlers
+        .handle("get", ({ path }) =>
+          CurrentAccount.pipe(
+            Effect.flatMap((account) => accounts.get(account, path.communityId)),
+            Effect.flatMap((data) => ok(M.gatewayAccount, data))
+          ))
+        .handle("set", ({ path, payload }) =>
+          CurrentAccount.pipe(
+            Effect.flatMap((account) => accounts.set(account, path.communityId, payload.accountId)),
+            Effect.flatMap((data) => ok(M.gatewayAccountSet, data))
+          ))
+        .handle("remove", ({ path }) =>
+          CurrentAccount.pipe(
+            Effect.flatMap((account) => accounts.remove(account, path.communityId)),
+            Effect.flatMap((data) => ok(M.gatewayAccountSet, data))
+          ))
+    })
+)

@@ -1,0 +1,179 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { formatMoney, roundHalfEven } from "../../domain/Money"
+import { LedgerPosting } from "../../money/ledger/LedgerPosting"
+import { Ids } from "../../platform/Ids"
+import { Mailer } from "../../platform/Mailer"
+import { Entitlements } from "../../structure/Entitlements"
+import { Stock } from "../catalogue/Stock"
+import { CouponRedemption } from "../coupons/CouponRedemption"
+import { ManageRepo } from "./ManageRepo"
+
+/** The platform's part of a refund: proportional to the refunded sum so far, rounded once per total (no drift). */
+export const refundParts = (
+  charge: { readonly total: number; readonly fee: number; readonly interest: number },
+  refundedBefore: number,
+  amount: number
+) => {
+  const share = (part: number, refunded: number) =>
+    Number(roundHalfEven(BigInt(part) * BigInt(refunded), BigInt(Math.max(1, charge.total))))
+  const after = refundedBefore + amount
+  const fee = Math.min(amount, share(charge.fee, after) - share(charge.fee, refundedBefore))
+  const interest = Math.min(amount - fee, share(charge.interest, after) - share(charge.interest, refundedBefore))
+  return { fee, interest, full: after >= charge.total }
+}
+
+export interface PostedRefund {
+  readonly refundId: string
+  readonly communityId: string
+  readonly chargeId: string
+  readonly amount: number
+  readonly fee: number
+  readonly interest: number
+  readonly currency: string
+  readonly full: boolean
+  readonly at: Date
+  readonly kind: "refund" | "chargeback"
+}
+
+/**
+ * What a refund given by the gateway does here, in the caller's transaction (checkout's refunds,
+ * and refunds and lost disputes the gateway reports on its own): the ledger (pending first, then
+ * available), and, once the purchase is refunded in full, the end of the access it gave, its stock
+ * unit and coupon use given back; the buyer gets a receipt.
+ */
+export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/RefundPosting", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const ledger = yield* LedgerPosting
+    const entitlements = yield* Entitlements
+    const stock = yield* Stock
+    const coupons = yield* CouponRedemption
+    const mailer = yield* Mailer
+    const ids = yield* Ids
+    const manage = yield* ManageRepo
+
+    const saleOfCharge = (communityId: string, chargeId: string) =>
+      sql<{
+        readonly purchaseId: string | null
+        readonly profileId: string
+        readonly productId: string
+        readonly productTitle: string
+        readonly buyerEmail: string | null
+        readonly stockReserved: boolean
+        readonly couponId: string | null
+      }>`SELECT pu.id AS purchase_id, c.profile_id, c.product_id, p.title AS product_title, a.email AS buyer_email,
+          c.stock_reserved, c.coupon_id
+        FROM charges c
+        JOIN products p ON p.community_id = c.community_id AND p.id = c.product_id
+        LEFT JOIN purchases pu ON pu.charge_id = c.id
+        LEFT JOIN profiles pr ON pr.community_id = c.community_id AND pr.id = c.profile_id
+        LEFT JOIN accounts a ON a.id = pr.account_id
+        WHERE c.community_id = ${communityId} AND c.id = ${chargeId}`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0])),
+        Effect.orDie
+      )
+
+    const post = (refund: PostedRefund) =>
+      Effect.gen(function*() {
+        const found = yield* saleOfCharge(refund.communityId, refund.chargeId)
+        if (Option.isNone(found)) return yield* Effect.dieMessage("RefundPosting.post: the charge is gone")
+        const sale = found.value
+        const label = refund.kind === "chargeback" ? "Chargeback" : "Reembolso"
+        const posted = yield* ledger.recordRefund({
+          communityId: refund.communityId,
+          chargeId: refund.chargeId,
+          refundId: refund.refundId,
+          currency: refund.currency,
+          amount: refund.amount,
+          fee: refund.fee,
+          interest: refund.interest,
+          at: refund.at,
+          description: `${label}: ${sale.productTitle}`
+        })
+        if (refund.full && sale.purchaseId !== null) {
+          yield* entitlements.endOne({
+            communityId: refund.communityId,
+            profileId: sale.profileId,
+            sourceType: "product",
+            sourceId: sale.productId,
+            at: refund.at
+          })
+          if (sale.stockReserved) yield* stock.giveBack(refund.communityId, sale.productId)
+          if (sale.couponId !== null) yield* coupons.refund(refund.communityId, refund.chargeId)
+        }
+        if (sale.buyerEmail !== null && refund.kind === "refund") {
+          const money = formatMoney(refund.amount, refund.currency)
+          yield* mailer.send({
+            to: sale.buyerEmail,
+            communityId: refund.communityId,
+            kind: "refund",
+            subject: `Reembolso: ${sale.productTitle} / Refund: ${sale.productTitle}`,
+            text: `Reembolso de ${money} da compra ${sale.productTitle} (cobrança ${refund.chargeId}).\n` +
+              `Refund of ${money} for ${sale.productTitle} (charge ${refund.chargeId}).`
+          })
+        }
+        return posted
+      })
+
+    /**
+     * A refund or a lost dispute the gateway reports (not asked by Roda): `gatewayTotal` is, for a
+     * refund, the charge's refunded total at the gateway (only what Roda does not know of yet is
+     * posted); for a chargeback, the amount taken back. Written as a refund row of its `kind`.
+     */
+    const fromGateway = (
+      charge: {
+        readonly communityId: string
+        readonly id: string
+        readonly total: number
+        readonly fee: number
+        readonly interest: number
+        readonly currency: string
+      },
+      input: { readonly kind: "refund" | "chargeback"; readonly amount: number; readonly reference: string },
+      at: Date
+    ) =>
+      Effect.gen(function*() {
+        const locked = yield* manage.lockCharge(charge.communityId, charge.id)
+        const inLedger = yield* ledger.refundable(charge.communityId, charge.id)
+        const left = Math.min(locked.total - locked.refundedAmount, Option.getOrElse(inLedger, () => Infinity))
+        const wanted = input.kind === "refund" ? input.amount - locked.refundedAmount : input.amount
+        const amount = Math.min(left, wanted)
+        if (amount <= 0) return 0
+        const parts = refundParts(charge, locked.refundedAmount, amount)
+        yield* manage.addRefunded(charge.communityId, charge.id, amount)
+        const refundId = yield* ids.next
+        yield* manage.insertRefund({
+          id: refundId,
+          communityId: charge.communityId,
+          chargeId: charge.id,
+          purchaseId: null,
+          amount,
+          fee: parts.fee,
+          interest: parts.interest,
+          currency: charge.currency,
+          reason: input.kind === "chargeback" ? "chargeback lost at the gateway" : "refunded at the gateway",
+          fullRefund: parts.full,
+          gatewayRefundId: input.reference,
+          refundedBy: null,
+          createdAt: at,
+          status: "succeeded",
+          kind: input.kind
+        })
+        yield* post({
+          refundId,
+          communityId: charge.communityId,
+          chargeId: charge.id,
+          amount,
+          ...parts,
+          currency: charge.currency,
+          at,
+          kind: input.kind
+        })
+        return amount
+      })
+
+    return { post, fromGateway }
+  }),
+  dependencies: [ManageRepo.Default]
+}) {}

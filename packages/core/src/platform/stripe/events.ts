@@ -1,0 +1,51 @@
+import type Stripe from "stripe"
+import type { GatewayEvent } from "../PaymentGateway"
+
+/** The metadata key every PaymentIntent Roda creates carries: our charge id. */
+export const CHARGE_METADATA = "roda_charge_id"
+export const COMMUNITY_METADATA = "roda_community_id"
+
+const idOf = (value: string | { readonly id: string } | null | undefined) =>
+  value === null || value === undefined ? undefined : typeof value === "string" ? value : value.id
+
+/**
+ * A verified Stripe event as Roda reads it. PaymentIntents without our metadata are another
+ * system's (the account may sell elsewhere too) and are acknowledged as `other`; a refunded charge
+ * and a lost dispute name the PaymentIntent, which Roda stored as the gateway charge id.
+ */
+export const toGatewayEvent = (event: Stripe.Event): GatewayEvent => {
+  const other = { eventId: event.id, type: "other", gatewayChargeId: "" } as const
+  switch (event.type) {
+    case "payment_intent.succeeded":
+    case "payment_intent.payment_failed":
+    case "payment_intent.canceled": {
+      const intent = event.data.object
+      const chargeId = intent.metadata?.[CHARGE_METADATA]
+      if (chargeId === undefined) return other
+      // A failed attempt of a card still waiting for 3-D Secure or a new card is final for Roda:
+      // the buyer checks out again (a new charge), the reservation is given back.
+      const type = event.type === "payment_intent.succeeded" ? "charge.paid" : "charge.expired"
+      return { eventId: event.id, type, gatewayChargeId: intent.id, chargeId }
+    }
+    case "charge.refunded": {
+      const charge = event.data.object
+      const intent = idOf(charge.payment_intent)
+      if (intent === undefined) return other
+      return {
+        eventId: event.id,
+        type: "charge.refunded",
+        gatewayChargeId: intent,
+        chargeId: charge.metadata?.[CHARGE_METADATA],
+        amount: charge.amount_refunded
+      }
+    }
+    case "charge.dispute.closed": {
+      const dispute = event.data.object
+      const intent = idOf(dispute.payment_intent)
+      if (dispute.status !== "lost" || intent === undefined) return other
+      return { eventId: event.id, type: "charge.dispute_lost", gatewayChargeId: intent, amount: dispute.amount }
+    }
+    default:
+      return other
+  }
+}
