@@ -79,7 +79,7 @@ describe("Node server", () => {
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(logLines().find((line) => line.requestId === "with-route")).toMatchObject({
       path: "/api/courses/some-course",
-      route: "/api/courses/:identifier"
+      route: "/api/courses/:id"
     })
     expect(lines.find((line) => String(line.msg).startsWith("Roda listening on"))).toMatchObject({ level: "info" })
   })

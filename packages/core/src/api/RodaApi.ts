@@ -4,6 +4,7 @@ import { SubmissionsApi } from "../call4papers/submissions/Api"
 import { CertificatePagesApi, CertificatesApi } from "../certificates/Api"
 import { DownsellOffersApi, PlansApi, PricingTiersApi, ProductsApi } from "../commerce/catalogue/Api"
 import { CheckoutApi, CheckoutWebhooksApi, PurchasesApi } from "../commerce/checkout/Api"
+import { GatewayAccountsApi } from "../commerce/checkout/GatewayAccountsApi"
 import { PurchasesManageApi } from "../commerce/checkout/PurchasesManageApi"
 import { CouponsApi } from "../commerce/coupons/Api"
 import { ManageSubscriptionsApi, SubscriptionsApi } from "../commerce/subscriptions/Api"
@@ -16,11 +17,13 @@ import { IdentityApi } from "../identity/Api"
 import { BusinessInformationApi, PayoutSettingsApi, SellingReviewApi } from "../money/accounts/Api"
 import { FeeOverridesApi, FeesApi, LedgerApi } from "../money/ledger/Api"
 import { PayoutOperationsApi, PayoutsApi } from "../money/payouts/Api"
+import { McpEndpointApi, OAuthConnectionsApi, OAuthConsentApi, OAuthServerApi } from "../oauth/Api"
 import { ReportsApi } from "../reports/Api"
 import { SearchApi } from "../search/Api"
 import { ContentApi, StatusApi } from "../social/Api"
 import { SectionsApi, SpacesApi } from "../structure/Api"
 import { description } from "./description"
+import { polishDocument } from "./polish"
 import { makeRouteOf } from "./routes"
 import { addScopeHeaders } from "./scopeHeaders"
 
@@ -45,6 +48,7 @@ const groups = HttpApi.make("roda")
   .add(CouponsApi)
   .add(CheckoutApi)
   .add(CheckoutWebhooksApi)
+  .add(GatewayAccountsApi)
   .add(PurchasesApi)
   .add(ProductsApi)
   .add(PlansApi)
@@ -60,12 +64,22 @@ const groups = HttpApi.make("roda")
   .add(ManageSubscriptionsApi)
   .add(CertificatesApi)
   .add(CertificatePagesApi)
+  .add(OAuthServerApi)
+  .add(OAuthConsentApi)
+  .add(OAuthConnectionsApi)
+  .add(McpEndpointApi)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(OpenApi.Description, description)
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
+  // Relative to the document (`…/api/openapi.json`): the API answers wherever Roda is mounted.
+  .annotate(OpenApi.Servers, [{ url: "..", description: "Where this document is served, without `/api/openapi.json`" }])
 
 /** The whole HTTP contract, composed from the feature groups. */
-export class RodaApi extends groups.annotate(OpenApi.Transform, (spec) => addScopeHeaders(groups, spec as never)) {}
+export class RodaApi extends groups.annotate(
+  OpenApi.Transform,
+  (spec) => polishDocument(groups, addScopeHeaders(groups, spec as never) as never) as never
+) {}
 
 /** The route template of a request (`GET`, `/api/courses/abc` → `/api/courses/:slug`), if any. */
 export const routeOf = makeRouteOf(RodaApi)

@@ -172,6 +172,10 @@ const Binary = HttpApiSchema.Uint8Array({ contentType: "application/octet-stream
 const Redirect = Schema.Void.annotations(HttpApiSchema.annotations({ status: 302 }))
 
 export class CertificatesApi extends HttpApiGroup.make("certificates")
+  .annotateContext(OpenApi.annotations({
+    title: "Certificates",
+    description: "Certificate rules, templates, issuing batches and the certificates themselves."
+  }))
   .add(
     HttpApiEndpoint.get("rule", "/certificates/spaces/:spaceId")
       .setPath(SpaceParam)
@@ -182,6 +186,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         "Public (token optional). The space's certificate rule — `issuer`: `staff` (default), `course_completion` or `event_attendance` — and what the caller may do there (`canIssue`, `canManageTemplates`, `canSetRule`, `canListIssued`, `canSeeOwn`). A space hidden from the caller or of another community answers 404."
       )
+      .annotate(OpenApi.Summary, "Get a space's certificate rule")
   )
   .add(
     HttpApiEndpoint.put("setRule", "/certificates/spaces/:spaceId")
@@ -196,6 +201,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} Sets who issues: \`staff\` (only staff, by POST /api/certificates), \`course_completion\` (also automatically when a member completes a course of this courses space) or \`event_attendance\` (events spaces). Staff may always issue by hand. A rule that does not fit the space's module answers 400 (param \`issuer\`).`
       )
+      .annotate(OpenApi.Summary, "Set a space's certificate rule")
   )
   .add(
     HttpApiEndpoint.get("fonts", "/certificates/fonts")
@@ -205,6 +211,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         "Public. The font catalogue: fonts shipped in npm packages (`@fontsource/*`, SIL OFL), never downloaded at run time; each is embedded in the PDF and drawn in the images. A template's `fontId` is one of these ids."
       )
+      .annotate(OpenApi.Summary, "List certificate fonts")
   )
   .add(
     HttpApiEndpoint.get("templates", "/certificates/templates")
@@ -218,6 +225,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} Templates by creation (keyset: \`limit\`, \`cursor\`); \`spaceId\` keeps one space's, \`status\` one state's.`
       )
+      .annotate(OpenApi.Summary, "List certificate templates")
   )
   .add(
     HttpApiEndpoint.post("createTemplate", "/certificates/templates")
@@ -230,6 +238,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} A new \`draft\`. \`spaceId\` (required, a space of this community) and \`name\`; \`title\` (default the name), \`body\` with the placeholders \`{{name}}\`, \`{{space}}\`, \`{{date}}\`, \`{{code}}\`, \`fontId\` (GET /api/certificates/fonts; default \`inter\`), \`orientation\` (\`landscape\` default, \`portrait\`), \`pageSize\` (\`A4\` default, \`Letter\`), \`background\` (\`#rrggbb\`, default white); \`logo\` and \`signature\` as \`data:image/png;base64,…\` or JPEG, at most 256 KB, checked by their bytes (400 otherwise).`
       )
+      .annotate(OpenApi.Summary, "Create a certificate template")
   )
   .add(
     HttpApiEndpoint.get("template", "/certificates/templates/:id")
@@ -239,6 +248,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${STAFF} One template, with its \`allowedMoves\`.`)
+      .annotate(OpenApi.Summary, "Get a certificate template")
   )
   .add(
     HttpApiEndpoint.put("updateTemplate", "/certificates/templates/:id")
@@ -254,6 +264,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} Edits the layout (fields as at creation, all optional; \`logo: null\` removes the logo). \`draft\` and \`active\` templates are editable (issued certificates keep their files); an archived one answers 409.`
       )
+      .annotate(OpenApi.Summary, "Update a certificate template")
   )
   .add(
     HttpApiEndpoint.post("activateTemplate", "/certificates/templates/:id/activate")
@@ -264,6 +275,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
       .addError(Conflict)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${STAFF} \`draft -> active\`: only active templates issue. ${MOVES}`)
+      .annotate(OpenApi.Summary, "Activate a certificate template")
   )
   .add(
     HttpApiEndpoint.post("archiveTemplate", "/certificates/templates/:id/archive")
@@ -274,6 +286,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
       .addError(Conflict)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${STAFF} \`draft | active -> archived\` (final). ${MOVES}`)
+      .annotate(OpenApi.Summary, "Archive a certificate template")
   )
   .add(
     HttpApiEndpoint.post("duplicateTemplate", "/certificates/templates/:id/duplicate")
@@ -283,6 +296,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${STAFF} A new \`draft\` with the same layout, from a template in any state.`)
+      .annotate(OpenApi.Summary, "Duplicate a certificate template")
   )
   .add(
     HttpApiEndpoint.post("previewTemplate", "/certificates/templates/:id/preview")
@@ -297,6 +311,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} The template rendered on the server with sample data (recipient \`Maria Exemplo da Silva\`, today's date, code \`XXXX-XXXX-XXXX-XXXX\`) and a PREVIEW watermark; nothing is stored. Query \`format\`: \`png\` (default, the full page) or \`pdf\`; the answer is the file itself (image/png or application/pdf).`
       )
+      .annotate(OpenApi.Summary, "Preview a certificate template")
   )
   .add(
     HttpApiEndpoint.get("list", "/certificates")
@@ -309,6 +324,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} Certificates of the community by creation (keyset: \`limit\`, \`cursor\`); filters \`spaceId\`, \`templateId\`, \`batchId\`, \`profileId\`, \`status\`.`
       )
+      .annotate(OpenApi.Summary, "List certificates")
   )
   .add(
     HttpApiEndpoint.post("issue", "/certificates")
@@ -322,6 +338,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} Issues a batch: \`templateId\` (an \`active\` template, else 409 param \`templateId\`), \`spaceId\` (the template's space), \`profileIds\` (1 to 1000 active profiles of this community; an unknown one answers 400 with param \`profileIds.<index>\`). Answers 202 with \`data.id\` = the batch id; the certificates are generated by durable jobs (GET /api/certificates/batches/{id}). A recipient who already holds a live certificate of the template is counted in \`skipped\`. Each issued certificate is e-mailed to its holder.`
       )
+      .annotate(OpenApi.Summary, "Issue certificates")
   )
   .add(
     HttpApiEndpoint.get("batch", "/certificates/batches/:id")
@@ -334,6 +351,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} Progress: \`queued -> processing -> completed | completed_with_errors\`, counters \`total\`, \`issued\`, \`failed\`, \`skipped\` and \`pending\`.`
       )
+      .annotate(OpenApi.Summary, "Get an issuing batch")
   )
   .add(
     HttpApiEndpoint.get("mine", "/certificates/mine")
@@ -345,6 +363,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         "The caller's own certificates in every community (issued, revoked or superseded), by creation (keyset). No X-CommunityId."
       )
+      .annotate(OpenApi.Summary, "List the caller's certificates")
   )
   .add(
     HttpApiEndpoint.get("verify", "/certificates/verify/:code")
@@ -355,6 +374,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         "Public, no X-CommunityId. `status`: `valid`, `revoked` (with `revokedAt` and `revokeReason`) or `superseded` (with `supersededBy.code`). Codes are 80 random bits written `XXXX-XXXX-XXXX-XXXX` (Crockford base32; case, dashes and the look-alikes I/L/O are forgiven). An unknown code answers 404. `credentialUrl` is the Open Badges 3.0 credential (VC-JWT, EdDSA), verifiable with the key of `jwksUrl`."
       )
+      .annotate(OpenApi.Summary, "Verify a certificate code")
   )
   .add(
     HttpApiEndpoint.get("file", "/certificates/files/:token")
@@ -365,6 +385,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         "Public, no X-CommunityId: the target of the signed, expiring links that `/pdf` and `/image` redirect to (10 minutes). Answers the file with its content type (application/pdf or image/png) and `Cache-Control: private, max-age=<seconds left>`; a wrong or expired link answers 404."
       )
+      .annotate(OpenApi.Summary, "Download a certificate file")
   )
   .add(
     HttpApiEndpoint.get("detail", "/certificates/:id")
@@ -373,6 +394,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${HOLDER_OR_STAFF} \`lastError\` is shown to staff only.`)
+      .annotate(OpenApi.Summary, "Get a certificate")
   )
   .add(
     HttpApiEndpoint.del("remove", "/certificates/:id")
@@ -386,6 +408,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} Deletes a \`failed\` or \`revoked\` certificate and its files; any other state answers 409.`
       )
+      .annotate(OpenApi.Summary, "Delete a certificate")
   )
   .add(
     HttpApiEndpoint.get("pdf", "/certificates/:id/pdf")
@@ -398,6 +421,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${HOLDER_OR_STAFF} 302 to a signed link to the PDF (A4 or Letter in the template's orientation, embedded font, vector text, QR code of the verification page), valid 10 minutes. Before it is generated: 409.`
       )
+      .annotate(OpenApi.Summary, "Get a certificate's PDF link")
   )
   .add(
     HttpApiEndpoint.get("image", "/certificates/:id/image")
@@ -412,6 +436,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${HOLDER_OR_STAFF} 302 to a signed link to the PNG: \`variant=card\` (default, 1200×630 for social networks) or \`page\` (the whole certificate). Rendered on first request, then kept.`
       )
+      .annotate(OpenApi.Summary, "Get a certificate's image link")
   )
   .add(
     HttpApiEndpoint.patch("indexing", "/certificates/:id/indexing")
@@ -425,6 +450,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${HOLDER_OR_STAFF} Whether search engines may index the public page \`/certificates/{code}\` (\`<meta name="robots">\`); off by default.`
       )
+      .annotate(OpenApi.Summary, "Set a certificate's search indexing")
   )
   .add(
     HttpApiEndpoint.post("revoke", "/certificates/:id/revoke")
@@ -440,6 +466,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} \`issued -> revoked\` (final); \`reason\` is kept and shown by the verification. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Revoke a certificate")
   )
   .add(
     HttpApiEndpoint.post("reissue", "/certificates/:id/reissue")
@@ -453,6 +480,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} \`issued -> superseded\`; answers 201 with the new certificate (\`pending\`, a new code, the holder's current profile name), generated by a job. The old verification says superseded and links to the new one. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Reissue a certificate")
   )
   .add(
     HttpApiEndpoint.post("resendEmail", "/certificates/:id/resend-email")
@@ -463,6 +491,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
       .addError(Conflict)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${STAFF} E-mails an \`issued\` certificate to its holder again (409 otherwise).`)
+      .annotate(OpenApi.Summary, "Resend a certificate e-mail")
   )
   .add(
     HttpApiEndpoint.post("retry", "/certificates/:id/retry")
@@ -476,6 +505,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
         OpenApi.Description,
         `${STAFF} \`failed -> pending\` with fresh attempts; a job generates it again. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Retry a failed certificate")
   )
   .addError(Unauthorized)
   .prefix("/api")
@@ -485,6 +515,10 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
  * Public pages outside /api: the verification page, its image and credential, and the issuers' keys.
  */
 export class CertificatePagesApi extends HttpApiGroup.make("certificatePages")
+  .annotateContext(OpenApi.annotations({
+    title: "Certificate pages",
+    description: "Public verification pages, card images, Open Badges credentials and issuer keys (outside /api)."
+  }))
   .add(
     HttpApiEndpoint.get("page", "/certificates/:code")
       .setPath(CodeParam)
@@ -494,6 +528,7 @@ export class CertificatePagesApi extends HttpApiGroup.make("certificatePages")
         OpenApi.Description,
         "Public HTML verification page (server-rendered): valid, revoked (date and reason) or superseded (link to the new one); Open Graph tags with the 1200×630 image; `noindex` unless the certificate's indexing flag is on."
       )
+      .annotate(OpenApi.Summary, "Certificate verification page")
   )
   .add(
     HttpApiEndpoint.get("pageImage", "/certificates/:code/image.png")
@@ -501,6 +536,7 @@ export class CertificatePagesApi extends HttpApiGroup.make("certificatePages")
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "image/png" }))
       .addError(NotFound)
       .annotate(OpenApi.Description, "Public: the certificate's 1200×630 PNG (the page's og:image).")
+      .annotate(OpenApi.Summary, "Certificate card image")
   )
   .add(
     HttpApiEndpoint.get("credential", "/certificates/:code/credential.jwt")
@@ -511,10 +547,12 @@ export class CertificatePagesApi extends HttpApiGroup.make("certificatePages")
         OpenApi.Description,
         "Public: the Open Badges 3.0 `OpenBadgeCredential` as a VC-JWT (`alg: EdDSA`, Ed25519), signed with the community's issuer key (`kid` in /.well-known/jwks.json)."
       )
+      .annotate(OpenApi.Summary, "Certificate credential (VC-JWT)")
   )
   .add(
     HttpApiEndpoint.get("jwks", "/.well-known/jwks.json")
       .addSuccess(Schema.Struct({ keys: Schema.Array(Schema.Unknown) }))
       .annotate(OpenApi.Description, "Public: the certificate issuers' public keys (Ed25519 JWKs, one per community).")
+      .annotate(OpenApi.Summary, "Certificate issuers' public keys")
   )
 {}

@@ -58,6 +58,10 @@ const NotificationSettings = Schema.Struct({
 })
 
 export class CommunitiesApi extends HttpApiGroup.make("communities")
+  .annotateContext(OpenApi.annotations({
+    title: "Communities",
+    description: "Creating, resolving, updating and retiring communities; their settings and members."
+  }))
   .add(
     HttpApiEndpoint.post("create", "/communities")
       .setPayload(CreateCommunity)
@@ -69,12 +73,14 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
         OpenApi.Description,
         "Creates a community; the creator becomes its owner. No X-CommunityId. The slug is generated from the name when absent."
       )
+      .annotate(OpenApi.Summary, "Create a community")
   )
   .add(
     HttpApiEndpoint.get("my", "/communities/my")
       .addSuccess(Ok(Schema.Array(MyCommunity)))
       .middleware(Authenticated)
       .annotate(OpenApi.Description, "Communities of the account with its role in each. No X-CommunityId.")
+      .annotate(OpenApi.Summary, "List the caller's communities")
   )
   .add(
     HttpApiEndpoint.post("resolveDomain", "/communities/domain")
@@ -87,6 +93,7 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
         OpenApi.Description,
         "Public. Resolves a custom domain or a slug to the community's public data. X-CommunityId is not needed: finding the community is the purpose of this call."
       )
+      .annotate(OpenApi.Summary, "Resolve a domain or slug to a community")
   )
   .add(
     HttpApiEndpoint.put("update", "/communities/:id")
@@ -102,6 +109,7 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
         OpenApi.Description,
         "Owner only. X-CommunityId must name the same community (another one answers 404)."
       )
+      .annotate(OpenApi.Summary, "Update a community")
   )
   .add(
     HttpApiEndpoint.del("remove", "/communities/:id")
@@ -114,6 +122,7 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
         OpenApi.Description,
         "Owner only. The community is retired (soft delete): its data is kept, it is no longer reachable and its slug and domain are freed."
       )
+      .annotate(OpenApi.Summary, "Delete a community")
   )
   .add(
     HttpApiEndpoint.get("members", "/communities/:id/members")
@@ -126,6 +135,7 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
         OpenApi.Description,
         "Accepted members, any member may read. Staff (owner, admin, moderator) see e-mail, phone, accountId and tags; other members see the public view (id, communityId, fullName, role, status, bio, avatarUrl, dates), their own profile in full."
       )
+      .annotate(OpenApi.Summary, "List a community's members")
   )
   .add(
     HttpApiEndpoint.patch("settings", "/communities/:id/settings")
@@ -137,12 +147,18 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, "Owner or admin. Partial: only the fields sent change.")
+      .annotate(OpenApi.Summary, "Update community settings")
   )
   .add(
     HttpApiEndpoint.get("notificationSettings", "/notification-settings")
       .addSuccess(Ok(NotificationSettings))
       .addError(Forbidden)
       .middleware(MemberScope)
+      .annotate(
+        OpenApi.Description,
+        "Owner or admin. The e-mail that receives sales notices (`salesEmail`, null when none)."
+      )
+      .annotate(OpenApi.Summary, "Get notification settings")
   )
   .add(
     HttpApiEndpoint.put("setNotificationSettings", "/notification-settings")
@@ -152,6 +168,7 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
       .addError(Forbidden)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, "Owner or admin. Sets the e-mail that receives sales notices (null stops them).")
+      .annotate(OpenApi.Summary, "Set notification settings")
   )
   .addError(Unauthorized)
   .prefix("/api")

@@ -72,6 +72,10 @@ const TagCount = Schema.Struct({ tag: Schema.String, count: Schema.Number, color
 const Changed = Schema.Struct({ profilesChanged: Schema.Number })
 
 export class ProfilesApi extends HttpApiGroup.make("profiles")
+  .annotateContext(OpenApi.annotations({
+    title: "Profiles",
+    description: "Members of a community: invitations, the directory, roles, tags and the caller's own profiles."
+  }))
   .add(
     HttpApiEndpoint.post("invite", "/profiles/invite")
       .setPayload(NewProfile)
@@ -83,6 +87,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         OpenApi.Description,
         "Owner or admin; also any member when the community setting `membersCanInvite` is true (then only with role `member`: another role answers 403, as does any call of a non-manager when the setting is false or absent). A new e-mail creates the account with an active profile and e-mails a set-password link valid 7 days. An existing account (a removed member included) is never made a member without consent: 201 with `data.status: \"invited\"`, an invitation e-mail (with a set-password link if the account has no password yet), accepted or declined by the holder with POST /api/profiles/{id}/accept|decline. 409 when already a member or already invited."
       )
+      .annotate(OpenApi.Summary, "Invite a member")
   )
   .add(
     HttpApiEndpoint.post("create", "/profiles/create")
@@ -95,6 +100,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         OpenApi.Description,
         "Owner or admin. A new e-mail creates the account and its active profile with `role` (default member), and the account is sent a set-password link. An existing account gets an invitation instead (201, `data.status: \"invited\"`, an e-mail; see /invite): it is no member until it accepts. 409 when already a member or already invited."
       )
+      .annotate(OpenApi.Summary, "Add a member")
   )
   .add(
     HttpApiEndpoint.get("autocomplete", "/profiles/autocomplete")
@@ -107,6 +113,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         OpenApi.Description,
         "Members whose name (any word) starts with `q` (staff: or whose e-mail does); at most `limit` (default 10). Invited people are not members and are not listed. Personal fields (accountId, email, phone, tags) only for staff and the caller's own profile."
       )
+      .annotate(OpenApi.Summary, "Autocomplete members by name")
   )
   .add(
     HttpApiEndpoint.get("list", "/profiles/list")
@@ -122,11 +129,13 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         OpenApi.Description,
         "Accepted members only (invitations are not listed). Staff (owner, admin, moderator) see every field and `search` matches names and e-mails; other members get the public view (id, communityId, fullName, role, status, bio, avatarUrl, dates; their own profile in full) and `search` matches names only."
       )
+      .annotate(OpenApi.Summary, "List members")
   )
   .add(
     HttpApiEndpoint.get("tags", "/profiles/tags")
       .addSuccess(Ok(Schema.Array(TagCount)))
       .annotate(OpenApi.Description, "Tags in use with how many profiles carry each, and their color.")
+      .annotate(OpenApi.Summary, "List profile tags")
   )
   .add(
     HttpApiEndpoint.put("renameTag", "/profiles/tags/:tag")
@@ -139,6 +148,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         OpenApi.Description,
         "Owner, admin or moderator. Renames the tag on every profile; where both names are present they merge."
       )
+      .annotate(OpenApi.Summary, "Rename a tag")
   )
   .add(
     HttpApiEndpoint.del("removeTag", "/profiles/tags/:tag")
@@ -146,6 +156,11 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .addSuccess(Ok(Changed))
       .addError(Forbidden)
       .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. Removes the tag (and its color) from every profile of the community; 404 when no profile carries it."
+      )
+      .annotate(OpenApi.Summary, "Remove a tag from every profile")
   )
   .add(
     HttpApiEndpoint.put("tagColor", "/profiles/tags/:tag/color")
@@ -154,6 +169,11 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .addSuccess(Ok(Schema.Struct({ tag: Schema.String, color: Schema.String })))
       .addError(Forbidden)
       .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. `color` is `#rrggbb` (kept in lower case); 404 when no profile carries the tag."
+      )
+      .annotate(OpenApi.Summary, "Set a tag's color")
   )
   .add(
     HttpApiEndpoint.put("email", "/profiles/:id/email")
@@ -167,9 +187,21 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         OpenApi.Description,
         "Only the holder, on their own profile (anyone else, staff included, 403: staff edit community fields, never the login). Nothing changes yet: 202 with the profile as it is and `pendingEmail`; the new address gets a confirmation link (24 hours) to use with POST /api/auth/confirm-email, the old address a notice. The change, which also verifies the new address, happens when the link is used. 409 when another account has the address (checked again at confirmation). The same address as now answers 202 with `pendingEmail: null`."
       )
+      .annotate(OpenApi.Summary, "Change the login e-mail")
   )
-  .add(editProfile("phone", "/profiles/:id/phone", { phone: Schema.NullOr(Phone) }))
-  .add(editProfile("setTags", "/profiles/:id/tags", { tags: Schema.Array(Tag).pipe(Schema.maxItems(50)) }))
+  .add(
+    editProfile("phone", "/profiles/:id/phone", { phone: Schema.NullOr(Phone) })
+      .annotate(OpenApi.Description, "The profile's holder, or an owner/admin. `null` clears the phone.")
+      .annotate(OpenApi.Summary, "Change a profile's phone")
+  )
+  .add(
+    editProfile("setTags", "/profiles/:id/tags", { tags: Schema.Array(Tag).pipe(Schema.maxItems(50)) })
+      .annotate(
+        OpenApi.Description,
+        "Owner, admin or moderator. Replaces the profile's tags (at most 50, duplicates dropped)."
+      )
+      .annotate(OpenApi.Summary, "Set a profile's tags")
+  )
   .add(
     editProfile("update", "/profiles/:id", {
       fullName: Schema.optional(Name()),
@@ -178,6 +210,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       phone: Schema.optional(Schema.NullOr(Phone))
     })
       .annotate(OpenApi.Description, "The profile's holder, or an owner/admin.")
+      .annotate(OpenApi.Summary, "Update a profile")
   )
   .add(
     HttpApiEndpoint.del("remove", "/profiles/:id")
@@ -190,6 +223,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         OpenApi.Description,
         "Owner or admin (only an owner removes an owner), or the holder leaving. The community always keeps one owner (409)."
       )
+      .annotate(OpenApi.Summary, "Remove a profile from the community")
   )
   .add(
     editProfile("role", "/profiles/:id/role", { role: Role })
@@ -198,6 +232,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         OpenApi.Description,
         "Only an owner grants or removes `owner`; admins manage moderator/member/finance; nobody changes their own role; one owner always stays."
       )
+      .annotate(OpenApi.Summary, "Change a profile's role")
   )
   .middlewareEndpoints(MemberScope)
   .add(
@@ -208,6 +243,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         OpenApi.Description,
         "The account's profiles, one per community, open invitations included (`status: \"invited\"`). No X-CommunityId."
       )
+      .annotate(OpenApi.Summary, "List the caller's profiles")
   )
   .add(
     HttpApiEndpoint.post("accept", "/profiles/:id/accept")
@@ -220,6 +256,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         OpenApi.Description,
         "The invited holder's token and the X-CommunityId of the inviting community (the caller is not a member yet, so no membership is required): the profile becomes active and the account a member. Accepting an already accepted own profile answers it again. 404 for anyone else's profile or another community's."
       )
+      .annotate(OpenApi.Summary, "Accept an invitation")
   )
   .add(
     HttpApiEndpoint.post("decline", "/profiles/:id/decline")
@@ -232,6 +269,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         OpenApi.Description,
         "The invited holder's token and the X-CommunityId of the inviting community: the invitation is removed (inviting again is possible). 404 when there is no open invitation of the caller with this id (a member leaves with DELETE /api/profiles/{id})."
       )
+      .annotate(OpenApi.Summary, "Decline an invitation")
   )
   .addError(Unauthorized)
   .prefix("/api")

@@ -27,7 +27,7 @@ export const CoursesHttp = HttpApiBuilder.group(RodaApi, "courses", (handlers) =
         ))
       .handle("detail", ({ path }) =>
         CurrentVisitor.pipe(
-          Effect.flatMap((visitor) => courses.detail(viewerOfVisitor(visitor), path.identifier)),
+          Effect.flatMap((visitor) => courses.detail(viewerOfVisitor(visitor), path.id)),
           Effect.flatMap((data) => ok(Messages.course, data))
         ))
       .handle("update", ({ path, payload }) =>

@@ -171,12 +171,22 @@ export const ParticipantQuery = Schema.Struct({
 })
 
 const EventIdParam = Schema.Struct({ id: EventId })
-const Identifier = Schema.Struct({ identifier: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)) })
+const Identifier = Schema.Struct({
+  id: Schema.String.pipe(
+    Schema.minLength(1),
+    Schema.maxLength(200),
+    Schema.annotations({ description: "The event's id or its slug." })
+  )
+})
 
 const STAFF_OR_HOST = "Owner, admin, moderator or the event's host (403 otherwise)."
 const ACCESS = "Reading the event is decided by its space's access rules (403 or 404)."
 
 export class EventsApi extends HttpApiGroup.make("events")
+  .annotateContext(OpenApi.annotations({
+    title: "Events",
+    description: "Events with participation, live-stream state and iCalendar export."
+  }))
   .add(
     HttpApiEndpoint.get("categories", "/events/categories")
       .addSuccess(Ok(Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String }))))
@@ -185,6 +195,7 @@ export class EventsApi extends HttpApiGroup.make("events")
         OpenApi.Description,
         "Public. The event categories: ids and names in the caller's language (Accept-Language; Portuguese by default). An event's `categoryId` is one of these ids."
       )
+      .annotate(OpenApi.Summary, "List event categories")
   )
   .add(
     HttpApiEndpoint.get("list", "/events")
@@ -196,6 +207,7 @@ export class EventsApi extends HttpApiGroup.make("events")
         OpenApi.Description,
         `Public (token optional). Events of the spaces whose content the caller may read (staff: every space), by start time then id (keyset: \`limit\`, \`cursor\`); \`spaceId\` keeps one space, \`upcoming=true\` only events that have not ended. \`joinUrl\` is null in lists except for staff and the host: open the detail.`
       )
+      .annotate(OpenApi.Summary, "List events")
   )
   .add(
     HttpApiEndpoint.post("create", "/events")
@@ -209,9 +221,10 @@ export class EventsApi extends HttpApiGroup.make("events")
         OpenApi.Description,
         "Owner, admin or moderator; the acting profile (X-ProfileId when acting) becomes the host. `spaceId` is required (400 `ID do espaço é obrigatório.`) and must name a space of this community whose module is `events` (400). `startTime` must be before `endTime` (400, param `endTime`); ISO 8601 with an offset. `type: in_person` needs an `address` with `street`, `number` and `city` (400, param `address` or `address.<part>` for each missing part); `complement`, `neighbourhood`, `state`, `postalCode` and `country` are optional. `type: online` needs no address (one sent is kept); there is no hybrid type. Unknown keys, inside `address` too, answer 400. `joinUrl` (online link) is shown only to participants going, the host and staff. `capacity` (1 or more) is optional: none means unlimited. `categoryId` must be one of `GET /api/events/categories` (400). `slug` is generated from the title when absent (accents removed; `-2`, `-3`… when taken); an explicit slug already used in the community answers 409."
       )
+      .annotate(OpenApi.Summary, "Create an event")
   )
   .add(
-    HttpApiEndpoint.get("detail", "/events/:identifier")
+    HttpApiEndpoint.get("detail", "/events/:id")
       .setPath(Identifier)
       .addSuccess(Ok(EventDetail))
       .addError(Forbidden)
@@ -221,6 +234,7 @@ export class EventsApi extends HttpApiGroup.make("events")
         OpenApi.Description,
         `Public (token optional). By id or slug; a removed event is not found. ${ACCESS} Carries \`counts\` (going, waitlisted), \`seatsLeft\` (null without capacity) and, for a member, \`participation\` (the acting profile's status, or null). \`joinUrl\` only for participants going, the host and staff (null otherwise).`
       )
+      .annotate(OpenApi.Summary, "Get an event by id or slug")
   )
   .add(
     HttpApiEndpoint.put("update", "/events/:id")
@@ -236,6 +250,7 @@ export class EventsApi extends HttpApiGroup.make("events")
         OpenApi.Description,
         `${STAFF_OR_HOST} Partial update; the result obeys the rules of creation (times, address, category, slug 409). Raising or removing \`capacity\` promotes waitlisted people in order; lowering it below the number going answers 409 (param \`capacity\`): seats already given are never taken back.`
       )
+      .annotate(OpenApi.Summary, "Update an event")
   )
   .add(
     HttpApiEndpoint.del("remove", "/events/:id")
@@ -249,6 +264,7 @@ export class EventsApi extends HttpApiGroup.make("events")
         OpenApi.Description,
         `${STAFF_OR_HOST} Removes the event (soft delete: it leaves lists, the feed and search, its slug is free again; participation rows are kept).`
       )
+      .annotate(OpenApi.Summary, "Delete an event")
   )
   .add(
     HttpApiEndpoint.post("participate", "/events/:id/participate")
@@ -262,6 +278,7 @@ export class EventsApi extends HttpApiGroup.make("events")
         OpenApi.Description,
         `Toggles the caller's participation (the X-ProfileId profile when acting). Not taking part, or cancelled: becomes \`going\` when a seat is free (or there is no capacity), else \`waitlisted\` at the end of the line. Going or waitlisted: becomes \`cancelled\`; a seat freed by someone going promotes the oldest waitlisted person (\`promotedProfileIds\`). The event row is locked for the whole move, so going never exceeds capacity under concurrent calls. ${ACCESS}`
       )
+      .annotate(OpenApi.Summary, "Toggle participation in an event")
   )
   .add(
     HttpApiEndpoint.get("participants", "/events/:id/participants")
@@ -276,6 +293,7 @@ export class EventsApi extends HttpApiGroup.make("events")
         OpenApi.Description,
         `Public (token optional). ${ACCESS} Always \`counts\` (going, waitlisted). What else depends on the caller (\`visibility\`): an anonymous visitor (or a non-member) gets counts only, never names (\`data\` empty, \`visibility: counts\`); a member sees the people going (\`visibility: going\`); staff and the host see everyone, waitlisted and cancelled included, and may filter by \`status\` (\`visibility: all\`). In line order (joined time, then arrival), keyset-paginated (\`limit\`, \`cursor\`).`
       )
+      .annotate(OpenApi.Summary, "List an event's participants")
   )
   .add(
     HttpApiEndpoint.post("startStream", "/events/:id/start-stream")
@@ -290,6 +308,7 @@ export class EventsApi extends HttpApiGroup.make("events")
         OpenApi.Description,
         `${STAFF_OR_HOST} Stream moves: \`idle -> live\` (start-stream, records \`streamStartedAt\`), \`live -> ended\` (stop-stream, records \`streamEndedAt\`); \`ended\` is final. Any other move (starting twice, starting an ended stream) answers 409 with \`errors[0].param = "status"\` and the allowed moves.`
       )
+      .annotate(OpenApi.Summary, "Start an event's stream")
   )
   .add(
     HttpApiEndpoint.post("stopStream", "/events/:id/stop-stream")
@@ -304,9 +323,10 @@ export class EventsApi extends HttpApiGroup.make("events")
         OpenApi.Description,
         `${STAFF_OR_HOST} \`live -> ended\`, recording \`streamEndedAt\`. Stopping a stream that never started (or already ended) answers 409 with \`errors[0].param = "status"\` and the allowed moves.`
       )
+      .annotate(OpenApi.Summary, "Stop an event's stream")
   )
   .add(
-    HttpApiEndpoint.get("calendar", "/events/:identifier/calendar.ics")
+    HttpApiEndpoint.get("calendar", "/events/:id/calendar.ics")
       .setPath(Identifier)
       .addSuccess(HttpApiSchema.Text({ contentType: "text/calendar" }))
       .addError(Forbidden)
@@ -316,6 +336,7 @@ export class EventsApi extends HttpApiGroup.make("events")
         OpenApi.Description,
         `Public (token optional). By id or slug. ${ACCESS} The event as an iCalendar file (text/calendar) with one VEVENT: UID, DTSTAMP (the event's last change), DTSTART and DTEND in UTC, SUMMARY, DESCRIPTION, LOCATION (the address, or \`Online\`) and URL (the join link, only for whoever may see it in the detail).`
       )
+      .annotate(OpenApi.Summary, "Download an event as iCalendar")
   )
   .addError(Unauthorized)
   .prefix("/api")

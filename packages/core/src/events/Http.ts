@@ -39,7 +39,7 @@ export const EventsHttp = HttpApiBuilder.group(RodaApi, "events", (handlers) =>
         ))
       .handle("detail", ({ path }) =>
         CurrentVisitor.pipe(
-          Effect.flatMap((visitor) => events.detail(viewerOfVisitor(visitor), path.identifier)),
+          Effect.flatMap((visitor) => events.detail(viewerOfVisitor(visitor), path.id)),
           Effect.flatMap((data) => ok(Messages.event, data))
         ))
       .handle("update", ({ path, payload }) =>
@@ -76,7 +76,7 @@ export const EventsHttp = HttpApiBuilder.group(RodaApi, "events", (handlers) =>
         ))
       .handle("calendar", ({ path }) =>
         CurrentVisitor.pipe(
-          Effect.flatMap((visitor) => events.calendar(viewerOfVisitor(visitor), path.identifier)),
+          Effect.flatMap((visitor) => events.calendar(viewerOfVisitor(visitor), path.id)),
           Effect.map(({ ics, slug }) =>
             HttpServerResponse.text(ics, {
               contentType: "text/calendar; charset=utf-8",

@@ -41,6 +41,11 @@ export const FeedItemParams = Schema.Struct({ type: FeedItemTypeSchema, id: Uuid
 const TopQuery = Schema.Struct({ limit: PageQuery.fields.limit })
 
 export class FeedApi extends HttpApiGroup.make("feed")
+  .annotateContext(OpenApi.annotations({
+    title: "Feed",
+    description:
+      "One stream of what the caller may see (status posts, content, courses, events), with pins, reactions and comments."
+  }))
   .add(
     HttpApiEndpoint.get("recommendations", "/feed/recommendations")
       .setUrlParams(TopQuery)
@@ -50,6 +55,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
         OpenApi.Description,
         `Member. Up to \`limit\` items (default 20, max ${MAX_LIMIT}) the caller (the X-ProfileId profile when acting) has not reacted to or commented on, ranked by engagement in the last 7 days (\`score\` = reactions + comments since then), then newest. Only items the caller may read (the feed's rules). Items without recent engagement are not recommended.`
       )
+      .annotate(OpenApi.Summary, "Get feed recommendations")
   )
   .add(
     HttpApiEndpoint.put("pin", "/feed/:type/:id/pin")
@@ -63,6 +69,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
         OpenApi.Description,
         "Owner, admin or moderator. Pins (`pinned: true`) or unpins an item; idempotent. `type`: status, content, course, event (400 otherwise); the item must exist in this community (404; a draft course or a removed post is not a feed item)."
       )
+      .annotate(OpenApi.Summary, "Pin or unpin a feed item")
   )
   .add(
     HttpApiEndpoint.post("react", "/feed/:type/:id/react")
@@ -76,6 +83,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
         OpenApi.Description,
         "Member. Reacts to any feed item (status, content, course, event): one reaction per person and item; the same type again removes it, another type replaces it. The item must be readable by the caller (404 hidden or of another community, 403 gated)."
       )
+      .annotate(OpenApi.Summary, "React to a feed item")
   )
   .add(
     HttpApiEndpoint.post("comment", "/feed/:type/:id/comment")
@@ -89,6 +97,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
         OpenApi.Description,
         "Member. Comments on any feed item; `parentId` replies to a top-level comment of the same item (one level deep). Same readability rules as reacting."
       )
+      .annotate(OpenApi.Summary, "Comment on a feed item")
   )
   .middlewareEndpoints(MemberScope)
   .add(
@@ -101,6 +110,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
         OpenApi.Description,
         "Public (token optional). One stream of status posts (community-wide, like `GET /api/status`), content posts and events of spaces whose content the caller may read, and published courses of such spaces. Pinned items first, then newest: `createdAt` is when the item was posted (for a course, when it was published); ties break by type, then id, all descending. Keyset pagination over the whole stream (`limit`, `cursor`); a page never repeats an item of an earlier one. Each item carries its reactions by type, `reactionCount` and `commentCount`."
       )
+      .annotate(OpenApi.Summary, "Get the community feed")
   )
   .add(
     HttpApiEndpoint.get("stats", "/feed/stats")
@@ -110,6 +120,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
         OpenApi.Description,
         "Public (token optional). Items the caller may see by type (the feed's rules), active members of the community, and activity in the last 7 and 30 days: posts (status and content posts the caller may see), comments and reactions on feed items of the community."
       )
+      .annotate(OpenApi.Summary, "Get feed statistics")
   )
   .addError(Unauthorized)
   .prefix("/api")

@@ -43,6 +43,11 @@ const Registered = Schema.Struct({ ...MemberSummary.fields, token: Schema.String
 const LoginResult = Schema.Struct({ token: Schema.String, member: MemberSummary })
 
 export class IdentityApi extends HttpApiGroup.make("identity")
+  .annotateContext(OpenApi.annotations({
+    title: "Authentication",
+    description:
+      "Accounts: sign-up, sign-in (a 7-day JWT), the caller's account, passwords and e-mail links. No X-CommunityId."
+  }))
   .add(
     HttpApiEndpoint.post("register", "/auth/register")
       .setPayload(RegisterPayload)
@@ -50,6 +55,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       .addError(BadRequest)
       .addError(Conflict)
       .annotate(OpenApi.Description, "Creates an account (no community). 409 when the e-mail is registered.")
+      .annotate(OpenApi.Summary, "Register an account")
   )
   .add(
     HttpApiEndpoint.post("login", "/auth/login")
@@ -61,6 +67,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
         OpenApi.Description,
         "Exchanges e-mail and password for a 7-day JWT. Failed attempts are limited per account and per client address (429 with Retry-After)."
       )
+      .annotate(OpenApi.Summary, "Sign in")
   )
   .add(
     HttpApiEndpoint.get("me", "/auth/me").addSuccess(Ok(Me)).addError(Unauthorized).middleware(Authenticated)
@@ -68,6 +75,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
         OpenApi.Description,
         "The caller's account. `emailVerified`: the holder has used a link e-mailed to the current address (set-password from an invitation or recovery, or an e-mail confirmation). `isPlatformAdmin`: the e-mail is listed in PLATFORM_ADMIN_EMAILS and verified; it is evaluated again after every e-mail change."
       )
+      .annotate(OpenApi.Summary, "Get the caller's account")
   )
   .add(
     HttpApiEndpoint.put("changePassword", "/auth/change-password")
@@ -77,6 +85,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       .addError(Unauthorized)
       .middleware(Authenticated)
       .annotate(OpenApi.Description, "Tokens already issued stay valid until they expire (spec §5.3).")
+      .annotate(OpenApi.Summary, "Change the password")
   )
   .add(
     HttpApiEndpoint.post("recoveryPassword", "/auth/recovery-password")
@@ -87,6 +96,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
         OpenApi.Description,
         "Always answers the same, at once, whether or not the e-mail is registered: the look-up and the e-mail are done after the answer, so its timing tells nothing either. A registered address gets a single-use link valid for 1 hour; using it also verifies the address."
       )
+      .annotate(OpenApi.Summary, "Request a password recovery link")
   )
   .add(
     HttpApiEndpoint.post("setPassword", "/auth/set-password")
@@ -98,6 +108,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
         OpenApi.Description,
         "Completes an invite or recovery link: 400 for a wrong token, 410 for a used or expired link. Using the link verifies the e-mail it was sent to, if it is still the account's."
       )
+      .annotate(OpenApi.Summary, "Set a password from an e-mailed link")
   )
   .add(
     HttpApiEndpoint.post("confirmEmail", "/auth/confirm-email")
@@ -110,6 +121,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
         OpenApi.Description,
         "No token, no X-CommunityId: completes a link from `{publicBaseUrl}/confirm-email?id=…&token=…` (`id` is the account id). An e-mail change link makes the new address the login e-mail, verified, and closes the account's other open links (sent to the old address); a verification link verifies the current address. 400 for a wrong token, 410 for a used or expired link (or a verification link of an address the account no longer has), 409 when another account took the address meanwhile. Answers the address now confirmed."
       )
+      .annotate(OpenApi.Summary, "Confirm an e-mail change")
   )
   .add(
     HttpApiEndpoint.post("verifyEmail", "/auth/verify-email")
@@ -120,6 +132,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
         OpenApi.Description,
         "Sends the caller a link (valid 24 hours) to their current address that verifies it when used through POST /api/auth/confirm-email. Sign-up itself sends none (a client calls this after registering); an already verified address gets nothing."
       )
+      .annotate(OpenApi.Summary, "Send an e-mail verification link")
   )
   .prefix("/api")
 {}

@@ -122,6 +122,11 @@ const report = <const Name extends string, const Path extends `/${string}`, cons
     .annotate(OpenApi.Description, `${READERS} ${description} ${RANGE}`)
 
 export class ReportsApi extends HttpApiGroup.make("reports")
+  .annotateContext(OpenApi.annotations({
+    title: "Reports",
+    description:
+      "Zero-filled time series with totals: sales, subscriptions, members, engagement, events, courses; e-mail stats."
+  }))
   .add(
     report(
       "sales",
@@ -129,6 +134,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       { currency: Schema.String, ...Sales },
       "Sales from the ledger (checkout sales and subscription renewals alike), in minor units of `currency` (default the community's): per period `sales` (paid charges), `gross` (what buyers paid, interest included), `fees` (platform), `interest` (installments), `net` (credited to the community), `refunds` (money given back) and `refundCount`; `byMethod` gives the gross per payment method (`OTHER`: sales recorded before methods were kept). Totals add `byMethod` with every figure per method."
     )
+      .annotate(OpenApi.Summary, "Sales report")
   )
   .add(
     report(
@@ -137,6 +143,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       { currency: Schema.String, ...Subscriptions },
       "Per period: `new` (started), `churned` (canceled), `active` (running at the period's end) and `mrr` (their monthly recurring revenue at the period's end: each subscription's price over its interval's months, summed as a yearly figure and divided by 12 once, half-even; in `currency`). Totals: new and churned summed, active and mrr of the last period, and `byStatus` (how many subscriptions are in each status now)."
     )
+      .annotate(OpenApi.Summary, "Subscriptions report")
   )
   .add(
     report(
@@ -145,6 +152,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       Members,
       "Per period: `joined` (profiles that became active members), `left` (removed), `total` (members at the period's end) and `active` (distinct members who posted, commented or reacted)."
     )
+      .annotate(OpenApi.Summary, "Members report")
   )
   .add(
     report(
@@ -153,6 +161,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       Engagement,
       "Per period: `posts` (status and content posts), `comments`, `reactions` and `activeMembers` (distinct members who did any of them); deleted posts and comments do not count. `totals.activeMembers` adds the periods up."
     )
+      .annotate(OpenApi.Summary, "Engagement report")
   )
   .add(
     report(
@@ -161,6 +170,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       Events,
       "Per period: `events` (events starting), `participants` (sign-ups, going or waitlisted, not cancelled) and `attendance` (check-ins)."
     )
+      .annotate(OpenApi.Summary, "Events report")
   )
   .add(
     report(
@@ -169,6 +179,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       Courses,
       "Per period: `enrollments`, `lessonCompletions` and `completions` (learners who completed a course's last lesson)."
     )
+      .annotate(OpenApi.Summary, "Courses report")
   )
   .add(
     report(
@@ -185,6 +196,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       },
       "Every report above in one request, on the same periods: `sales`, `subscriptions`, `members`, `engagement`, `events`, `courses`, each with its `series` and `totals`."
     )
+      .annotate(OpenApi.Summary, "Overview report")
   )
   .add(
     HttpApiEndpoint.get("memberActivity", "/reports/members/:profileId/activity")
@@ -205,6 +217,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
         OpenApi.Description,
         `${READERS} One member's activity per period: \`posts\`, \`comments\`, \`reactions\`, \`eventsJoined\`, \`attendance\` (check-ins), \`eventsHosted\`, \`enrollments\`, \`lessonCompletions\`, \`completions\`. A profile of another community answers 404. ${RANGE}`
       )
+      .annotate(OpenApi.Summary, "A member's activity report")
   )
   .add(
     HttpApiEndpoint.get("emailStats", "/emails/stats")
@@ -216,6 +229,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
         OpenApi.Description,
         "Owner or admin (spec §5; 403 `Função necessária: owner ou admin. Sua função: …` otherwise, finance included). The community's e-mails from the outbox: `sent` (written to the outbox), `delivered` (handed to the mail server), `failed` (given up after 5 attempts), `pending` (waiting), in total and `byKind` (`invite`, `receipt`, `sale`, `refund`, …). `from` and `to` (ISO dates, UTC days, both included) bound the time the e-mails were written."
       )
+      .annotate(OpenApi.Summary, "E-mail delivery statistics")
   )
   .middleware(MemberScope)
   .addError(Unauthorized)

@@ -24,6 +24,10 @@ const SearchQuery = Schema.Struct({
 })
 
 export class SearchApi extends HttpApiGroup.make("search")
+  .annotateContext(OpenApi.annotations({
+    title: "Search",
+    description: "Title search across spaces, courses, lessons, events and content the caller may read."
+  }))
   .add(
     HttpApiEndpoint.get("search", "/search")
       .setUrlParams(SearchQuery)
@@ -34,6 +38,7 @@ export class SearchApi extends HttpApiGroup.make("search")
         OpenApi.Description,
         `Public (token optional). Searches the titles of spaces, courses, lessons, events and content posts of the community for \`q\` (1 to 100 characters, trimmed), ignoring case and accents (\`busca\` finds \`Búsca\`). Matches contain the text or resemble a word of the title (trigram word similarity, so small typos still match). Ranked: titles starting with \`q\` first, then titles with a word starting with it, then by similarity (\`score\`), shorter titles first. Returns the best \`limit\` results (default 20, max ${MAX_LIMIT}), no pagination. Only what the caller may read: spaces whose content they may read, and the courses (published ones unless staff), lessons, events and posts of those spaces.`
       )
+      .annotate(OpenApi.Summary, "Search the community")
   )
   .addError(Unauthorized)
   .prefix("/api")

@@ -94,6 +94,10 @@ const StatusIdParam = Schema.Struct({ id: Uuid })
 const CommentParams = Schema.Struct({ statusId: Uuid, commentId: Uuid })
 
 export class StatusApi extends HttpApiGroup.make("status")
+  .annotateContext(OpenApi.annotations({
+    title: "Status posts",
+    description: "Community-wide status posts with reactions and threaded comments."
+  }))
   .add(
     HttpApiEndpoint.post("create", "/status")
       .setPayload(StatusInput)
@@ -103,6 +107,7 @@ export class StatusApi extends HttpApiGroup.make("status")
         OpenApi.Description,
         `Member. A community-wide status post (no space) by the caller (the X-ProfileId profile when acting). \`body\`: 1 to 5000 characters after trimming. ${MENTIONS}`
       )
+      .annotate(OpenApi.Summary, "Post a status")
   )
   .add(
     HttpApiEndpoint.put("update", "/status/:id")
@@ -113,6 +118,7 @@ export class StatusApi extends HttpApiGroup.make("status")
       .addError(Forbidden)
       .addError(NotFound)
       .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} Replaces the body (mentions are resolved again).`)
+      .annotate(OpenApi.Summary, "Edit a status post")
   )
   .add(
     HttpApiEndpoint.del("remove", "/status/:id")
@@ -122,6 +128,7 @@ export class StatusApi extends HttpApiGroup.make("status")
       .addError(Forbidden)
       .addError(NotFound)
       .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} Soft delete: the post disappears from lists and the feed.`)
+      .annotate(OpenApi.Summary, "Delete a status post")
   )
   .add(
     HttpApiEndpoint.post("react", "/status/:id/react")
@@ -131,6 +138,7 @@ export class StatusApi extends HttpApiGroup.make("status")
       .addError(BadRequest)
       .addError(NotFound)
       .annotate(OpenApi.Description, `Member. ${REACTIONS}`)
+      .annotate(OpenApi.Summary, "React to a status post")
   )
   .add(
     HttpApiEndpoint.post("comment", "/status/:id/comment")
@@ -143,6 +151,7 @@ export class StatusApi extends HttpApiGroup.make("status")
         OpenApi.Description,
         `Member. \`body\` 1 to 5000 characters. Replies are one level deep: \`parentId\` must name a top-level comment of the same post; a reply to a reply, or a comment of another item, answers 400 (param \`parentId\`); an unknown or deleted parent 404. ${MENTIONS}`
       )
+      .annotate(OpenApi.Summary, "Comment on a status post")
   )
   .add(
     HttpApiEndpoint.get("comments", "/status/:id/comments")
@@ -155,6 +164,7 @@ export class StatusApi extends HttpApiGroup.make("status")
         OpenApi.Description,
         "Member. Comments in threads, oldest first: each top-level comment followed by its replies (`parentId` set), each with reactions by type and the caller's own. Keyset pagination (`limit`, `cursor`)."
       )
+      .annotate(OpenApi.Summary, "List a status post's comments")
   )
   .add(
     HttpApiEndpoint.put("updateComment", "/status/:statusId/comment/:commentId")
@@ -165,6 +175,7 @@ export class StatusApi extends HttpApiGroup.make("status")
       .addError(Forbidden)
       .addError(NotFound)
       .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} A comment not of that post: 404.`)
+      .annotate(OpenApi.Summary, "Edit a comment")
   )
   .add(
     HttpApiEndpoint.del("removeComment", "/status/:statusId/comment/:commentId")
@@ -174,6 +185,7 @@ export class StatusApi extends HttpApiGroup.make("status")
       .addError(Forbidden)
       .addError(NotFound)
       .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} Soft delete; a top-level comment takes its replies with it.`)
+      .annotate(OpenApi.Summary, "Delete a comment")
   )
   .add(
     HttpApiEndpoint.post("reactToComment", "/status/:statusId/comment/:commentId/react")
@@ -186,6 +198,7 @@ export class StatusApi extends HttpApiGroup.make("status")
         OpenApi.Description,
         `Member. Adds, changes or removes the caller's reaction on a comment of that post. ${REACTIONS}`
       )
+      .annotate(OpenApi.Summary, "React to a comment")
   )
   .middlewareEndpoints(MemberScope)
   .add(
@@ -198,12 +211,17 @@ export class StatusApi extends HttpApiGroup.make("status")
         OpenApi.Description,
         "Public (token optional). Status posts of the community, newest first (keyset pagination: `limit`, `cursor`), each with its author (id, fullName, avatarUrl), reactions by type, `reactionCount`, `commentCount`, the caller's own reaction (`myReaction`) and resolved `mentions`. Status posts are community-wide: members see them all; anonymous visitors (or tokens of non-members) see them only when the community setting `publicStatusPosts` is true, otherwise an empty page."
       )
+      .annotate(OpenApi.Summary, "List status posts")
   )
   .addError(Unauthorized)
   .prefix("/api")
 {}
 
 export class ContentApi extends HttpApiGroup.make("content")
+  .annotateContext(OpenApi.annotations({
+    title: "Content",
+    description: "Posts in feed spaces."
+  }))
   .add(
     HttpApiEndpoint.post("create", "/content")
       .setPayload(ContentInput)
@@ -215,6 +233,7 @@ export class ContentApi extends HttpApiGroup.make("content")
         OpenApi.Description,
         `Member. A post in a space whose module is \`feed\`: \`title\` (1 to 200), \`body\` (1 to 100000), optional \`attachments\` (at most ${MAX_ATTACHMENTS} http(s) URLs). Like courses: no \`spaceId\` 400 \`ID do espaço é obrigatório.\`; a space unknown, of another community or hidden from the caller 400 \`Espaço não encontrado ou não pertence a esta comunidade.\`; a space of another module 400. The caller must be able to read the space's content (403) and, when the space's \`postingPolicy\` is \`staff\`, be owner, admin or moderator (403). ${MENTIONS} Read content posts through the feed or \`GET /api/content/{id}\`.`
       )
+      .annotate(OpenApi.Summary, "Create a content post")
   )
   .add(
     HttpApiEndpoint.get("detail", "/content/:id")
@@ -228,6 +247,7 @@ export class ContentApi extends HttpApiGroup.make("content")
         OpenApi.Description,
         "Public (token optional). A content post with reactions by type, comment count, the caller's reaction and mentions, subject to the access rules of its space (404 hidden, 403 gated)."
       )
+      .annotate(OpenApi.Summary, "Get a content post")
   )
   .addError(Unauthorized)
   .prefix("/api")

@@ -96,6 +96,10 @@ const VISIBILITY_RULES = "Staff see everything; members see public and private s
   "public sections. `canReadContent` tells whether the caller may read the space's content."
 
 export class SectionsApi extends HttpApiGroup.make("sections")
+  .annotateContext(OpenApi.annotations({
+    title: "Sections",
+    description: "Sections group the spaces of a community, in order, each with a visibility."
+  }))
   .add(
     HttpApiEndpoint.get("list", "/sections")
       .setUrlParams(PageQuery)
@@ -107,6 +111,7 @@ export class SectionsApi extends HttpApiGroup.make("sections")
         "Public. Sections in order (position, then id), keyset-paginated. Anonymous callers see public sections; " +
           "members public and private ones, and a secret one only when they can see a space in it; staff all."
       )
+      .annotate(OpenApi.Summary, "List sections")
   )
   .add(
     HttpApiEndpoint.post("create", "/sections")
@@ -119,6 +124,7 @@ export class SectionsApi extends HttpApiGroup.make("sections")
         OpenApi.Description,
         `${STAFF} The section goes last; \`visibility\` defaults to public.`
       )
+      .annotate(OpenApi.Summary, "Create a section")
   )
   .add(
     HttpApiEndpoint.post("reorder", "/sections/reorder")
@@ -132,6 +138,7 @@ export class SectionsApi extends HttpApiGroup.make("sections")
         `${STAFF} \`ids\` is every section of the community, each once, in the new order (400 otherwise, ` +
           "param `ids`). Answers the sections in the new order."
       )
+      .annotate(OpenApi.Summary, "Reorder sections")
   )
   .add(
     HttpApiEndpoint.get("get", "/sections/:id")
@@ -140,6 +147,7 @@ export class SectionsApi extends HttpApiGroup.make("sections")
       .addError(NotFound)
       .middleware(PublicScope)
       .annotate(OpenApi.Description, "Public. A section the caller may see (as in the list); 404 otherwise.")
+      .annotate(OpenApi.Summary, "Get a section")
   )
   .add(
     HttpApiEndpoint.put("update", "/sections/:id")
@@ -155,6 +163,7 @@ export class SectionsApi extends HttpApiGroup.make("sections")
         `${STAFF} Partial. Opening a section is always allowed; closing it below one of its spaces is refused ` +
           "(400 `This space cannot be more open than the section …`, param `visibility`): close the spaces first."
       )
+      .annotate(OpenApi.Summary, "Update a section")
   )
   .add(
     HttpApiEndpoint.del("remove", "/sections/:id")
@@ -169,12 +178,18 @@ export class SectionsApi extends HttpApiGroup.make("sections")
         `${STAFF} Only an empty section is removed: while it holds spaces the answer is 409 (move or remove ` +
           "them first), so no content is ever removed by accident."
       )
+      .annotate(OpenApi.Summary, "Delete a section")
   )
   .addError(Unauthorized)
   .prefix("/api")
 {}
 
 export class SpacesApi extends HttpApiGroup.make("spaces")
+  .annotateContext(OpenApi.annotations({
+    title: "Spaces",
+    description:
+      "Spaces hold content of one module (courses, events, feed, call4papers…) inside a section, with access rules."
+  }))
   .add(
     HttpApiEndpoint.get("list", "/spaces")
       .setUrlParams(Schema.Struct({ ...PageQuery.fields, sectionId: Schema.optional(Uuid) }))
@@ -186,6 +201,7 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
         "Public. Spaces the caller may see, in navigation order (section position, then space position, then " +
           `id), keyset-paginated; \`sectionId\` keeps one section. ${VISIBILITY_RULES}`
       )
+      .annotate(OpenApi.Summary, "List spaces")
   )
   .add(
     HttpApiEndpoint.get("modules", "/spaces/modules")
@@ -195,6 +211,7 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
         OpenApi.Description,
         "Public. The catalogue of space modules by category; a space's `module` is one of these ids. Every module is listed; `available: false` marks a module whose feature does not exist yet (today `certificates` and `call4papers`): creating or moving a space to it answers 400 (param `module`). The flag lives in one place (structure/Modules.ts) and turns true when the feature lands."
       )
+      .annotate(OpenApi.Summary, "List space modules")
   )
   .add(
     HttpApiEndpoint.post("create", "/spaces")
@@ -208,6 +225,7 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
         `${STAFF} The space goes last in its section; \`visibility\` defaults to the section's, ` +
           `\`postingPolicy\` (who posts in it: members or staff) to members. ${SPACE_RULES}`
       )
+      .annotate(OpenApi.Summary, "Create a space")
   )
   .add(
     HttpApiEndpoint.post("reorder", "/spaces/reorder")
@@ -221,6 +239,7 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
         `${STAFF} Reorders the spaces of one section: \`ids\` is every space of \`sectionId\`, each once, in the ` +
           "new order (400 otherwise, param `ids`). Answers the section's spaces in the new order."
       )
+      .annotate(OpenApi.Summary, "Reorder the spaces of a section")
   )
   .add(
     HttpApiEndpoint.get("get", "/spaces/:id")
@@ -229,6 +248,7 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
       .addError(NotFound)
       .middleware(PublicScope)
       .annotate(OpenApi.Description, `Public. A space the caller may see; 404 otherwise. ${VISIBILITY_RULES}`)
+      .annotate(OpenApi.Summary, "Get a space")
   )
   .add(
     HttpApiEndpoint.put("update", "/spaces/:id")
@@ -246,6 +266,7 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
         `${STAFF} Partial, access included (a list sent replaces that list). A new \`sectionId\` moves the ` +
           `space to the end of that section. ${SPACE_RULES}`
       )
+      .annotate(OpenApi.Summary, "Update a space")
   )
   .add(
     HttpApiEndpoint.del("remove", "/spaces/:id")
@@ -259,6 +280,7 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
         OpenApi.Description,
         `${STAFF} Removes the space; 409 while content (such as courses) still belongs to it.`
       )
+      .annotate(OpenApi.Summary, "Delete a space")
   )
   .addError(Unauthorized)
   .prefix("/api")

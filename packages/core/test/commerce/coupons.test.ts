@@ -269,9 +269,9 @@ describe("GET /api/coupons/{idOrCode}", () => {
     expectError(await api.get(`/api/coupons/${deleted.code}`, owner()), 404, COUPON_NOT_FOUND)
   })
 
-  it("refuses what is neither an id nor a code (400, param idOrCode)", async () => {
+  it("refuses what is neither an id nor a code (400, param id)", async () => {
     for (const value of ["ab", "a%20b", "promo!", "x".repeat(41)]) {
-      expectInvalid(await api.get(`/api/coupons/${value}`, owner()), "idOrCode", "params")
+      expectInvalid(await api.get(`/api/coupons/${value}`, owner()), "id", "params")
     }
   })
 })
@@ -309,7 +309,7 @@ describe("the contract", () => {
   const couponRoutes = [
     ["get", "/api/coupons"],
     ["post", "/api/coupons"],
-    ["get", "/api/coupons/{idOrCode}"],
+    ["get", "/api/coupons/{id}"],
     ["post", "/api/coupons/validate"],
     ["get", "/api/coupons/{id}/usage"],
     ["put", "/api/coupons/{id}"],

@@ -205,6 +205,10 @@ const lifecycle = <const Name extends string>(name: Name, path: string, move: st
     )
 
 export class CallsApi extends HttpApiGroup.make("call4papersCalls")
+  .annotateContext(OpenApi.annotations({
+    title: "Calls for papers",
+    description: "Calls for papers: space configuration, lifecycle, tracks, reviewers, event dates and owners."
+  }))
   .add(
     HttpApiEndpoint.get("spaceConfig", "/call4papers/spaces/:spaceId")
       .setPath(SpaceIdParam)
@@ -216,6 +220,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         "Public (token optional). The configuration of a call4papers space: `mode` (`organisers`: only owner, admin or moderator open calls; `members`: any member may open one and becomes its owner; default `organisers`), and what the caller may do (`canOpenCall`, `canConfigure`). A space hidden from the caller, of another community, or of another module answers 404."
       )
+      .annotate(OpenApi.Summary, "Get a call-for-papers space's configuration")
   )
   .add(
     HttpApiEndpoint.put("configureSpace", "/call4papers/spaces/:spaceId")
@@ -227,6 +232,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, "Owner, admin or moderator. Sets the space mode (`organisers` or `members`).")
+      .annotate(OpenApi.Summary, "Configure a call-for-papers space")
   )
   .add(
     HttpApiEndpoint.get("spaceCalls", "/call4papers/spaces/:spaceId/calls")
@@ -241,6 +247,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         "Public (token optional). The calls of a space, newest first (keyset: `limit`, `cursor`; `status` filters). Anonymous callers and members see published and closed calls; drafts only staff and the call's owners. The space's access rules apply (403 or 404)."
       )
+      .annotate(OpenApi.Summary, "List a space's calls")
   )
   .add(
     HttpApiEndpoint.get("callBySlug", "/call4papers/spaces/:spaceId/calls/:slug")
@@ -251,6 +258,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
       .addError(NotFound)
       .middleware(PublicScope)
       .annotate(OpenApi.Description, `Public (token optional). A call by its slug in the space. ${SEE_CALL}`)
+      .annotate(OpenApi.Summary, "Get a call by slug")
   )
   .add(
     HttpApiEndpoint.get("myInvitations", "/call4papers/me/invitations")
@@ -263,6 +271,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         "The caller's pending invitations in this community, both kinds (`kind`: `owner` of a call, `reviewer` of a track), oldest first (keyset). Answer them with `POST /owners/{ownerId}/accept|decline` or `POST /track-reviewers/{reviewerId}/accept|decline`."
       )
+      .annotate(OpenApi.Summary, "List the caller's call invitations")
   )
   .add(
     HttpApiEndpoint.post("open", "/call4papers")
@@ -276,6 +285,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         "Opens a call in `draft` (design/states.md \"Call for papers\"). `spaceId` is required (400 `ID do espaço é obrigatório.`) and must name a call4papers space of this community (400). In a space of mode `organisers` only owner, admin or moderator may open calls (403); in mode `members` any member may. The creator becomes an accepted owner of the call. `slug` is generated from the title when absent; an explicit slug taken in the space answers 409. `opensAt` must be before `closesAt` (400, param `closesAt`). `communityVoting` turns on the open community vote; `anonymousReviews` hides reviewer names from proposers."
       )
+      .annotate(OpenApi.Summary, "Open a call for papers")
   )
   .add(
     HttpApiEndpoint.get("detail", "/call4papers/:id")
@@ -289,6 +299,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `Public when published (token optional). ${SEE_CALL} \`viewer\` tells what the caller is on the call (organiser, owner, the tracks they review).`
       )
+      .annotate(OpenApi.Summary, "Get a call for papers")
   )
   .add(
     HttpApiEndpoint.put("update", "/call4papers/:id")
@@ -304,6 +315,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} Partial edit of title, slug (409 when taken in the space), description, opensAt/closesAt (in order, else 400), communityVoting, anonymousReviews. The status changes only through the lifecycle routes.`
       )
+      .annotate(OpenApi.Summary, "Update a call for papers")
   )
   .add(
     HttpApiEndpoint.del("remove", "/call4papers/:id")
@@ -317,6 +329,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} Soft delete from any state: the call and everything under it (tracks, dates, owners, reviewers, submissions) answer 404 from then on; its slug is free again.`
       )
+      .annotate(OpenApi.Summary, "Delete a call for papers")
   )
   .add(
     HttpApiEndpoint.patch("setStatus", "/call4papers/:id/status")
@@ -332,6 +345,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} Moves the call along its machine: \`draft -> published\`, \`published -> draft | closed\`, \`closed -> published\`. Any other move (the same status included) answers 409 with \`errors[0].param = "status"\` and the allowed statuses.`
       )
+      .annotate(OpenApi.Summary, "Change a call's status")
   )
   .add(
     lifecycle(
@@ -339,6 +353,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
       "publish",
       "`draft -> published`: the call is seen by everyone who may read its space and takes submissions (inside `opensAt`/`closesAt` when set)."
     )
+      .annotate(OpenApi.Summary, "Publish a call")
   )
   .add(
     lifecycle(
@@ -346,9 +361,20 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
       "unpublish",
       "`published -> draft` (spec §3): hidden again from everyone but its organisers."
     )
+      .annotate(OpenApi.Summary, "Unpublish a call")
   )
-  .add(lifecycle("close", "close", "`published -> closed`: still visible, takes no more submissions."))
-  .add(lifecycle("reopen", "reopen", "`closed -> published`: takes submissions again."))
+  .add(
+    lifecycle("close", "close", "`published -> closed`: still visible, takes no more submissions.").annotate(
+      OpenApi.Summary,
+      "Close a call"
+    )
+  )
+  .add(
+    lifecycle("reopen", "reopen", "`closed -> published`: takes submissions again.").annotate(
+      OpenApi.Summary,
+      "Reopen a call"
+    )
+  )
   .add(
     HttpApiEndpoint.get("tracks", "/call4papers/:id/tracks")
       .setPath(CallIdParam)
@@ -359,6 +385,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
       .addError(NotFound)
       .middleware(PublicScope)
       .annotate(OpenApi.Description, `Public (token optional). The call's tracks by position. ${SEE_CALL}`)
+      .annotate(OpenApi.Summary, "List a call's tracks")
   )
   .add(
     HttpApiEndpoint.post("createTrack", "/call4papers/:id/tracks")
@@ -374,6 +401,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} \`name\` is required and unique in the call, case-insensitively (409, param \`name\`); \`position\` defaults to the end.`
       )
+      .annotate(OpenApi.Summary, "Create a track")
   )
   .add(
     HttpApiEndpoint.put("updateTrack", "/call4papers/tracks/:trackId")
@@ -389,6 +417,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} Partial edit: name (unique in the call), description, color, position.`
       )
+      .annotate(OpenApi.Summary, "Update a track")
   )
   .add(
     HttpApiEndpoint.del("removeTrack", "/call4papers/tracks/:trackId")
@@ -402,6 +431,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} Removes the track (soft delete: submissions keep it; its reviewers lose their role on it; new submissions cannot choose it).`
       )
+      .annotate(OpenApi.Summary, "Delete a track")
   )
   .add(
     HttpApiEndpoint.get("reviewers", "/call4papers/tracks/:trackId/reviewers")
@@ -416,6 +446,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} The track's reviewers and their invitations (every status), oldest first.`
       )
+      .annotate(OpenApi.Summary, "List a track's reviewers")
   )
   .add(
     HttpApiEndpoint.post("inviteReviewer", "/call4papers/tracks/:trackId/reviewers")
@@ -431,6 +462,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} Invites an active member (\`profileId\`, 400 when not a member of this community) to review the track; answers \`data.id\`, the reviewer id the accept, decline and remove routes take, and e-mails the person. The invitation is \`pending\` until answered; already pending or accepted: 409; a declined one is invited again (same id).`
       )
+      .annotate(OpenApi.Summary, "Invite a track reviewer")
   )
   .add(
     HttpApiEndpoint.del("removeReviewer", "/call4papers/track-reviewers/:reviewerId")
@@ -441,6 +473,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${ORGANISER} The reviewer may also remove themself (step down).`)
+      .annotate(OpenApi.Summary, "Remove a track reviewer")
   )
   .add(
     HttpApiEndpoint.post("acceptReviewer", "/call4papers/track-reviewers/:reviewerId/accept")
@@ -455,6 +488,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         "The invited person only (403 otherwise): `pending -> accepted`. An answered invitation answers 409 (`param: status`, allowed moves)."
       )
+      .annotate(OpenApi.Summary, "Accept a reviewer invitation")
   )
   .add(
     HttpApiEndpoint.post("declineReviewer", "/call4papers/track-reviewers/:reviewerId/decline")
@@ -466,6 +500,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
       .addError(Conflict)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, "The invited person only: `pending -> declined` (409 once answered).")
+      .annotate(OpenApi.Summary, "Decline a reviewer invitation")
   )
   .add(
     HttpApiEndpoint.get("eventDates", "/call4papers/:id/event-dates")
@@ -477,6 +512,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
       .addError(NotFound)
       .middleware(PublicScope)
       .annotate(OpenApi.Description, `Public (token optional). The event's days in date order. ${SEE_CALL}`)
+      .annotate(OpenApi.Summary, "List a call's event dates")
   )
   .add(
     HttpApiEndpoint.post("addEventDate", "/call4papers/:id/event-dates")
@@ -492,6 +528,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} \`date\` (YYYY-MM-DD), \`label\`, optional \`startTime\`/\`endTime\` (HH:MM; start before end, else 400 param \`endTime\`). A day already listed answers 409 (param \`date\`).`
       )
+      .annotate(OpenApi.Summary, "Add an event date")
   )
   .add(
     HttpApiEndpoint.put("updateEventDate", "/call4papers/event-dates/:dateId")
@@ -507,6 +544,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} Partial edit of \`date\`, \`label\`, \`startTime\`, \`endTime\` (same rules).`
       )
+      .annotate(OpenApi.Summary, "Update an event date")
   )
   .add(
     HttpApiEndpoint.del("removeEventDate", "/call4papers/event-dates/:dateId")
@@ -517,6 +555,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, ORGANISER)
+      .annotate(OpenApi.Summary, "Delete an event date")
   )
   .add(
     HttpApiEndpoint.get("owners", "/call4papers/:id/owners")
@@ -531,6 +570,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} The call's owners and their invitations (every status), oldest first.`
       )
+      .annotate(OpenApi.Summary, "List a call's owners")
   )
   .add(
     HttpApiEndpoint.post("inviteOwner", "/call4papers/:id/owners")
@@ -546,6 +586,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         `${ORGANISER} Invites an active member (\`profileId\`, 400 when not a member of this community) to own the call; answers \`data.id\`, the owner id the accept, decline and remove routes take, and e-mails the person. An accepted owner has organiser rights on this call only. Already pending or accepted: 409; a declined one is invited again (same id).`
       )
+      .annotate(OpenApi.Summary, "Invite a call owner")
   )
   .add(
     HttpApiEndpoint.del("removeOwner", "/call4papers/owners/:ownerId")
@@ -556,6 +597,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${ORGANISER} An owner may also remove themself (step down).`)
+      .annotate(OpenApi.Summary, "Remove a call owner")
   )
   .add(
     HttpApiEndpoint.post("acceptOwner", "/call4papers/owners/:ownerId/accept")
@@ -570,6 +612,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
         OpenApi.Description,
         "The invited person only (403 otherwise): `pending -> accepted`. An answered invitation answers 409 (`param: status`, allowed moves)."
       )
+      .annotate(OpenApi.Summary, "Accept a call owner invitation")
   )
   .add(
     HttpApiEndpoint.post("declineOwner", "/call4papers/owners/:ownerId/decline")
@@ -581,6 +624,7 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
       .addError(Conflict)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, "The invited person only: `pending -> declined` (409 once answered).")
+      .annotate(OpenApi.Summary, "Decline a call owner invitation")
   )
   .addError(Unauthorized)
   .prefix("/api")

@@ -290,6 +290,10 @@ const TERMS =
   "Terms: `format` (e.g. talk, workshop), `durationMinutes`, `trackId` (a track of the call, else 400), `fee` (integer minor units) with `currency` (ISO 4217; required with a fee), `note`. Fields left out keep the previous offer's value (the first offer starts from the proposal's track)."
 
 export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
+  .annotateContext(OpenApi.annotations({
+    title: "Submissions",
+    description: "Proposals to calls for papers: drafts, submission, reviews, votes, negotiation and agreement."
+  }))
   .add(
     HttpApiEndpoint.get("meSubmissions", "/call4papers/me/submissions")
       .setUrlParams(OwnQuery)
@@ -300,6 +304,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "The caller's own submissions (as proposer or co-speaker; the X-ProfileId profile when acting) across the calls of the community, drafts included, by creation (keyset: `limit`, `cursor`); `status` filters."
       )
+      .annotate(OpenApi.Summary, "List the caller's submissions")
   )
   .add(
     HttpApiEndpoint.get("meReviews", "/call4papers/me/reviews")
@@ -311,6 +316,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "The caller's review queue: submitted or negotiating submissions of the tracks they review (accepted invitations), their own left out, each with `myReview` (null until reviewed). `pending=true` keeps those not reviewed yet. Keyset by creation."
       )
+      .annotate(OpenApi.Summary, "List the caller's review queue")
   )
   .add(
     HttpApiEndpoint.get("speakers", "/call4papers/speakers")
@@ -323,6 +329,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "The speaker bank: everyone who proposed (or co-speaks) a submitted proposal in a live call of the community, one entry per person with their proposals across calls (drafts left out). No e-mail or phone. Owner, admin, moderator, or an accepted owner of some call (403 otherwise). Keyset by profile id."
       )
+      .annotate(OpenApi.Summary, "List the speaker bank")
   )
   .add(
     HttpApiEndpoint.post("inviteSpeaker", "/call4papers/:id/invite-speaker")
@@ -338,6 +345,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         `${ORGANISER} Invites a person from the speaker bank (\`GET /api/call4papers/speakers\`) to submit to this call, by e-mail. Someone not in the bank: 400 (param \`profileId\`); invited before: 409 (param \`profileId\`); a call that is not published: 409 (param \`status\`).`
       )
+      .annotate(OpenApi.Summary, "Invite a speaker to a call")
   )
   .add(
     HttpApiEndpoint.get("detail", "/call4papers/submissions/:sid")
@@ -351,6 +359,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         `${SEE} Organisers and speakers also get \`versions\`: every text the proposer saved, oldest first.`
       )
+      .annotate(OpenApi.Summary, "Get a submission")
   )
   .add(
     HttpApiEndpoint.put("update", "/call4papers/submissions/:sid")
@@ -366,17 +375,24 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "The proposer edits their own submission (403 for anyone else), only in `rascunho` (409 after, `param: status`). Partial: `title`, `abstract`, `trackId` (a live track of the call, else 400), `coSpeakers` (profile ids of active members, replacing the list). Each edit is kept as a new version."
       )
+      .annotate(OpenApi.Summary, "Edit a draft submission")
   )
-  .add(move(
-    "submit",
-    "submit",
-    "The proposer: `rascunho -> enviada`, while the call accepts submissions (published, inside its window; else 409)."
-  ))
-  .add(move(
-    "withdraw",
-    "withdraw",
-    "The proposer withdraws: `rascunho | enviada | em_negociacao -> retirada` (final); an open offer is closed."
-  ))
+  .add(
+    move(
+      "submit",
+      "submit",
+      "The proposer: `rascunho -> enviada`, while the call accepts submissions (published, inside its window; else 409)."
+    )
+      .annotate(OpenApi.Summary, "Submit a proposal")
+  )
+  .add(
+    move(
+      "withdraw",
+      "withdraw",
+      "The proposer withdraws: `rascunho | enviada | em_negociacao -> retirada` (final); an open offer is closed."
+    )
+      .annotate(OpenApi.Summary, "Withdraw a submission")
+  )
   .add(
     HttpApiEndpoint.put("review", "/call4papers/submissions/:sid/review")
       .setPath(SubmissionIdParam)
@@ -391,6 +407,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "Creates or replaces the caller's review: `score` (integer 1..5, else 400) and `comment`. Reviewers of the submission's track (accepted) and organisers (403 for anyone else, and for the submission's own speakers). Only `enviada` or `em_negociacao` submissions (409 otherwise)."
       )
+      .annotate(OpenApi.Summary, "Review a submission")
   )
   .add(
     HttpApiEndpoint.get("reviews", "/call4papers/submissions/:sid/reviews")
@@ -404,6 +421,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         `${SEE} Consolidated reviews: \`mean\` (two decimals, null without reviews), \`count\`, \`distribution\` of scores 1..5, and each review. Reviewer names are never shown to the submission's speakers; with the call's \`anonymousReviews\`, only organisers see them (\`reviewerNamesHidden\`).`
       )
+      .annotate(OpenApi.Summary, "List a submission's reviews")
   )
   .add(
     HttpApiEndpoint.put("vote", "/call4papers/submissions/:sid/vote")
@@ -419,6 +437,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "Any member votes (the X-ProfileId profile when acting): `vote` is an integer 1 to 5 (spec §8; else 400, param `vote`). One vote per person and submission, replaced by a new one (concurrent votes leave one). The call must have community voting (409, param `communityVoting`); the submission must be `enviada` or `em_negociacao` (409, param `status`); speakers do not vote on their own submission (403). Drafts of others are 404."
       )
+      .annotate(OpenApi.Summary, "Vote on a submission")
   )
   .add(
     HttpApiEndpoint.del("unvote", "/call4papers/submissions/:sid/vote")
@@ -433,6 +452,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "Removes the caller's own vote (`removed: false` when there was none). Same conditions as voting."
       )
+      .annotate(OpenApi.Summary, "Remove one's vote on a submission")
   )
   .add(
     HttpApiEndpoint.get("negotiation", "/call4papers/submissions/:sid/negotiation")
@@ -446,6 +466,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "Organisers and the speakers (403 otherwise). Every offer ever made, oldest first, each kept with its terms and fate: `open` (at most one), `retracted`, `superseded` (answered by a counter), `accepted`, `declined`, `closed` (the submission was withdrawn)."
       )
+      .annotate(OpenApi.Summary, "Get a submission's negotiation")
   )
   .add(
     offerMove(
@@ -453,30 +474,39 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
       "counter-offer",
       `${ORGANISER} \`enviada | em_negociacao -> em_negociacao\` with a new open offer of the organisation, answering the speaker's open counter if any; while the organisation's own offer is open: 409 (retract it first). ${TERMS}`
     ).setPayload(OfferTerms)
+      .annotate(OpenApi.Summary, "Make a counter-offer")
   )
-  .add(offerMove(
-    "retract",
-    "counter-offer/retract",
-    "The author side of the open offer takes it back (the organisation's by an organiser, the speaker's by the proposer; 403 for the other side): `em_negociacao -> enviada`."
-  ))
+  .add(
+    offerMove(
+      "retract",
+      "counter-offer/retract",
+      "The author side of the open offer takes it back (the organisation's by an organiser, the speaker's by the proposer; 403 for the other side): `em_negociacao -> enviada`."
+    )
+      .annotate(OpenApi.Summary, "Retract the open offer")
+  )
   .add(
     offerMove(
       "speakerCounter",
       "speaker-counter",
       `The proposer answers the organisation's open offer with their own (409 when none is open): \`em_negociacao -> em_negociacao\`. ${TERMS}`
     ).setPayload(OfferTerms)
+      .annotate(OpenApi.Summary, "Counter the organisation's offer")
   )
-  .add(move(
-    "accept",
-    "accept",
-    "Accepts the other side's open offer (the proposer accepts the organisation's, an organiser the speaker's; 409 for one's own side's offer): `em_negociacao -> aceita`; its terms become the agreement."
-  ))
+  .add(
+    move(
+      "accept",
+      "accept",
+      "Accepts the other side's open offer (the proposer accepts the organisation's, an organiser the speaker's; 409 for one's own side's offer): `em_negociacao -> aceita`; its terms become the agreement."
+    )
+      .annotate(OpenApi.Summary, "Accept the open offer")
+  )
   .add(
     move(
       "decline",
       "decline",
       `${ORGANISER} The organisation refuses: \`enviada | em_negociacao -> recusada\` (final); an open offer is declined. No body (a note goes with \`decide\`).`
     )
+      .annotate(OpenApi.Summary, "Decline a submission")
   )
   .add(
     move(
@@ -484,12 +514,16 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
       "decide",
       `${ORGANISER} Decides directly: \`decision: accept\` (\`enviada | em_negociacao -> aceita\`; an open offer is accepted and is the agreement, else the proposal's own terms are) or \`refuse\` (\`-> recusada\`); optional \`note\`.`
     ).setPayload(Decision)
+      .annotate(OpenApi.Summary, "Decide on a submission")
   )
-  .add(move(
-    "confirm",
-    "confirm",
-    "An organiser or the proposer confirms the agenda: `aceita -> confirmada`, the module's final state."
-  ))
+  .add(
+    move(
+      "confirm",
+      "confirm",
+      "An organiser or the proposer confirms the agenda: `aceita -> confirmada`, the module's final state."
+    )
+      .annotate(OpenApi.Summary, "Confirm an accepted submission")
+  )
   .add(
     HttpApiEndpoint.get("agreement", "/call4papers/submissions/:sid/agreement")
       .setPath(SubmissionIdParam)
@@ -503,6 +537,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "Organisers and the speakers (403 otherwise). The terms in force once accepted (`aceita` or `confirmada`; 409 before): the accepted offer's, or, when accepted directly without one, the proposal's own (its track)."
       )
+      .annotate(OpenApi.Summary, "Get a submission's agreement")
   )
   .add(
     HttpApiEndpoint.get("list", "/call4papers/:id/submissions")
@@ -516,6 +551,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "Contextual: organisers see every submission but others' drafts, reviewers the submitted ones of their tracks, everyone their own (drafts included). `status` and `trackId` filter; keyset by creation (`limit`, `cursor`). A draft call is 404 except to its organisers."
       )
+      .annotate(OpenApi.Summary, "List a call's submissions")
   )
   .add(
     HttpApiEndpoint.post("create", "/call4papers/:id/submissions")
@@ -531,6 +567,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "Any member proposes (the X-ProfileId profile when acting becomes the proposer): `title`, `abstract`, `trackId` (optional; a live track of this call, else 400), `coSpeakers` (optional profile ids of active members, at most 5; else 400). The call must accept submissions: published and inside its window (409, param `status`). The submission starts as `rascunho`, version 1."
       )
+      .annotate(OpenApi.Summary, "Propose a submission")
   )
   .add(
     HttpApiEndpoint.get("mySubmissions", "/call4papers/:id/my-submissions")
@@ -544,6 +581,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "The caller's own submissions to this call (proposer or co-speaker), drafts included."
       )
+      .annotate(OpenApi.Summary, "List the caller's submissions to a call")
   )
   .add(
     HttpApiEndpoint.get("reviewProgress", "/call4papers/:id/review-progress")
@@ -557,6 +595,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         `${ORGANISER} Per track: submitted submissions (drafts and withdrawn left out), how many have a review, and the reviews written; per accepted reviewer: the submissions of their tracks (their own left out) and how many they reviewed.`
       )
+      .annotate(OpenApi.Summary, "Get a call's review progress")
   )
   .add(
     HttpApiEndpoint.get("ballot", "/call4papers/:id/votable-submissions")
@@ -571,6 +610,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         "The open-vote ballot for any member: the call's `enviada` and `em_negociacao` submissions, the caller's own left out, each with `myVote` (null until voted). A call without community voting: 409 (param `communityVoting`). Keyset by creation."
       )
+      .annotate(OpenApi.Summary, "List submissions open to vote")
   )
   .add(
     HttpApiEndpoint.get("voteResults", "/call4papers/:id/vote-results")
@@ -584,6 +624,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         OpenApi.Description,
         `${ORGANISER} Per submitted submission of the call: \`count\`, \`mean\` (two decimals) and \`distribution\` of votes 1..5, best mean first.`
       )
+      .annotate(OpenApi.Summary, "Get a call's vote results")
   )
   .addError(Unauthorized)
   .prefix("/api")

@@ -86,6 +86,10 @@ const LINK_RULES = "`productIds` are the billing options, in order: at least one
   "cannot become a billing option (same message, param `productIds`). Ids may not repeat (400)."
 
 export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
+  .annotateContext(OpenApi.annotations({
+    title: "Subscription plans",
+    description: "Plans grouping billing options and add-ons, in the order shown to buyers."
+  }))
   .add(
     HttpApiEndpoint.get("list", "/subscription-groups")
       .setUrlParams(PageQuery)
@@ -99,6 +103,7 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
           "`cursor`), each with its billing option and add-on ids. The public view of plans is the pricing page, " +
           "`GET /api/communities/plans`."
       )
+      .annotate(OpenApi.Summary, "List subscription plans")
   )
   .add(
     HttpApiEndpoint.post("create", "/subscription-groups")
@@ -108,6 +113,7 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
       .addError(Forbidden)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Creates a plan (it goes last). ${LINK_RULES}`)
+      .annotate(OpenApi.Summary, "Create a subscription plan")
   )
   .add(
     HttpApiEndpoint.patch("reorder", "/subscription-groups/reorder")
@@ -121,6 +127,7 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
         `${MANAGERS} \`ids\` is every plan of the community, each once, in the new order (400 otherwise, param ` +
           "`ids`); positions become 0, 1, 2… without gaps. Answers the plans in the new order."
       )
+      .annotate(OpenApi.Summary, "Reorder subscription plans")
   )
   .add(
     HttpApiEndpoint.get("detail", "/subscription-groups/:id")
@@ -131,6 +138,7 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${READERS} One plan with its billing option and add-on ids.`)
+      .annotate(OpenApi.Summary, "Get a subscription plan")
   )
   .add(
     HttpApiEndpoint.put("update", "/subscription-groups/:id")
@@ -146,6 +154,7 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
         `${MANAGERS} Partial edit; \`productIds\` and \`addOnProductIds\`, when sent, replace the lists. ` +
           `${LINK_RULES} Subscriptions already sold keep their option; new sales see the new lists.`
       )
+      .annotate(OpenApi.Summary, "Update a subscription plan")
   )
   .add(
     HttpApiEndpoint.del("remove", "/subscription-groups/:id")
@@ -162,6 +171,7 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
           "while a space's access grants list it, a pricing tier shows it, or subscriptions or sales refer to it: " +
           "take it out of those first. The remaining plans close the gap in their positions."
       )
+      .annotate(OpenApi.Summary, "Delete a subscription plan")
   )
   .add(
     HttpApiEndpoint.get("products", "/subscription-groups/:id/products")
@@ -176,6 +186,7 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
         `${READERS} The plan's products with every product field: the billing options first (\`kind: option\`), ` +
           "then the add-ons (`kind: add_on`), each in its order (`position`)."
       )
+      .annotate(OpenApi.Summary, "List a plan's products")
   )
   .addError(Unauthorized)
   .prefix("/api")
@@ -185,6 +196,10 @@ const OFFERS = "A downsell offer is shown to a member who cancels a subscription
   "off the next `durationCycles` (1..120) charges, with an optional `message`; only `active` offers are shown."
 
 export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
+  .annotateContext(OpenApi.annotations({
+    title: "Downsell offers",
+    description: "Offers shown to a member about to cancel a plan."
+  }))
   .add(
     HttpApiEndpoint.get("list", "/subscription-groups/:id/downsell-offers")
       .setPath(IdParam)
@@ -198,6 +213,7 @@ export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
         OpenApi.Description,
         `${READERS} ${OFFERS} The plan's offers, oldest first, keyset-paginated (\`limit\`, \`cursor\`).`
       )
+      .annotate(OpenApi.Summary, "List a plan's downsell offers")
   )
   .add(
     HttpApiEndpoint.post("create", "/subscription-groups/:id/downsell-offers")
@@ -209,6 +225,7 @@ export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} ${OFFERS} \`active\` defaults to true.`)
+      .annotate(OpenApi.Summary, "Create a downsell offer")
   )
   .add(
     HttpApiEndpoint.get("detail", "/subscription-groups/:id/downsell-offers/:offerId")
@@ -219,6 +236,7 @@ export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${READERS} One offer of the plan (404 when it belongs to another plan).`)
+      .annotate(OpenApi.Summary, "Get a downsell offer")
   )
   .add(
     HttpApiEndpoint.put("update", "/subscription-groups/:id/downsell-offers/:offerId")
@@ -233,6 +251,7 @@ export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
         OpenApi.Description,
         `${MANAGERS} Partial edit (\`active: false\` stops showing it); discounts already granted are kept.`
       )
+      .annotate(OpenApi.Summary, "Update a downsell offer")
   )
   .add(
     HttpApiEndpoint.del("remove", "/subscription-groups/:id/downsell-offers/:offerId")
@@ -243,6 +262,7 @@ export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Removes the offer; discounts already granted are kept.`)
+      .annotate(OpenApi.Summary, "Delete a downsell offer")
   )
   .addError(Unauthorized)
   .prefix("/api")

@@ -66,6 +66,10 @@ const FIELD_RULES = "`price` in minor units (1..1000000000) of `currency` (ISO 4
   "non-empty list of CREDIT_CARD, PIX, BOLETO without repeats (default: all three)."
 
 export class ProductsApi extends HttpApiGroup.make("products")
+  .annotateContext(OpenApi.annotations({
+    title: "Products",
+    description: "Products sold by the community (one-time and subscription billing options)."
+  }))
   .add(
     HttpApiEndpoint.get("list", "/products")
       .setUrlParams(ProductQuery)
@@ -79,6 +83,7 @@ export class ProductsApi extends HttpApiGroup.make("products")
           "`cursor`); `type` and `status` filter. Storefronts do not use this list: the public pricing page is " +
           "`GET /api/communities/plans` and a published product is read at `GET /api/products/{id}`."
       )
+      .annotate(OpenApi.Summary, "List products")
   )
   .add(
     HttpApiEndpoint.post("create", "/products")
@@ -88,6 +93,7 @@ export class ProductsApi extends HttpApiGroup.make("products")
       .addError(Forbidden)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Creates a product in \`DRAFT\` (spec §3). ${FIELD_RULES}`)
+      .annotate(OpenApi.Summary, "Create a product")
   )
   .add(
     HttpApiEndpoint.get("detail", "/products/:id")
@@ -102,6 +108,7 @@ export class ProductsApi extends HttpApiGroup.make("products")
           "member, or no token) only an `ACTIVE` one, the page a buyer sees before checkout: a draft or removed " +
           "product is not found (404)."
       )
+      .annotate(OpenApi.Summary, "Get a product")
   )
   .add(
     HttpApiEndpoint.put("update", "/products/:id")
@@ -124,6 +131,7 @@ export class ProductsApi extends HttpApiGroup.make("products")
           "`stockQuantity` sets the units left (a restock), under the product's row lock. A plan's add-on keeps " +
           "`billingInterval: MONTHLY` (400, param `billingInterval`, while it is an add-on: spec §2)."
       )
+      .annotate(OpenApi.Summary, "Update a product")
   )
   .add(
     HttpApiEndpoint.post("publish", "/products/:id/publish")
@@ -140,6 +148,7 @@ export class ProductsApi extends HttpApiGroup.make("products")
           "(param `status`, with the allowed moves). States: `DRAFT -> ACTIVE` (publish), `ACTIVE -> DRAFT` " +
           "(unpublish, with `PUT status=DRAFT`)."
       )
+      .annotate(OpenApi.Summary, "Publish a product")
   )
   .add(
     HttpApiEndpoint.del("remove", "/products/:id")
@@ -157,6 +166,7 @@ export class ProductsApi extends HttpApiGroup.make("products")
           "plan first) or a space's access grant (take it out of the space first); as a plan's add-on it is simply " +
           "dropped from that plan's add-ons."
       )
+      .annotate(OpenApi.Summary, "Delete a product")
   )
   .addError(Unauthorized)
   .prefix("/api")

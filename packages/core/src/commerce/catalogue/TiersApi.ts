@@ -64,6 +64,10 @@ const TIER = "A tier of the public pricing page: `name`, `description`, `benefit
   "interval, payment methods); draft and removed products are never shown."
 
 export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
+  .annotateContext(OpenApi.annotations({
+    title: "Pricing tiers",
+    description: "The public pricing table of the community."
+  }))
   .add(
     HttpApiEndpoint.get("list", "/communities/plans")
       .setUrlParams(PageQuery)
@@ -74,6 +78,7 @@ export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
         OpenApi.Description,
         `Public (token optional; X-CommunityId names the community). ${TIER} Keyset-paginated (\`limit\`, \`cursor\`).`
       )
+      .annotate(OpenApi.Summary, "List pricing tiers")
   )
   .add(
     HttpApiEndpoint.post("create", "/communities/plans")
@@ -86,6 +91,7 @@ export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
         OpenApi.Description,
         `${MANAGERS} ${TIER} \`position\` defaults to after the last tier; \`highlight\` to false.`
       )
+      .annotate(OpenApi.Summary, "Create a pricing tier")
   )
   .add(
     HttpApiEndpoint.get("detail", "/communities/plans/:id")
@@ -95,6 +101,7 @@ export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
       .addError(NotFound)
       .middleware(PublicScope)
       .annotate(OpenApi.Description, `Public (token optional). One tier. ${TIER}`)
+      .annotate(OpenApi.Summary, "Get a pricing tier")
   )
   .add(
     HttpApiEndpoint.put("update", "/communities/plans/:id")
@@ -106,6 +113,7 @@ export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Partial edit. ${TIER}`)
+      .annotate(OpenApi.Summary, "Update a pricing tier")
   )
   .add(
     HttpApiEndpoint.del("remove", "/communities/plans/:id")
@@ -116,6 +124,7 @@ export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Removes the tier from the pricing page; the plan stays.`)
+      .annotate(OpenApi.Summary, "Delete a pricing tier")
   )
   .addError(Unauthorized)
   .prefix("/api")

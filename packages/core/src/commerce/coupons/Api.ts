@@ -34,7 +34,8 @@ const CouponCode = Schema.String.pipe(
 const IdOrCode = Schema.String.pipe(
   Schema.filter((value) => isUuid(value.trim()) || isCouponCode(normaliseCode(value)), {
     message: () => "must be a coupon id (UUID) or a code of 3 to 40 letters, digits, hyphens or underscores"
-  })
+  }),
+  Schema.annotations({ description: "The coupon's id (a UUID) or its code (case-insensitive)." })
 )
 
 const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/
@@ -147,6 +148,10 @@ const USES =
   "A use is held (`reservedRedemptions`) from the moment a checkout charge reserves it, counted (`timesRedeemed`) when the charge is paid and given back when it expires or fails; held plus counted never pass `maxRedemptions`, whatever the concurrency (`redemptionsLeft`)."
 
 export class CouponsApi extends HttpApiGroup.make("coupons")
+  .annotateContext(OpenApi.annotations({
+    title: "Coupons",
+    description: "Discount coupons: management, usage and validation before checkout."
+  }))
   .add(
     HttpApiEndpoint.get("list", "/coupons")
       .setUrlParams(CouponQuery)
@@ -158,6 +163,7 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
         OpenApi.Description,
         `${READERS} The community's coupons, newest first (keyset: \`limit\`, \`cursor\`); \`status\` keeps one effective status. ${STATUS} ${USES}`
       )
+      .annotate(OpenApi.Summary, "List coupons")
   )
   .add(
     HttpApiEndpoint.post("create", "/coupons")
@@ -168,6 +174,7 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
       .addError(Conflict)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Creates an \`active\` coupon. ${TERMS}`)
+      .annotate(OpenApi.Summary, "Create a coupon")
   )
   .add(
     HttpApiEndpoint.post("validate", "/coupons/validate")
@@ -180,10 +187,11 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
         OpenApi.Description,
         "Any member of the community (every role: it is what a buyer checks before paying; anonymous buyers get the same answer from checkout). Writes nothing. `productId` must be a product of this community, not deleted (400 `Product not found`, param `productId`); `amount` (minor units, in the product's currency) defaults to the product's price. A code that does not apply is not an error: 200 with `valid: false`, `discount: 0`, a `reason` and its `message` (also the envelope's message): `unknown_code` (no such coupon in this community, deleted ones included), `expired`, `exhausted` (no use left, counting uses held by open checkouts), `inactive`, `not_applicable` (not among `applicableProducts`), `currency_mismatch` (an `amountOff` in another currency than the product's), checked in that order. When it applies: `valid: true`, `discount`, `amountAfter = amount - discount` and the coupon's terms. Checkout applies the same rule and answers 400 (param `couponCode`) with the same message."
       )
+      .annotate(OpenApi.Summary, "Validate a coupon code")
   )
   .add(
-    HttpApiEndpoint.get("detail", "/coupons/:idOrCode")
-      .setPath(Schema.Struct({ idOrCode: IdOrCode }))
+    HttpApiEndpoint.get("detail", "/coupons/:id")
+      .setPath(Schema.Struct({ id: IdOrCode }))
       .addSuccess(Ok(Coupon))
       .addError(BadRequest)
       .addError(Forbidden)
@@ -193,6 +201,7 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
         OpenApi.Description,
         `${READERS} A UUID is read as the coupon's id, anything else as its code (case-insensitive); a deleted coupon, or one of another community, is not found. ${STATUS} ${USES}`
       )
+      .annotate(OpenApi.Summary, "Get a coupon by id or code")
   )
   .add(
     HttpApiEndpoint.get("usage", "/coupons/:id/usage")
@@ -207,6 +216,7 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
         OpenApi.Description,
         `${READERS} The coupon's uses, newest first (keyset: \`limit\`, \`cursor\`): the checkout charge, the buyer's profile when known, the price and the discount given, and the use's status: \`reserved\` (held by an open charge), \`redeemed\` (paid: counted), \`released\` (the charge expired or failed: given back). \`status\` keeps one of them.`
       )
+      .annotate(OpenApi.Summary, "List a coupon's uses")
   )
   .add(
     HttpApiEndpoint.put("update", "/coupons/:id")
@@ -222,6 +232,7 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
         OpenApi.Description,
         `${MANAGERS} Partial update; the result obeys the rules of creation. Sending only \`amountOff\` on a percent coupon (or only \`percentOff\` on an amount coupon) switches its kind; leaving \`repeating\` drops \`durationMonths\`; \`null\` clears \`name\`, \`maxRedemptions\`, \`expiresAt\` and \`applicableProducts\` (every product). Once a use is held or counted, the terms buyers got are fixed: changing \`code\`, \`percentOff\`, \`amountOff\`, \`currency\`, \`duration\` or \`durationMonths\` answers 409 (param = the field), and \`maxRedemptions\` cannot go below the uses held plus counted (409); \`name\`, \`applicableProducts\`, \`expiresAt\` and a higher \`maxRedemptions\` (which makes an \`exhausted\` coupon usable again) may always change. An \`expired\` coupon is final: 409 (param \`status\`). ${TERMS}`
       )
+      .annotate(OpenApi.Summary, "Update a coupon")
   )
   .add(
     HttpApiEndpoint.del("remove", "/coupons/:id")
@@ -235,6 +246,7 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
         OpenApi.Description,
         `${MANAGERS} Removes the coupon (soft delete), used or not: it leaves lists and lookups, its code may be given to a new coupon, and checkout no longer accepts it. Its usage history is kept, and a charge that already holds a use is still counted when paid.`
       )
+      .annotate(OpenApi.Summary, "Delete a coupon")
   )
   .add(
     HttpApiEndpoint.patch("changeStatus", "/coupons/:id/status")
@@ -250,6 +262,7 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
         OpenApi.Description,
         `${MANAGERS} Moves by hand, from the effective status: \`active -> inactive\`, \`inactive -> active\`. \`expired\` is final and \`exhausted\` ends only by raising \`maxRedemptions\` (PUT); neither can be set by hand. Any other move (including to the current status) answers 409 with \`errors[0].param = "status"\` and the allowed moves. An inactive coupon keeps the uses already held: their charges are still counted when paid.`
       )
+      .annotate(OpenApi.Summary, "Activate or deactivate a coupon")
   )
   .addError(Unauthorized)
   .prefix("/api")

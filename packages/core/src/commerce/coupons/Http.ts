@@ -29,7 +29,7 @@ export const CouponsHttp = HttpApiBuilder.group(RodaApi, "coupons", (handlers) =
         }))
       .handle("detail", ({ path }) =>
         CurrentMember.pipe(
-          Effect.flatMap((member) => coupons.detail(member, path.idOrCode)),
+          Effect.flatMap((member) => coupons.detail(member, path.id)),
           Effect.flatMap((data) => ok(couponMessages.coupon, data))
         ))
       .handle("usage", ({ path, urlParams }) =>

@@ -159,6 +159,10 @@ const TEAM_READ =
 const TEAM_ACT = "Owner or admin (403 `Função necessária: owner ou admin. Sua função: …` otherwise)."
 
 export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
+  .annotateContext(OpenApi.annotations({
+    title: "Subscriptions",
+    description: "The caller's own subscriptions: cancel, pause, resume, change tier, add-ons, pay now."
+  }))
   .add(
     HttpApiEndpoint.get("me", "/subscriptions/me")
       .addSuccess(Ok(Schema.Array(Subscription)))
@@ -166,6 +170,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         "The caller's subscriptions that are not over (every state but `canceled` and `incomplete_expired`), newest first, with their add-ons, scheduled change and discount."
       )
+      .annotate(OpenApi.Summary, "List the caller's current subscriptions")
   )
   .add(
     HttpApiEndpoint.get("list", "/subscriptions")
@@ -176,6 +181,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         "The caller's subscriptions, every state, newest first (keyset: `limit`, `cursor`); `status` keeps one state. Staff see others' subscriptions through `/api/manage/subscriptions`."
       )
+      .annotate(OpenApi.Summary, "List the caller's subscriptions")
   )
   .add(
     HttpApiEndpoint.get("detail", "/subscriptions/:id")
@@ -184,6 +190,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .addError(BadRequest)
       .addError(NotFound)
       .annotate(OpenApi.Description, `${OWN}`)
+      .annotate(OpenApi.Summary, "Get one of the caller's subscriptions")
   )
   .add(
     HttpApiEndpoint.get("billings", "/subscriptions/:id/billings")
@@ -196,6 +203,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         `${OWN} Its billings, newest first (keyset): the first charge, renewals (one per period, \`status\` paid, failed with \`failureReason\` and \`attempts\`, or refunded), prorations of plan changes and add-ons.`
       )
+      .annotate(OpenApi.Summary, "List a subscription's billings")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/subscriptions/:id/cancel")
@@ -208,6 +216,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         `${OWN} An active subscription keeps going until the end of the paid period (\`cancelAtPeriodEnd: true\`, access until then, \`reactivate\` undoes it); a past due, unpaid, paused or incomplete one ends now (\`canceled\`). E-mails the member. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Cancel a subscription")
   )
   .add(
     HttpApiEndpoint.post("pause", "/subscriptions/:id/pause")
@@ -221,6 +230,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         `${OWN} \`active -> paused\`: no charges, access removed now; the time left of the period is kept for the resume. \`resumeAt\` (optional, ISO time in the future, 400 otherwise) resumes it by itself. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Pause a subscription")
   )
   .add(
     HttpApiEndpoint.post("resume", "/subscriptions/:id/resume")
@@ -233,6 +243,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         `${OWN} \`paused -> active\`: a new period from now for the time that was left when paused (then renewals as usual); access back. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Resume a subscription")
   )
   .add(
     HttpApiEndpoint.post("reactivate", "/subscriptions/:id/reactivate")
@@ -245,6 +256,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         `${OWN} An active subscription marked to end at the period end goes on (\`cancelAtPeriodEnd\` cleared). ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Reactivate a subscription")
   )
   .add(
     HttpApiEndpoint.post("changeTierQuote", "/subscriptions/:id/change-tier/quote")
@@ -258,6 +270,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         `${OWN} What \`change-tier\` with the same body would do, computed by the same code; writes nothing. \`productId\`: another billing option of the subscription's plan (400 otherwise). Upgrade (more per month) defaults to \`when: now\`: on the same interval the price difference for the seconds left of the period; on another interval a new period from now at the new price less the unused part of the current one; rounded half-even once, in minor units, after the subscription's discount. A downgrade defaults to \`period_end\` (and \`when: now\` is refused, 400 param \`when\`). ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Quote a tier change")
   )
   .add(
     HttpApiEndpoint.post("changeTier", "/subscriptions/:id/change-tier")
@@ -272,6 +285,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         `${OWN} Changes the billing option. \`now\`: the quoted amount is charged at once (${CARD}) and the option changes; \`period_end\`: \`scheduledChange\` is set and applied at the period end (the renewal is charged at the new price); \`DELETE /scheduled-change\` undoes it. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Change tier")
   )
   .add(
     HttpApiEndpoint.get("scheduledChange", "/subscriptions/:id/scheduled-change")
@@ -280,6 +294,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .addError(BadRequest)
       .addError(NotFound)
       .annotate(OpenApi.Description, `${OWN} The plan change waiting for the period end, or \`data: null\`.`)
+      .annotate(OpenApi.Summary, "Get the scheduled change")
   )
   .add(
     HttpApiEndpoint.del("removeScheduledChange", "/subscriptions/:id/scheduled-change")
@@ -288,6 +303,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .addError(BadRequest)
       .addError(NotFound)
       .annotate(OpenApi.Description, `${OWN} Undoes the scheduled plan change (404 when there is none).`)
+      .annotate(OpenApi.Summary, "Cancel the scheduled change")
   )
   .add(
     HttpApiEndpoint.post("addOnQuote", "/subscriptions/:id/add-ons/quote")
@@ -301,6 +317,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         `${OWN} What adding the add-on would charge now, computed by the same code as \`add-ons\`; writes nothing. \`productId\`: an add-on of the plan (400 otherwise; 409 when the subscription already has it). The add-on's monthly price times the months of the period, for the seconds left of the period, after the discount, rounded half-even once. From the next renewal it is billed with the plan. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Quote an add-on")
   )
   .add(
     HttpApiEndpoint.post("addOn", "/subscriptions/:id/add-ons")
@@ -315,6 +332,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         `${OWN} Adds the add-on to the running plan: the quoted amount is charged now (${CARD}); access to the add-on until the period end, then renewed with the plan. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Add an add-on")
   )
   .add(
     HttpApiEndpoint.post("payNow", "/subscriptions/:id/pay-now")
@@ -330,6 +348,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         OpenApi.Description,
         `${OWN} Pays the open charge now by card (\`paymentMethod: CREDIT_CARD\` and \`cardToken\`; PIX and boleto are refused, 400 param \`paymentMethod\`); the card becomes the card on file. \`past_due -> active\` (the period being renewed), \`unpaid -> active\` and a manual subscription's \`incomplete -> active\` (a new period from the payment). Declined: 402, the subscription stays as it was. \`token\`: the secret of an e-mailed payment link (single use: 400 when unknown, 410 when used or expired). ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Pay an overdue subscription now")
   )
   .middleware(MemberScope)
   .addError(Unauthorized)
@@ -338,6 +357,10 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
 {}
 
 export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptions")
+  .annotateContext(OpenApi.annotations({
+    title: "Subscriptions (team)",
+    description: "The community's subscriptions, managed by owners and admins (finance reads)."
+  }))
   .add(
     HttpApiEndpoint.get("list", "/manage/subscriptions")
       .setUrlParams(TeamQuery)
@@ -347,6 +370,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
         OpenApi.Description,
         `${TEAM_READ} Every subscription of the community, newest first (keyset: \`limit\`, \`cursor\`), with the member's name and e-mail; filters \`status\`, \`subscriptionGroupId\` (the plan), \`profileId\`.`
       )
+      .annotate(OpenApi.Summary, "List the community's subscriptions")
   )
   .add(
     HttpApiEndpoint.post("create", "/manage/subscriptions")
@@ -357,6 +381,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
         OpenApi.Description,
         `${TEAM_ACT} A manual subscription of a member (\`profileId\`, 400 when not a profile of the community) to a plan's billing option (\`productId\`, 400 \`Product not found\` otherwise). \`kind: courtesy\`: active from \`startsAt\` (default now) until \`periodEnd\` (required, in the future) without a charge, then it ends by itself. \`kind: charge\`: \`incomplete\` until the member pays; at \`startsAt\` (default now) the member is e-mailed a payment link, and paying (\`pay-now\`) starts the first period.`
       )
+      .annotate(OpenApi.Summary, "Create a manual subscription")
   )
   .add(
     HttpApiEndpoint.get("exportCsv", "/manage/subscriptions/export.csv")
@@ -367,6 +392,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
         OpenApi.Description,
         `${TEAM_READ} The subscriptions as CSV (RFC 4180: CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled), a header line first, streamed page by page; the same filters as the list.`
       )
+      .annotate(OpenApi.Summary, "Export subscriptions as CSV")
   )
   .add(
     HttpApiEndpoint.get("detail", "/manage/subscriptions/:subscriptionId")
@@ -375,6 +401,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
       .addError(BadRequest)
       .addError(NotFound)
       .annotate(OpenApi.Description, `${TEAM_READ} One subscription of the community (another community's: 404).`)
+      .annotate(OpenApi.Summary, "Get a subscription (team)")
   )
   .add(
     HttpApiEndpoint.get("billings", "/manage/subscriptions/:subscriptionId/billings")
@@ -384,6 +411,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
       .addError(BadRequest)
       .addError(NotFound)
       .annotate(OpenApi.Description, `${TEAM_READ} A subscription's billings, newest first (keyset).`)
+      .annotate(OpenApi.Summary, "List a subscription's billings (team)")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/manage/subscriptions/:subscriptionId/cancel")
@@ -397,6 +425,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
         OpenApi.Description,
         `${TEAM_ACT} \`when: period_end\`: an active subscription is marked to end (as the member's cancel). \`when: now\`: any open subscription ends now (\`canceled\`, access ends), with \`refund\` \`none\` (default), \`prorated\` (the unused seconds of the last paid period, rounded half-even once) or \`full\` (that period's whole amount), given back through the gateway and debited from the ledger (pending first, then available); \`refund\` with \`period_end\` is 400. \`refunded\` is the amount given back. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Cancel a subscription (team)")
   )
   .add(
     HttpApiEndpoint.post("reactivate", "/manage/subscriptions/:subscriptionId/reactivate")
@@ -406,6 +435,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
       .addError(NotFound)
       .addError(Conflict)
       .annotate(OpenApi.Description, `${TEAM_ACT} A subscription marked to end at the period end goes on. ${MOVES}`)
+      .annotate(OpenApi.Summary, "Reactivate a subscription (team)")
   )
   .add(
     HttpApiEndpoint.put("setDiscount", "/manage/subscriptions/:subscriptionId/discount")
@@ -419,6 +449,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
         OpenApi.Description,
         `${TEAM_ACT} \`percent\` (1..100) off the future charges (renewals, prorations, add-ons), for \`months\` renewals (1..120) or, without it, for good. Replaces a discount set before. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Set a subscription discount")
   )
   .add(
     HttpApiEndpoint.del("removeDiscount", "/manage/subscriptions/:subscriptionId/discount")
@@ -427,6 +458,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
       .addError(BadRequest)
       .addError(NotFound)
       .annotate(OpenApi.Description, `${TEAM_ACT} Removes the discount (404 when there is none).`)
+      .annotate(OpenApi.Summary, "Remove a subscription discount")
   )
   .add(
     HttpApiEndpoint.post("addOn", "/manage/subscriptions/:subscriptionId/add-ons")
@@ -440,6 +472,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
         OpenApi.Description,
         `${TEAM_ACT} Adds an add-on of the plan without charging now (free until the period end, billed with the renewals); the add-on's id is in \`addOns[].id\`. 400 when not an add-on of the plan, 409 when already there. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Add an add-on (team)")
   )
   .add(
     HttpApiEndpoint.del("removeAddOn", "/manage/subscriptions/:subscriptionId/add-ons/:addOnSubscriptionId")
@@ -452,6 +485,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
         OpenApi.Description,
         `${TEAM_ACT} Removes an add-on (\`addOns[].id\`): its access ends now and it is no longer billed. 404 when the subscription has no such add-on.`
       )
+      .annotate(OpenApi.Summary, "Remove an add-on (team)")
   )
   .add(
     HttpApiEndpoint.post("extend", "/manage/subscriptions/:subscriptionId/extend")
@@ -465,6 +499,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
         OpenApi.Description,
         `${TEAM_ACT} Moves the period end \`days\` (1..366) later without a charge; access and the next renewal follow. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Extend a subscription period")
   )
   .add(
     HttpApiEndpoint.post("paymentLink", "/manage/subscriptions/:subscriptionId/payment-link")
@@ -477,6 +512,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
         OpenApi.Description,
         `${TEAM_ACT} E-mails the member a link (\`data.url\`) to pay the open charge or register a card: single use, valid 7 days; the page it opens calls \`pay-now\` with its \`token\`. ${MOVES}`
       )
+      .annotate(OpenApi.Summary, "Send a payment link")
   )
   .middleware(MemberScope)
   .addError(Unauthorized)

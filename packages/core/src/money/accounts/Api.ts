@@ -123,6 +123,10 @@ const EMPTY =
   "Before anything was saved the answer is 200 with the empty state: `configured: false`, `status: null`, `needsSubmit: false` and every other field null (never 404)."
 
 export class BusinessInformationApi extends HttpApiGroup.make("businessInformation")
+  .annotateContext(OpenApi.annotations({
+    title: "Business information",
+    description: "The community's business information, reviewed by platform operators before selling."
+  }))
   .add(
     HttpApiEndpoint.get("read", "/business-information")
       .addSuccess(Ok(BusinessInformation))
@@ -131,6 +135,7 @@ export class BusinessInformationApi extends HttpApiGroup.make("businessInformati
         OpenApi.Description,
         `${READERS} The community's business information with its review status and currency (from the country). ${EMPTY} ${LIFECYCLE}`
       )
+      .annotate(OpenApi.Summary, "Get the business information")
   )
   .add(
     HttpApiEndpoint.post("save", "/business-information")
@@ -143,6 +148,7 @@ export class BusinessInformationApi extends HttpApiGroup.make("businessInformati
         OpenApi.Description,
         `${MANAGERS} Creates or replaces the business information: \`country\` (ISO 3166-1 alpha-2; it decides the community currency), \`legalName\`, \`taxId\` (for BR a CPF or a CNPJ, numeric or alphanumeric as issued since July 2026 under IN RFB 2.229/2024, with valid check digits; punctuation and lower case accepted, stored without punctuation in upper case, e.g. \`12ABC34501DE35\`), \`address\` {street, number, complement?, neighbourhood?, city, state, postalCode, country}, \`email\`, \`phone\` (these three optional: conventions.md asks at least country, legalName and taxId). ${LIFECYCLE}`
       )
+      .annotate(OpenApi.Summary, "Save the business information")
   )
   .add(
     HttpApiEndpoint.post("submit", "/business-information/submit")
@@ -154,6 +160,7 @@ export class BusinessInformationApi extends HttpApiGroup.make("businessInformati
         OpenApi.Description,
         `${MANAGERS} Sends the business information for review (404 while none was saved). ${LIFECYCLE}`
       )
+      .annotate(OpenApi.Summary, "Submit the business information for review")
   )
   .middleware(MemberScope)
   .addError(Unauthorized)
@@ -161,6 +168,10 @@ export class BusinessInformationApi extends HttpApiGroup.make("businessInformati
 {}
 
 export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
+  .annotateContext(OpenApi.annotations({
+    title: "Payout settings",
+    description: "Where payouts go, reviewed by platform operators, and what selling still needs."
+  }))
   .add(
     HttpApiEndpoint.get("read", "/payout-settings")
       .addSuccess(Ok(PayoutSettings))
@@ -169,6 +180,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
         OpenApi.Description,
         `${READERS} The payout settings with their review status. ${EMPTY} ${LIFECYCLE}`
       )
+      .annotate(OpenApi.Summary, "Get the payout settings")
   )
   .add(
     HttpApiEndpoint.post("save", "/payout-settings")
@@ -181,6 +193,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
         OpenApi.Description,
         `${MANAGERS} Creates or replaces the payout settings: \`method\` \`PIX\` with \`pixKey\` (CPF, numeric or alphanumeric CNPJ, e-mail, phone as +55… or random key; \`pixKeyType\` is detected) or \`BANK_ACCOUNT\` with \`bankAccount\` {bankCode (3 digits), branch, accountNumber, accountDigit?, accountType CHECKING|SAVINGS, holderName, holderTaxId (valid CPF or numeric/alphanumeric CNPJ, stored like \`taxId\`)}; the field of the other method is ignored and cleared. ${LIFECYCLE}`
       )
+      .annotate(OpenApi.Summary, "Save the payout settings")
   )
   .add(
     HttpApiEndpoint.post("submit", "/payout-settings/submit")
@@ -192,6 +205,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
         OpenApi.Description,
         `${MANAGERS} Sends the payout settings for review (404 while none were saved). ${LIFECYCLE}`
       )
+      .annotate(OpenApi.Summary, "Submit the payout settings for review")
   )
   .add(
     HttpApiEndpoint.get("status", "/payout-settings/status")
@@ -201,6 +215,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
         OpenApi.Description,
         `${READERS} Review status of the payout settings: \`status\` \`DRAFT\` | \`PENDING\` | \`APPROVED\` | \`REJECTED\`, \`needsSubmit\` (\`configured: false\` and nulls while none were saved).`
       )
+      .annotate(OpenApi.Summary, "Get the payout settings' review status")
   )
   .add(
     HttpApiEndpoint.get("prerequisites", "/payout-settings/prerequisites")
@@ -210,6 +225,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
         OpenApi.Description,
         `${READERS} What is still missing before the community can sell and receive payouts, each \`{code, message}\`: \`BUSINESS_INFORMATION_…\` and \`PAYOUT_SETTINGS_…\` with \`MISSING\`, \`NOT_SUBMITTED\`, \`UNDER_REVIEW\` or \`REJECTED\` (the message carries the reason). Empty when both are approved.`
       )
+      .annotate(OpenApi.Summary, "List what selling still needs")
   )
   .middleware(MemberScope)
   .addError(Unauthorized)
@@ -229,6 +245,10 @@ const decision = <Name extends string, Path extends `/${string}`>(name: Name, pa
     .annotate(OpenApi.Description, `${ADMIN} ${what}`)
 
 export class SellingReviewApi extends HttpApiGroup.make("sellingReview")
+  .annotateContext(OpenApi.annotations({
+    title: "Selling review (operators)",
+    description: "Platform operators approve or reject business information and payout settings."
+  }))
   .add(
     decision(
       "approveBusiness",
@@ -236,6 +256,7 @@ export class SellingReviewApi extends HttpApiGroup.make("sellingReview")
       "Approves the business information."
     )
       .addSuccess(Ok(BusinessInformation))
+      .annotate(OpenApi.Summary, "Approve business information (operators)")
   )
   .add(
     decision(
@@ -245,6 +266,7 @@ export class SellingReviewApi extends HttpApiGroup.make("sellingReview")
     )
       .setPayload(RejectBody)
       .addSuccess(Ok(BusinessInformation))
+      .annotate(OpenApi.Summary, "Reject business information (operators)")
   )
   .add(
     decision(
@@ -253,6 +275,7 @@ export class SellingReviewApi extends HttpApiGroup.make("sellingReview")
       "Approves the payout settings."
     )
       .addSuccess(Ok(PayoutSettings))
+      .annotate(OpenApi.Summary, "Approve payout settings (operators)")
   )
   .add(
     decision(
@@ -262,6 +285,7 @@ export class SellingReviewApi extends HttpApiGroup.make("sellingReview")
     )
       .setPayload(RejectBody)
       .addSuccess(Ok(PayoutSettings))
+      .annotate(OpenApi.Summary, "Reject payout settings (operators)")
   )
   .middleware(Authenticated)
   .addError(Unauthorized)

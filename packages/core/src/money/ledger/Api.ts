@@ -131,6 +131,10 @@ const FEES =
   "Platform fee per paid charge = percentage of `amount` (basis points, rounded half-even) + a fixed part in minor units of the sale's currency, never more than the amount; `net = amount - fee`. Defaults: CREDIT_CARD 4.99 % + 49, PIX 1.99 % + 0, BOLETO 1.99 % + 249. Installments: 1..12 for CREDIT_CARD only, buyer-paid compound interest at a monthly rate (default 2.89 %, Price table `pmt = P·i / (1 − (1+i)^−n)` computed exactly and rounded half-even once; none at 1 installment); the interest is kept by the platform and never reduces `net`. Release from pending to available: PIX at once, BOLETO 1 day and CREDIT_CARD 30 days after payment."
 
 export class FeesApi extends HttpApiGroup.make("fees")
+  .annotateContext(OpenApi.annotations({
+    title: "Fees",
+    description: "The platform fees per payment method, and a simulation of a sale."
+  }))
   .add(
     HttpApiEndpoint.get("list", "/fees")
       .addSuccess(Ok(CommunityFees))
@@ -140,6 +144,7 @@ export class FeesApi extends HttpApiGroup.make("fees")
         OpenApi.Description,
         `${READERS} The community's fees in force per payment method: the platform default or a SuperAdmin override (\`overridden\`, \`updatedAt\`), with \`maxInstallments\`, the monthly \`interestRateBps\` (0 where installments are not offered) and \`releaseAfterDays\`. \`currency\` is the community's (business-information country, else BRL): fixed parts are minor units of the sale's currency. ${FEES}`
       )
+      .annotate(OpenApi.Summary, "List the fees")
   )
   .add(
     HttpApiEndpoint.post("simulate", "/fees/simulate")
@@ -152,12 +157,17 @@ export class FeesApi extends HttpApiGroup.make("fees")
         OpenApi.Description,
         `${READERS} Prices a sale exactly as checkout does (the same \`Pricing.price\`): \`amount\` is the price after discounts (= \`gross\`), \`total\` what the buyer pays (\`installmentAmount × installments\`), \`interest = total − amount\`, \`fee\`, \`net\`. \`installments\` defaults to 1; more than 1 only for CREDIT_CARD (400, param \`installments\`), and an amount too small to split into that many installments is refused the same way. \`currency\` defaults to the community's. \`options\` lists every installment count the method allows for this amount. ${FEES}`
       )
+      .annotate(OpenApi.Summary, "Simulate the fees of a sale")
   )
   .addError(Unauthorized)
   .prefix("/api")
 {}
 
 export class FeeOverridesApi extends HttpApiGroup.make("feeOverrides")
+  .annotateContext(OpenApi.annotations({
+    title: "Fee overrides (operators)",
+    description: "Platform operators set or remove per-community fees."
+  }))
   .add(
     HttpApiEndpoint.put("set", "/admin/communities/:communityId/fee-overrides/:method")
       .setPath(FeeOverridePath)
@@ -171,6 +181,7 @@ export class FeeOverridesApi extends HttpApiGroup.make("feeOverrides")
         OpenApi.Description,
         "SuperAdmin only (403 otherwise); no X-CommunityId: the path names the target community (404 when unknown). Replaces the community's fees for one payment method (`CREDIT_CARD`, `PIX`, `BOLETO`): `percentBps` (0..10000) and `fixed` (minor units of the sale's currency, 0..1000000) are required; `interestRateBps` (monthly installment interest, 1..1000) only for CREDIT_CARD (400 otherwise), absent or null keeps the default 2.89 %. Takes effect for the next sale and simulation; sales already recorded keep their figures. Answers the fees now in force for that method."
       )
+      .annotate(OpenApi.Summary, "Set a fee override (operators)")
   )
   .add(
     HttpApiEndpoint.del("remove", "/admin/communities/:communityId/fee-overrides/:method")
@@ -184,12 +195,17 @@ export class FeeOverridesApi extends HttpApiGroup.make("feeOverrides")
         OpenApi.Description,
         "SuperAdmin only (403 otherwise); no X-CommunityId (404 for an unknown community). Removes the community's override for that payment method, so the platform defaults apply again; removing one that does not exist is not an error. Answers the fees now in force."
       )
+      .annotate(OpenApi.Summary, "Remove a fee override (operators)")
   )
   .addError(Unauthorized)
   .prefix("/api")
 {}
 
 export class LedgerApi extends HttpApiGroup.make("ledger")
+  .annotateContext(OpenApi.annotations({
+    title: "Ledger",
+    description: "The community's double-entry ledger: entries and balances."
+  }))
   .add(
     HttpApiEndpoint.get("entries", "/ledger/entries")
       .setUrlParams(StatementQuery)
@@ -201,6 +217,7 @@ export class LedgerApi extends HttpApiGroup.make("ledger")
         OpenApi.Description,
         `${READERS} The community's statement: ledger entries newest first (keyset: \`limit\`, \`cursor\`). The ledger is double entry and append-only; each transaction's entries sum to zero per currency. Accounts: \`community_pending\` and \`community_available\` (the community's money; shown by default), \`platform_fees\`, \`platform_interest\` and \`buyer_payments\` (the gateway's clearing account), each per currency; \`account\` picks one. A positive \`amount\` adds to the account, a negative one takes from it; \`balance\` is that account's running balance in that currency right after the entry (postings are serialised per account, so it is exact). Kinds: \`sale\` (buyer payment, fee, interest, net to pending) and \`release\` (pending to available when due: PIX at once, BOLETO D+1, CREDIT_CARD D+30 from payment). \`occurredAt\` is when it happened (payment, release due time), \`postedAt\` when it was written; \`from\` and \`to\` (a date = whole UTC day, or an instant; both inclusive) filter on \`postedAt\`, \`kind\` and \`currency\` too. Releases that fell due are posted before the statement is read.`
       )
+      .annotate(OpenApi.Summary, "List ledger entries")
   )
   .add(
     HttpApiEndpoint.get("balance", "/ledger/balance")
@@ -211,6 +228,7 @@ export class LedgerApi extends HttpApiGroup.make("ledger")
         OpenApi.Description,
         `${READERS} The community's balance per currency: \`pending\` (sales not yet released), \`available\` (released, may be paid out) and their \`total\`, in minor units. A community that never sold gets its currency with zeros. Releases that fell due are posted first.`
       )
+      .annotate(OpenApi.Summary, "Get the ledger balance")
   )
   .addError(Unauthorized)
   .prefix("/api")

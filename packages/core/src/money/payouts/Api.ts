@@ -59,6 +59,10 @@ const OPERATOR =
   "Platform operators (SuperAdmin) only (403 otherwise); no X-CommunityId: the path names the community (404 for an unknown community or a payout of another community)."
 
 export class PayoutsApi extends HttpApiGroup.make("payouts")
+  .annotateContext(OpenApi.annotations({
+    title: "Payouts",
+    description: "Balances and payout requests of the community."
+  }))
   .add(
     HttpApiEndpoint.get("balance", "/payouts/balance")
       .addSuccess(Ok(Schema.Array(Balance)))
@@ -67,6 +71,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
         OpenApi.Description,
         `${READERS} The community's balance per currency, in minor units: \`pending\` (sales not yet released), \`available\` (may be paid out), \`inTransit\` (open payouts: pending or in transit) and their \`total\`. A community that never sold gets its currency with zeros. Releases that fell due are posted first.`
       )
+      .annotate(OpenApi.Summary, "Get the payout balance")
   )
   .add(
     HttpApiEndpoint.get("list", "/payouts")
@@ -78,6 +83,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
         OpenApi.Description,
         `${READERS} The community's payouts, newest first (keyset: \`limit\`, \`cursor\`); \`status\` filters. ${MACHINE}`
       )
+      .annotate(OpenApi.Summary, "List payouts")
   )
   .add(
     HttpApiEndpoint.post("request", "/payouts")
@@ -90,6 +96,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
         OpenApi.Description,
         `${MANAGERS} Requests a payout of \`amount\` (minor units) in \`currency\` (default: the community's currency). Needs approved payout settings (400 \`Payment configuration has not been set up for this community\`). A fee of 200 minor units (R$ 2,00) is taken from the available balance on top of the amount: \`amount + fee\` must not exceed \`available\` (400 \`Insufficient balance. Available: 12.34 BRL\`, param \`amount\`). One open payout (pending or in transit) at a time (409). The checks run under the lock of the community's available balance, so concurrent requests never overdraw it; the ledger moves \`amount\` to in transit and the fee to the platform in the same transaction. Answers 201 with the payout (\`status: pending\`). ${MACHINE}`
       )
+      .annotate(OpenApi.Summary, "Request a payout")
   )
   .add(
     HttpApiEndpoint.get("detail", "/payouts/:id")
@@ -99,6 +106,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
       .addError(Forbidden)
       .addError(NotFound)
       .annotate(OpenApi.Description, `${READERS} One payout (404 for another community's).`)
+      .annotate(OpenApi.Summary, "Get a payout")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/payouts/:id/cancel")
@@ -112,6 +120,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
         OpenApi.Description,
         `${MANAGERS} Cancels a pending payout: amount and fee go back to available. ${MACHINE}`
       )
+      .annotate(OpenApi.Summary, "Cancel a payout")
   )
   .middleware(MemberScope)
   .addError(Unauthorized)
@@ -119,6 +128,10 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
 {}
 
 export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
+  .annotateContext(OpenApi.annotations({
+    title: "Payout operations (operators)",
+    description: "Platform operators move payouts in transit, paid or failed."
+  }))
   .add(
     HttpApiEndpoint.get("list", "/admin/communities/:communityId/payouts")
       .setPath(Schema.Struct({ communityId: Uuid }))
@@ -131,6 +144,7 @@ export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
         OpenApi.Description,
         `${OPERATOR} The community's payouts, newest first (keyset: \`limit\`, \`cursor\`); \`status\` filters (e.g. \`pending\`: the ones to send).`
       )
+      .annotate(OpenApi.Summary, "List a community's payouts (operators)")
   )
   .add(
     HttpApiEndpoint.post("inTransit", "/admin/communities/:communityId/payouts/:id/in-transit")
@@ -144,6 +158,7 @@ export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
         OpenApi.Description,
         `${OPERATOR} Marks a pending payout as sent to the bank (\`in_transit\`). ${MACHINE}`
       )
+      .annotate(OpenApi.Summary, "Mark a payout in transit (operators)")
   )
   .add(
     HttpApiEndpoint.post("paid", "/admin/communities/:communityId/payouts/:id/paid")
@@ -157,6 +172,7 @@ export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
         OpenApi.Description,
         `${OPERATOR} Marks an in-transit payout as \`paid\` (the bank confirmed it). ${MACHINE}`
       )
+      .annotate(OpenApi.Summary, "Mark a payout paid (operators)")
   )
   .add(
     HttpApiEndpoint.post("failed", "/admin/communities/:communityId/payouts/:id/failed")
@@ -171,6 +187,7 @@ export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
         OpenApi.Description,
         `${OPERATOR} Marks a payout \`failed\` with a \`reason\` (required): amount and fee go back to available. ${MACHINE}`
       )
+      .annotate(OpenApi.Summary, "Mark a payout failed (operators)")
   )
   .middleware(Authenticated)
   .addError(Unauthorized)
