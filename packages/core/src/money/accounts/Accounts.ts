@@ -200,7 +200,40 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
       }
     )
 
+    /** What waits for a platform operator: submitted business information and payout settings, oldest first. */
+    const reviewQueue = Effect.fn("SellingAccounts.reviewQueue")(function*(account: Account, limit = 100) {
+      yield* requirePlatformAdmin(account)
+      const rows = yield* repo.underReview(limit)
+      return rows.map((row) => ({
+        subject: row.subject,
+        communityId: row.communityId,
+        communityName: row.communityName,
+        submittedAt: new Date(row.submittedAt).toISOString(),
+        updatedAt: new Date(row.updatedAt).toISOString()
+      }))
+    })
+
+    /** One community's business information and payout settings, as an operator reviews them (404 when unknown). */
+    const reviewOf = Effect.fn("SellingAccounts.reviewOf")(function*(account: Account, communityId: string) {
+      yield* requirePlatformAdmin(account)
+      const id = communityId.toLowerCase()
+      if (!(yield* repo.communityExists(id))) return yield* Effect.fail(notFound(M.communityNotFound))
+      const [businessRow, payoutRow, name] = yield* Effect.all([
+        repo.business(id),
+        repo.payout(id),
+        repo.communityName(id)
+      ])
+      return {
+        communityId: id,
+        communityName: name,
+        business: businessView(id, Option.getOrUndefined(businessRow)),
+        payout: payoutView(id, Option.getOrUndefined(payoutRow))
+      }
+    })
+
     return {
+      reviewQueue,
+      reviewOf,
       business,
       saveBusiness,
       submitBusiness,

@@ -60,6 +60,15 @@ export interface ReviewChange {
   readonly reviewedAt: Date | null
 }
 
+/** One submission in the operators' queue. */
+export interface ReviewQueueRow {
+  readonly subject: "business" | "payout"
+  readonly communityId: string
+  readonly communityName: string
+  readonly submittedAt: Date
+  readonly updatedAt: Date
+}
+
 export type ReviewedTable = "business_information" | "payout_settings"
 
 export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("@roda/core/SellingAccountsRepo", {
@@ -132,9 +141,25 @@ export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("
         Effect.orDie
       )
 
+    /**
+     * Submissions waiting for an operator (`UNDER_REVIEW`: PENDING and submitted), oldest first, across
+     * communities: business information and payout settings.
+     */
+    const underReview = (limit: number) =>
+      sql<ReviewQueueRow>`SELECT * FROM (
+          SELECT 'business' AS subject, r.community_id, c.name AS community_name, r.submitted_at, r.updated_at
+            FROM business_information r JOIN communities c ON c.id = r.community_id
+            WHERE r.status = 'PENDING' AND r.submitted_at IS NOT NULL AND c.deleted_at IS NULL
+          UNION ALL
+          SELECT 'payout' AS subject, r.community_id, c.name AS community_name, r.submitted_at, r.updated_at
+            FROM payout_settings r JOIN communities c ON c.id = r.community_id
+            WHERE r.status = 'PENDING' AND r.submitted_at IS NOT NULL AND c.deleted_at IS NULL
+        ) q ORDER BY submitted_at, community_id, subject LIMIT ${limit}`.pipe(Effect.orDie)
+
     return {
       business,
       payout,
+      underReview,
       insertBusiness,
       updateBusiness,
       insertPayout,

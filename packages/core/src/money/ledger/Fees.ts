@@ -64,17 +64,22 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
         (rows) => paymentMethods.map((method) => methodView(method, rows.find((row) => row.paymentMethod === method)))
       )
 
+    const feesOf = (communityId: string) =>
+      Effect.gen(function*() {
+        const methods = yield* inForce(communityId)
+        const card = methods.find((method) => method.paymentMethod === "CREDIT_CARD")
+        return {
+          communityId,
+          currency: yield* currencyOf(communityId),
+          maxInstallments: MAX_INSTALLMENTS,
+          interestRateBps: card?.interestRateBps ?? DEFAULT_INTEREST_BPS,
+          methods
+        }
+      })
+
     const list = Effect.fn("Fees.list")(function*(member: Member) {
       yield* requireRole(member, moneyReaders)
-      const methods = yield* inForce(member.communityId)
-      const card = methods.find((method) => method.paymentMethod === "CREDIT_CARD")
-      return {
-        communityId: member.communityId,
-        currency: yield* currencyOf(member.communityId),
-        maxInstallments: MAX_INSTALLMENTS,
-        interestRateBps: card?.interestRateBps ?? DEFAULT_INTEREST_BPS,
-        methods
-      }
+      return yield* feesOf(member.communityId)
     })
 
     /** The sale through `Pricing.price` (what checkout charges), plus every installment option of the method. */
@@ -141,7 +146,14 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
       return { communityId, ...methodView(method, undefined) }
     })
 
-    return { list, simulate, setOverride, removeOverride }
+    /** The fees in force of a community as a platform operator sees them (overrides marked `overridden`). */
+    const operatorList = Effect.fn("Fees.operatorList")(function*(account: Account, communityId: string) {
+      yield* requirePlatformAdmin(account)
+      yield* existingCommunity(communityId)
+      return yield* feesOf(communityId)
+    })
+
+    return { list, simulate, setOverride, removeOverride, operatorList }
   }),
   dependencies: [FeesRepo.Default]
 }) {}

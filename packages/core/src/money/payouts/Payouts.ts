@@ -113,6 +113,27 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
       }
     )
 
+    /** A platform operator reads one payout of a community (404 for an unknown community or another's payout). */
+    const operatorDetail = Effect.fn("Payouts.operatorDetail")(
+      function*(account: Account, communityId: string, id: string) {
+        yield* requirePlatformAdmin(account)
+        return payoutView(yield* found(yield* existing(communityId), id))
+      }
+    )
+
+    /** A platform operator lists the payouts of every community, newest first (each with its `communityId`). */
+    const platformList = Effect.fn("Payouts.platformList")(function*(account: Account, query: PayoutQuery) {
+      yield* requirePlatformAdmin(account)
+      const limit = query.limit ?? DEFAULT_LIMIT
+      const cursor = yield* decodeCursor(query.cursor, PayoutCursor)
+      const rows = yield* repo.listAll({ status: query.status, before: cursor?.[0], limit })
+      const page = toPage(rows, limit, (row) => [row.id])
+      return {
+        items: page.items.map((row) => ({ communityId: row.communityId, ...payoutView(row) })),
+        pagination: page.pagination
+      }
+    })
+
     const detail = Effect.fn("Payouts.detail")(function*(member: Member, id: string) {
       yield* requireRole(member, payoutReaders)
       return payoutView(yield* found(member.communityId, id))
@@ -200,7 +221,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
       }
     )
 
-    return { balance, list, detail, request, cancel, operate, operatorList }
+    return { balance, list, detail, request, cancel, operate, operatorList, operatorDetail, platformList }
   }),
   dependencies: [PayoutsRepo.Default]
 }) {}

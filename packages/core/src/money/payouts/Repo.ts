@@ -80,6 +80,13 @@ export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/Payou
         ${filter.before ? sql`AND id < ${filter.before}` : sql``}
         ORDER BY id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.map((rows) => rows.map(decode)), Effect.orDie)
 
+    /** Every community's payouts (platform operators). */
+    const listAll = (filter: PayoutFilter) =>
+      sql<Raw>`SELECT ${cols} FROM payouts WHERE true
+        ${filter.status ? sql`AND status = ${filter.status}` : sql``}
+        ${filter.before ? sql`AND id < ${filter.before}` : sql``}
+        ORDER BY id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.map((rows) => rows.map(decode)), Effect.orDie)
+
     /** Moves the payout to `to`, stamping the time of that state (and a failure's reason). */
     const move = (communityId: string, id: string, to: PayoutStatus, at: Date, reason: string | null) => {
       const stamp = to === "in_transit"
@@ -101,6 +108,6 @@ export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/Payou
         Effect.orDie
       )
 
-    return { insert, open, byId, list, move, communityExists }
+    return { insert, open, byId, list, listAll, move, communityExists }
   })
 }) {}

@@ -1,0 +1,2 @@
+export { command } from "./cli"
+export { EXIT, run, VERSION } from "./run"

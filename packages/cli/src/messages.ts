@@ -1,0 +1,27 @@
+import { text } from "./lang"
+
+/** The command line's own messages (domain refusals come from core, in the same two languages). */
+export const cliMessages = {
+  noAccount: (email: string) => text(`Nenhuma conta com o e-mail ${email}.`, `No account with the e-mail ${email}.`),
+  notUuid: (name: string, value: string) =>
+    text(`${name}: "${value}" não é um identificador (UUID).`, `${name}: "${value}" is not an id (UUID).`),
+  csvEmpty: (path: string) =>
+    text(`${path}: nenhum e-mail ou id de perfil encontrado.`, `${path}: no e-mail or profile id found.`),
+  csvUnreadable: (path: string, reason: string) =>
+    text(`${path}: não foi possível ler o arquivo (${reason}).`, `${path}: cannot read the file (${reason}).`),
+  csvBadEntry: (path: string, line: number, value: string) =>
+    text(
+      `${path}, linha ${line}: "${value}" não é um e-mail nem um id de perfil.`,
+      `${path}, line ${line}: "${value}" is neither an e-mail nor a profile id.`
+    ),
+  recipientNotMember: (email: string) =>
+    text(
+      `${email} não é membro ativo desta comunidade.`,
+      `${email} is not an active member of this community.`
+    ),
+  nothingToRetry: text("Nenhum certificado com falha neste lote.", "No failed certificate in this batch."),
+  mcpUnavailable: text(
+    "O servidor MCP (@roda/mcp) não está instalado.",
+    "The MCP server (@roda/mcp) is not installed."
+  )
+} as const

@@ -1,0 +1,80 @@
+import {
+  type Account,
+  AppError,
+  Identity,
+  type Member,
+  Memberships,
+  Messages,
+  type RodaConfig,
+  servicesLayer,
+  stripeGateway
+} from "@roda/core"
+import { loadConfig } from "@roda/http-node"
+import { Effect, type Layer, Option } from "effect"
+import { failure } from "./errors"
+import { cliMessages } from "./messages"
+
+/** Everything core offers in-process: database, ports and every feature's use cases. */
+export type Services = Layer.Layer.Success<ReturnType<typeof servicesLayer>>
+
+export interface SessionOptions {
+  /**
+   * Run durable jobs (certificate generation, e-mail) in this process while the command runs. Off by
+   * default: a command does its own work and leaves the rest to the server.
+   */
+  readonly runJobs?: boolean
+}
+
+/**
+ * Runs `use` against the configured database (the server's environment: `DATABASE_URL`, else the
+ * embedded database in `DATA_DIR`), with pending migrations applied first; the database is closed
+ * when it ends. The embedded database is one process's at a time: stop the server first.
+ */
+export const withServices = <A, E>(use: Effect.Effect<A, E, Services>, options: SessionOptions = {}) =>
+  Effect.gen(function*() {
+    const config = yield* loadConfig
+    const rodaConfig: RodaConfig = {
+      database: config.database,
+      options: { ...config.options, runJobs: options.runJobs === true },
+      ...(config.stripe ? { paymentGateway: stripeGateway(config.stripe) } : {})
+    }
+    return yield* Effect.provide(use, servicesLayer(rodaConfig))
+  })
+
+/**
+ * The account named by `--as`: it must be a platform operator, an e-mail listed in
+ * `PLATFORM_ADMIN_EMAILS` that its holder verified (the rule the HTTP admin routes apply). The
+ * services receive it as the caller, as they receive the token's account over HTTP.
+ */
+export const operator = (email: string) =>
+  Effect.gen(function*() {
+    const identity = yield* Identity
+    const account = yield* identity.findByEmail(email)
+    if (Option.isNone(account)) return yield* Effect.fail(failure(cliMessages.noAccount(email.trim())))
+    if (!account.value.isPlatformAdmin) {
+      return yield* Effect.fail(new AppError({ status: 403, text: Messages.platformAdminRequired }))
+    }
+    return account.value
+  })
+
+/**
+ * The operator as a member of a community (certificates are issued by someone of the community):
+ * their own live profile and role there; 403 `Você não é membro desta comunidade.` otherwise.
+ */
+export const memberOf = (account: Account, communityId: string) =>
+  Effect.gen(function*() {
+    const memberships = yield* Memberships
+    const row = yield* memberships.callerIn(communityId, account.id)
+    const profileId = Option.flatMap(row, (found) => Option.fromNullable(found.profileId))
+    const role = Option.flatMap(row, (found) => Option.fromNullable(found.role))
+    if (Option.isNone(profileId) || Option.isNone(role)) {
+      return yield* Effect.fail(new AppError({ status: 403, text: Messages.notMember }))
+    }
+    return {
+      account,
+      communityId,
+      profileId: profileId.value,
+      role: role.value,
+      actingProfileId: profileId.value
+    } satisfies Member
+  })
