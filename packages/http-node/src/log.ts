@@ -1,3 +1,7 @@
+import { type DatabaseOptions, redactedDatabaseTarget } from "@roda/core"
+import { Logger, LogLevel as EffectLogLevel } from "effect"
+import { resolve } from "node:path"
+
 export const LOG_FORMATS = ["json", "pretty"] as const
 export type LogFormat = (typeof LOG_FORMATS)[number]
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const
@@ -111,3 +115,25 @@ export const makeLog = (
   }
   return { request, write, flush }
 }
+
+/** Roda's own lines (migrations, e-mail delivery, jobs) written to the server's log. */
+export const logTo = (log: Log) =>
+  Logger.make(({ logLevel, message }) => {
+    const level: LogLevel = EffectLogLevel.lessThan(logLevel, EffectLogLevel.Info)
+      ? "debug"
+      : EffectLogLevel.lessThan(logLevel, EffectLogLevel.Warning)
+      ? "info"
+      : EffectLogLevel.lessThan(logLevel, EffectLogLevel.Error)
+      ? "warn"
+      : "error"
+    const parts = Array.isArray(message) ? message : [message]
+    log.write(level, parts.map((part) => typeof part === "string" ? part : String(part)).join(" "))
+  })
+
+/** The first line of a start: which database, where (a folder as an absolute path, a URL without its password). */
+export const openingMessage = (database: DatabaseOptions) =>
+  database._tag === "Postgres"
+    ? `connecting to PostgreSQL at ${redactedDatabaseTarget(database.url)}`
+    : database.dataDir === "memory"
+    ? "opening embedded database in memory (DATA_DIR=memory: nothing is kept)"
+    : `opening embedded database at ${resolve(database.dataDir)}`

@@ -35,7 +35,7 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
       const options = yield* Options
       const wake = yield* Queue.sliding<void>(1)
       if (options.smtpUrl) {
-        const deliver = yield* makeSmtpDelivery(options.smtpUrl)
+        const deliver = yield* makeSmtpDelivery(options.smtpUrl, options.mailFrom)
         yield* Effect.forkScoped(deliveryWorker(sql, deliver, wake))
       }
       return {
@@ -81,11 +81,11 @@ const deliveryWorker = (sql: SqlClient.SqlClient, deliver: Deliver, wake: Queue.
   )
 }
 
-const makeSmtpDelivery = (url: string) =>
+const makeSmtpDelivery = (url: string, sender: string | undefined) =>
   Effect.promise(async () => {
     const nodemailer = await import("nodemailer")
     const transport = nodemailer.createTransport(url)
-    const from = "Roda <no-reply@roda.local>"
+    const from = sender ?? "Roda <no-reply@roda.local>"
     return (mail: Mail) =>
       Effect.tryPromise(() => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text }))
   })

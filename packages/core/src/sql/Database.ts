@@ -8,6 +8,7 @@ import { Effect, Layer, Redacted, String as Str } from "effect"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import pg from "pg"
+import { connectFailure } from "./connectError"
 import { migrate } from "./migrate"
 import { makeStatementNames, namingClient } from "./namedStatements"
 import { loadTemplate, saveTemplate, templateKey } from "./template"
@@ -59,7 +60,7 @@ const namingPool = (url: Redacted.Redacted<string>) =>
         await pool.query("SELECT 1")
         return pool
       },
-      catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+      catch: (cause) => new SqlError({ cause, message: connectFailure(url, cause) })
     }),
     (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
   )

@@ -15,6 +15,10 @@ export const migrate = Effect.gen(function*() {
         created_at timestamptz NOT NULL DEFAULT now(),
         name text NOT NULL
       )`
+      const applied = yield* sql<{ migrationId: number }>`SELECT migration_id FROM roda_migrations`
+      const done = new Set(applied.map((row) => Number(row.migrationId)))
+      const pending = Object.keys(migrations).filter((key) => !done.has(Number(key.split("_")[0]))).length
+      if (pending > 0) yield* Effect.logInfo(`applying ${pending} migration${pending === 1 ? "" : "s"}`)
       yield* Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "roda_migrations" })
     })
   )

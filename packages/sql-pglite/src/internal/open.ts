@@ -2,10 +2,12 @@ import { SqlError } from "@effect/sql/SqlError"
 import { type Extensions, PGlite } from "@electric-sql/pglite"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { mkdir } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 
 /** Where PGlite keeps its WebAssembly build and file system bundle. */
 const distDir = () => dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"))
@@ -39,7 +41,34 @@ export interface OpenOptions {
   readonly loadDataDir?: Blob | undefined
 }
 
+/**
+ * Each extension's archive must be where its module says (beside PGlite's own files). A bundler
+ * that copied PGlite's JavaScript into a bundle leaves the archives behind, and PGlite would then
+ * reject a promise nobody awaits yet: the host process dies. Checked first, it is this error instead.
+ */
+const checkExtensions = async (extensions: Extensions) => {
+  for (const [name, extension] of Object.entries(extensions)) {
+    const where: URL | null | undefined = extension instanceof URL
+      ? extension
+      : await Promise.resolve()
+        .then(() => extension.setup(undefined as never, {}, true))
+        .then((setup) => setup.bundlePath ?? null, () => undefined)
+    const missing = where === undefined
+      ? "cannot be located"
+      : where !== null && where.protocol === "file:" && !existsSync(fileURLToPath(where))
+      ? `is not at ${fileURLToPath(where)}`
+      : undefined
+    if (missing !== undefined) {
+      throw new Error(
+        `PGlite's extension archive ${name} ${missing}: was @electric-sql/pglite bundled? Keep it out of the ` +
+          `bundle (esbuild --external:@electric-sql/pglite) and installed beside it`
+      )
+    }
+  }
+}
+
 const create = async (dataDir: string | undefined, options: OpenOptions): Promise<PGlite> => {
+  await checkExtensions(options.extensions ?? {})
   const shared = await sharedRuntime()
   const common = {
     extensions: options.extensions ?? {},
@@ -64,7 +93,11 @@ export const open = (
   Effect.acquireRelease(
     Effect.tryPromise({
       try: () => create(dataDir, options),
-      catch: (cause) => new SqlError({ cause, message: "PgliteClient: failed to open the database" })
+      catch: (cause) =>
+        new SqlError({
+          cause,
+          message: `PgliteClient: failed to open the database${cause instanceof Error ? `: ${cause.message}` : ""}`
+        })
     }),
     (pglite) => pglite.closed ? Effect.void : Effect.tryPromise(() => pglite.close()).pipe(Effect.ignoreLogged)
   )

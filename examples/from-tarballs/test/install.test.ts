@@ -1,0 +1,133 @@
+import { execFile } from "node:child_process"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const run = promisify(execFile)
+const packages = fileURLToPath(new URL("../../../packages/", import.meta.url))
+const TEN_MINUTES = 600_000
+
+/** The workspace packages `name` depends on (`workspace:*`), dependencies first, then itself. */
+const closure = (name: string, seen: Array<string> = []): Array<string> => {
+  const manifest = JSON.parse(readFileSync(join(packages, name, "package.json"), "utf8"))
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+    const folder = dependency.startsWith("@roda/") ? dependency.slice("@roda/".length) : undefined
+    if (folder !== undefined && !seen.includes(folder)) closure(folder, seen)
+  }
+  if (!seen.includes(name)) seen.push(name)
+  return seen
+}
+
+const newest = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+    const path = join(dir, entry.name)
+    return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs)
+  }, 0)
+
+/** Built with declarations and newer than the sources (`pnpm build` in CI), else built now. */
+const ensureBuilt = async (name: string) => {
+  const types = join(packages, name, "dist", "index.d.ts")
+  if (existsSync(types) && statSync(types).mtimeMs >= newest(join(packages, name, "src"))) return
+  await run("pnpm", ["--filter", `@roda/${name}`, "run", "build"], { cwd: packages, maxBuffer: 1 << 26 })
+}
+
+const registryAnswers = () => run("npm", ["ping"], { timeout: 20_000 }).then(() => true, () => false)
+
+// It uses the embedded database only: CI's second run (on PostgreSQL) would repeat it as it was.
+const onPostgres = process.env.DATABASE_URL !== undefined
+const online = !onPostgres && await registryAnswers()
+if (onPostgres) console.warn("examples/from-tarballs: runs in the embedded-database run only (DATABASE_URL is set)")
+else if (!online) {
+  console.warn("examples/from-tarballs: the npm registry does not answer (npm ping): install test skipped")
+}
+
+const project = mkdtempSync(join(tmpdir(), "roda-tarballs-"))
+afterAll(() => rmSync(project, { recursive: true, force: true }))
+
+const ESM = `
+import { defaultOptions, makeRoda, secret } from "@roda/core"
+import { toNodeHandler } from "@roda/http-node"
+import { createServer } from "node:http"
+
+const roda = makeRoda({
+  database: { _tag: "Embedded", dataDir: "memory" },
+  options: defaultOptions({ jwtSecret: secret("a-secret-of-at-least-thirty-two-characters") })
+})
+await roda.ready()
+const server = createServer(toNodeHandler(roda)).listen(0, "127.0.0.1")
+await new Promise((resolve) => server.once("listening", resolve))
+const reply = await fetch(\`http://127.0.0.1:\${server.address().port}/api/auth/register\`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ fullName: "Tara Tarball", email: "tara@example.com", password: "Secret123" })
+})
+console.log(JSON.stringify({ status: reply.status, email: (await reply.json()).data.email }))
+server.close()
+await roda.dispose()
+`
+
+const CJS = `
+const { makeRoda, defaultOptions, secret } = require("@roda/core")
+const roda = makeRoda({
+  database: { _tag: "Embedded", dataDir: "memory" },
+  options: defaultOptions({ jwtSecret: secret("a-secret-of-at-least-thirty-two-characters") })
+})
+roda.handler(new Request("http://localhost/healthz")).then(async (reply) => {
+  const openapi = await roda.handler(new Request("http://localhost/api/openapi.json"))
+  console.log(JSON.stringify({ openapi: openapi.status }))
+  await roda.dispose()
+})
+`
+
+describe.runIf(online)("the packed packages, installed with npm outside the workspace", () => {
+  beforeAll(async () => {
+    const names = closure("http-node")
+    for (const name of names) await ensureBuilt(name)
+    const tarballs: Record<string, string> = {}
+    for (const name of names) {
+      const { stdout } = await run("pnpm", ["pack", "--pack-destination", project], { cwd: join(packages, name) })
+      const file = stdout.trim().split("\n").at(-1)!.trim()
+      tarballs[`@roda/${name}`] = `file:${file}`
+    }
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({
+        name: "stranger",
+        private: true,
+        type: "module",
+        dependencies: { ...tarballs, effect: "^3.22.4" }
+      })
+    )
+    writeFileSync(join(project, "index.mjs"), ESM)
+    writeFileSync(join(project, "index.cjs"), CJS)
+    await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
+      cwd: project,
+      timeout: TEN_MINUTES,
+      maxBuffer: 1 << 26
+    })
+  }, 2 * TEN_MINUTES)
+
+  it("each tarball holds its build, README.md and LICENSE", () => {
+    for (const name of closure("http-node")) {
+      const installed = join(project, "node_modules", "@roda", name)
+      for (const file of ["dist/index.js", "dist/index.d.ts", "README.md", "LICENSE"]) {
+        expect(existsSync(join(installed, file)), `@roda/${name}/${file}`).toBe(true)
+      }
+    }
+    const effect = JSON.parse(readFileSync(join(project, "node_modules", "effect", "package.json"), "utf8"))
+    expect(effect.version).toMatch(/^3\./)
+  })
+
+  it("an ES module project starts Roda and answers a request through toNodeHandler", async () => {
+    const { stdout } = await run(process.execPath, ["index.mjs"], { cwd: project, timeout: 120_000 })
+    expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({ status: 201, email: "tara@example.com" })
+  })
+
+  it("a CommonJS project requires it (the `default` export condition)", async () => {
+    const { stdout } = await run(process.execPath, ["index.cjs"], { cwd: project, timeout: 120_000 })
+    expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({ openapi: 200 })
+  })
+})

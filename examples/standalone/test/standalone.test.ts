@@ -1,0 +1,36 @@
+import { createServer } from "node:net"
+import type { AddressInfo } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startStandalone } from "../src/start"
+
+let server: Awaited<ReturnType<typeof startStandalone>>
+
+/** A port free now (PORT must be 1..65535: the server does not take 0). */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+
+beforeAll(async () => {
+  server = await startStandalone({ PORT: String(await freePort()), DATA_DIR: "memory", LOG_FORMAT: "json" })
+})
+
+afterAll(() => server.stop())
+
+describe("examples/standalone", () => {
+  it("answers health, readiness, the API and its contract", async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: "ready" })
+    const registered = await fetch(`${server.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ fullName: "Sol Standalone", email: "sol@example.com", password: "Secret123" })
+    })
+    expect(registered.status).toBe(201)
+    expect(registered.headers.get("x-request-id")).toBeTruthy()
+    expect((await (await fetch(`${server.url}/api/openapi.json`)).json()).openapi).toMatch(/^3\./)
+  })
+})
