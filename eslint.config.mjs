@@ -35,7 +35,8 @@ const contracts = {
   "commerce/subscriptions": ["Subscribing", "SubscriptionStats"],
   reports: [],
   certificates: [],
-  call4papers: ["calls/Api", "submissions/Api"]
+  call4papers: ["calls/Api", "submissions/Api"],
+  oauth: ["McpAccess"]
 }
 const featureWalls = Object.entries(contracts).map(([feature, files]) => {
   const [parent, name] = feature.includes("/") ? feature.split("/") : [undefined, feature]

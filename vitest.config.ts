@@ -3,7 +3,7 @@ import { alias } from "./vitest.shared"
 
 export default defineConfig({
   test: {
-    projects: ["core", "sql-pglite", "http-node"].map((name) => ({
+    projects: ["core", "sql-pglite", "http-node", "cli", "mcp"].map((name) => ({
       resolve: { alias },
       test: {
         name,
@@ -11,8 +11,22 @@ export default defineConfig({
         include: ["test/**/*.test.ts"],
         benchmark: { include: ["bench/**/*.bench.ts"] },
         testTimeout: 60_000,
-        hookTimeout: 120_000
+        hookTimeout: 120_000,
+        // The CLI's tests spawn its built binary: the packages are built first.
+        ...(name === "cli" ? { globalSetup: ["./test/globalSetup.ts"] } : {}),
+        // The MCP stdio tests spawn the built `dist/stdio.js`.
+        ...(name === "mcp" ? { globalSetup: ["./test/globalSetup.ts"] } : {})
       }
-    }))
+    })).concat([{
+      resolve: { alias },
+      test: {
+        name: "examples",
+        root: "./examples",
+        include: ["*/test/**/*.test.ts"],
+        benchmark: { include: [] },
+        testTimeout: 120_000,
+        hookTimeout: 900_000
+      }
+    }])
   }
 })

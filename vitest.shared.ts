@@ -5,5 +5,7 @@ const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/inde
 export const alias = {
   "@roda/core": pkg("core"),
   "@roda/sql-pglite": pkg("sql-pglite"),
-  "@roda/http-node": pkg("http-node")
+  "@roda/http-node": pkg("http-node"),
+  "@roda/cli": pkg("cli"),
+  "@roda/mcp": pkg("mcp")
 }

@@ -1,14 +1,16 @@
 import { OtlpSerialization, OtlpTracer } from "@effect/opentelemetry"
 import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { makeRoda, MAX_BODY_BYTES, type Roda, routeOf } from "@roda/core"
+import { makeRoda, MAX_BODY_BYTES, type Roda, type RodaStartError, routeOf, stripeGateway } from "@roda/core"
 import { Effect, Layer, Runtime } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { resolve } from "node:path"
 import { Readable } from "node:stream"
 import type { ServerConfig, TelemetrySettings } from "./config"
-import { defaultLogSettings, type Log, makeLog } from "./log"
+import { defaultLogSettings, type Log, logTo, makeLog, openingMessage } from "./log"
+import { MCP_PATH, serveMcp } from "./mcp"
 
 /**
  * A chunked body (no Content-Length) is read here, up to one chunk past the 1 MB limit, and
@@ -159,6 +161,7 @@ const respond = async (roda: Roda, app: NodeHandler, log: Log, req: IncomingMess
         () => json(res, 503, { status: "unavailable" })
       )
     }
+    if (path === MCP_PATH) return await serveMcp(roda, req, res)
     settleUnreadBody(req, res)
     app(isChunked(req) ? await replayChunked(req) : req, res)
     await closed(res)
@@ -230,19 +233,23 @@ export interface ServeOptions {
  */
 export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
   Effect.gen(function*() {
+    const log = makeLog(config.log ?? defaultLogSettings(), options.logSink)
+    yield* Effect.addFinalizer(() => Effect.sync(log.flush))
+    log.write("info", openingMessage(config.database))
     const roda = yield* Effect.acquireRelease(
       Effect.sync(() =>
         makeRoda({
           database: config.database,
           options: config.options,
+          logger: logTo(log),
+          ...(config.stripe ? { paymentGateway: stripeGateway(config.stripe) } : {}),
           ...(config.telemetry ? { tracer: otlpTracer(config.telemetry) } : {})
         })
       ),
       (roda) => Effect.promise(() => roda.dispose())
     )
-    const log = makeLog(config.log ?? defaultLogSettings(), options.logSink)
-    yield* Effect.addFinalizer(() => Effect.sync(log.flush))
-    yield* Effect.promise(() => roda.ready())
+    // Opens and migrates the database before the first connection is accepted.
+    yield* Effect.tryPromise({ try: () => roda.ready(), catch: (error) => error as RodaStartError })
     const inFlight: InFlight = { handlers: new Map(), stopping: false }
     const { app, runtime } = yield* Effect.promise(() => roda.httpApp())
     const nodeHandler = Runtime.runSync(runtime)(NodeHttpServer.makeHandler(app))
@@ -261,7 +268,9 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
     log.write(
       "info",
       `Roda listening on http://${address.address}:${address.port} (${
-        config.database._tag === "Postgres" ? "PostgreSQL" : `embedded database: ${config.database.dataDir}`
+        config.database._tag === "Postgres"
+          ? "PostgreSQL"
+          : `embedded database: ${config.database.dataDir === "memory" ? "memory" : resolve(config.database.dataDir)}`
       })`
     )
     return {

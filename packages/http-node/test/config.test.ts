@@ -102,8 +102,19 @@ describe("configuration", () => {
     expect(await failure({ ...postgres, PAYMENT_GATEWAY: "sandbox" })).toContain(
       "SANDBOX_WEBHOOK_SECRET is required"
     )
-    expect(await failure({ ...postgres, PAYMENT_GATEWAY: "stripe", SANDBOX_WEBHOOK_SECRET: "w".repeat(40) }))
-      .toContain("PAYMENT_GATEWAY: unknown gateway stripe")
+    expect(await failure({ ...postgres, PAYMENT_GATEWAY: "paypal", SANDBOX_WEBHOOK_SECRET: "w".repeat(40) }))
+      .toContain("PAYMENT_GATEWAY: unknown gateway paypal (available: sandbox, stripe)")
+    expect(await failure({ ...postgres, PAYMENT_GATEWAY: "stripe" })).toContain(
+      "STRIPE_SECRET_KEY is required when PAYMENT_GATEWAY is stripe"
+    )
+    const stripe = await load({
+      ...postgres,
+      PAYMENT_GATEWAY: "stripe",
+      STRIPE_SECRET_KEY: "sk_test_1",
+      STRIPE_WEBHOOK_SECRET: "whsec_1"
+    })
+    if (Exit.isFailure(stripe)) throw new Error("stripe configuration refused")
+    expect(stripe.value).toMatchObject({ paymentGateway: "stripe", stripe: { secretKey: expect.anything() } })
     expect(await failure({ DATA_DIR: "memory", PAYMENT_GATEWAY: "sandbox", SANDBOX_WEBHOOK_SECRET: "short" }))
       .toContain("SANDBOX_WEBHOOK_SECRET must be at least 32 characters long")
     const exit = await load({ ...postgres, PAYMENT_GATEWAY: "sandbox", SANDBOX_WEBHOOK_SECRET: "w".repeat(40) })

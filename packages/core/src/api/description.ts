@@ -43,6 +43,9 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 
 ## Decisions
 - Ids are UUIDv7. A malformed id answers 400; another community's id answers 404.
+- One name per path parameter: \`GET /api/courses/{id}\` and \`GET /api/events/{id}\` take an id or the slug,
+  \`GET /api/coupons/{id}\` an id or the code (the spec's \`{identifier}\` and \`{idOrCode}\`); a bad value
+  answers 400 with \`errors[].param\` \`id\`.
 - Money is an integer number of minor units with an ISO 4217 currency.
 - Sign-in failures are limited per account and client address (5 in 15 minutes), per account from anywhere
   (100) and per address (30): 429 with \`Retry-After\`. Each attempt is reserved before the password is
@@ -203,4 +206,20 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   certificates in every community without \`X-CommunityId\`; staff list, revoke (reason kept, final), reissue
   (\`issued -> superseded\`, a new certificate with the current profile name; the old page links to it), resend the
   e-mail and delete \`failed\` or \`revoked\` ones.
+
+## MCP and OAuth 2.1
+- Roda is its own authorization server (issuer \`PUBLIC_BASE_URL\`) for the MCP resource \`PUBLIC_BASE_URL/mcp\`:
+  discovery (RFC 9728 at \`/.well-known/oauth-protected-resource\` and \`…/mcp\`, RFC 8414), dynamic registration of
+  public clients (RFC 7591) or Client ID Metadata Documents, authorization code with PKCE S256 only, exact redirect
+  matching (a loopback port may differ), \`iss\` on every authorization response (RFC 9207), \`resource\` equal to the
+  MCP resource (RFC 8707), revocation (RFC 7009). These endpoints answer \`{ error, error_description }\`, not the
+  envelope.
+- Scopes: \`read\` (tools that change nothing) and \`write\` (every tool); both when none is asked.
+- Tokens are opaque (\`roda_mcp_at_…\`, \`roda_mcp_rt_…\`), stored only as SHA-256 hashes, like codes. Access tokens
+  last 1 hour, refresh tokens 30 days and rotate on every use; codes are single use and last 60 s; authorization
+  requests 10 minutes. A code used twice, or a rotated refresh token presented again, revokes the connection.
+  MCP tokens are not accepted by \`/api/*\`, nor \`/api\` tokens (spec §5) at \`/mcp\`.
+- A connection is bound to the account and the community chosen on the consent page: the assistant acts as the
+  account's own profile there, with its role, checked again on every request (an account that left the community
+  loses access at once).
 `.trim()

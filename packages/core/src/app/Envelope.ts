@@ -5,7 +5,7 @@ import { AppError, badRequest, fieldError, notFound, payloadTooLarge } from "../
 import { Messages } from "../domain/Messages"
 import { same } from "../domain/Text"
 import { lostConnection } from "../sql/errors"
-import { errorBody } from "./errorBody"
+import { errorBody, oauthErrorBody } from "./errorBody"
 import { makeLocator } from "./routeParams"
 
 /** Seconds a client is asked to wait before retrying after a lost database connection. */
@@ -24,6 +24,15 @@ const render = (error: AppError, acceptLanguage: string | undefined) =>
   HttpServerResponse.unsafeJson(errorBody(error, acceptLanguage), {
     status: error.status,
     headers: error.headers ?? {}
+  })
+
+/** The OAuth endpoints answer errors as RFC 6749 does (`{ error, error_description }`), not as the envelope. */
+const isOAuthPath = (url: string) => new URL(url, "http://roda.local").pathname.startsWith("/oauth/")
+
+const renderOAuth = (error: AppError, url: string, acceptLanguage: string | undefined) =>
+  HttpServerResponse.unsafeJson(oauthErrorBody(error, new URL(url, "http://roda.local").pathname, acceptLanguage), {
+    status: error.status,
+    headers: { ...error.headers, "cache-control": "no-store" }
   })
 
 interface DecodeIssue {
@@ -121,6 +130,9 @@ export const envelopeMiddleware = (api: HttpApi.HttpApi.Any) => {
         : Effect.flatMap(
           HttpServerRequest.HttpServerRequest,
           (request) =>
-            Effect.map(toAppError(cause, request), (error) => render(error, request.headers["accept-language"]))
+            Effect.map(toAppError(cause, request), (error) =>
+              isOAuthPath(request.url)
+                ? renderOAuth(error, request.url, request.headers["accept-language"])
+                : render(error, request.headers["accept-language"]))
         ))
 }

@@ -1,4 +1,5 @@
-import type { Clock, Effect, Layer, Scope, Tracer } from "effect"
+import type { SqlClient } from "@effect/sql"
+import type { Clock, Effect, Layer, Logger, Scope, Tracer } from "effect"
 import type { Ids } from "../platform/Ids"
 import type { RodaOptions } from "../platform/Options"
 import type { PaymentGateway } from "../platform/PaymentGateway"
@@ -9,9 +10,9 @@ export interface RodaConfig {
   readonly options: RodaOptions
   /**
    * The payment provider; when absent, the sandbox (no network), whose webhooks are verified with
-   * `options.sandboxWebhookSecret`.
+   * `options.sandboxWebhookSecret`. `stripeGateway(…)` sells through Stripe.
    */
-  readonly paymentGateway?: Layer.Layer<PaymentGateway, never, Ids> | undefined
+  readonly paymentGateway?: Layer.Layer<PaymentGateway, never, Ids | SqlClient.SqlClient> | undefined
   /**
    * Open spans: a server span (`http.server <method>`, with the request's headers as attributes) for
    * every request, one per service call (`Effect.fn`) and per SQL statement. Off by default: each
@@ -29,4 +30,10 @@ export interface RodaConfig {
    * in-process and nothing exports them.
    */
   readonly tracer?: Effect.Effect<Tracer.Tracer, never, Scope.Scope> | undefined
+  /**
+   * Where Roda's own log lines go (start-up, migrations, e-mail delivery, jobs), e.g.
+   * `Logger.make(({ logLevel, message }) => pino[logLevel.label.toLowerCase()](message))`. Default:
+   * Effect's logger (the console). `Logger.none` silences them.
+   */
+  readonly logger?: Logger.Logger<unknown, unknown> | undefined
 }

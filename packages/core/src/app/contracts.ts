@@ -15,6 +15,7 @@ import { SellingStatusLive } from "../money/accounts/SellingStatusLive"
 import { LedgerPostingLive } from "../money/ledger/LedgerPostingLive"
 import { PricingLive } from "../money/ledger/PricingLive"
 import { SalesStatsLive } from "../money/ledger/SalesStatsLive"
+import { McpAccessLive } from "../oauth/McpAccessLive"
 import { EngagementStatsLive } from "../social/EngagementStatsLive"
 import { AccessLive } from "../structure/AccessLive"
 import { EntitlementsLive } from "../structure/EntitlementsLive"
@@ -24,7 +25,14 @@ import { EntitlementsLive } from "../structure/EntitlementsLive"
  * feature that owns the tables. The first tier needs only the platform; the second builds on it.
  * A new feature that only consumes contracts does not touch this file.
  */
-export const contractsLayer = Layer.mergeAll(AccessLive, EntitlementsLive, Profiles.Default, Identity.Default).pipe(
+export const contractsLayer = Layer.mergeAll(
+  AccessLive,
+  EntitlementsLive,
+  Profiles.Default,
+  Identity.Default,
+  // the OAuth server's contract with @roda/mcp (issue 15); Identity is the same (memoised) layer
+  McpAccessLive.pipe(Layer.provide(Identity.Default))
+).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       AccessCatalogLive,

@@ -14,6 +14,7 @@ import { identityFeature } from "../identity/layer"
 import { sellingAccountsFeature } from "../money/accounts/layer"
 import { ledgerFeature } from "../money/ledger/layer"
 import { payoutsFeature } from "../money/payouts/layer"
+import { oauthFeature } from "../oauth/layer"
 import { reportsFeature } from "../reports/layer"
 import { searchFeature } from "../search/layer"
 import { socialFeature } from "../social/layer"
@@ -39,7 +40,8 @@ export const features = [
   reportsFeature,
   call4papersFeature,
   subscriptionsFeature,
-  certificatesFeature
+  certificatesFeature,
+  oauthFeature
 ] as const
 
 type Features = typeof features

@@ -1,6 +1,7 @@
-import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
 import type { HttpApp, HttpRouter, HttpServerRequest } from "@effect/platform"
-import { Context, Effect, Layer, ManagedRuntime, Runtime, type Scope } from "effect"
+import { Context, Effect, Layer, Logger, ManagedRuntime, Runtime, type Scope } from "effect"
+import { docsPage } from "../api/docsPage"
 import { RodaApi } from "../api/RodaApi"
 import { AppError } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
@@ -10,6 +11,7 @@ import { ping } from "../sql/Database"
 import type { RodaConfig } from "./config"
 import { contractsLayer } from "./contracts"
 import { corsOptions } from "./cors"
+import { docsSwitch } from "./docsSwitch"
 import { envelopeMiddleware } from "./Envelope"
 import { errorBody } from "./errorBody"
 import { featureHandlers, featureServices } from "./features"
@@ -18,6 +20,8 @@ import { MemberScopeLive, PublicScopeLive } from "./middleware/live"
 import { platformLayer } from "./platform"
 import { admit, gate } from "./requestGate"
 import { makeRequestTransaction } from "./requestTransaction"
+import { startFailure } from "./startFailure"
+import { validateConfig } from "./validateConfig"
 
 export type { RodaConfig } from "./config"
 
@@ -28,8 +32,13 @@ export const servicesLayer = (config: RodaConfig) =>
   featureServices.pipe(
     Layer.provideMerge(contractsLayer),
     Layer.provideMerge(platformLayer(config)),
-    Layer.provideMerge(telemetryLayer(config))
+    Layer.provideMerge(telemetryLayer(config)),
+    Layer.provideMerge(loggerLayer(config))
   )
+
+/** `config.logger` in place of Effect's default logger, for every runtime. */
+const loggerLayer = (config: RodaConfig): Layer.Layer<never> =>
+  config.logger === undefined ? Layer.empty : Logger.replace(Logger.defaultLogger, config.logger)
 
 /**
  * The configured tracer, installed once for every runtime (services, web handler, HttpApp). With
@@ -48,7 +57,8 @@ export const apiLayer = <E, R>(services: Layer.Layer<R, E>) => {
   const api = HttpApiBuilder.api(RodaApi).pipe(Layer.provide(featureHandlers), Layer.provide(middleware))
   return Layer.mergeAll(
     HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" }),
-    HttpApiSwagger.layer({ path: "/api/docs" }),
+    docsPage,
+    docsSwitch,
     HttpApiBuilder.middleware(Effect.gen(function*() {
       const cors = HttpMiddleware.cors(corsOptions(yield* Options))
       const inTransaction = yield* makeRequestTransaction
@@ -89,7 +99,11 @@ export interface Roda {
   readonly handler: (request: Request, info?: RequestInfo) => Promise<Response>
   /** The same API as an Effect HttpApp (built on first call). */
   readonly httpApp: () => Promise<RodaHttpApp>
-  /** Resolves when the database answers (readiness). */
+  /**
+   * Resolves when the database answers (readiness), opening and migrating it first: await it before
+   * serving, so that the first request is not the one that migrates. Rejects with a `RodaStartError`
+   * saying why the database cannot be used (refused connection, unknown database, a bundled PGlite).
+   */
   readonly ready: () => Promise<void>
   /**
    * Refuses new requests (503), waits for those in flight (at most `graceMs`, default 10 s; abort a
@@ -126,6 +140,7 @@ const unavailable = (request: Request) =>
 
 /** Builds Roda: migrations run on first use, then every request goes through the same HttpApi. */
 export const makeRoda = (config: RodaConfig): Roda => {
+  validateConfig(config)
   const memoMap = Effect.runSync(Layer.makeMemoMap)
   const services = servicesLayer(config)
   const runtime = ManagedRuntime.make(services, memoMap)
@@ -171,7 +186,7 @@ export const makeRoda = (config: RodaConfig): Roda => {
     handler,
     httpApp,
     runtime,
-    ready: () => runtime.runPromise(ping),
+    ready: () => runtime.runPromise(ping).catch((error: unknown) => Promise.reject(startFailure(error))),
     dispose: async (graceMs = DISPOSE_GRACE_MS) => {
       disposing = true
       await settledWithin([...inFlight], graceMs)

@@ -39,6 +39,15 @@ export interface RodaOptions {
    * them in memory (tests, `DATA_DIR=memory`).
    */
   readonly blobDir?: string | undefined
+  /** The sender of e-mails sent over SMTP, `Name <address>` or an address. Default: `Roda <no-reply@roda.local>`. */
+  readonly mailFrom?: string | undefined
+  /** Serve the OpenAPI document (`/api/openapi.json`) and the docs page (`/api/docs`); default true. */
+  readonly docs?: boolean | undefined
+  /**
+   * Accept `http://127.0.0.1…` / `http://localhost…` URLs as OAuth Client ID Metadata Documents (tests
+   * serving one locally). Off by default: a metadata document's URL must be `https`.
+   */
+  readonly oauthAllowHttpMetadataDocuments?: boolean | undefined
 }
 
 export class Options extends Context.Tag("@roda/core/Options")<Options, RodaOptions>() {}

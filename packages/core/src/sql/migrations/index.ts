@@ -21,6 +21,8 @@ import call4papers from "./0020_call4papers"
 import call4papersSubmissions from "./0021_call4papers_submissions"
 import subscriptions from "./0022_subscriptions"
 import payoutsReports from "./0023_payouts_reports"
+import oauth from "./0024_oauth"
+import gateways from "./0025_gateways"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -46,5 +48,7 @@ export const migrations = {
   "0020_call4papers": call4papers,
   "0021_call4papers_submissions": call4papersSubmissions,
   "0023_payouts_reports": payoutsReports,
-  "0022_subscriptions": subscriptions
+  "0022_subscriptions": subscriptions,
+  "0024_oauth": oauth,
+  "0025_gateways": gateways
 }
