@@ -6,7 +6,7 @@ import { outboxFor } from "../support/outbox"
 import { activePlanOption, activeProduct, approveBusiness, VALID_CNPJ } from "../support/selling"
 import { query } from "../support/sql"
 import { createSection, createSpace } from "../support/structure"
-import { buyer, cardCheckout, planOf, shop } from "./checkout-support"
+import { billingAddress, buyer, cardCheckout, planOf, shop } from "./checkout-support"
 
 const roda = startRoda()
 const api = client(roda)
@@ -141,7 +141,11 @@ describe("installments, boleto and messages", () => {
       "installments"
     )
     const boleto = expectOk(
-      await api.post("/api/checkout", { productId: made.product.id, paymentMethod: "BOLETO", buyer: buyer() }, scoped),
+      await api.post(
+        "/api/checkout",
+        { productId: made.product.id, paymentMethod: "BOLETO", buyer: buyer(), billingAddress },
+        scoped
+      ),
       201
     )
     const hours = (Date.parse(boleto.expiresAt) - Date.parse(boleto.createdAt)) / 3_600_000

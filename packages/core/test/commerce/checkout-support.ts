@@ -8,6 +8,17 @@ import { activePlanOption, activeProduct, sellingCommunity, VALID_CPF } from "..
 
 export const buyer = (email = uniqueEmail("buyer")) => ({ name: "Bia Compradora", email, taxId: VALID_CPF })
 
+/** The payer's address a boleto carries. */
+export const billingAddress = {
+  street: "Rua das Flores",
+  number: "100",
+  neighbourhood: "Centro",
+  city: "São Paulo",
+  state: "SP",
+  postalCode: "01001-000",
+  country: "br"
+}
+
 /** A selling community with a ONE_TIME product (R$ 100,00) and its sales e-mail set. */
 export const shop = async (api: Client, product: Record<string, unknown> = {}) => {
   const made = await sellingCommunity(api)

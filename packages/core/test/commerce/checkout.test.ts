@@ -9,7 +9,7 @@ import { outboxFor, passwordLinkFor } from "../support/outbox"
 import { approveBusiness, businessInformation, platformAdmin } from "../support/selling"
 import { query } from "../support/sql"
 import { createSection, createSpace } from "../support/structure"
-import { buyer, cardCheckout, planOf, sandboxWebhook, shop } from "./checkout-support"
+import { billingAddress, buyer, cardCheckout, planOf, sandboxWebhook, shop } from "./checkout-support"
 
 // The checkout conformance: every test below runs against the sandbox and against Stripe (the
 // stand-in of its API in test/stripe/support), the same assertions through the same routes.
@@ -269,6 +269,45 @@ describe.each(drivers)("on the $name gateway", (gateway) => {
       expectInvalid(await api.post("/api/checkout", { raw: 1 }, scoped), "productId")
       expectInvalid(await api.post("/api/checkout", cardCheckout(made.product.id), {}), "X-CommunityId", "headers")
     })
+
+    it("take a boleto only with its payer's address and CPF or CNPJ", async () => {
+      const made = await shop(api)
+      const scoped = { community: made.community.id }
+      const boleto = { productId: made.product.id, paymentMethod: "BOLETO" }
+      expectInvalid(await api.post("/api/checkout", { ...boleto, buyer: buyer() }, scoped), "billingAddress")
+      const { city: _city, ...noCity } = billingAddress
+      expectInvalid(
+        await api.post("/api/checkout", { ...boleto, buyer: buyer(), billingAddress: noCity }, scoped),
+        "billingAddress.city"
+      )
+      expectInvalid(
+        await api.post("/api/checkout", {
+          ...boleto,
+          buyer: buyer(),
+          billingAddress: { ...billingAddress, country: "Brasil" }
+        }, scoped),
+        "billingAddress.country"
+      )
+      // signed in, the buyer is known, but not their CPF or CNPJ
+      const member = await made.addMember("member")
+      expectInvalid(
+        await api.post("/api/checkout", { ...boleto, billingAddress }, as(member, made.community)),
+        "buyer.taxId"
+      )
+      const paid = expectOk(
+        await api.post("/api/checkout", {
+          ...boleto,
+          billingAddress,
+          buyer: { name: "Membro", taxId: buyer().taxId }
+        }, as(member, made.community)),
+        201
+      )
+      expect(paid).toMatchObject({ status: "pending", profileId: member.profileId })
+      // nothing was reserved by the refused attempts
+      expect(
+        await query(roda, (sql) => sql`SELECT id FROM charges WHERE community_id = ${made.community.id}`)
+      ).toHaveLength(1)
+    })
   })
 
   describe("PIX, boleto and gateway webhooks", () => {
@@ -310,7 +349,7 @@ describe.each(drivers)("on the $name gateway", (gateway) => {
       const pending = expectOk(
         await api.post(
           "/api/checkout",
-          { productId: made.product.id, paymentMethod: "BOLETO", buyer: buyer() },
+          { productId: made.product.id, paymentMethod: "BOLETO", buyer: buyer(), billingAddress },
           scoped
         ),
         201

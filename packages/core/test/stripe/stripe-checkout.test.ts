@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { Checkout } from "../../src/commerce/checkout/Checkout"
-import { buyer, cardCheckout, shop } from "../commerce/checkout-support"
+import { billingAddress, buyer, cardCheckout, shop } from "../commerce/checkout-support"
 import { expectError, expectInvalid, expectOk } from "../support/envelope"
 import { client } from "../support/harness"
 import { platformAdmin } from "../support/selling"
@@ -172,7 +172,7 @@ describe("Stripe: PIX and boleto", () => {
     const boleto = expectOk(
       await api.post(
         "/api/checkout",
-        { productId: made.product.id, paymentMethod: "BOLETO", buyer: buyer() },
+        { productId: made.product.id, paymentMethod: "BOLETO", buyer: buyer(), billingAddress },
         community(made)
       ),
       201
@@ -183,7 +183,21 @@ describe("Stripe: PIX and boleto", () => {
     expect(boleto.expiresAt).toBe(new Date(details.expires_at * 1000).toISOString())
     expect(boleto.nextAction.details.boleto_display_details.pdf).toMatch(/pdf$/)
     expect(intentRequest(boleto.chargeId).params).toMatchObject({
-      payment_method_data: { type: "boleto", boleto: { tax_id: "52998224725" } },
+      payment_method_data: {
+        type: "boleto",
+        boleto: { tax_id: "52998224725" },
+        billing_details: {
+          name: "Bia Compradora",
+          address: {
+            line1: "Rua das Flores, 100",
+            line2: "Centro",
+            city: "São Paulo",
+            state: "SP",
+            postal_code: "01001-000",
+            country: "BR"
+          }
+        }
+      },
       payment_method_options: { boleto: { expires_after_days: "3" } }
     })
     expect(await stockOf(made.product.id)).toBe(0)

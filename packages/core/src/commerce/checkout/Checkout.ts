@@ -21,7 +21,7 @@ import { brazilianTaxIdKind } from "../../domain/TaxId"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
 import { Pricing } from "../../money/ledger/Pricing"
 import { Ids } from "../../platform/Ids"
-import { type ChargeRequest, PaymentGateway } from "../../platform/PaymentGateway"
+import { type BillingAddress, type ChargeRequest, PaymentGateway } from "../../platform/PaymentGateway"
 import { transactional } from "../../sql/transaction"
 import { type SellableProduct, SellableProducts } from "../catalogue/SellableProducts"
 import { Stock } from "../catalogue/Stock"
@@ -70,6 +70,7 @@ export interface Buyer {
 export interface CheckoutInput extends QuoteInput {
   readonly cardToken?: string | undefined
   readonly buyer?: Buyer | undefined
+  readonly billingAddress?: BillingAddress | undefined
 }
 
 /**
@@ -249,6 +250,12 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         if (input.paymentMethod === "CREDIT_CARD" && input.cardToken === undefined) {
           return yield* Effect.fail(invalidField("cardToken", M.cardTokenRequired))
         }
+        if (input.paymentMethod === "BOLETO" && input.billingAddress === undefined) {
+          return yield* Effect.fail(invalidField("billingAddress", M.billingAddressRequired))
+        }
+        if (input.paymentMethod === "BOLETO" && input.buyer === undefined) {
+          return yield* Effect.fail(invalidField("buyer.taxId", M.boletoTaxIdRequired))
+        }
         if (!gateway.paymentMethods.includes(input.paymentMethod)) {
           return yield* Effect.fail(
             invalidField("paymentMethod", M.methodNotAllowed(input.paymentMethod, gateway.paymentMethods))
@@ -316,7 +323,8 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
             buyer: {
               name: input.buyer?.name ?? Option.getOrUndefined(contact)?.fullName ?? "",
               email: Option.getOrUndefined(contact)?.email ?? "",
-              taxId: input.buyer?.taxId ?? ""
+              taxId: input.buyer?.taxId ?? "",
+              ...(input.billingAddress === undefined ? {} : { address: input.billingAddress })
             },
             platformAmount: priced.amounts.total - priced.amounts.net,
             saveCard: priced.groupId !== null

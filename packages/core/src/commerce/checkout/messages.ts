@@ -45,6 +45,14 @@ export const checkoutMessages = {
   buyerRequired: text("Informe os dados do comprador (buyer).", "buyer is required."),
   buyerEmailRequired: text("Informe o e-mail do comprador.", "buyer.email is required when not signed in."),
   taxIdInvalid: text("CPF ou CNPJ inválido.", "Invalid CPF or CNPJ."),
+  billingAddressRequired: text(
+    "Informe o endereço do pagador (billingAddress) para pagar com boleto.",
+    "billingAddress is required to pay with a boleto."
+  ),
+  boletoTaxIdRequired: text(
+    "Informe o CPF ou CNPJ do pagador (buyer.taxId) para pagar com boleto.",
+    "buyer.taxId is required to pay with a boleto."
+  ),
   idempotencyMismatch: text(
     "Esta Idempotency-Key já foi usada com outro pedido.",
     "This Idempotency-Key was already used with a different request."

@@ -45,11 +45,25 @@ const METHOD_TYPES = { CREDIT_CARD: "card", PIX: "pix", BOLETO: "boleto" } as co
   string
 >
 
-/** The buyer's name and e-mail, only those given (Stripe refuses empty strings). */
-const contactOf = (request: ChargeRequest) => ({
-  ...(request.buyer.name ? { name: request.buyer.name } : {}),
-  ...(request.buyer.email ? { email: request.buyer.email } : {})
-})
+/** The buyer's name, e-mail and address, only those given (Stripe refuses empty strings). */
+const contactOf = (request: ChargeRequest) => {
+  const address = request.buyer.address
+  const line2 = [address?.complement, address?.neighbourhood].filter(Boolean).join(", ")
+  return {
+    ...(request.buyer.name ? { name: request.buyer.name } : {}),
+    ...(request.buyer.email ? { email: request.buyer.email } : {}),
+    ...(address === undefined ? {} : {
+      address: {
+        line1: `${address.street}, ${address.number}`,
+        ...(line2 ? { line2 } : {}),
+        city: address.city,
+        state: address.state,
+        postal_code: address.postalCode,
+        country: address.country
+      }
+    })
+  }
+}
 
 const seconds = (value: number | null | undefined) =>
   value === null || value === undefined ? undefined : new Date(value * 1000)

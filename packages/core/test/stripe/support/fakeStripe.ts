@@ -120,6 +120,31 @@ export const startFakeStripe = async () => {
       }
     }
     if (type === "boleto") {
+      // As Stripe: a boleto needs the payer's name, e-mail, full address and CPF/CNPJ.
+      const data = params.payment_method_data ?? {}
+      const address = data.billing_details?.address ?? {}
+      const missing = [
+        ["billing_details[name]", data.billing_details?.name],
+        ["billing_details[email]", data.billing_details?.email],
+        ...["line1", "city", "state", "postal_code", "country"].map((key) => [
+          `billing_details[address][${key}]`,
+          address[key]
+        ]),
+        ["boleto[tax_id]", data.boleto?.tax_id]
+      ].find(([, value]) => !value)
+      if (missing) {
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: "invalid_request_error",
+              code: "parameter_missing",
+              param: `payment_method_data[${missing[0]}]`,
+              message: `Missing required param: payment_method_data[${missing[0]}].`
+            }
+          }
+        }
+      }
       const expires = now + Number(params.payment_method_options?.boleto?.expires_after_days ?? 3) * 86400
       return {
         status: 200,
