@@ -34,6 +34,7 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
   "checkout.quote": { productId: id, paymentMethod: "CREDIT_CARD", installments: 1 },
   "checkout.checkout": { productId: id, paymentMethod: "CREDIT_CARD", installments: 1, cardToken: "tok_visa", buyer },
   "payouts.request": { amount: 5000 },
+  "gatewayAccounts.set": { accountId: "acct_1RodaExample0001" },
   "call4papersCalls.open": { spaceId: id, title: "Call for talks 2027" },
   "call4papersCalls.createTrack": { name: "Main stage" },
   "call4papersSubmissions.create": { title: "Effect in production", abstract: "What we learned in a year." },

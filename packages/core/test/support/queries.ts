@@ -1,17 +1,30 @@
-import { Effect } from "effect"
+import { Effect, Option, type Tracer } from "effect"
+
+/** Whether `parent` is, or descends from, the server span of a request. */
+const inRequest = (parent: Option.Option<Tracer.AnySpan>): boolean => {
+  let current = parent
+  while (Option.isSome(current)) {
+    const span = current.value
+    if (span._tag === "Span" && span.name.startsWith("http.server")) return true
+    current = span._tag === "Span" ? span.parent : Option.none()
+  }
+  return false
+}
 
 /**
  * Counts the spans @effect/sql opens per statement ("sql.execute") while `run` goes through the
- * web handler: the handler's fibers use the default tracer, so its `span` is wrapped for the call.
- * The middleware's statements count too; BEGIN, COMMIT and savepoints do not.
+ * web handler (tracing on): the handler's fibers use the default tracer, so its `span` is wrapped
+ * for the call. Only the request's own statements count (those under its `http.server` span), not
+ * those of the job runner working meanwhile. The middleware's statements count too; BEGIN, COMMIT
+ * and savepoints do not.
  */
 export const statements = async <A>(run: () => Promise<A>) => {
   const tracer = Effect.runSync(Effect.tracer)
   const span = tracer.span
   let n = 0
-  ;(tracer as { span: typeof span }).span = (name, ...rest) => {
-    if (name === "sql.execute") n++
-    return span.call(tracer, name, ...rest)
+  ;(tracer as { span: typeof span }).span = (name, parent, ...rest) => {
+    if (name === "sql.execute" && inRequest(parent)) n++
+    return span.call(tracer, name, parent, ...rest)
   }
   try {
     const result = await run()
