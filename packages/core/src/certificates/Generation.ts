@@ -106,9 +106,26 @@ export class Generation extends Effect.Service<Generation>()("@roda/core/Certifi
         if (work.batchId !== null) yield* repo.startBatch(work.batchId, yield* now)
         while (true) {
           const next = yield* claimNext(work)
-          if (Option.isNone(next)) return
+          if (Option.isNone(next)) return yield* afterLeases(work)
           yield* generate(next.value)
         }
+      })
+
+    /**
+     * Nothing left to claim, but a certificate may still be held by a worker that died mid-render:
+     * its lease outlives this job's, so a job comes back when it ends to take the certificate over.
+     */
+    const afterLeases = (work: typeof Work.Type) =>
+      Effect.gen(function*() {
+        const until = yield* repo.leaseEnd(work)
+        if (until === null) return
+        yield* jobs.enqueue({
+          kind: GENERATE_JOB,
+          key: `after-lease:${work.batchId ?? work.certificateId}`,
+          payload: work,
+          runAt: Math.max(new Date(until).getTime(), (yield* now).getTime()) + 1000,
+          maxAttempts: 10
+        })
       })
 
     yield* jobs.handle(GENERATE_JOB, run, { leaseSeconds: LEASE_SECONDS })

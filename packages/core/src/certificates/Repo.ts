@@ -258,6 +258,11 @@ export class CertificatesRepo extends Effect.Service<CertificatesRepo>()("@roda/
               AND (status = 'pending' OR (status = 'generating' AND locked_until < ${now}))
             ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
           RETURNING *`.pipe(Effect.map(first), Effect.orDie),
+      /** When the earliest lease of the work's certificates still being generated ends (none: null). */
+      leaseEnd: (work: { batchId: string | null; certificateId: string | null }) =>
+        sql<{ until: Date | null }>`SELECT min(locked_until) AS until FROM certificates
+          WHERE ${work.batchId !== null ? sql`batch_id = ${work.batchId}` : sql`id = ${work.certificateId}`}
+            AND status = 'generating'`.pipe(Effect.map((rows) => rows[0]?.until ?? null), Effect.orDie),
       /** `generating -> issued` for the worker that holds this attempt; false when it lost the row. */
       markIssued: (row: CertificateRow, pdfKey: string, now: Date) =>
         sql<{ id: string }>`UPDATE certificates SET status = 'issued', pdf_key = ${pdfKey}, issued_at = ${now},
