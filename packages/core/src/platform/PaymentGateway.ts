@@ -1,18 +1,8 @@
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import { type PaymentMethod, paymentMethods as allPaymentMethods } from "../domain/Money"
+import type { PostalAddress } from "../domain/PostalAddress"
 import { Ids } from "./Ids"
 
-/** The payer's address, as checkout takes it (`billingAddress`). */
-export interface BillingAddress {
-  readonly street: string
-  readonly number: string
-  readonly complement?: string | undefined
-  readonly neighbourhood?: string | undefined
-  readonly city: string
-  readonly state: string
-  readonly postalCode: string
-  readonly country: string
-}
 
 export interface ChargeRequest {
   /** Our charge id (the gateway keeps it as a reference, and idempotency keys derive from it). */
@@ -29,7 +19,7 @@ export interface ChargeRequest {
     readonly email: string
     readonly taxId: string
     /** The payer's address (a boleto always has one). */
-    readonly address?: BillingAddress | undefined
+    readonly address?: PostalAddress | undefined
   }
   /** What the platform keeps of `amount` (fee and buyer-paid interest): a real gateway's application fee. */
   readonly platformAmount?: number | undefined

@@ -5,6 +5,7 @@ import { Body, Email, Name } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { PaymentMethod } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
+import { PostalAddressBody } from "../../domain/PostalAddress"
 import { BadRequest, Conflict, Forbidden, NotFound, PaymentRequired, Unauthorized } from "../../http/ApiErrors"
 import { MemberScope, PublicScope } from "../../http/Security"
 
@@ -24,18 +25,11 @@ const quoteFields = {
 export const QuoteBody = Body(quoteFields)
 
 /** The payer's address, which a registered boleto must carry (and Stripe asks for it). */
-const BillingAddress = Schema.Struct({
-  street: Name(200),
-  number: Name(20),
-  complement: Schema.optional(Name(200)),
-  neighbourhood: Schema.optional(Name(200)),
-  city: Name(200),
-  state: Name(100),
-  postalCode: Name(20),
-  country: Schema.compose(Schema.Trim, Schema.Uppercase).pipe(
+const BillingAddress = PostalAddressBody(
+  Schema.compose(Schema.Trim, Schema.Uppercase).pipe(
     Schema.filter((value) => /^[A-Z]{2}$/.test(value) || "must be an ISO 3166-1 alpha-2 country code such as BR")
   )
-})
+)
 
 export const CheckoutBody = Body({
   ...quoteFields,

@@ -16,12 +16,13 @@ import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { type PaymentMethod, paymentMethods as allPaymentMethods } from "../../domain/Money"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import type { PostalAddress } from "../../domain/PostalAddress"
 import { managerRoles } from "../../domain/Role"
 import { brazilianTaxIdKind } from "../../domain/TaxId"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
 import { Pricing } from "../../money/ledger/Pricing"
 import { Ids } from "../../platform/Ids"
-import { type BillingAddress, type ChargeRequest, PaymentGateway } from "../../platform/PaymentGateway"
+import { type ChargeRequest, PaymentGateway } from "../../platform/PaymentGateway"
 import { transactional } from "../../sql/transaction"
 import { type SellableProduct, SellableProducts } from "../catalogue/SellableProducts"
 import { Stock } from "../catalogue/Stock"
@@ -70,7 +71,7 @@ export interface Buyer {
 export interface CheckoutInput extends QuoteInput {
   readonly cardToken?: string | undefined
   readonly buyer?: Buyer | undefined
-  readonly billingAddress?: BillingAddress | undefined
+  readonly billingAddress?: PostalAddress | undefined
 }
 
 /**

@@ -4,6 +4,7 @@ import { invalidField, notFound } from "../../domain/AppError"
 import type { Account, Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
 import { requirePlatformAdmin, requireRole } from "../../domain/Policy"
+import type { PostalAddress } from "../../domain/PostalAddress"
 import { managerRoles, type Role } from "../../domain/Role"
 import { brazilianTaxIdKind, normalizeTaxId } from "../../domain/TaxId"
 import { Mailer } from "../../platform/Mailer"
@@ -11,7 +12,7 @@ import { transactional } from "../../sql/transaction"
 import { accountsMessages as M } from "./messages"
 import { parsePixKey } from "./pixKey"
 import { prerequisitesOf } from "./prerequisites"
-import { type Address, type BankAccount, type Review, type ReviewChange, SellingAccountsRepo } from "./Repo"
+import { type BankAccount, type Review, type ReviewChange, SellingAccountsRepo } from "./Repo"
 import { nextStage, type ReviewAction, type ReviewStage, stageOf, statusOf } from "./review"
 import { reviewMail } from "./reviewMail"
 import { businessView, payoutStatusView, payoutView } from "./view"
@@ -20,7 +21,7 @@ export interface BusinessInput {
   readonly country: string
   readonly legalName: string
   readonly taxId: string
-  readonly address?: Address | undefined
+  readonly address?: PostalAddress | undefined
   readonly email?: string | undefined
   readonly phone?: string | undefined
 }

@@ -4,13 +4,13 @@ import { Ok } from "../../domain/Envelope"
 import { Body, Email, Name } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { supportedCountries } from "../../domain/Money"
+import { PostalAddressBody } from "../../domain/PostalAddress"
 import { OneOf } from "../../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
 import { Authenticated, MemberScope } from "../../http/Security"
 import { reviewStatuses } from "./review"
 
 const Text = (max: number) => Name(max)
-const OptionalText = (max: number) => Schema.optional(Name(max))
 
 const Country = Schema.compose(Schema.Trim, Schema.Uppercase).pipe(
   Schema.filter((value) =>
@@ -23,16 +23,7 @@ const Phone = Schema.Trim.pipe(
   Schema.filter((value) => /^\+?[\d\s().-]{8,20}$/.test(value) || "must be a phone number such as +55 11 99999-0000")
 )
 
-const Address = Schema.Struct({
-  street: Text(200),
-  number: Text(20),
-  complement: OptionalText(200),
-  neighbourhood: OptionalText(200),
-  city: Text(200),
-  state: Text(100),
-  postalCode: Text(20),
-  country: Country
-})
+const Address = PostalAddressBody(Country)
 
 export const BusinessBody = Body({
   country: Country,

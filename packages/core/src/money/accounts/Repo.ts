@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { PostalAddress } from "../../domain/PostalAddress"
 import type { ReviewStatus } from "./review"
 
 export interface Review {
@@ -11,23 +12,12 @@ export interface Review {
   readonly updatedAt: Date
 }
 
-export interface Address {
-  readonly street: string
-  readonly number: string
-  readonly complement?: string | undefined
-  readonly neighbourhood?: string | undefined
-  readonly city: string
-  readonly state: string
-  readonly postalCode: string
-  readonly country: string
-}
-
 export interface BusinessFields {
   readonly country: string
   readonly legalName: string
   readonly taxId: string
   readonly taxIdType: string | null
-  readonly address: Address | null
+  readonly address: PostalAddress | null
   readonly email: string | null
   readonly phone: string | null
 }
