@@ -11,6 +11,7 @@
 // 127.0.0.1 and stops only the processes it started.
 import { execFileSync, spawn } from "node:child_process"
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs"
+import { loadavg } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
@@ -200,6 +201,9 @@ const wrk = async (route, server, seconds) => {
     p99: toMs(/^\s+99%\s+(\S+)/m.exec(out)?.[1]),
     cpu: cpu / requests,
     db: db / requests,
+    // The machine's 1-minute load average at the end of the run: other work on a shared machine
+    // inflates CPU per request (cold caches, preemption), the more so for the slower server.
+    load: loadavg()[0],
     errors
   }
 }
@@ -322,7 +326,7 @@ const run = async () => {
         log(
           `  r${round} ${route.key.padEnd(6)} ${server.label.padEnd(4)} ${f(r.rps).padStart(7)} req/s  p99 ${
             f(r.p99, 1)
-          } ms  cpu ${f(r.cpu, 3)} + pg ${f(r.db, 3)} ms/req`
+          } ms  cpu ${f(r.cpu, 3)} + pg ${f(r.db, 3)} ms/req  load ${f(r.load, 1)}`
         )
       }
     }
@@ -368,6 +372,12 @@ const run = async () => {
     `RSS (MB), idle before the load → after it: raw ${f(rssBefore.raw)} → ${f(rssAfter.raw)}, Roda ${
       f(rssBefore.roda)
     } → ${f(rssAfter.roda)}.`
+  )
+  const loads = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda]).map((r) => r.load)
+  lines.push(
+    `Machine load (1-minute average, ${execFileSync("nproc").toString().trim()} CPUs) during the runs: ${
+      f(Math.min(...loads), 1)
+    } to ${f(Math.max(...loads), 1)}, median ${f(median(loads), 1)}.`
   )
   const errors = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda]).reduce((n, r) => n + r.errors, 0)
   if (errors > 0) {

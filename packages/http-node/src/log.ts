@@ -34,6 +34,8 @@ export interface RequestLine {
 export interface Log {
   /** One line per answered request: `info`, or `error` for a 5xx. */
   readonly request: (line: RequestLine) => void
+  /** Whether `request` writes a line for an answer with this status (at the configured level). */
+  readonly logsRequest: (status: number) => boolean
   readonly write: (level: LogLevel, message: string, fields?: Record<string, unknown>) => void
   /** Writes what is buffered now (lines are otherwise written together once per turn of the event loop). */
   readonly flush: () => void
@@ -90,6 +92,7 @@ export const makeLog = (
     }
     emit(line)
   }
+  const logsRequest = (status: number) => RANK[status >= 500 ? "error" : "info"] >= minimum
   const request = (line: RequestLine) => {
     const level: LogLevel = line.status >= 500 ? "error" : "info"
     if (RANK[level] < minimum) return
@@ -113,7 +116,7 @@ export const makeLog = (
       )
     }
   }
-  return { request, write, flush }
+  return { request, logsRequest, write, flush }
 }
 
 /** Roda's own lines (migrations, e-mail delivery, jobs) written to the server's log. */

@@ -1,6 +1,14 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { type FeedItemType, feedItemTypes, type FeedScope, feedSources, withFeedSpaces } from "./sources"
+import {
+  type FeedItemType,
+  feedItemTypes,
+  type FeedScope,
+  limitLiteral,
+  makeFeedSources,
+  typeLiteral,
+  withFeedSpaces
+} from "./sources"
 
 export interface FeedItemRow {
   readonly type: FeedItemType
@@ -55,6 +63,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const unionAll = sql.join(" UNION ALL ", false)
+    const feedSources = makeFeedSources(sql)
 
     /**
      * The items of `inner` (as `x`) with their author's name, their reactions by type and their
@@ -89,7 +98,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
      * the outer query merges at most 4n rows.
      */
     const stream = (scope: FeedScope, after: FeedKey | undefined, limit: number) => {
-      const sources = feedSources(sql, scope)
+      const sources = feedSources(scope)
       const parts = feedItemTypes.map((type) => {
         const source = sources[type]
         const keyset = after === undefined
@@ -101,8 +110,8 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
           : sql`${source.time} < ${after.time}::timestamptz`
         return sql`(${source.select} WHERE ${source.where} AND ${keyset}
           AND NOT EXISTS (SELECT 1 FROM pins pn WHERE pn.community_id = t.community_id
-            AND pn.item_type = ${type} AND pn.item_id = t.id)
-          ORDER BY ${source.time} DESC, t.id DESC LIMIT ${limit})`
+            AND pn.item_type = ${typeLiteral(sql, type)} AND pn.item_id = t.id)
+          ORDER BY ${source.time} DESC, t.id DESC LIMIT ${limitLiteral(sql, limit)})`
       })
       return sql`SELECT s.*, FALSE AS pinned FROM (${unionAll(parts)}) s`
     }
@@ -112,10 +121,10 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
      * an uncorrelated EXISTS, a one-time filter: without pins the branches are not run.
      */
     const pinned = (scope: FeedScope, after: FeedKey | undefined) => {
-      const sources = feedSources(sql, scope)
+      const sources = feedSources(scope)
       const parts = feedItemTypes.map((type) =>
-        sql`(${sources[type].select} JOIN pins pn ON pn.community_id = t.community_id AND pn.item_type = ${type}
-          AND pn.item_id = t.id WHERE ${sources[type].where})`
+        sql`(${sources[type].select} JOIN pins pn ON pn.community_id = t.community_id
+          AND pn.item_type = ${typeLiteral(sql, type)} AND pn.item_id = t.id WHERE ${sources[type].where})`
       )
       const keyset = after === undefined
         ? sql`TRUE`
@@ -135,15 +144,16 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
           : after.pinned
           ? sql`(${pinned(scope, after.key)}) UNION ALL (${stream(scope, undefined, limit)})`
           : stream(scope, after.key, limit)
+        const rows = limitLiteral(sql, limit)
         return withCounts(
           scope,
-          sql`SELECT z.* FROM (${items}) z ORDER BY z.pinned DESC, ${streamOrder("z")} LIMIT ${limit}`,
+          sql`SELECT z.* FROM (${items}) z ORDER BY z.pinned DESC, ${streamOrder("z")} LIMIT ${rows}`,
           sql`x.pinned DESC, ${streamOrder("x")}`
         )
       },
       /** The item, when this scope sees it. */
       find: (scope: FeedScope, type: FeedItemType, id: string) => {
-        const source = feedSources(sql, scope)[type]
+        const source = feedSources(scope)[type]
         const body = sql`${source.select} WHERE ${source.where} AND t.id = ${id}`
         return withFeedSpaces<{ id: string }>(sql, scope, body).pipe(
           Effect.map((rows) => Option.fromNullable(rows[0])),
@@ -168,7 +178,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
           Effect.orDie
         ),
       stats: (scope: FeedScope, since7: Date, since30: Date) => {
-        const s = feedSources(sql, scope)
+        const s = feedSources(scope)
         const count = (type: FeedItemType, since?: Date) =>
           sql`(SELECT count(*)::int FROM ${s[type].from} WHERE ${s[type].where}${
             since ? sql` AND ${s[type].time} >= ${since}` : sql``
@@ -195,7 +205,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
        * `profileId` reacted to or commented on.
        */
       recommendations: (scope: FeedScope, profileId: string, since: Date, limit: number) => {
-        const sources = feedSources(sql, scope)
+        const sources = feedSources(scope)
         const items = unionAll(feedItemTypes.map((type) => sql`(${sources[type].select} WHERE ${sources[type].where})`))
         const c = scope.communityId
         const ranked = sql`WITH activity AS (
@@ -216,7 +226,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
             AND NOT EXISTS (SELECT 1 FROM comments me WHERE me.community_id = ${c}
               AND me.item_type = r.item_type AND me.item_id = r.item_id AND me.author_profile_id = ${profileId}
               AND me.deleted_at IS NULL)
-          ORDER BY r.score DESC, x.created_at DESC, x.id DESC LIMIT ${limit}`
+          ORDER BY r.score DESC, x.created_at DESC, x.id DESC LIMIT ${limitLiteral(sql, limit)}`
         const order = sql`x.score DESC, x.created_at DESC, x.id DESC`
         return withCounts<FeedItemRow & { score: number }>(scope, ranked, order)
       }
