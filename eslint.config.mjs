@@ -1,5 +1,6 @@
 import effect from "@effect/eslint-plugin"
 import js from "@eslint/js"
+import { builtinModules } from "node:module"
 import tseslint from "typescript-eslint"
 
 /**
@@ -36,7 +37,8 @@ const contracts = {
   reports: [],
   certificates: [],
   call4papers: ["calls/Api", "submissions/Api"],
-  oauth: ["McpAccess"]
+  oauth: ["McpAccess"],
+  audit: ["OperatorAudit"]
 }
 const featureWalls = Object.entries(contracts).map(([feature, files]) => {
   const [parent, name] = feature.includes("/") ? feature.split("/") : [undefined, feature]
@@ -47,6 +49,23 @@ const featureWalls = Object.entries(contracts).map(([feature, files]) => {
       `${["Api.ts", "*Api.ts", ...files.map((file) => `${file}.ts`)].join(", ")} (eslint.config.mjs).`
   }
 })
+
+/**
+ * Core is runtime-agnostic (issue 16): packages/core/src uses web standards only. Node's modules,
+ * `Buffer` and `process` live in packages/core/node (`@roda/core/node`), behind the ports of
+ * `RodaPlatform`. Bare builtin names are refused too (`crypto` the module, not the global).
+ */
+const nodeBuiltins = builtinModules.filter((name) => !name.startsWith("_"))
+const runtimeAgnostic = {
+  paths: nodeBuiltins.map((name) => ({
+    name,
+    message: "packages/core/src is runtime-agnostic: put Node code in packages/core/node (issue 16)."
+  })),
+  patterns: [{
+    regex: "^node:",
+    message: "packages/core/src is runtime-agnostic: put Node code in packages/core/node (issue 16)."
+  }]
+}
 
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "**/.roda/**", "**/coverage/**"] },
@@ -101,10 +120,30 @@ export default tseslint.config(
   },
   {
     files: ["packages/core/src/**/*.ts"],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        { name: "Buffer", message: "Use Uint8Array and platform/bytes.ts (core is runtime-agnostic, issue 16)." },
+        { name: "process", message: "Core is runtime-agnostic (issue 16): Node code goes in packages/core/node." },
+        { name: "__dirname", message: "Core is runtime-agnostic (issue 16)." },
+        { name: "__filename", message: "Core is runtime-agnostic (issue 16)." },
+        { name: "require", message: "Core is runtime-agnostic (issue 16)." }
+      ]
+    }
+  },
+  {
+    // app/ and the index are outside the feature walls below, not outside this one.
+    files: ["packages/core/src/app/**/*.ts", "packages/core/src/index.ts"],
+    rules: { "no-restricted-imports": ["error", runtimeAgnostic] }
+  },
+  {
+    files: ["packages/core/src/**/*.ts"],
     ignores: ["packages/core/src/app/**", "packages/core/src/index.ts"],
     rules: {
       "no-restricted-imports": ["error", {
+        paths: runtimeAgnostic.paths,
         patterns: [
+          ...runtimeAgnostic.patterns,
           ...featureWalls,
           { regex: "^(\\.\\./)+app/", message: "The composition root (app/) is imported by nobody but the index." }
         ]

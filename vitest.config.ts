@@ -10,7 +10,8 @@ export default defineConfig({
         root: `./packages/${name}`,
         include: ["test/**/*.test.ts"],
         benchmark: { include: ["bench/**/*.bench.ts"] },
-        testTimeout: 60_000,
+        // Each CLI test spawns the binary several times, each opening a database: slow on a busy machine.
+        testTimeout: name === "cli" ? 240_000 : 60_000,
         hookTimeout: 120_000,
         // The CLI's tests spawn its built binary: the packages are built first.
         ...(name === "cli" ? { globalSetup: ["./test/globalSetup.ts"] } : {}),

@@ -2,7 +2,9 @@ import { fileURLToPath } from "node:url"
 
 const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url))
 
+// `@roda/core/node` before `@roda/core`: the first alias that matches wins.
 export const alias = {
+  "@roda/core/node": fileURLToPath(new URL("./packages/core/node/index.ts", import.meta.url)),
   "@roda/core": pkg("core"),
   "@roda/sql-pglite": pkg("sql-pglite"),
   "@roda/http-node": pkg("http-node"),

@@ -1,4 +1,4 @@
-import { Communities, defaultOptions, Identity, secret, servicesLayer } from "@roda/core"
+import { Communities, defaultOptions, Identity, secret, servicesLayer } from "@roda/core/node"
 import { Effect } from "effect"
 
 /** Roda's services (database, ports, use cases) as a layer of the host's own Effect app. */

@@ -1,4 +1,4 @@
-import { defaultOptions, makeRoda, type Roda, secret } from "@roda/core"
+import { defaultOptions, makeRoda, type Roda, secret } from "@roda/core/node"
 import { toNodeHandler } from "@roda/http-node"
 import express, { type Express } from "express"
 

@@ -1,4 +1,4 @@
-import { defaultOptions, makeRoda, secret } from "@roda/core"
+import { defaultOptions, makeRoda, secret } from "@roda/core/node"
 import { Hono } from "hono"
 
 export interface HostSettings {

@@ -30,7 +30,8 @@ const newest = (dir: string): number =>
 /** Built with declarations and newer than the sources (`pnpm build` in CI), else built now. */
 const ensureBuilt = async (name: string) => {
   const types = join(packages, name, "dist", "index.d.ts")
-  if (existsSync(types) && statSync(types).mtimeMs >= newest(join(packages, name, "src"))) return
+  const sources = ["src", "node"].map((folder) => join(packages, name, folder)).filter((dir) => existsSync(dir))
+  if (existsSync(types) && statSync(types).mtimeMs >= Math.max(...sources.map(newest))) return
   await run("pnpm", ["--filter", `@roda/${name}`, "run", "build"], { cwd: packages, maxBuffer: 1 << 26 })
 }
 
@@ -48,7 +49,7 @@ const project = mkdtempSync(join(tmpdir(), "roda-tarballs-"))
 afterAll(() => rmSync(project, { recursive: true, force: true }))
 
 const ESM = `
-import { defaultOptions, makeRoda, secret } from "@roda/core"
+import { defaultOptions, makeRoda, secret } from "@roda/core/node"
 import { toNodeHandler } from "@roda/http-node"
 import { createServer } from "node:http"
 
@@ -70,7 +71,7 @@ await roda.dispose()
 `
 
 const CJS = `
-const { makeRoda, defaultOptions, secret } = require("@roda/core")
+const { makeRoda, defaultOptions, secret } = require("@roda/core/node")
 const roda = makeRoda({
   database: { _tag: "Embedded", dataDir: "memory" },
   options: defaultOptions({ jwtSecret: secret("a-secret-of-at-least-thirty-two-characters") })
@@ -116,6 +117,9 @@ describe.runIf(online)("the packed packages, installed with npm outside the work
       for (const file of ["dist/index.js", "dist/index.d.ts", "README.md", "LICENSE"]) {
         expect(existsSync(join(installed, file)), `@roda/${name}/${file}`).toBe(true)
       }
+    }
+    for (const file of ["dist/node.js", "dist/node.d.ts"]) { // `@roda/core/node`, the Node platform
+      expect(existsSync(join(project, "node_modules", "@roda", "core", file)), `@roda/core/${file}`).toBe(true)
     }
     const effect = JSON.parse(readFileSync(join(project, "node_modules", "effect", "package.json"), "utf8"))
     expect(effect.version).toMatch(/^3\./)

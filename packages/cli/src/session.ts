@@ -8,7 +8,7 @@ import {
   type RodaConfig,
   servicesLayer,
   stripeGateway
-} from "@roda/core"
+} from "@roda/core/node"
 import { loadConfig } from "@roda/http-node"
 import { Effect, type Layer, Option } from "effect"
 import { failure } from "./errors"

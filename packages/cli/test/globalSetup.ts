@@ -20,8 +20,9 @@ const newest = (dir: string): number =>
 export default function setup() {
   for (const name of ["sql-pglite", "core", "http-node", "mcp", "cli"]) {
     const built = join(packages, name, "dist", "index.js")
-    const src = join(packages, name, "src")
-    if (existsSync(built) && statSync(built).mtimeMs >= newest(src)) continue
+    // core's Node platform (`@roda/core/node`) is built from node/, beside src/
+    const sources = ["src", "node"].map((folder) => join(packages, name, folder)).filter((dir) => existsSync(dir))
+    if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources.map(newest))) continue
     execFileSync("pnpm", ["--filter", `@roda/${name}`, "run", "build"], { cwd: packages, stdio: "inherit" })
   }
 }

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { defaultOptions, LedgerPosting, makeRoda, Pricing, type Roda, secret } from "@roda/core"
+import { defaultOptions, LedgerPosting, makeRoda, Pricing, type Roda, secret } from "@roda/core/node"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"

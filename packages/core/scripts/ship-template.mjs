@@ -1,7 +1,7 @@
 // Leaves the migrated PGlite template beside the built package (dist/pglite-template-<key>.tar), so
-// that a new embedded data folder opens without running every migration (see src/sql/template.ts).
+// that a new embedded data folder opens without running every migration (see node/sql/template.ts).
 import { fileURLToPath, URL } from "node:url"
-import { defaultOptions, makeRoda, secret } from "../dist/index.js"
+import { defaultOptions, makeRoda, secret } from "../dist/node.js"
 
 const dist = fileURLToPath(new URL("../dist", import.meta.url))
 const roda = makeRoda({

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { defaultOptions, makeRoda, type Roda, secret } from "../src/index"
+import { defaultOptions, makeRoda, type Roda, secret } from "../node/index"
 import { type Client, client, makeCommunity, type Reply } from "./support/harness"
 
 /**

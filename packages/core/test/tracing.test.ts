@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { defaultOptions, makeRoda, secret } from "../src/index"
+import { defaultOptions, makeRoda, secret } from "../node/index"
 import { client, startRoda, testDatabase } from "./support/harness"
 
 /** The names of the spans opened through the default tracer while `run` goes through the web handler. */

@@ -4,7 +4,7 @@ import {
   type PaymentGatewayName,
   type RodaOptions,
   type StripeGatewayOptions
-} from "@roda/core"
+} from "@roda/core/node"
 import { Config, Effect, Option } from "effect"
 import { defaultLogSettings, LOG_FORMATS, LOG_LEVELS, type LogSettings } from "./log"
 
@@ -29,7 +29,7 @@ export interface TelemetrySettings {
   readonly serviceName: string
 }
 
-export type { PaymentGatewayName } from "@roda/core"
+export type { PaymentGatewayName } from "@roda/core/node"
 
 /** `LOG_FORMAT` (json|pretty; pretty on a terminal, else json) and `LOG_LEVEL` (debug|info|warn|error; info). */
 const loadLogSettings = Effect.gen(function*() {

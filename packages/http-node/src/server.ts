@@ -1,8 +1,8 @@
 import { OtlpSerialization, OtlpTracer } from "@effect/opentelemetry"
-import { FetchHttpClient } from "@effect/platform"
+import { Etag, FetchHttpClient, FileSystem, HttpPlatform, Path } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { makeRoda, MAX_BODY_BYTES, type Roda, type RodaStartError, routeOf, stripeGateway } from "@roda/core"
-import { Effect, Layer, Runtime } from "effect"
+import { makeRoda, MAX_BODY_BYTES, type Roda, type RodaStartError, routeOf, stripeGateway } from "@roda/core/node"
+import { Context, Effect, Layer, Runtime } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -144,7 +144,9 @@ const respond = async (roda: Roda, app: NodeHandler, log: Log, req: IncomingMess
   const path = query === -1 ? url : url.slice(0, query)
   const requestId = requestIdOf(req)
   res.setHeader("x-request-id", requestId)
-  res.once("finish", () =>
+  res.once("finish", () => {
+    // The route template is looked up only for a line that is written.
+    if (!log.logsRequest(res.statusCode)) return
     log.request({
       requestId,
       method: req.method ?? "GET",
@@ -152,7 +154,8 @@ const respond = async (roda: Roda, app: NodeHandler, log: Log, req: IncomingMess
       route: routeOf(req.method ?? "GET", path),
       status: res.statusCode,
       durationMs: performance.now() - started
-    }))
+    })
+  })
   try {
     if (path === "/healthz") return json(res, 200, { status: "ok" })
     if (path === "/readyz") {
@@ -174,6 +177,25 @@ const respond = async (roda: Roda, app: NodeHandler, log: Log, req: IncomingMess
     } else res.end()
   }
 }
+
+/**
+ * The runtime each request's fiber starts from: Roda's, with its context cut down to what the HttpApp
+ * reads from it while answering (`HttpRouter.DefaultServices`). Handlers and middleware keep the
+ * services they were built with (each group merges its own context in), so nothing else is looked up
+ * per request; but every `provideService` on the request's fiber (the request, the route, the search
+ * params, the scope, the caller) copies the whole context, and a context of all ~80 services made
+ * each copy (and the garbage) that much larger.
+ */
+const requestRuntime = <R>(runtime: Runtime.Runtime<R>) =>
+  Runtime.make({
+    context: Context.pick(HttpPlatform.HttpPlatform, FileSystem.FileSystem, Path.Path, Etag.Generator)(
+      runtime.context as Context.Context<
+        HttpPlatform.HttpPlatform | FileSystem.FileSystem | Path.Path | Etag.Generator
+      >
+    ),
+    fiberRefs: runtime.fiberRefs,
+    runtimeFlags: runtime.runtimeFlags
+  })
 
 /** Spans exported over OTLP/HTTP (JSON) to `<endpoint>/v1/traces`, batched every 5 seconds. */
 const otlpTracer = (telemetry: TelemetrySettings) =>
@@ -252,7 +274,7 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
     yield* Effect.tryPromise({ try: () => roda.ready(), catch: (error) => error as RodaStartError })
     const inFlight: InFlight = { handlers: new Map(), stopping: false }
     const { app, runtime } = yield* Effect.promise(() => roda.httpApp())
-    const nodeHandler = Runtime.runSync(runtime)(NodeHttpServer.makeHandler(app))
+    const nodeHandler = Runtime.runSync(requestRuntime(runtime))(NodeHttpServer.makeHandler(app))
     const server = yield* Effect.acquireRelease(
       Effect.async<Server>((resume) => {
         const server = createServer(handle(roda, nodeHandler, log, inFlight))

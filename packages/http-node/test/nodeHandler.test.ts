@@ -1,4 +1,4 @@
-import { defaultOptions, makeRoda, secret } from "@roda/core"
+import { defaultOptions, makeRoda, secret } from "@roda/core/node"
 import express from "express"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"

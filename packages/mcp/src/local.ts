@@ -1,5 +1,5 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import { loadRodaEnvironment, makeRoda, McpAccess } from "@roda/core"
+import { loadRodaEnvironment, makeRoda, McpAccess } from "@roda/core/node"
 import { ConfigProvider, Effect, Either } from "effect"
 import type { Language } from "./call"
 import { makeServer } from "./server"

@@ -4,10 +4,16 @@ import type { Ids } from "../platform/Ids"
 import type { RodaOptions } from "../platform/Options"
 import type { PaymentGateway } from "../platform/PaymentGateway"
 import type { DatabaseOptions } from "../sql/Database"
+import type { RodaPlatform } from "./RodaPlatform"
 
 export interface RodaConfig {
   readonly database: DatabaseOptions
   readonly options: RodaOptions
+  /**
+   * The runtime's side of Roda: database drivers, password hashing, SMTP, file storage, certificate
+   * rendering. Required by `makeRoda` from `@roda/core`; `@roda/core/node` fills in `nodePlatform`.
+   */
+  readonly platform?: RodaPlatform | undefined
   /**
    * The payment provider; when absent, the sandbox (no network), whose webhooks are verified with
    * `options.sandboxWebhookSecret`. `stripeGateway(…)` sells through Stripe.

@@ -3,21 +3,27 @@ import { Ids } from "../platform/Ids"
 import { Jobs } from "../platform/Jobs"
 import { Mailer } from "../platform/Mailer"
 import { Options } from "../platform/Options"
-import { Passwords } from "../platform/Passwords"
 import { sandboxGateway } from "../platform/PaymentGateway"
 import { Tokens } from "../platform/Tokens"
-import { DatabaseLive } from "../sql/Database"
 import type { RodaConfig } from "./config"
+import { missingPlatform, RodaConfigError } from "./validateConfig"
 
-/** The ports every feature may use: database, ids, passwords, tokens, mail, jobs, payments. */
+/**
+ * The ports every feature may use: database, ids, passwords, tokens, mail, files, jobs, payments;
+ * the runtime-bound ones come from `config.platform`.
+ */
 export const platformLayer = (config: RodaConfig) => {
+  const platform = config.platform
+  if (platform === undefined) throw new RodaConfigError(`Invalid Roda configuration: ${missingPlatform}`)
   const base = Layer.mergeAll(
     config.clock === undefined ? Layer.empty : Layer.setClock(config.clock),
     Ids.layer,
-    Passwords.layer,
+    platform.passwords,
+    platform.mail,
+    platform.certificates,
     Layer.succeed(Options, config.options),
-    DatabaseLive(config.database)
+    platform.database(config.database)
   )
   const gateway = config.paymentGateway ?? sandboxGateway({ webhookSecret: config.options.sandboxWebhookSecret })
-  return Layer.mergeAll(Tokens.layer, Mailer.layer, Jobs.layer, gateway).pipe(Layer.provideMerge(base))
+  return Layer.mergeAll(Tokens.layer, Mailer.layer, Jobs.layer, platform.blobs, gateway).pipe(Layer.provideMerge(base))
 }

@@ -4,6 +4,7 @@ import { Effect, Option } from "effect"
 import { AppError, fieldError, payloadTooLarge } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
 import { same } from "../domain/Text"
+import { concatBytes, utf8Text } from "../platform/bytes"
 import { errorBody } from "./errorBody"
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -89,7 +90,7 @@ const readLimited = async (body: ReadableStream<Uint8Array>, limit: number) => {
     if (size > limit) return undefined
     chunks.push(chunk)
   }
-  return Buffer.concat(chunks)
+  return concatBytes(chunks)
 }
 
 /**
@@ -106,7 +107,7 @@ export const admit = async (request: Request): Promise<Request | Response> => {
   if (body === undefined) return reject(request, tooLarge())
   const contentType = request.headers.get("content-type")
   if (body.includes(0)) return reject(request, nulIn("body"))
-  const refused = isBinary(contentType) ? undefined : refuseBody(body.toString("utf8"), contentType)
+  const refused = isBinary(contentType) ? undefined : refuseBody(utf8Text(body), contentType)
   if (refused) return reject(request, refused)
   return new Request(request, { body, duplex: "half" } as RequestInit)
 }

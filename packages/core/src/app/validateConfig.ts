@@ -8,6 +8,11 @@ export class RodaConfigError extends Error {
 
 const MIN_SECRET_LENGTH = 32
 
+/** The problem of a config without `platform` (core alone cannot open a database or hash a password). */
+export const missingPlatform =
+  `platform is missing: on Node, import makeRoda (or servicesLayer) from "@roda/core/node" instead of ` +
+  `"@roda/core"; on another runtime, pass config.platform (a RodaPlatform)`
+
 const isOrigin = (value: string) => URL.canParse(value) && new URL(value).origin !== "null"
 
 /** `Name <address>` or a bare address. */
@@ -17,6 +22,7 @@ const MAIL_FROM = /^(?:[^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/
 export const configProblems = (config: RodaConfig): ReadonlyArray<string> => {
   const problems: Array<string> = []
   const { database, options } = config
+  if (config.platform === undefined) problems.push(missingPlatform)
   if (database?._tag !== "Postgres" && database?._tag !== "Embedded") {
     problems.push(`database must be { _tag: "Postgres", url } or { _tag: "Embedded", dataDir }`)
   } else if (database._tag === "Postgres" && !Redacted.isRedacted(database.url)) {

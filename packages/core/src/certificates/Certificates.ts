@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
+import { OperatorAudit } from "../audit/OperatorAudit"
 import { Memberships } from "../communities/Memberships"
 import { conflict, fieldError, invalidField, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
@@ -8,6 +9,7 @@ import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from 
 import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
 import { BlobStore } from "../platform/BlobStore"
+import { fromBase64 } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
 import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
@@ -76,7 +78,8 @@ const IMAGE_MAX_BYTES = 256 * 1024
 const decodeImage = (param: string, value: string) => {
   const match = /^data:(image\/png|image\/jpeg);base64,([A-Za-z0-9+/=\s]+)$/.exec(value.trim())
   if (match === null) return Effect.fail(invalidField(param, M.imageInvalid))
-  const bytes = new Uint8Array(Buffer.from(match[2]!, "base64"))
+  const bytes = fromBase64(match[2]!)
+  if (bytes === undefined) return Effect.fail(invalidField(param, M.imageInvalid))
   if (bytes.length > IMAGE_MAX_BYTES) return Effect.fail(invalidField(param, M.imageTooLarge(IMAGE_MAX_BYTES / 1024)))
   const png = bytes.length > 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47
   const jpeg = bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff
@@ -99,6 +102,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
     const blobs = yield* BlobStore
     const generation = yield* Generation
     const rendering = yield* Rendering
+    const audit = yield* OperatorAudit
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
     const base = rendering.base
 
@@ -369,6 +373,18 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
           rows,
           at
         )
+        yield* audit.record({
+          actor: member.account,
+          action: "certificates.issue",
+          target: { type: "certificate_batch", id: batchId },
+          community: member.communityId,
+          details: {
+            spaceId: space.spaceId,
+            templateId: template.id,
+            recipients: rows.length,
+            asProfileId: member.actingProfileId
+          }
+        })
         return batchView(Option.getOrThrow(yield* repo.findBatch(member.communityId, batchId)))
       }))
     })
@@ -453,7 +469,16 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
         id,
         "revoked",
         (row, at) =>
-          repo.update(member.communityId, row.id, { status: "revoked", revokedAt: at, revokeReason: reason }, at)
+          Effect.zipRight(
+            repo.update(member.communityId, row.id, { status: "revoked", revokedAt: at, revokeReason: reason }, at),
+            audit.record({
+              actor: member.account,
+              action: "certificate.revoke",
+              target: { type: "certificate", id: row.id },
+              community: member.communityId,
+              details: { reason, asProfileId: member.actingProfileId }
+            })
+          )
       )
       return certificateView(yield* find(member.communityId, id), base, true)
     })
@@ -495,6 +520,13 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
               finished_at = NULL, updated_at = ${at} WHERE id = ${row.batchId} AND failed > 0`.pipe(Effect.orDie)
           }
           yield* generation.enqueueOne(member.communityId, row.id, row.batchId)
+          yield* audit.record({
+            actor: member.account,
+            action: "certificate.retry",
+            target: { type: "certificate", id: row.id },
+            community: member.communityId,
+            details: { batchId: row.batchId, asProfileId: member.actingProfileId }
+          })
         }))
       return certificateView(yield* find(member.communityId, id), base, true)
     })

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Redacted } from "effect"
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose"
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto"
+import { fromBase64Url, randomBytes, sha256Bytes, sha256Hex, toBase64Url, utf8Bytes, utf8Text } from "../platform/bytes"
 import { Options } from "../platform/Options"
 import type { CertificateView } from "./Repo"
 import { CertificatesRepo } from "./Repo"
@@ -16,24 +16,39 @@ export class Credentials extends Effect.Service<Credentials>()("@roda/core/Certi
     const repo = yield* CertificatesRepo
     const options = yield* Options
     const base = options.publicBaseUrl.replace(/\/$/, "")
-    const wrapKey = createHash("sha256").update(`roda:certificate-issuer-keys:${Redacted.value(options.jwtSecret)}`)
-      .digest()
+    const wrapKeyBytes = sha256Bytes(`roda:certificate-issuer-keys:${Redacted.value(options.jwtSecret)}`)
+    let wrapKey: Promise<CryptoKey> | undefined
+    const aesKey = () =>
+      wrapKey ??= crypto.subtle.importKey("raw", wrapKeyBytes as Uint8Array<ArrayBuffer>, "AES-GCM", false, [
+        "encrypt",
+        "decrypt"
+      ])
 
-    const seal = (jwk: JWK) => {
-      const iv = randomBytes(12)
-      const cipher = createCipheriv("aes-256-gcm", wrapKey, iv)
-      const data = Buffer.concat([cipher.update(JSON.stringify(jwk), "utf8"), cipher.final()])
-      return {
-        iv: iv.toString("base64url"),
-        data: data.toString("base64url"),
-        tag: cipher.getAuthTag().toString("base64url")
+    // AES-256-GCM (WebCrypto): the ciphertext is `data` followed by the 16-byte `tag`, stored apart.
+    const seal = (jwk: JWK) =>
+      Effect.promise(async () => {
+        const iv = randomBytes(12)
+        const sealed = new Uint8Array(
+          await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await aesKey(), utf8Bytes(JSON.stringify(jwk)) as never)
+        )
+        return {
+          iv: toBase64Url(iv),
+          data: toBase64Url(sealed.subarray(0, sealed.length - 16)),
+          tag: toBase64Url(sealed.subarray(sealed.length - 16))
+        }
+      })
+    const open = async (sealed: { iv: string; data: string; tag: string }): Promise<JWK> => {
+      const iv = fromBase64Url(sealed.iv)
+      const data = fromBase64Url(sealed.data)
+      const tag = fromBase64Url(sealed.tag)
+      if (iv === undefined || data === undefined || tag === undefined) {
+        throw new Error("Sealed issuer key is not base64url")
       }
-    }
-    const open = (sealed: { iv: string; data: string; tag: string }): JWK => {
-      const decipher = createDecipheriv("aes-256-gcm", wrapKey, Buffer.from(sealed.iv, "base64url"))
-      decipher.setAuthTag(Buffer.from(sealed.tag, "base64url"))
-      const text = Buffer.concat([decipher.update(Buffer.from(sealed.data, "base64url")), decipher.final()])
-      return JSON.parse(text.toString("utf8"))
+      const joined = new Uint8Array(data.length + tag.length)
+      joined.set(data)
+      joined.set(tag, data.length)
+      const text = await crypto.subtle.decrypt({ name: "AES-GCM", iv: iv as never }, await aesKey(), joined)
+      return JSON.parse(utf8Text(new Uint8Array(text)))
     }
 
     /** The community's key pair, made (once; concurrent makers agree on the first) when missing. */
@@ -50,7 +65,7 @@ export class Credentials extends Effect.Service<Credentials>()("@roda/core/Certi
           communityId,
           kid,
           { ...publicJwk, kid, alg: "EdDSA", use: "sig" },
-          seal(privateJwk),
+          yield* seal(privateJwk),
           now
         )
         return Option.getOrThrow(yield* repo.issuerKey(communityId))
@@ -60,9 +75,8 @@ export class Credentials extends Effect.Service<Credentials>()("@roda/core/Certi
 
     /** The credential (unsigned) of an issued certificate. */
     const credentialOf = (certificate: CertificateView, spaceTitle: string) => {
-      const salt = createHash("sha256").update(`salt:${certificate.id}`).digest("hex").slice(0, 16)
-      const identityHash = "sha256$" +
-        createHash("sha256").update(certificate.recipientEmail.toLowerCase() + salt).digest("hex")
+      const salt = sha256Hex(`salt:${certificate.id}`).slice(0, 16)
+      const identityHash = "sha256$" + sha256Hex(certificate.recipientEmail.toLowerCase() + salt)
       const issuedAt = (certificate.issuedAt ?? certificate.createdAt).toISOString()
       return {
         "@context": [
@@ -101,7 +115,7 @@ export class Credentials extends Effect.Service<Credentials>()("@roda/core/Certi
       const vc = credentialOf(certificate, spaceTitle)
       const issuedAt = Math.floor((certificate.issuedAt ?? certificate.createdAt).getTime() / 1000)
       return yield* Effect.promise(async () => {
-        const privateKey = await importJWK(open(key.privateJwk as never), "EdDSA")
+        const privateKey = await importJWK(await open(key.privateJwk as never), "EdDSA")
         return new SignJWT({ vc })
           .setProtectedHeader({ alg: "EdDSA", kid: key.kid, typ: "JWT" })
           .setIssuer(vc.issuer.id)

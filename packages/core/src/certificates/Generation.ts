@@ -3,6 +3,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { Memberships } from "../communities/Memberships"
 import { COURSE_COMPLETED_JOB, CourseCompleted } from "../courses/CourseCompleted"
 import { BlobStore } from "../platform/BlobStore"
+import { fromBase64Url } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
 import { Jobs } from "../platform/Jobs"
 import { Mailer } from "../platform/Mailer"
@@ -154,7 +155,7 @@ export class Generation extends Effect.Service<Generation>()("@roda/core/Certifi
       }).pipe(Effect.asVoid)
 
     /** A verification code: 80 random bits (see codes.ts). */
-    const newCode = Effect.map(ids.secret(10), (secret) => codeOf(new Uint8Array(Buffer.from(secret, "base64url"))))
+    const newCode = Effect.map(ids.secret(10), (secret) => codeOf(fromBase64Url(secret)!))
 
     /**
      * Writes a batch and its certificates (in the caller's transaction) and queues their generation.

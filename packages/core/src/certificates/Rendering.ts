@@ -2,7 +2,8 @@ import { Effect, Option } from "effect"
 import { BlobStore } from "../platform/BlobStore"
 import { Options } from "../platform/Options"
 import { type CertificateContent, fill, type ImageAsset, printedDate } from "./render/content"
-import type { ImageVariant } from "./render/image"
+import type { ImageVariant } from "./render/variants"
+import { CertificateRenderer } from "./Renderer"
 import type { CertificateRow, TemplateRow } from "./Repo"
 
 export class RenderError extends Error {}
@@ -16,6 +17,7 @@ export const imageKeyOf = (row: { communityId: string; id: string }, variant: Im
 export class Rendering extends Effect.Service<Rendering>()("@roda/core/CertificateRendering", {
   effect: Effect.gen(function*() {
     const blobs = yield* BlobStore
+    const renderer = yield* CertificateRenderer
     const options = yield* Options
     const base = options.publicBaseUrl.replace(/\/$/, "")
 
@@ -62,15 +64,14 @@ export class Rendering extends Effect.Service<Rendering>()("@roda/core/Certifica
         date: certificate.issuedAt ?? certificate.createdAt
       })
 
-    // The renderers (pdf-lib, satori, resvg: some 60 MB) load on the first certificate, not at start.
     const pdf = (value: CertificateContent, at: Date) =>
       Effect.tryPromise({
-        try: () => import("./render/pdf").then(({ renderPdf }) => renderPdf(value, at)),
+        try: () => renderer.pdf(value, at),
         catch: (error) => new RenderError(String(error))
       })
     const png = (value: CertificateContent, variant: ImageVariant) =>
       Effect.tryPromise({
-        try: () => import("./render/image").then(({ renderPng }) => renderPng(value, variant)),
+        try: () => renderer.png(value, variant),
         catch: (error) => new RenderError(String(error))
       })
 

@@ -1,12 +1,12 @@
 import { Clock, Effect, Option, Redacted } from "effect"
-import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 import { notFound } from "../domain/AppError"
 import { BlobStore } from "../platform/BlobStore"
+import { constantTimeEqual, hmacSha256, sha256Bytes, toBase64Url, utf8Bytes } from "../platform/bytes"
 import { Options } from "../platform/Options"
 import { normalizeCode } from "./codes"
 import { Credentials } from "./Credentials"
 import { CertificateMessages as M } from "./messages"
-import type { ImageVariant } from "./render/image"
+import type { ImageVariant } from "./render/variants"
 import { Rendering } from "./Rendering"
 import { CertificatesRepo, type CertificateView } from "./Repo"
 
@@ -33,8 +33,7 @@ export class Verification extends Effect.Service<Verification>()("@roda/core/Cer
     const blobs = yield* BlobStore
     const options = yield* Options
     const base = rendering.base
-    const signingKey = createHash("sha256").update(`roda:certificate-files:${Redacted.value(options.jwtSecret)}`)
-      .digest()
+    const signingKey = sha256Bytes(`roda:certificate-files:${Redacted.value(options.jwtSecret)}`)
 
     /** A certificate that was issued (verification never shows pending, generating or failed ones). */
     const byCode = (typed: string) =>
@@ -148,7 +147,7 @@ ${detail}
 `
     })
 
-    const signature = (payload: string) => createHmac("sha256", signingKey).update(payload).digest("base64url")
+    const signature = (payload: string) => toBase64Url(hmacSha256(signingKey, payload))
 
     /** A link to one of the certificate's files, valid `FILE_LINK_SECONDS`. */
     const signedUrl = Effect.fn("Verification.signedUrl")(function*(row: { id: string }, kind: FileKind) {
@@ -163,8 +162,7 @@ ${detail}
       const match = /^([0-9a-f-]{36})\.(pdf|card|page)\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token)
       if (match === null) return yield* Effect.fail(invalid)
       const [, id, kind, expiresText, given] = match as unknown as [string, string, FileKind, string, string]
-      const expected = Buffer.from(signature(`${id}.${kind}.${expiresText}`))
-      if (expected.length !== given.length || !timingSafeEqual(expected, Buffer.from(given))) {
+      if (!constantTimeEqual(utf8Bytes(signature(`${id}.${kind}.${expiresText}`)), utf8Bytes(given))) {
         return yield* Effect.fail(invalid)
       }
       const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)

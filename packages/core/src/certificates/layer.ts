@@ -1,12 +1,11 @@
 import { Layer } from "effect"
 import { feature } from "../http/Feature"
-import { BlobStore } from "../platform/BlobStore"
 import { Certificates } from "./Certificates"
 import { CertificatePagesHttp, CertificatesHttp } from "./Http"
 import { Verification } from "./Verification"
 
-/** Certificates: its services (with the BlobStore chosen from the options) and both HTTP groups. */
+/** Certificates: its services (files in the platform's BlobStore) and both HTTP groups. */
 export const certificatesFeature = feature(
-  Layer.mergeAll(Certificates.Default, Verification.Default).pipe(Layer.provideMerge(BlobStore.fromOptions)),
+  Layer.mergeAll(Certificates.Default, Verification.Default),
   Layer.mergeAll(CertificatesHttp, CertificatePagesHttp)
 )

@@ -1,4 +1,5 @@
 import { Effect, Option, Schema } from "effect"
+import { fromBase64Url, toBase64Url, utf8Text } from "../platform/bytes"
 import { invalidField } from "./AppError"
 import type { Pagination } from "./Envelope"
 import { Uuid } from "./Ids"
@@ -61,14 +62,16 @@ function isTimestamp(value: string): boolean {
 const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
 
 /** A cursor is the keyset of the last row seen, opaque to clients. */
-export const encodeCursor = (key: ReadonlyArray<string | number>): string =>
-  Buffer.from(JSON.stringify(key)).toString("base64url")
+export const encodeCursor = (key: ReadonlyArray<string | number>): string => toBase64Url(JSON.stringify(key))
 
 /** The keyset a cursor holds, checked against `key` (e.g. `Schema.Tuple(Uuid)`); 400 otherwise. */
 export const decodeCursor = <A, I>(cursor: string | undefined, key: Schema.Schema<A, I>) =>
   Effect.suspend(() => {
     if (cursor === undefined) return Effect.succeed(undefined)
-    const decoded = Schema.decodeUnknownOption(Schema.parseJson(key))(Buffer.from(cursor, "base64url").toString("utf8"))
+    const decoded = Option.flatMap(
+      Option.fromNullable(fromBase64Url(cursor)),
+      (bytes) => Schema.decodeUnknownOption(Schema.parseJson(key))(utf8Text(bytes))
+    )
     return Option.match(decoded, {
       onNone: () => Effect.fail(invalidField("cursor", same("cursor is not valid"), "query")),
       onSome: (value) => Effect.succeed(value)

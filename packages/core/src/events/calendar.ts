@@ -1,3 +1,4 @@
+import { utf8Bytes } from "../platform/bytes"
 import type { EventRow } from "./Repo"
 import { addressLine } from "./view"
 
@@ -14,7 +15,7 @@ const fold = (line: string) => {
   let current = ""
   let octets = 0
   for (const char of line) {
-    const size = Buffer.byteLength(char)
+    const size = utf8Bytes(char).length
     const limit = parts.length === 0 ? 75 : 74
     if (octets + size > limit) {
       parts.push(current)

@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
-import { createHash } from "node:crypto"
 import { badRequest, conflict, gone, tooManyRequests, unauthorized } from "../domain/AppError"
 import type { Account } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { sha256Hex } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
 import { Mailer } from "../platform/Mailer"
 import { Options } from "../platform/Options"
@@ -21,7 +21,7 @@ const linkLifetime: Record<LinkPurpose, number> = {
   "verify-email": 24 * HOUR
 }
 
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex")
+const sha256 = sha256Hex
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 

@@ -1,4 +1,5 @@
 import { Clock, Effect, Option } from "effect"
+import { concatBytes, utf8Text } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
 import { type OAuthFailure, oauthFailure } from "./errors"
@@ -89,7 +90,7 @@ const readSmall = async (response: Response) => {
     if (size > MAX_DOCUMENT_BYTES) return undefined
     chunks.push(chunk)
   }
-  return Buffer.concat(chunks).toString("utf8")
+  return utf8Text(concatBytes(chunks))
 }
 
 /** Registered clients (RFC 7591) and Client ID Metadata Documents (an `https` client_id). */

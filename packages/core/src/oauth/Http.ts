@@ -49,8 +49,10 @@ export const OAuthServerHttp = HttpApiBuilder.group(RodaApi, "oauth", (handlers)
       .handle("protectedResourceMcp", () => Effect.succeed(resource))
       .handle("authorizationServer", () => Effect.succeed(server))
       .handle("register", ({ payload }) =>
-        Effect.map(Effect.flatMap(clientAddress, (address) => clients.register(payload, address)), (answer) =>
-          isFailure(answer) ? oauthError(answer) : json(answer, 201)))
+        Effect.map(
+          Effect.flatMap(clientAddress, (address) => clients.register(payload, address)),
+          (answer) => isFailure(answer) ? oauthError(answer) : json(answer, 201)
+        ))
       .handle("authorize", ({ urlParams }) =>
         Effect.gen(function*() {
           const outcome = yield* authorization.authorize(urlParams)
@@ -61,12 +63,10 @@ export const OAuthServerHttp = HttpApiBuilder.group(RodaApi, "oauth", (handlers)
             })
           }
           const language = yield* requestLanguage
-          return yield* html((nonce) =>
-            refusalPage(outcome.description, language, nonce), 400)
+          return yield* html((nonce) => refusalPage(outcome.description, language, nonce), 400)
         }))
       .handle("consentPage", () =>
-        Effect.flatMap(requestLanguage, (language) =>
-          html((nonce) => consentPage(language, nonce))))
+        Effect.flatMap(requestLanguage, (language) => html((nonce) => consentPage(language, nonce))))
       .handle("token", ({ payload }) =>
         Effect.map(tokens.token(payload), (answer) =>
           isFailure(answer) ? oauthError(answer) : json(answer)))

@@ -1,5 +1,5 @@
 import { Clock, Effect, Option } from "effect"
-import { createHash, timingSafeEqual } from "node:crypto"
+import { constantTimeEqual, sha256Bytes, toBase64Url, utf8Bytes } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
 import { Clients } from "./Clients"
 import { type OAuthFailure, oauthFailure } from "./errors"
@@ -38,9 +38,7 @@ const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/
 
 /** PKCE S256: BASE64URL(SHA256(verifier)) equals the challenge (compared in constant time). */
 const verifierMatches = (verifier: string, challenge: string) => {
-  const computed = Buffer.from(createHash("sha256").update(verifier).digest("base64url"))
-  const expected = Buffer.from(challenge)
-  return computed.length === expected.length && timingSafeEqual(computed, expected)
+  return constantTimeEqual(utf8Bytes(toBase64Url(sha256Bytes(verifier))), utf8Bytes(challenge))
 }
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto"
+import { sha256Hex } from "../platform/bytes"
 
 /** Codes and tokens are stored only as this hash (hex SHA-256). */
-export const sha256 = (value: string) => createHash("sha256").update(value).digest("hex")
+export const sha256 = (value: string) => sha256Hex(value)
 
 /**
  * Prefixes of the opaque MCP tokens. They are not JWTs, so the `/api` middleware refuses them (401),

@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer } from "effect"
+import { toBase64Url } from "./bytes"
 
 /** UUIDv7 (RFC 9562): 48-bit Unix milliseconds, then random bits, so ids sort by creation time. */
 export const uuidV7 = (unixMillis: number, random: Uint8Array): string => {
@@ -25,7 +26,6 @@ export class Ids extends Context.Tag("@roda/core/Ids")<Ids, {
       Clock.currentTimeMillis,
       (now) => Effect.sync(() => uuidV7(now, crypto.getRandomValues(new Uint8Array(10))))
     ),
-    secret: (bytes = 32) =>
-      Effect.sync(() => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url"))
+    secret: (bytes = 32) => Effect.sync(() => toBase64Url(crypto.getRandomValues(new Uint8Array(bytes))))
   })
 }

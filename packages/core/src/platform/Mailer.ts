@@ -12,7 +12,21 @@ export interface Mail {
   readonly communityId?: string | null | undefined
 }
 
-type Deliver = (mail: Mail) => Effect.Effect<void, unknown>
+/** Sends one e-mail (the outbox worker marks it sent when this succeeds). */
+export type Deliver = (mail: Mail) => Effect.Effect<void, unknown>
+
+/**
+ * SMTP, a port: the platform connects to `options.smtpUrl` (`@roda/core/node`: nodemailer). A
+ * platform without SMTP provides `MailTransport.unavailable`, and then `smtpUrl` fails at start.
+ */
+export class MailTransport extends Context.Tag("@roda/core/MailTransport")<MailTransport, {
+  /** A sender over `url` (`smtp://` or `smtps://`) with `from` as the sender. */
+  readonly smtp: (url: string, from: string) => Effect.Effect<Deliver>
+}>() {
+  static readonly unavailable = Layer.succeed(MailTransport, {
+    smtp: () => Effect.dieMessage("options.smtpUrl: this platform cannot send e-mail over SMTP")
+  })
+}
 
 /** Delivery attempts before an e-mail is given up (counted as failed by `MailStats`). */
 export const MAX_ATTEMPTS = 5
@@ -33,9 +47,10 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
       const sql = yield* SqlClient.SqlClient
       const ids = yield* Ids
       const options = yield* Options
+      const transport = yield* MailTransport
       const wake = yield* Queue.sliding<void>(1)
       if (options.smtpUrl) {
-        const deliver = yield* makeSmtpDelivery(options.smtpUrl, options.mailFrom)
+        const deliver = yield* transport.smtp(options.smtpUrl, options.mailFrom ?? "Roda <no-reply@roda.local>")
         yield* Effect.forkScoped(deliveryWorker(sql, deliver, wake))
       }
       return {
@@ -80,12 +95,3 @@ const deliveryWorker = (sql: SqlClient.SqlClient, deliver: Deliver, wake: Queue.
     Effect.repeat(Schedule.forever)
   )
 }
-
-const makeSmtpDelivery = (url: string, sender: string | undefined) =>
-  Effect.promise(async () => {
-    const nodemailer = await import("nodemailer")
-    const transport = nodemailer.createTransport(url)
-    const from = sender ?? "Roda <no-reply@roda.local>"
-    return (mail: Mail) =>
-      Effect.tryPromise(() => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text }))
-  })

@@ -35,7 +35,7 @@ export interface RodaOptions {
    */
   readonly runJobs?: boolean | undefined
   /**
-   * Folder of stored files (certificate PDFs and images) for `BlobStore.fromOptions`; unset keeps
+   * Folder of stored files (certificate PDFs and images) for the Node platform's BlobStore; unset keeps
    * them in memory (tests, `DATA_DIR=memory`).
    */
   readonly blobDir?: string | undefined

@@ -1,37 +1,56 @@
+import { scryptAsync } from "@noble/hashes/scrypt.js"
 import { Context, Effect, Layer } from "effect"
-import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
+import { constantTimeEqual, fromBase64, randomBytes, toBase64, utf8Bytes } from "./bytes"
 
 const KEY_LENGTH = 64
 const COST = { N: 16384, r: 8, p: 1 }
+/** The stored form: `scrypt$N$r$p$<salt base64>$<key base64>`, its parameters kept so they can be raised later. */
+const SCHEME = "scrypt"
 
-const derive = (password: string, salt: Buffer, params: typeof COST) =>
-  Effect.async<Buffer>((resume) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { ...params, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      resume(error ? Effect.die(error) : Effect.succeed(key)))
-  })
+/** The salt, key and parameters of a stored hash; undefined for anything else. */
+export const parseStored = (stored: string) => {
+  const [scheme, N, r, p, salt, expected] = stored.split("$")
+  if (scheme !== SCHEME || !salt || !expected) return undefined
+  const cost = { N: Number(N), r: Number(r), p: Number(p) }
+  if (!Object.values(cost).every((value) => Number.isSafeInteger(value) && value > 0)) return undefined
+  const saltBytes = fromBase64(salt)
+  const key = fromBase64(expected)
+  return saltBytes === undefined || key === undefined ? undefined : { cost, salt: saltBytes, key }
+}
 
-/** Password hashing with scrypt; the stored form records its parameters so they can be raised later. */
+export const formatStored = (salt: Uint8Array, key: Uint8Array) =>
+  `${SCHEME}$${COST.N}$${COST.r}$${COST.p}$${toBase64(salt)}$${toBase64(key)}`
+
+/**
+ * Password hashing, a port: the platform provides it. `@roda/core/node` uses node:crypto's scrypt
+ * (native, on the thread pool); `Passwords.portable` is the same scrypt in JavaScript (`@noble/hashes`)
+ * for runtimes without it. Both write and read one stored form, so either verifies the other's hashes.
+ */
 export class Passwords extends Context.Tag("@roda/core/Passwords")<Passwords, {
   readonly hash: (password: string) => Effect.Effect<string>
   readonly verify: (password: string, stored: string) => Effect.Effect<boolean>
 }>() {
-  static readonly layer = Layer.succeed(Passwords, {
+  static readonly portable = Layer.succeed(Passwords, {
     hash: (password) =>
-      Effect.gen(function*() {
+      Effect.promise(async () => {
         const salt = randomBytes(16)
-        const key = yield* derive(password, salt, COST)
-        return `scrypt$${COST.N}$${COST.r}$${COST.p}$${salt.toString("base64")}$${key.toString("base64")}`
+        return formatStored(salt, await derive(password, salt, COST))
       }),
     verify: (password, stored) =>
-      Effect.gen(function*() {
-        const [scheme, N, r, p, salt, expected] = stored.split("$")
-        if (scheme !== "scrypt" || !salt || !expected) return false
-        const key = yield* derive(password, Buffer.from(salt, "base64"), { N: Number(N), r: Number(r), p: Number(p) })
-        const want = Buffer.from(expected, "base64")
-        return want.length === key.length && timingSafeEqual(want, key)
+      Effect.promise(async () => {
+        const parsed = parseStored(stored)
+        if (parsed === undefined) return false
+        return constantTimeEqual(parsed.key, await derive(password, parsed.salt, parsed.cost))
       })
   })
 }
+
+const derive = (password: string, salt: Uint8Array, cost: typeof COST) =>
+  scryptAsync(utf8Bytes(password.normalize("NFKC")), salt, {
+    ...cost,
+    dkLen: KEY_LENGTH,
+    maxmem: 64 * 1024 * 1024
+  })
 
 /** Spec §5.6 and §8: at least 8 characters, with an uppercase letter, a lowercase letter and a number. */
 export const isStrongPassword = (password: string): boolean =>

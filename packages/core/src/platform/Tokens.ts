@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import { SignJWT } from "jose"
-import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto"
+import { constantTimeEqual, fromBase64Url, hmacSha256With } from "./bytes"
 import { Options } from "./Options"
 
 export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 60 * 60
@@ -16,8 +16,10 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
 /** A base64url JSON object (strict: no padding, no foreign characters, valid UTF-8); none otherwise. */
 const decodeObject = (segment: string): Record<string, unknown> | undefined => {
   if (!BASE64URL.test(segment) || segment.length % 4 === 1) return undefined
+  const bytes = fromBase64Url(segment)
+  if (bytes === undefined) return undefined
   try {
-    const value: unknown = JSON.parse(utf8.decode(Buffer.from(segment, "base64url")))
+    const value: unknown = JSON.parse(utf8.decode(bytes))
     return typeof value === "object" && value !== null && !Array.isArray(value)
       ? value as Record<string, unknown>
       : undefined
@@ -27,15 +29,15 @@ const decodeObject = (segment: string): Record<string, unknown> | undefined => {
 }
 
 /**
- * Verifies a compact HS256 JWT with `node:crypto` (a synchronous HMAC-SHA256 with a key imported
- * once): the same decision as `jose.jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims:
+ * Verifies a compact HS256 JWT with a synchronous HMAC-SHA256 (`sign`, made once per key by
+ * `hmacSha256With`): the same decision as `jose.jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims:
  * ["sub", "exp", "iat"] })`. Refused: anything not three base64url segments, a header whose `alg` is
  * not `HS256` (so `none`) or that names `crit` extensions, a signature that does not match, claims
  * that are not a JSON object, missing `sub`/`exp`/`iat`, non-numeric `exp`/`iat`/`nbf`, an `exp` at
  * or before `nowSeconds`, an `nbf` after it, and a `sub` or `email` that is not a string.
  */
 export const verifyHs256 = (
-  key: KeyObject,
+  sign: (message: string) => Uint8Array,
   token: string,
   nowSeconds: number
 ): Option.Option<TokenClaims> => {
@@ -46,9 +48,8 @@ export const verifyHs256 = (
   if (header === undefined || header.alg !== "HS256" || header.crit !== undefined) return Option.none()
   const signature = token.slice(secondDot + 1)
   if (!BASE64URL.test(signature)) return Option.none()
-  const given = Buffer.from(signature, "base64url")
-  const expected = createHmac("sha256", key).update(token.slice(0, secondDot)).digest()
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return Option.none()
+  const given = fromBase64Url(signature)
+  if (given === undefined || !constantTimeEqual(given, sign(token.slice(0, secondDot)))) return Option.none()
   const claims = decodeObject(token.slice(firstDot + 1, secondDot))
   if (claims === undefined) return Option.none()
   const { email, exp, iat, nbf, sub } = claims
@@ -66,15 +67,15 @@ export class Tokens extends Context.Tag("@roda/core/Tokens")<Tokens, {
   readonly verify: (token: string) => Effect.Effect<Option.Option<TokenClaims>>
 }>() {
   /**
-   * Issues with `jose`; verifies with `node:crypto` (a synchronous HMAC on every request, the key
-   * imported once: no WebCrypto `importKey` nor thread-pool job per request).
+   * Issues with `jose`; verifies with a synchronous HMAC on every request, the key prepared once
+   * (no WebCrypto `importKey` nor promise per request).
    */
   static readonly layer = Layer.effect(
     Tokens,
     Effect.gen(function*() {
       const options = yield* Options
       const bytes = new TextEncoder().encode(Redacted.value(options.jwtSecret))
-      const verifyKey = createSecretKey(bytes)
+      const verifyKey = hmacSha256With(bytes)
       let signKey: Promise<CryptoKey> | undefined
       const signingKey = () =>
         signKey ??= crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"])

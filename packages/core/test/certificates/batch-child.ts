@@ -8,7 +8,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { defaultOptions, makeRoda, secret } from "../../src/index"
+import { defaultOptions, makeRoda, secret } from "../../node/index"
 
 const [phase, dataDir, blobDir, countText, batchArg] = process.argv.slice(2)
 const database = process.env.DATABASE_URL

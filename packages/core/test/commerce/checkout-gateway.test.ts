@@ -1,6 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { defaultOptions, makeRoda, PaymentGateway, secret } from "../../src/index"
+import { defaultOptions, makeRoda, PaymentGateway, secret } from "../../node/index"
 import { expectError, expectOk, unknownId } from "../support/envelope"
 import { client, PLATFORM_ADMIN, testDatabase } from "../support/harness"
 import { query } from "../support/sql"

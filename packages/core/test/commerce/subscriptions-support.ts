@@ -1,5 +1,5 @@
 import { Clock, Effect, Layer } from "effect"
-import { defaultOptions, makeRoda, PaymentGateway, type Roda, sandboxGateway, secret } from "../../src/index"
+import { defaultOptions, makeRoda, PaymentGateway, type Roda, sandboxGateway, secret } from "../../node/index"
 import { Jobs } from "../../src/platform/Jobs"
 import { as } from "../support/community"
 import { expectCreated, expectOk } from "../support/envelope"

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { defaultOptions, makeRoda, secret } from "../../src/index"
+import { defaultOptions, makeRoda, secret } from "../../node/index"
 
 const jwtSecret = secret("a-test-secret-that-is-long-enough-123")
 

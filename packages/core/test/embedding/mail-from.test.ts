@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { AddressInfo } from "node:net"
 import { SMTPServer } from "smtp-server"
 import { afterAll, describe, expect, it } from "vitest"
-import { defaultOptions, makeRoda, secret } from "../../src/index"
+import { defaultOptions, makeRoda, secret } from "../../node/index"
 import { Mailer } from "../../src/platform/Mailer"
 
 const received: Array<{ from: string; data: string }> = []

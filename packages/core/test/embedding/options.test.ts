@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { defaultOptions, makeRoda, RodaConfigError, secret } from "../../src/index"
+import { defaultOptions, makeRoda, RodaConfigError, secret } from "../../node/index"
+import { makeRoda as makeRodaWithoutPlatform, servicesLayer as servicesWithoutPlatform } from "../../src/index"
 
 const jwtSecret = secret("a-test-secret-that-is-long-enough-123")
 const memory = { _tag: "Embedded", dataDir: "memory" } as const
@@ -26,6 +27,15 @@ describe("makeRoda validates its options itself", () => {
     expect(make).toThrow(/options\.publicBaseUrl must be an absolute URL/)
     expect(make).toThrow(/options\.corsOrigins: \* is not an origin/)
     expect(make).toThrow(/options\.mailFrom must be an address/)
+  })
+
+  it("refuses to start without a platform, and names the Node import that brings one", () => {
+    const config = { database: memory, options: defaultOptions({ jwtSecret }) }
+    expect(() => makeRodaWithoutPlatform(config)).toThrow(RodaConfigError)
+    expect(() => makeRodaWithoutPlatform(config)).toThrow(
+      /platform is missing: on Node, import makeRoda .* "@roda\/core\/node"/
+    )
+    expect(() => servicesWithoutPlatform(config)).toThrow(RodaConfigError)
   })
 })
 

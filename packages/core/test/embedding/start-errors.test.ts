@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { defaultOptions, makeRoda, RodaStartError, secret } from "../../src/index"
+import { defaultOptions, makeRoda, RodaStartError, secret } from "../../node/index"
 
 const jwtSecret = secret("a-test-secret-that-is-long-enough-123")
 

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { makeStatementNames } from "../../src/sql/namedStatements"
+import { makeStatementNames } from "../../node/sql/namedStatements"
 import { startRoda } from "../support/harness"
 
 describe("names for hot statements", () => {

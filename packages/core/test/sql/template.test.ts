@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { DatabaseLive } from "../../src/sql/Database"
+import { DatabaseLive } from "../../node/sql/Database"
+import { templateKey } from "../../node/sql/template"
 import { migrate } from "../../src/sql/migrate"
 import { migrations } from "../../src/sql/migrations"
-import { templateKey } from "../../src/sql/template"
 
 const names = { transformQueryNames: Str.camelToSnake, transformResultNames: Str.snakeToCamel }
 const scratch = mkdtempSync(join(tmpdir(), "roda-template-"))

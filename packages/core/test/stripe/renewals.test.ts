@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest"
-import { defaultOptions, makeRoda, secret } from "../../src/index"
+import { defaultOptions, makeRoda, secret } from "../../node/index"
 import { controlledClock, DAY, runJobs, subscribed, unbalanced } from "../commerce/subscriptions-support"
 import { client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../support/harness"
 import { query } from "../support/sql"

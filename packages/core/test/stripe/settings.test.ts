@@ -1,6 +1,6 @@
 import { ConfigProvider, Effect, Exit, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
-import { loadRodaEnvironment } from "../../src/index"
+import { loadRodaEnvironment } from "../../node/index"
 
 const load = (env: Record<string, string>) =>
   Effect.runPromiseExit(

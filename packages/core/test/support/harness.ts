@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto"
 import { fileURLToPath } from "node:url"
-import { defaultOptions, makeRoda, type Roda, secret } from "../../src/index"
+import { defaultOptions, makeRoda, type Roda, secret } from "../../node/index"
 
 /** The database the suites run on: PostgreSQL when DATABASE_URL is set, else in-memory PGlite. */
 export const testDatabase = () =>

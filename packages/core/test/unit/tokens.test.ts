@@ -1,12 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { base64url, jwtVerify, SignJWT, UnsecuredJWT } from "jose"
-import { createHmac, createSecretKey } from "node:crypto"
+import { createHmac } from "node:crypto"
+import { hmacSha256With } from "../../src/platform/bytes"
 import { defaultOptions, Options, secret } from "../../src/platform/Options"
 import { TOKEN_LIFETIME_SECONDS, Tokens, verifyHs256 } from "../../src/platform/Tokens"
 
 const SECRET = "unit-test-secret-that-is-long-enough-for-hs256"
-const key = createSecretKey(new TextEncoder().encode(SECRET))
+const key = hmacSha256With(new TextEncoder().encode(SECRET))
 const NOW = 1_750_000_000
 
 const sign = (

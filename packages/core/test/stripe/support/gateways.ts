@@ -8,7 +8,7 @@ import {
   type Roda,
   secret,
   stripeGateway
-} from "../../../src/index"
+} from "../../../node/index"
 import { sandboxWebhook } from "../../commerce/checkout-support"
 import type { Client } from "../../support/harness"
 import { PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, startRoda, testDatabase } from "../../support/harness"

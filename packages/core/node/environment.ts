@@ -2,10 +2,10 @@ import { Config, Effect, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { defaultOptions, type RodaOptions, secret } from "../platform/Options"
-import { loadStripeSettings } from "../platform/stripe/settings"
-import type { StripeGatewayOptions } from "../platform/stripe/StripeGateway"
-import type { DatabaseOptions } from "../sql/Database"
+import { defaultOptions, type RodaOptions, secret } from "../src/platform/Options"
+import { loadStripeSettings } from "../src/platform/stripe/settings"
+import type { StripeGatewayOptions } from "../src/platform/stripe/StripeGateway"
+import type { DatabaseOptions } from "../src/sql/Database"
 
 /**
  * Roda's own environment (conventions.md), read the same way by every process that runs it on

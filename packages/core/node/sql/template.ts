@@ -5,8 +5,8 @@ import { readFileSync, statSync } from "node:fs"
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { migrations } from "./migrations"
-import { statementsOf } from "./migrations/ddl"
+import { migrations } from "../../src/sql/migrations"
+import { statementsOf } from "../../src/sql/migrations/ddl"
 
 /**
  * A new database starts from a template: a snapshot of one with every migration applied, made by

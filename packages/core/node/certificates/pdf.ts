@@ -1,7 +1,8 @@
 import fontkit from "@pdf-lib/fontkit"
 import { degrees, PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib"
-import { loadFont } from "../fonts"
-import { type CertificateContent, inkFor, pagePoints, qrMatrix, rgbOf } from "./content"
+import { type CertificateContent, inkFor, pagePoints, rgbOf } from "../../src/certificates/render/content"
+import { loadFont } from "./fontFiles"
+import { qrMatrix } from "./qr"
 
 /**
  * fontkit parses a font on every `embedFont`; the fonts are the same few byte arrays for every

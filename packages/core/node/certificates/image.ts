@@ -1,10 +1,9 @@
 import { Resvg } from "@resvg/resvg-js"
 import satori from "satori"
-import { loadFont } from "../fonts"
-import { type CertificateContent, hexOf, inkFor, pagePoints, qrSvg } from "./content"
-
-export const imageVariants = ["card", "page"] as const
-export type ImageVariant = typeof imageVariants[number]
+import { type CertificateContent, hexOf, inkFor } from "../../src/certificates/render/content"
+import { imageSize, type ImageVariant } from "../../src/certificates/render/variants"
+import { loadFont } from "./fontFiles"
+import { qrSvg } from "./qr"
 
 type Node = { type: string; props: Record<string, unknown> }
 const h = (type: string, style: Record<string, unknown>, ...children: Array<Node | string>): Node => ({
@@ -17,13 +16,6 @@ const img = (src: string, width: number, height: number, style: Record<string, u
 })
 
 const dataUrl = (bytes: Uint8Array, type: string) => `data:${type};base64,${Buffer.from(bytes).toString("base64")}`
-
-/** The pixel size of a variant: the 1200×630 social card, or the full page at 96 dpi. */
-export const imageSize = (content: CertificateContent, variant: ImageVariant): readonly [number, number] => {
-  if (variant === "card") return [1200, 630]
-  const [w, h] = pagePoints(content.pageSize, content.orientation)
-  return [Math.round((w * 96) / 72), Math.round((h * 96) / 72)]
-}
 
 /**
  * The certificate as a PNG, laid out with satori (HTML/CSS subset to SVG) in the template's font and

@@ -1,0 +1,26 @@
+/**
+ * `@roda/core/node`: everything `@roda/core` exports, with `makeRoda` and `servicesLayer` running
+ * on the Node platform unless `config.platform` names another, and the Node-only pieces (the
+ * environment reader, the database layer, scrypt, the filesystem BlobStore).
+ */
+import { makeRoda as makeRodaOn, servicesLayer as servicesLayerOn } from "../src/app/makeRoda"
+import type { Roda, RodaConfig } from "../src/app/makeRoda"
+import { nodePlatform } from "./platform"
+
+export * from "../src/index"
+export { blobStoreFromOptions, filesystemBlobStore } from "./blobs"
+export { nodeCertificateRenderer } from "./certificates/renderer"
+export { loadRodaEnvironment } from "./environment"
+export type { PaymentGatewayName, RodaEnvironment } from "./environment"
+export { nodemailerTransport } from "./mail"
+export { scryptPasswords } from "./passwords"
+export { nodePlatform } from "./platform"
+export { DatabaseLive } from "./sql/Database"
+
+const onNode = (config: RodaConfig): RodaConfig => config.platform ? config : { ...config, platform: nodePlatform }
+
+/** `makeRoda` of `@roda/core` on the Node platform (unless `config.platform` is given). */
+export const makeRoda = (config: RodaConfig): Roda => makeRodaOn(onNode(config))
+
+/** `servicesLayer` of `@roda/core` on the Node platform (unless `config.platform` is given). */
+export const servicesLayer = (config: RodaConfig) => servicesLayerOn(onNode(config))

@@ -1,0 +1,20 @@
+import type { RodaPlatform } from "../src/app/RodaPlatform"
+import { blobStoreFromOptions } from "./blobs"
+import { nodeCertificateRenderer } from "./certificates/renderer"
+import { nodemailerTransport } from "./mail"
+import { scryptPasswords } from "./passwords"
+import { DatabaseLive } from "./sql/Database"
+
+/**
+ * Roda on Node: PostgreSQL (node-postgres) or embedded PGlite in a folder or in memory, scrypt
+ * passwords, SMTP through nodemailer, files under `options.blobDir`, certificates rendered with
+ * pdf-lib, satori and resvg with the `@fontsource` fonts.
+ */
+export const nodePlatform: RodaPlatform = {
+  name: "node",
+  database: DatabaseLive,
+  passwords: scryptPasswords,
+  mail: nodemailerTransport,
+  blobs: blobStoreFromOptions,
+  certificates: nodeCertificateRenderer
+}

@@ -1,0 +1,105 @@
+import { type SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { SqlError } from "@effect/sql/SqlError"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
+import { PgliteClient } from "@roda/sql-pglite"
+import { Effect, Layer, Redacted, String as Str } from "effect"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import pg from "pg"
+import { connectFailure } from "../../src/sql/connectError"
+import type { DatabaseOptions } from "../../src/sql/Database"
+import { migrate } from "../../src/sql/migrate"
+import { makeStatementNames, namingClient } from "./namedStatements"
+import { loadTemplate, saveTemplate, templateKey } from "./template"
+
+/**
+ * A name conversion remembered per name: it runs on every column of every row read, over a few
+ * hundred distinct names; unremembered, a 20-row feed page converted 300 names afresh (66 KB of
+ * garbage per request).
+ */
+const remembered = (convert: (name: string) => string) => {
+  const known = new Map<string, string>()
+  return (name: string) => {
+    let converted = known.get(name)
+    if (converted === undefined) {
+      converted = convert(name)
+      if (known.size < 10_000) known.set(name, converted)
+    }
+    return converted
+  }
+}
+
+const names = { transformQueryNames: remembered(Str.camelToSnake), transformResultNames: remembered(Str.snakeToCamel) }
+
+const INT8_OID = 20
+
+/**
+ * bigint (int8) columns, money included, come back as numbers on PostgreSQL as they do on PGlite:
+ * a `number` when it is a safe integer, a `bigint` beyond (node-postgres would give a string).
+ */
+const int8AsNumber = (value: string): number | bigint => {
+  const number = Number(value)
+  return Number.isSafeInteger(number) ? number : BigInt(value)
+}
+
+const pgTypes = {
+  getTypeParser: (oid: number, format?: "text" | "binary") =>
+    oid === INT8_OID && format !== "binary" ? int8AsNumber : pg.types.getTypeParser(oid, format)
+}
+
+/** A pool whose connections name (prepare) hot statements; ended with the layer. */
+const namingPool = (url: Redacted.Redacted<string>) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const pool = new pg.Pool({
+          connectionString: Redacted.value(url),
+          application_name: "roda",
+          types: pgTypes,
+          Client: namingClient(makeStatementNames())
+        })
+        pool.on("error", () => undefined)
+        await pool.query("SELECT 1")
+        return pool
+      },
+      catch: (cause) => new SqlError({ cause, message: connectFailure(url, cause) })
+    }),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+  )
+
+/**
+ * The SqlClient for the chosen database, with every migration applied: PostgreSQL through
+ * node-postgres, or PGlite in a folder or in memory. The Node platform's `database`.
+ */
+export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient> => {
+  if (options._tag === "Embedded" && options.dataDir === "memory") return memoryDatabase(options.snapshotDir)
+  const client = options._tag === "Postgres"
+    ? PgClient.layerFromPool({ acquire: namingPool(options.url), types: pgTypes, ...names })
+    : folderDatabase(options.dataDir, options.snapshotDir)
+  return Layer.effectDiscard(migrate).pipe(
+    Layer.provideMerge(client),
+    Layer.orDie
+  ) as Layer.Layer<SqlClient.SqlClient>
+}
+
+const extensions = { pg_trgm, unaccent }
+
+/** A database in a folder; a new folder starts from the migrated template when there is one. */
+const folderDatabase = (dataDir: string, snapshotDir: string | undefined) =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const fresh = !existsSync(join(dataDir, "PG_VERSION"))
+    const template = fresh ? yield* loadTemplate(templateKey(), snapshotDir) : undefined
+    return PgliteClient.layer({ dataDir, extensions, ...names, ...(template ? { loadDataDir: template } : {}) })
+  }))
+
+/** An in-memory database started from the migrated template (see `template.ts`), or made and kept as it. */
+const memoryDatabase = (snapshotDir: string | undefined): Layer.Layer<SqlClient.SqlClient> =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const key = templateKey()
+    const template = yield* loadTemplate(key, snapshotDir)
+    const client = PgliteClient.layer({ extensions, ...names, ...(template ? { loadDataDir: template } : {}) })
+    const ready = template ? migrate : Effect.zipRight(migrate, saveTemplate(key, snapshotDir))
+    return Layer.effectDiscard(ready).pipe(Layer.provideMerge(client), Layer.orDie)
+  })) as Layer.Layer<SqlClient.SqlClient>

@@ -1,0 +1,28 @@
+import type { SqlClient } from "@effect/sql"
+import type { Layer } from "effect"
+import type { CertificateRenderer } from "../certificates/Renderer"
+import type { BlobStore } from "../platform/BlobStore"
+import type { MailTransport } from "../platform/Mailer"
+import type { Options } from "../platform/Options"
+import type { Passwords } from "../platform/Passwords"
+import type { DatabaseOptions } from "../sql/Database"
+
+/**
+ * What core needs from the runtime it runs on (core itself uses web standards only: fetch,
+ * `crypto.subtle`, `TextEncoder`). `@roda/core/node` exports `nodePlatform` and a `makeRoda` /
+ * `servicesLayer` that use it by default; another runtime passes its own as `config.platform`.
+ */
+export interface RodaPlatform {
+  /** Names the platform in messages. */
+  readonly name: string
+  /** The SqlClient of `config.database`, opened with every migration applied (`migrate`). */
+  readonly database: (options: DatabaseOptions) => Layer.Layer<SqlClient.SqlClient>
+  /** Password hashing (keep the stored format stable: accounts keep their hashes). */
+  readonly passwords: Layer.Layer<Passwords>
+  /** SMTP, used when `options.smtpUrl` is set (`MailTransport.unavailable` where there is none). */
+  readonly mail: Layer.Layer<MailTransport>
+  /** Where certificate files and uploaded images are kept (`BlobStore.memory` is runtime-free). */
+  readonly blobs: Layer.Layer<BlobStore, never, Options>
+  /** Certificate PDF and PNG rendering, fonts included. */
+  readonly certificates: Layer.Layer<CertificateRenderer>
+}
