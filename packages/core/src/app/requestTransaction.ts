@@ -3,10 +3,10 @@ import type { HttpApp } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Cause, Data, Effect, Exit, Option, Random } from "effect"
-import { createHash } from "node:crypto"
 import { AppError, fieldError } from "../domain/AppError"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
+import { sha256Hex } from "../platform/bytes"
 import { Tokens } from "../platform/Tokens"
 
 /** How long a stored answer is replayed for; after that the key may be used again. */
@@ -20,7 +20,10 @@ export const IDEMPOTENCY_KEY_HOURS = 24
 const untouched = (path: string) =>
   path === "/api/auth/login" || path === "/api/checkout" || path.startsWith("/api/checkout/") ||
   // a refund asks the gateway between two transactions of its own, with its own Idempotency-Key
-  /^\/api\/manage\/purchases\/[^/]+\/refund$/.test(path)
+  /^\/api\/manage\/purchases\/[^/]+\/refund$/.test(path) ||
+  // subscription charges and refunds ask the gateway between transactions of their own (same key handling)
+  /^\/api\/subscriptions\/[^/]+\/(pay-now|change-tier|add-ons)$/.test(path) ||
+  /^\/api\/manage\/subscriptions\/[^/]+\/cancel$/.test(path)
 
 const keyPattern = /^[\x21-\x7e]{1,255}$/
 
@@ -43,7 +46,7 @@ const keeps = (exit: Answer) => {
   return failures.length > 0 && failures.every(clientError)
 }
 
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
+const sha256 = sha256Hex
 
 const keyError = (status: number, text: typeof Messages.idempotencyKeyReused) =>
   new AppError({ status, text, errors: [fieldError("Idempotency-Key", text, "headers")] })

@@ -3,7 +3,6 @@ import { type PaymentMethod, paymentMethods as allPaymentMethods } from "../doma
 import type { PostalAddress } from "../domain/PostalAddress"
 import { Ids } from "./Ids"
 
-
 export interface ChargeRequest {
   /** Our charge id (the gateway keeps it as a reference, and idempotency keys derive from it). */
   readonly chargeId: string
@@ -77,6 +76,8 @@ export type ChargeState =
 export interface ChargeReference {
   readonly chargeId: string
   readonly gatewayChargeId: string | null
+  /** Which attempt at `chargeId` (see `ChargeRequest.attempt`): each is a charge of its own at the gateway. */
+  readonly attempt?: number | undefined
 }
 
 /** A refund asked of the gateway: part or all of a paid charge's total. */
@@ -130,6 +131,12 @@ export class PaymentGateway extends Context.Tag("@roda/core/PaymentGateway")<Pay
   readonly maxInstallments: (country: string) => number
   /** Gives money of a paid charge back to the buyer; a gateway without it refuses refunds. */
   readonly refund?: ((request: RefundRequest) => Effect.Effect<RefundOutcome>) | undefined
+  /**
+   * The gateway's account also takes payments of other systems (Stripe): an event about a charge
+   * Roda does not know is theirs, acknowledged and ignored (not refused with 404, which makes the
+   * gateway retry it for days).
+   */
+  readonly foreignChargesExist?: boolean | undefined
   /** Days after payment within which the gateway accepts a refund (default 180). */
   readonly refundWindowDays?: number | undefined
   /**

@@ -27,6 +27,8 @@ import { transactional } from "../../sql/transaction"
 import { type SellableProduct, SellableProducts } from "../catalogue/SellableProducts"
 import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
+import { Subscribing } from "../subscriptions/Subscribing"
+import { LateRefunds } from "./LateRefunds"
 import { checkoutMessages as M } from "./messages"
 import { CheckoutRepo } from "./Repo"
 import { Settlement } from "./Settlement"
@@ -92,6 +94,8 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
     const profiles = yield* Profiles
     const stock = yield* Stock
     const settlement = yield* Settlement
+    const subscribing = yield* Subscribing
+    const lateRefunds = yield* LateRefunds
     const ids = yield* Ids
     const transaction = transactional(sql)
 
@@ -458,7 +462,11 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
      * A gateway notification: verified by the gateway layer, handled once per event id (the id is
      * stored in the same transaction as the effect, so the answer is 2xx only once both are
      * committed, and a retried delivery after a failure is handled again). Events may arrive in any
-     * order: a refund or a lost dispute of a charge still pending here settles the sale first.
+     * order: a refund or a lost dispute of a charge still pending here settles the sale first. An
+     * event about a subscription's own charge (a renewal billing) goes to subscriptions; one about a
+     * charge nobody here knows is, at a gateway shared with other systems (`foreignChargesExist`),
+     * acknowledged and recorded as ignored. A payment of a charge already over here (expired,
+     * failed, canceled) is refunded automatically (`LateRefunds`), the gateway asked after the commit.
      */
     const webhook = Effect.fn("Checkout.webhook")(
       function*(gatewayName: string, headers: Readonly<Record<string, string | undefined>>, body: string) {
@@ -466,16 +474,39 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         const parsed = yield* gateway.parseWebhook(headers, body)
         if (Option.isNone(parsed)) return yield* Effect.fail(badRequest(M.webhookInvalid))
         const event = parsed.value
-        return yield* transaction(Effect.gen(function*() {
+        const answer = (chargeId: string | null, status: string | null, ignored = false) => ({
+          eventId: event.eventId,
+          duplicate: false,
+          chargeId,
+          status,
+          ignored
+        })
+        const handled = yield* transaction(Effect.gen(function*() {
           if (!(yield* repo.recordEvent(gateway.name, event.eventId))) {
-            return { eventId: event.eventId, duplicate: true, chargeId: null, status: null }
+            return { answer: { ...answer(null, null), duplicate: true }, lateRefund: null, communityId: "" }
           }
-          if (event.type === "other") return { eventId: event.eventId, duplicate: false, chargeId: null, status: null }
+          const ignore = Effect.as(repo.markEventIgnored(gateway.name, event.eventId), {
+            answer: answer(null, null, true),
+            lateRefund: null,
+            communityId: ""
+          })
+          if (event.type === "other") return yield* ignore
           const found = yield* repo.chargeAtGateway(gateway.name, event.gatewayChargeId, event.chargeId)
-          if (Option.isNone(found)) return yield* Effect.fail(notFound(M.chargeNotFound))
+          if (Option.isNone(found)) {
+            const billing = yield* subscribing.gatewayEvent(event)
+            if (Option.isSome(billing)) {
+              return { answer: answer(null, billing.value), lateRefund: null, communityId: "" }
+            }
+            if (gateway.foreignChargesExist === true) return yield* ignore
+            return yield* Effect.fail(notFound(M.chargeNotFound))
+          }
           const row = found.value
           const paid = { _tag: "Paid", gatewayChargeId: event.gatewayChargeId } as const
-          if (event.type === "charge.paid") yield* settlement.applyOutcome(row.communityId, row.id, paid)
+          let lateRefund: string | null = null
+          if (event.type === "charge.paid") {
+            if (row.status === "expired" || row.status === "failed") lateRefund = yield* lateRefunds.reserve(row)
+            else yield* settlement.applyOutcome(row.communityId, row.id, paid)
+          }
           if (event.type === "charge.expired" && row.status === "pending") {
             if (row.submittedAt === null) {
               yield* settlement.applyOutcome(row.communityId, row.id, { ...paid, _tag: "Failed", reason: "canceled" })
@@ -483,15 +514,28 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
           }
           if (event.type === "charge.refunded" || event.type === "charge.dispute_lost") {
             yield* settlement.applyOutcome(row.communityId, row.id, paid)
-            yield* settlement.gatewayRefund(row.communityId, row.id, {
+            const posted = yield* settlement.gatewayRefund(row.communityId, row.id, {
               kind: event.type === "charge.refunded" ? "refund" : "chargeback",
               amount: event.amount ?? 0,
               reference: event.eventId
             })
+            // the first charge of a subscription given back (in full, or a lost dispute): its access ends
+            const takenBack = event.type === "charge.dispute_lost" || (event.amount ?? 0) >= row.total
+            if (row.subscriptionGroupId !== null && posted > 0 && takenBack) {
+              yield* subscribing.chargeTakenBack(row.id)
+            }
           }
           const after = yield* settlement.chargeRow(row.communityId, row.id)
-          return { eventId: event.eventId, duplicate: false, chargeId: row.id, status: after.status }
+          return { answer: answer(row.id, after.status), lateRefund, communityId: row.communityId }
         }))
+        if (handled.lateRefund !== null) {
+          // the event is kept either way: a gateway failure here is retried by the refund's job
+          yield* Effect.ignore(Effect.catchAllDefect(
+            lateRefunds.complete(handled.communityId, handled.lateRefund),
+            () => Effect.void
+          ))
+        }
+        return handled.answer
       }
     )
 
@@ -514,5 +558,5 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
       expireDue: settlement.expireDue
     }
   }),
-  dependencies: [CheckoutRepo.Default]
+  dependencies: [CheckoutRepo.Default, LateRefunds.Default]
 }) {}

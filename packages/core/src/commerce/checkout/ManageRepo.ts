@@ -151,6 +151,12 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
         Effect.orDie
       )
 
+    /** The automatic refund of a late payment of a charge (one per charge), if any. */
+    const lateRefundOf = (communityId: string, chargeId: string, key: string) =>
+      sql<{ readonly id: string }>`SELECT id FROM refunds
+        WHERE community_id = ${communityId} AND charge_id = ${chargeId} AND refunded_by IS NULL
+          AND request_key = ${key}`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]?.id)), Effect.orDie)
+
     const gatewayCharge = (communityId: string, chargeId: string) =>
       sql<{ readonly gatewayChargeId: string | null }>`SELECT gateway_charge_id FROM charges
         WHERE community_id = ${communityId} AND id = ${chargeId}`.pipe(
@@ -186,6 +192,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
       sale,
       lockCharge,
       gatewayCharge,
+      lateRefundOf,
       refundByKey,
       releaseKey,
       storeAnswer,

@@ -176,6 +176,13 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       sql<{ readonly eventId: string }>`INSERT INTO gateway_events (gateway, event_id) VALUES (${gateway}, ${eventId})
         ON CONFLICT DO NOTHING RETURNING event_id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
 
+    /** An event acknowledged without effect (not about a charge of Roda's). */
+    const markEventIgnored = (gateway: string, eventId: string) =>
+      sql`UPDATE gateway_events SET outcome = 'ignored' WHERE gateway = ${gateway} AND event_id = ${eventId}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
     /** The account a profile belongs to (the buyer of a charge). */
     const accountOf = (profileId: string) =>
       sql<{ readonly accountId: string }>`SELECT account_id FROM profiles WHERE id = ${profileId}`.pipe(
@@ -203,6 +210,7 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       claimKey,
       storeAnswer,
       recordEvent,
+      markEventIgnored,
       accountOf,
       buyerEmail
     }

@@ -154,6 +154,8 @@ const MOVES =
   "A move the state does not allow answers 409 with `errors[0].param = \"status\"` and the allowed moves (also in `allowedMoves` of every subscription)."
 const CARD =
   "Charged to the card on file (sandbox: `tok_visa` approved, `tok_chargeDeclined` answers 402 and nothing changes but the failed billing)."
+const CHARGING =
+  "No network call is made inside a database transaction (this route runs outside the per-request one): the billing is marked `charging` with its attempt number and committed, the gateway is asked (idempotency key `roda-charge-{billingId}`, `-attempt-N` from the second attempt on), and its answer applied in a new transaction with the subscription locked again; the move takes effect only if the subscription still allows it (money taken for a move no longer allowed is refunded automatically). While a billing is `charging` another charge of it answers 409 (`param: status`). A process that stops in between leaves the billing `charging`; the job `subscriptions.charge-reconcile` (10 minutes later) asks the gateway for that attempt and applies its state once (paid: the move takes effect; not received or failed: the billing `failed`). `Idempotency-Key` header (optional, per community and account): the first successful answer is stored with the key and replayed to a retry with the same key (same body); another body with the key answers 409 (`param: Idempotency-Key`); a request arriving while the first with its key is still running waits for its answer (up to 30 s, then 409 `Idempotency-Key`); a refused request (4xx, a declined card included) keeps no key. A retry never charges twice."
 const TEAM_READ =
   "Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise)."
 const TEAM_ACT = "Owner or admin (403 `Função necessária: owner ou admin. Sua função: …` otherwise)."
@@ -283,7 +285,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `${OWN} Changes the billing option. \`now\`: the quoted amount is charged at once (${CARD}) and the option changes; \`period_end\`: \`scheduledChange\` is set and applied at the period end (the renewal is charged at the new price); \`DELETE /scheduled-change\` undoes it. ${MOVES}`
+        `${OWN} Changes the billing option. \`now\`: the quoted amount is charged at once (${CARD}) and the option changes; \`period_end\`: \`scheduledChange\` is set and applied at the period end (the renewal is charged at the new price); \`DELETE /scheduled-change\` undoes it. ${MOVES} ${CHARGING}`
       )
       .annotate(OpenApi.Summary, "Change tier")
   )
@@ -330,7 +332,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `${OWN} Adds the add-on to the running plan: the quoted amount is charged now (${CARD}); access to the add-on until the period end, then renewed with the plan. ${MOVES}`
+        `${OWN} Adds the add-on to the running plan: the quoted amount is charged now (${CARD}); access to the add-on until the period end, then renewed with the plan. ${MOVES} ${CHARGING}`
       )
       .annotate(OpenApi.Summary, "Add an add-on")
   )
@@ -346,7 +348,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .addError(Gone)
       .annotate(
         OpenApi.Description,
-        `${OWN} Pays the open charge now by card (\`paymentMethod: CREDIT_CARD\` and \`cardToken\`; PIX and boleto are refused, 400 param \`paymentMethod\`); the card becomes the card on file. \`past_due -> active\` (the period being renewed), \`unpaid -> active\` and a manual subscription's \`incomplete -> active\` (a new period from the payment). Declined: 402, the subscription stays as it was. \`token\`: the secret of an e-mailed payment link (single use: 400 when unknown, 410 when used or expired). ${MOVES}`
+        `${OWN} Pays the open charge now by card (\`paymentMethod: CREDIT_CARD\` and \`cardToken\`; PIX and boleto are refused, 400 param \`paymentMethod\`); the card becomes the card on file. \`past_due -> active\` (the period being renewed), \`unpaid -> active\` and a manual subscription's \`incomplete -> active\` (a new period from the payment). Declined: 402, the subscription stays as it was. \`token\`: the secret of an e-mailed payment link (single use: 400 when unknown, 410 when used or expired). ${MOVES} ${CHARGING}`
       )
       .annotate(OpenApi.Summary, "Pay an overdue subscription now")
   )
@@ -423,7 +425,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `${TEAM_ACT} \`when: period_end\`: an active subscription is marked to end (as the member's cancel). \`when: now\`: any open subscription ends now (\`canceled\`, access ends), with \`refund\` \`none\` (default), \`prorated\` (the unused seconds of the last paid period, rounded half-even once) or \`full\` (that period's whole amount), given back through the gateway and debited from the ledger (pending first, then available); \`refund\` with \`period_end\` is 400. \`refunded\` is the amount given back. ${MOVES}`
+        `${TEAM_ACT} \`when: period_end\`: an active subscription is marked to end (as the member's cancel). \`when: now\`: any open subscription ends now (\`canceled\`, access ends), with \`refund\` \`none\` (default), \`prorated\` (the unused seconds of the last paid period, rounded half-even once) or \`full\` (that period's whole amount), given back through the gateway and debited from the ledger (pending first, then available); \`refund\` with \`period_end\` is 400. \`refunded\` is the amount given back. With a refund no network call is made inside a database transaction (the route runs outside the per-request one): the refund is written \`pending\` (row locked, move checked) and committed, the gateway is asked (idempotency key \`roda-refund-{refundId}\`), and in a new transaction the refund is posted and the subscription ends together; a refund the gateway refuses answers 400 and the subscription stays as it was. A process that stops in between is finished by the job \`subscriptions.refund\` (10 minutes later), once. \`Idempotency-Key\` as for \`pay-now\` (stored answer replayed, 409 for another body). ${MOVES}`
       )
       .annotate(OpenApi.Summary, "Cancel a subscription (team)")
   )

@@ -1,10 +1,13 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember } from "../../domain/Caller"
 import { ok, page } from "../../http/Reply"
 import { subscriptionMessages as M } from "./messages"
 import { Subscriptions } from "./Subscriptions"
+
+/** The request's `Idempotency-Key` header (the routes that charge or refund keep it themselves). */
+const idempotencyKey = Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.headers["idempotency-key"])
 
 export const SubscriptionsHttp = HttpApiBuilder.group(RodaApi, "subscriptions", (handlers) =>
   Effect.gen(function*() {
@@ -56,7 +59,15 @@ export const SubscriptionsHttp = HttpApiBuilder.group(RodaApi, "subscriptions", 
         ))
       .handle("changeTier", ({ path, payload }) =>
         CurrentMember.pipe(
-          Effect.flatMap((member) => subscriptions.changeTier(member, path.id, payload)),
+          Effect.flatMap((member) =>
+            Effect.flatMap(idempotencyKey, (key) =>
+              subscriptions.keyed(
+                member,
+                key,
+                ["changeTier", path.id, payload],
+                subscriptions.changeTier(member, path.id, payload)
+              ))
+          ),
           Effect.flatMap((data) => ok(data.scheduled ? M.tierScheduled : M.tierChanged, data))
         ))
       .handle("scheduledChange", ({ path }) =>
@@ -76,12 +87,28 @@ export const SubscriptionsHttp = HttpApiBuilder.group(RodaApi, "subscriptions", 
         ))
       .handle("addOn", ({ path, payload }) =>
         CurrentMember.pipe(
-          Effect.flatMap((member) => subscriptions.addOn(member, path.id, payload)),
+          Effect.flatMap((member) =>
+            Effect.flatMap(idempotencyKey, (key) =>
+              subscriptions.keyed(
+                member,
+                key,
+                ["addOn", path.id, payload],
+                subscriptions.addOn(member, path.id, payload)
+              ))
+          ),
           Effect.flatMap((data) => ok(M.addOnAdded, data))
         ))
       .handle("payNow", ({ path, payload }) =>
         CurrentMember.pipe(
-          Effect.flatMap((member) => subscriptions.payNow(member, path.id, payload)),
+          Effect.flatMap((member) =>
+            Effect.flatMap(idempotencyKey, (key) =>
+              subscriptions.keyed(
+                member,
+                key,
+                ["payNow", path.id, payload],
+                subscriptions.payNow(member, path.id, payload)
+              ))
+          ),
           Effect.flatMap((data) => ok(M.paid, data))
         ))
   }))
@@ -125,7 +152,15 @@ export const ManageSubscriptionsHttp = HttpApiBuilder.group(
           ))
         .handle("cancel", ({ path, payload }) =>
           CurrentMember.pipe(
-            Effect.flatMap((member) => subscriptions.teamCancel(member, path.subscriptionId, payload)),
+            Effect.flatMap((member) =>
+              Effect.flatMap(idempotencyKey, (key) =>
+                subscriptions.keyed(
+                  member,
+                  key,
+                  ["teamCancel", path.subscriptionId, payload],
+                  subscriptions.teamCancel(member, path.subscriptionId, payload)
+                ))
+            ),
             Effect.flatMap((data) => ok(payload.when === "now" ? M.canceled : M.cancelScheduled, data))
           ))
         .handle("reactivate", ({ path }) =>

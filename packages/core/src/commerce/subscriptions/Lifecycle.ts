@@ -1,14 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { createHash } from "node:crypto"
 import { formatMoney } from "../../domain/Money"
-import { LedgerPosting } from "../../money/ledger/LedgerPosting"
-import { Pricing } from "../../money/ledger/Pricing"
+import { sha256Hex } from "../../platform/bytes"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
 import { Mailer } from "../../platform/Mailer"
 import { Options } from "../../platform/Options"
-import { PaymentGateway } from "../../platform/PaymentGateway"
 import { transactional } from "../../sql/transaction"
 import { Entitlements } from "../../structure/Entitlements"
 import { addMonths, monthsOf, periodEndAt, renewalAmounts } from "./billing"
@@ -16,27 +13,16 @@ import { PAYMENT_LINK_HOURS, retryDays } from "./Policy"
 import { type BillingRow, type SubscriptionChanges, type SubscriptionRow, SubscriptionsRepo } from "./Repo"
 import { DAY_MILLIS, JobKind, schedulePeriodEnd } from "./schedule"
 
-export type ChargeResult =
-  | { readonly _tag: "Paid"; readonly billing: BillingRow }
-  | { readonly _tag: "Declined"; readonly reason: string }
-  | { readonly _tag: "InvalidCard" }
-
 const PeriodPayload = Schema.Struct({ communityId: Schema.String, subscriptionId: Schema.String, at: Schema.String })
-const RetryPayload = Schema.Struct({
-  communityId: Schema.String,
-  subscriptionId: Schema.String,
-  billingId: Schema.String,
-  attempt: Schema.Number
-})
 const FirstChargePayload = Schema.Struct({ communityId: Schema.String, subscriptionId: Schema.String })
 
-export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
+export const sha256 = (text: string) => sha256Hex(text)
 
 /**
- * The money and time side of subscriptions: charging a billing (idempotent: a paid billing is never
- * charged again, and a period has one billing key), starting periods, access that follows the
- * state, the e-mails, and the durable jobs that run the lifecycle (renewal, retries, end of
- * `cancelAtPeriodEnd`, scheduled changes, resume, courtesy expiry, reminders). Every job handler
+ * The time side of subscriptions: starting periods (a period has one billing key), access that
+ * follows the state, the e-mails, and the durable jobs that run the lifecycle without charging
+ * (resume, courtesy expiry, reminders, first-charge links); charging is `SubscriptionCharging`'s
+ * (`Charging.ts`: the renewal and retry jobs, the three phases of a charge). Every job handler
  * works in its own transaction with the subscription's row locked, and does nothing when the row
  * has moved on since the job was scheduled, so two workers never renew a period twice.
  */
@@ -47,9 +33,6 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
     const ids = yield* Ids
     const jobs = yield* Jobs
     const mailer = yield* Mailer
-    const gateway = yield* PaymentGateway
-    const pricing = yield* Pricing
-    const ledger = yield* LedgerPosting
     const entitlements = yield* Entitlements
     const options = yield* Options
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -127,88 +110,6 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
             `O link vale até / The link is valid until ${link.expiresAt.toISOString()}, uma vez / once.`
         )
         return link
-      })
-
-    /**
-     * Charges a billing to a card: the gateway is asked only while the billing is not paid, with the
-     * billing id as the charge reference; a paid one is written to the ledger (idempotent per billing).
-     */
-    const charge = (row: SubscriptionRow, billing: BillingRow, cardToken: string | null, description: string) =>
-      Effect.gen(function*() {
-        if (billing.status === "paid") return { _tag: "Paid", billing } as ChargeResult
-        const at = yield* now
-        const attempts = billing.attempts + 1
-        if (billing.amount === 0) {
-          yield* repo.updateBilling(billing.id, { status: "paid", paidAt: at, attempts, fee: 0, net: 0 }, at)
-          return { _tag: "Paid", billing: { ...billing, status: "paid", paidAt: at, attempts } } as ChargeResult
-        }
-        if (cardToken === null) {
-          yield* repo.updateBilling(billing.id, { status: "failed", attempts, failureReason: "no_card" }, at)
-          return { _tag: "Declined", reason: "no_card" } as ChargeResult
-        }
-        const amounts = yield* pricing.price({
-          communityId: row.communityId,
-          amount: billing.amount,
-          currency: billing.currency,
-          paymentMethod: "CREDIT_CARD",
-          installments: 1
-        }).pipe(Effect.orDie)
-        const contact = Option.getOrUndefined(yield* repo.contact(row.communityId, row.profileId))
-        const outcome = yield* gateway.createCharge({
-          chargeId: billing.id,
-          amount: amounts.total,
-          currency: amounts.currency,
-          paymentMethod: "CREDIT_CARD",
-          installments: 1,
-          cardToken,
-          buyer: { name: contact?.fullName ?? "", email: contact?.email ?? "", taxId: "" },
-          communityId: row.communityId,
-          platformAmount: amounts.total - amounts.net,
-          // The card on file, charged without the member (renewals, retries); a new card is the member's own.
-          offSession: cardToken === row.cardToken,
-          saveCard: true,
-          attempt: attempts
-        })
-        if (outcome._tag === "Paid") {
-          yield* repo.updateBilling(billing.id, {
-            status: "paid",
-            paidAt: at,
-            attempts,
-            paymentMethod: "CREDIT_CARD",
-            fee: amounts.fee,
-            net: amounts.net,
-            failureReason: null
-          }, at)
-          yield* ledger.recordSale({
-            communityId: row.communityId,
-            chargeId: billing.id,
-            amounts,
-            paidAt: at,
-            description
-          })
-          return {
-            _tag: "Paid",
-            billing: {
-              ...billing,
-              status: "paid",
-              paidAt: at,
-              attempts,
-              paymentMethod: "CREDIT_CARD",
-              fee: amounts.fee,
-              net: amounts.net,
-              failureReason: null
-            }
-          } as ChargeResult
-        }
-        const reason = outcome._tag === "Declined"
-          ? outcome.reason
-          : outcome._tag === "InvalidCard"
-          ? "invalid_card"
-          : "pending"
-        yield* repo.updateBilling(billing.id, { status: "failed", attempts, failureReason: reason }, at)
-        return outcome._tag === "InvalidCard"
-          ? { _tag: "InvalidCard" } as ChargeResult
-          : { _tag: "Declined", reason } as ChargeResult
       })
 
     /** The next period of an active subscription, counted from its anchor. */
@@ -385,71 +286,23 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
         } as SubscriptionRow
       })
 
-    /** Renews an active subscription now: the next period's billing, charged to the card on file. */
-    const renew = (row: SubscriptionRow) =>
-      Effect.gen(function*() {
-        const period = nextPeriod(row)
-        const billing = yield* renewalBilling(row, period)
-        const result = yield* charge(row, billing, row.cardToken, `Renovação: ${row.productTitle}`)
-        if (result._tag === "Paid") return yield* periodPaid(row, result.billing, period)
-        yield* renewalFailed(row, billing)
-        return row
-      })
-
     const locked = (communityId: string, subscriptionId: string) =>
       repo.find(communityId, subscriptionId, { lock: true })
 
-    /** The period-end job: what the state says happens when the period is over. */
-    const onPeriodEnd = (payload: unknown) =>
-      transactional(sql)(Effect.gen(function*() {
-        const job = yield* Schema.decodeUnknown(PeriodPayload)(payload).pipe(Effect.orDie)
-        const found = yield* locked(job.communityId, job.subscriptionId)
-        if (Option.isNone(found)) return
-        const row = found.value
-        if (row.status !== "active" || row.currentPeriodEnd === null) return
-        if (row.currentPeriodEnd.toISOString() !== job.at) return // moved since (extend, change, renewal)
+    /** The last retry failed: `unpaid`, access removed until payment, a pay link e-mailed. */
+    const unpaid = (row: SubscriptionRow) =>
+      Effect.gen(function*() {
         const at = yield* now
-        if (row.currentPeriodEnd.getTime() > at.getTime()) return
-        if (row.cancelAtPeriodEnd || row.kind === "courtesy") return yield* end(row, row.currentPeriodEnd)
-        yield* renew(yield* applyScheduledChange(row))
-      }))
-
-    /** A retry of a failed renewal; the last one failing leaves the subscription `unpaid`. */
-    const onRetry = (payload: unknown) =>
-      transactional(sql)(Effect.gen(function*() {
-        const job = yield* Schema.decodeUnknown(RetryPayload)(payload).pipe(Effect.orDie)
-        const found = yield* locked(job.communityId, job.subscriptionId)
-        if (Option.isNone(found) || found.value.status !== "past_due") return
-        const row = found.value
-        const open = yield* repo.openBilling(row.communityId, row.id)
-        if (Option.isNone(open) || open.value.id !== job.billingId) return
-        const billing = open.value
-        const result = yield* charge(row, billing, row.cardToken, `Renovação: ${row.productTitle}`)
-        if (result._tag === "Paid") {
-          yield* periodPaid(row, result.billing, nextPeriod(row))
-          return
-        }
-        const at = yield* now
-        if (job.attempt >= retryDays.length) {
-          yield* repo.update(row.id, { status: "unpaid" }, at)
-          yield* accessUntil(row, at)
-          yield* sendPaymentLink(
-            row,
-            "subscription-unpaid",
-            `Assinatura suspensa: ${row.productTitle} / Subscription suspended: ${row.productTitle}`,
-            `As tentativas de cobrança falharam e o acesso foi suspenso até o pagamento.\n` +
-              `The payment retries failed and access is suspended until payment.`
-          )
-          return
-        }
-        const since = (row.pastDueSince ?? at).getTime()
-        yield* jobs.enqueue({
-          kind: JobKind.retry,
-          key: `${billing.id}:${job.attempt + 1}`,
-          payload: { ...job, attempt: job.attempt + 1 },
-          runAt: since + retryDays[job.attempt]! * DAY_MILLIS
-        })
-      }))
+        yield* repo.update(row.id, { status: "unpaid" }, at)
+        yield* accessUntil(row, at)
+        yield* sendPaymentLink(
+          row,
+          "subscription-unpaid",
+          `Assinatura suspensa: ${row.productTitle} / Subscription suspended: ${row.productTitle}`,
+          `As tentativas de cobrança falharam e o acesso foi suspenso até o pagamento.\n` +
+            `The payment retries failed and access is suspended until payment.`
+        )
+      })
 
     /** A paused subscription goes on: a new period from now for the time that was left when paused. */
     const resume = (row: SubscriptionRow) =>
@@ -530,8 +383,6 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
         })
       }))
 
-    yield* jobs.handle(JobKind.periodEnd, onPeriodEnd)
-    yield* jobs.handle(JobKind.retry, onRetry)
     yield* jobs.handle(JobKind.resume, onResume)
     yield* jobs.handle(JobKind.remind, onRemind)
     yield* jobs.handle(JobKind.firstCharge, onFirstCharge)
@@ -558,8 +409,10 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
       mailMember,
       paymentLink,
       sendPaymentLink,
-      charge,
       nextPeriod,
+      renewalFailed,
+      applyScheduledChange,
+      unpaid,
       freshPeriod,
       renewalOf,
       renewalBilling,

@@ -84,6 +84,35 @@ export const checkMove = (phase: Phase, move: Move) => {
   return Effect.fail(conflict(message, [fieldError("status", message)]))
 }
 
+/** The `status` values of a billing (one charge of a subscription: a period, a proration, an add-on). */
+export const billingStatuses = ["pending", "charging", "paid", "failed", "refunded"] as const
+export type BillingStatus = typeof billingStatuses[number]
+
+/**
+ * What happens to a billing: `charge` (an attempt goes to the gateway; committed before the call),
+ * `paid` and `declined` (the gateway's answer, or no charge needed: nothing to pay, no card),
+ * `refunded` (given back in full).
+ */
+export type BillingMove = "charge" | "paid" | "declined" | "refunded"
+
+/**
+ * The billing transition table: an attempt is only made from `pending` or `failed` (a billing
+ * `charging` is at the gateway: nothing else is asked of it until its answer is applied, by the
+ * request or the reconciliation job, whichever locks it first), and the answer only moves a
+ * billing still `charging`.
+ */
+const billingTransitions: Record<BillingStatus, Partial<Record<BillingMove, BillingStatus>>> = {
+  pending: { charge: "charging", paid: "paid", declined: "failed" },
+  failed: { charge: "charging", paid: "paid", declined: "failed" },
+  charging: { paid: "paid", declined: "failed" },
+  paid: { refunded: "refunded" },
+  refunded: {}
+}
+
+/** Where `move` leads a billing in `from`; undefined when the table has no such move. */
+export const billingMove = (from: BillingStatus, move: BillingMove): BillingStatus | undefined =>
+  billingTransitions[from][move]
+
 /** Team routes: owner and admin act; finance also reads (spec §5 "Finance reads sales"). */
 export const teamActors: ReadonlyArray<Role> = ["owner", "admin"]
 export const teamReaders: ReadonlyArray<Role> = ["owner", "admin", "finance"]

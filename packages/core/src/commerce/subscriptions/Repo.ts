@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { PaymentMethod } from "../../domain/Money"
 import type { BillingInterval } from "./billing"
-import type { SubscriptionStatus } from "./Policy"
+import type { BillingStatus, SubscriptionStatus } from "./Policy"
 
 export interface SubscriptionRow {
   readonly id: string
@@ -68,11 +68,38 @@ export interface BillingRow {
   readonly paymentMethod: string | null
   readonly fee: number
   readonly net: number
-  readonly status: "pending" | "paid" | "failed" | "refunded"
+  readonly status: BillingStatus
+  /** Attempts at charging it; while `charging`, the number of the attempt at the gateway. */
   readonly attempts: number
+  /** The gateway's id of the last attempt (a PaymentIntent at Stripe). */
+  readonly gatewayChargeId: string | null
   readonly failureReason: string | null
   readonly refundedAmount: number
   readonly paidAt: Date | null
+  readonly createdAt: Date
+}
+
+/** A refund of a billing asked of the gateway (`subscription_refunds`). */
+export interface RefundRow {
+  readonly id: string
+  readonly communityId: string
+  readonly subscriptionId: string
+  readonly billingId: string
+  readonly amount: number
+  readonly status: "pending" | "succeeded" | "failed"
+  readonly reason: string
+  /** The team's cancel with refund: the subscription ends once the refund is given. */
+  readonly endsSubscription: boolean
+  readonly gatewayRefundId: string | null
+  readonly failureReason: string | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** A stored `Idempotency-Key` of a route that charges or refunds (`answer` null: still in flight). */
+export interface KeyRow {
+  readonly fingerprint: string
+  readonly answer: unknown
   readonly createdAt: Date
 }
 
@@ -226,7 +253,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
 
     /** A billing row, new or the one already made for `key` (a period is billed once). */
     const billingFor = (
-      row: Omit<BillingRow, "attempts" | "failureReason" | "refundedAmount" | "paidAt"> & {
+      row: Omit<BillingRow, "attempts" | "failureReason" | "refundedAmount" | "paidAt" | "gatewayChargeId"> & {
         readonly updatedAt: Date
       }
     ) =>
@@ -249,12 +276,18 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
           ${before === undefined ? sql`` : sql`AND id < ${before}`}
         ORDER BY id DESC LIMIT ${limit}`.pipe(Effect.orDie)
 
-    /** The newest billing not paid yet (what pay-now and retries settle). */
+    /** The newest billing not paid yet (what pay-now and retries settle; `charging`: at the gateway now). */
     const openBilling = (communityId: string, subscriptionId: string) =>
       sql<BillingRow>`SELECT * FROM subscription_billings
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId}
-          AND status IN ('pending', 'failed') AND reason IN ('initial', 'renewal', 'resume')
+          AND status IN ('pending', 'charging', 'failed') AND reason IN ('initial', 'renewal', 'resume')
         ORDER BY id DESC LIMIT 1 FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+
+    /** Whether a billing of the subscription is at the gateway now (`charging`). */
+    const chargingNow = (communityId: string, subscriptionId: string) =>
+      sql<{ readonly id: string }>`SELECT id FROM subscription_billings
+        WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId} AND status = 'charging'
+        LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
 
     /** The newest paid billing of a period (what a refund gives back). */
     const lastPaidPeriodBilling = (communityId: string, subscriptionId: string) =>
@@ -262,6 +295,63 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId}
           AND status = 'paid' AND amount > 0 AND period_start IS NOT NULL
         ORDER BY paid_at DESC, id DESC LIMIT 1 FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+
+    /** A billing, locked. */
+    const lockBilling = (communityId: string, billingId: string) =>
+      sql<BillingRow>`SELECT * FROM subscription_billings
+        WHERE community_id = ${communityId} AND id = ${billingId} FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+
+    /**
+     * The billing a gateway event names: by our id (the gateway's metadata), else by the gateway's
+     * id. Not locked: the caller locks the subscription, then the billing (the order every writer uses).
+     */
+    const billingAtGateway = (gatewayChargeId: string, billingId?: string | undefined) =>
+      (billingId !== undefined && /^[0-9a-f-]{36}$/i.test(billingId)
+        ? sql<BillingRow>`SELECT * FROM subscription_billings WHERE id = ${billingId.toLowerCase()}`
+        : sql<BillingRow>`SELECT * FROM subscription_billings WHERE gateway_charge_id = ${gatewayChargeId}`).pipe(
+          Effect.map(first),
+          Effect.orDie
+        )
+
+    const insertRefund = (row: Omit<RefundRow, "gatewayRefundId" | "failureReason">) =>
+      sql`INSERT INTO subscription_refunds ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const lockRefund = (communityId: string, refundId: string) =>
+      sql<RefundRow>`SELECT * FROM subscription_refunds WHERE community_id = ${communityId} AND id = ${refundId}
+        FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+
+    const finishRefund = (
+      id: string,
+      changes: Pick<RefundRow, "status" | "gatewayRefundId" | "failureReason">,
+      at: Date
+    ) =>
+      sql`UPDATE subscription_refunds SET ${sql.update({ ...changes, updatedAt: at })} WHERE id = ${id}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    /** Claims an `Idempotency-Key` (true), or reads the row another request made with it. */
+    const claimKey = (row: { communityId: string; caller: string; key: string; fingerprint: string; at: Date }) =>
+      Effect.gen(function*() {
+        const claimed = yield* sql`INSERT INTO subscription_request_keys
+            (community_id, caller, key, fingerprint, created_at)
+          VALUES (${row.communityId}, ${row.caller}, ${row.key}, ${row.fingerprint}, ${row.at})
+          ON CONFLICT DO NOTHING RETURNING key`
+        if (claimed.length > 0) return Option.none<KeyRow>()
+        const rows = yield* sql<KeyRow>`SELECT fingerprint, answer, created_at FROM subscription_request_keys
+          WHERE community_id = ${row.communityId} AND caller = ${row.caller} AND key = ${row.key}`
+        return first(rows)
+      }).pipe(Effect.orDie)
+
+    const storeKeyAnswer = (communityId: string, caller: string, key: string, answer: unknown) =>
+      sql`UPDATE subscription_request_keys SET answer = ${JSON.stringify(answer)}::jsonb
+        WHERE community_id = ${communityId} AND caller = ${caller} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
+
+    /** Lets a key go: its request was refused (or expired), so the key may be used again. */
+    const dropKey = (communityId: string, caller: string, key: string, olderThan?: Date) =>
+      sql`DELETE FROM subscription_request_keys
+        WHERE community_id = ${communityId} AND caller = ${caller} AND key = ${key}
+          ${olderThan === undefined ? sql`` : sql`AND created_at <= ${olderThan}`}`.pipe(Effect.asVoid, Effect.orDie)
 
     const contact = (communityId: string, profileId: string) =>
       sql<{ readonly id: string; readonly fullName: string; readonly email: string }>`
@@ -302,8 +392,17 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       updateBilling,
       billings,
       openBilling,
+      chargingNow,
       lastPaidPeriodBilling,
       contact,
+      lockBilling,
+      billingAtGateway,
+      insertRefund,
+      lockRefund,
+      finishRefund,
+      claimKey,
+      storeKeyAnswer,
+      dropKey,
       insertLink,
       linkByHash,
       useLink

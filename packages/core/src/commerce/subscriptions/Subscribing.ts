@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { PaymentMethod } from "../../domain/Money"
 import type { SaleAmounts } from "../../money/ledger/Pricing"
+import type { GatewayEvent } from "../../platform/PaymentGateway"
 
 /** A plan checkout, as the subscription it opens. */
 export interface OpenedByCheckout {
@@ -48,4 +49,15 @@ export class Subscribing extends Context.Tag("@roda/core/Subscribing")<Subscribi
   readonly expire: (chargeId: string) => Effect.Effect<void>
   /** The subscription a checkout charge opened. */
   readonly ofCharge: (chargeId: string) => Effect.Effect<Option.Option<string>>
+  /**
+   * The checkout charge that opened a subscription was refunded in full or lost in a dispute at the
+   * gateway: the subscription ends now (final `canceled`, access closed).
+   */
+  readonly chargeTakenBack: (chargeId: string) => Effect.Effect<void>
+  /**
+   * A gateway event about a subscription's own charge (a renewal, retry, pay-now, change or add-on
+   * billing; not a checkout charge): a refund or a lost dispute is posted and ends the access. The
+   * billing's status afterwards; none when the event is not about one of them.
+   */
+  readonly gatewayEvent: (event: GatewayEvent) => Effect.Effect<Option.Option<string>>
 }>() {}

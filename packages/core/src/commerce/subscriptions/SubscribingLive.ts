@@ -2,17 +2,23 @@ import { Clock, Effect, Layer, Option } from "effect"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
 import { monthsOf, periodEndAt } from "./billing"
+import { SubscriptionCharging } from "./Charging"
 import { SubscriptionsRepo } from "./Repo"
 import { schedulePeriodEnd } from "./schedule"
 import { Subscribing } from "./Subscribing"
 
-/** `Subscribing` over the subscriptions' own tables; starting one schedules its period end. */
+/**
+ * `Subscribing` over the subscriptions' own tables; starting one schedules its period end. Built on
+ * the ledger and pricing contracts (what the gateway reports of a billing is posted), so it is
+ * provided after them (`app/contracts.ts`).
+ */
 export const SubscribingLive = Layer.effect(
   Subscribing,
   Effect.gen(function*() {
     const repo = yield* SubscriptionsRepo
     const ids = yield* Ids
     const jobs = yield* Jobs
+    const charging = yield* SubscriptionCharging
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     return Subscribing.of({
@@ -116,7 +122,9 @@ export const SubscribingLive = Layer.effect(
           if (Option.isNone(found) || found.value.status !== "incomplete") return
           yield* repo.update(found.value.id, { status: "incomplete_expired" }, yield* now)
         }),
-      ofCharge: (chargeId) => Effect.map(repo.byCharge(chargeId), Option.map((row) => row.id))
+      ofCharge: (chargeId) => Effect.map(repo.byCharge(chargeId), Option.map((row) => row.id)),
+      chargeTakenBack: charging.chargeTakenBack,
+      gatewayEvent: charging.gatewayEvent
     })
   })
-).pipe(Layer.provide(SubscriptionsRepo.Default))
+).pipe(Layer.provide(Layer.merge(SubscriptionsRepo.Default, SubscriptionCharging.Default)))

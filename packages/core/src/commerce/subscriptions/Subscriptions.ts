@@ -3,19 +3,19 @@ import { Effect, Option, Schema, Stream } from "effect"
 import { AppError, badRequest, conflict, fieldError, gone, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { Uuid } from "../../domain/Ids"
-import { formatMoney, roundHalfEven } from "../../domain/Money"
 import { decodeCursor, DEFAULT_LIMIT, toPage } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
-import { PaymentGateway } from "../../platform/PaymentGateway"
 import { outsideTransaction, transactional } from "../../sql/transaction"
 import { addOnProration, monthsOf, tierChange, unusedPart } from "./billing"
+import { CHARGE_RECONCILE_AFTER_MS, type ChargeResult, SubscriptionCharging } from "./Charging"
 import { sha256, SubscriptionLifecycle } from "./Lifecycle"
 import { subscriptionMessages as M } from "./messages"
 import { allowedMoves, checkMove, type Move, phaseOf, type SubscriptionStatus, teamActors, teamReaders } from "./Policy"
 import { type ListFilters, type SubscriptionRow, SubscriptionsRepo, type TeamRow } from "./Repo"
+import { makeKeyed } from "./requestKeys"
 import { JobKind, schedulePeriodEnd } from "./schedule"
 import { billingView, csvHeader, csvLine, subscriptionView, teamView } from "./view"
 
@@ -52,11 +52,6 @@ export interface TeamCancelInput {
 
 const EXPORT_PAGE = 500
 
-/** A refusal decided after work that must be kept (a declined charge's billing): committed, then failed. */
-class Refused {
-  constructor(readonly error: AppError) {}
-}
-
 /**
  * Subscriptions as members and the team see and move them. Every move goes through the
  * transition table (`Policy.ts`) with the row locked; money and time go through
@@ -67,18 +62,13 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
     const sql = yield* SqlClient.SqlClient
     const repo = yield* SubscriptionsRepo
     const life = yield* SubscriptionLifecycle
+    const charging = yield* SubscriptionCharging
     const ids = yield* Ids
     const jobs = yield* Jobs
-    const gateway = yield* PaymentGateway
     const ledger = yield* LedgerPosting
     const now = life.now
     const tx = transactional(sql)
-    const txKeeping = <A, E, R>(effect: Effect.Effect<A | Refused, E, R>) =>
-      Effect.flatMap(
-        tx(effect),
-        (value) => value instanceof Refused ? Effect.fail(value.error) : Effect.succeed(value as A)
-      )
-
+    const keyed = makeKeyed(sql, repo)
     const views = (rows: ReadonlyArray<SubscriptionRow>) =>
       Effect.map(
         repo.addOns(rows[0]?.communityId ?? "", rows.map((row) => row.id)),
@@ -285,16 +275,40 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         ? invalidField("cardToken", M.cardTokenInvalid)
         : new AppError({ status: 402, text: M.declined })
 
+    /** One charge of a subscription at a time: another while one is at the gateway is a 409. */
+    const noChargeInFlight = (row: SubscriptionRow) =>
+      Effect.flatMap(
+        repo.chargingNow(row.communityId, row.id),
+        (charging) =>
+          charging ? Effect.fail(conflict(M.chargeInFlight, [fieldError("status", M.chargeInFlight)])) : Effect.void
+      )
+
+    /** A charge's result as the member's request answers it: paid goes on, anything else is refused. */
+    const paidOrRefused = (result: ChargeResult) =>
+      result._tag === "Paid"
+        ? Effect.succeed(result.billing)
+        : result._tag === "InFlight"
+        ? Effect.fail(conflict(M.chargeInFlight, [fieldError("status", M.chargeInFlight)]))
+        : Effect.fail(declined(result))
+
+    /**
+     * A change of option. Now (an upgrade): the proration billing is charged in three phases (no
+     * network call inside a transaction, `Charging.ts`); the change is applied with the payment.
+     */
     const changeTier = Effect.fn("Subscriptions.changeTier")(
       function*(member: Member, id: string, input: ChangeTierInput) {
-        return yield* txKeeping(Effect.gen(function*() {
+        const begun = yield* tx(Effect.gen(function*() {
           const row = yield* own(member, id, true)
           const plan = yield* planChange(row, input)
           const at = yield* now
           if (plan.change.when === "period_end") {
             yield* repo.update(row.id, { scheduledProductId: plan.target.id }, at)
-            return { scheduled: true, quote: quoteView(row, plan), subscription: yield* reread(row) }
+            return {
+              _tag: "Scheduled",
+              answer: { scheduled: true, quote: quoteView(row, plan), subscription: yield* reread(row) }
+            } as const
           }
+          yield* noChargeInFlight(row)
           const billing = yield* repo.billingFor({
             id: yield* ids.next,
             communityId: row.communityId,
@@ -312,36 +326,19 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
             createdAt: at,
             updatedAt: at
           })
-          const result = yield* life.charge(row, billing, row.cardToken, `Mudança de plano: ${plan.target.title}`)
-          if (result._tag !== "Paid") return new Refused(declined(result))
-          const newInterval = plan.change.periodStart.getTime() !== row.currentPeriodStart!.getTime()
-          yield* repo.update(row.id, {
-            productId: plan.target.id,
-            price: plan.target.price,
-            scheduledProductId: null,
-            ...(newInterval
-              ? {
-                currentPeriodStart: plan.change.periodStart,
-                currentPeriodEnd: plan.change.periodEnd,
-                billingAnchor: plan.change.periodStart,
-                periodIndex: 1
-              }
-              : {})
-          }, at)
-          yield* life.endProductAccess(row, row.productId, at)
-          const updated = Option.getOrThrow(yield* repo.find(row.communityId, row.id))
-          yield* life.accessUntil(updated, plan.change.periodEnd)
-          if (newInterval) {
-            yield* schedulePeriodEnd(jobs, {
-              communityId: row.communityId,
-              id: row.id,
-              currentPeriodEnd: plan.change.periodEnd,
-              months: monthsOf(plan.target.billingInterval),
-              now: at.getTime()
-            })
-          }
-          return { scheduled: false, quote: quoteView(row, plan), subscription: yield* viewOf(updated) }
+          const charge = yield* charging.begin(row, billing, row.cardToken, `Mudança de plano: ${plan.target.title}`, {
+            _tag: "change_tier",
+            productId: plan.target.id
+          })
+          return { _tag: "Charging", charge, quote: quoteView(row, plan), row } as const
         }))
+        if (begun._tag === "Scheduled") return begun.answer
+        yield* paidOrRefused(yield* charging.complete(begun.charge))
+        return {
+          scheduled: false,
+          quote: begun.quote,
+          subscription: yield* tx(reread(begun.row))
+        }
       }
     )
 
@@ -431,11 +428,13 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         yield* life.accessUntil(row, row.currentPeriodEnd!, [productId])
       })
 
+    /** An add-on taken now: its prorated billing charged in three phases; attached with the payment. */
     const addOn = Effect.fn("Subscriptions.addOn")(
       function*(member: Member, id: string, input: { readonly productId: string }) {
-        return yield* txKeeping(Effect.gen(function*() {
+        const begun = yield* tx(Effect.gen(function*() {
           const row = yield* own(member, id, true)
           const plan = yield* addOnPlan(row, input.productId)
+          yield* noChargeInFlight(row)
           const billing = yield* repo.billingFor({
             id: yield* ids.next,
             communityId: row.communityId,
@@ -455,11 +454,14 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
             createdAt: plan.at,
             updatedAt: plan.at
           })
-          const result = yield* life.charge(row, billing, row.cardToken, `Add-on: ${plan.target.title}`)
-          if (result._tag !== "Paid") return new Refused(declined(result))
-          yield* attachAddOn(row, plan.target.id, plan.target.price, plan.at)
-          return { quote: addOnQuoteView(row, plan), subscription: yield* reread(row) }
+          const charge = yield* charging.begin(row, billing, row.cardToken, `Add-on: ${plan.target.title}`, {
+            _tag: "add_on",
+            productId: plan.target.id
+          })
+          return { charge, quote: addOnQuoteView(row, plan), row }
         }))
+        yield* paidOrRefused(yield* charging.complete(begun.charge))
+        return { quote: begun.quote, subscription: yield* tx(reread(begun.row)) }
       }
     )
 
@@ -482,11 +484,12 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       if (input.paymentMethod !== "CREDIT_CARD") return yield* Effect.fail(invalidField("paymentMethod", M.cardOnly))
       if (input.cardToken === undefined) return yield* Effect.fail(invalidField("cardToken", M.cardTokenRequired))
       const cardToken = input.cardToken
-      return yield* txKeeping(Effect.gen(function*() {
+      const begun = yield* tx(Effect.gen(function*() {
         const row = yield* own(member, id, true)
         yield* moveCheck(row, "pay_now")
         const at = yield* now
         if (input.token !== undefined) yield* useLink(row, input.token, at)
+        yield* noChargeInFlight(row)
         const open = yield* repo.openBilling(row.communityId, row.id)
         const fresh = row.status !== "past_due"
         const period = fresh ? life.freshPeriod(row, at) : life.nextPeriod(row)
@@ -516,15 +519,13 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
           yield* repo.updateBilling(billing.id, { periodStart: period.start, periodEnd: period.end }, at)
           billing = { ...billing, periodStart: period.start, periodEnd: period.end }
         }
-        const result = yield* life.charge(row, billing, cardToken, `Assinatura: ${row.productTitle}`)
-        if (result._tag !== "Paid") return new Refused(declined(result))
-        yield* life.periodPaid(row, result.billing, period, {
-          cardToken,
-          paymentMethod: "CREDIT_CARD",
-          ...(row.kind === "charge" ? { kind: "paid" as const } : {})
+        const charge = yield* charging.begin(row, billing, cardToken, `Assinatura: ${row.productTitle}`, {
+          _tag: "pay_now"
         })
-        return { billing: billingView(result.billing), subscription: yield* reread(row) }
+        return { charge, row }
       }))
+      const billing = yield* paidOrRefused(yield* charging.complete(begun.charge))
+      return { billing: billingView(billing), subscription: yield* tx(reread(begun.row)) }
     })
 
     // ---------------------------------------------------------------- team
@@ -657,11 +658,11 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       }))
     })
 
-    /** Gives back (part of) the last paid period: gateway refund when it has one, then the ledger. */
-    const refundLastPeriod = (row: SubscriptionRow, kind: "prorated" | "full", at: Date) =>
+    /** What a cancel with refund gives back of the last paid period (its unused part, or all of it). */
+    const refundOfLastPeriod = (row: SubscriptionRow, kind: "prorated" | "full", at: Date) =>
       Effect.gen(function*() {
         const found = yield* repo.lastPaidPeriodBilling(row.communityId, row.id)
-        if (Option.isNone(found)) return 0
+        if (Option.isNone(found)) return Option.none()
         const billing = found.value
         // The ledger also counts refunds made elsewhere (the team's refund of the first purchase).
         const inLedger = yield* ledger.refundable(row.communityId, billing.id)
@@ -669,35 +670,16 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         const wanted = kind === "full"
           ? left
           : Math.min(left, unusedPart(billing.amount, billing.periodStart!, billing.periodEnd!, at))
-        if (wanted <= 0) return 0
-        if (gateway.refund !== undefined) {
-          const outcome = yield* gateway.refund({
-            chargeId: billing.id,
-            gatewayChargeId: billing.id,
-            amount: wanted,
-            currency: billing.currency
-          })
-          if (outcome._tag === "Refused") return yield* Effect.fail(badRequest(M.declined))
-        }
-        const fee = Number(roundHalfEven(BigInt(billing.fee) * BigInt(wanted), BigInt(Math.max(1, billing.amount))))
-        yield* ledger.recordRefund({
-          communityId: row.communityId,
-          chargeId: billing.id,
-          refundId: yield* ids.next,
-          currency: billing.currency,
-          amount: wanted,
-          fee: Math.min(fee, wanted),
-          interest: 0,
-          at,
-          description: `Reembolso: ${row.productTitle}`
-        })
-        yield* repo.updateBilling(billing.id, {
-          refundedAmount: billing.refundedAmount + wanted,
-          ...(billing.refundedAmount + wanted >= billing.amount ? { status: "refunded" as const } : {})
-        }, at)
-        return wanted
+        return wanted > 0 ? Option.some({ billing, amount: wanted }) : Option.none()
       })
 
+    /**
+     * The team's cancel. Now with a refund, no network call inside a transaction: the refund is
+     * written `pending` (the move checked, the row locked), the gateway is asked (the refund id is
+     * its idempotency key), and the answer applied in a new transaction: the refund posted and the
+     * subscription ended together, or, refused, nothing changes (400). A crash in between is
+     * finished by the refund job (`subscriptions.refund`, 10 minutes later).
+     */
     const teamCancel = Effect.fn("Subscriptions.teamCancel")(
       function*(member: Member, id: string, input: TeamCancelInput) {
         yield* requireRole(member, teamActors)
@@ -705,22 +687,30 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         if (input.when === "period_end" && refund !== "none") {
           return yield* Effect.fail(invalidField("refund", M.refundOnlyNow))
         }
-        return yield* tx(Effect.gen(function*() {
+        const first = yield* tx(Effect.gen(function*() {
           const row = yield* anyOf(member, id, true)
           if (input.when === "period_end") {
             yield* cancelRowAtEnd(row)
-            return { refunded: 0, subscription: yield* teamViewOf(member, id) }
+            return { done: { refunded: 0, subscription: yield* teamViewOf(member, id) } }
           }
           yield* moveCheck(row, "cancel_now")
           const at = yield* now
-          const refunded = refund === "none" ? 0 : yield* refundLastPeriod(row, refund, at)
-          yield* life.end(
-            row,
-            at,
-            refunded > 0 ? ` Reembolso / Refund: ${formatMoney(refunded, row.currency)}.` : ""
-          )
-          return { refunded, subscription: yield* teamViewOf(member, id) }
+          const wanted = refund === "none" ? Option.none() : yield* refundOfLastPeriod(row, refund, at)
+          if (Option.isNone(wanted)) {
+            yield* life.end(row, at)
+            return { done: { refunded: 0, subscription: yield* teamViewOf(member, id) } }
+          }
+          const refundId = yield* charging.reserveRefund(row, wanted.value.billing, {
+            amount: wanted.value.amount,
+            reason: `team cancel (${refund})`,
+            endsSubscription: true
+          }, at.getTime() + CHARGE_RECONCILE_AFTER_MS)
+          return { refundId, amount: wanted.value.amount }
         }))
+        if ("done" in first) return first.done
+        const status = yield* charging.completeRefund(member.communityId, first.refundId)
+        if (status === "failed") return yield* Effect.fail(badRequest(M.declined))
+        return { refunded: first.amount, subscription: yield* tx(teamViewOf(member, id)) }
       }
     )
 
@@ -833,6 +823,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
     })
 
     return {
+      keyed,
       list,
       mine,
       detail,
@@ -863,5 +854,5 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       sendPaymentLink
     }
   }),
-  dependencies: [SubscriptionsRepo.Default, SubscriptionLifecycle.Default]
+  dependencies: [SubscriptionsRepo.Default, SubscriptionLifecycle.Default, SubscriptionCharging.Default]
 }) {}

@@ -30,6 +30,14 @@ export const subscriptionMessages = {
   addOnAdded: text("Add-on adicionado.", "Add-on added."),
   addOnRemoved: text("Add-on removido.", "Add-on removed."),
   paid: text("Pagamento aprovado.", "Payment approved."),
+  chargeInFlight: text(
+    "Uma cobrança desta assinatura está em andamento; tente de novo em instantes.",
+    "A charge of this subscription is in progress; try again in a moment."
+  ),
+  idempotencyInFlight: text(
+    "Uma requisição com esta Idempotency-Key ainda está em andamento.",
+    "A request with this Idempotency-Key is still in progress."
+  ),
   declined: text("Pagamento recusado pelo emissor do cartão.", "The payment was declined by the card issuer."),
   cardTokenRequired: text("Informe o cardToken para pagar com cartão.", "cardToken is required for card payments."),
   cardTokenInvalid: text("Token de cartão inválido.", "Invalid card token."),

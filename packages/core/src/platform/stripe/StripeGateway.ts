@@ -10,7 +10,7 @@ import {
   type RefundOutcome,
   type RefundRequest
 } from "../PaymentGateway"
-import { CHARGE_METADATA, COMMUNITY_METADATA, toGatewayEvent } from "./events"
+import { ATTEMPT_METADATA, CHARGE_METADATA, COMMUNITY_METADATA, toGatewayEvent } from "./events"
 import { StripeStore } from "./StripeStore"
 
 export interface StripeGatewayOptions {
@@ -197,7 +197,8 @@ export const stripeGateway = (options: StripeGatewayOptions) =>
             confirm: true,
             metadata: {
               [CHARGE_METADATA]: request.chargeId,
-              ...(request.communityId === undefined ? {} : { [COMMUNITY_METADATA]: request.communityId })
+              ...(request.communityId === undefined ? {} : { [COMMUNITY_METADATA]: request.communityId }),
+              ...(request.attempt === undefined ? {} : { [ATTEMPT_METADATA]: String(request.attempt) })
             },
             ...(Option.isSome(seller)
               ? {
@@ -264,10 +265,18 @@ export const stripeGateway = (options: StripeGatewayOptions) =>
               call(() =>
                 stripe.paymentIntents.search({
                   query: `metadata['${CHARGE_METADATA}']:'${reference.chargeId}'`,
-                  limit: 1
+                  limit: reference.attempt === undefined ? 1 : 100
                 })
               ),
-              (found) => Option.fromNullable(found.data[0])
+              // each attempt at one of our charges (renewal retries) is a PaymentIntent of its own
+              (found) =>
+                Option.fromNullable(
+                  reference.attempt === undefined
+                    ? found.data[0]
+                    : found.data.find((intent) =>
+                      (intent.metadata?.[ATTEMPT_METADATA] ?? "1") === String(reference.attempt)
+                    )
+                )
             )
         )
 
@@ -294,7 +303,9 @@ export const stripeGateway = (options: StripeGatewayOptions) =>
           const canceled = yield* Effect.either(
             call(() =>
               stripe.paymentIntents.cancel(found.value.id, { cancellation_reason: "abandoned" }, {
-                idempotencyKey: `roda-cancel-${reference.chargeId}`
+                idempotencyKey: `roda-cancel-${reference.chargeId}${
+                  (reference.attempt ?? 1) > 1 ? `-attempt-${reference.attempt}` : ""
+                }`
               })
             )
           )
@@ -363,6 +374,8 @@ export const stripeGateway = (options: StripeGatewayOptions) =>
       return PaymentGateway.of({
         name: "stripe",
         isSandbox: false,
+        // the Stripe account may sell for other systems too: their events are acknowledged and ignored
+        foreignChargesExist: true,
         paymentMethods: ["CREDIT_CARD", "PIX", "BOLETO"],
         maxInstallments: (country) => INSTALLMENT_COUNTRIES.has(country) ? 12 : 1,
         createCharge,

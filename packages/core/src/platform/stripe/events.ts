@@ -4,6 +4,8 @@ import type { GatewayEvent } from "../PaymentGateway"
 /** The metadata key every PaymentIntent Roda creates carries: our charge id. */
 export const CHARGE_METADATA = "roda_charge_id"
 export const COMMUNITY_METADATA = "roda_community_id"
+/** Which attempt at our charge a PaymentIntent is (subscription billings are charged again on retries). */
+export const ATTEMPT_METADATA = "roda_attempt"
 
 const idOf = (value: string | { readonly id: string } | null | undefined) =>
   value === null || value === undefined ? undefined : typeof value === "string" ? value : value.id

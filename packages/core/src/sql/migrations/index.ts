@@ -23,6 +23,7 @@ import subscriptions from "./0022_subscriptions"
 import payoutsReports from "./0023_payouts_reports"
 import oauth from "./0024_oauth"
 import gateways from "./0025_gateways"
+import subscriptionCharging from "./0026_subscription_charging"
 import rateLimits from "./0028_rate_limits"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
@@ -52,5 +53,6 @@ export const migrations = {
   "0022_subscriptions": subscriptions,
   "0024_oauth": oauth,
   "0025_gateways": gateways,
+  "0026_subscription_charging": subscriptionCharging,
   "0028_rate_limits": rateLimits
 }
