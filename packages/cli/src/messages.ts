@@ -5,6 +5,11 @@ export const cliMessages = {
   noAccount: (email: string) => text(`Nenhuma conta com o e-mail ${email}.`, `No account with the e-mail ${email}.`),
   notUuid: (name: string, value: string) =>
     text(`${name}: "${value}" não é um identificador (UUID).`, `${name}: "${value}" is not an id (UUID).`),
+  notDate: (name: string, value: string) =>
+    text(
+      `--${name}: "${value}" não é uma data (2030-05-01) nem data e hora com fuso (2030-05-01T19:00:00Z).`,
+      `--${name}: "${value}" is not a date (2030-05-01) nor a date-time with an offset (2030-05-01T19:00:00Z).`
+    ),
   csvEmpty: (path: string) =>
     text(`${path}: nenhum e-mail ou id de perfil encontrado.`, `${path}: no e-mail or profile id found.`),
   csvUnreadable: (path: string, reason: string) =>

@@ -4,6 +4,7 @@ import { Effect, Option } from "effect"
 import { as, intBetween, json, reasonOf, uuid } from "../options"
 import { fields, print, table } from "../output"
 import { operator, withServices } from "../session"
+import { audit } from "./audit"
 
 const subject = Args.choice([["business", "business" as const], ["payout", "payout" as const]], { name: "subject" })
   .pipe(Args.withDescription("business (business information) or payout (payout settings)"))
@@ -182,6 +183,8 @@ const fees = Command.make("fees").pipe(
 )
 
 export const admin = Command.make("admin").pipe(
-  Command.withDescription("Platform operators: reviews of business information and payout settings, fee overrides"),
-  Command.withSubcommands([reviews, fees])
+  Command.withDescription(
+    "Platform operators: reviews of business information and payout settings, fee overrides, the audit log"
+  ),
+  Command.withSubcommands([reviews, fees, audit])
 )

@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { AuditApi } from "../audit/Api"
 import { CallsApi } from "../call4papers/calls/Api"
 import { SubmissionsApi } from "../call4papers/submissions/Api"
 import { CertificatePagesApi, CertificatesApi } from "../certificates/Api"
@@ -68,6 +69,7 @@ const groups = HttpApi.make("roda")
   .add(OAuthConsentApi)
   .add(OAuthConnectionsApi)
   .add(McpEndpointApi)
+  .add(AuditApi)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(OpenApi.Description, description)

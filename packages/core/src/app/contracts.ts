@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { OperatorAuditLive } from "../audit/OperatorAuditLive"
 import { AccessCatalogLive } from "../commerce/catalogue/AccessCatalogLive"
 import { SellableProductsLive } from "../commerce/catalogue/SellableProductsLive"
 import { StockLive } from "../commerce/catalogue/StockLive"
@@ -25,7 +26,7 @@ import { EntitlementsLive } from "../structure/EntitlementsLive"
  * feature that owns the tables. The first tier needs only the platform; the second builds on it.
  * A new feature that only consumes contracts does not touch this file.
  */
-export const contractsLayer = Layer.mergeAll(
+const tiers = Layer.mergeAll(
   AccessLive,
   EntitlementsLive,
   Profiles.Default,
@@ -43,14 +44,18 @@ export const contractsLayer = Layer.mergeAll(
       SellingStatusLive,
       PricingLive,
       LedgerPostingLive,
-      SubscribingLive,
       // read contracts of the reports (issue 12)
       SalesStatsLive,
       SubscriptionStatsLive,
       MemberStatsLive,
       EngagementStatsLive,
       EventStatsLive,
-      CourseStatsLive
+      CourseStatsLive,
+      // who among the operators did what (issue 16)
+      OperatorAuditLive
     )
   )
 )
+
+/** Subscriptions post what the gateway reports of their charges: built on the ledger and pricing above. */
+export const contractsLayer = SubscribingLive.pipe(Layer.provideMerge(tiers))

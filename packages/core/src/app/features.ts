@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { auditFeature } from "../audit/layer"
 import { call4papersFeature } from "../call4papers/layer"
 import { certificatesFeature } from "../certificates/layer"
 import { catalogueFeature } from "../commerce/catalogue/layer"
@@ -41,7 +42,8 @@ export const features = [
   call4papersFeature,
   subscriptionsFeature,
   certificatesFeature,
-  oauthFeature
+  oauthFeature,
+  auditFeature
 ] as const
 
 type Features = typeof features

@@ -1,16 +1,20 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { OperatorAudit } from "../../audit/OperatorAudit"
 import { notFound } from "../../domain/AppError"
 import type { Account } from "../../domain/Caller"
 import { Messages } from "../../domain/Messages"
 import { requirePlatformAdmin } from "../../domain/Policy"
 import { PaymentGateway } from "../../platform/PaymentGateway"
+import { transactional } from "../../sql/transaction"
 
 /** The seller account of a community at the active gateway (`gateway_accounts`), set by operators. */
 export class GatewayAccounts extends Effect.Service<GatewayAccounts>()("@roda/core/GatewayAccounts", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const gateway = yield* PaymentGateway
+    const audit = yield* OperatorAudit
+    const transaction = transactional(sql)
 
     const community = (communityId: string) =>
       Effect.gen(function*() {
@@ -34,18 +38,36 @@ export class GatewayAccounts extends Effect.Service<GatewayAccounts>()("@roda/co
     const set = Effect.fn("GatewayAccounts.set")(function*(account: Account, communityId: string, accountId: string) {
       yield* requirePlatformAdmin(account)
       yield* community(communityId)
-      yield* sql`INSERT INTO gateway_accounts (gateway, community_id, account_id)
-        VALUES (${gateway.name}, ${communityId}, ${accountId})
-        ON CONFLICT (gateway, community_id) DO UPDATE SET account_id = excluded.account_id`.pipe(Effect.orDie)
+      yield* transaction(Effect.zipRight(
+        sql`INSERT INTO gateway_accounts (gateway, community_id, account_id)
+          VALUES (${gateway.name}, ${communityId}, ${accountId})
+          ON CONFLICT (gateway, community_id) DO UPDATE SET account_id = excluded.account_id`.pipe(Effect.orDie),
+        audit.record({
+          actor: account,
+          action: "gateway_account.set",
+          target: { type: "gateway_account", id: communityId },
+          community: communityId,
+          details: { gateway: gateway.name, accountId }
+        })
+      ))
       return yield* view(communityId)
     })
 
     const remove = Effect.fn("GatewayAccounts.remove")(function*(account: Account, communityId: string) {
       yield* requirePlatformAdmin(account)
       yield* community(communityId)
-      yield* sql`DELETE FROM gateway_accounts WHERE gateway = ${gateway.name} AND community_id = ${communityId}`.pipe(
-        Effect.orDie
-      )
+      yield* transaction(Effect.zipRight(
+        sql`DELETE FROM gateway_accounts WHERE gateway = ${gateway.name} AND community_id = ${communityId}`.pipe(
+          Effect.orDie
+        ),
+        audit.record({
+          actor: account,
+          action: "gateway_account.remove",
+          target: { type: "gateway_account", id: communityId },
+          community: communityId,
+          details: { gateway: gateway.name }
+        })
+      ))
       return yield* view(communityId)
     })
 

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
+import { OperatorAudit } from "../../audit/OperatorAudit"
 import { invalidField, notFound } from "../../domain/AppError"
 import type { Account, Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
@@ -72,6 +73,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
     const sql = yield* SqlClient.SqlClient
     const repo = yield* SellingAccountsRepo
     const mailer = yield* Mailer
+    const audit = yield* OperatorAudit
     const transaction = transactional(sql)
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -179,12 +181,23 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
       Effect.gen(function*() {
         yield* requirePlatformAdmin(account)
         if (!(yield* repo.communityExists(communityId))) return yield* Effect.fail(notFound(M.communityNotFound))
-        yield* move(
-          subject,
-          communityId,
-          decision.approve ? "approve" : "reject",
-          decision.approve ? null : decision.reason
-        )
+        const target = subject === "business" ? "business_information" : "payout_settings"
+        // The decision and its audit row commit together (move's own transaction nests as a savepoint).
+        yield* transaction(Effect.zipRight(
+          move(
+            subject,
+            communityId,
+            decision.approve ? "approve" : "reject",
+            decision.approve ? null : decision.reason
+          ),
+          audit.record({
+            actor: account,
+            action: decision.approve ? `${target}.approve` : `${target}.reject`,
+            target: { type: target, id: communityId },
+            community: communityId,
+            details: decision.approve ? {} : { reason: decision.reason }
+          })
+        ))
       })
 
     const reviewBusiness = Effect.fn("SellingAccounts.reviewBusiness")(

@@ -1,9 +1,12 @@
+import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
+import { OperatorAudit } from "../../audit/OperatorAudit"
 import { invalidField, notFound } from "../../domain/AppError"
 import type { Account, Member } from "../../domain/Caller"
 import { Messages } from "../../domain/Messages"
 import { type PaymentMethod, paymentMethods } from "../../domain/Money"
 import { requirePlatformAdmin, requireRole } from "../../domain/Policy"
+import { transactional } from "../../sql/transaction"
 import { SellingStatus } from "../accounts/SellingStatus"
 import { type FeeOverrideRow, FeesRepo } from "./FeesRepo"
 import { ledgerMessages } from "./messages"
@@ -50,6 +53,8 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
   effect: Effect.gen(function*() {
     const repo = yield* FeesRepo
     const pricing = yield* Pricing
+    const audit = yield* OperatorAudit
+    const transaction = transactional(yield* SqlClient.SqlClient)
     // The community currency comes from money/accounts; an embedding without it sells in BRL.
     const sellingStatus = yield* Effect.serviceOption(SellingStatus)
     const currencyOf = (communityId: string) =>
@@ -123,15 +128,21 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
       }
       yield* existingCommunity(communityId)
       const at = new Date(yield* Clock.currentTimeMillis)
-      yield* repo.upsert({
-        communityId,
-        paymentMethod: method,
+      const fees = {
         percentBps: input.percentBps,
         fixed: input.fixed,
-        interestRateBps: input.interestRateBps ?? null,
-        updatedBy: account.id,
-        at
-      })
+        interestRateBps: input.interestRateBps ?? null
+      }
+      yield* transaction(Effect.zipRight(
+        repo.upsert({ communityId, paymentMethod: method, ...fees, updatedBy: account.id, at }),
+        audit.record({
+          actor: account,
+          action: "fee_override.set",
+          target: { type: "fee_override", id: method },
+          community: communityId,
+          details: fees
+        })
+      ))
       return { communityId, ...methodView(method, yield* repo.override(communityId, method)) }
     })
 
@@ -142,7 +153,15 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
     ) {
       yield* requirePlatformAdmin(account)
       yield* existingCommunity(communityId)
-      yield* repo.remove(communityId, method)
+      yield* transaction(Effect.zipRight(
+        repo.remove(communityId, method),
+        audit.record({
+          actor: account,
+          action: "fee_override.remove",
+          target: { type: "fee_override", id: method },
+          community: communityId
+        })
+      ))
       return { communityId, ...methodView(method, undefined) }
     })
 

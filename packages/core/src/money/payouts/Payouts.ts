@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
+import { OperatorAudit } from "../../audit/OperatorAudit"
 import { badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
 import type { Account, Member } from "../../domain/Caller"
 import { Uuid } from "../../domain/Ids"
@@ -67,6 +68,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
     const ledger = yield* LedgerPosting
     const selling = yield* SellingStatus
     const ids = yield* Ids
+    const audit = yield* OperatorAudit
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
     const transaction = transactional(sql)
 
@@ -217,7 +219,19 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
         reason?: string
       ) {
         yield* requirePlatformAdmin(account)
-        return yield* moveTo(yield* existing(communityId), id, to, reason ?? null)
+        const community = yield* existing(communityId)
+        // The move and its audit row commit together (moveTo's own transaction nests as a savepoint).
+        return yield* transaction(Effect.tap(
+          moveTo(community, id, to, reason ?? null),
+          (payout) =>
+            audit.record({
+              actor: account,
+              action: `payout.${to}`,
+              target: { type: "payout", id: payout.id },
+              community,
+              details: { amount: payout.amount, fee: payout.fee, currency: payout.currency, reason }
+            })
+        ))
       }
     )
 

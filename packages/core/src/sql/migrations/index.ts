@@ -24,6 +24,7 @@ import payoutsReports from "./0023_payouts_reports"
 import oauth from "./0024_oauth"
 import gateways from "./0025_gateways"
 import subscriptionCharging from "./0026_subscription_charging"
+import operatorAudit from "./0027_operator_audit"
 import rateLimits from "./0028_rate_limits"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
@@ -54,5 +55,6 @@ export const migrations = {
   "0024_oauth": oauth,
   "0025_gateways": gateways,
   "0026_subscription_charging": subscriptionCharging,
+  "0027_operator_audit": operatorAudit,
   "0028_rate_limits": rateLimits
 }

@@ -1,0 +1,64 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Page } from "../domain/Envelope"
+import { Uuid } from "../domain/Ids"
+import { Messages } from "../domain/Messages"
+import { PageQuery } from "../domain/Pagination"
+import { OneOf } from "../domain/Role"
+import { BadRequest, Forbidden, Unauthorized } from "../http/ApiErrors"
+import { Authenticated } from "../http/Security"
+import { auditActions, auditTargetTypes } from "./OperatorAudit"
+
+const isoDate = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/
+
+/** A query bound: a date (`2030-05-01`, a whole UTC day) or an instant with an offset. */
+const DateOrInstant = Schema.Trim.pipe(
+  Schema.filter((value) =>
+    (isoDate.test(value) && !Number.isNaN(new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime())) ||
+    "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"
+  )
+)
+
+export const AuditQuery = Schema.Struct({
+  ...PageQuery.fields,
+  action: Schema.optional(OneOf(...auditActions)),
+  actor: Schema.optional(Uuid),
+  community: Schema.optional(Uuid),
+  since: Schema.optional(DateOrInstant),
+  until: Schema.optional(DateOrInstant)
+})
+
+const AuditEntry = Schema.Struct({
+  id: Schema.String,
+  actor: Schema.Struct({ id: Schema.String, email: Schema.String }),
+  action: OneOf(...auditActions),
+  target: Schema.Struct({ type: OneOf(...auditTargetTypes), id: Schema.String }),
+  communityId: Schema.NullOr(Schema.String),
+  details: Schema.Unknown,
+  createdAt: Schema.String
+})
+
+export class AuditApi extends HttpApiGroup.make("operatorAudit")
+  .annotateContext(OpenApi.annotations({
+    title: "Audit log (operators)",
+    description:
+      "Who among the platform operators did what: reviews, fee overrides, payout moves, certificates and gateway accounts, over HTTP or the `roda` CLI."
+  }))
+  .add(
+    HttpApiEndpoint.get("list", "/admin/audit")
+      .setUrlParams(AuditQuery)
+      .addSuccess(Page(AuditEntry))
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .annotate(OpenApi.Summary, "List the operator audit log (operators)")
+      .annotate(
+        OpenApi.Description,
+        `Platform operators (SuperAdmin) only: 403 \`${Messages.platformAdminRequired.en}\` for anyone else; no X-CommunityId. One entry per operator action, written in the action's own transaction (an action that failed or was rolled back has none), newest first (keyset: \`limit\`, \`cursor\`). Each names the \`actor\` (account id and e-mail as they were; over the CLI, the \`--as\` operator), the \`action\` (${
+          auditActions.map((action) => `\`${action}\``).join(", ")
+        }), the \`target\` (type and id; a fee override is named by its payment method), the \`communityId\` and \`details\` (a reason, amounts, the batch size; secrets are never stored). Filters: \`action\`, \`actor\` (account id), \`community\` (id), \`since\` and \`until\` (an ISO 8601 date, a whole UTC day, or a date-time with an offset; both inclusive, \`since\` before \`until\`). A bad filter answers 400 naming it in \`errors[0].param\`.`
+      )
+  )
+  .middleware(Authenticated)
+  .addError(Unauthorized)
+  .prefix("/api")
+{}

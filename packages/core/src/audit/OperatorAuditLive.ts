@@ -1,0 +1,30 @@
+import { Clock, Effect, Layer } from "effect"
+import { isUuid } from "../domain/Ids"
+import { Ids } from "../platform/Ids"
+import { storedDetails } from "./details"
+import { OperatorAudit } from "./OperatorAudit"
+import { AuditRepo } from "./Repo"
+
+/** `OperatorAudit` over the `operator_audit` table; runs on the caller's connection (its transaction). */
+export const OperatorAuditLive = Layer.effect(
+  OperatorAudit,
+  Effect.gen(function*() {
+    const repo = yield* AuditRepo
+    const ids = yield* Ids
+    return {
+      record: Effect.fn("OperatorAudit.record")(function*(entry) {
+        yield* repo.insert({
+          id: yield* ids.next,
+          actorId: entry.actor.id,
+          actorEmail: entry.actor.email,
+          action: entry.action,
+          targetType: entry.target.type,
+          targetId: isUuid(entry.target.id) ? entry.target.id.toLowerCase() : entry.target.id,
+          communityId: entry.community?.toLowerCase() ?? null,
+          details: JSON.stringify(storedDetails(entry.details ?? {})),
+          createdAt: new Date(yield* Clock.currentTimeMillis)
+        })
+      })
+    }
+  })
+).pipe(Layer.provide(AuditRepo.Default))
