@@ -2,11 +2,27 @@ import { type SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
-import type { DatabaseOptions } from "@roda/core"
+import { databaseConnectFailure, type DatabaseOptions } from "@roda/core"
 import { PgliteClient } from "@roda/sql-pglite"
-import { Layer, String as Str } from "effect"
+import { Layer, type Redacted, String as Str } from "effect"
 
 const names = { transformQueryNames: Str.camelToSnake, transformResultNames: Str.snakeToCamel }
+
+/** PgClient's own timeout fails with a bare "Connection timed out": the same cause as the socket's. */
+const causeOf = (error: { readonly cause?: unknown }) =>
+  error.cause instanceof Error && !("code" in error.cause) && /timed out/i.test(error.cause.message)
+    ? { code: "ETIMEDOUT" }
+    : error.cause
+
+/**
+ * PostgreSQL, failing as the server does when it cannot connect: one line with the redacted target
+ * and the cause (refused, unknown host, timeout, unknown database, authentication), not the driver's
+ * "PgClient: Failed to connect" for all of them.
+ */
+const postgres = (url: Redacted.Redacted<string>) =>
+  PgClient.layer({ url, ...names }).pipe(
+    Layer.mapError((error) => new Error(databaseConnectFailure(url, causeOf(error))))
+  )
 
 /**
  * A client of the configured database WITHOUT applying migrations (core's `DatabaseLive` applies
@@ -14,7 +30,7 @@ const names = { transformQueryNames: Str.camelToSnake, transformResultNames: Str
  */
 export const rawDatabase = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient> =>
   (options._tag === "Postgres"
-    ? PgClient.layer({ url: options.url, ...names })
+    ? postgres(options.url)
     : PgliteClient.layer({
       ...(options.dataDir === "memory" ? {} : { dataDir: options.dataDir }),
       extensions: { pg_trgm, unaccent },

@@ -3,6 +3,7 @@ import { NodeContext } from "@effect/platform-node"
 import { Cause, Console, Effect, Layer, Logger, Option } from "effect"
 import { command } from "./cli"
 import { CliError, isAppError } from "./errors"
+import { helpText } from "./help"
 import { type Language, languageOf } from "./lang"
 
 export const VERSION = "0.1.0"
@@ -36,7 +37,10 @@ const defectLine = (defect: unknown) =>
  */
 export const run = (argv: ReadonlyArray<string>, env: Record<string, string | undefined> = process.env) => {
   const language = languageOf(env)
-  return Command.run(command, { name: "roda", version: VERSION })(argv).pipe(
+  const app = { name: "roda", version: VERSION }
+  const help = helpText(command, argv.slice(2), app)
+  const cli = Effect.suspend(() => Option.isSome(help) ? Console.log(help.value) : Command.run(command, app)(argv))
+  return cli.pipe(
     Effect.as<number>(EXIT.ok),
     Effect.catchAll((error) => report(error, language)),
     Effect.catchAllCause((cause) =>

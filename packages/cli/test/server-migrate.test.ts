@@ -12,6 +12,8 @@ const freePort = () =>
     })
   })
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+
 describe("roda migrate", () => {
   it("shows the status, applies what is pending, and shows it applied", async () => {
     const world = await makeWorld([])
@@ -45,6 +47,40 @@ describe("roda migrate", () => {
     const run = await world.cli(["migrate"], { JWT_SECRET: "short" })
     expect(run.code).toBe(1)
     expect(run.stderr.trim()).toBe("JWT_SECRET must be at least 32 characters long")
+  })
+
+  // The PostgreSQL of the test environment (DATABASE_URL), else the usual local one.
+  const local = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres")
+  const onPostgres = (url: string) => ({
+    DATABASE_URL: url,
+    PAYMENT_GATEWAY: "sandbox",
+    SANDBOX_WEBHOOK_SECRET: "whsec_dGVzdC1zYW5kYm94LXdlYmhvb2stc2VjcmV0LWtleQ=="
+  })
+
+  it("answers 1 with the cause and the redacted target, on one line, when PostgreSQL refuses the connection", async () => {
+    const world = await makeWorld([])
+    const port = await freePort()
+    const run = await world.cli(["migrate"], onPostgres(`postgres://roda:s3cret-pw@127.0.0.1:${port}/roda`))
+    expect(run.code).toBe(1)
+    expect(run.stderr.trim()).toBe(
+      `cannot connect to PostgreSQL at postgres://roda@127.0.0.1:${port}/roda: connection refused (is PostgreSQL running and listening there?)`
+    )
+  })
+
+  it("answers 1 naming the unknown database, with the password left out", async () => {
+    const world = await makeWorld([])
+    const url = new URL(local)
+    url.pathname = `/roda_missing_${Date.now()}`
+    url.password = "s3cret-pw"
+    const run = await world.cli(["migrate", "--status"], onPostgres(url.toString()))
+    expect(run.code).toBe(1)
+    const target = new URL(url)
+    target.password = ""
+    const name = url.pathname.slice(1)
+    expect(run.stderr.trim()).toMatch(
+      new RegExp(`^cannot connect to PostgreSQL at ${escape(target.toString())}: unknown database \\(.*${name}.*\\)$`)
+    )
+    expect(run.stderr).not.toContain("s3cret-pw")
   })
 })
 

@@ -4,11 +4,15 @@ import { Readable } from "node:stream"
 
 /** What frameworks leave on a request once a body parser has read it (Express, body-parser, Koa-style). */
 interface ParsedRequest extends IncomingMessage {
-  readonly body?: unknown
-  readonly rawBody?: unknown
   readonly originalUrl?: string
   readonly _body?: boolean
 }
+
+/**
+ * The body and raw body a parser left on the request. Read through this view rather than declared on
+ * `ParsedRequest`: some parsers' types (`@koa/bodyparser`) declare them on `IncomingMessage` globally.
+ */
+const parsed = (req: IncomingMessage) => req as unknown as { readonly body?: unknown; readonly rawBody?: unknown }
 
 export interface NodeHandlerOptions {
   /**
@@ -32,15 +36,16 @@ const HOP_BY_HOP = new Set(["content-length", "transfer-encoding", "connection",
  * else `req.body` as the parser found it (text or bytes), as JSON, or as a form.
  */
 const reserialized = (req: ParsedRequest): BodyInit | undefined => {
-  const raw = req.rawBody ?? req.body
+  const { body, rawBody } = parsed(req)
+  const raw = rawBody ?? body
   if (typeof raw === "string") return raw
   if (raw instanceof Uint8Array) return new Uint8Array(raw)
-  if (req.body === undefined || req.body === null) return undefined
+  if (body === undefined || body === null) return undefined
   const type = String(req.headers["content-type"] ?? "")
   if (/x-www-form-urlencoded/i.test(type)) {
-    return new URLSearchParams(req.body as Record<string, string>).toString()
+    return new URLSearchParams(body as Record<string, string>).toString()
   }
-  return JSON.stringify(req.body)
+  return JSON.stringify(body)
 }
 
 const headersOf = (req: IncomingMessage, replaced: boolean) => {

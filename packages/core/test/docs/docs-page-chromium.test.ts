@@ -22,8 +22,10 @@ describe.skipIf(!hasChromium)("the docs page in Chromium", () => {
   let base = ""
 
   beforeAll(async () => {
+    // Also a host that mounts Roda under /community, stripping the prefix (as Hono's `mount` does).
     server = createServer(async (request, response) => {
-      const answer = await roda.handler(new Request(`${base}${request.url}`, { method: request.method ?? "GET" }))
+      const path = (request.url ?? "/").replace(/^\/community(?=\/)/, "")
+      const answer = await roda.handler(new Request(`${base}${path}`, { method: request.method ?? "GET" }))
       response.writeHead(answer.status, Object.fromEntries(answer.headers))
       response.end(Buffer.from(await answer.arrayBuffer()))
     })
@@ -48,7 +50,7 @@ describe.skipIf(!hasChromium)("the docs page in Chromium", () => {
         outside.push(url)
         return route.abort()
       })
-      const response = await page.goto(`${base}/api/docs`)
+      const response = await page.goto(`${base}/api/docs`, { timeout: 120_000 })
       expect(response?.status()).toBe(200)
       // The sidebar lists the tags.
       await page.getByText("Authentication", { exact: true }).first().waitFor({ timeout: 90_000 })
@@ -79,6 +81,34 @@ describe.skipIf(!hasChromium)("the docs page in Chromium", () => {
       await again.getByRole("heading", { name: "Get the community feed" }).first().waitFor({ timeout: 90_000 })
 
       expect(outside).toEqual([])
+    } finally {
+      await browser.close()
+    }
+  }, 240_000)
+
+  it("sends \"Test request\" under the prefix Roda is mounted at", async () => {
+    const { chromium } = await import("playwright-core")
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] })
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+      const sent: Array<string> = []
+      await page.route("**/*", (route) => {
+        const url = route.request().url()
+        if (!url.startsWith(base) && !url.startsWith("data:")) return route.abort()
+        if (!url.includes("/api/docs")) sent.push(url)
+        return route.continue()
+      })
+      await page.goto(`${base}/community/api/docs#tag/feed/get/api/feed`, { timeout: 120_000 })
+      await page.getByRole("heading", { name: "Get the community feed" }).first().waitFor({ timeout: 90_000 })
+      // The first operation of the tag (the feed's recommendations) has the first "Test Request" button.
+      await page.getByRole("button", { name: /test request/i }).first().click()
+      const answered = page.waitForResponse((response) => /\/api\/(?!docs)/.test(response.url()), { timeout: 60_000 })
+      await page.getByRole("button", { name: /^send/i }).first().click()
+      const response = await answered
+      expect(new URL(response.url()).pathname).toMatch(/^\/community\/api\/feed/)
+      // Roda's answer, through the prefix; nothing was sent outside it.
+      expect(response.headers()["content-type"]).toMatch(/json/)
+      expect(sent.filter((url) => new URL(url).pathname.startsWith("/api/"))).toEqual([])
     } finally {
       await browser.close()
     }
