@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { invalidField } from "../domain/AppError"
 import type { Account } from "../domain/Caller"
+import { rangeEnd, rangeStart } from "../domain/DateRange"
 import { Uuid } from "../domain/Ids"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requirePlatformAdmin } from "../domain/Policy"
@@ -21,14 +22,6 @@ export interface AuditQuery extends PageQuery {
 
 const AuditCursor = Schema.Tuple(CursorPart.timestamp, Uuid)
 
-const DAY_MS = 24 * 60 * 60 * 1000
-const dateOnly = /^\d{4}-\d{2}-\d{2}$/
-const startOf = (value: string) => new Date(dateOnly.test(value) ? `${value}T00:00:00Z` : value)
-const endOf = (value: string) =>
-  dateOnly.test(value)
-    ? new Date(new Date(`${value}T00:00:00Z`).getTime() + DAY_MS)
-    : new Date(new Date(value).getTime() + 1)
-
 export const auditView = (row: AuditRow) => ({
   id: row.id,
   actor: { id: row.actorId, email: row.actorEmail },
@@ -46,8 +39,8 @@ export class AuditLog extends Effect.Service<AuditLog>()("@roda/core/AuditLog", 
 
     const list = Effect.fn("AuditLog.list")(function*(account: Account, query: AuditQuery) {
       yield* requirePlatformAdmin(account)
-      const since = query.since === undefined ? undefined : startOf(query.since.trim())
-      const until = query.until === undefined ? undefined : endOf(query.until.trim())
+      const since = query.since === undefined ? undefined : rangeStart(query.since.trim())
+      const until = query.until === undefined ? undefined : rangeEnd(query.until.trim())
       // The route's schema checks the format; in-process callers (the CLI) get the same 400.
       if (since !== undefined && Number.isNaN(since.getTime())) {
         return yield* Effect.fail(invalidField("since", M.notDate, "query"))

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { AppError, badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
+import { rangeEnd, rangeStart } from "../../domain/DateRange"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
@@ -25,12 +26,6 @@ const REFUND_RECONCILE_JOB = "checkout.refundReconcile"
 const RefundJob = Schema.Struct({ communityId: Schema.String, refundId: Schema.String })
 const DAY_MS = 24 * 60 * 60 * 1000
 const DEFAULT_WINDOW_DAYS = 180
-const dateOnly = /^\d{4}-\d{2}-\d{2}$/
-const startOf = (value: string) => new Date(dateOnly.test(value) ? `${value}T00:00:00Z` : value)
-const endOf = (value: string) =>
-  dateOnly.test(value)
-    ? new Date(new Date(`${value}T00:00:00Z`).getTime() + DAY_MS)
-    : new Date(new Date(value).getTime() + 1)
 
 export interface SaleQuery extends PageQuery {
   readonly productId?: string | undefined
@@ -154,8 +149,8 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
 
     const filterOf = (query: SaleQuery) =>
       Effect.gen(function*() {
-        const from = query.from === undefined ? undefined : startOf(query.from)
-        const until = query.to === undefined ? undefined : endOf(query.to)
+        const from = query.from === undefined ? undefined : rangeStart(query.from)
+        const until = query.to === undefined ? undefined : rangeEnd(query.to)
         if (from !== undefined && until !== undefined && from.getTime() >= until.getTime()) {
           return yield* Effect.fail(invalidField("to", M.periodOrder, "query"))
         }

@@ -1,6 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import { invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
+import { rangeEnd, rangeStart } from "../../domain/DateRange"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { SellingStatus } from "../accounts/SellingStatus"
@@ -19,17 +20,6 @@ export interface StatementQuery extends PageQuery {
 
 /** The statement is listed newest first; the cursor is the last entry's sequence number. */
 const StatementCursor = Schema.Tuple(Schema.String.pipe(Schema.pattern(/^\d{1,18}$/)))
-
-const DAY_MS = 24 * 60 * 60 * 1000
-const dateOnly = /^\d{4}-\d{2}-\d{2}$/
-
-/** `from` as an instant: a date is its first moment (UTC). */
-const startOf = (value: string) => new Date(dateOnly.test(value) ? `${value}T00:00:00Z` : value)
-/** `to` as an exclusive bound: a date includes its whole day (UTC), an instant includes itself. */
-const endOf = (value: string) =>
-  dateOnly.test(value)
-    ? new Date(new Date(`${value}T00:00:00Z`).getTime() + DAY_MS)
-    : new Date(new Date(value).getTime() + 1)
 
 const lineView = (row: StatementRow) => ({
   id: row.id,
@@ -55,8 +45,8 @@ export class Ledger extends Effect.Service<Ledger>()("@roda/core/Ledger", {
 
     const statement = Effect.fn("Ledger.statement")(function*(member: Member, query: StatementQuery) {
       yield* requireRole(member, moneyReaders)
-      const from = query.from === undefined ? undefined : startOf(query.from)
-      const until = query.to === undefined ? undefined : endOf(query.to)
+      const from = query.from === undefined ? undefined : rangeStart(query.from)
+      const until = query.to === undefined ? undefined : rangeEnd(query.to)
       if (from !== undefined && until !== undefined && from.getTime() >= until.getTime()) {
         return yield* Effect.fail(invalidField("to", ledgerMessages.periodOrder, "query"))
       }
