@@ -67,12 +67,14 @@ describe.skipIf(!hasChromium)("the docs page in Chromium", () => {
       expect(deepLink).toBe(`${base}/api/docs#tag/feed/get/api/feed`)
 
       const file = join(mkdtempSync(join(tmpdir(), "roda-docs-")), "docs-search.png")
-      await page.screenshot({ path: file })
+      // Scalar scrolls to the operation and paints it after the hash changes: a screenshot taken in
+      // between is a near-blank page (5 kB), so it is taken again until the page is painted.
+      await expect.poll(async () => (await page.screenshot({ path: file })).length, { timeout: 30_000 })
+        .toBeGreaterThan(20_000)
       const png = readFileSync(file)
       expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true)
       expect(png.readUInt32BE(16)).toBe(1280) // IHDR width
       expect(png.readUInt32BE(20)).toBe(900) // IHDR height
-      expect(png.length).toBeGreaterThan(20_000)
 
       // The deep link opens the same operation in a fresh page.
       const again = await browser.newPage({ viewport: { width: 1280, height: 900 } })
