@@ -1,7 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { concatBytes, utf8Text } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
-import { RateLimits } from "../platform/RateLimits"
 import { type OAuthFailure, oauthFailure } from "./errors"
 import { isPublicHost } from "./publicHost"
 import { redirectUriProblem } from "./redirects"
@@ -28,14 +27,6 @@ const GRANT_TYPES = ["authorization_code", "refresh_token"]
 const DOCUMENT_TTL_MS = 24 * 60 * 60 * 1000
 const FETCH_TIMEOUT_MS = 5000
 const MAX_DOCUMENT_BYTES = 5 * 1024
-
-/**
- * Registration needs no account, so it is limited per client address and in all: each registration
- * is a row kept for good, and a flood of them would fill the table.
- */
-const REGISTRATIONS_PER_ADDRESS = 20
-const REGISTRATIONS_IN_ALL = 1000
-const REGISTRATION_WINDOW_SECONDS = 60 * 60
 
 const isWebUrl = (value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
 
@@ -99,34 +90,12 @@ export class Clients extends Effect.Service<Clients>()("@roda/core/OAuthClients"
     const repo = yield* OAuthRepo
     const ids = yield* Ids
     const urls = yield* OAuthUrls
-    const rateLimits = yield* RateLimits
 
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    /** A 429 when the address, or everyone together, registered too many clients this hour. */
-    const throttle = (address: string | undefined) =>
-      Effect.gen(function*() {
-        const limits = [
-          ...(address === undefined ? [] : [{ key: `oauth-register:${address}`, limit: REGISTRATIONS_PER_ADDRESS }]),
-          { key: "oauth-register", limit: REGISTRATIONS_IN_ALL }
-        ]
-        for (const { key, limit } of limits) {
-          const refused = yield* rateLimits.reserve(key, limit, REGISTRATION_WINDOW_SECONDS)
-          if (Option.isSome(refused)) {
-            return Option.some<OAuthFailure>({
-              ...oauthFailure("temporarily_unavailable", "too many client registrations; try again later", 429),
-              retryAfter: refused.value
-            })
-          }
-        }
-        return Option.none<OAuthFailure>()
-      })
-
-    const register = Effect.fn("OAuthClients.register")(function*(input: ClientMetadataInput, address?: string) {
+    const register = Effect.fn("OAuthClients.register")(function*(input: ClientMetadataInput) {
       const valid = validateMetadata(input)
       if ("error" in valid) return valid
-      const refused = yield* throttle(address)
-      if (Option.isSome(refused)) return refused.value
       const at = yield* now
       const id = yield* ids.next
       yield* repo.saveClient({

@@ -1,6 +1,5 @@
 import { Layer } from "effect"
 import { feature } from "../http/Feature"
-import { RateLimits } from "../platform/RateLimits"
 import { Authorization } from "./Authorization"
 import { Clients } from "./Clients"
 import { Connections } from "./Connections"
@@ -10,7 +9,7 @@ import { TokenEndpoint } from "./TokenEndpoint"
 import { OAuthUrls } from "./urls"
 
 const services = Layer.mergeAll(Authorization.Default, TokenEndpoint.Default, Connections.Default).pipe(
-  Layer.provideMerge(Clients.Default.pipe(Layer.provide(RateLimits.Default))),
+  Layer.provideMerge(Clients.Default),
   Layer.provideMerge(Layer.mergeAll(OAuthRepo.Default, OAuthUrls.layer))
 )
 
