@@ -22,12 +22,14 @@ beforeAll(async () => {
 
 /**
  * Before issue 11 `POST /api/status` took 11 statements (account, membership, insert, mentions
- * delete and insert, the post read back, reactions, the caller's reaction, comments, mentions). Now:
- * the caller with their membership, the post (answered by its insert), its mentions (when any).
+ * delete and insert, the post read back, reactions, the caller's reaction, comments, mentions), in
+ * the request's transaction with a savepoint inside. Now: the caller with their membership, the post
+ * (answered by its insert), its mentions (when any); a transaction only for the post with its
+ * mentions, or for an `Idempotency-Key`.
  */
 describe("POST /api/status statements", () => {
-  it("creates a post without mentions in 2 statements", async () => {
-    const { n, result } = await statements(() =>
+  it("creates a post without mentions in 2 statements and no transaction (2 round trips)", async () => {
+    const { n, result, transactions } = await statements(() =>
       api.post("/api/status", { body: "Sem menções" }, as(setup.alice, setup.community))
     )
     const post = expectOk(result, 201)
@@ -41,13 +43,27 @@ describe("POST /api/status statements", () => {
       mentions: []
     })
     expect(n).toBe(2)
+    expect(transactions).toBe(0)
+  })
+
+  it("with an Idempotency-Key, runs in the request's transaction, with no savepoint inside", async () => {
+    const key = { ...as(setup.alice, setup.community), headers: { "idempotency-key": "status-queries-1" } }
+    const { n, result, transactions } = await statements(() => api.post("/api/status", { body: "Com chave" }, key))
+    expectOk(result, 201)
+    // The caller, the key's claim, the post, the stored answer.
+    expect([n, transactions]).toEqual([4, 1])
+    const again = await statements(() => api.post("/api/status", { body: "Com chave" }, key))
+    expect(again.result.headers.get("idempotent-replayed")).toBe("true")
+    expect(expectOk(again.result, 201)).toEqual(expectOk(result, 201))
   })
 
   it("creates a post with mentions in 3 statements, answering what a read would", async () => {
     const body = `Oi @[Bruno](${setup.bruno.profileId}) e @${setup.alice.profileId}`
-    const { n, result } = await statements(() => api.post("/api/status", { body }, as(setup.alice, setup.community)))
+    const { n, result, transactions } = await statements(() =>
+      api.post("/api/status", { body }, as(setup.alice, setup.community))
+    )
     const post = expectOk(result, 201)
-    expect(n).toBe(3)
+    expect([n, transactions]).toEqual([3, 1])
     const listed = expectOk(await api.get("/api/status?limit=1", as(setup.alice, setup.community)))
     expect(listed[0]).toEqual(post)
     expect(post.mentions.map((m: { profileId: string }) => m.profileId).sort()).toEqual(

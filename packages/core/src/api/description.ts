@@ -32,6 +32,8 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 ## Writes and retries
 - Every POST (but checkout and sign-in) runs in one database transaction, from authentication to the answer:
   the answer is built before COMMIT, and COMMIT is the last database act, so a 201 is only answered for kept work.
+  \`POST /api/status\` without an \`Idempotency-Key\` skips that transaction: its write is one statement (two in
+  a transaction of their own with mentions), committed before the answer, so the same holds at two round trips less.
   Client errors (4xx) keep what the request recorded before it was refused; server errors keep nothing. If the connection is lost, the answer is 503 with \`Retry-After\`; only when COMMIT itself
   was cut may the work have been kept, so retry with the same \`Idempotency-Key\`.
 - \`Idempotency-Key\`: scoped to the community (\`X-CommunityId\`, if any) and the caller (the token's account,

@@ -25,6 +25,13 @@ const untouched = (path: string) =>
   /^\/api\/subscriptions\/[^/]+\/(pay-now|change-tier|add-ons)$/.test(path) ||
   /^\/api\/manage\/subscriptions\/[^/]+\/cancel$/.test(path)
 
+/**
+ * POSTs whose work is all or nothing by itself (one statement, or a transaction of their own) and whose
+ * reads before it change nothing: without an `Idempotency-Key` they skip the request transaction and
+ * its two round trips (BEGIN, COMMIT). The statement's own commit still comes before the answer.
+ */
+const selfContained = (path: string) => path === "/api/status"
+
 const keyPattern = /^[\x21-\x7e]{1,255}$/
 
 type Answer = Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>
@@ -58,10 +65,11 @@ interface Stored {
 }
 
 /**
- * Every POST (but those `untouched`) runs in one transaction, from the first middleware to the answer: the
- * answer is built before COMMIT, and COMMIT is the request's last database act, so a 201 is never
- * answered for work that was not kept, and a lost connection before COMMIT keeps nothing. Nested
- * `transactional` calls become savepoints.
+ * Every POST (but those `untouched`, and those `selfContained` without a key) runs in one
+ * transaction, from the first middleware to the answer: the answer is built before COMMIT, and COMMIT
+ * is the request's last database act, so a 201 is never answered for work that was not kept, and a
+ * lost connection before COMMIT keeps nothing. Nested `transactional` calls become savepoints;
+ * `atomic` ones join it.
  *
  * With an `Idempotency-Key` header the key is claimed in that same transaction (scoped to the
  * community and the caller): the write and the stored 2xx answer commit together; the same key with
@@ -154,6 +162,7 @@ export const makeRequestTransaction = Effect.gen(function*() {
       const path = new URL(request.url, "http://roda.local").pathname
       if (untouched(path)) return app
       const key = request.headers["idempotency-key"]
+      if (key === undefined && selfContained(path)) return app
       const run: Effect.Effect<Answer, SqlError, R | HttpServerRequest.HttpServerRequest> = key === undefined
         ? Effect.exit(app)
         : withKey(app, request, key)

@@ -6,11 +6,11 @@ import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
-import { transactional } from "../sql/transaction"
+import { atomic } from "../sql/transaction"
 import type { Viewer } from "../structure/Access"
 import { Comments } from "./Comments"
 import { SocialItems } from "./items"
-import { groupMentions, MentionsRepo } from "./mentions"
+import { groupMentions, mentionedIds, MentionsRepo } from "./mentions"
 import { requireAuthorOrStaff } from "./policy"
 import { PostsRepo, type StatusRow } from "./PostsRepo"
 import { Reactions } from "./Reactions"
@@ -76,27 +76,26 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
     })
 
     /**
-     * Two statements (one without mentions): the post and its mentions, each answered by its insert.
-     * A new post has no reactions or comments yet, so nothing is read back.
+     * One statement without mentions, two with them (all or nothing): the post and its mentions, each
+     * answered by its insert. A new post has no reactions or comments yet, so nothing is read back.
+     * It needs no request transaction (see `selfContained` in app/requestTransaction.ts).
      */
     const create = Effect.fn("StatusPosts.create")(function*(member: Member, body: string) {
       const id = yield* ids.next
-      const { mentioned, row } = yield* transactional(sql)(Effect.gen(function*() {
-        const row = yield* repo.insertStatus({
-          id,
-          communityId: member.communityId,
-          authorProfileId: member.actingProfileId,
-          body
-        })
-        return { row, mentioned: yield* mentions.insertFor(member.communityId, "status", id, body) }
-      }))
+      const post = { id, communityId: member.communityId, authorProfileId: member.actingProfileId, body }
+      const { mentioned, row } = mentionedIds(body).length === 0
+        ? { row: yield* repo.insertStatus(post), mentioned: [] }
+        : yield* atomic(sql)(Effect.all({
+          row: repo.insertStatus(post),
+          mentioned: mentions.insertFor(member.communityId, "status", id, body)
+        }))
       return statusView(row, { reactions: new Map(), mine: new Map(), mentions: groupMentions(mentioned) })
     })
 
     const update = Effect.fn("StatusPosts.update")(function*(member: Member, id: string, body: string) {
       const post = yield* find(member, id)
       yield* requireAuthorOrStaff(member, post.authorProfileId)
-      yield* transactional(sql)(Effect.gen(function*() {
+      yield* atomic(sql)(Effect.gen(function*() {
         yield* repo.updateStatus(member.communityId, post.id, body)
         yield* mentions.replace(member.communityId, "status", post.id, body)
       }))
