@@ -13,9 +13,9 @@ import { Ids } from "../platform/Ids"
 import { uniqueViolation } from "../sql/errors"
 import { insertWithFreeSlug as insertFreeSlug, slugTaken } from "../sql/freeSlug"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
-import { CurriculumRepo } from "./CurriculumRepo"
 import { LearningRepo } from "./LearningRepo"
 import { outline } from "./outline"
+import { OutlineRepo } from "./OutlineRepo"
 import { checkMove, type CourseLevel, type CourseStatus, isMove } from "./Policy"
 import { type CourseChanges, CoursesRepo } from "./Repo"
 import { courseView } from "./view"
@@ -59,8 +59,8 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* CoursesRepo
-    const curriculum = yield* CurriculumRepo
     const learning = yield* LearningRepo
+    const outlines = yield* OutlineRepo
     const access = yield* Access
     const ids = yield* Ids
 
@@ -150,32 +150,21 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
     })
 
     /**
-     * Course detail in a fixed number of queries: the course, the access decision, modules,
-     * lessons and, for a member, enrollment and progress.
+     * Course detail in three statements: the course, the access decision (before any lesson
+     * content is read), then the outline with, for a member, enrollment and progress.
      */
     const detail = Effect.fn("Courses.detail")(function*(viewer: Viewer, identifier: string) {
       const course = yield* orNotFound(Messages.courseNotFound)(repo.findByIdentifier(viewer.communityId, identifier))
       const staff = Option.exists(viewer.member, (member) => isStaff(member.role))
       if (course.status !== "published" && !staff) return yield* Effect.fail(notFound(Messages.courseNotFound))
       yield* access.readContent(viewer, course.spaceId)
-      const modules = yield* curriculum.modulesOf(viewer.communityId, course.id)
-      const lessons = yield* curriculum.lessonsOf(viewer.communityId, course.id)
-      const learner = yield* Option.match(viewer.member, {
-        onNone: () => Effect.succeed(undefined),
-        onSome: (member) =>
-          Effect.all({
-            enrollment: Effect.map(
-              learning.enrollment(viewer.communityId, course.id, member.actingProfileId),
-              Option.getOrUndefined
-            ),
-            progress: learning.progressOf(viewer.communityId, course.id, member.actingProfileId)
-          })
-      })
+      const learnerId = Option.getOrUndefined(Option.map(viewer.member, (member) => member.actingProfileId))
+      const { learner, lessons, modules } = yield* outlines.outlineOf(course, learnerId)
       const now = yield* Clock.currentTimeMillis
       return { ...courseView(course), ...outline({ modules, lessons, learner, staff, now }) }
     })
 
     return { create, update, remove, list, detail }
   }),
-  dependencies: [CoursesRepo.Default, CurriculumRepo.Default, LearningRepo.Default]
+  dependencies: [CoursesRepo.Default, LearningRepo.Default, OutlineRepo.Default]
 }) {}

@@ -80,10 +80,6 @@ export class CurriculumRepo extends Effect.Service<CurriculumRepo>()("@roda/core
           Effect.map(first),
           Effect.orDie
         ),
-      /** Every lesson of the course, in module order then lesson order (modules are joined in the caller). */
-      lessonsOf: (communityId: string, courseId: string) =>
-        sql<LessonRow>`${lessons} WHERE community_id = ${communityId} AND course_id = ${courseId}
-          ORDER BY module_id, position, id`.pipe(Effect.orDie),
       lessonIdsOfModule: (communityId: string, moduleId: string) =>
         sql<{ id: string }>`SELECT id FROM lessons WHERE community_id = ${communityId} AND module_id = ${moduleId}
           ORDER BY position, id`.pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),

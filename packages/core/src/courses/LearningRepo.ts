@@ -57,12 +57,6 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/Lea
           Effect.map((rows) => rows[0]?.count ?? 0),
           Effect.orDie
         ),
-      /** The learner's progress rows in the course (also of lessons deleted since). */
-      progressOf: (communityId: string, courseId: string, profileId: string) =>
-        sql<ProgressRow>`SELECT ${progressColumns} FROM lesson_progress
-          WHERE community_id = ${communityId} AND course_id = ${courseId} AND profile_id = ${profileId}`.pipe(
-          Effect.orDie
-        ),
       /** Fields left `undefined` keep their value; completing stamps `completed_at` once. */
       record: (change: ProgressChange) => {
         const completed = change.completed ?? null
