@@ -4,13 +4,11 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Cause, Data, Effect, Exit, Option, Random } from "effect"
 import { AppError, fieldError } from "../domain/AppError"
+import { IDEMPOTENCY_KEY_HOURS } from "../domain/Idempotency"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { sha256Hex } from "../platform/bytes"
 import { Tokens } from "../platform/Tokens"
-
-/** How long a stored answer is replayed for; after that the key may be used again. */
-export const IDEMPOTENCY_KEY_HOURS = 24
 
 /**
  * POSTs left alone: checkout has its own transactions and `Idempotency-Key` (it calls the payment

@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { defaultOptions, makeRoda, PaymentGateway, sandboxGateway, secret, signSandboxWebhook } from "../../node/index"
 import { Checkout } from "../../src/commerce/checkout/Checkout"
+import { SubscriptionsRepo } from "../../src/commerce/subscriptions/Repo"
 import { Jobs } from "../../src/platform/Jobs"
 import { buyer, shop } from "../commerce/checkout-support"
 import {
@@ -236,6 +237,91 @@ describe.each(gateways)("subscription charges outside any transaction ($name)", 
     expect(charged.get(open.id)! - before).toBe(1)
     expect(await statusOf(made.subscriptionId)).toBe("active")
     expectError(await api.post(path, { ...body, cardToken: "tok_other" }, scoped), 409)
+  })
+
+  /** A past-due subscription (its renewal declined), its member's token, and its open renewal. */
+  const pastDue = async (made: Awaited<ReturnType<typeof subscribed>>) => {
+    await query(
+      roda,
+      (sql) => sql`UPDATE subscriptions SET card_token = 'tok_chargeDeclined' WHERE id = ${made.subscriptionId}`
+    )
+    time.advance(32 * DAY)
+    await runJobs(["subscriptions.period-end"])
+    expect(await statusOf(made.subscriptionId)).toBe("past_due")
+    return await renewalOf(made.subscriptionId)
+  }
+
+  it("an Idempotency-Key answered over 24 hours ago is a new request: pay-now charges the next renewal", async () => {
+    const made = await subscribed(api, "Renata Renovada")
+    const first = await pastDue(made)
+    const key = { "idempotency-key": `pay-${made.subscriptionId}` }
+    let scoped = { ...as({ token: await signIn(api, made.member.email) }, made.community), headers: key }
+    const body = { paymentMethod: "CREDIT_CARD", cardToken: "tok_visa" }
+    const path = `/api/subscriptions/${made.subscriptionId}/pay-now`
+    const paid = expectOk(await api.post(path, body, scoped))
+    expect(await statusOf(made.subscriptionId)).toBe("active")
+    // a month on, the next renewal is declined too: the same key (same body) pays it, not replays
+    const second = await pastDue(made)
+    expect(second.id).not.toBe(first.id)
+    scoped = { ...as({ token: await signIn(api, made.member.email) }, made.community), headers: key }
+    const before = charged.get(second.id) ?? 0
+    const again = expectOk(await api.post(path, body, scoped))
+    expect(again).not.toEqual(paid)
+    expect(charged.get(second.id)! - before).toBe(1)
+    expect(await statusOf(made.subscriptionId)).toBe("active")
+    expect(expectOk(await api.post(path, body, scoped))).toEqual(again)
+    expect(charged.get(second.id)! - before).toBe(1)
+  })
+
+  it("an Idempotency-Key set back over 24 hours takes another body as a new request", async () => {
+    const made = await subscribed(api, "Otávio Outro")
+    await pastDue(made)
+    const token = await signIn(api, made.member.email)
+    const key = `pay-${made.subscriptionId}`
+    const scoped = { ...as({ token }, made.community), headers: { "idempotency-key": key } }
+    const path = `/api/subscriptions/${made.subscriptionId}/pay-now`
+    expectOk(await api.post(path, { paymentMethod: "CREDIT_CARD", cardToken: "tok_visa" }, scoped))
+    const other = { paymentMethod: "CREDIT_CARD", cardToken: "tok_other" }
+    expect(expectError(await api.post(path, other, scoped), 409).errors[0].param).toBe("Idempotency-Key")
+    await query(roda, (sql) =>
+      sql`UPDATE subscription_request_keys SET created_at = created_at - interval '25 hours'
+        WHERE community_id = ${made.community.id} AND key = ${key}`)
+    // a new request: the subscription is active now, so paying it is a move it does not allow
+    expect(expectError(await api.post(path, other, scoped), 409).errors[0].param).toBe("status")
+  })
+
+  it("keys claimed over 24 hours ago are swept, answered or left in flight; newer ones are kept", async () => {
+    const communityId = crypto.randomUUID()
+    const at = new Date(time.now())
+    const hoursAgo = (hours: number) => new Date(at.getTime() - hours * 3_600_000)
+    for (
+      const [key, answer, createdAt] of [
+        ["old-answered", "{\"id\":1}", hoursAgo(25)],
+        ["old-in-flight", null, hoursAgo(25)],
+        ["fresh-answered", "{\"id\":2}", hoursAgo(23)]
+      ] as const
+    ) {
+      await query(
+        roda,
+        (sql) =>
+          sql`INSERT INTO subscription_request_keys (community_id, caller, key, fingerprint, answer, created_at)
+          VALUES (${communityId}, 'account:x', ${key}, 'f', ${answer}::jsonb, ${createdAt})`
+      )
+    }
+    const keysLeft = async () =>
+      (await query<{ key: string }>(
+        roda,
+        (sql) => sql`SELECT key FROM subscription_request_keys WHERE community_id = ${communityId} ORDER BY key`
+      )).map((row) => row.key)
+    // (a sweep takes 100 at a time; a shared database may hold other suites' expired keys)
+    for (let round = 0; round < 20 && (await keysLeft()).length > 1; round++) {
+      await roda.runtime.runPromise(
+        Effect.flatMap(SubscriptionsRepo, (repo) => repo.sweepKeys(hoursAgo(24))).pipe(
+          Effect.provide(SubscriptionsRepo.Default)
+        )
+      )
+    }
+    expect(await keysLeft()).toEqual(["fresh-answered"])
   })
 })
 

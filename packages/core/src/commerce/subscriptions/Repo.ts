@@ -330,13 +330,22 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
         Effect.orDie
       )
 
-    /** Claims an `Idempotency-Key` (true), or reads the row another request made with it. */
-    const claimKey = (row: { communityId: string; caller: string; key: string; fingerprint: string; at: Date }) =>
+    /**
+     * Claims an `Idempotency-Key` (none): new, or answered at `expiredBefore` or earlier; else reads
+     * the row another request made with it (a row still in flight is never taken over here).
+     */
+    const claimKey = (
+      row: { communityId: string; caller: string; key: string; fingerprint: string; at: Date; expiredBefore: Date }
+    ) =>
       Effect.gen(function*() {
         const claimed = yield* sql`INSERT INTO subscription_request_keys
             (community_id, caller, key, fingerprint, created_at)
           VALUES (${row.communityId}, ${row.caller}, ${row.key}, ${row.fingerprint}, ${row.at})
-          ON CONFLICT DO NOTHING RETURNING key`
+          ON CONFLICT (community_id, caller, key) DO UPDATE
+            SET fingerprint = EXCLUDED.fingerprint, answer = NULL, created_at = EXCLUDED.created_at
+            WHERE subscription_request_keys.answer IS NOT NULL
+              AND subscription_request_keys.created_at <= ${row.expiredBefore}
+          RETURNING key`
         if (claimed.length > 0) return Option.none<KeyRow>()
         const rows = yield* sql<KeyRow>`SELECT fingerprint, answer, created_at FROM subscription_request_keys
           WHERE community_id = ${row.communityId} AND caller = ${row.caller} AND key = ${row.key}`
@@ -352,6 +361,14 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       sql`DELETE FROM subscription_request_keys
         WHERE community_id = ${communityId} AND caller = ${caller} AND key = ${key}
           ${olderThan === undefined ? sql`` : sql`AND created_at <= ${olderThan}`}`.pipe(Effect.asVoid, Effect.orDie)
+
+    /** Deletes up to 100 keys claimed at `before` or earlier (answered long ago, or left by a stopped process). */
+    const sweepKeys = (before: Date) =>
+      sql`DELETE FROM subscription_request_keys WHERE ctid IN (
+          SELECT ctid FROM subscription_request_keys WHERE created_at <= ${before} LIMIT 100)`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
 
     const contact = (communityId: string, profileId: string) =>
       sql<{ readonly id: string; readonly fullName: string; readonly email: string }>`
@@ -403,6 +420,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       claimKey,
       storeKeyAnswer,
       dropKey,
+      sweepKeys,
       insertLink,
       linkByHash,
       useLink

@@ -1,7 +1,8 @@
 import type { SqlClient } from "@effect/sql"
-import { Effect, Exit, Option } from "effect"
+import { Effect, Exit, Option, Random } from "effect"
 import { AppError, conflict, fieldError } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
+import { IDEMPOTENCY_KEY_HOURS } from "../../domain/Idempotency"
 import { Messages } from "../../domain/Messages"
 import { sha256Hex } from "../../platform/bytes"
 import { transactional } from "../../sql/transaction"
@@ -16,6 +17,7 @@ const KEY_WAIT_ROUNDS = 600
 const KEY_WAIT_MS = "50 millis"
 /** A key left in flight this long was left by a stopped process: it may be claimed again. */
 const KEY_STALE_MS = 10 * 60 * 1000
+const KEY_LIFE_MS = IDEMPOTENCY_KEY_HOURS * 60 * 60 * 1000
 
 /**
  * `Idempotency-Key` for the subscription routes that charge or refund, which run outside the
@@ -24,7 +26,9 @@ const KEY_STALE_MS = 10 * 60 * 1000
  * with it after, and a refused request lets it go (it may be retried with the same key). The same
  * key with another request is a 409; a request arriving while the first is still running waits for
  * its answer (up to 30 s, then 409). A retry never charges twice: the key replays the answer, and a
- * billing at the gateway (`charging`) is never charged again meanwhile.
+ * billing at the gateway (`charging`) is never charged again meanwhile. As on every other route, an
+ * answer is replayed for `IDEMPOTENCY_KEY_HOURS` (24): then the key may be claimed by a new request,
+ * and now and then expired keys are swept (a few at a time).
  */
 export const makeKeyed = (sql: SqlClient.SqlClient, repo: Repo) => {
   const tx = transactional(sql)
@@ -43,8 +47,12 @@ export const makeKeyed = (sql: SqlClient.SqlClient, repo: Repo) => {
       const fingerprint = sha256Hex(JSON.stringify(request))
       for (let wait = 0;; wait++) {
         const at = new Date(yield* Effect.clockWith((clock) => clock.currentTimeMillis))
-        const stored = yield* tx(repo.claimKey({ ...scope, fingerprint, at }))
-        if (Option.isNone(stored)) break
+        const expiredBefore = new Date(at.getTime() - KEY_LIFE_MS)
+        const stored = yield* tx(repo.claimKey({ ...scope, fingerprint, at, expiredBefore }))
+        if (Option.isNone(stored)) {
+          if ((yield* Random.nextIntBetween(0, 100)) === 0) yield* tx(repo.sweepKeys(expiredBefore))
+          break
+        }
         if (stored.value.fingerprint !== fingerprint) {
           return yield* Effect.fail(keyError(409, Messages.idempotencyKeyReused))
         }
