@@ -2,7 +2,13 @@ import { Config, Effect, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { defaultOptions, type RodaOptions, secret } from "../src/platform/Options"
+import {
+  DEFAULT_OAUTH_REGISTRATION_LIMIT,
+  defaultOptions,
+  type OAuthRegistrationLimit,
+  type RodaOptions,
+  secret
+} from "../src/platform/Options"
 import { loadStripeSettings } from "../src/platform/stripe/settings"
 import type { StripeGatewayOptions } from "../src/platform/stripe/StripeGateway"
 import type { DatabaseOptions } from "../src/sql/Database"
@@ -58,6 +64,24 @@ const parseCorsOrigins = (value: string) =>
       : Effect.succeed(origin)
   })
 
+/** A count per hour that may be 0 (no limit). */
+const hourlyLimit = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: "must be a whole number, 0 for no limit", validation: (value) => value >= 0 })
+  )
+
+/** `OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR` (20) and `OAUTH_REGISTRATIONS_PER_HOUR` (1000); 0 is no limit. */
+const loadOAuthRegistrationLimit = Effect.gen(function*() {
+  return {
+    perAddressPerHour: yield* hourlyLimit(
+      "OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR",
+      DEFAULT_OAUTH_REGISTRATION_LIMIT.perAddressPerHour
+    ),
+    totalPerHour: yield* hourlyLimit("OAUTH_REGISTRATIONS_PER_HOUR", DEFAULT_OAUTH_REGISTRATION_LIMIT.totalPerHour)
+  } satisfies OAuthRegistrationLimit
+})
+
 /** `DATABASE_URL`, `DATA_DIR`, `JWT_SECRET`, `PUBLIC_BASE_URL` (default `http://localhost:$PORT`) and the rest. */
 export const loadRodaEnvironment = Effect.gen(function*() {
   const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
@@ -70,6 +94,7 @@ export const loadRodaEnvironment = Effect.gen(function*() {
   const gatewayName = yield* Config.option(Config.string("PAYMENT_GATEWAY"))
   const sandboxSecret = yield* Config.option(Config.redacted("SANDBOX_WEBHOOK_SECRET"))
   const corsOrigins = yield* Config.option(Config.string("CORS_ORIGINS"))
+  const oauthRegistrationLimit = yield* loadOAuthRegistrationLimit
 
   const database: DatabaseOptions = Option.isSome(databaseUrl)
     ? { _tag: "Postgres", url: databaseUrl.value }
@@ -125,7 +150,8 @@ export const loadRodaEnvironment = Effect.gen(function*() {
       sandboxWebhookSecret,
       // Stored files (certificate PDFs and images): under DATA_DIR, or in memory with DATA_DIR=memory.
       blobDir: dataDir === "memory" ? undefined : join(dataDir, "blobs"),
-      ...(Option.isSome(corsOrigins) ? { corsOrigins: yield* parseCorsOrigins(corsOrigins.value) } : {})
+      ...(Option.isSome(corsOrigins) ? { corsOrigins: yield* parseCorsOrigins(corsOrigins.value) } : {}),
+      oauthRegistrationLimit
     })
   } satisfies RodaEnvironment
 })

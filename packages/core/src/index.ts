@@ -78,7 +78,7 @@ export { Mailer, MailTransport } from "./platform/Mailer"
 export type { Deliver, Mail } from "./platform/Mailer"
 export { MailStats } from "./platform/MailStats"
 export { defaultOptions, Options, secret } from "./platform/Options"
-export type { RodaOptions } from "./platform/Options"
+export type { OAuthRegistrationLimit, RodaOptions } from "./platform/Options"
 export { isStrongPassword, Passwords } from "./platform/Passwords"
 export {
   PaymentGateway,

@@ -16,8 +16,8 @@ const parsed = (req: IncomingMessage) => req as unknown as { readonly body?: unk
 
 export interface NodeHandlerOptions {
   /**
-   * The client's address for sign-in throttling. Default: the socket's remote address (behind a
-   * proxy, pass e.g. `(req) => req.headers["x-real-ip"]` or Express's `req.ip`).
+   * The client's address for sign-in and OAuth registration limits. Default: the socket's remote
+   * address (behind a proxy, pass e.g. `(req) => req.headers["x-real-ip"]` or Express's `req.ip`).
    */
   readonly clientAddress?: ((req: IncomingMessage) => string | undefined) | undefined
 }

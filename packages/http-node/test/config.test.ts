@@ -57,6 +57,23 @@ describe("configuration", () => {
     expect(Exit.isFailure(await load({ DATA_DIR: "memory", CORS_ORIGINS: "app.example" }))).toBe(true)
   })
 
+  it("reads the OAuth registration limits (20 and 1,000 an hour by default; 0 is no limit)", async () => {
+    const unset = await load({ DATA_DIR: "memory" })
+    if (!Exit.isSuccess(unset)) throw new Error("config failed")
+    expect(unset.value.options.oauthRegistrationLimit).toEqual({ perAddressPerHour: 20, totalPerHour: 1000 })
+    const given = await load({
+      DATA_DIR: "memory",
+      OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR: "0",
+      OAUTH_REGISTRATIONS_PER_HOUR: "50"
+    })
+    if (!Exit.isSuccess(given)) throw new Error("config failed")
+    expect(given.value.options.oauthRegistrationLimit).toEqual({ perAddressPerHour: 0, totalPerHour: 50 })
+    expect(Exit.isFailure(await load({ DATA_DIR: "memory", OAUTH_REGISTRATIONS_PER_HOUR: "-1" }))).toBe(true)
+    expect(Exit.isFailure(await load({ DATA_DIR: "memory", OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR: "many" }))).toBe(
+      true
+    )
+  })
+
   it("runs the sandbox gateway by default on the embedded database, with a webhook secret kept in the data folder", async () => {
     const dir = await mkdtemp(join(tmpdir(), "roda-config-"))
     const first = await load({ DATA_DIR: dir })

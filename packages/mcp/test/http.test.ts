@@ -9,7 +9,7 @@ import { Effect, Exit, Scope } from "effect"
 import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newCommunity } from "../../core/test/support/community"
-import { type Client as Api, client, testDatabase } from "../../core/test/support/harness"
+import { type Client as Api, client, REGISTRATION_LIMIT_OFF, testDatabase } from "../../core/test/support/harness"
 import { connectMcpClient } from "../../core/test/support/oauth"
 import { errorOf } from "./support"
 
@@ -39,7 +39,11 @@ beforeAll(async () => {
       host: "127.0.0.1",
       database: testDatabase(),
       log: { format: "json", level: "error" },
-      options: defaultOptions({ jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"), publicBaseUrl: base })
+      options: defaultOptions({
+        jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
+        publicBaseUrl: base,
+        oauthRegistrationLimit: REGISTRATION_LIMIT_OFF
+      })
     }, { logSink: () => {} }).pipe(Scope.extend(scope))
   )
   roda = served.roda

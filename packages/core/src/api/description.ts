@@ -53,6 +53,9 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   (100) and per address (30): 429 with \`Retry-After\`. Each attempt is reserved before the password is
   checked, so parallel guesses cannot pass the limit; a wrong guess from elsewhere does not lock the
   holder out of their own address.
+- OAuth dynamic client registration (\`POST /oauth/register\`) is limited per clock hour, per client address
+  (20) and in all (1,000), both configurable (0 is no limit): 429 \`temporarily_unavailable\` with \`Retry-After\`
+  (seconds until the hour ends). Refused metadata (400) is not counted.
 - E-mail addresses are compared after Unicode NFC normalization and lower-casing. Password recovery
   answers at once, identically for any address; the link and the e-mail are made off the request path.
 - Set-password links: invites are valid 7 days, recovery links 1 hour; each is single use, and using one

@@ -63,6 +63,12 @@ export const configProblems = (config: RodaConfig): ReadonlyArray<string> => {
       problems.push(`options.${name} must be a positive integer`)
     }
   }
+  for (const name of ["perAddressPerHour", "totalPerHour"] as const) {
+    const value = options.oauthRegistrationLimit?.[name] ?? 0
+    if (!Number.isInteger(value) || value < 0) {
+      problems.push(`options.oauthRegistrationLimit.${name} must be a whole number, 0 for no limit`)
+    }
+  }
   return problems
 }
 

@@ -1,7 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
 
-/** The address of the client, when the adapter knows it (used to throttle sign-in attempts). */
+/** The client's address, when the adapter knows it (limits sign-in attempts and OAuth registrations). */
 export class ClientAddress extends Context.Reference<ClientAddress>()("@roda/core/ClientAddress", {
   defaultValue: (): string | undefined => undefined
 }) {}

@@ -178,11 +178,12 @@ export class OAuthServerApi extends HttpApiGroup.make("oauth")
       .setPayload(ClientMetadata)
       .addSuccess(RegisteredClient, { status: 201 })
       .addError(OAuthError, { status: 400 })
+      .addError(OAuthError, { status: 429 })
       .annotate(OpenApi.Transform, rfcErrors)
       .annotate(OpenApi.Summary, "Register a client (RFC 7591)")
       .annotate(
         OpenApi.Description,
-        "Dynamic registration of a public client. `redirect_uris` is required; each is `https`, `http` on a loopback host (`127.0.0.1`, `[::1]`, `localhost`) or a private-use scheme (`com.example.app:/callback`); fragments are refused (400 `invalid_redirect_uri`). `grant_types` may name `authorization_code` and `refresh_token`, `response_types` only `code` (else 400 `invalid_client_metadata`). The answer always says `token_endpoint_auth_method: \"none\"` (no client secrets). Instead of registering, a client may use the `https` URL of its Client ID Metadata Document as `client_id`: Roda fetches it (5 s timeout, at most 5 kB, cached for 24 hours; never from a loopback, private or link-local address or a local name, so a client_id cannot reach Roda's own network); its `client_id` must equal the URL and its `redirect_uris` count as registered."
+        "Dynamic registration of a public client. `redirect_uris` is required; each is `https`, `http` on a loopback host (`127.0.0.1`, `[::1]`, `localhost`) or a private-use scheme (`com.example.app:/callback`); fragments are refused (400 `invalid_redirect_uri`). `grant_types` may name `authorization_code` and `refresh_token`, `response_types` only `code` (else 400 `invalid_client_metadata`). The answer always says `token_endpoint_auth_method: \"none\"` (no client secrets). Instead of registering, a client may use the `https` URL of its Client ID Metadata Document as `client_id`: Roda fetches it (5 s timeout, at most 5 kB, cached for 24 hours; never from a loopback, private or link-local address or a local name, so a client_id cannot reach Roda's own network); its `client_id` must equal the URL and its `redirect_uris` count as registered. Registration needs no account, so it is limited per clock hour: by default 20 clients from one client address and 1,000 in all (`OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR`, `OAUTH_REGISTRATIONS_PER_HOUR`; 0 is no limit); beyond that the answer is 429 `temporarily_unavailable` with `Retry-After` (seconds until the hour ends). The address is the one the server adapter gives (the socket's by default; `X-Forwarded-For` is not read)."
       )
   )
   .add(

@@ -4,6 +4,7 @@ import { Ids } from "../platform/Ids"
 import { type OAuthFailure, oauthFailure } from "./errors"
 import { isPublicHost } from "./publicHost"
 import { redirectUriProblem } from "./redirects"
+import { RegistrationLimit } from "./RegistrationLimit"
 import { type ClientRow, OAuthRepo } from "./Repo"
 import { OAuthUrls } from "./urls"
 
@@ -90,12 +91,21 @@ export class Clients extends Effect.Service<Clients>()("@roda/core/OAuthClients"
     const repo = yield* OAuthRepo
     const ids = yield* Ids
     const urls = yield* OAuthUrls
+    const limit = yield* RegistrationLimit
 
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const register = Effect.fn("OAuthClients.register")(function*(input: ClientMetadataInput) {
+    /** `address`: the client's, as the adapter gave it (counted by `RegistrationLimit`). */
+    const register = Effect.fn("OAuthClients.register")(function*(input: ClientMetadataInput, address?: string) {
       const valid = validateMetadata(input)
       if ("error" in valid) return valid
+      const refused = yield* limit.reserve(address)
+      if (Option.isSome(refused)) {
+        return {
+          ...oauthFailure("temporarily_unavailable", "too many client registrations; try again later", 429),
+          retryAfter: refused.value
+        } satisfies OAuthFailure
+      }
       const at = yield* now
       const id = yield* ids.next
       yield* repo.saveClient({

@@ -2,6 +2,7 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
+import { clientAddress } from "../http/ClientAddress"
 import { ok, page, requestLanguage } from "../http/Reply"
 import { Ids } from "../platform/Ids"
 import { Authorization } from "./Authorization"
@@ -18,7 +19,10 @@ import { OAuthUrls } from "./urls"
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" }
 
 const oauthError = (failure: OAuthFailure) =>
-  HttpServerResponse.unsafeJson(failureBody(failure), { status: failure.status, headers: NO_STORE })
+  HttpServerResponse.unsafeJson(failureBody(failure), {
+    status: failure.status,
+    headers: failure.retryAfter === undefined ? NO_STORE : { ...NO_STORE, "retry-after": String(failure.retryAfter) }
+  })
 
 const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status, headers: NO_STORE })
 
@@ -45,8 +49,10 @@ export const OAuthServerHttp = HttpApiBuilder.group(RodaApi, "oauth", (handlers)
       .handle("protectedResourceMcp", () => Effect.succeed(resource))
       .handle("authorizationServer", () => Effect.succeed(server))
       .handle("register", ({ payload }) =>
-        Effect.map(clients.register(payload), (answer) =>
-          isFailure(answer) ? oauthError(answer) : json(answer, 201)))
+        Effect.map(
+          Effect.flatMap(clientAddress, (address) => clients.register(payload, address)),
+          (answer) => isFailure(answer) ? oauthError(answer) : json(answer, 201)
+        ))
       .handle("authorize", ({ urlParams }) =>
         Effect.gen(function*() {
           const outcome = yield* authorization.authorize(urlParams)
@@ -57,12 +63,10 @@ export const OAuthServerHttp = HttpApiBuilder.group(RodaApi, "oauth", (handlers)
             })
           }
           const language = yield* requestLanguage
-          return yield* html((nonce) =>
-            refusalPage(outcome.description, language, nonce), 400)
+          return yield* html((nonce) => refusalPage(outcome.description, language, nonce), 400)
         }))
       .handle("consentPage", () =>
-        Effect.flatMap(requestLanguage, (language) =>
-          html((nonce) => consentPage(language, nonce))))
+        Effect.flatMap(requestLanguage, (language) => html((nonce) => consentPage(language, nonce))))
       .handle("token", ({ payload }) =>
         Effect.map(tokens.token(payload), (answer) =>
           isFailure(answer) ? oauthError(answer) : json(answer)))

@@ -19,6 +19,8 @@ export interface OAuthFailure {
   readonly error: OAuthErrorCode
   readonly error_description: string
   readonly status: number
+  /** Seconds to wait before trying again, sent as `Retry-After`. */
+  readonly retryAfter?: number | undefined
 }
 
 export const oauthFailure = (error: OAuthErrorCode, description: string, status = 400): OAuthFailure => ({

@@ -48,7 +48,21 @@ export interface RodaOptions {
    * serving one locally). Off by default: a metadata document's URL must be `https`.
    */
   readonly oauthAllowHttpMetadataDocuments?: boolean | undefined
+  /**
+   * OAuth dynamic registrations (`POST /oauth/register`, which needs no account) allowed per clock
+   * hour from one client address and from everyone together; 0 turns a limit off. Counted in the
+   * database, so every process serving the database shares them. Default 20 and 1,000
+   * (`OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR`, `OAUTH_REGISTRATIONS_PER_HOUR`).
+   */
+  readonly oauthRegistrationLimit?: OAuthRegistrationLimit | undefined
 }
+
+export interface OAuthRegistrationLimit {
+  readonly perAddressPerHour: number
+  readonly totalPerHour: number
+}
+
+export const DEFAULT_OAUTH_REGISTRATION_LIMIT: OAuthRegistrationLimit = { perAddressPerHour: 20, totalPerHour: 1000 }
 
 export class Options extends Context.Tag("@roda/core/Options")<Options, RodaOptions>() {}
 
@@ -61,6 +75,7 @@ export const defaultOptions = (
   loginAttemptsPerAddress: 30,
   loginAttemptsPerAccountGlobal: 100,
   loginWindowSeconds: 15 * 60,
+  oauthRegistrationLimit: DEFAULT_OAUTH_REGISTRATION_LIMIT,
   ...overrides
 })
 

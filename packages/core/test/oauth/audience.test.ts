@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { defaultOptions, makeRoda, secret } from "../../node/index"
 import { newCommunity } from "../support/community"
-import { client, testDatabase } from "../support/harness"
+import { client, REGISTRATION_LIMIT_OFF, testDatabase } from "../support/harness"
 import { connectMcpClient } from "../support/oauth"
 import { authenticate } from "./support"
 
@@ -18,7 +18,11 @@ describe("a token of another audience", () => {
   const rodaAt = (publicBaseUrl: string) =>
     makeRoda({
       database,
-      options: defaultOptions({ jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"), publicBaseUrl })
+      options: defaultOptions({
+        jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
+        publicBaseUrl,
+        oauthRegistrationLimit: REGISTRATION_LIMIT_OFF
+      })
     })
   afterAll(() => rmSync(folder, { recursive: true, force: true }))
 

@@ -1,3 +1,4 @@
+import type { Clock } from "effect"
 import { randomUUID } from "node:crypto"
 import { fileURLToPath } from "node:url"
 import { defaultOptions, makeRoda, type Roda, secret } from "../../node/index"
@@ -16,9 +17,12 @@ export const PLATFORM_ADMIN = "operator@roda.test"
 /** The sandbox gateway's webhook secret in the suites (sign with `signSandboxWebhook`). */
 export const SANDBOX_WEBHOOK_SECRET = "whsec_dGVzdC1zYW5kYm94LXdlYmhvb2stc2VjcmV0LWtleQ=="
 
+/** `oauthRegistrationLimit` of the suites: not counted (registration-limits.test.ts turns it on). */
+export const REGISTRATION_LIMIT_OFF = { perAddressPerHour: 0, totalPerHour: 0 } as const
+
 export const startRoda = (
   overrides: Partial<Parameters<typeof defaultOptions>[0]> = {},
-  config: { readonly tracing?: boolean } = {}
+  config: { readonly tracing?: boolean; readonly clock?: Clock.Clock } = {}
 ): Roda =>
   makeRoda({
     ...config,
@@ -28,6 +32,8 @@ export const startRoda = (
       publicBaseUrl: "http://roda.test",
       platformAdminEmails: [PLATFORM_ADMIN],
       sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
+      // Off: suites sharing one database (all registering from 127.0.0.1) would share one budget.
+      oauthRegistrationLimit: REGISTRATION_LIMIT_OFF,
       ...overrides
     })
   })

@@ -25,6 +25,7 @@ import oauth from "./0024_oauth"
 import gateways from "./0025_gateways"
 import subscriptionCharging from "./0026_subscription_charging"
 import operatorAudit from "./0027_operator_audit"
+import oauthRegistrationWindows from "./0028_oauth_registration_windows"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -54,5 +55,6 @@ export const migrations = {
   "0024_oauth": oauth,
   "0025_gateways": gateways,
   "0026_subscription_charging": subscriptionCharging,
-  "0027_operator_audit": operatorAudit
+  "0027_operator_audit": operatorAudit,
+  "0028_oauth_registration_windows": oauthRegistrationWindows
 }
