@@ -44,5 +44,7 @@ describe("request tracing", () => {
     expect(off).toEqual([])
     const on = await spans(() => client(traced).post("/api/auth/register", body("traced@example.com")))
     expect(on).toContain("sql.execute")
+    // Service calls keep their named spans when tracing is on (platform/traced.ts), and only then.
+    expect(on).toEqual(expect.arrayContaining(["Identity.register", "Identity.createAccount"]))
   })
 })

@@ -5,6 +5,7 @@ import { rangeEnd, rangeStart } from "../domain/DateRange"
 import { Uuid } from "../domain/Ids"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requirePlatformAdmin } from "../domain/Policy"
+import { traced } from "../platform/traced"
 import { auditMessages as M } from "./messages"
 import type { AuditAction } from "./OperatorAudit"
 import { AuditRepo, type AuditRow } from "./Repo"
@@ -37,7 +38,7 @@ export class AuditLog extends Effect.Service<AuditLog>()("@roda/core/AuditLog", 
   effect: Effect.gen(function*() {
     const repo = yield* AuditRepo
 
-    const list = Effect.fn("AuditLog.list")(function*(account: Account, query: AuditQuery) {
+    const list = traced("AuditLog.list")(function*(account: Account, query: AuditQuery) {
       yield* requirePlatformAdmin(account)
       const since = query.since === undefined ? undefined : rangeStart(query.since.trim())
       const until = query.until === undefined ? undefined : rangeEnd(query.until.trim())

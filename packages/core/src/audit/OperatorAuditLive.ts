@@ -1,6 +1,7 @@
 import { Clock, Effect, Layer } from "effect"
 import { isUuid } from "../domain/Ids"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { storedDetails } from "./details"
 import { OperatorAudit } from "./OperatorAudit"
 import { AuditRepo } from "./Repo"
@@ -12,7 +13,7 @@ export const OperatorAuditLive = Layer.effect(
     const repo = yield* AuditRepo
     const ids = yield* Ids
     return {
-      record: Effect.fn("OperatorAudit.record")(function*(entry) {
+      record: traced("OperatorAudit.record")(function*(entry) {
         yield* repo.insert({
           id: yield* ids.next,
           actorId: entry.actor.id,

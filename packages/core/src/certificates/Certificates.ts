@@ -11,6 +11,7 @@ import { isStaff, staffRoles } from "../domain/Role"
 import { BlobStore } from "../platform/BlobStore"
 import { fromBase64 } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
 import { DEFAULT_FONT, findFont } from "./fonts"
@@ -120,7 +121,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
 
     // ---- Space rules
 
-    const rule = Effect.fn("Certificates.rule")(function*(viewer: Viewer, spaceId: string) {
+    const rule = traced("Certificates.rule")(function*(viewer: Viewer, spaceId: string) {
       const space = yield* access.space(viewer, spaceId)
       const stored = yield* repo.rule(viewer.communityId, space.spaceId)
       const issuer: Issuer = Option.match(stored, { onNone: () => "staff", onSome: (row) => row.issuer })
@@ -132,7 +133,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       }
     })
 
-    const setRule = Effect.fn("Certificates.setRule")(function*(member: Member, spaceId: string, issuer: Issuer) {
+    const setRule = traced("Certificates.setRule")(function*(member: Member, spaceId: string, issuer: Issuer) {
       yield* requireRole(member, staffRoles)
       const space = yield* access.space(viewerOfMember(member), spaceId)
       if (issuer === "course_completion" && space.module !== "courses") {
@@ -174,7 +175,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
         return key
       })
 
-    const createTemplate = Effect.fn("Certificates.createTemplate")(function*(member: Member, input: NewTemplateInput) {
+    const createTemplate = traced("Certificates.createTemplate")(function*(member: Member, input: NewTemplateInput) {
       yield* requireRole(member, staffRoles)
       const space = yield* bodySpace(member, input.spaceId)
       yield* checkFont(input.fontId)
@@ -201,11 +202,11 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       return templateView(row)
     })
 
-    const templateDetail = Effect.fn("Certificates.template")(function*(member: Member, id: string) {
+    const templateDetail = traced("Certificates.template")(function*(member: Member, id: string) {
       return templateView(yield* staffTemplate(member, id))
     })
 
-    const updateTemplate = Effect.fn("Certificates.updateTemplate")(
+    const updateTemplate = traced("Certificates.updateTemplate")(
       function*(member: Member, id: string, input: TemplateInput) {
         const template = yield* staffTemplate(member, id)
         yield* checkFont(input.fontId)
@@ -248,14 +249,14 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
         return templateView(yield* findTemplate(member.communityId, template.id))
       })
 
-    const activateTemplate = Effect.fn("Certificates.activateTemplate")(function*(member: Member, id: string) {
+    const activateTemplate = traced("Certificates.activateTemplate")(function*(member: Member, id: string) {
       return yield* moveTemplate("active")(member, id)
     })
-    const archiveTemplate = Effect.fn("Certificates.archiveTemplate")(function*(member: Member, id: string) {
+    const archiveTemplate = traced("Certificates.archiveTemplate")(function*(member: Member, id: string) {
       return yield* moveTemplate("archived")(member, id)
     })
 
-    const duplicateTemplate = Effect.fn("Certificates.duplicateTemplate")(function*(member: Member, id: string) {
+    const duplicateTemplate = traced("Certificates.duplicateTemplate")(function*(member: Member, id: string) {
       const template = yield* staffTemplate(member, id)
       const at = yield* now
       const row: TemplateRow = {
@@ -270,7 +271,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       return templateView(row)
     })
 
-    const previewTemplate = Effect.fn("Certificates.previewTemplate")(
+    const previewTemplate = traced("Certificates.previewTemplate")(
       function*(member: Member, id: string, format: "pdf" | "png") {
         const template = yield* staffTemplate(member, id)
         const space = yield* access.space(viewerOfMember(member), template.spaceId)
@@ -287,7 +288,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       }
     )
 
-    const listTemplates = Effect.fn("Certificates.listTemplates")(function*(member: Member, query: TemplateQuery) {
+    const listTemplates = traced("Certificates.listTemplates")(function*(member: Member, query: TemplateQuery) {
       yield* requireRole(member, staffRoles)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, KeyCursor)
@@ -304,7 +305,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
 
     // ---- Issuing
 
-    const issue = Effect.fn("Certificates.issue")(function*(
+    const issue = traced("Certificates.issue")(function*(
       member: Member,
       input: { templateId: string; spaceId: string; profileIds: ReadonlyArray<string> }
     ) {
@@ -389,7 +390,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       }))
     })
 
-    const batch = Effect.fn("Certificates.batch")(function*(member: Member, id: string) {
+    const batch = traced("Certificates.batch")(function*(member: Member, id: string) {
       yield* requireRole(member, staffRoles)
       const row = yield* repo.findBatch(member.communityId, id.toLowerCase())
       if (Option.isNone(row)) return yield* Effect.fail(notFound(M.batchNotFound))
@@ -417,11 +418,11 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
     const staffCertificate = (member: Member, id: string) =>
       Effect.zipRight(requireRole(member, staffRoles), find(member.communityId, id))
 
-    const detail = Effect.fn("Certificates.detail")(function*(member: Member, id: string) {
+    const detail = traced("Certificates.detail")(function*(member: Member, id: string) {
       return certificateView(yield* visible(member, id), base, isStaff(member.role))
     })
 
-    const list = Effect.fn("Certificates.list")(function*(member: Member, query: CertificateQuery) {
+    const list = traced("Certificates.list")(function*(member: Member, query: CertificateQuery) {
       yield* requireRole(member, staffRoles)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, KeyCursor)
@@ -438,7 +439,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       return { items: page.items.map((row) => certificateView(row, base, true)), pagination: page.pagination }
     })
 
-    const mine = Effect.fn("Certificates.mine")(function*(account: Account, query: PageQuery) {
+    const mine = traced("Certificates.mine")(function*(account: Account, query: PageQuery) {
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, KeyCursor)
       const rows = yield* repo.listOfAccount(account.id, { after, limit })
@@ -463,7 +464,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
         }))
       })
 
-    const revoke = Effect.fn("Certificates.revoke")(function*(member: Member, id: string, reason: string) {
+    const revoke = traced("Certificates.revoke")(function*(member: Member, id: string, reason: string) {
       yield* move(
         member,
         id,
@@ -483,7 +484,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       return certificateView(yield* find(member.communityId, id), base, true)
     })
 
-    const reissue = Effect.fn("Certificates.reissue")(function*(member: Member, id: string) {
+    const reissue = traced("Certificates.reissue")(function*(member: Member, id: string) {
       const newId = yield* ids.next
       yield* move(member, id, "superseded", (row, at) =>
         Effect.gen(function*() {
@@ -511,7 +512,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       return certificateView(yield* find(member.communityId, newId), base, true)
     })
 
-    const retry = Effect.fn("Certificates.retry")(function*(member: Member, id: string) {
+    const retry = traced("Certificates.retry")(function*(member: Member, id: string) {
       yield* move(member, id, "pending", (row, at) =>
         Effect.gen(function*() {
           yield* repo.update(member.communityId, row.id, { status: "pending", attempts: 0, lastError: null }, at)
@@ -531,7 +532,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       return certificateView(yield* find(member.communityId, id), base, true)
     })
 
-    const remove = Effect.fn("Certificates.remove")(function*(member: Member, id: string) {
+    const remove = traced("Certificates.remove")(function*(member: Member, id: string) {
       const found = yield* staffCertificate(member, id)
       const keys = yield* transactional(sql)(Effect.gen(function*() {
         const locked = yield* repo.lock(member.communityId, found.id)
@@ -550,7 +551,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       yield* Effect.forEach(keys, (key) => key === null ? Effect.void : blobs.remove(key), { discard: true })
     })
 
-    const resendEmail = Effect.fn("Certificates.resendEmail")(function*(member: Member, id: string) {
+    const resendEmail = traced("Certificates.resendEmail")(function*(member: Member, id: string) {
       const row = yield* staffCertificate(member, id)
       if (row.status !== "issued") {
         const message = M.notIssued(row.status)
@@ -560,14 +561,14 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       return certificateView(row, base, true)
     })
 
-    const setIndexing = Effect.fn("Certificates.setIndexing")(function*(member: Member, id: string, indexing: boolean) {
+    const setIndexing = traced("Certificates.setIndexing")(function*(member: Member, id: string, indexing: boolean) {
       const row = yield* visible(member, id)
       yield* repo.update(member.communityId, row.id, { indexing }, yield* now)
       return certificateView(yield* find(member.communityId, row.id), base, isStaff(member.role))
     })
 
     /** The certificate whose files the caller may fetch (holder or staff), once rendered. */
-    const rendered = Effect.fn("Certificates.rendered")(function*(member: Member, id: string) {
+    const rendered = traced("Certificates.rendered")(function*(member: Member, id: string) {
       const row = yield* visible(member, id)
       if (row.pdfKey === null || !["issued", "revoked", "superseded"].includes(row.status)) {
         const message = M.notRendered(row.status)

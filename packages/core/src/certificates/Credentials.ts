@@ -2,6 +2,7 @@ import { Clock, Effect, Option, Redacted } from "effect"
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose"
 import { fromBase64Url, randomBytes, sha256Bytes, sha256Hex, toBase64Url, utf8Bytes, utf8Text } from "../platform/bytes"
 import { Options } from "../platform/Options"
+import { traced } from "../platform/traced"
 import type { CertificateView } from "./Repo"
 import { CertificatesRepo } from "./Repo"
 
@@ -110,7 +111,7 @@ export class Credentials extends Effect.Service<Credentials>()("@roda/core/Certi
     }
 
     /** The VC-JWT of an issued certificate, signed with its community's key. */
-    const sign = Effect.fn("Credentials.sign")(function*(certificate: CertificateView, spaceTitle: string) {
+    const sign = traced("Credentials.sign")(function*(certificate: CertificateView, spaceTitle: string) {
       const key = yield* issuerKey(certificate.communityId)
       const vc = credentialOf(certificate, spaceTitle)
       const issuedAt = Math.floor((certificate.issuedAt ?? certificate.createdAt).getTime() / 1000)

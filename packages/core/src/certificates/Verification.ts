@@ -3,6 +3,7 @@ import { notFound } from "../domain/AppError"
 import { BlobStore } from "../platform/BlobStore"
 import { constantTimeEqual, hmacSha256, sha256Bytes, toBase64Url, utf8Bytes } from "../platform/bytes"
 import { Options } from "../platform/Options"
+import { traced } from "../platform/traced"
 import { normalizeCode } from "./codes"
 import { Credentials } from "./Credentials"
 import { CertificateMessages as M } from "./messages"
@@ -53,7 +54,7 @@ export class Verification extends Effect.Service<Verification>()("@roda/core/Cer
           onSome: Effect.succeed
         }))
 
-    const verify = Effect.fn("Verification.verify")(function*(typed: string) {
+    const verify = traced("Verification.verify")(function*(typed: string) {
       const row = yield* byCode(typed)
       const status = verdictOf(row)
       return {
@@ -77,17 +78,17 @@ export class Verification extends Effect.Service<Verification>()("@roda/core/Cer
       }
     })
 
-    const credential = Effect.fn("Verification.credential")(function*(typed: string) {
+    const credential = traced("Verification.credential")(function*(typed: string) {
       const row = yield* byCode(typed)
       return yield* credentials.sign(row, row.spaceTitle)
     })
 
-    const publicImage = Effect.fn("Verification.publicImage")(function*(typed: string) {
+    const publicImage = traced("Verification.publicImage")(function*(typed: string) {
       const row = yield* byCode(typed)
       return yield* rendering.image(row, yield* templateOf(row), "card").pipe(Effect.orDie)
     })
 
-    const page = Effect.fn("Verification.page")(function*(typed: string) {
+    const page = traced("Verification.page")(function*(typed: string) {
       const row = yield* byCode(typed)
       const status = verdictOf(row)
       const url = `${base}/certificates/${row.code}`
@@ -150,14 +151,14 @@ ${detail}
     const signature = (payload: string) => toBase64Url(hmacSha256(signingKey, payload))
 
     /** A link to one of the certificate's files, valid `FILE_LINK_SECONDS`. */
-    const signedUrl = Effect.fn("Verification.signedUrl")(function*(row: { id: string }, kind: FileKind) {
+    const signedUrl = traced("Verification.signedUrl")(function*(row: { id: string }, kind: FileKind) {
       const expires = Math.floor((yield* Clock.currentTimeMillis) / 1000) + FILE_LINK_SECONDS
       const payload = `${row.id}.${kind}.${expires}`
       return `${base}/api/certificates/files/${payload}.${signature(payload)}`
     })
 
     /** The file a signed link names, while the link is valid (404 otherwise). */
-    const file = Effect.fn("Verification.file")(function*(token: string) {
+    const file = traced("Verification.file")(function*(token: string) {
       const invalid = notFound(M.fileLinkInvalid)
       const match = /^([0-9a-f-]{36})\.(pdf|card|page)\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token)
       if (match === null) return yield* Effect.fail(invalid)

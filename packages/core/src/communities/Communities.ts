@@ -8,6 +8,7 @@ import type { PageQuery } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { managerRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
 import { Profiles } from "./Profiles"
@@ -72,7 +73,7 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
         }
       })
 
-    const create = Effect.fn("Communities.create")(function*(
+    const create = traced("Communities.create")(function*(
       account: Account,
       input: { name: string; slug?: string | undefined; customDomain?: string | null | undefined }
     ) {
@@ -105,7 +106,7 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
       )
     })
 
-    const update = Effect.fn("Communities.update")(function*(
+    const update = traced("Communities.update")(function*(
       member: Member,
       id: string,
       changes: { name?: string | undefined; slug?: string | undefined; customDomain?: string | null | undefined }
@@ -117,18 +118,18 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
       return yield* current(member.communityId)
     })
 
-    const remove = Effect.fn("Communities.remove")(function*(member: Member, id: string) {
+    const remove = traced("Communities.remove")(function*(member: Member, id: string) {
       yield* sameCommunity(member, id)
       yield* requireRole(member, ["owner"])
       yield* repo.softDelete(member.communityId, new Date(yield* Clock.currentTimeMillis))
     })
 
-    const members = Effect.fn("Communities.members")(function*(member: Member, id: string, query: PageQuery) {
+    const members = traced("Communities.members")(function*(member: Member, id: string, query: PageQuery) {
       yield* sameCommunity(member, id)
       return yield* profiles.list(member, query)
     })
 
-    const updateSettings = Effect.fn("Communities.updateSettings")(function*(
+    const updateSettings = traced("Communities.updateSettings")(function*(
       member: Member,
       id: string,
       settings: Record<string, unknown>
@@ -140,7 +141,7 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
       return yield* current(member.communityId)
     })
 
-    const notificationSettings = Effect.fn("Communities.notificationSettings")(function*(member: Member) {
+    const notificationSettings = traced("Communities.notificationSettings")(function*(member: Member) {
       yield* requireRole(member, managerRoles)
       const row = yield* repo.notificationSettings(member.communityId)
       return Option.match(row, {
@@ -149,7 +150,7 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
       })
     })
 
-    const setNotificationSettings = Effect.fn("Communities.setNotificationSettings")(function*(
+    const setNotificationSettings = traced("Communities.setNotificationSettings")(function*(
       member: Member,
       salesEmail: string | null
     ) {

@@ -10,6 +10,7 @@ import { isStaff, managerRoles, type Role, staffRoles } from "../domain/Role"
 import { Identity } from "../identity/Identity"
 import { Ids } from "../platform/Ids"
 import { Mailer } from "../platform/Mailer"
+import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
 import { ProfilesRepo } from "./ProfilesRepo"
@@ -195,7 +196,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
         if (!open) return yield* refused
       })
 
-    const add = Effect.fn("Profiles.add")(function*(member: Member, input: NewProfileInput, invite: boolean) {
+    const add = traced("Profiles.add")(function*(member: Member, input: NewProfileInput, invite: boolean) {
       const role = input.role ?? "member"
       yield* requireInviter(member, role, invite)
       yield* checkRoleAuthority(member, [role])
@@ -206,7 +207,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       return yield* view(member, profileId)
     })
 
-    const list = Effect.fn("Profiles.list")(function*(
+    const list = traced("Profiles.list")(function*(
       member: Member,
       query: PageQuery & { role?: Role | undefined; tag?: string | undefined; search?: string | undefined }
     ) {
@@ -224,7 +225,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       return { items: page.items.map(viewFor(member)), pagination: page.pagination }
     })
 
-    const autocomplete = Effect.fn("Profiles.autocomplete")(
+    const autocomplete = traced("Profiles.autocomplete")(
       function*(member: Member, q: string, limit: number | undefined) {
         const text = q.trim()
         if (text === "") return []
@@ -234,7 +235,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       }
     )
 
-    const my = Effect.fn("Profiles.my")(function*(account: Account) {
+    const my = traced("Profiles.my")(function*(account: Account) {
       const rows = yield* repo.ofAccount(account.id)
       return rows.map((row) => ({
         ...profileView(row),
@@ -242,7 +243,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       }))
     })
 
-    const update = Effect.fn("Profiles.update")(function*(
+    const update = traced("Profiles.update")(function*(
       member: Member,
       id: string,
       changes: {
@@ -260,7 +261,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     })
 
     /** Only the holder; the login changes once the link sent to the new address is used. */
-    const changeEmail = Effect.fn("Profiles.changeEmail")(function*(member: Member, id: string, email: string) {
+    const changeEmail = traced("Profiles.changeEmail")(function*(member: Member, id: string, email: string) {
       const target = yield* find(member, id)
       if (target.id !== member.profileId || target.accountId !== member.account.id) {
         return yield* Effect.fail(forbidden(Messages.emailOnlyByHolder))
@@ -270,7 +271,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     })
 
     /** The holder accepts an invitation of the community; an already accepted own profile answers as is. */
-    const accept = Effect.fn("Profiles.accept")(function*(account: Account, communityId: string, id: string) {
+    const accept = traced("Profiles.accept")(function*(account: Account, communityId: string, id: string) {
       const profileId = id.toLowerCase()
       yield* repo.accept(communityId, profileId, account.id)
       const row = yield* repo.ownProfile(communityId, profileId, account.id)
@@ -280,21 +281,21 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       return profileView(row.value, true)
     })
 
-    const decline = Effect.fn("Profiles.decline")(function*(account: Account, communityId: string, id: string) {
+    const decline = traced("Profiles.decline")(function*(account: Account, communityId: string, id: string) {
       const at = new Date(yield* Clock.currentTimeMillis)
       if (!(yield* repo.decline(communityId, id.toLowerCase(), account.id, at))) {
         return yield* Effect.fail(notFound(Messages.invitationNotFound))
       }
     })
 
-    const setTags = Effect.fn("Profiles.setTags")(function*(member: Member, id: string, tags: ReadonlyArray<string>) {
+    const setTags = traced("Profiles.setTags")(function*(member: Member, id: string, tags: ReadonlyArray<string>) {
       yield* requireRole(member, staffRoles)
       const target = yield* find(member, id)
       yield* repo.update(member.communityId, target.id, { tags: [...new Set(tags)] })
       return yield* view(member, target.id)
     })
 
-    const changeRole = Effect.fn("Profiles.changeRole")(function*(member: Member, id: string, role: Role) {
+    const changeRole = traced("Profiles.changeRole")(function*(member: Member, id: string, role: Role) {
       yield* requireRole(member, managerRoles)
       const target = yield* find(member, id)
       if (target.id === member.profileId) return yield* Effect.fail(forbidden(Messages.ownRoleChange))
@@ -308,7 +309,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       return yield* view(member, target.id)
     })
 
-    const remove = Effect.fn("Profiles.remove")(function*(member: Member, id: string) {
+    const remove = traced("Profiles.remove")(function*(member: Member, id: string) {
       const target = yield* find(member, id)
       if (target.id !== member.profileId) {
         yield* requireRole(member, managerRoles)
@@ -323,7 +324,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
 
     const tags = (member: Member) => repo.tagCounts(member.communityId)
 
-    const renameTag = Effect.fn("Profiles.renameTag")(function*(member: Member, from: string, to: string) {
+    const renameTag = traced("Profiles.renameTag")(function*(member: Member, from: string, to: string) {
       yield* requireRole(member, staffRoles)
       if (from === to) {
         // Nothing to move; renaming onto itself must not drop the tag or its color.
@@ -339,7 +340,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       return { profilesChanged: changed }
     })
 
-    const removeTag = Effect.fn("Profiles.removeTag")(function*(member: Member, tag: string) {
+    const removeTag = traced("Profiles.removeTag")(function*(member: Member, tag: string) {
       yield* requireRole(member, staffRoles)
       const changed = yield* transaction(Effect.gen(function*() {
         const count = yield* repo.removeTag(member.communityId, tag)
@@ -350,7 +351,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       return { profilesChanged: changed }
     })
 
-    const setTagColor = Effect.fn("Profiles.setTagColor")(function*(member: Member, tag: string, color: string) {
+    const setTagColor = traced("Profiles.setTagColor")(function*(member: Member, tag: string, color: string) {
       yield* requireRole(member, staffRoles)
       if (!(yield* repo.tagInUse(member.communityId, tag))) return yield* Effect.fail(notFound(Messages.tagNotFound))
       yield* repo.setTagColor(member.communityId, tag, color.toLowerCase())

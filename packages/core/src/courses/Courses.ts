@@ -10,6 +10,7 @@ import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/P
 import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { insertWithFreeSlug as insertFreeSlug, slugTaken } from "../sql/freeSlug"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
@@ -91,7 +92,7 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
         randomSuffix: ids.next
       })
 
-    const create = Effect.fn("Courses.create")(function*(member: Member, input: NewCourseInput) {
+    const create = traced("Courses.create")(function*(member: Member, input: NewCourseInput) {
       yield* requireRole(member, staffRoles)
       const spaceId = yield* courseSpace(member, input.spaceId)
       const id = yield* ids.next
@@ -109,7 +110,7 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
       return courseView(yield* find(member, id))
     })
 
-    const update = Effect.fn("Courses.update")(function*(member: Member, id: string, input: CourseChangesInput) {
+    const update = traced("Courses.update")(function*(member: Member, id: string, input: CourseChangesInput) {
       yield* requireRole(member, staffRoles)
       const course = yield* find(member, id)
       const changes: { -readonly [K in keyof CourseChanges]: CourseChanges[K] } = Object.fromEntries(
@@ -125,13 +126,13 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
       return courseView(yield* find(member, course.id))
     })
 
-    const remove = Effect.fn("Courses.remove")(function*(member: Member, id: string) {
+    const remove = traced("Courses.remove")(function*(member: Member, id: string) {
       yield* requireRole(member, staffRoles)
       const course = yield* find(member, id)
       yield* repo.remove(member.communityId, course.id)
     })
 
-    const list = Effect.fn("Courses.list")(function*(member: Member, query: CourseQuery) {
+    const list = traced("Courses.list")(function*(member: Member, query: CourseQuery) {
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, CourseCursor)
       const staff = isStaff(member.role)
@@ -153,7 +154,7 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
      * Course detail in three statements: the course, the access decision (before any lesson
      * content is read), then the outline with, for a member, enrollment and progress.
      */
-    const detail = Effect.fn("Courses.detail")(function*(viewer: Viewer, identifier: string) {
+    const detail = traced("Courses.detail")(function*(viewer: Viewer, identifier: string) {
       const course = yield* orNotFound(Messages.courseNotFound)(repo.findByIdentifier(viewer.communityId, identifier))
       const staff = Option.exists(viewer.member, (member) => isStaff(member.role))
       if (course.status !== "published" && !staff) return yield* Effect.fail(notFound(Messages.courseNotFound))

@@ -7,6 +7,7 @@ import { Messages } from "../domain/Messages"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { CurriculumRepo, type LessonFields, type LessonRow } from "./CurriculumRepo"
 import { aliased, checkContent, type LessonType } from "./Policy"
@@ -88,7 +89,7 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
     const moduleIdsOf = (member: Member, courseId: string) =>
       Effect.map(repo.modulesOf(member.communityId, courseId), (rows) => rows.map((row) => row.id))
 
-    const createModule = Effect.fn("Curriculum.createModule")(function*(
+    const createModule = traced("Curriculum.createModule")(function*(
       member: Member,
       input: { courseId: string; title: string; order?: number | undefined; position?: number | undefined }
     ) {
@@ -113,7 +114,7 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
       return moduleView(yield* findModule(member, id))
     })
 
-    const updateModule = Effect.fn("Curriculum.updateModule")(function*(
+    const updateModule = traced("Curriculum.updateModule")(function*(
       member: Member,
       id: string,
       input: { title?: string | undefined; order?: number | undefined; position?: number | undefined }
@@ -133,7 +134,7 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
       return moduleView(yield* findModule(member, module.id))
     })
 
-    const removeModule = Effect.fn("Curriculum.removeModule")(function*(member: Member, id: string) {
+    const removeModule = traced("Curriculum.removeModule")(function*(member: Member, id: string) {
       yield* requireRole(member, staffRoles)
       const module = yield* findModule(member, id)
       yield* transaction(Effect.gen(function*() {
@@ -143,7 +144,7 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
       }))
     })
 
-    const createLesson = Effect.fn("Curriculum.createLesson")(function*(
+    const createLesson = traced("Curriculum.createLesson")(function*(
       member: Member,
       raw: LessonInput & { moduleId: string; title: string; type: LessonType }
     ) {
@@ -191,7 +192,7 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
         return module.id
       })
 
-    const updateLesson = Effect.fn("Curriculum.updateLesson")(function*(
+    const updateLesson = traced("Curriculum.updateLesson")(function*(
       member: Member,
       id: string,
       raw: LessonInput
@@ -224,7 +225,7 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
       return lessonView(yield* findLesson(member, found.id))
     })
 
-    const removeLesson = Effect.fn("Curriculum.removeLesson")(function*(member: Member, id: string) {
+    const removeLesson = traced("Curriculum.removeLesson")(function*(member: Member, id: string) {
       yield* requireRole(member, staffRoles)
       const found = yield* findLesson(member, id)
       yield* transaction(Effect.gen(function*() {

@@ -6,6 +6,7 @@ import { Messages } from "../domain/Messages"
 import { isStaff } from "../domain/Role"
 import { Ids } from "../platform/Ids"
 import { Jobs } from "../platform/Jobs"
+import { traced } from "../platform/traced"
 import { Access, viewerOfMember } from "../structure/Access"
 import { COURSE_COMPLETED_JOB, type CourseCompleted } from "./CourseCompleted"
 import { CurriculumRepo } from "./CurriculumRepo"
@@ -37,7 +38,7 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
       orNotFound(Messages.courseNotFound)(courses.find(member.communityId, id.trim().toLowerCase()))
 
     /** Spec §3: only a published course accepts enrollments (409); the space's content must be readable. */
-    const enroll = Effect.fn("Learning.enroll")(function*(member: Member, courseId: string) {
+    const enroll = traced("Learning.enroll")(function*(member: Member, courseId: string) {
       const course = yield* findCourse(member, courseId)
       if (course.status !== "published") return yield* Effect.fail(conflict(Messages.courseNotPublished))
       yield* access.readContent(viewerOfMember(member), course.spaceId)
@@ -55,7 +56,7 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
       return { ...enrollmentView(existing), alreadyEnrolled: true as const }
     })
 
-    const progress = Effect.fn("Learning.progress")(function*(
+    const progress = traced("Learning.progress")(function*(
       member: Member,
       courseId: string,
       lessonId: string,

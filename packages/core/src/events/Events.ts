@@ -9,6 +9,7 @@ import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from 
 import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { insertWithFreeSlug as insertFreeSlug, slugTaken } from "../sql/freeSlug"
 import { transactional } from "../sql/transaction"
@@ -175,7 +176,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     const isHost = (viewer: Viewer, event: EventRow) =>
       Option.exists(viewer.member, (member) => member.profileId === event.hostProfileId)
 
-    const create = Effect.fn("Events.create")(function*(member: Member, input: NewEventInput) {
+    const create = traced("Events.create")(function*(member: Member, input: NewEventInput) {
       yield* requireRole(member, staffRoles)
       const spaceId = yield* eventSpace(member, input.spaceId)
       const fields: EventFields = {
@@ -206,7 +207,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       return eventView(yield* find(member.communityId, id), true)
     })
 
-    const update = Effect.fn("Events.update")(function*(member: Member, id: string, input: EventChangesInput) {
+    const update = traced("Events.update")(function*(member: Member, id: string, input: EventChangesInput) {
       const event = yield* managed(member, id)
       const changes: { -readonly [K in keyof EventFields]?: EventFields[K] } = {}
       if (input.title !== undefined) changes.title = input.title
@@ -243,7 +244,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       return eventView(yield* find(member.communityId, event.id), true)
     })
 
-    const remove = Effect.fn("Events.remove")(function*(member: Member, id: string) {
+    const remove = traced("Events.remove")(function*(member: Member, id: string) {
       const event = yield* managed(member, id)
       yield* repo.softDelete(member.communityId, event.id, yield* now)
     })
@@ -255,7 +256,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
         onSome: (member) => repo.participation(viewer.communityId, eventId, member.actingProfileId)
       })
 
-    const detail = Effect.fn("Events.detail")(function*(viewer: Viewer, identifier: string) {
+    const detail = traced("Events.detail")(function*(viewer: Viewer, identifier: string) {
       const event = yield* findByIdentifier(viewer.communityId, identifier)
       yield* access.readContent(viewer, event.spaceId)
       const own = yield* participationOf(viewer, event.id)
@@ -274,7 +275,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       }
     })
 
-    const list = Effect.fn("Events.list")(function*(viewer: Viewer, query: EventQuery) {
+    const list = traced("Events.list")(function*(viewer: Viewer, query: EventQuery) {
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, EventCursor)
       const staff = isStaffViewer(viewer)
@@ -296,7 +297,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
      * The toggle, under the event's row lock: the seat count read here cannot change before the
      * transaction ends, so `going` never exceeds the capacity whatever the concurrency.
      */
-    const participate = Effect.fn("Events.participate")(function*(member: Member, id: string) {
+    const participate = traced("Events.participate")(function*(member: Member, id: string) {
       const found = yield* find(member.communityId, id)
       yield* access.readContent(viewerOfMember(member), found.spaceId)
       const communityId = member.communityId
@@ -340,7 +341,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       }
     })
 
-    const participants = Effect.fn("Events.participants")(function*(
+    const participants = traced("Events.participants")(function*(
       viewer: Viewer,
       id: string,
       query: ParticipantQuery
@@ -386,14 +387,14 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
         return eventView(yield* find(member.communityId, event.id), true)
       })
 
-    const startStream = Effect.fn("Events.startStream")(function*(member: Member, id: string) {
+    const startStream = traced("Events.startStream")(function*(member: Member, id: string) {
       return yield* moveStream("live")(member, id)
     })
-    const stopStream = Effect.fn("Events.stopStream")(function*(member: Member, id: string) {
+    const stopStream = traced("Events.stopStream")(function*(member: Member, id: string) {
       return yield* moveStream("ended")(member, id)
     })
 
-    const calendar = Effect.fn("Events.calendar")(function*(viewer: Viewer, identifier: string) {
+    const calendar = traced("Events.calendar")(function*(viewer: Viewer, identifier: string) {
       const { joinUrl, ...event } = yield* detail(viewer, identifier)
       const row = yield* findByIdentifier(viewer.communityId, event.id)
       return { slug: event.slug, ics: icsOf(row, joinUrl, "roda") }

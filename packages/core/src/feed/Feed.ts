@@ -6,6 +6,7 @@ import { Messages } from "../domain/Messages"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
+import { traced } from "../platform/traced"
 import { SocialItems } from "../social/items"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
 import { FeedRepo } from "./Repo"
@@ -38,7 +39,7 @@ export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
       )
 
     /** One statement per page: readable spaces, pins, the stream and the counts. */
-    const list = Effect.fn("Feed.list")(function*(viewer: Viewer, query: PageQuery) {
+    const list = traced("Feed.list")(function*(viewer: Viewer, query: PageQuery) {
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, FeedCursor)
       const scope = yield* scopeOf(viewer)
@@ -53,7 +54,7 @@ export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
       return { items: page.items.map(itemView), pagination: page.pagination }
     })
 
-    const stats = Effect.fn("Feed.stats")(function*(viewer: Viewer) {
+    const stats = traced("Feed.stats")(function*(viewer: Viewer) {
       const now = yield* Clock.currentTimeMillis
       const row = yield* repo.stats(yield* scopeOf(viewer), new Date(now - 7 * DAY), new Date(now - 30 * DAY))
       return {
@@ -67,7 +68,7 @@ export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
       }
     })
 
-    const recommendations = Effect.fn("Feed.recommendations")(function*(member: Member, limit: number | undefined) {
+    const recommendations = traced("Feed.recommendations")(function*(member: Member, limit: number | undefined) {
       const viewer = viewerOfMember(member)
       const since = new Date((yield* Clock.currentTimeMillis) - 7 * DAY)
       const rows = yield* repo.recommendations(
@@ -80,13 +81,13 @@ export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
     })
 
     /** The item as the member may see it; 404 when it is of another community or unreadable. */
-    const item = Effect.fn("Feed.item")(function*(member: Member, type: FeedItemType, id: string) {
+    const item = traced("Feed.item")(function*(member: Member, type: FeedItemType, id: string) {
       const found = yield* repo.find(yield* scopeOf(viewerOfMember(member)), type, id.toLowerCase())
       if (found._tag === "None") return yield* Effect.fail(notFound(Messages.feedItemNotFound))
       return found.value.id
     })
 
-    const pin = Effect.fn("Feed.pin")(function*(member: Member, type: FeedItemType, id: string, pinned: boolean) {
+    const pin = traced("Feed.pin")(function*(member: Member, type: FeedItemType, id: string, pinned: boolean) {
       yield* requireRole(member, staffRoles)
       const itemId = yield* item(member, type, id)
       if (pinned) {

@@ -9,6 +9,7 @@ import { Mailer } from "../platform/Mailer"
 import { Options } from "../platform/Options"
 import { Passwords } from "../platform/Passwords"
 import { Tokens } from "../platform/Tokens"
+import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { outsideTransaction, transactional } from "../sql/transaction"
 import { type AccountRow, AccountsRepo, emailPurposes, type LinkPurpose, normalEmail, passwordPurposes } from "./Repo"
@@ -61,7 +62,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     })
 
     /** Creates an account; `password` null leaves it to be set through a link. */
-    const createAccount = Effect.fn("Identity.createAccount")(function*(
+    const createAccount = traced("Identity.createAccount")(function*(
       input: { email: string; fullName: string; password: string | null }
     ) {
       const id = yield* ids.next
@@ -100,7 +101,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       })
 
     /** A single-use link to set the password, sent to the account's current address. */
-    const issuePasswordLink = Effect.fn("Identity.issuePasswordLink")(
+    const issuePasswordLink = traced("Identity.issuePasswordLink")(
       function*(accountId: string, purpose: "invite" | "recovery") {
         const account = yield* repo.findById(accountId)
         if (Option.isNone(account)) return yield* Effect.dieMessage(`no account ${accountId}`)
@@ -108,7 +109,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       }
     )
 
-    const register = Effect.fn("Identity.register")(function*(
+    const register = traced("Identity.register")(function*(
       input: { fullName: string; email: string; password: string }
     ) {
       const row = yield* createAccount(input)
@@ -129,7 +130,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       ]
     }
 
-    const login = Effect.fn("Identity.login")(function*(
+    const login = traced("Identity.login")(function*(
       input: { email: string; password: string },
       clientAddress: string | undefined
     ) {
@@ -169,7 +170,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     /** The caller as the request's middleware read it (the account row, with the membership when scoped). */
     const me = (account: Account) => ({ ...account, createdAt: account.createdAt.toISOString() })
 
-    const changePassword = Effect.fn("Identity.changePassword")(function*(
+    const changePassword = traced("Identity.changePassword")(function*(
       account: Account,
       input: { currentPassword: string; newPassword: string }
     ) {
@@ -187,7 +188,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     })
 
     /** The recovery e-mail, when the address is registered. */
-    const sendRecovery = Effect.fn("Identity.sendRecovery")(function*(email: string) {
+    const sendRecovery = traced("Identity.sendRecovery")(function*(email: string) {
       const account = yield* repo.findByEmail(email)
       if (Option.isNone(account)) return
       const link = yield* issueLink(account.value.id, "recovery", account.value.email)
@@ -204,7 +205,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
      * Answers at once, the same for any address: the look-up, the link and the e-mail happen off the
      * request path, so neither the answer nor its timing tells whether the e-mail is registered.
      */
-    const recoverPassword = Effect.fn("Identity.recoverPassword")(function*(email: string) {
+    const recoverPassword = traced("Identity.recoverPassword")(function*(email: string) {
       yield* sendRecovery(email).pipe(
         Effect.catchAllCause((cause) => Effect.logError("password recovery e-mail failed", cause)),
         outsideTransaction,
@@ -228,7 +229,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
         return { link: link.value, at }
       })
 
-    const setPassword = Effect.fn("Identity.setPassword")(
+    const setPassword = traced("Identity.setPassword")(
       function*(input: { id: string; token: string; password: string }) {
         const { at, link } = yield* openLink(input, passwordPurposes)
         const hash = yield* passwords.hash(input.password)
@@ -253,7 +254,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
      * Only the holder asks: the new address gets a confirmation link (24 hours), the old one a notice;
      * nothing changes until the link is used (`confirmEmail`). 409 when another account has the address.
      */
-    const requestEmailChange = Effect.fn("Identity.requestEmailChange")(function*(accountId: string, email: string) {
+    const requestEmailChange = traced("Identity.requestEmailChange")(function*(accountId: string, email: string) {
       const account = yield* repo.findById(accountId)
       if (Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
       const wanted = normalEmail(email)
@@ -286,7 +287,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     })
 
     /** A link to the account's current address that verifies it when used (`confirmEmail`). */
-    const requestVerification = Effect.fn("Identity.requestVerification")(function*(accountId: string) {
+    const requestVerification = traced("Identity.requestVerification")(function*(accountId: string) {
       const account = yield* repo.findById(accountId)
       if (Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
       if (account.value.emailVerifiedAt !== null) return
@@ -305,7 +306,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
      * took it meanwhile) and closes every other open link, sent to the old address; a `verify-email`
      * link verifies the address it was sent to, if still the account's (else 410).
      */
-    const confirmEmail = Effect.fn("Identity.confirmEmail")(function*(input: { id: string; token: string }) {
+    const confirmEmail = traced("Identity.confirmEmail")(function*(input: { id: string; token: string }) {
       const { at, link } = yield* openLink(input, emailPurposes)
       const account = yield* repo.findById(input.id)
       if (Option.isNone(account) || link.email === null) return yield* Effect.fail(gone(Messages.linkExpired))

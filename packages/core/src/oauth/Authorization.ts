@@ -5,6 +5,7 @@ import { conflict, forbidden, notFound } from "../domain/AppError"
 import type { Account } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { Clients } from "./Clients"
 import { OAuthMessages } from "./messages"
 import { redirectMatches, withParams } from "./redirects"
@@ -45,7 +46,7 @@ export class Authorization extends Effect.Service<Authorization>()("@roda/core/O
     const memberships = yield* Memberships
     const profiles = yield* Profiles
 
-    const authorize = Effect.fn("OAuthAuthorization.authorize")(function*(params: AuthorizeParams) {
+    const authorize = traced("OAuthAuthorization.authorize")(function*(params: AuthorizeParams) {
       const client = yield* clients.resolve(params.client_id)
       if (Option.isNone(client)) {
         return { _tag: "Refused", description: "Unknown client_id." } as AuthorizeOutcome
@@ -112,7 +113,7 @@ export class Authorization extends Effect.Service<Authorization>()("@roda/core/O
         return found.value
       })
 
-    const info = Effect.fn("OAuthAuthorization.info")(function*(account: Account, requestId: string) {
+    const info = traced("OAuthAuthorization.info")(function*(account: Account, requestId: string) {
       const request = yield* pending(requestId)
       const client = yield* repo.client(request.clientId)
       const communities = (yield* profiles.my(account))
@@ -136,7 +137,7 @@ export class Authorization extends Effect.Service<Authorization>()("@roda/core/O
     const answer = (request: RequestRow, params: Record<string, string>) =>
       withParams(request.redirectUri, { ...params, state: request.state, iss: urls.issuer })
 
-    const consent = Effect.fn("OAuthAuthorization.consent")(
+    const consent = traced("OAuthAuthorization.consent")(
       function*(account: Account, requestId: string, communityId: string) {
         const request = yield* pending(requestId)
         const membership = yield* memberships.callerIn(communityId, account.id)
@@ -164,7 +165,7 @@ export class Authorization extends Effect.Service<Authorization>()("@roda/core/O
       }
     )
 
-    const deny = Effect.fn("OAuthAuthorization.deny")(function*(account: Account, requestId: string) {
+    const deny = traced("OAuthAuthorization.deny")(function*(account: Account, requestId: string) {
       const request = yield* pending(requestId)
       if (!(yield* repo.decide(request.id, "denied", account.id, null, yield* now))) {
         return yield* Effect.fail(conflict(OAuthMessages.requestDecided))

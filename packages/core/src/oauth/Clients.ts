@@ -1,6 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import { concatBytes, utf8Text } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { type OAuthFailure, oauthFailure } from "./errors"
 import { isPublicHost } from "./publicHost"
 import { redirectUriProblem } from "./redirects"
@@ -96,7 +97,7 @@ export class Clients extends Effect.Service<Clients>()("@roda/core/OAuthClients"
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     /** `address`: the client's, as the adapter gave it (counted by `RegistrationLimit`). */
-    const register = Effect.fn("OAuthClients.register")(function*(input: ClientMetadataInput, address?: string) {
+    const register = traced("OAuthClients.register")(function*(input: ClientMetadataInput, address?: string) {
       const valid = validateMetadata(input)
       if ("error" in valid) return valid
       const refused = yield* limit.reserve(address)
@@ -181,7 +182,7 @@ export class Clients extends Effect.Service<Clients>()("@roda/core/OAuthClients"
       })
 
     /** The client a client_id names: registered (a UUID) or a metadata document (an https URL). */
-    const resolve = Effect.fn("OAuthClients.resolve")(function*(clientId: string | undefined) {
+    const resolve = traced("OAuthClients.resolve")(function*(clientId: string | undefined) {
       if (clientId === undefined || clientId === "" || clientId.length > 2000) return Option.none<ClientRow>()
       if (isDocumentUrl(clientId)) return yield* fromDocument(clientId)
       return yield* repo.client(clientId)

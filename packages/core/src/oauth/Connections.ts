@@ -6,6 +6,7 @@ import { Messages } from "../domain/Messages"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { managerRoles } from "../domain/Role"
+import { traced } from "../platform/traced"
 import { OAuthMessages } from "./messages"
 import { type ConnectionRow, OAuthRepo } from "./Repo"
 import { parseScopes } from "./scopes"
@@ -43,7 +44,7 @@ export class Connections extends Effect.Service<Connections>()("@roda/core/OAuth
         return found.value
       })
 
-    const list = Effect.fn("OAuthConnections.list")(function*(member: Member, query: PageQuery) {
+    const list = traced("OAuthConnections.list")(function*(member: Member, query: PageQuery) {
       const limit = query.limit ?? DEFAULT_LIMIT
       const cursor = yield* decodeCursor(query.cursor, Cursor)
       const rows = yield* repo.connections(
@@ -55,12 +56,12 @@ export class Connections extends Effect.Service<Connections>()("@roda/core/OAuth
       return toPage(rows.map(view), limit, (row) => [row.id])
     })
 
-    const disconnect = Effect.fn("OAuthConnections.disconnect")(function*(member: Member, id: string) {
+    const disconnect = traced("OAuthConnections.disconnect")(function*(member: Member, id: string) {
       const connection = yield* visible(member, id)
       yield* repo.revoke(connection.id, "disconnected", new Date(yield* Clock.currentTimeMillis))
     })
 
-    const diagnostics = Effect.fn("OAuthConnections.diagnostics")(function*(member: Member, id: string) {
+    const diagnostics = traced("OAuthConnections.diagnostics")(function*(member: Member, id: string) {
       const connection = yield* visible(member, id)
       return {
         id: connection.id,
@@ -72,7 +73,7 @@ export class Connections extends Effect.Service<Connections>()("@roda/core/OAuth
       }
     })
 
-    const audit = Effect.fn("OAuthConnections.audit")(function*(member: Member, query: PageQuery) {
+    const audit = traced("OAuthConnections.audit")(function*(member: Member, query: PageQuery) {
       yield* requireRole(member, managerRoles)
       const limit = query.limit ?? DEFAULT_LIMIT
       const cursor = yield* decodeCursor(query.cursor, Cursor)

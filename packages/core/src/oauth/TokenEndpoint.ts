@@ -1,6 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import { constantTimeEqual, sha256Bytes, toBase64Url, utf8Bytes } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { Clients } from "./Clients"
 import { type OAuthFailure, oauthFailure } from "./errors"
 import { OAuthRepo } from "./Repo"
@@ -164,7 +165,7 @@ export class TokenEndpoint extends Effect.Service<TokenEndpoint>()("@roda/core/O
         return yield* issue({ id: token.connectionId, communityId: token.communityId }, scopeText(asked), token.scopes)
       })
 
-    const token = Effect.fn("OAuthTokenEndpoint.token")(function*(form: TokenForm) {
+    const token = traced("OAuthTokenEndpoint.token")(function*(form: TokenForm) {
       const answer: TokenAnswer | OAuthFailure = form.grant_type === undefined || form.grant_type === ""
         ? oauthFailure("invalid_request", "grant_type is required")
         : form.grant_type === "authorization_code"
@@ -176,7 +177,7 @@ export class TokenEndpoint extends Effect.Service<TokenEndpoint>()("@roda/core/O
     })
 
     /** RFC 7009: revoking either token of a connection ends the connection. Unknown tokens are fine. */
-    const revoke = Effect.fn("OAuthTokenEndpoint.revoke")(function*(form: RevokeForm) {
+    const revoke = traced("OAuthTokenEndpoint.revoke")(function*(form: RevokeForm) {
       if (!form.token) return Option.some(oauthFailure("invalid_request", "token is required"))
       const found = yield* repo.token(sha256(form.token))
       if (Option.isNone(found)) return Option.none<OAuthFailure>()

@@ -11,6 +11,7 @@ import { EventStats } from "../events/EventStats"
 import { SellingStatus } from "../money/accounts/SellingStatus"
 import { SalesStats } from "../money/ledger/SalesStats"
 import { MailStats } from "../platform/MailStats"
+import { traced } from "../platform/traced"
 import { EngagementStats } from "../social/EngagementStats"
 import { reportMessages as M } from "./messages"
 import { rangeOf, type RangeQuery, totalsOf, zeroFilled } from "./range"
@@ -230,7 +231,7 @@ export class Reports extends Effect.Service<Reports>()("@roda/core/Reports", {
         return { ...head, profileId: id, series, totals: totalsOf(series, ACTIVITY) }
       })
 
-    const emailStats = Effect.fn("Reports.emailStats")(
+    const emailStats = traced("Reports.emailStats")(
       function*(member: Member, query: { readonly from?: string | undefined; readonly to?: string | undefined }) {
         yield* requireRole(member, emailStatsReaders)
         const from = query.from === undefined ? undefined : new Date(`${query.from}T00:00:00Z`)

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { DEFAULT_LIMIT } from "../domain/Pagination"
 import { isStaff } from "../domain/Role"
+import { traced } from "../platform/traced"
 import { Access, type Viewer } from "../structure/Access"
 import { SearchRepo } from "./Repo"
 
@@ -15,7 +16,7 @@ export class Search extends Effect.Service<Search>()("@roda/core/Search", {
     const repo = yield* SearchRepo
     const access = yield* Access
 
-    const search = Effect.fn("Search.search")(function*(viewer: Viewer, query: SearchQuery) {
+    const search = traced("Search.search")(function*(viewer: Viewer, query: SearchQuery) {
       const rows = yield* repo.search(
         {
           communityId: viewer.communityId,

@@ -6,6 +6,7 @@ import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { viewerOfMember } from "../structure/Access"
 import { type CommentRow, CommentsRepo } from "./CommentsRepo"
@@ -39,7 +40,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
     const ids = yield* Ids
 
     /** Comments of these items (deleted ones excluded): one grouped query. */
-    const countsFor = Effect.fn("Comments.countsFor")(
+    const countsFor = traced("Comments.countsFor")(
       function*(communityId: string, itemType: CommentableType, itemIds: ReadonlyArray<string>) {
         const rows = yield* repo.counts(communityId, itemType, itemIds)
         return new Map(rows.map((row) => [row.itemId, row.n])) as ReadonlyMap<string, number>
@@ -59,7 +60,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
       })
 
     /** The comment of that item; 404 otherwise (also when the item is not readable). */
-    const findOn = Effect.fn("Comments.findOn")(
+    const findOn = traced("Comments.findOn")(
       function*(member: Member, itemType: CommentableType, itemId: string, commentId: string) {
         const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
         const id = commentId.trim().toLowerCase()
@@ -84,7 +85,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
         return parent.id
       })
 
-    const add = Effect.fn("Comments.add")(
+    const add = traced("Comments.add")(
       function*(member: Member, itemType: CommentableType, itemId: string, input: NewCommentInput) {
         const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
         const parentId = input.parentId ? yield* parentOf(member, itemType, item.id, input.parentId) : null
@@ -106,7 +107,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
       }
     )
 
-    const list = Effect.fn("Comments.list")(
+    const list = traced("Comments.list")(
       function*(member: Member, itemType: CommentableType, itemId: string, query: PageQuery) {
         const limit = query.limit ?? DEFAULT_LIMIT
         const after = yield* decodeCursor(query.cursor, CommentCursor)
@@ -118,7 +119,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
       }
     )
 
-    const update = Effect.fn("Comments.update")(
+    const update = traced("Comments.update")(
       function*(member: Member, itemType: CommentableType, itemId: string, commentId: string, body: string) {
         const comment = yield* findOn(member, itemType, itemId, commentId)
         yield* requireAuthorOrStaff(member, comment.authorProfileId)
@@ -131,7 +132,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
       }
     )
 
-    const remove = Effect.fn("Comments.remove")(
+    const remove = traced("Comments.remove")(
       function*(member: Member, itemType: CommentableType, itemId: string, commentId: string) {
         const comment = yield* findOn(member, itemType, itemId, commentId)
         yield* requireAuthorOrStaff(member, comment.authorProfileId)
@@ -140,7 +141,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
     )
 
     /** A reaction on a comment of that item (same rules as `Reactions.react`). */
-    const react = Effect.fn("Comments.react")(
+    const react = traced("Comments.react")(
       function*(member: Member, itemType: CommentableType, itemId: string, commentId: string, type: ReactionType) {
         const comment = yield* findOn(member, itemType, itemId, commentId)
         return yield* reactions.react(member, "comment", comment.id, type)

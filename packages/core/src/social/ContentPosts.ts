@@ -5,6 +5,7 @@ import type { Member } from "../domain/Caller"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
 import { Comments } from "./Comments"
@@ -60,7 +61,7 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
         return space.spaceId
       })
 
-    const detail = Effect.fn("ContentPosts.detail")(function*(viewer: Viewer, id: string) {
+    const detail = traced("ContentPosts.detail")(function*(viewer: Viewer, id: string) {
       const key = id.trim().toLowerCase()
       const missing = notFound(Messages.contentNotFound)
       if (!isUuid(key)) return yield* Effect.fail(missing)
@@ -79,7 +80,7 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
       return contentView(row.value, engagement)
     })
 
-    const create = Effect.fn("ContentPosts.create")(function*(member: Member, input: NewContentInput) {
+    const create = traced("ContentPosts.create")(function*(member: Member, input: NewContentInput) {
       const spaceId = yield* postingSpace(member, input.spaceId)
       const id = yield* ids.next
       yield* transactional(sql)(Effect.gen(function*() {

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Member } from "../domain/Caller"
+import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { viewerOfMember } from "../structure/Access"
 import { SocialItems } from "./items"
@@ -18,7 +19,7 @@ export class Reactions extends Effect.Service<Reactions>()("@roda/core/Reactions
     const items = yield* SocialItems
 
     /** Reactions by type of each item (every type present, zeros included): one grouped query. */
-    const countsFor = Effect.fn("Reactions.countsFor")(
+    const countsFor = traced("Reactions.countsFor")(
       function*(communityId: string, itemType: ReactableType, itemIds: ReadonlyArray<string>) {
         const rows = yield* repo.counts(communityId, itemType, itemIds)
         const counts = new Map<string, ReactionCounts>(itemIds.map((id) => [id, emptyCounts()]))
@@ -32,7 +33,7 @@ export class Reactions extends Effect.Service<Reactions>()("@roda/core/Reactions
     )
 
     /** The profile's reaction to each item it reacted to: one query. */
-    const mineFor = Effect.fn("Reactions.mineFor")(
+    const mineFor = traced("Reactions.mineFor")(
       function*(communityId: string, profileId: string, itemType: ReactableType, itemIds: ReadonlyArray<string>) {
         const rows = yield* repo.mine(communityId, profileId, itemType, itemIds)
         return new Map(rows.map((row) => [row.itemId, row.type])) as ReadonlyMap<string, ReactionType>
@@ -43,7 +44,7 @@ export class Reactions extends Effect.Service<Reactions>()("@roda/core/Reactions
      * Adds, changes or removes the member's reaction. The item must exist in the community and be
      * readable by the member (404/403, see `SocialItems`). Answers the new state.
      */
-    const react = Effect.fn("Reactions.react")(
+    const react = traced("Reactions.react")(
       function*(member: Member, itemType: ReactableType, itemId: string, reactionType: ReactionType) {
         const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
         const community = member.communityId

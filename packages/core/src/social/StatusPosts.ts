@@ -6,6 +6,7 @@ import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { atomic } from "../sql/transaction"
 import type { Viewer } from "../structure/Access"
 import { Comments } from "./Comments"
@@ -65,7 +66,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
           (list) => list[0]!
         ))
 
-    const list = Effect.fn("StatusPosts.list")(function*(viewer: Viewer, query: PageQuery) {
+    const list = traced("StatusPosts.list")(function*(viewer: Viewer, query: PageQuery) {
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, StatusCursor)
       if (!(yield* items.statusPostsVisible(viewer))) return { items: [], pagination: { limit, nextCursor: null } }
@@ -80,7 +81,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
      * answered by its insert. A new post has no reactions or comments yet, so nothing is read back.
      * It needs no request transaction (see `selfContained` in app/requestTransaction.ts).
      */
-    const create = Effect.fn("StatusPosts.create")(function*(member: Member, body: string) {
+    const create = traced("StatusPosts.create")(function*(member: Member, body: string) {
       const id = yield* ids.next
       const post = { id, communityId: member.communityId, authorProfileId: member.actingProfileId, body }
       const { mentioned, row } = mentionedIds(body).length === 0
@@ -92,7 +93,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       return statusView(row, { reactions: new Map(), mine: new Map(), mentions: groupMentions(mentioned) })
     })
 
-    const update = Effect.fn("StatusPosts.update")(function*(member: Member, id: string, body: string) {
+    const update = traced("StatusPosts.update")(function*(member: Member, id: string, body: string) {
       const post = yield* find(member, id)
       yield* requireAuthorOrStaff(member, post.authorProfileId)
       yield* atomic(sql)(Effect.gen(function*() {
@@ -102,7 +103,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       return yield* one(member, post.id)
     })
 
-    const remove = Effect.fn("StatusPosts.remove")(function*(member: Member, id: string) {
+    const remove = traced("StatusPosts.remove")(function*(member: Member, id: string) {
       const post = yield* find(member, id)
       yield* requireAuthorOrStaff(member, post.authorProfileId)
       yield* repo.removeStatus(member.communityId, post.id)

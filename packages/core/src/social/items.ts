@@ -4,6 +4,7 @@ import { type AppError, notFound } from "../domain/AppError"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import type { Text } from "../domain/Text"
+import { traced } from "../platform/traced"
 import { Access, type Viewer } from "../structure/Access"
 import type { CommentableType, ReactableType } from "./kinds"
 
@@ -67,7 +68,7 @@ export class SocialItems extends Effect.Service<SocialItems>()("@roda/core/Socia
     }
 
     /** Members see status posts; anonymous visitors only when the community opened them. */
-    const statusPostsVisible = Effect.fn("SocialItems.statusPostsVisible")(function*(viewer: Viewer) {
+    const statusPostsVisible = traced("SocialItems.statusPostsVisible")(function*(viewer: Viewer) {
       if (Option.isSome(viewer.member)) return true
       const rows = yield* sql<{ open: boolean }>`SELECT coalesce((settings->>'publicStatusPosts')::boolean, false)
         AS open FROM communities WHERE id = ${viewer.communityId}`.pipe(Effect.orDie)

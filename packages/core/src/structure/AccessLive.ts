@@ -3,6 +3,7 @@ import { forbidden, notFound } from "../domain/AppError"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { isStaff } from "../domain/Role"
+import { traced } from "../platform/traced"
 import { Access, type SpaceAccess, type Viewer } from "./Access"
 import { audienceOf } from "./audience"
 import { StructureRepo } from "./Repo"
@@ -14,7 +15,7 @@ export const AccessLive = Layer.effect(
     const repo = yield* StructureRepo
     const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
 
-    const space = Effect.fn("Access.space")(function*(viewer: Viewer, spaceId: string) {
+    const space = traced("Access.space")(function*(viewer: Viewer, spaceId: string) {
       if (!isUuid(spaceId)) return yield* Effect.fail(notFound(Messages.spaceUnknown))
       const row = yield* repo.findSpace(viewer.communityId, spaceId.toLowerCase(), yield* audience(viewer))
       if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.spaceUnknown))
@@ -30,13 +31,13 @@ export const AccessLive = Layer.effect(
       } satisfies SpaceAccess
     })
 
-    const readContent = Effect.fn("Access.readContent")(function*(viewer: Viewer, spaceId: string) {
+    const readContent = traced("Access.readContent")(function*(viewer: Viewer, spaceId: string) {
       const access = yield* space(viewer, spaceId)
       if (!access.canReadContent) return yield* Effect.fail(forbidden(Messages.spaceContentForbidden))
       return access
     })
 
-    const readableSpaceIds = Effect.fn("Access.readableSpaceIds")(function*(viewer: Viewer) {
+    const readableSpaceIds = traced("Access.readableSpaceIds")(function*(viewer: Viewer) {
       return yield* repo.readableSpaceIds(viewer.communityId, yield* audience(viewer))
     })
 

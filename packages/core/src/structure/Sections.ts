@@ -8,6 +8,7 @@ import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from 
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import type { Viewer, Visibility } from "./Access"
 import { type Audience, audienceOf } from "./audience"
@@ -37,7 +38,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
         Option.match({ onNone: () => Effect.fail(notFound(Messages.sectionNotFound)), onSome: Effect.succeed })
       )
 
-    const list = Effect.fn("Sections.list")(function*(viewer: Viewer, query: PageQuery) {
+    const list = traced("Sections.list")(function*(viewer: Viewer, query: PageQuery) {
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, SectionCursor)
       const rows = yield* repo.listSections(viewer.communityId, yield* audience(viewer), { limit, after })
@@ -45,11 +46,11 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
       return { items: page.items.map(sectionView), pagination: page.pagination }
     })
 
-    const get = Effect.fn("Sections.get")(function*(viewer: Viewer, id: string) {
+    const get = traced("Sections.get")(function*(viewer: Viewer, id: string) {
       return sectionView(yield* find(viewer.communityId, id, yield* audience(viewer)))
     })
 
-    const create = Effect.fn("Sections.create")(function*(
+    const create = traced("Sections.create")(function*(
       member: Member,
       input: { title: string; visibility?: Visibility | undefined }
     ) {
@@ -64,7 +65,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
       return sectionView(yield* find(member.communityId, id, staff))
     })
 
-    const update = Effect.fn("Sections.update")(function*(
+    const update = traced("Sections.update")(function*(
       member: Member,
       id: string,
       changes: { title?: string | undefined; visibility?: Visibility | undefined }
@@ -95,7 +96,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
       return sectionView(yield* find(communityId, id, staff))
     })
 
-    const remove = Effect.fn("Sections.remove")(function*(member: Member, id: string) {
+    const remove = traced("Sections.remove")(function*(member: Member, id: string) {
       yield* requireRole(member, staffRoles)
       const communityId = member.communityId
       yield* transaction(Effect.gen(function*() {
@@ -110,7 +111,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
       }))
     })
 
-    const reorder = Effect.fn("Sections.reorder")(function*(member: Member, order: ReadonlyArray<string>) {
+    const reorder = traced("Sections.reorder")(function*(member: Member, order: ReadonlyArray<string>) {
       yield* requireRole(member, staffRoles)
       const communityId = member.communityId
       const wanted = order.map((id) => id.toLowerCase())

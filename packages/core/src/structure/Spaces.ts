@@ -8,6 +8,7 @@ import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from 
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
+import { traced } from "../platform/traced"
 import { foreignKeyViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
 import { AccessCatalog, type Viewer, type Visibility } from "./Access"
@@ -63,7 +64,7 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
         ? Effect.fail(invalidField("visibility", Messages.spaceMoreOpen(section.title, section.visibility)))
         : Effect.void
 
-    const list = Effect.fn("Spaces.list")(function*(
+    const list = traced("Spaces.list")(function*(
       viewer: Viewer,
       query: PageQuery & { sectionId?: string | undefined }
     ) {
@@ -78,11 +79,11 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
       return { items: page.items.map(spaceView), pagination: page.pagination }
     })
 
-    const get = Effect.fn("Spaces.get")(function*(viewer: Viewer, id: string) {
+    const get = traced("Spaces.get")(function*(viewer: Viewer, id: string) {
       return spaceView(yield* find(viewer.communityId, id, yield* audience(viewer)))
     })
 
-    const create = Effect.fn("Spaces.create")(function*(
+    const create = traced("Spaces.create")(function*(
       member: Member,
       input: SpaceInput & { title: string; module: string }
     ) {
@@ -111,7 +112,7 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
       return spaceView(yield* find(communityId, id, staff))
     })
 
-    const update = Effect.fn("Spaces.update")(function*(member: Member, id: string, input: SpaceInput) {
+    const update = traced("Spaces.update")(function*(member: Member, id: string, input: SpaceInput) {
       yield* requireRole(member, staffRoles)
       const communityId = member.communityId
       const spaceId = id.toLowerCase()
@@ -151,7 +152,7 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
       return spaceView(yield* find(communityId, spaceId, staff))
     })
 
-    const remove = Effect.fn("Spaces.remove")(function*(member: Member, id: string) {
+    const remove = traced("Spaces.remove")(function*(member: Member, id: string) {
       yield* requireRole(member, staffRoles)
       const communityId = member.communityId
       const space = yield* find(communityId, id, staff)
@@ -162,7 +163,7 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
       )
     })
 
-    const reorder = Effect.fn("Spaces.reorder")(function*(
+    const reorder = traced("Spaces.reorder")(function*(
       member: Member,
       sectionId: string | undefined,
       order: ReadonlyArray<string>

@@ -11,6 +11,7 @@ import { requireRole } from "../../domain/Policy"
 import { isStaff, staffRoles } from "../../domain/Role"
 import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
+import { traced } from "../../platform/traced"
 import { uniqueViolation } from "../../sql/errors"
 import { insertWithFreeSlug } from "../../sql/freeSlug"
 import { transactional } from "../../sql/transaction"
@@ -128,7 +129,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
         updatedAt: Option.match(row, { onNone: () => null, onSome: (value) => value.updatedAt.toISOString() })
       }))
 
-    const spaceConfig = Effect.fn("Calls.spaceConfig")(function*(viewer: Viewer, spaceId: string) {
+    const spaceConfig = traced("Calls.spaceConfig")(function*(viewer: Viewer, spaceId: string) {
       const space = yield* callSpace(viewer, spaceId, false)
       const { mode, updatedAt } = yield* modeOf(viewer.communityId, space.spaceId)
       const member = Option.getOrUndefined(viewer.member)
@@ -142,7 +143,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       }
     })
 
-    const configureSpace = Effect.fn("Calls.configureSpace")(function*(
+    const configureSpace = traced("Calls.configureSpace")(function*(
       member: Member,
       spaceId: string,
       mode: SpaceMode
@@ -201,7 +202,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
         }
       }))
 
-    const spaceCalls = Effect.fn("Calls.spaceCalls")(function*(viewer: Viewer, spaceId: string, query: CallQuery) {
+    const spaceCalls = traced("Calls.spaceCalls")(function*(viewer: Viewer, spaceId: string, query: CallQuery) {
       const space = yield* callSpace(viewer, spaceId, true)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, TimeCursor)
@@ -218,7 +219,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       return { items: page.items.map((row) => callView(row, at)), pagination: page.pagination }
     })
 
-    const callBySlug = Effect.fn("Calls.callBySlug")(function*(viewer: Viewer, spaceId: string, slug: string) {
+    const callBySlug = traced("Calls.callBySlug")(function*(viewer: Viewer, spaceId: string, slug: string) {
       const space = yield* callSpace(viewer, spaceId, true)
       const call = yield* repo.findBySlug(viewer.communityId, space.spaceId, slug.trim().toLowerCase()).pipe(
         Effect.flatMap(Option.match({
@@ -229,12 +230,12 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       return yield* detailOf(call, yield* visibleCall(viewer, call))
     })
 
-    const detail = Effect.fn("Calls.detail")(function*(viewer: Viewer, id: string) {
+    const detail = traced("Calls.detail")(function*(viewer: Viewer, id: string) {
       const { call, roles: callerRoles } = yield* seeCall(viewer, id)
       return yield* detailOf(call, callerRoles)
     })
 
-    const open = Effect.fn("Calls.open")(function*(member: Member, input: NewCallInput) {
+    const open = traced("Calls.open")(function*(member: Member, input: NewCallInput) {
       const spaceId = input.spaceId?.trim().toLowerCase() ?? ""
       if (spaceId === "") return yield* Effect.fail(invalidField("spaceId", CallMessages.spaceIdRequired))
       const space = yield* access.readContent(viewerOfMember(member), spaceId).pipe(
@@ -290,7 +291,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       return callView(yield* roles.callFor(member.communityId, id), at)
     })
 
-    const update = Effect.fn("Calls.update")(function*(member: Member, id: string, input: CallChangesInput) {
+    const update = traced("Calls.update")(function*(member: Member, id: string, input: CallChangesInput) {
       const call = yield* managed(member, id)
       const changes: { -readonly [K in keyof CallFields]?: CallFields[K] } = {}
       if (input.title !== undefined) changes.title = input.title
@@ -310,7 +311,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       return callView(yield* roles.callFor(member.communityId, call.id), at)
     })
 
-    const remove = Effect.fn("Calls.remove")(function*(member: Member, id: string) {
+    const remove = traced("Calls.remove")(function*(member: Member, id: string) {
       const call = yield* managed(member, id)
       yield* repo.softDeleteCall(member.communityId, call.id, yield* now)
     })
@@ -333,17 +334,17 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
         return callView(yield* roles.callFor(member.communityId, call.id), at)
       })
 
-    const setStatus = Effect.fn("Calls.setStatus")(function*(member: Member, id: string, status: CallStatus) {
+    const setStatus = traced("Calls.setStatus")(function*(member: Member, id: string, status: CallStatus) {
       return yield* changeStatus(member, id, (from) => checkCallStatus(from, status), status)
     })
 
-    const move = Effect.fn("Calls.move")(function*(member: Member, id: string, name: CallMove) {
+    const move = traced("Calls.move")(function*(member: Member, id: string, name: CallMove) {
       return yield* changeStatus(member, id, (from) => checkCallMove(from, name), callMoves[name].to)
     })
 
     // ---- tracks
 
-    const tracks = Effect.fn("Calls.tracks")(function*(viewer: Viewer, id: string, query: PageQuery) {
+    const tracks = traced("Calls.tracks")(function*(viewer: Viewer, id: string, query: PageQuery) {
       const { call } = yield* seeCall(viewer, id)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, TrackCursor)
@@ -370,7 +371,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
 
     const trackNameTaken = () => taken("name", CallMessages.trackNameTaken)
 
-    const createTrack = Effect.fn("Calls.createTrack")(function*(member: Member, id: string, input: TrackInput) {
+    const createTrack = traced("Calls.createTrack")(function*(member: Member, id: string, input: TrackInput) {
       const call = yield* managed(member, id)
       const trackId = yield* ids.next
       const at = yield* now
@@ -392,7 +393,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       return trackView(yield* repo.findTrack(member.communityId, trackId).pipe(Effect.map(Option.getOrThrow)))
     })
 
-    const updateTrack = Effect.fn("Calls.updateTrack")(function*(member: Member, trackId: string, input: TrackInput) {
+    const updateTrack = traced("Calls.updateTrack")(function*(member: Member, trackId: string, input: TrackInput) {
       const { track } = yield* managedTrack(member, trackId)
       const changes: { -readonly [K in keyof TrackFields]?: TrackFields[K] } = {}
       if (input.name !== undefined) changes.name = input.name
@@ -407,14 +408,14 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       return trackView(yield* repo.findTrack(member.communityId, track.id).pipe(Effect.map(Option.getOrThrow)))
     })
 
-    const removeTrack = Effect.fn("Calls.removeTrack")(function*(member: Member, trackId: string) {
+    const removeTrack = traced("Calls.removeTrack")(function*(member: Member, trackId: string) {
       const { track } = yield* managedTrack(member, trackId)
       yield* repo.softDeleteTrack(member.communityId, track.id, yield* now)
     })
 
     // ---- event dates
 
-    const eventDates = Effect.fn("Calls.eventDates")(function*(viewer: Viewer, id: string, query: PageQuery) {
+    const eventDates = traced("Calls.eventDates")(function*(viewer: Viewer, id: string, query: PageQuery) {
       const { call } = yield* seeCall(viewer, id)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, DateCursor)
@@ -433,7 +434,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
         }))
       )
 
-    const addEventDate = Effect.fn("Calls.addEventDate")(function*(member: Member, id: string, input: EventDateInput) {
+    const addEventDate = traced("Calls.addEventDate")(function*(member: Member, id: string, input: EventDateInput) {
       const call = yield* managed(member, id)
       const fields: EventDateFields = {
         date: input.date ?? "",
@@ -467,7 +468,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
         return row
       })
 
-    const updateEventDate = Effect.fn("Calls.updateEventDate")(function*(
+    const updateEventDate = traced("Calls.updateEventDate")(function*(
       member: Member,
       dateId: string,
       input: EventDateInput
@@ -486,7 +487,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       return eventDateView(yield* findDate(member.communityId, row.id))
     })
 
-    const removeEventDate = Effect.fn("Calls.removeEventDate")(function*(member: Member, dateId: string) {
+    const removeEventDate = traced("Calls.removeEventDate")(function*(member: Member, dateId: string) {
       const row = yield* managedDate(member, dateId)
       yield* repo.deleteDate(member.communityId, row.id)
     })
@@ -503,7 +504,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
         )
       )
 
-    const owners = Effect.fn("Calls.owners")(function*(member: Member, id: string, query: PageQuery) {
+    const owners = traced("Calls.owners")(function*(member: Member, id: string, query: PageQuery) {
       const call = yield* managed(member, id)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, TimeCursor)
@@ -512,7 +513,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       return { items: page.items.map(ownerView), pagination: page.pagination }
     })
 
-    const inviteOwner = Effect.fn("Calls.inviteOwner")(function*(member: Member, id: string, profileId: string) {
+    const inviteOwner = traced("Calls.inviteOwner")(function*(member: Member, id: string, profileId: string) {
       const call = yield* managed(member, id)
       const person = yield* invitee(member.communityId, profileId)
       const invited = yield* repo.inviteOwner({
@@ -563,7 +564,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
         )
       )
 
-    const answerOwner = Effect.fn("Calls.answerOwner")(function*(
+    const answerOwner = traced("Calls.answerOwner")(function*(
       member: Member,
       ownerId: string,
       to: "accepted" | "declined"
@@ -577,7 +578,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       return ownerView(row)
     })
 
-    const removeOwner = Effect.fn("Calls.removeOwner")(function*(member: Member, ownerId: string) {
+    const removeOwner = traced("Calls.removeOwner")(function*(member: Member, ownerId: string) {
       const row = yield* findOwner(member.communityId, ownerId)
       const call = yield* roles.callFor(member.communityId, row.callId)
       if (row.profileId !== member.profileId) {
@@ -588,7 +589,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       yield* repo.deleteOwner(member.communityId, row.id)
     })
 
-    const reviewers = Effect.fn("Calls.reviewers")(function*(member: Member, trackId: string, query: PageQuery) {
+    const reviewers = traced("Calls.reviewers")(function*(member: Member, trackId: string, query: PageQuery) {
       const { track } = yield* managedTrack(member, trackId)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, TimeCursor)
@@ -597,7 +598,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       return { items: page.items.map(reviewerView), pagination: page.pagination }
     })
 
-    const inviteReviewer = Effect.fn("Calls.inviteReviewer")(function*(
+    const inviteReviewer = traced("Calls.inviteReviewer")(function*(
       member: Member,
       trackId: string,
       profileId: string
@@ -636,7 +637,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
         )
       )
 
-    const answerReviewer = Effect.fn("Calls.answerReviewer")(function*(
+    const answerReviewer = traced("Calls.answerReviewer")(function*(
       member: Member,
       reviewerId: string,
       to: "accepted" | "declined"
@@ -650,7 +651,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       return reviewerView(row)
     })
 
-    const removeReviewer = Effect.fn("Calls.removeReviewer")(function*(member: Member, reviewerId: string) {
+    const removeReviewer = traced("Calls.removeReviewer")(function*(member: Member, reviewerId: string) {
       const row = yield* findReviewer(member.communityId, reviewerId)
       const call = yield* roles.callFor(member.communityId, row.callId)
       if (row.profileId !== member.profileId) {
@@ -661,7 +662,7 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       yield* repo.deleteReviewer(member.communityId, row.id)
     })
 
-    const myInvitations = Effect.fn("Calls.myInvitations")(function*(member: Member, query: PageQuery) {
+    const myInvitations = traced("Calls.myInvitations")(function*(member: Member, query: PageQuery) {
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, TimeCursor)
       const rows = yield* repo.pendingInvitations(member.communityId, member.profileId, after, limit)

@@ -6,6 +6,7 @@ import { isUuid, Uuid } from "../../domain/Ids"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { Access, viewerOfMember } from "../../structure/Access"
 import { acceptsSubmissions, CallRoles, type CallRolesOf, type CallRow, isPublicCall } from "../calls/CallRoles"
@@ -217,7 +218,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
 
     // proposals
 
-    const create = Effect.fn("Submissions.create")(
+    const create = traced("Submissions.create")(
       function*(member: Member, callId: string, input: NewSubmissionInput) {
         const { call } = yield* visibleCall(member, callId)
         if (!acceptsSubmissions(call, yield* now)) {
@@ -258,7 +259,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       }
     )
 
-    const detail = Effect.fn("Submissions.detail")(function*(member: Member, id: string) {
+    const detail = traced("Submissions.detail")(function*(member: Member, id: string) {
       const s = yield* seen(member, id)
       yield* readable(s)
       const versions = s.speaker || s.roles.organiser ? yield* repo.versions(member.communityId, s.submission.id) : []
@@ -279,7 +280,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
         return yield* body(current, to, yield* now)
       }))
 
-    const update = Effect.fn("Submissions.update")(
+    const update = traced("Submissions.update")(
       function*(member: Member, id: string, input: SubmissionChangesInput) {
         const s = yield* seen(member, id)
         yield* readable(s)
@@ -313,7 +314,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       }
     )
 
-    const submit = Effect.fn("Submissions.submit")(function*(member: Member, id: string) {
+    const submit = traced("Submissions.submit")(function*(member: Member, id: string) {
       const s = yield* seen(member, id)
       yield* requireProposer(s)
       yield* locked(member, s.submission.id, "submit", (current, to, at) =>
@@ -331,7 +332,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       return yield* fresh(member, s.submission.id)
     })
 
-    const withdraw = Effect.fn("Submissions.withdraw")(function*(member: Member, id: string) {
+    const withdraw = traced("Submissions.withdraw")(function*(member: Member, id: string) {
       const s = yield* seen(member, id)
       yield* requireProposer(s)
       yield* locked(member, s.submission.id, "withdraw", (current, to, at) =>
@@ -364,7 +365,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       })
 
     /** Organisers see every submission but others' drafts; reviewers their tracks'; everyone their own. */
-    const list = Effect.fn("Submissions.list")(function*(member: Member, callId: string, query: SubmissionQuery) {
+    const list = traced("Submissions.list")(function*(member: Member, callId: string, query: SubmissionQuery) {
       const { call, roles } = yield* visibleCall(member, callId)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, IdCursor)
@@ -387,7 +388,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       )
     })
 
-    const mine = Effect.fn("Submissions.mine")(
+    const mine = traced("Submissions.mine")(
       function*(member: Member, callId: string | undefined, query: SubmissionQuery) {
         const call = callId === undefined ? undefined : yield* calls.callFor(member.communityId, callId)
         const limit = query.limit ?? DEFAULT_LIMIT
@@ -410,7 +411,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
         return yield* Effect.fail(forbidden(M.speakersRefused))
       })
 
-    const speakers = Effect.fn("Submissions.speakers")(function*(member: Member, query: PageQuery) {
+    const speakers = traced("Submissions.speakers")(function*(member: Member, query: PageQuery) {
       yield* requireBankReader(member)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, IdCursor)
@@ -436,7 +437,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       }
     })
 
-    const inviteSpeaker = Effect.fn("Submissions.inviteSpeaker")(function*(
+    const inviteSpeaker = traced("Submissions.inviteSpeaker")(function*(
       member: Member,
       callId: string,
       input: { readonly profileId: string; readonly message?: string | null | undefined }
@@ -479,7 +480,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
 
     // reviews
 
-    const review = Effect.fn("Submissions.review")(function*(
+    const review = traced("Submissions.review")(function*(
       member: Member,
       id: string,
       input: { readonly score: number; readonly comment?: string | null | undefined }
@@ -510,7 +511,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
      * Consolidated reviews: mean, count, distribution, and each review. Organisers see who wrote each;
      * reviewers too unless the call has anonymous reviews; proposers and co-speakers never do.
      */
-    const reviews = Effect.fn("Submissions.reviews")(function*(member: Member, id: string) {
+    const reviews = traced("Submissions.reviews")(function*(member: Member, id: string) {
       const s = yield* seen(member, id)
       yield* readable(s)
       const rows = yield* repo.reviews(member.communityId, s.submission.id)
@@ -524,7 +525,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       }
     })
 
-    const reviewQueue = Effect.fn("Submissions.reviewQueue")(function*(
+    const reviewQueue = traced("Submissions.reviewQueue")(function*(
       member: Member,
       query: PageQuery & { readonly pending?: "true" | "false" | undefined }
     ) {
@@ -548,7 +549,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       }
     })
 
-    const reviewProgress = Effect.fn("Submissions.reviewProgress")(function*(member: Member, callId: string) {
+    const reviewProgress = traced("Submissions.reviewProgress")(function*(member: Member, callId: string) {
       const { call, roles } = yield* visibleCall(member, callId)
       yield* requireOrganiser(roles)
       const tracks = yield* repo.trackProgress(member.communityId, call.id)
@@ -579,7 +580,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
         ? Effect.void
         : Effect.fail(conflict(M.votingOff, [fieldError("communityVoting", M.votingOff)]))
 
-    const ballot = Effect.fn("Submissions.ballot")(function*(member: Member, callId: string, query: PageQuery) {
+    const ballot = traced("Submissions.ballot")(function*(member: Member, callId: string, query: PageQuery) {
       const { call, roles } = yield* visibleCall(member, callId)
       yield* requireVoting(call)
       const limit = query.limit ?? DEFAULT_LIMIT
@@ -609,7 +610,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
         return s
       })
 
-    const vote = Effect.fn("Submissions.vote")(function*(member: Member, id: string, value: number) {
+    const vote = traced("Submissions.vote")(function*(member: Member, id: string, value: number) {
       const s = yield* votable(member, id)
       yield* repo.upsertVote({
         communityId: member.communityId,
@@ -621,13 +622,13 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       return { submissionId: s.submission.id, vote: value }
     })
 
-    const unvote = Effect.fn("Submissions.unvote")(function*(member: Member, id: string) {
+    const unvote = traced("Submissions.unvote")(function*(member: Member, id: string) {
       const s = yield* votable(member, id)
       const removed = yield* repo.deleteVote(member.communityId, s.submission.id, member.actingProfileId)
       return { submissionId: s.submission.id, vote: null, removed }
     })
 
-    const voteResults = Effect.fn("Submissions.voteResults")(function*(member: Member, callId: string) {
+    const voteResults = traced("Submissions.voteResults")(function*(member: Member, callId: string) {
       const { call, roles } = yield* visibleCall(member, callId)
       yield* requireOrganiser(roles)
       const rows = yield* repo.voted(member.communityId, call.id)
@@ -655,7 +656,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
     const requireParty = (s: Seen) =>
       s.roles.organiser || s.speaker ? Effect.void : Effect.fail(forbidden(M.onlySpeakerOrOrganiser))
 
-    const negotiation = Effect.fn("Submissions.negotiation")(function*(member: Member, id: string) {
+    const negotiation = traced("Submissions.negotiation")(function*(member: Member, id: string) {
       const s = yield* seen(member, id)
       yield* requireParty(s)
       const offers = yield* repo.offers(member.communityId, s.submission.id)
@@ -745,13 +746,13 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
         return yield* negotiation(member, s.submission.id)
       })
 
-    const counterOffer = Effect.fn("Submissions.counterOffer")(
+    const counterOffer = traced("Submissions.counterOffer")(
       function*(member: Member, id: string, input: OfferInput) {
         return yield* offer(member, id, "organisation", "counter-offer", input)
       }
     )
 
-    const speakerCounter = Effect.fn("Submissions.speakerCounter")(function*(
+    const speakerCounter = traced("Submissions.speakerCounter")(function*(
       member: Member,
       id: string,
       input: OfferInput
@@ -760,7 +761,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
     })
 
     /** The open offer's author side takes it back: organisers for the organisation, the proposer for theirs. */
-    const retract = Effect.fn("Submissions.retract")(function*(member: Member, id: string) {
+    const retract = traced("Submissions.retract")(function*(member: Member, id: string) {
       const s = yield* seen(member, id)
       yield* requireParty(s)
       yield* locked(member, s.submission.id, "counter-offer/retract", (current, to, at) =>
@@ -780,7 +781,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
     })
 
     /** Accepting the other side's open offer: its terms are the agreement. */
-    const accept = Effect.fn("Submissions.accept")(function*(member: Member, id: string) {
+    const accept = traced("Submissions.accept")(function*(member: Member, id: string) {
       const s = yield* seen(member, id)
       yield* requireParty(s)
       yield* locked(member, s.submission.id, "accept", (current, to, at) =>
@@ -805,7 +806,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
     })
 
     /** The organisation refuses: `recusada`, any open offer declined. */
-    const decline = Effect.fn("Submissions.decline")(function*(
+    const decline = traced("Submissions.decline")(function*(
       member: Member,
       id: string,
       input: { readonly note?: string | null | undefined }
@@ -833,7 +834,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
      * The organisation decides directly. `accept`: an open offer (of either side) is accepted and is
      * the agreement; without one, the proposal's own terms are. `refuse`: like decline.
      */
-    const decide = Effect.fn("Submissions.decide")(function*(
+    const decide = traced("Submissions.decide")(function*(
       member: Member,
       id: string,
       input: { readonly decision: "accept" | "refuse"; readonly note?: string | null | undefined }
@@ -868,7 +869,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
     })
 
     /** An accepted submission is put on the agenda (final): by an organiser or the proposer. */
-    const confirm = Effect.fn("Submissions.confirm")(function*(member: Member, id: string) {
+    const confirm = traced("Submissions.confirm")(function*(member: Member, id: string) {
       const s = yield* seen(member, id)
       if (!s.roles.organiser && !s.proposer) return yield* Effect.fail(forbidden(M.onlySpeakerOrOrganiser))
       yield* locked(member, s.submission.id, "confirm", (current, to, at) =>
@@ -883,7 +884,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
     })
 
     /** The terms in force once accepted: the accepted offer's, or the proposal's own. */
-    const agreement = Effect.fn("Submissions.agreement")(function*(member: Member, id: string) {
+    const agreement = traced("Submissions.agreement")(function*(member: Member, id: string) {
       const s = yield* seen(member, id)
       yield* requireParty(s)
       const submission = s.submission

@@ -5,6 +5,7 @@ import { Uuid } from "../../domain/Ids"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
+import { traced } from "../../platform/traced"
 import { DownsellRepo, type OfferFields, type OfferRow } from "./DownsellRepo"
 import { catalogueMessages } from "./messages"
 import { Plans } from "./Plans"
@@ -52,7 +53,7 @@ export class DownsellOffers extends Effect.Service<DownsellOffers>()("@roda/core
         return offer.value
       })
 
-    const list = Effect.fn("DownsellOffers.list")(function*(member: Member, planId: string, query: PageQuery) {
+    const list = traced("DownsellOffers.list")(function*(member: Member, planId: string, query: PageQuery) {
       yield* requireRole(member, catalogueReaders)
       const plan = yield* plans.find(member.communityId, planId)
       const limit = query.limit ?? DEFAULT_LIMIT
@@ -62,12 +63,12 @@ export class DownsellOffers extends Effect.Service<DownsellOffers>()("@roda/core
       return { items: page.items.map(offerView), pagination: page.pagination }
     })
 
-    const detail = Effect.fn("DownsellOffers.detail")(function*(member: Member, planId: string, offerId: string) {
+    const detail = traced("DownsellOffers.detail")(function*(member: Member, planId: string, offerId: string) {
       yield* requireRole(member, catalogueReaders)
       return offerView(yield* find(member.communityId, planId, offerId))
     })
 
-    const create = Effect.fn("DownsellOffers.create")(
+    const create = traced("DownsellOffers.create")(
       function*(member: Member, planId: string, input: OfferInput & { percentOff: number; durationCycles: number }) {
         yield* requireRole(member, catalogueManagers)
         const plan = yield* plans.find(member.communityId, planId)
@@ -86,7 +87,7 @@ export class DownsellOffers extends Effect.Service<DownsellOffers>()("@roda/core
       }
     )
 
-    const update = Effect.fn("DownsellOffers.update")(
+    const update = traced("DownsellOffers.update")(
       function*(member: Member, planId: string, offerId: string, input: OfferInput) {
         yield* requireRole(member, catalogueManagers)
         const offer = yield* find(member.communityId, planId, offerId)
@@ -101,7 +102,7 @@ export class DownsellOffers extends Effect.Service<DownsellOffers>()("@roda/core
       }
     )
 
-    const remove = Effect.fn("DownsellOffers.remove")(function*(member: Member, planId: string, offerId: string) {
+    const remove = traced("DownsellOffers.remove")(function*(member: Member, planId: string, offerId: string) {
       yield* requireRole(member, catalogueManagers)
       const offer = yield* find(member.communityId, planId, offerId)
       yield* repo.remove(member.communityId, offer.id)

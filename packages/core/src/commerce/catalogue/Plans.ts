@@ -8,6 +8,7 @@ import { Messages } from "../../domain/Messages"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
+import { traced } from "../../platform/traced"
 import { foreignKeyViolation } from "../../sql/errors"
 import { transactional } from "../../sql/transaction"
 import { catalogueMessages } from "./messages"
@@ -106,7 +107,7 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
         }
       })
 
-    const list = Effect.fn("Plans.list")(function*(member: Member, query: PageQuery) {
+    const list = traced("Plans.list")(function*(member: Member, query: PageQuery) {
       yield* requireRole(member, catalogueReaders)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, PlanCursor)
@@ -119,12 +120,12 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
       return { items: page.items.map((row) => planView(row, links)), pagination: page.pagination }
     })
 
-    const detail = Effect.fn("Plans.detail")(function*(member: Member, id: string) {
+    const detail = traced("Plans.detail")(function*(member: Member, id: string) {
       yield* requireRole(member, catalogueReaders)
       return yield* view(yield* find(member.communityId, id))
     })
 
-    const create = Effect.fn("Plans.create")(function*(member: Member, input: NewPlanInput) {
+    const create = traced("Plans.create")(function*(member: Member, input: NewPlanInput) {
       yield* requireRole(member, catalogueManagers)
       const communityId = member.communityId
       const options = lower(input.productIds)
@@ -142,7 +143,7 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
       return yield* view(yield* find(communityId, id))
     })
 
-    const update = Effect.fn("Plans.update")(function*(member: Member, id: string, input: PlanChangesInput) {
+    const update = traced("Plans.update")(function*(member: Member, id: string, input: PlanChangesInput) {
       yield* requireRole(member, catalogueManagers)
       const communityId = member.communityId
       const plan = yield* transactional(sql)(Effect.gen(function*() {
@@ -166,7 +167,7 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
       return yield* view(yield* find(communityId, plan.id))
     })
 
-    const remove = Effect.fn("Plans.remove")(function*(member: Member, id: string) {
+    const remove = traced("Plans.remove")(function*(member: Member, id: string) {
       yield* requireRole(member, catalogueManagers)
       const communityId = member.communityId
       yield* transactional(sql)(Effect.gen(function*() {
@@ -188,7 +189,7 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
       }))
     })
 
-    const reorder = Effect.fn("Plans.reorder")(function*(member: Member, order: ReadonlyArray<string>) {
+    const reorder = traced("Plans.reorder")(function*(member: Member, order: ReadonlyArray<string>) {
       yield* requireRole(member, catalogueManagers)
       const communityId = member.communityId
       const wanted = lower(order)
@@ -207,7 +208,7 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
       return plans.map((row) => planView(row, links))
     })
 
-    const planProducts = Effect.fn("Plans.products")(function*(member: Member, id: string) {
+    const planProducts = traced("Plans.products")(function*(member: Member, id: string) {
       yield* requireRole(member, catalogueReaders)
       const plan = yield* find(member.communityId, id)
       const rows = yield* repo.products(member.communityId, plan.id)

@@ -8,6 +8,7 @@ import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domai
 import { requireRole } from "../../domain/Policy"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
 import { Ids } from "../../platform/Ids"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import type { Viewer } from "../../structure/Access"
 import { catalogueMessages } from "./messages"
@@ -75,7 +76,7 @@ export class Products extends Effect.Service<Products>()("@roda/core/Products", 
         Option.match({ onNone: missing, onSome: Effect.succeed })
       )
 
-    const create = Effect.fn("Products.create")(function*(member: Member, input: NewProductInput) {
+    const create = traced("Products.create")(function*(member: Member, input: NewProductInput) {
       yield* requireRole(member, catalogueManagers)
       const currency = input.currency ?? (yield* selling.defaultCurrency(member.communityId))
       const fields = newProductFields(input, currency)
@@ -85,14 +86,14 @@ export class Products extends Effect.Service<Products>()("@roda/core/Products", 
       return productView(yield* found(member.communityId, id))
     })
 
-    const detail = Effect.fn("Products.detail")(function*(viewer: Viewer, id: string) {
+    const detail = traced("Products.detail")(function*(viewer: Viewer, id: string) {
       const product = yield* found(viewer.communityId, id)
       const reader = Option.exists(viewer.member, (member) => catalogueReaders.includes(member.role))
       if (!reader && product.status !== "ACTIVE") return yield* missing()
       return productView(product)
     })
 
-    const list = Effect.fn("Products.list")(function*(member: Member, query: ProductQuery) {
+    const list = traced("Products.list")(function*(member: Member, query: ProductQuery) {
       yield* requireRole(member, catalogueReaders)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, ProductCursor)
@@ -112,7 +113,7 @@ export class Products extends Effect.Service<Products>()("@roda/core/Products", 
         ? { status: to, publishedAt: product.publishedAt }
         : { status: to, publishedAt: to === "ACTIVE" ? at : null }
 
-    const update = Effect.fn("Products.update")(function*(member: Member, id: string, input: ProductChangesInput) {
+    const update = traced("Products.update")(function*(member: Member, id: string, input: ProductChangesInput) {
       yield* requireRole(member, catalogueManagers)
       const communityId = member.communityId
       const productId = yield* transactional(sql)(Effect.gen(function*() {
@@ -144,7 +145,7 @@ export class Products extends Effect.Service<Products>()("@roda/core/Products", 
       return productView(yield* found(communityId, productId))
     })
 
-    const publish = Effect.fn("Products.publish")(function*(member: Member, id: string) {
+    const publish = traced("Products.publish")(function*(member: Member, id: string) {
       yield* requireRole(member, catalogueManagers)
       const communityId = member.communityId
       const productId = yield* transactional(sql)(Effect.gen(function*() {
@@ -158,7 +159,7 @@ export class Products extends Effect.Service<Products>()("@roda/core/Products", 
       return productView(yield* found(communityId, productId))
     })
 
-    const remove = Effect.fn("Products.remove")(function*(member: Member, id: string) {
+    const remove = traced("Products.remove")(function*(member: Member, id: string) {
       yield* requireRole(member, catalogueManagers)
       const communityId = member.communityId
       yield* transactional(sql)(Effect.gen(function*() {

@@ -6,6 +6,7 @@ import { Uuid } from "../../domain/Ids"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
+import { traced } from "../../platform/traced"
 import { foreignKeyViolation } from "../../sql/errors"
 import { catalogueMessages } from "./messages"
 import { PlansRepo } from "./PlansRepo"
@@ -74,7 +75,7 @@ export class Tiers extends Effect.Service<Tiers>()("@roda/core/Tiers", {
         )
       )
 
-    const list = Effect.fn("Tiers.list")(function*(communityId: string, query: PageQuery) {
+    const list = traced("Tiers.list")(function*(communityId: string, query: PageQuery) {
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, TierCursor)
       const rows = yield* repo.list(communityId, {
@@ -86,11 +87,11 @@ export class Tiers extends Effect.Service<Tiers>()("@roda/core/Tiers", {
       return { items: page.items.map((row) => tierView(row, options)), pagination: page.pagination }
     })
 
-    const detail = Effect.fn("Tiers.detail")(function*(communityId: string, id: string) {
+    const detail = traced("Tiers.detail")(function*(communityId: string, id: string) {
       return yield* view(yield* find(communityId, id))
     })
 
-    const create = Effect.fn("Tiers.create")(
+    const create = traced("Tiers.create")(
       function*(member: Member, input: TierInput & { name: string; subscriptionGroupId: string }) {
         yield* requireRole(member, catalogueManagers)
         const communityId = member.communityId
@@ -108,7 +109,7 @@ export class Tiers extends Effect.Service<Tiers>()("@roda/core/Tiers", {
       }
     )
 
-    const update = Effect.fn("Tiers.update")(function*(member: Member, id: string, input: TierInput) {
+    const update = traced("Tiers.update")(function*(member: Member, id: string, input: TierInput) {
       yield* requireRole(member, catalogueManagers)
       const communityId = member.communityId
       const tier = yield* find(communityId, id)
@@ -126,7 +127,7 @@ export class Tiers extends Effect.Service<Tiers>()("@roda/core/Tiers", {
       return yield* view(yield* find(communityId, tier.id))
     })
 
-    const remove = Effect.fn("Tiers.remove")(function*(member: Member, id: string) {
+    const remove = traced("Tiers.remove")(function*(member: Member, id: string) {
       yield* requireRole(member, catalogueManagers)
       const tier = yield* find(member.communityId, id)
       yield* repo.remove(member.communityId, tier.id)

@@ -23,6 +23,7 @@ import { SellingStatus } from "../../money/accounts/SellingStatus"
 import { Pricing } from "../../money/ledger/Pricing"
 import { Ids } from "../../platform/Ids"
 import { type ChargeRequest, PaymentGateway } from "../../platform/PaymentGateway"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { type SellableProduct, SellableProducts } from "../catalogue/SellableProducts"
 import { Stock } from "../catalogue/Stock"
@@ -110,7 +111,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         return business.value
       })
 
-    const config = Effect.fn("Checkout.config")(function*(visitor: Visitor) {
+    const config = traced("Checkout.config")(function*(visitor: Visitor) {
       const business = yield* requireSelling(visitor.communityId)
       const gatewayMax = gateway.maxInstallments(business.country)
       const paymentMethods = yield* Effect.forEach(
@@ -203,7 +204,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
         return { product, groupId, addOns, coupon, listAmount: product.price + addOnTotal, discount, amounts }
       })
 
-    const quote = Effect.fn("Checkout.quote")(function*(visitor: Visitor, input: QuoteInput) {
+    const quote = traced("Checkout.quote")(function*(visitor: Visitor, input: QuoteInput) {
       yield* requireSelling(visitor.communityId)
       const priced = yield* price(visitor.communityId, input)
       return {
@@ -372,7 +373,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
      * (stored in the second transaction) and replays it, to the same caller only (`keyScope`); a
      * refused request lets the key go.
      */
-    const checkout = Effect.fn("Checkout.checkout")(
+    const checkout = traced("Checkout.checkout")(
       function*(visitor: Visitor, input: CheckoutInput, idempotencyKey: string | undefined) {
         const business = yield* requireSelling(visitor.communityId)
         // A digest, so the stored key row keeps no buyer data or card token.
@@ -428,7 +429,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
       }
     )
 
-    const chargeOf = Effect.fn("Checkout.charge")(function*(visitor: Visitor, chargeId: string) {
+    const chargeOf = traced("Checkout.charge")(function*(visitor: Visitor, chargeId: string) {
       const row = yield* settlement.chargeRow(visitor.communityId, chargeId.toLowerCase())
       return { ...chargeView(row), ...(yield* settlement.outcomeOf(row.id)) }
     })
@@ -437,7 +438,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
      * Sandbox only: pays a pending PIX or boleto charge, as the bank would; for the buyer's account
      * or an owner or admin of the community.
      */
-    const sandboxPay = Effect.fn("Checkout.sandboxPay")(function*(visitor: Visitor, chargeId: string) {
+    const sandboxPay = traced("Checkout.sandboxPay")(function*(visitor: Visitor, chargeId: string) {
       if (!gateway.isSandbox) return yield* Effect.fail(notFound(M.notSandbox))
       if (Option.isNone(visitor.account)) return yield* Effect.fail(unauthorized(Messages.tokenRequired))
       const account = visitor.account.value
@@ -468,7 +469,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
      * acknowledged and recorded as ignored. A payment of a charge already over here (expired,
      * failed, canceled) is refunded automatically (`LateRefunds`), the gateway asked after the commit.
      */
-    const webhook = Effect.fn("Checkout.webhook")(
+    const webhook = traced("Checkout.webhook")(
       function*(gatewayName: string, headers: Readonly<Record<string, string | undefined>>, body: string) {
         if (gatewayName !== gateway.name) return yield* Effect.fail(notFound(M.unknownGateway))
         const parsed = yield* gateway.parseWebhook(headers, body)
@@ -540,7 +541,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
     )
 
     /** The member's own purchases, newest first. */
-    const purchases = Effect.fn("Checkout.purchases")(function*(member: Member, query: PageQuery) {
+    const purchases = traced("Checkout.purchases")(function*(member: Member, query: PageQuery) {
       const cursor = yield* decodeCursor(query.cursor, PurchaseCursor)
       const limit = query.limit ?? DEFAULT_LIMIT
       const rows = yield* repo.purchasesOf(member.communityId, member.profileId, cursor?.[0], limit)

@@ -6,6 +6,7 @@ import type { Account } from "../../domain/Caller"
 import { Messages } from "../../domain/Messages"
 import { requirePlatformAdmin } from "../../domain/Policy"
 import { PaymentGateway } from "../../platform/PaymentGateway"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 
 /** The seller account of a community at the active gateway (`gateway_accounts`), set by operators. */
@@ -29,13 +30,13 @@ export class GatewayAccounts extends Effect.Service<GatewayAccounts>()("@roda/co
         (rows) => ({ communityId, gateway: gateway.name, accountId: rows[0]?.accountId ?? null })
       )
 
-    const get = Effect.fn("GatewayAccounts.get")(function*(account: Account, communityId: string) {
+    const get = traced("GatewayAccounts.get")(function*(account: Account, communityId: string) {
       yield* requirePlatformAdmin(account)
       yield* community(communityId)
       return yield* view(communityId)
     })
 
-    const set = Effect.fn("GatewayAccounts.set")(function*(account: Account, communityId: string, accountId: string) {
+    const set = traced("GatewayAccounts.set")(function*(account: Account, communityId: string, accountId: string) {
       yield* requirePlatformAdmin(account)
       yield* community(communityId)
       yield* transaction(Effect.zipRight(
@@ -53,7 +54,7 @@ export class GatewayAccounts extends Effect.Service<GatewayAccounts>()("@roda/co
       return yield* view(communityId)
     })
 
-    const remove = Effect.fn("GatewayAccounts.remove")(function*(account: Account, communityId: string) {
+    const remove = traced("GatewayAccounts.remove")(function*(account: Account, communityId: string) {
       yield* requirePlatformAdmin(account)
       yield* community(communityId)
       yield* transaction(Effect.zipRight(

@@ -4,6 +4,7 @@ import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
 import { PaymentGateway } from "../../platform/PaymentGateway"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { ManageRepo } from "./ManageRepo"
 import { RefundPosting } from "./RefundPosting"
@@ -73,7 +74,7 @@ export class LateRefunds extends Effect.Service<LateRefunds>()("@roda/core/LateR
       })
 
     /** Asks the gateway and records its answer, once; the refund's status afterwards. */
-    const complete = Effect.fn("LateRefunds.complete")(function*(communityId: string, refundId: string) {
+    const complete = traced("LateRefunds.complete")(function*(communityId: string, refundId: string) {
       const found = yield* tx(repo.refund(communityId, refundId))
       if (Option.isNone(found) || found.value.status !== "pending") {
         return Option.match(found, { onNone: () => "failed", onSome: (row) => row.status })

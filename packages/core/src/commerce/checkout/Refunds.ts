@@ -12,6 +12,7 @@ import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
 import { PaymentGateway, type RefundOutcome } from "../../platform/PaymentGateway"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { ManageRepo, type SaleRow, type SaleStatus } from "./ManageRepo"
 import { refundMessages as M } from "./refundMessages"
@@ -164,7 +165,7 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
         }
       })
 
-    const list = Effect.fn("Refunds.list")(function*(member: Member, query: SaleQuery) {
+    const list = traced("Refunds.list")(function*(member: Member, query: SaleQuery) {
       yield* requireRole(member, salesReaders)
       const filter = yield* filterOf(query)
       const limit = query.limit ?? DEFAULT_LIMIT
@@ -175,7 +176,7 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
     })
 
     /** Every sale matching the filters as CSV: a header line, then pages of 500 rows read by keyset. */
-    const csv = Effect.fn("Refunds.csv")(function*(member: Member, query: Omit<SaleQuery, "cursor" | "limit">) {
+    const csv = traced("Refunds.csv")(function*(member: Member, query: Omit<SaleQuery, "cursor" | "limit">) {
       yield* requireRole(member, salesReaders)
       const filter = yield* filterOf(query)
       const chunks: Array<string> = [SALES_CSV_HEADER.join(",") + "\r\n"]
@@ -254,7 +255,7 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
      * added to the charge's refunded sum (so a concurrent refund sees it); the gateway is asked
      * with the refund id as idempotency key; the second posts it or gives the amount back.
      */
-    const refund = Effect.fn("Refunds.refund")(function*(
+    const refund = traced("Refunds.refund")(function*(
       member: Member,
       purchaseId: string,
       input: RefundInput,

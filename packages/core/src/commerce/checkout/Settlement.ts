@@ -8,6 +8,7 @@ import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
 import { Mailer } from "../../platform/Mailer"
 import { type ChargeOutcome, type ChargeState, PaymentGateway } from "../../platform/PaymentGateway"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { Entitlements } from "../../structure/Entitlements"
 import { SellableProducts } from "../catalogue/SellableProducts"
@@ -265,7 +266,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
      * A charge whose gateway answer was never recorded (the process stopped between reserving and
      * settling): the gateway is asked (outside any transaction) and its answer applied once.
      */
-    const reconcile = Effect.fn("Settlement.reconcile")(function*(communityId: string, chargeId: string) {
+    const reconcile = traced("Settlement.reconcile")(function*(communityId: string, chargeId: string) {
       const charge = yield* chargeRow(communityId, chargeId)
       if (charge.status !== "pending" || charge.submittedAt !== null) return charge.status
       const state = yield* gateway.lookup({ chargeId, gatewayChargeId: charge.gatewayChargeId })
@@ -283,7 +284,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
      * gateway is asked first, outside any transaction: a charge paid at the last moment is settled,
      * one still open there is canceled before it is expired here.
      */
-    const expireDue = Effect.fn("Settlement.expireDue")(function*() {
+    const expireDue = traced("Settlement.expireDue")(function*() {
       const at = yield* now
       const due = yield* repo.expiredPending(at, EXPIRY_BATCH)
       let expired = 0

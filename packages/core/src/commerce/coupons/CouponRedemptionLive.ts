@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Option } from "effect"
 import { invalidField } from "../../domain/AppError"
 import { Ids } from "../../platform/Ids"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { normaliseCode } from "./code"
 import { CouponRedemption, type RedemptionDetails } from "./CouponRedemption"
@@ -26,7 +27,7 @@ export const CouponRedemptionLive = Layer.effect(
     const ids = yield* Ids
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const apply = Effect.fn("CouponRedemption.apply")(function*(input: {
+    const apply = traced("CouponRedemption.apply")(function*(input: {
       readonly communityId: string
       readonly code: string
       readonly productId: string
@@ -63,7 +64,7 @@ export const CouponRedemptionLive = Layer.effect(
             refused(unavailability(coupon, at) ?? { reason: "exhausted", text: couponMessages.exhausted(coupon.code) })
         }))
 
-    const reserve = Effect.fn("CouponRedemption.reserve")(function*(
+    const reserve = traced("CouponRedemption.reserve")(function*(
       communityId: string,
       couponId: string,
       chargeId: string,
@@ -92,7 +93,7 @@ export const CouponRedemptionLive = Layer.effect(
       }))
     })
 
-    const confirm = Effect.fn("CouponRedemption.confirm")(function*(communityId: string, chargeId: string) {
+    const confirm = traced("CouponRedemption.confirm")(function*(communityId: string, chargeId: string) {
       yield* transactional(sql)(Effect.gen(function*() {
         const at = yield* now
         const held = yield* redemptions.move(communityId, chargeId, "reserved", "redeemed", at)
@@ -106,14 +107,14 @@ export const CouponRedemptionLive = Layer.effect(
       }))
     })
 
-    const release = Effect.fn("CouponRedemption.release")(function*(communityId: string, chargeId: string) {
+    const release = traced("CouponRedemption.release")(function*(communityId: string, chargeId: string) {
       yield* transactional(sql)(Effect.gen(function*() {
         const held = yield* redemptions.move(communityId, chargeId, "reserved", "released", yield* now)
         if (Option.isSome(held)) yield* redemptions.dropHold(communityId, held.value)
       }))
     })
 
-    const refund = Effect.fn("CouponRedemption.refund")(function*(communityId: string, chargeId: string) {
+    const refund = traced("CouponRedemption.refund")(function*(communityId: string, chargeId: string) {
       yield* transactional(sql)(Effect.gen(function*() {
         const used = yield* redemptions.move(communityId, chargeId, "redeemed", "released", yield* now)
         if (Option.isSome(used)) yield* redemptions.uncount(communityId, used.value)

@@ -9,6 +9,7 @@ import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domai
 import { requireRole } from "../../domain/Policy"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
 import { Ids } from "../../platform/Ids"
+import { traced } from "../../platform/traced"
 import { uniqueViolation } from "../../sql/errors"
 import { transactional } from "../../sql/transaction"
 import { normaliseCode } from "./code"
@@ -107,7 +108,7 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
         )
       )
 
-    const list = Effect.fn("Coupons.list")(function*(member: Member, query: CouponQuery) {
+    const list = traced("Coupons.list")(function*(member: Member, query: CouponQuery) {
       yield* requireRole(member, couponReaders)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, IdCursor)
@@ -117,7 +118,7 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
       return { items: page.items.map((row) => couponView(row, at)), pagination: page.pagination }
     })
 
-    const create = Effect.fn("Coupons.create")(function*(member: Member, input: NewCouponInput) {
+    const create = traced("Coupons.create")(function*(member: Member, input: NewCouponInput) {
       yield* requireRole(member, couponManagers)
       const terms = mergeTerms(blankTerms, input, yield* currencyOf(member.communityId))
       yield* checkTerms(terms)
@@ -152,7 +153,7 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
     })
 
     /** By id when `idOrCode` is a UUID, else by code (case-insensitive). */
-    const detail = Effect.fn("Coupons.detail")(function*(member: Member, idOrCode: string) {
+    const detail = traced("Coupons.detail")(function*(member: Member, idOrCode: string) {
       yield* requireRole(member, couponReaders)
       const key = idOrCode.trim()
       const found = isUuid(key)
@@ -162,7 +163,7 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
       return couponView(found.value, yield* now)
     })
 
-    const update = Effect.fn("Coupons.update")(function*(member: Member, id: string, input: CouponChangesInput) {
+    const update = traced("Coupons.update")(function*(member: Member, id: string, input: CouponChangesInput) {
       yield* requireRole(member, couponManagers)
       const communityId = member.communityId
       yield* find(communityId, id)
@@ -214,13 +215,13 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
      * Soft delete: the coupon leaves lists and lookups and its code is free again; its usage rows
      * stay, and a charge that already holds a use is still counted when paid.
      */
-    const remove = Effect.fn("Coupons.remove")(function*(member: Member, id: string) {
+    const remove = traced("Coupons.remove")(function*(member: Member, id: string) {
       yield* requireRole(member, couponManagers)
       const coupon = yield* find(member.communityId, id)
       yield* repo.softDelete(member.communityId, coupon.id, yield* now)
     })
 
-    const changeStatus = Effect.fn("Coupons.changeStatus")(function*(member: Member, id: string, to: CouponStatus) {
+    const changeStatus = traced("Coupons.changeStatus")(function*(member: Member, id: string, to: CouponStatus) {
       yield* requireRole(member, couponManagers)
       const communityId = member.communityId
       yield* find(communityId, id)
@@ -236,7 +237,7 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
       return yield* viewOf(communityId, id)
     })
 
-    const usage = Effect.fn("Coupons.usage")(function*(member: Member, id: string, query: UsageQuery) {
+    const usage = traced("Coupons.usage")(function*(member: Member, id: string, query: UsageQuery) {
       yield* requireRole(member, couponReaders)
       const coupon = yield* find(member.communityId, id)
       const limit = query.limit ?? DEFAULT_LIMIT
@@ -254,7 +255,7 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
      * The discount `code` gives on a product (at its price, or at `amount`), or why it does not
      * apply; writes nothing. Any member may ask: it is what a buyer checks before paying.
      */
-    const validate = Effect.fn("Coupons.validate")(function*(member: Member, input: ValidationInput) {
+    const validate = traced("Coupons.validate")(function*(member: Member, input: ValidationInput) {
       const product = yield* Effect.flatMap(
         repo.product(member.communityId, input.productId.toLowerCase()),
         Option.match({

@@ -12,6 +12,7 @@ import {
   type GatewayEvent,
   PaymentGateway
 } from "../../platform/PaymentGateway"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { SubscriptionLifecycle } from "./Lifecycle"
 import { billingMove, canMove, phaseOf, retryDays } from "./Policy"
@@ -191,7 +192,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
      * team's cancel with refund, the subscription ends), or failed (the amount goes back). Safe to
      * run twice at once (the request and the job). The refund's status afterwards.
      */
-    const completeRefund = Effect.fn("SubscriptionCharging.completeRefund")(
+    const completeRefund = traced("SubscriptionCharging.completeRefund")(
       function*(communityId: string, refundId: string) {
         const found = yield* tx(repo.lockRefund(communityId, refundId))
         if (Option.isNone(found)) return "failed" as const
@@ -503,7 +504,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
      * An attempt left `charging`: the gateway is asked (outside any transaction) for that attempt's
      * charge; one still pending there is canceled first (a job asks again if it will not go).
      */
-    const reconcile = Effect.fn("SubscriptionCharging.reconcile")(function*(attempt: Attempt) {
+    const reconcile = traced("SubscriptionCharging.reconcile")(function*(attempt: Attempt) {
       const billing = yield* tx(repo.lockBilling(attempt.communityId, attempt.billingId))
       if (Option.isNone(billing)) return "gone"
       if (billing.value.status !== "charging" || billing.value.attempts !== attempt.attempt) return billing.value.status

@@ -8,6 +8,7 @@ import { requireRole } from "../../domain/Policy"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
+import { traced } from "../../platform/traced"
 import { outsideTransaction, transactional } from "../../sql/transaction"
 import { addOnProration, monthsOf, tierChange, unusedPart } from "./billing"
 import { CHARGE_RECONCILE_AFTER_MS, type ChargeResult, SubscriptionCharging } from "./Charging"
@@ -105,7 +106,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
 
     // ---------------------------------------------------------------- member
 
-    const list = Effect.fn("Subscriptions.list")(
+    const list = traced("Subscriptions.list")(
       function*(member: Member, input: PageInput & { readonly status?: SubscriptionStatus | undefined }) {
         const result = yield* pageOf(
           member.communityId,
@@ -117,12 +118,12 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
     )
 
     /** The caller's subscriptions that are not over (final states left out), newest first. */
-    const mine = Effect.fn("Subscriptions.mine")(function*(member: Member) {
+    const mine = traced("Subscriptions.mine")(function*(member: Member) {
       const rows = yield* repo.list(member.communityId, { profileId: member.actingProfileId }, undefined, 100)
       return yield* views(rows.filter((row) => row.status !== "canceled" && row.status !== "incomplete_expired"))
     })
 
-    const detail = Effect.fn("Subscriptions.detail")(function*(member: Member, id: string) {
+    const detail = traced("Subscriptions.detail")(function*(member: Member, id: string) {
       return yield* viewOf(yield* own(member, id))
     })
 
@@ -135,7 +136,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         return { items: page.items.map(billingView), pagination: page.pagination }
       })
 
-    const billings = Effect.fn("Subscriptions.billings")(function*(member: Member, id: string, input: PageInput) {
+    const billings = traced("Subscriptions.billings")(function*(member: Member, id: string, input: PageInput) {
       return yield* billingsOf(yield* own(member, id), input)
     })
 
@@ -159,7 +160,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         return "ended" as const
       })
 
-    const cancel = Effect.fn("Subscriptions.cancel")(function*(member: Member, id: string) {
+    const cancel = traced("Subscriptions.cancel")(function*(member: Member, id: string) {
       return yield* tx(Effect.gen(function*() {
         const row = yield* own(member, id, true)
         const outcome = yield* cancelRow(row)
@@ -174,11 +175,11 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         return yield* reread(row)
       })
 
-    const reactivate = Effect.fn("Subscriptions.reactivate")(function*(member: Member, id: string) {
+    const reactivate = traced("Subscriptions.reactivate")(function*(member: Member, id: string) {
       return yield* tx(Effect.flatMap(own(member, id, true), reactivateRow))
     })
 
-    const pause = Effect.fn("Subscriptions.pause")(
+    const pause = traced("Subscriptions.pause")(
       function*(member: Member, id: string, input: { readonly resumeAt?: string | undefined }) {
         return yield* tx(Effect.gen(function*() {
           const row = yield* own(member, id, true)
@@ -209,7 +210,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       }
     )
 
-    const resume = Effect.fn("Subscriptions.resume")(function*(member: Member, id: string) {
+    const resume = traced("Subscriptions.resume")(function*(member: Member, id: string) {
       return yield* tx(Effect.gen(function*() {
         const row = yield* own(member, id, true)
         yield* moveCheck(row, "resume")
@@ -263,7 +264,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       periodEnd: plan.change.periodEnd.toISOString()
     })
 
-    const changeTierQuote = Effect.fn("Subscriptions.changeTierQuote")(
+    const changeTierQuote = traced("Subscriptions.changeTierQuote")(
       function*(member: Member, id: string, input: ChangeTierInput) {
         const row = yield* own(member, id)
         return quoteView(row, yield* planChange(row, input))
@@ -295,7 +296,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
      * A change of option. Now (an upgrade): the proration billing is charged in three phases (no
      * network call inside a transaction, `Charging.ts`); the change is applied with the payment.
      */
-    const changeTier = Effect.fn("Subscriptions.changeTier")(
+    const changeTier = traced("Subscriptions.changeTier")(
       function*(member: Member, id: string, input: ChangeTierInput) {
         const begun = yield* tx(Effect.gen(function*() {
           const row = yield* own(member, id, true)
@@ -342,14 +343,14 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       }
     )
 
-    const scheduledChange = Effect.fn("Subscriptions.scheduledChange")(function*(member: Member, id: string) {
+    const scheduledChange = traced("Subscriptions.scheduledChange")(function*(member: Member, id: string) {
       const row = yield* own(member, id)
       return row.scheduledProductId === null
         ? null
         : { productId: row.scheduledProductId, effectiveAt: row.currentPeriodEnd?.toISOString() ?? null }
     })
 
-    const removeScheduledChange = Effect.fn("Subscriptions.removeScheduledChange")(
+    const removeScheduledChange = traced("Subscriptions.removeScheduledChange")(
       function*(member: Member, id: string) {
         return yield* tx(Effect.gen(function*() {
           const row = yield* own(member, id, true)
@@ -408,7 +409,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       monthlyPrice: plan.target.price
     })
 
-    const addOnQuote = Effect.fn("Subscriptions.addOnQuote")(
+    const addOnQuote = traced("Subscriptions.addOnQuote")(
       function*(member: Member, id: string, input: { readonly productId: string }) {
         const row = yield* own(member, id)
         return addOnQuoteView(row, yield* addOnPlan(row, input.productId))
@@ -429,7 +430,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       })
 
     /** An add-on taken now: its prorated billing charged in three phases; attached with the payment. */
-    const addOn = Effect.fn("Subscriptions.addOn")(
+    const addOn = traced("Subscriptions.addOn")(
       function*(member: Member, id: string, input: { readonly productId: string }) {
         const begun = yield* tx(Effect.gen(function*() {
           const row = yield* own(member, id, true)
@@ -480,7 +481,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
      * Pays the open charge now with a card (which becomes the card on file): `past_due` goes on with
      * the period it was renewing, `unpaid` and a manual `incomplete` start a new period from now.
      */
-    const payNow = Effect.fn("Subscriptions.payNow")(function*(member: Member, id: string, input: PayNowInput) {
+    const payNow = traced("Subscriptions.payNow")(function*(member: Member, id: string, input: PayNowInput) {
       if (input.paymentMethod !== "CREDIT_CARD") return yield* Effect.fail(invalidField("paymentMethod", M.cardOnly))
       if (input.cardToken === undefined) return yield* Effect.fail(invalidField("cardToken", M.cardTokenRequired))
       const cardToken = input.cardToken
@@ -543,19 +544,19 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         return teamView(row, yield* repo.addOns(row.communityId, [row.id]))
       })
 
-    const teamList = Effect.fn("Subscriptions.teamList")(function*(member: Member, input: PageInput & ListFilters) {
+    const teamList = traced("Subscriptions.teamList")(function*(member: Member, input: PageInput & ListFilters) {
       yield* requireRole(member, teamReaders)
       const result = yield* pageOf(member.communityId, input, input)
       const addOns = yield* repo.addOns(member.communityId, result.items.map((row) => row.id))
       return { items: result.items.map((row) => teamView(row, addOns)), pagination: result.pagination }
     })
 
-    const teamDetail = Effect.fn("Subscriptions.teamDetail")(function*(member: Member, id: string) {
+    const teamDetail = traced("Subscriptions.teamDetail")(function*(member: Member, id: string) {
       yield* requireRole(member, teamReaders)
       return yield* teamViewOf(member, id)
     })
 
-    const teamBillings = Effect.fn("Subscriptions.teamBillings")(
+    const teamBillings = traced("Subscriptions.teamBillings")(
       function*(member: Member, id: string, input: PageInput) {
         yield* requireRole(member, teamReaders)
         return yield* billingsOf(yield* anyOf(member, id), input)
@@ -563,7 +564,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
     )
 
     /** The CSV export, streamed page by page (keyset), outside any request transaction. */
-    const exportCsv = Effect.fn("Subscriptions.exportCsv")(function*(member: Member, filters: ListFilters) {
+    const exportCsv = traced("Subscriptions.exportCsv")(function*(member: Member, filters: ListFilters) {
       yield* requireRole(member, teamReaders)
       const pages = Stream.paginateEffect(
         undefined as string | undefined,
@@ -583,7 +584,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       )
     })
 
-    const manual = Effect.fn("Subscriptions.manual")(function*(member: Member, input: ManualInput) {
+    const manual = traced("Subscriptions.manual")(function*(member: Member, input: ManualInput) {
       yield* requireRole(member, teamActors)
       return yield* tx(Effect.gen(function*() {
         const at = yield* now
@@ -680,7 +681,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
      * subscription ended together, or, refused, nothing changes (400). A crash in between is
      * finished by the refund job (`subscriptions.refund`, 10 minutes later).
      */
-    const teamCancel = Effect.fn("Subscriptions.teamCancel")(
+    const teamCancel = traced("Subscriptions.teamCancel")(
       function*(member: Member, id: string, input: TeamCancelInput) {
         yield* requireRole(member, teamActors)
         const refund = input.refund ?? "none"
@@ -722,7 +723,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       return Effect.fail(conflict(message, [fieldError("status", message)]))
     }
 
-    const teamReactivate = Effect.fn("Subscriptions.teamReactivate")(function*(member: Member, id: string) {
+    const teamReactivate = traced("Subscriptions.teamReactivate")(function*(member: Member, id: string) {
       yield* requireRole(member, teamActors)
       return yield* tx(Effect.gen(function*() {
         yield* reactivateRow(yield* anyOf(member, id, true))
@@ -730,7 +731,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       }))
     })
 
-    const setDiscount = Effect.fn("Subscriptions.setDiscount")(
+    const setDiscount = traced("Subscriptions.setDiscount")(
       function*(member: Member, id: string, input: { readonly percent: number; readonly months?: number | undefined }) {
         yield* requireRole(member, teamActors)
         return yield* tx(Effect.gen(function*() {
@@ -746,7 +747,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       }
     )
 
-    const removeDiscount = Effect.fn("Subscriptions.removeDiscount")(function*(member: Member, id: string) {
+    const removeDiscount = traced("Subscriptions.removeDiscount")(function*(member: Member, id: string) {
       yield* requireRole(member, teamActors)
       return yield* tx(Effect.gen(function*() {
         const row = yield* anyOf(member, id, true)
@@ -756,7 +757,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       }))
     })
 
-    const teamAddOn = Effect.fn("Subscriptions.teamAddOn")(
+    const teamAddOn = traced("Subscriptions.teamAddOn")(
       function*(member: Member, id: string, input: { readonly productId: string }) {
         yield* requireRole(member, teamActors)
         return yield* tx(Effect.gen(function*() {
@@ -768,7 +769,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       }
     )
 
-    const removeAddOn = Effect.fn("Subscriptions.removeAddOn")(
+    const removeAddOn = traced("Subscriptions.removeAddOn")(
       function*(member: Member, id: string, addOnId: string) {
         yield* requireRole(member, teamActors)
         return yield* tx(Effect.gen(function*() {
@@ -783,7 +784,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       }
     )
 
-    const extend = Effect.fn("Subscriptions.extend")(
+    const extend = traced("Subscriptions.extend")(
       function*(member: Member, id: string, input: { readonly days: number }) {
         yield* requireRole(member, teamActors)
         return yield* tx(Effect.gen(function*() {
@@ -806,7 +807,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       }
     )
 
-    const sendPaymentLink = Effect.fn("Subscriptions.sendPaymentLink")(function*(member: Member, id: string) {
+    const sendPaymentLink = traced("Subscriptions.sendPaymentLink")(function*(member: Member, id: string) {
       yield* requireRole(member, teamActors)
       return yield* tx(Effect.gen(function*() {
         const row = yield* anyOf(member, id, true)

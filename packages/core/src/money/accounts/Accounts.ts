@@ -9,6 +9,7 @@ import type { PostalAddress } from "../../domain/PostalAddress"
 import { managerRoles, type Role } from "../../domain/Role"
 import { brazilianTaxIdKind, normalizeTaxId } from "../../domain/TaxId"
 import { Mailer } from "../../platform/Mailer"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { accountsMessages as M } from "./messages"
 import { parsePixKey } from "./pixKey"
@@ -82,12 +83,12 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
     const requirePayout = (communityId: string, lock = false) =>
       orNotFound(M.payoutSettingsNotFound)(repo.payout(communityId, lock))
 
-    const business = Effect.fn("SellingAccounts.business")(function*(member: Member) {
+    const business = traced("SellingAccounts.business")(function*(member: Member) {
       yield* requireRole(member, readers)
       return businessView(member.communityId, Option.getOrUndefined(yield* repo.business(member.communityId)))
     })
 
-    const saveBusiness = Effect.fn("SellingAccounts.saveBusiness")(function*(member: Member, input: BusinessInput) {
+    const saveBusiness = traced("SellingAccounts.saveBusiness")(function*(member: Member, input: BusinessInput) {
       yield* requireRole(member, managerRoles)
       const country = input.country.toUpperCase()
       const taxIdType = country === "BR" ? brazilianTaxIdKind(input.taxId) : undefined
@@ -111,7 +112,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
       return businessView(member.communityId, yield* requireBusiness(member.communityId))
     })
 
-    const savePayout = Effect.fn("SellingAccounts.savePayout")(function*(member: Member, input: PayoutInput) {
+    const savePayout = traced("SellingAccounts.savePayout")(function*(member: Member, input: PayoutInput) {
       yield* requireRole(member, managerRoles)
       const fields = yield* payoutFields(input)
       yield* transaction(Effect.gen(function*() {
@@ -124,17 +125,17 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
       return payoutView(member.communityId, yield* requirePayout(member.communityId))
     })
 
-    const payout = Effect.fn("SellingAccounts.payout")(function*(member: Member) {
+    const payout = traced("SellingAccounts.payout")(function*(member: Member) {
       yield* requireRole(member, readers)
       return payoutView(member.communityId, Option.getOrUndefined(yield* repo.payout(member.communityId)))
     })
 
-    const payoutStatus = Effect.fn("SellingAccounts.payoutStatus")(function*(member: Member) {
+    const payoutStatus = traced("SellingAccounts.payoutStatus")(function*(member: Member) {
       yield* requireRole(member, readers)
       return payoutStatusView(Option.getOrUndefined(yield* repo.payout(member.communityId)))
     })
 
-    const prerequisites = Effect.fn("SellingAccounts.prerequisites")(function*(member: Member) {
+    const prerequisites = traced("SellingAccounts.prerequisites")(function*(member: Member) {
       yield* requireRole(member, readers)
       const [businessRow, payoutRow] = yield* Effect.all([
         repo.business(member.communityId),
@@ -164,13 +165,13 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
         }
       }))
 
-    const submitBusiness = Effect.fn("SellingAccounts.submitBusiness")(function*(member: Member) {
+    const submitBusiness = traced("SellingAccounts.submitBusiness")(function*(member: Member) {
       yield* requireRole(member, managerRoles)
       yield* move("business", member.communityId, "submit", null)
       return yield* business(member)
     })
 
-    const submitPayout = Effect.fn("SellingAccounts.submitPayout")(function*(member: Member) {
+    const submitPayout = traced("SellingAccounts.submitPayout")(function*(member: Member) {
       yield* requireRole(member, managerRoles)
       yield* move("payout", member.communityId, "submit", null)
       return yield* payout(member)
@@ -200,14 +201,14 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
         ))
       })
 
-    const reviewBusiness = Effect.fn("SellingAccounts.reviewBusiness")(
+    const reviewBusiness = traced("SellingAccounts.reviewBusiness")(
       function*(account: Account, communityId: string, decision: Decision) {
         yield* decide(account, communityId, "business", decision)
         return businessView(communityId, yield* requireBusiness(communityId))
       }
     )
 
-    const reviewPayout = Effect.fn("SellingAccounts.reviewPayout")(
+    const reviewPayout = traced("SellingAccounts.reviewPayout")(
       function*(account: Account, communityId: string, decision: Decision) {
         yield* decide(account, communityId, "payout", decision)
         return payoutView(communityId, yield* requirePayout(communityId))
@@ -215,7 +216,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
     )
 
     /** What waits for a platform operator: submitted business information and payout settings, oldest first. */
-    const reviewQueue = Effect.fn("SellingAccounts.reviewQueue")(function*(account: Account, limit = 100) {
+    const reviewQueue = traced("SellingAccounts.reviewQueue")(function*(account: Account, limit = 100) {
       yield* requirePlatformAdmin(account)
       const rows = yield* repo.underReview(limit)
       return rows.map((row) => ({
@@ -228,7 +229,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
     })
 
     /** One community's business information and payout settings, as an operator reviews them (404 when unknown). */
-    const reviewOf = Effect.fn("SellingAccounts.reviewOf")(function*(account: Account, communityId: string) {
+    const reviewOf = traced("SellingAccounts.reviewOf")(function*(account: Account, communityId: string) {
       yield* requirePlatformAdmin(account)
       const id = communityId.toLowerCase()
       if (!(yield* repo.communityExists(id))) return yield* Effect.fail(notFound(M.communityNotFound))

@@ -6,6 +6,7 @@ import type { Account, Member } from "../../domain/Caller"
 import { Messages } from "../../domain/Messages"
 import { type PaymentMethod, paymentMethods } from "../../domain/Money"
 import { requirePlatformAdmin, requireRole } from "../../domain/Policy"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { SellingStatus } from "../accounts/SellingStatus"
 import { type FeeOverrideRow, FeesRepo } from "./FeesRepo"
@@ -82,13 +83,13 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
         }
       })
 
-    const list = Effect.fn("Fees.list")(function*(member: Member) {
+    const list = traced("Fees.list")(function*(member: Member) {
       yield* requireRole(member, moneyReaders)
       return yield* feesOf(member.communityId)
     })
 
     /** The sale through `Pricing.price` (what checkout charges), plus every installment option of the method. */
-    const simulate = Effect.fn("Fees.simulate")(function*(member: Member, input: SimulationInput) {
+    const simulate = traced("Fees.simulate")(function*(member: Member, input: SimulationInput) {
       yield* requireRole(member, moneyReaders)
       const sale = {
         communityId: member.communityId,
@@ -116,7 +117,7 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
         (found) => found ? Effect.void : Effect.fail(notFound(Messages.communityNotFound))
       )
 
-    const setOverride = Effect.fn("Fees.setOverride")(function*(
+    const setOverride = traced("Fees.setOverride")(function*(
       account: Account,
       communityId: string,
       method: PaymentMethod,
@@ -146,7 +147,7 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
       return { communityId, ...methodView(method, yield* repo.override(communityId, method)) }
     })
 
-    const removeOverride = Effect.fn("Fees.removeOverride")(function*(
+    const removeOverride = traced("Fees.removeOverride")(function*(
       account: Account,
       communityId: string,
       method: PaymentMethod
@@ -166,7 +167,7 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
     })
 
     /** The fees in force of a community as a platform operator sees them (overrides marked `overridden`). */
-    const operatorList = Effect.fn("Fees.operatorList")(function*(account: Account, communityId: string) {
+    const operatorList = traced("Fees.operatorList")(function*(account: Account, communityId: string) {
       yield* requirePlatformAdmin(account)
       yield* existingCommunity(communityId)
       return yield* feesOf(communityId)

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { Ids } from "../../platform/Ids"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import type { PaidSale, PayoutMove, SaleRefund } from "./LedgerPosting"
 import { type BalanceChange, LedgerRepo, type ReleaseRow } from "./LedgerRepo"
@@ -155,7 +156,7 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
         yield* repo.markReleased(row, yield* now, transactionId)
       })
 
-    const recordSale = Effect.fn("LedgerPosting.recordSale")(function*(sale: PaidSale) {
+    const recordSale = traced("LedgerPosting.recordSale")(function*(sale: PaidSale) {
       yield* checkSale(sale)
       const a = sale.amounts
       yield* transactional(sql)(Effect.gen(function*() {
@@ -193,7 +194,7 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
     })
 
     /** Posts every release of the community that is due; how many. Safe to run concurrently. */
-    const releaseDue = Effect.fn("Ledger.releaseDue")(function*(communityId: string) {
+    const releaseDue = traced("Ledger.releaseDue")(function*(communityId: string) {
       let released = 0
       while (true) {
         const at = yield* now
@@ -210,7 +211,7 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
     })
 
     /** Posts due releases of every community, one batch (for a background job); how many. */
-    const releaseAnyDue = Effect.fn("Ledger.releaseAnyDue")(function*(limit = RELEASE_BATCH) {
+    const releaseAnyDue = traced("Ledger.releaseAnyDue")(function*(limit = RELEASE_BATCH) {
       const at = yield* now
       return yield* transactional(sql)(
         repo.lockAnyDue(at, limit).pipe(
@@ -227,7 +228,7 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
         (sale) => sale === undefined ? Option.none<number>() : Option.some(Math.max(0, sale.gross - sale.refunded))
       )
 
-    const recordRefund = Effect.fn("LedgerPosting.recordRefund")(function*(refund: SaleRefund) {
+    const recordRefund = traced("LedgerPosting.recordRefund")(function*(refund: SaleRefund) {
       const share = refund.amount - refund.fee - refund.interest
       if (![refund.amount, refund.fee, refund.interest, share].every((v) => Number.isSafeInteger(v) && v >= 0)) {
         return yield* Effect.dieMessage(`LedgerPosting.recordRefund: inconsistent amounts ${JSON.stringify(refund)}`)
@@ -292,7 +293,7 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
       }
     }
 
-    const recordPayout = Effect.fn("LedgerPosting.recordPayout")(function*(move: PayoutMove) {
+    const recordPayout = traced("LedgerPosting.recordPayout")(function*(move: PayoutMove) {
       yield* post({
         communityId: move.communityId,
         kind: move.move === "request" ? "payout" : move.move === "paid" ? "payout_paid" : "payout_return",
@@ -304,12 +305,12 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
       })
     })
 
-    const lockAvailable = Effect.fn("LedgerPosting.lockAvailable")(function*(communityId: string, currency: string) {
+    const lockAvailable = traced("LedgerPosting.lockAvailable")(function*(communityId: string, currency: string) {
       yield* releaseDue(communityId)
       return yield* repo.lockBalance(communityId, "community_available", currency)
     })
 
-    const payoutBalances = Effect.fn("LedgerPosting.payoutBalances")(function*(communityId: string) {
+    const payoutBalances = traced("LedgerPosting.payoutBalances")(function*(communityId: string) {
       yield* releaseDue(communityId)
       const rows = yield* repo.balances(communityId, payoutBalanceAccounts)
       const of = (currency: string, account: LedgerAccount) =>

@@ -4,6 +4,7 @@ import type { Member } from "../../domain/Caller"
 import { rangeEnd, rangeStart } from "../../domain/DateRange"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
+import { traced } from "../../platform/traced"
 import { SellingStatus } from "../accounts/SellingStatus"
 import { Journal } from "./Journal"
 import { LedgerRepo, type StatementRow } from "./LedgerRepo"
@@ -43,7 +44,7 @@ export class Ledger extends Effect.Service<Ledger>()("@roda/core/Ledger", {
     // The community currency comes from money/accounts; an embedding without it sells in BRL.
     const sellingStatus = yield* Effect.serviceOption(SellingStatus)
 
-    const statement = Effect.fn("Ledger.statement")(function*(member: Member, query: StatementQuery) {
+    const statement = traced("Ledger.statement")(function*(member: Member, query: StatementQuery) {
       yield* requireRole(member, moneyReaders)
       const from = query.from === undefined ? undefined : rangeStart(query.from)
       const until = query.to === undefined ? undefined : rangeEnd(query.to)
@@ -66,7 +67,7 @@ export class Ledger extends Effect.Service<Ledger>()("@roda/core/Ledger", {
       return { items: page.items.map(lineView), pagination: page.pagination }
     })
 
-    const balance = Effect.fn("Ledger.balance")(function*(member: Member) {
+    const balance = traced("Ledger.balance")(function*(member: Member) {
       yield* requireRole(member, moneyReaders)
       yield* journal.releaseDue(member.communityId)
       const rows = yield* repo.balances(member.communityId, communityAccounts)

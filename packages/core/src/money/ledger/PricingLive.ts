@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import type { PaymentMethod } from "../../domain/Money"
+import { traced } from "../../platform/traced"
 import { FeesRepo } from "./FeesRepo"
 import { Pricing, type SaleInput } from "./Pricing"
 import { feesInForce, maxInstallmentsOf, saleAmounts } from "./salePricing"
@@ -9,11 +10,11 @@ export const PricingLive = Layer.effect(
   Pricing,
   Effect.gen(function*() {
     const repo = yield* FeesRepo
-    const price = Effect.fn("Pricing.price")(function*(input: SaleInput) {
+    const price = traced("Pricing.price")(function*(input: SaleInput) {
       const override = yield* repo.override(input.communityId, input.paymentMethod)
       return yield* saleAmounts(input, feesInForce(input.paymentMethod, override))
     })
-    const installmentTerms = Effect.fn("Pricing.installmentTerms")(
+    const installmentTerms = traced("Pricing.installmentTerms")(
       function*(communityId: string, paymentMethod: PaymentMethod) {
         const fees = feesInForce(paymentMethod, yield* repo.override(communityId, paymentMethod))
         const maxInstallments = maxInstallmentsOf(paymentMethod)

@@ -9,6 +9,7 @@ import { formatMoney } from "../../domain/Money"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { requirePlatformAdmin, requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
+import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { SellingStatus } from "../accounts/SellingStatus"
 import { LedgerPosting, type PayoutMove } from "../ledger/LedgerPosting"
@@ -78,7 +79,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
         Option.match({ onNone: () => Effect.fail(notFound(M.notFound)), onSome: Effect.succeed })
       )
 
-    const balance = Effect.fn("Payouts.balance")(function*(member: Member) {
+    const balance = traced("Payouts.balance")(function*(member: Member) {
       yield* requireRole(member, payoutReaders)
       const rows = yield* ledger.payoutBalances(member.communityId)
       if (rows.length > 0) return rows.map((row) => ({ ...row, total: row.pending + row.available + row.inTransit }))
@@ -95,7 +96,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
         return { items: page.items.map(payoutView), pagination: page.pagination }
       })
 
-    const list = Effect.fn("Payouts.list")(function*(member: Member, query: PayoutQuery) {
+    const list = traced("Payouts.list")(function*(member: Member, query: PayoutQuery) {
       yield* requireRole(member, payoutReaders)
       return yield* listOf(member.communityId, query)
     })
@@ -108,7 +109,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
       })
 
     /** A platform operator lists a community's payouts (`GET /api/admin/communities/{communityId}/payouts`). */
-    const operatorList = Effect.fn("Payouts.operatorList")(
+    const operatorList = traced("Payouts.operatorList")(
       function*(account: Account, communityId: string, query: PayoutQuery) {
         yield* requirePlatformAdmin(account)
         return yield* listOf(yield* existing(communityId), query)
@@ -116,7 +117,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
     )
 
     /** A platform operator reads one payout of a community (404 for an unknown community or another's payout). */
-    const operatorDetail = Effect.fn("Payouts.operatorDetail")(
+    const operatorDetail = traced("Payouts.operatorDetail")(
       function*(account: Account, communityId: string, id: string) {
         yield* requirePlatformAdmin(account)
         return payoutView(yield* found(yield* existing(communityId), id))
@@ -124,7 +125,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
     )
 
     /** A platform operator lists the payouts of every community, newest first (each with its `communityId`). */
-    const platformList = Effect.fn("Payouts.platformList")(function*(account: Account, query: PayoutQuery) {
+    const platformList = traced("Payouts.platformList")(function*(account: Account, query: PayoutQuery) {
       yield* requirePlatformAdmin(account)
       const limit = query.limit ?? DEFAULT_LIMIT
       const cursor = yield* decodeCursor(query.cursor, PayoutCursor)
@@ -136,7 +137,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
       }
     })
 
-    const detail = Effect.fn("Payouts.detail")(function*(member: Member, id: string) {
+    const detail = traced("Payouts.detail")(function*(member: Member, id: string) {
       yield* requireRole(member, payoutReaders)
       return payoutView(yield* found(member.communityId, id))
     })
@@ -153,7 +154,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
         description: `Saque ${formatMoney(row.amount, row.currency)}`
       })
 
-    const request = Effect.fn("Payouts.request")(function*(member: Member, input: PayoutRequest) {
+    const request = traced("Payouts.request")(function*(member: Member, input: PayoutRequest) {
       yield* requireRole(member, payoutManagers)
       const { communityId } = member
       // Spec §7: no approved payout settings, no withdrawal.
@@ -204,13 +205,13 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
         return payoutView(yield* found(communityId, row.id))
       }))
 
-    const cancel = Effect.fn("Payouts.cancel")(function*(member: Member, id: string) {
+    const cancel = traced("Payouts.cancel")(function*(member: Member, id: string) {
       yield* requireRole(member, payoutManagers)
       return yield* moveTo(member.communityId, id, "canceled", null)
     })
 
     /** A platform operator moves a payout on (`/api/admin/communities/{communityId}/payouts/{id}/…`). */
-    const operate = Effect.fn("Payouts.operate")(
+    const operate = traced("Payouts.operate")(
       function*(
         account: Account,
         communityId: string,
