@@ -1,5 +1,5 @@
 export { RodaApi, routeOf } from "./api/RodaApi"
-export { apiLayer, makeRoda, servicesLayer } from "./app/makeRoda"
+export { apiLayer, infrastructureLayer, makeRoda, servicesLayer } from "./app/makeRoda"
 export type { RequestInfo, Roda, RodaConfig } from "./app/makeRoda"
 export { MAX_BODY_BYTES } from "./app/requestGate"
 export type { RodaPlatform } from "./app/RodaPlatform"
