@@ -114,7 +114,13 @@ export default tseslint.config(
         "error",
         { object: "Date", property: "now", message: "Use Clock (architecture rule 8)." },
         { object: "Math", property: "random", message: "Use the Ids service (architecture rule 8)." },
-        { object: "process", property: "env", message: "Read configuration in adapters (rule 7)." }
+        { object: "process", property: "env", message: "Read configuration in adapters (rule 7)." },
+        {
+          object: "Effect",
+          property: "fn",
+          message:
+            "Use traced(name) from platform/traced.ts: Effect.fn costs a stack trace and a span per call even with tracing off (issue 11)."
+        }
       ]
     }
   },
