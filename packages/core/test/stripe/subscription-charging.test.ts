@@ -215,8 +215,8 @@ describe.each(gateways)("subscription charges outside any transaction ($name)", 
     expect(await unbalanced(roda, made.community.id)).toEqual([])
   })
 
-  it("pay-now with an Idempotency-Key charges once however often it is retried", async () => {
-    const made = await subscribed(api, "Paula Pagadora")
+  /** A past-due subscription (its renewal declined), its member's token, and its open renewal. */
+  const pastDue = async (made: Awaited<ReturnType<typeof subscribed>>) => {
     await query(
       roda,
       (sql) => sql`UPDATE subscriptions SET card_token = 'tok_chargeDeclined' WHERE id = ${made.subscriptionId}`
@@ -224,7 +224,12 @@ describe.each(gateways)("subscription charges outside any transaction ($name)", 
     time.advance(32 * DAY)
     await runJobs(["subscriptions.period-end"])
     expect(await statusOf(made.subscriptionId)).toBe("past_due")
-    const open = await renewalOf(made.subscriptionId)
+    return await renewalOf(made.subscriptionId)
+  }
+
+  it("pay-now with an Idempotency-Key charges once however often it is retried", async () => {
+    const made = await subscribed(api, "Paula Pagadora")
+    const open = await pastDue(made)
     const before = charged.get(open.id) ?? 0
     const token = await signIn(api, made.member.email)
     const scoped = { ...as({ token }, made.community), headers: { "idempotency-key": `pay-${open.id}` } }
@@ -238,18 +243,6 @@ describe.each(gateways)("subscription charges outside any transaction ($name)", 
     expect(await statusOf(made.subscriptionId)).toBe("active")
     expectError(await api.post(path, { ...body, cardToken: "tok_other" }, scoped), 409)
   })
-
-  /** A past-due subscription (its renewal declined), its member's token, and its open renewal. */
-  const pastDue = async (made: Awaited<ReturnType<typeof subscribed>>) => {
-    await query(
-      roda,
-      (sql) => sql`UPDATE subscriptions SET card_token = 'tok_chargeDeclined' WHERE id = ${made.subscriptionId}`
-    )
-    time.advance(32 * DAY)
-    await runJobs(["subscriptions.period-end"])
-    expect(await statusOf(made.subscriptionId)).toBe("past_due")
-    return await renewalOf(made.subscriptionId)
-  }
 
   it("an Idempotency-Key answered over 24 hours ago is a new request: pay-now charges the next renewal", async () => {
     const made = await subscribed(api, "Renata Renovada")
