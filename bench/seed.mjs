@@ -28,7 +28,7 @@ const call = async (base, method, path, { token, community, body } = {}) => {
 }
 
 /** Everything that goes through the API; `base` is Roda's address. */
-const throughApi = async (base) => {
+export const throughApi = async (base) => {
   const owner = await call(base, "POST", "/auth/register", {
     body: { fullName: "Bench Owner", email: "bench-owner@bench.test", password: "Bench-Secret-123" }
   })
@@ -94,7 +94,7 @@ const throughApi = async (base) => {
 }
 
 /** Memberships of the reader, then the bulk rows; `q(text, values)` runs one statement. */
-const throughSql = async (q, ids, posts) => {
+export const throughSql = async (q, ids, posts) => {
   const communityIds = ids.communities.map((c) => c.id)
   const readerProfiles = []
   for (const ci of [0, 1]) {
