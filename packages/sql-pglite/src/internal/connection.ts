@@ -3,6 +3,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { namedQuery } from "./namedStatements"
 
 type TransformRows = <A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>
 
@@ -24,8 +25,9 @@ export const makeConnection = (pglite: PGlite, guard: Guard): Connection => {
       catch: (cause) => new SqlError({ cause, message: "Failed to execute statement" })
     }))
 
+  const named = namedQuery(pglite)
   const query = (sql: string, params: ReadonlyArray<unknown>, options?: QueryOptions) =>
-    run(() => pglite.query<object>(sql, [...params], options))
+    run(() => named(sql, params, options))
 
   const execute = (sql: string, params: ReadonlyArray<unknown>, transformRows: TransformRows | undefined) =>
     Effect.map(query(sql, params), (result) => applyTransform(result.rows, transformRows))

@@ -1,0 +1,86 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { PgliteClient } from "@roda/sql-pglite"
+import * as Effect from "effect/Effect"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+/** The statements prepared in the session, by their text. */
+const prepared = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.map(
+    sql<{ readonly statement: string }>`SELECT statement FROM pg_prepared_statements`,
+    (rows) => rows.map((row) => row.statement)
+  ))
+
+const typed = (sql: SqlClient.SqlClient, id: string) =>
+  sql`SELECT ${id}::uuid AS id, ${42}::int AS n, ${"2026-11-24T10:00:00.123Z"}::timestamptz AS at,
+    ${JSON.stringify({ a: [1, "x"] })}::jsonb AS doc, ARRAY[${"b"}, ${"a"}]::text[] AS tags, NULL::text AS nothing,
+    ${true}::boolean AS flag, ${"12345678901234"}::bigint AS big`
+
+layer(PgliteClient.layer({}))("PgliteClient named statements", (it) => {
+  it.effect("a statement sent three times is prepared, and answers exactly as unprepared", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const id = "01a20dda-8c13-7e99-9502-04f2793b73bd"
+      const first = yield* typed(sql, id)
+      expect((yield* prepared).some((text) => text.includes("AS nothing"))).toBe(false)
+      yield* typed(sql, id)
+      const third = yield* typed(sql, id)
+      const fourth = yield* typed(sql, id)
+      expect((yield* prepared).filter((text) => text.includes("AS nothing"))).toHaveLength(1)
+      expect(third).toEqual(first)
+      expect(fourth).toEqual(first)
+      expect(first[0]).toEqual({
+        id,
+        n: 42,
+        at: new Date("2026-11-24T10:00:00.123Z"),
+        doc: { a: [1, "x"] },
+        tags: ["b", "a"],
+        nothing: null,
+        flag: true,
+        big: 12345678901234
+      })
+    }))
+
+  it.effect("a prepared statement that fails leaves the session usable, in and out of transactions", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`CREATE TABLE named_notes (id int PRIMARY KEY, body text NOT NULL)`
+      const insert = (id: number, body: string | null) =>
+        sql`INSERT INTO named_notes (id, body) VALUES (${id}, ${body}) RETURNING id`
+      for (const id of [1, 2, 3, 4]) yield* insert(id, `note ${id}`)
+      expect((yield* prepared).filter((text) => text.includes("named_notes"))).toHaveLength(1)
+      const duplicate = yield* Effect.flip(insert(1, "again"))
+      expect(duplicate).toBeInstanceOf(SqlError)
+      const missing = yield* Effect.flip(insert(5, null))
+      expect(missing).toBeInstanceOf(SqlError)
+      // a transaction rolled back by a failing prepared statement keeps nothing
+      const rolledBack = yield* Effect.flip(sql.withTransaction(Effect.zipRight(insert(6, "kept?"), insert(1, "dup"))))
+      expect(rolledBack).toBeInstanceOf(SqlError)
+      yield* sql.withTransaction(insert(7, "in a transaction"))
+      const rows = yield* sql<{ readonly id: number }>`SELECT id FROM named_notes ORDER BY id`
+      expect(rows.map((row) => row.id)).toEqual([1, 2, 3, 4, 7])
+    }))
+})
+
+describe("PgliteClient named statements (data directory)", () => {
+  it.effect("writes through prepared statements are on disk when the database is opened again", () =>
+    Effect.acquireUseRelease(
+      Effect.promise(() => mkdtemp(join(tmpdir(), "roda-pglite-named-"))),
+      (dataDir) =>
+        Effect.gen(function*() {
+          yield* Effect.gen(function*() {
+            const sql = yield* SqlClient.SqlClient
+            yield* sql`CREATE TABLE kept (n int)`
+            for (let n = 1; n <= 5; n++) yield* sql`INSERT INTO kept (n) VALUES (${n})`
+          }).pipe(Effect.provide(PgliteClient.layer({ dataDir })))
+          const rows = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT n FROM kept ORDER BY n`).pipe(
+            Effect.provide(PgliteClient.layer({ dataDir }))
+          )
+          expect(rows).toEqual([1, 2, 3, 4, 5].map((n) => ({ n })))
+        }),
+      (dataDir) => Effect.promise(() => rm(dataDir, { recursive: true, force: true }))
+    ))
+})
