@@ -1,4 +1,12 @@
-import { HttpApiBuilder, HttpApiScalar, HttpBody, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpApiScalar,
+  HttpBody,
+  HttpServerRequest,
+  HttpServerResponse,
+  OpenApi
+} from "@effect/platform"
 import { Effect, Layer } from "effect"
 
 const PATH = "/api/docs"
@@ -45,22 +53,52 @@ const serversMiddleware = HttpApiBuilder.middleware((app) =>
           : response))
 )
 
+const scalar = {
+  path: PATH,
+  scalar: {
+    layout: "modern",
+    showSidebar: true,
+    hideSearch: false,
+    hideModels: false,
+    withDefaultFonts: false,
+    defaultOpenAllTags: false
+  }
+} as const
+
+/**
+ * Scalar's page, made on its first request: it embeds the whole OpenAPI document, whose making
+ * (schemas, examples, polish) would otherwise be part of every start. Effect builds it when its
+ * route is registered, so the route is registered in a router of its own, built once on demand.
+ */
+const scalarPage = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const api = yield* HttpApi.Api
+    const page = yield* Effect.cached(
+      HttpApiBuilder.Router.router.pipe(
+        Effect.provide(
+          HttpApiScalar.layer(scalar).pipe(
+            Layer.provideMerge(HttpApiBuilder.Router.Live),
+            Layer.provide(Layer.succeed(HttpApi.Api, api))
+          )
+        )
+      )
+    )
+    yield* router.get(PATH, Effect.flatten(page))
+  })
+)
+
+/** The OpenAPI document (`/api/openapi.json`), made on its first request, for the same reason. */
+export const openApiDocument = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const { api } = yield* HttpApi.Api
+    const document = yield* Effect.cached(HttpServerResponse.json(OpenApi.fromApi(api)).pipe(Effect.orDie))
+    yield* router.get("/api/openapi.json", document)
+  })
+)
+
 /**
  * The docs page (`/api/docs`): Scalar's API reference with a sidebar, search (also `/` or ⌘K) and deep
  * links (`#tag/…`, `#tag/…/…` per operation). Scalar's script is inlined in the page by
  * `HttpApiScalar.layer`, and its default fonts (fetched from a CDN) are off, so the page works offline.
  */
-export const docsPage = Layer.merge(
-  HttpApiScalar.layer({
-    path: PATH,
-    scalar: {
-      layout: "modern",
-      showSidebar: true,
-      hideSearch: false,
-      hideModels: false,
-      withDefaultFonts: false,
-      defaultOpenAllTags: false
-    }
-  }),
-  serversMiddleware
-)
+export const docsPage = Layer.merge(scalarPage, serversMiddleware)

@@ -1,7 +1,7 @@
 import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
 import type { HttpApp, HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Context, Effect, Layer, Logger, ManagedRuntime, Runtime, type Scope } from "effect"
-import { docsPage } from "../api/docsPage"
+import { docsPage, openApiDocument } from "../api/docsPage"
 import { RodaApi } from "../api/RodaApi"
 import { AppError } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
@@ -67,7 +67,7 @@ export const apiLayer = <A, E, R>(infrastructure: Layer.Layer<A, E, R>) => {
   const envelope = envelopeMiddleware(RodaApi)
   const api = HttpApiBuilder.api(RodaApi).pipe(Layer.provide(featureHandlers), Layer.provide(middleware))
   return Layer.mergeAll(
-    HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" }),
+    openApiDocument,
     docsPage,
     docsSwitch,
     HttpApiBuilder.middleware(Effect.gen(function*() {
