@@ -1,4 +1,3 @@
-import { OtlpSerialization, OtlpTracer } from "@effect/opentelemetry"
 import { Etag, FetchHttpClient, FileSystem, HttpPlatform, Path } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { makeRoda, MAX_BODY_BYTES, type Roda, type RodaStartError, routeOf, stripeGateway } from "@roda/core/node"
@@ -199,8 +198,12 @@ const requestRuntime = <R>(runtime: Runtime.Runtime<R>) =>
 
 /** Spans exported over OTLP/HTTP (JSON) to `<endpoint>/v1/traces`, batched every 5 seconds. */
 const otlpTracer = (telemetry: TelemetrySettings) =>
-  OtlpTracer.make({ url: `${telemetry.endpoint}/v1/traces`, resource: { serviceName: telemetry.serviceName } }).pipe(
-    Effect.provide(Layer.merge(FetchHttpClient.layer, OtlpSerialization.layerJson))
+  // Loaded only when tracing is on: the module costs every start ~150 ms.
+  Effect.promise(() => import("@effect/opentelemetry")).pipe(
+    Effect.flatMap(({ OtlpSerialization, OtlpTracer }) =>
+      OtlpTracer.make({ url: `${telemetry.endpoint}/v1/traces`, resource: { serviceName: telemetry.serviceName } })
+        .pipe(Effect.provide(Layer.merge(FetchHttpClient.layer, OtlpSerialization.layerJson)))
+    )
   )
 
 /** How long a stop waits for the handlers in flight before interrupting them. */

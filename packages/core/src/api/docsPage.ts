@@ -91,7 +91,9 @@ const scalarPage = HttpApiBuilder.Router.use((router) =>
 export const openApiDocument = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const { api } = yield* HttpApi.Api
-    const document = yield* Effect.cached(HttpServerResponse.json(OpenApi.fromApi(api)).pipe(Effect.orDie))
+    const document = yield* Effect.cached(
+      Effect.suspend(() => HttpServerResponse.json(OpenApi.fromApi(api))).pipe(Effect.orDie)
+    )
     yield* router.get("/api/openapi.json", document)
   })
 )

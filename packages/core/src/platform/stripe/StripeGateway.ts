@@ -1,5 +1,5 @@
 import { Clock, Effect, Layer, Option, Redacted } from "effect"
-import Stripe from "stripe"
+import type Stripe from "stripe"
 import type { PaymentMethod } from "../../domain/Money"
 import {
   type ChargeOutcome,
@@ -103,8 +103,6 @@ const stateOf = (intent: Stripe.PaymentIntent, now: number): ChargeState => {
   }
 }
 
-const isStripeError = (error: unknown): error is Stripe.errors.StripeError => error instanceof Stripe.errors.StripeError
-
 /**
  * Stripe as a layer of `PaymentGateway` (issue 17), through the official SDK on `fetch` (any
  * runtime). Every call carries an idempotency key derived from our ids (`roda-charge-{chargeId}`,
@@ -119,6 +117,11 @@ export const stripeGateway = (options: StripeGatewayOptions) =>
     PaymentGateway,
     Effect.gen(function*() {
       const store = yield* StripeStore
+      // Loaded here, not with the module: the SDK costs every start ~85 ms, and most deployments
+      // that import Roda never configure Stripe.
+      const { default: Stripe } = yield* Effect.promise(() => import("stripe"))
+      const isStripeError = (error: unknown): error is Stripe.errors.StripeError =>
+        error instanceof Stripe.errors.StripeError
       const stripe = new Stripe(Redacted.value(options.secretKey), {
         httpClient: Stripe.createFetchHttpClient(),
         maxNetworkRetries: 2,
