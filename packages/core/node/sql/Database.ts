@@ -12,7 +12,7 @@ import { connectFailure } from "../../src/sql/connectError"
 import type { DatabaseOptions } from "../../src/sql/Database"
 import { migrate } from "../../src/sql/migrate"
 import { makeStatementNames, namingClient } from "./namedStatements"
-import { loadTemplate, saveTemplate, templateKey } from "./template"
+import { loadTemplate, saveTemplate, templateKey, unpackTemplate } from "./template"
 
 /**
  * A name conversion remembered per name: it runs on every column of every row read, over a few
@@ -90,7 +90,8 @@ const extensions = { pg_trgm, unaccent }
 const folderDatabase = (dataDir: string, snapshotDir: string | undefined) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const fresh = !existsSync(join(dataDir, "PG_VERSION"))
-    const template = fresh ? yield* loadTemplate(templateKey(), snapshotDir) : undefined
+    const unpacked = fresh && (yield* unpackTemplate(templateKey(), snapshotDir, dataDir))
+    const template = fresh && !unpacked ? yield* loadTemplate(templateKey(), snapshotDir) : undefined
     return PgliteClient.layer({ dataDir, extensions, ...names, ...(template ? { loadDataDir: template } : {}) })
   }))
 

@@ -3,7 +3,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
 import { PgliteClient } from "@roda/sql-pglite"
 import { Effect, Layer, String as Str } from "effect"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -65,5 +65,17 @@ describe.skipIf(process.env.DATABASE_URL !== undefined)("embedded data folders",
       )
     )
     expect(second.map((row) => row.note)).toEqual(["from the template", "written later"])
+
+    // An empty folder made beforehand (a mounted volume, say) is new too, and nothing is left beside it.
+    const premade = join(scratch, "premade")
+    mkdirSync(premade)
+    const notes = await runIn(
+      premade,
+      templates,
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ note: string }>`SELECT note FROM template_marker`)
+    )
+    expect(notes.map((row) => row.note)).toEqual(["from the template"])
+    expect(existsSync(join(premade, "PG_VERSION"))).toBe(true)
+    expect(readdirSync(scratch).filter((name) => name.includes("partial"))).toEqual([])
   })
 })
