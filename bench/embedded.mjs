@@ -9,13 +9,12 @@
 //
 // Needs a build (`pnpm build`), wrk, and a PostgreSQL user that may create databases (database
 // roda_bench_embedded, dropped at the end). Ports 4311-4312 on 127.0.0.1.
-import { execFileSync, spawn } from "node:child_process"
-import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, resolve } from "node:path"
-import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { dropDatabase, freshDatabase, startRoda, stop, wrk as harnessWrk } from "./harness.mjs"
 import { throughApi, throughSql } from "./seed.mjs"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
@@ -33,60 +32,10 @@ const CONNS = Number(opt("connections", 64))
 const DIR = resolve(String(opt("dir", "/tmp/roda-bench-embedded")))
 const DATA = join(DIR, "data")
 const mainJs = join(root, "packages/http-node/dist/main.js")
-const env = {
-  HOST: "127.0.0.1",
-  JWT_SECRET: "bench-jwt-secret-bench-jwt-secret-0123456789",
-  PAYMENT_GATEWAY: "sandbox",
-  SANDBOX_WEBHOOK_SECRET: "bench-sandbox-webhook-secret-0123456789",
-  LOG_LEVEL: "warn",
-  NODE_ENV: "production"
-}
 const log = (...m) => console.error(`[embedded ${new Date().toISOString().slice(11, 19)}]`, ...m)
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-
-const start = async (label, port, extra) => {
-  const out = openSync(join(DIR, `${label}.log`), "w")
-  const { DATABASE_URL: _ignored, ...inherited } = process.env
-  const began = performance.now()
-  const child = spawn(process.execPath, [mainJs], {
-    env: { ...inherited, ...env, PORT: String(port), ...extra },
-    stdio: ["ignore", out, out]
-  })
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${label} exited: see ${DIR}/${label}.log`)
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false)
-    if (ok) return Object.assign(child, { port, label, readyMs: performance.now() - began })
-    await sleep(20)
-  }
-}
-const stop = (child) =>
-  child.exitCode !== null ? Promise.resolve() : new Promise((r) => (child.once("exit", r), child.kill("SIGTERM")))
-
-const cpuMs = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
-  return (Number(f[11]) + Number(f[12])) * 10
-}
-const wrk = (server, headers, seconds) => {
-  const lua = join(DIR, "wrk-feed.lua")
-  writeFileSync(lua, Object.entries(headers).map(([k, v]) => `wrk.headers["${k}"] = "${v}"`).join("\n"))
-  const cpu0 = cpuMs(server.pid)
-  const out = execFileSync("wrk", [
-    "-t2",
-    `-c${CONNS}`,
-    `-d${seconds}s`,
-    "--latency",
-    "-s",
-    lua,
-    `http://127.0.0.1:${server.port}/api/feed`
-  ]).toString()
-  const requests = Number(/(\d+) requests in/.exec(out)[1])
-  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out)
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]),
-    p99: Number(p99[1]) * ({ us: 0.001, ms: 1, s: 1000 })[p99[2]],
-    cpu: (cpuMs(server.pid) - cpu0) / requests
-  }
-}
+const start = (label, port, extra) => startRoda({ mainJs, dir: DIR, label, port, extra })
+const wrk = (server, headers, seconds) =>
+  harnessWrk({ server, path: "/api/feed", headers, seconds, connections: CONNS, lua: join(DIR, "wrk-feed.lua") })
 
 /** The embedded data folder, seeded as the PostgreSQL one: the API through a server, the bulk in PGlite directly. */
 const seedEmbedded = async () => {
@@ -109,11 +58,7 @@ const seedEmbedded = async () => {
 }
 
 const seedPostgres = async () => {
-  const admin = new pg.Client({ connectionString: `${PG}/postgres` })
-  await admin.connect()
-  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`)
-  await admin.query(`CREATE DATABASE ${DB}`)
-  await admin.end()
+  await freshDatabase(PG, DB)
   const server = await start("postgres-seed", 4311, { DATABASE_URL: `${PG}/${DB}` })
   const ids = await throughApi(`http://127.0.0.1:${server.port}`)
   await stop(server)
@@ -157,10 +102,7 @@ const main = async () => {
     }
   }
   await Promise.all(servers.map(stop))
-  const admin = new pg.Client({ connectionString: `${PG}/postgres` })
-  await admin.connect()
-  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`)
-  await admin.end()
+  await dropDatabase(PG, DB)
   const m = (label, key) => median(runs[label].map((r) => r[key]))
   const table = [
     `Feed first page (member), ${
