@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { readFileSync, statSync } from "node:fs"
 import { access, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises"
+import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as tar from "tar"
@@ -36,8 +37,19 @@ export const templateKey = () => {
 
 const fileOf = (dir: string, key: string) => join(dir, `pglite-template-${key}.tar`)
 
-/** The folder of the built package, where `pnpm build` leaves its template (none when run from source). */
-const shippedDir = () => dirname(fileURLToPath(import.meta.url))
+/**
+ * The folders where `pnpm build` may have left the template: beside this module when it is the built
+ * package, and the built `@roda/core` resolved from here, for programs that bundle it (the
+ * `roda-server` binary does). None when neither is built.
+ */
+const shippedDirs = () => {
+  const here = dirname(fileURLToPath(import.meta.url))
+  try {
+    return [here, dirname(createRequire(import.meta.url).resolve("@roda/core"))]
+  } catch {
+    return [here]
+  }
+}
 
 /**
  * The template for `key`: from this process, from `snapshotDir`, or shipped with the package;
@@ -47,7 +59,7 @@ export const loadTemplate = (key: string, snapshotDir: string | undefined) =>
   Effect.promise(async () => {
     const known = templates.get(key)
     if (known !== undefined) return known
-    for (const dir of snapshotDir === undefined ? [shippedDir()] : [snapshotDir, shippedDir()]) {
+    for (const dir of [...(snapshotDir === undefined ? [] : [snapshotDir]), ...shippedDirs()]) {
       const bytes = await readFile(fileOf(dir, key)).catch(() => undefined)
       if (bytes === undefined) continue
       const blob = new Blob([bytes])
@@ -59,7 +71,7 @@ export const loadTemplate = (key: string, snapshotDir: string | undefined) =>
 
 /** The template's file for `key`, from `snapshotDir` or shipped with the package; undefined when none. */
 const templateFile = async (key: string, snapshotDir: string | undefined) => {
-  for (const dir of snapshotDir === undefined ? [shippedDir()] : [snapshotDir, shippedDir()]) {
+  for (const dir of [...(snapshotDir === undefined ? [] : [snapshotDir]), ...shippedDirs()]) {
     const file = fileOf(dir, key)
     if (await access(file).then(() => true, () => false)) return file
   }
