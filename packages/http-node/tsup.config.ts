@@ -35,6 +35,9 @@ export default defineConfig([
     noExternal: [carried],
     external: loaded.map((name) => new RegExp(`^${name}(?:/|$)`)),
     // Bundled CommonJS (pg-protocol's helpers, nodemailer) calls `require`.
-    banner: { js: "import { createRequire as __rodaRequire } from \"node:module\"; const require = __rodaRequire(import.meta.url);" }
+    banner: {
+      js:
+        "import { createRequire as __rodaRequire } from \"node:module\"; const require = __rodaRequire(import.meta.url);"
+    }
   }
 ])

@@ -135,40 +135,44 @@ describe.runIf(online)("the packed packages, installed with npm outside the work
     expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({ openapi: 200 })
   })
 
-  it("the roda-server binary starts on a new embedded data folder, from the shipped template, and answers", async () => {
-    const dataDir = join(project, "server-data")
-    const port = 4391
-    const server = spawn(join(project, "node_modules", ".bin", "roda-server"), [], {
-      cwd: project,
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        JWT_SECRET: "a-secret-of-at-least-thirty-two-characters",
-        PAYMENT_GATEWAY: "sandbox",
-        SANDBOX_WEBHOOK_SECRET: "a-sandbox-webhook-secret-of-32-characters",
-        LOG_LEVEL: "info"
+  it(
+    "the roda-server binary starts on a new embedded data folder, from the shipped template, and answers",
+    async () => {
+      const dataDir = join(project, "server-data")
+      const port = 4391
+      const server = spawn(join(project, "node_modules", ".bin", "roda-server"), [], {
+        cwd: project,
+        env: {
+          PATH: process.env.PATH,
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          DATA_DIR: dataDir,
+          JWT_SECRET: "a-secret-of-at-least-thirty-two-characters",
+          PAYMENT_GATEWAY: "sandbox",
+          SANDBOX_WEBHOOK_SECRET: "a-sandbox-webhook-secret-of-32-characters",
+          LOG_LEVEL: "info"
+        }
+      })
+      let output = ""
+      server.stdout.on("data", (chunk) => output += chunk)
+      server.stderr.on("data", (chunk) => output += chunk)
+      try {
+        const base = `http://127.0.0.1:${port}`
+        for (let tries = 0; tries < 600; tries++) {
+          if (await fetch(`${base}/readyz`).then((r) => r.status === 200, () => false)) break
+          if (server.exitCode !== null) throw new Error(`roda-server exited: ${output}`)
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+        expect((await fetch(`${base}/readyz`)).status).toBe(200)
+        expect((await fetch(`${base}/api/openapi.json`)).status).toBe(200)
+        // Every migration was in the template: none was applied at start.
+        expect(output).not.toContain("applying")
+        expect(existsSync(join(dataDir, "pg", "PG_VERSION"))).toBe(true)
+      } finally {
+        server.kill("SIGTERM")
+        await new Promise((resolve) => server.exitCode !== null ? resolve(undefined) : server.once("exit", resolve))
       }
-    })
-    let output = ""
-    server.stdout.on("data", (chunk) => output += chunk)
-    server.stderr.on("data", (chunk) => output += chunk)
-    try {
-      const base = `http://127.0.0.1:${port}`
-      for (let tries = 0; tries < 600; tries++) {
-        if (await fetch(`${base}/readyz`).then((r) => r.status === 200, () => false)) break
-        if (server.exitCode !== null) throw new Error(`roda-server exited: ${output}`)
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
-      expect((await fetch(`${base}/readyz`)).status).toBe(200)
-      expect((await fetch(`${base}/api/openapi.json`)).status).toBe(200)
-      // Every migration was in the template: none was applied at start.
-      expect(output).not.toContain("applying")
-      expect(existsSync(join(dataDir, "pg", "PG_VERSION"))).toBe(true)
-    } finally {
-      server.kill("SIGTERM")
-      await new Promise((resolve) => server.exitCode !== null ? resolve(undefined) : server.once("exit", resolve))
-    }
-  }, 120_000)
+    },
+    120_000
+  )
 })
