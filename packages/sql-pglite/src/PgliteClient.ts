@@ -19,7 +19,7 @@ import type * as Scope from "effect/Scope"
 import { makeConnection } from "./internal/connection"
 import { open } from "./internal/open"
 
-export { pgliteBuild } from "./internal/open"
+export { pgliteBuild, preload } from "./internal/open"
 
 export interface PgliteClientConfig {
   /** A folder (created if missing); `undefined` or `"memory"` keeps the database in memory. */

@@ -90,6 +90,7 @@ const extensions = { pg_trgm, unaccent }
 const folderDatabase = (dataDir: string, snapshotDir: string | undefined) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const fresh = !existsSync(join(dataDir, "PG_VERSION"))
+    if (fresh) PgliteClient.preload()
     const unpacked = fresh && (yield* unpackTemplate(templateKey(), snapshotDir, dataDir))
     const template = fresh && !unpacked ? yield* loadTemplate(templateKey(), snapshotDir) : undefined
     return PgliteClient.layer({ dataDir, extensions, ...names, ...(template ? { loadDataDir: template } : {}) })

@@ -32,6 +32,15 @@ const sharedRuntime = () =>
     throw error
   })
 
+/**
+ * Starts compiling PGlite's WebAssembly and reading its file system bundle now, for the next open:
+ * the compilation runs off the main thread, so it overlaps with work the caller does meanwhile
+ * (unpacking a data folder). A failure is reported by that open.
+ */
+export const preload = (): void => {
+  sharedRuntime().catch(() => undefined)
+}
+
 /** Identifies the PGlite build (its WebAssembly file), for snapshots made by one build only. */
 export const pgliteBuild = () => join(distDir(), "pglite.wasm")
 
