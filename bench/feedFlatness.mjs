@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { backendCpu, dropDatabase, freshDatabase, startRoda, stop, wrk } from "./harness.mjs"
+import { backendCpu, dropDatabase, freshDatabase, runThenCleanUp, startRoda, stop, wrk } from "./harness.mjs"
 import { seed } from "./seed.mjs"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
@@ -218,7 +218,6 @@ const run = async () => {
   console.log(table)
 }
 
-let interrupted = false
 const cleanUp = async () => {
   await Promise.all(servers.map(stop))
   if (KEEP) return
@@ -226,15 +225,4 @@ const cleanUp = async () => {
     await dropDatabase(PG, size.db).catch((e) => log(`could not drop ${size.db}: ${e.message}`))
   }
 }
-process.on("SIGINT", async () => {
-  if (interrupted) return
-  interrupted = true
-  await cleanUp()
-  process.exit(130)
-})
-run()
-  .catch((e) => {
-    console.error(e instanceof Error ? e.message : e)
-    process.exitCode = 1
-  })
-  .finally(() => (interrupted ? undefined : cleanUp()))
+runThenCleanUp(run, cleanUp)

@@ -121,3 +121,20 @@ export const freshDatabase = async (pgBase, database) => {
   await dropDatabase(pgBase, database)
   await admin(pgBase, `CREATE DATABASE ${database}`)
 }
+
+/** Runs `run`, then `cleanUp`, also on Ctrl-C (then exits 130); a failure is printed and exits 1. */
+export const runThenCleanUp = (run, cleanUp) => {
+  let interrupted = false
+  process.on("SIGINT", async () => {
+    if (interrupted) return
+    interrupted = true
+    await cleanUp()
+    process.exit(130)
+  })
+  return run()
+    .catch((e) => {
+      console.error(e instanceof Error ? e.message : e)
+      process.exitCode = 1
+    })
+    .finally(() => (interrupted ? undefined : cleanUp()))
+}

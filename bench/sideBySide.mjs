@@ -15,6 +15,7 @@ import { loadavg } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { runThenCleanUp } from "./harness.mjs"
 import { seed } from "./seed.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -389,22 +390,10 @@ const run = async () => {
   console.log(table)
 }
 
-let interrupted = false
 const cleanUp = async () => {
   for (const c of [...children]) await stop(c)
   if (!KEEP) {
     await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`).catch((e) => log(`could not drop ${DB}: ${e.message}`))
   }
 }
-process.on("SIGINT", async () => {
-  if (interrupted) return
-  interrupted = true
-  await cleanUp()
-  process.exit(130)
-})
-run()
-  .catch((e) => {
-    console.error(e instanceof Error ? e.message : e)
-    process.exitCode = 1
-  })
-  .finally(() => (interrupted ? undefined : cleanUp()))
+runThenCleanUp(run, cleanUp)
