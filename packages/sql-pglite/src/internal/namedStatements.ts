@@ -6,16 +6,6 @@ const HOT_AFTER = 3
 /** At most this many statements are named per database, so text built on the fly cannot grow it. */
 const MAX_NAMED = 2_000
 
-const concat = (messages: ReadonlyArray<Uint8Array>) => {
-  const all = new Uint8Array(messages.reduce((length, message) => length + message.length, 0))
-  let offset = 0
-  for (const message of messages) {
-    all.set(message, offset)
-    offset += message.length
-  }
-  return all
-}
-
 interface Named {
   readonly name: string
   /** The parameter types PostgreSQL inferred when the statement was prepared. */
@@ -41,7 +31,7 @@ const makeNamedQuery = (pglite: PGlite) => {
   // and, after an error, skips to the Sync, so the session is ready again either way. One call a
   // message cost 0.1-0.2 ms more a statement.
   const send = (...messages: ReadonlyArray<Uint8Array>) =>
-    pglite.execProtocolStream(concat(messages), { syncToFs: false })
+    pglite.execProtocolStream(Buffer.concat(messages), { syncToFs: false })
 
   let made = 0
   // Runs under the database's lock: a statement named meanwhile (by a caller queued earlier) is reused.
