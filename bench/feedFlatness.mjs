@@ -19,17 +19,11 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { backendCpu, dropDatabase, freshDatabase, runThenCleanUp, startRoda, stop, wrk } from "./harness.mjs"
+import { backendCpu, dropDatabase, freshDatabase, option, runThenCleanUp, startRoda, stop, wrk } from "./harness.mjs"
 import { seed } from "./seed.mjs"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
-const args = process.argv.slice(2)
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  if (i < 0) return fallback
-  const v = args[i + 1]
-  return v === undefined || v.startsWith("--") ? true : v
-}
+const opt = option(process.argv.slice(2))
 const PG = String(opt("pg", "postgres://postgres@127.0.0.1:5432")).replace(/\/$/, "")
 const SMALL = Number(opt("small", 1000))
 const LARGE = Number(opt("large", 200000))

@@ -138,3 +138,11 @@ export const runThenCleanUp = (run, cleanUp) => {
     })
     .finally(() => (interrupted ? undefined : cleanUp()))
 }
+
+/** `--name value` from `args`, `fallback` when absent; a flag without a value is `true`. */
+export const option = (args) => (name, fallback) => {
+  const i = args.indexOf(`--${name}`)
+  if (i < 0) return fallback
+  const v = args[i + 1]
+  return v === undefined || v.startsWith("--") ? true : v
+}

@@ -15,18 +15,12 @@ import { loadavg } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { runThenCleanUp } from "./harness.mjs"
+import { option, runThenCleanUp } from "./harness.mjs"
 import { seed } from "./seed.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "..")
-const args = process.argv.slice(2)
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  if (i < 0) return fallback
-  const v = args[i + 1]
-  return v === undefined || v.startsWith("--") ? true : v
-}
+const opt = option(process.argv.slice(2))
 const PG = String(opt("pg", "postgres://postgres@127.0.0.1:5432")).replace(/\/$/, "")
 const DB = "roda_bench"
 const DB_URL = `${PG}/${DB}`
