@@ -15,7 +15,7 @@ import { loadavg } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { option, runThenCleanUp } from "./harness.mjs"
+import { backendCpu, cpuMs, option, runThenCleanUp } from "./harness.mjs"
 import { seed } from "./seed.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -104,16 +104,6 @@ const startRaw = async (modulesFile) => {
 }
 
 // ---- /proc: CPU and RSS ------------------------------------------------------------------------------------
-const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim() || 100)
-const cpuMs = (pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(f[11]) + Number(f[12])) * TICK_MS // utime + stime
-  } catch {
-    return 0
-  }
-}
 const rssMb = (pid) => {
   try {
     return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024
@@ -121,21 +111,6 @@ const rssMb = (pid) => {
     return NaN
   }
 }
-/**
- * CPU of the PostgreSQL backends serving our database (pg_stat_activity), by pid: other databases on
- * the same server (a CI run, say) are left out. A backend that exits during a run loses its share.
- */
-const backendCpu = async () => {
-  const client = new pg.Client({ connectionString: `${PG}/postgres` })
-  await client.connect()
-  try {
-    const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = $1", [DB])
-    return new Map(rows.map((r) => [r.pid, cpuMs(r.pid)]))
-  } finally {
-    await client.end()
-  }
-}
-
 // ---- database ------------------------------------------------------------------------------------------------
 const admin = async (sql) => {
   const client = new pg.Client({ connectionString: `${PG}/postgres` })
@@ -173,7 +148,7 @@ const wrk = async (route, server, seconds) => {
     `http://127.0.0.1:${server.port}${route.path}`
   ]
   const cpu0 = cpuMs(server.pid)
-  const db0 = await backendCpu()
+  const db0 = await backendCpu(PG, DB)
   const out = await new Promise((res, rej) => {
     const p = spawn("wrk", args)
     let s = ""
@@ -184,7 +159,7 @@ const wrk = async (route, server, seconds) => {
   })
   const cpu = cpuMs(server.pid) - cpu0
   let db = 0
-  for (const [pid, after] of await backendCpu()) db += after - (db0.get(pid) ?? 0)
+  for (const [pid, after] of await backendCpu(PG, DB)) db += after - (db0.get(pid) ?? 0)
   const requests = Number(/(\d+) requests in/.exec(out)?.[1])
   const bad = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0)
   const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)
