@@ -1,3 +1,4 @@
+import { PGlite } from "@electric-sql/pglite"
 import { defaultOptions, secret } from "@roda/core"
 import { Effect, Exit, Scope } from "effect"
 import { spawn } from "node:child_process"
@@ -27,6 +28,9 @@ const runMain = (env: Record<string, string>) =>
 describe("start-up messages", () => {
   it("say where the embedded database is (absolute path) and how many migrations are applied", async () => {
     const dir = mkdtempSync(join(tmpdir(), "roda-start-"))
+    // A folder holding a database without Roda's tables: a new folder would start from the migrated
+    // template, with nothing to apply.
+    await (await PGlite.create(join(dir, "pg"))).close()
     const logged: Array<string> = []
     const scope = Effect.runSync(Scope.make())
     try {

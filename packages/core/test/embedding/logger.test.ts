@@ -1,3 +1,4 @@
+import { PGlite } from "@electric-sql/pglite"
 import { Logger } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -7,11 +8,12 @@ import { defaultOptions, makeRoda, secret } from "../../node/index"
 
 const jwtSecret = secret("a-test-secret-that-is-long-enough-123")
 
-// Its own file: a new folder starts from the process's migrated template once one exists, and then
-// has nothing to migrate.
+// A new folder starts from the migrated template (the process's or the built package's) and has
+// nothing to migrate; a folder holding a database without Roda's tables has every migration applied.
 describe("makeRoda logger option", () => {
   it("logger: receives Roda's own lines, such as the migrations it applies (ready() migrates)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "roda-logger-"))
+    await (await PGlite.create(dir)).close()
     const lines: Array<string> = []
     const logger = Logger.make(({ logLevel, message }) => {
       lines.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
