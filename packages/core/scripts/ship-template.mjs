@@ -2,7 +2,9 @@
 // that a new embedded data folder opens without running every migration (see node/sql/template.ts).
 // Beside it, the same database as a folder PGlite closed cleanly (dist/pglite-folder-<key>.tar): a
 // new data folder is unpacked from it, and opens in half the time of a dump of a running database,
-// which PostgreSQL first recovers as after a crash.
+// which PostgreSQL first recovers as after a crash. The folder holds only the database PGlite opens
+// (template1): initdb's `postgres` and `template0` are dropped, 600 of its 1,500 files, since writing
+// each file is most of the time a fresh start spends unpacking.
 import { PGlite } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
@@ -30,6 +32,10 @@ const folder = mkdtempSync(join(tmpdir(), "roda-template-folder-"))
 try {
   tar.x({ file: join(dist, template), cwd: folder, sync: true })
   const db = await PGlite.create(folder, { extensions: { pg_trgm, unaccent } })
+  await db.exec("DROP DATABASE postgres")
+  await db.exec("ALTER DATABASE template0 IS_TEMPLATE false")
+  await db.exec("DROP DATABASE template0")
+  await db.exec("CHECKPOINT")
   await db.close()
   const partial = join(dist, `pglite-folder-${key}.tar.${process.pid}.partial`)
   tar.c({ file: partial, cwd: folder, sync: true, portable: true }, readdirSync(folder))
