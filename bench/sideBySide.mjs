@@ -206,6 +206,22 @@ const firstDifference = (a, b, path = "") => {
   return `${path || "."}: raw ${JSON.stringify(a)?.slice(0, 120)} / Roda ${JSON.stringify(b)?.slice(0, 120)}`
 }
 
+/**
+ * RSS of each server once idle: sampled every 5 s until no server's moved by more than 1 MB for three
+ * samples in a row (at most 90 s), with the seconds it took.
+ */
+const settledRss = async (servers) => {
+  const samples = []
+  for (let seconds = 5; seconds <= 90; seconds += 5) {
+    await sleep(5000)
+    samples.push(Object.fromEntries(servers.map((x) => [x.label, rssMb(x.pid)])))
+    const last = samples.slice(-4)
+    const still = last.length === 4 &&
+      servers.every(({ label }) => Math.max(...last.map((r) => r[label])) - Math.min(...last.map((r) => r[label])) <= 1)
+    if (still || seconds === 90) return { ...samples.at(-1), seconds }
+  }
+}
+
 // ---- the run -------------------------------------------------------------------------------------------------
 const f = (
   x,
@@ -303,6 +319,8 @@ const run = async () => {
   }
   await sleep(3000)
   const rssAfter = Object.fromEntries(servers.map((x) => [x.label, rssMb(x.pid)]))
+  log("idle after the load: RSS until it holds still (V8 gives pages back ~30 s after allocation stops)")
+  const rssIdle = await settledRss(servers)
 
   const lines = []
   let commit = ""
@@ -339,9 +357,10 @@ const run = async () => {
   }
   lines.push("")
   lines.push(
-    `RSS (MB), idle before the load → after it: raw ${f(rssBefore.raw)} → ${f(rssAfter.raw)}, Roda ${
-      f(rssBefore.roda)
-    } → ${f(rssAfter.roda)}.`
+    `RSS (MB), idle before the load → 3 s after it → idle after it (held still for 15 s, ${rssIdle.seconds} s after): ` +
+      `raw ${f(rssBefore.raw)} → ${f(rssAfter.raw)} → ${f(rssIdle.raw)}, ` +
+      `Roda ${f(rssBefore.roda)} → ${f(rssAfter.roda)} → ${f(rssIdle.roda)} ` +
+      `(${f(rssIdle.roda / rssBefore.roda, 2)}x its idle RSS before the load).`
   )
   const loads = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda]).map((r) => r.load)
   lines.push(
@@ -355,7 +374,7 @@ const run = async () => {
   }
   const table = lines.join("\n")
   writeFileSync(join(DIR, "table.md"), table + "\n")
-  writeFileSync(join(DIR, "runs.json"), JSON.stringify({ runs, rssBefore, rssAfter, seed: s }, null, 2))
+  writeFileSync(join(DIR, "runs.json"), JSON.stringify({ runs, rssBefore, rssAfter, rssIdle, seed: s }, null, 2))
   console.log(table)
 }
 
