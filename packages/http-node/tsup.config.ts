@@ -14,6 +14,26 @@ const loaded = ["@electric-sql/pglite", "@resvg/resvg-js", "pg", "stripe", "@fon
 /** Every other import is carried (tsup's `noExternal` wins over `external`, hence one pattern). */
 const carried = new RegExp(`^(?!(?:${loaded.join("|")})(?:/|$))`)
 
+/**
+ * `@effect/platform`'s index re-exports `HttpApiScalar`, whose module holds Scalar's 3.3 MB script in
+ * a string. Roda imports that module only on the first `/api/docs` request, but through the index it
+ * would be in a chunk every start loads (~30 ms to parse, ~12 MB kept). The index gets an empty
+ * namespace instead; the dynamic import resolves the real module.
+ */
+const scalarOffTheIndex = {
+  name: "scalar-off-the-index",
+  setup(build: { onResolve: (...args: Array<any>) => void; onLoad: (...args: Array<any>) => void }) {
+    build.onResolve(
+      { filter: /^\.\/HttpApiScalar\.js$/ },
+      (args: { importer: string }) =>
+        /@effect[\\/]platform[\\/]dist[\\/]esm[\\/]index\.js$/.test(args.importer)
+          ? { path: "HttpApiScalar", namespace: "roda-unused" }
+          : undefined
+    )
+    build.onLoad({ filter: /.*/, namespace: "roda-unused" }, () => ({ contents: "export {}", loader: "js" }))
+  }
+}
+
 export default defineConfig([
   {
     // The library: hosts import it beside their own copies of Effect and Roda.
@@ -34,6 +54,7 @@ export default defineConfig([
     splitting: true,
     noExternal: [carried],
     external: loaded.map((name) => new RegExp(`^${name}(?:/|$)`)),
+    esbuildPlugins: [scalarOffTheIndex],
     // Bundled CommonJS (pg-protocol's helpers, nodemailer) calls `require`.
     banner: {
       js:

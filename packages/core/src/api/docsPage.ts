@@ -1,12 +1,4 @@
-import {
-  HttpApi,
-  HttpApiBuilder,
-  HttpApiScalar,
-  HttpBody,
-  HttpServerRequest,
-  HttpServerResponse,
-  OpenApi
-} from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpBody, HttpServerRequest, HttpServerResponse, OpenApi } from "@effect/platform"
 import { Effect, Layer } from "effect"
 
 const PATH = "/api/docs"
@@ -69,16 +61,21 @@ const scalar = {
  * Scalar's page, made on its first request: it embeds the whole OpenAPI document, whose making
  * (schemas, examples, polish) would otherwise be part of every start. Effect builds it when its
  * route is registered, so the route is registered in a router of its own, built once on demand.
+ * Scalar's module (a 3.3 MB script in a string) is loaded then too, not parsed and kept by every start.
  */
 const scalarPage = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const api = yield* HttpApi.Api
     const page = yield* Effect.cached(
-      HttpApiBuilder.Router.router.pipe(
-        Effect.provide(
-          HttpApiScalar.layer(scalar).pipe(
-            Layer.provideMerge(HttpApiBuilder.Router.Live),
-            Layer.provide(Layer.succeed(HttpApi.Api, api))
+      Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
+        Effect.flatMap((HttpApiScalar) =>
+          HttpApiBuilder.Router.router.pipe(
+            Effect.provide(
+              HttpApiScalar.layer(scalar).pipe(
+                Layer.provideMerge(HttpApiBuilder.Router.Live),
+                Layer.provide(Layer.succeed(HttpApi.Api, api))
+              )
+            )
           )
         )
       )
