@@ -14,6 +14,10 @@ import tseslint from "typescript-eslint"
  *     listed, the feature's own service as its public face (`identity/Identity.ts`).
  * Never another feature's `Repo.ts` / `*Repo.ts`, `*Live.ts` or helpers: to read or write what a
  * feature owns (its tables), ask it through a contract. To open a wall, add a contract file here.
+ * The same walls stand in SQL: a feature (a kernel too) names only its own tables and reads what
+ * others own through the views the owners publish (migration 0029; the owner of every table and
+ * view is declared in `src/sql/ownership.ts`); nobody writes another's tables or any view. Checked,
+ * not linted, by packages/core/test/unit/sqlWalls.test.ts.
  * Own-feature imports are `./x`, so the patterns only see cross-feature paths. The composition root
  * (`app/`) and the package index wire every feature and are exempt; nothing else imports `app/`
  * (features build on the kit in `http/` and the composed contract in `api/`).

@@ -24,7 +24,7 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
     const sql = yield* SqlClient.SqlClient
     const select =
       sql`SELECT p.id, p.community_id, p.account_id, p.role, p.status, p.full_name, a.email, p.phone, p.bio,
-      p.avatar_url, p.tags, p.created_at, p.updated_at FROM profiles p JOIN accounts a ON a.id = p.account_id`
+      p.avatar_url, p.tags, p.created_at, p.updated_at FROM profiles p JOIN account_contacts a ON a.id = p.account_id`
 
     return {
       /** A live profile, accepted or invited (staff manage invitations; only accepted ones are members). */
@@ -108,7 +108,7 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
               AND (full_name ILIKE ${prefix} OR full_name ILIKE ${"% " + prefix})`
         const ids = byEmail
           ? sql`${byName} UNION
-            SELECT pr.id FROM accounts ac JOIN profiles pr ON pr.account_id = ac.id
+            SELECT pr.id FROM account_contacts ac JOIN profiles pr ON pr.account_id = ac.id
             WHERE ac.email ILIKE ${prefix} AND pr.community_id = ${communityId} AND pr.removed_at IS NULL
               AND pr.status = 'active'`
           : byName
@@ -119,7 +119,7 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
         sql<ProfileRow & { communityName: string; communitySlug: string }>`SELECT p.id, p.community_id,
           p.account_id, p.role, p.status, p.full_name, a.email, p.phone, p.bio, p.avatar_url, p.tags, p.created_at,
           p.updated_at, c.name AS community_name, c.slug AS community_slug
-          FROM profiles p JOIN accounts a ON a.id = p.account_id JOIN communities c ON c.id = p.community_id
+          FROM profiles p JOIN account_contacts a ON a.id = p.account_id JOIN communities c ON c.id = p.community_id
           WHERE p.account_id = ${accountId} AND p.removed_at IS NULL AND c.deleted_at IS NULL ORDER BY p.id`.pipe(
           Effect.orDie
         ),

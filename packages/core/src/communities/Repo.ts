@@ -88,7 +88,7 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
       callerIn: (communityId: string, accountId: string) =>
         sql<CallerRow>`SELECT a.id, a.email, a.full_name, a.email_verified_at, a.created_at,
             p.id AS profile_id, p.role
-          FROM accounts a
+          FROM account_contacts a
           LEFT JOIN (profiles p JOIN communities c ON c.id = p.community_id AND c.deleted_at IS NULL)
             ON p.account_id = a.id AND p.community_id = ${communityId}
               AND p.removed_at IS NULL AND p.status = 'active'
@@ -105,7 +105,7 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
         profileIds.length === 0
           ? Effect.succeed([])
           : sql<ProfileRecipient>`SELECT p.id AS profile_id, p.account_id, p.full_name, a.email
-            FROM profiles p JOIN accounts a ON a.id = p.account_id
+            FROM profiles p JOIN account_contacts a ON a.id = p.account_id
             WHERE p.community_id = ${communityId} AND p.id IN ${sql.in(profileIds)}
               AND p.removed_at IS NULL AND p.status = 'active'`.pipe(Effect.orDie),
       notificationSettings: (communityId: string) =>

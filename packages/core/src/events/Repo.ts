@@ -203,7 +203,7 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
         >`SELECT p.event_id, p.profile_id, pr.full_name, pr.avatar_url, p.status, p.checked_in_at,
             p.joined_at, p.join_seq::text AS join_seq, p.updated_at
           FROM event_participants p
-          JOIN profiles pr ON pr.community_id = p.community_id AND pr.id = p.profile_id
+          JOIN member_cards pr ON pr.community_id = p.community_id AND pr.id = p.profile_id
           WHERE ${sql.and(conditions)} ORDER BY p.joined_at, p.join_seq LIMIT ${filter.limit + 1}`.pipe(Effect.orDie)
       }
     }

@@ -76,13 +76,13 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
     ) => {
       const communityId = scope.communityId
       const body = sql`SELECT x.*, p.full_name AS author_name, rc.reaction_types, rc.reaction_counts,
-          (SELECT count(*)::int FROM comments cm WHERE cm.community_id = ${communityId} AND cm.item_type = x.type
+          (SELECT count(*)::int FROM comment_activity cm WHERE cm.community_id = ${communityId} AND cm.item_type = x.type
             AND cm.item_id = x.id AND cm.deleted_at IS NULL) AS comment_count
         FROM (${inner}) x
-        LEFT JOIN profiles p ON p.community_id = ${communityId} AND p.id = x.author_profile_id
+        LEFT JOIN member_cards p ON p.community_id = ${communityId} AND p.id = x.author_profile_id
         LEFT JOIN LATERAL (SELECT array_agg(r.type ORDER BY r.type) AS reaction_types,
             array_agg(r.n ORDER BY r.type) AS reaction_counts
-          FROM (SELECT rx.type, count(*)::int AS n FROM reactions rx WHERE rx.community_id = ${communityId}
+          FROM (SELECT rx.type, count(*)::int AS n FROM reaction_activity rx WHERE rx.community_id = ${communityId}
             AND rx.item_type = x.type AND rx.item_id = x.id GROUP BY rx.type) r) rc ON TRUE
         ORDER BY ${order}`
       return withFeedSpaces<A>(sql, scope, body).pipe(Effect.orDie)
@@ -183,18 +183,20 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
           sql`(SELECT count(*)::int FROM ${s[type].from} WHERE ${s[type].where}${
             since ? sql` AND ${s[type].time} >= ${since}` : sql``
           })`
-        const activity = (table: "comments" | "reactions", since: Date) =>
-          sql`(SELECT count(*)::int FROM ${sql(table)} WHERE community_id = ${scope.communityId}
-            ${table === "comments" ? sql`AND deleted_at IS NULL` : sql`AND ${itemTypes(sql)}`}
+        const activity = (view: "comment_activity" | "reaction_activity", since: Date) =>
+          sql`(SELECT count(*)::int FROM ${sql(view)} WHERE community_id = ${scope.communityId}
+            ${view === "comment_activity" ? sql`AND deleted_at IS NULL` : sql`AND ${itemTypes(sql)}`}
             AND created_at >= ${since})`
         const body = sql`SELECT ${count("status")} AS status, ${count("content")} AS content,
           ${count("course")} AS course, ${count("event")} AS event,
-          (SELECT count(*)::int FROM profiles WHERE community_id = ${scope.communityId} AND removed_at IS NULL
+          (SELECT count(*)::int FROM member_cards WHERE community_id = ${scope.communityId} AND removed_at IS NULL
             AND status = 'active') AS members,
           ${count("status", since7)} + ${count("content", since7)} AS posts7,
           ${count("status", since30)} + ${count("content", since30)} AS posts30,
-          ${activity("comments", since7)} AS comments7, ${activity("comments", since30)} AS comments30,
-          ${activity("reactions", since7)} AS reactions7, ${activity("reactions", since30)} AS reactions30`
+          ${activity("comment_activity", since7)} AS comments7, ${activity("comment_activity", since30)} AS comments30,
+          ${activity("reaction_activity", since7)} AS reactions7, ${
+          activity("reaction_activity", since30)
+        } AS reactions30`
         return withFeedSpaces<FeedStatsRow>(sql, scope, body).pipe(
           Effect.map((rows) => rows[0]!),
           Effect.orDie
@@ -209,10 +211,10 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
         const items = unionAll(feedItemTypes.map((type) => sql`(${sources[type].select} WHERE ${sources[type].where})`))
         const c = scope.communityId
         const ranked = sql`WITH activity AS (
-            SELECT item_type, item_id FROM reactions
+            SELECT item_type, item_id FROM reaction_activity
               WHERE community_id = ${c} AND ${itemTypes(sql)} AND created_at >= ${since}
             UNION ALL
-            SELECT item_type, item_id FROM comments
+            SELECT item_type, item_id FROM comment_activity
               WHERE community_id = ${c} AND deleted_at IS NULL AND created_at >= ${since}
           ), ranked AS (
             SELECT item_type, item_id, count(*)::int AS score FROM activity GROUP BY item_type, item_id
@@ -221,9 +223,9 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
           FROM ranked r
           JOIN (${items}) x ON x.type = r.item_type AND x.id = r.item_id
           LEFT JOIN pins pn ON pn.community_id = ${c} AND pn.item_type = r.item_type AND pn.item_id = r.item_id
-          WHERE NOT EXISTS (SELECT 1 FROM reactions me WHERE me.community_id = ${c}
+          WHERE NOT EXISTS (SELECT 1 FROM reaction_activity me WHERE me.community_id = ${c}
               AND me.item_type = r.item_type AND me.item_id = r.item_id AND me.profile_id = ${profileId})
-            AND NOT EXISTS (SELECT 1 FROM comments me WHERE me.community_id = ${c}
+            AND NOT EXISTS (SELECT 1 FROM comment_activity me WHERE me.community_id = ${c}
               AND me.item_type = r.item_type AND me.item_id = r.item_id AND me.author_profile_id = ${profileId}
               AND me.deleted_at IS NULL)
           ORDER BY r.score DESC, x.created_at DESC, x.id DESC LIMIT ${limitLiteral(sql, limit)}`

@@ -64,31 +64,31 @@ export const makeFeedSources = (sql: SqlClient.SqlClient) => {
   const fixed = {
     status: {
       type: "status",
-      from: sql`status_posts t`,
+      from: sql`status_post_items t`,
       time: time.created,
       select: sql`SELECT ${columns("status", time.created)}, NULL::text AS title, left(t.body, 280) AS excerpt,
-        NULL::uuid AS space_id, t.author_profile_id FROM status_posts t`
+        NULL::uuid AS space_id, t.author_profile_id FROM status_post_items t`
     },
     content: {
       type: "content",
-      from: sql`content_posts t`,
+      from: sql`content_post_items t`,
       time: time.created,
       select: sql`SELECT ${columns("content", time.created)}, t.title, left(t.body, 280) AS excerpt, t.space_id,
-        t.author_profile_id FROM content_posts t`
+        t.author_profile_id FROM content_post_items t`
     },
     course: {
       type: "course",
-      from: sql`courses t`,
+      from: sql`course_items t`,
       time: time.published,
       select: sql`SELECT ${columns("course", time.published)}, t.title, left(t.description, 280) AS excerpt,
-        t.space_id, t.created_by AS author_profile_id FROM courses t`
+        t.space_id, t.created_by AS author_profile_id FROM course_items t`
     },
     event: {
       type: "event",
-      from: sql`events t`,
+      from: sql`event_items t`,
       time: time.created,
       select: sql`SELECT ${columns("event", time.created)}, t.title, NULL::text AS excerpt, t.space_id,
-        NULL::uuid AS author_profile_id FROM events t`
+        NULL::uuid AS author_profile_id FROM event_items t`
     }
   } as const
   const statusWhere = sql`t.deleted_at IS NULL`

@@ -54,25 +54,31 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@roda/core/SearchR
           ORDER BY score DESC, length(t.title), t.id LIMIT ${limit})`
       const none = sql`NULL::uuid`
       const parts = [
-        part("space", sql`spaces t`, sql`t.id`, none, inSpaces("t.id")),
+        part("space", sql`space_summaries t`, sql`t.id`, none, inSpaces("t.id")),
         part(
           "course",
-          sql`courses t`,
+          sql`course_items t`,
           sql`t.space_id`,
           none,
           sql`${inSpaces("t.space_id")} AND ${published("t.status")}`
         ),
         part(
           "lesson",
-          sql`lessons t JOIN courses c ON c.community_id = t.community_id AND c.id = t.course_id`,
+          sql`lesson_titles t JOIN course_items c ON c.community_id = t.community_id AND c.id = t.course_id`,
           sql`c.space_id`,
           sql`t.course_id`,
           sql`${inSpaces("c.space_id")} AND ${published("c.status")}`
         ),
-        part("event", sql`events t`, sql`t.space_id`, none, sql`t.deleted_at IS NULL AND ${inSpaces("t.space_id")}`),
+        part(
+          "event",
+          sql`event_items t`,
+          sql`t.space_id`,
+          none,
+          sql`t.deleted_at IS NULL AND ${inSpaces("t.space_id")}`
+        ),
         part(
           "content",
-          sql`content_posts t`,
+          sql`content_post_items t`,
           sql`t.space_id`,
           none,
           sql`t.deleted_at IS NULL AND ${inSpaces("t.space_id")}`

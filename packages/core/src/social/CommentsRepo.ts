@@ -31,7 +31,7 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
     const sql = yield* SqlClient.SqlClient
     const select = sql`SELECT c.id, c.item_type, c.item_id, c.parent_id, c.author_profile_id,
       p.full_name AS author_name, p.avatar_url AS author_avatar_url, c.body, c.created_at, c.updated_at
-      FROM comments c JOIN profiles p ON p.community_id = c.community_id AND p.id = c.author_profile_id`
+      FROM comments c JOIN member_cards p ON p.community_id = c.community_id AND p.id = c.author_profile_id`
 
     return {
       find: (communityId: string, id: string) =>

@@ -38,7 +38,7 @@ const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const authorJoin = sql`JOIN profiles p ON p.community_id = t.community_id AND p.id = t.author_profile_id`
+    const authorJoin = sql`JOIN member_cards p ON p.community_id = t.community_id AND p.id = t.author_profile_id`
     const authored = sql`t.id, t.author_profile_id, p.full_name AS author_name, p.avatar_url AS author_avatar_url,
       t.body, t.created_at, t.updated_at`
     const statusColumns = sql`${authored},
@@ -82,7 +82,7 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
           VALUES (${row.id}, ${row.communityId}, ${row.spaceId}, ${row.authorProfileId}, ${row.title}, ${row.body},
             ${JSON.stringify(row.attachments)}::jsonb)`.pipe(Effect.asVoid, Effect.orDie),
       postingPolicy: (communityId: string, spaceId: string) =>
-        sql<{ postingPolicy: "members" | "staff" }>`SELECT posting_policy FROM spaces
+        sql<{ postingPolicy: "members" | "staff" }>`SELECT posting_policy FROM space_summaries
           WHERE community_id = ${communityId} AND id = ${spaceId}`.pipe(
           Effect.map((rows) => rows[0]?.postingPolicy ?? "staff"),
           Effect.orDie

@@ -58,9 +58,9 @@ export class SocialItems extends Effect.Service<SocialItems>()("@roda/core/Socia
         content: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id
           FROM content_posts t WHERE ${where} AND t.deleted_at IS NULL`,
         course: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id
-          FROM courses t WHERE ${where} AND t.status = 'published'`,
+          FROM course_items t WHERE ${where} AND t.status = 'published'`,
         event: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id
-          FROM events t WHERE ${where} AND t.deleted_at IS NULL`,
+          FROM event_items t WHERE ${where} AND t.deleted_at IS NULL`,
         comment: sql`SELECT t.id, NULL::uuid AS space_id, t.item_type, t.item_id
           FROM comments t WHERE ${where} AND t.deleted_at IS NULL`
       }[type]
@@ -70,8 +70,8 @@ export class SocialItems extends Effect.Service<SocialItems>()("@roda/core/Socia
     /** Members see status posts; anonymous visitors only when the community opened them. */
     const statusPostsVisible = traced("SocialItems.statusPostsVisible")(function*(viewer: Viewer) {
       if (Option.isSome(viewer.member)) return true
-      const rows = yield* sql<{ open: boolean }>`SELECT coalesce((settings->>'publicStatusPosts')::boolean, false)
-        AS open FROM communities WHERE id = ${viewer.communityId}`.pipe(Effect.orDie)
+      const rows = yield* sql<{ open: boolean }>`SELECT public_status_posts
+        AS open FROM community_summaries WHERE id = ${viewer.communityId}`.pipe(Effect.orDie)
       return rows[0]?.open ?? false
     })
 

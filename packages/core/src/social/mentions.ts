@@ -44,7 +44,7 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
           const ids = mentionedIds(body)
           if (ids.length === 0) return
           yield* sql`INSERT INTO mentions (community_id, item_type, item_id, profile_id)
-            SELECT community_id, ${type}, ${itemId}, id FROM profiles
+            SELECT community_id, ${type}, ${itemId}, id FROM member_cards
             WHERE community_id = ${communityId} AND removed_at IS NULL AND status = 'active'
               AND ${sql.in("id", ids)}`
         }).pipe(Effect.orDie),
@@ -58,12 +58,12 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
           ? Effect.succeed<ReadonlyArray<MentionRow>>([])
           : sql<MentionRow>`WITH m AS (
               INSERT INTO mentions (community_id, item_type, item_id, profile_id)
-              SELECT community_id, ${type}, ${itemId}, id FROM profiles
+              SELECT community_id, ${type}, ${itemId}, id FROM member_cards
               WHERE community_id = ${communityId} AND removed_at IS NULL AND status = 'active'
                 AND ${sql.in("id", ids)}
               RETURNING item_id, profile_id)
             SELECT m.item_id, p.id AS profile_id, p.full_name FROM m
-              JOIN profiles p ON p.community_id = ${communityId} AND p.id = m.profile_id
+              JOIN member_cards p ON p.community_id = ${communityId} AND p.id = m.profile_id
             ORDER BY p.full_name, p.id`.pipe(Effect.orDie)
       },
       /** Mentions of these items, one query. */
@@ -71,7 +71,7 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
         itemIds.length === 0
           ? Effect.succeed<ReadonlyArray<MentionRow>>([])
           : sql<MentionRow>`SELECT m.item_id, p.id AS profile_id, p.full_name FROM mentions m
-              JOIN profiles p ON p.community_id = m.community_id AND p.id = m.profile_id
+              JOIN member_cards p ON p.community_id = m.community_id AND p.id = m.profile_id
               WHERE m.community_id = ${communityId} AND m.item_type = ${type} AND ${sql.in("m.item_id", itemIds)}
               ORDER BY p.full_name, p.id`.pipe(Effect.orDie)
     }

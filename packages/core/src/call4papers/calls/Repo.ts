@@ -105,12 +105,12 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
       d.created_at, d.updated_at FROM call4papers_event_dates d ${liveCall("d")}`
     const selectOwner = sql`SELECT o.id, o.call_id, o.profile_id, p.full_name, p.avatar_url, o.status,
       o.invited_by_profile_id, o.invited_at, o.responded_at FROM call4papers_owners o ${liveCall("o")}
-      JOIN profiles p ON p.community_id = o.community_id AND p.id = o.profile_id`
+      JOIN member_cards p ON p.community_id = o.community_id AND p.id = o.profile_id`
     const selectReviewer = sql`SELECT r.id, r.call_id, r.track_id, r.profile_id, p.full_name, p.avatar_url,
       r.status, r.invited_by_profile_id, r.invited_at, r.responded_at FROM call4papers_track_reviewers r
       ${liveCall("r")}
       JOIN call4papers_tracks t ON t.community_id = r.community_id AND t.id = r.track_id AND t.deleted_at IS NULL
-      JOIN profiles p ON p.community_id = r.community_id AND p.id = r.profile_id`
+      JOIN member_cards p ON p.community_id = r.community_id AND p.id = r.profile_id`
 
     return {
       // space configuration

@@ -138,7 +138,7 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
       s.created_at, s.updated_at
       FROM call4papers_submissions s
       JOIN call4papers_calls c ON c.community_id = s.community_id AND c.id = s.call_id AND c.deleted_at IS NULL
-      JOIN profiles p ON p.community_id = s.community_id AND p.id = s.proposer_profile_id
+      JOIN member_cards p ON p.community_id = s.community_id AND p.id = s.proposer_profile_id
       LEFT JOIN call4papers_tracks t ON t.community_id = s.community_id AND t.id = s.track_id`
 
     /** Visible submissions of a call for one caller (see `Visibility`). */
@@ -263,14 +263,14 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
           ? Effect.succeed([] as ReadonlyArray<SpeakerRow>)
           : sql<SpeakerRow>`SELECT sp.submission_id, sp.profile_id, p.full_name, p.avatar_url, sp.role, sp.position
             FROM call4papers_submission_speakers sp
-            JOIN profiles p ON p.community_id = sp.community_id AND p.id = sp.profile_id
+            JOIN member_cards p ON p.community_id = sp.community_id AND p.id = sp.profile_id
             WHERE sp.community_id = ${communityId} AND ${sql.in("sp.submission_id", submissionIds)}
             ORDER BY sp.submission_id, sp.position`.pipe(Effect.orDie),
       /** Active profiles of the community among `ids`. */
       activeProfiles: (communityId: string, ids: ReadonlyArray<string>) =>
         ids.length === 0
           ? Effect.succeed([] as ReadonlyArray<string>)
-          : sql<{ id: string }>`SELECT id FROM profiles WHERE community_id = ${communityId}
+          : sql<{ id: string }>`SELECT id FROM member_cards WHERE community_id = ${communityId}
             AND ${sql.in("id", ids)} AND removed_at IS NULL AND status = 'active'`.pipe(
             Effect.map((rows) => rows.map((row) => row.id)),
             Effect.orDie
@@ -336,7 +336,7 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
         sql<ReviewRow>`SELECT r.submission_id, r.reviewer_profile_id, p.full_name AS reviewer_name, r.score,
           r.comment, r.created_at, r.updated_at
           FROM call4papers_reviews r
-          JOIN profiles p ON p.community_id = r.community_id AND p.id = r.reviewer_profile_id
+          JOIN member_cards p ON p.community_id = r.community_id AND p.id = r.reviewer_profile_id
           WHERE r.community_id = ${communityId} AND r.submission_id = ${submissionId}
           ORDER BY r.created_at, r.reviewer_profile_id`.pipe(Effect.orDie),
       reviewTallies: tallies("call4papers_reviews", "score"),
@@ -380,7 +380,7 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
             JOIN call4papers_tracks t ON t.community_id = tr.community_id AND t.id = tr.track_id AND t.deleted_at IS NULL
             WHERE tr.community_id = ${communityId} AND tr.call_id = ${callId} AND tr.status = 'accepted'
             GROUP BY tr.profile_id) rv
-          JOIN profiles p ON p.community_id = ${communityId} AND p.id = rv.profile_id
+          JOIN member_cards p ON p.community_id = ${communityId} AND p.id = rv.profile_id
           ORDER BY p.full_name, rv.profile_id`.pipe(
           Effect.map((rows) => rows.map((row) => ({ ...row, trackIds: [...row.trackIds].map(String) }))),
           Effect.orDie
@@ -421,7 +421,7 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
           o.format, o.duration_minutes, o.track_id, t.name AS track_name, o.fee::text AS fee, o.currency, o.note,
           o.status, o.created_at, o.closed_at
           FROM call4papers_offers o
-          JOIN profiles p ON p.community_id = o.community_id AND p.id = o.author_profile_id
+          JOIN member_cards p ON p.community_id = o.community_id AND p.id = o.author_profile_id
           LEFT JOIN call4papers_tracks t ON t.community_id = o.community_id AND t.id = o.track_id
           WHERE o.community_id = ${communityId} AND o.submission_id = ${submissionId}
           ORDER BY o.version`.pipe(Effect.orDie),
@@ -459,7 +459,9 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
       emailsOf: (communityId: string, profileIds: ReadonlyArray<string>) =>
         profileIds.length === 0
           ? Effect.succeed([] as ReadonlyArray<string>)
-          : sql<{ email: string }>`SELECT DISTINCT a.email FROM profiles p JOIN accounts a ON a.id = p.account_id
+          : sql<
+            { email: string }
+          >`SELECT DISTINCT a.email FROM member_cards p JOIN account_contacts a ON a.id = p.account_id
             WHERE p.community_id = ${communityId} AND ${sql.in("p.id", profileIds)} AND p.removed_at IS NULL
             ORDER BY a.email`.pipe(Effect.map((rows) => rows.map((row) => row.email)), Effect.orDie),
       /** The organisation side of a call: its creator and its accepted owners. */
@@ -480,7 +482,7 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
       /** Speakers of the bank (anyone with a non-draft submission in a live call), by profile id. */
       bank: (communityId: string, filter: { after?: readonly [string] | undefined; limit: number }) =>
         sql<{ profileId: string; fullName: string; avatarUrl: string | null }>`
-          SELECT p.id AS profile_id, p.full_name, p.avatar_url FROM profiles p
+          SELECT p.id AS profile_id, p.full_name, p.avatar_url FROM member_cards p
           WHERE p.community_id = ${communityId} AND p.removed_at IS NULL
             AND EXISTS (SELECT 1 FROM call4papers_submission_speakers sp
               JOIN call4papers_submissions s ON s.community_id = sp.community_id AND s.id = sp.submission_id
@@ -505,7 +507,7 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
           JOIN call4papers_submissions s ON s.community_id = sp.community_id AND s.id = sp.submission_id
             AND s.status <> 'rascunho'
           JOIN call4papers_calls c ON c.community_id = s.community_id AND c.id = s.call_id AND c.deleted_at IS NULL
-          JOIN profiles p ON p.community_id = sp.community_id AND p.id = sp.profile_id AND p.removed_at IS NULL
+          JOIN member_cards p ON p.community_id = sp.community_id AND p.id = sp.profile_id AND p.removed_at IS NULL
           WHERE sp.community_id = ${communityId} AND sp.profile_id = ${profileId} LIMIT 1`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie

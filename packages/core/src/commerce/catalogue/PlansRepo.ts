@@ -133,7 +133,7 @@ export class PlansRepo extends Effect.Service<PlansRepo>()("@roda/core/PlansRepo
           ORDER BY gp.kind DESC, gp.position`.pipe(Effect.orDie),
       /** A space whose access grants list the plan, if any. */
       grantingSpace: (communityId: string, groupId: string) =>
-        sql<{ id: string; title: string }>`SELECT id, title FROM spaces
+        sql<{ id: string; title: string }>`SELECT id, title FROM space_grants
           WHERE community_id = ${communityId} AND ${groupId}::uuid = ANY (access_subscription_group_ids)
           ORDER BY position, id LIMIT 1`.pipe(Effect.map(first), Effect.orDie),
       /** A pricing tier showing the plan, if any. */

@@ -126,7 +126,7 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("@roda/core/Pro
         ),
       /** A space whose access grants list the product, if any. */
       grantingSpace: (communityId: string, productId: string) =>
-        sql<{ id: string; title: string }>`SELECT id, title FROM spaces
+        sql<{ id: string; title: string }>`SELECT id, title FROM space_grants
           WHERE community_id = ${communityId} AND ${productId}::uuid = ANY (access_product_ids)
           ORDER BY position, id LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
     }

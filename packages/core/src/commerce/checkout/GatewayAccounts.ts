@@ -19,7 +19,7 @@ export class GatewayAccounts extends Effect.Service<GatewayAccounts>()("@roda/co
 
     const community = (communityId: string) =>
       Effect.gen(function*() {
-        const rows = yield* sql`SELECT id FROM communities WHERE id = ${communityId}`.pipe(Effect.orDie)
+        const rows = yield* sql`SELECT id FROM community_summaries WHERE id = ${communityId}`.pipe(Effect.orDie)
         if (rows.length === 0) return yield* Effect.fail(notFound(Messages.communityNotFound))
       })
 

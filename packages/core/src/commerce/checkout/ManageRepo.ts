@@ -83,9 +83,9 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
         pu.created_at
       FROM purchases pu
       JOIN charges c ON c.community_id = pu.community_id AND c.id = pu.charge_id
-      JOIN products p ON p.community_id = pu.community_id AND p.id = pu.product_id
-      JOIN profiles pr ON pr.community_id = pu.community_id AND pr.id = pu.profile_id
-      LEFT JOIN accounts a ON a.id = pr.account_id`
+      JOIN product_summaries p ON p.community_id = pu.community_id AND p.id = pu.product_id
+      JOIN member_cards pr ON pr.community_id = pu.community_id AND pr.id = pu.profile_id
+      LEFT JOIN account_contacts a ON a.id = pr.account_id`
 
     const statusIs = (status: SaleStatus) =>
       status === "paid"

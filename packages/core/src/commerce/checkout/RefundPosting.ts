@@ -65,10 +65,10 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
       }>`SELECT pu.id AS purchase_id, c.profile_id, c.product_id, p.title AS product_title, a.email AS buyer_email,
           c.stock_reserved, c.coupon_id
         FROM charges c
-        JOIN products p ON p.community_id = c.community_id AND p.id = c.product_id
+        JOIN product_summaries p ON p.community_id = c.community_id AND p.id = c.product_id
         LEFT JOIN purchases pu ON pu.charge_id = c.id
-        LEFT JOIN profiles pr ON pr.community_id = c.community_id AND pr.id = c.profile_id
-        LEFT JOIN accounts a ON a.id = pr.account_id
+        LEFT JOIN member_cards pr ON pr.community_id = c.community_id AND pr.id = c.profile_id
+        LEFT JOIN account_contacts a ON a.id = pr.account_id
         WHERE c.community_id = ${communityId} AND c.id = ${chargeId}`.pipe(
         Effect.map((rows) => Option.fromNullable(rows[0])),
         Effect.orDie

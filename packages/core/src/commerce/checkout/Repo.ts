@@ -141,7 +141,7 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
           c.amount, c.total, c.discount, pu.created_at
         FROM purchases pu
         JOIN charges c ON c.id = pu.charge_id
-        JOIN products p ON p.id = pu.product_id
+        JOIN product_summaries p ON p.id = pu.product_id
         WHERE pu.community_id = ${communityId} AND pu.profile_id = ${profileId}
           ${before === undefined ? sql`` : sql`AND pu.id < ${before}`}
         ORDER BY pu.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
@@ -185,14 +185,14 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
 
     /** The account a profile belongs to (the buyer of a charge). */
     const accountOf = (profileId: string) =>
-      sql<{ readonly accountId: string }>`SELECT account_id FROM profiles WHERE id = ${profileId}`.pipe(
+      sql<{ readonly accountId: string }>`SELECT account_id FROM member_cards WHERE id = ${profileId}`.pipe(
         Effect.map((rows) => Option.map(first(rows), (row) => row.accountId)),
         Effect.orDie
       )
 
     const buyerEmail = (profileId: string) =>
-      sql<{ readonly email: string; readonly fullName: string }>`SELECT a.email, p.full_name FROM profiles p
-        JOIN accounts a ON a.id = p.account_id WHERE p.id = ${profileId}`.pipe(Effect.map(first), Effect.orDie)
+      sql<{ readonly email: string; readonly fullName: string }>`SELECT a.email, p.full_name FROM member_cards p
+        JOIN account_contacts a ON a.id = p.account_id WHERE p.id = ${profileId}`.pipe(Effect.map(first), Effect.orDie)
 
     return {
       insertCharge,

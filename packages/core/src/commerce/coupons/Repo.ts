@@ -119,14 +119,14 @@ export class CouponsRepo extends Effect.Service<CouponsRepo>()("@roda/core/Coupo
       existingProducts: (communityId: string, ids: ReadonlyArray<string>) =>
         ids.length === 0
           ? Effect.succeed([] as ReadonlyArray<string>)
-          : sql<{ id: string }>`SELECT id FROM products
+          : sql<{ id: string }>`SELECT id FROM product_summaries
               WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${sql.in("id", ids)}`.pipe(
             Effect.map((rows) => rows.map((row) => row.id)),
             Effect.orDie
           ),
       /** A product of the community that is not deleted: its price and currency. */
       product: (communityId: string, id: string) =>
-        sql<{ id: string; price: number; currency: string }>`SELECT id, price, currency FROM products
+        sql<{ id: string; price: number; currency: string }>`SELECT id, price, currency FROM product_summaries
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(
           Effect.map(first),
           Effect.orDie

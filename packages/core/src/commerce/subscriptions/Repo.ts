@@ -135,7 +135,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
 
     const find = (communityId: string, id: string, options: { lock?: boolean; profileId?: string } = {}) =>
       sql<SubscriptionRow>`SELECT ${columns} FROM subscriptions s
-        JOIN products p ON p.id = s.product_id
+        JOIN product_summaries p ON p.id = s.product_id
         WHERE s.community_id = ${communityId} AND s.id = ${id}
           ${options.profileId === undefined ? sql`` : sql`AND s.profile_id = ${options.profileId}`}
         ${options.lock ? sql`FOR UPDATE OF s` : sql``}`.pipe(Effect.map(first), Effect.orDie)
@@ -151,9 +151,9 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
 
     const list = (communityId: string, filters: ListFilters, before: string | undefined, limit: number) =>
       sql<TeamRow>`SELECT ${columns}, pr.full_name, a.email FROM subscriptions s
-        JOIN products p ON p.id = s.product_id
-        JOIN profiles pr ON pr.id = s.profile_id
-        JOIN accounts a ON a.id = pr.account_id
+        JOIN product_summaries p ON p.id = s.product_id
+        JOIN member_cards pr ON pr.id = s.profile_id
+        JOIN account_contacts a ON a.id = pr.account_id
         WHERE s.community_id = ${communityId} AND ${filterSql(filters)}
           ${before === undefined ? sql`` : sql`AND s.id < ${before}`}
         ORDER BY s.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
@@ -187,7 +187,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       )
 
     const byCharge = (chargeId: string, lock = false) =>
-      sql<SubscriptionRow>`SELECT ${columns} FROM subscriptions s JOIN products p ON p.id = s.product_id
+      sql<SubscriptionRow>`SELECT ${columns} FROM subscriptions s JOIN product_summaries p ON p.id = s.product_id
         WHERE s.first_charge_id = ${chargeId} ${lock ? sql`FOR UPDATE OF s` : sql``}`.pipe(
         Effect.map(first),
         Effect.orDie
@@ -197,7 +197,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       subscriptionIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<AddOnRow>)
         : sql<AddOnRow>`SELECT a.id, a.subscription_id, a.product_id, p.title, a.price, a.created_at
-            FROM subscription_add_ons a JOIN products p ON p.id = a.product_id
+            FROM subscription_add_ons a JOIN product_summaries p ON p.id = a.product_id
             WHERE a.community_id = ${communityId} AND a.subscription_id IN ${sql.in(subscriptionIds)}
               AND a.removed_at IS NULL
             ORDER BY a.created_at, a.id`.pipe(Effect.orDie)
@@ -225,8 +225,8 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
     const planProduct = (communityId: string, groupId: string, productId: string) =>
       sql<PlanProduct>`SELECT p.id, p.title, p.price, p.currency, p.billing_interval, p.status, g.kind,
           g.group_id
-        FROM products p
-        JOIN subscription_group_products g ON g.product_id = p.id AND g.community_id = p.community_id
+        FROM product_summaries p
+        JOIN plan_products g ON g.product_id = p.id AND g.community_id = p.community_id
         WHERE p.community_id = ${communityId} AND g.group_id = ${groupId} AND p.id = ${productId}
           AND p.deleted_at IS NULL`.pipe(Effect.map(first), Effect.orDie)
 
@@ -234,8 +234,8 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
     const optionOf = (communityId: string, productId: string) =>
       sql<PlanProduct>`SELECT p.id, p.title, p.price, p.currency, p.billing_interval, p.status, g.kind,
           g.group_id
-        FROM products p
-        JOIN subscription_group_products g ON g.product_id = p.id AND g.community_id = p.community_id
+        FROM product_summaries p
+        JOIN plan_products g ON g.product_id = p.id AND g.community_id = p.community_id
         WHERE p.community_id = ${communityId} AND p.id = ${productId} AND g.kind = 'option'
           AND p.deleted_at IS NULL
         ORDER BY g.group_id LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
@@ -246,7 +246,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
         readonly price: number
         readonly currency: string
         readonly billingInterval: BillingInterval | null
-      }>`SELECT id, price, currency, billing_interval FROM products WHERE id = ${productId}`.pipe(
+      }>`SELECT id, price, currency, billing_interval FROM product_summaries WHERE id = ${productId}`.pipe(
         Effect.map(first),
         Effect.orDie
       )
@@ -372,7 +372,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
 
     const contact = (communityId: string, profileId: string) =>
       sql<{ readonly id: string; readonly fullName: string; readonly email: string }>`
-        SELECT pr.id, pr.full_name, a.email FROM profiles pr JOIN accounts a ON a.id = pr.account_id
+        SELECT pr.id, pr.full_name, a.email FROM member_cards pr JOIN account_contacts a ON a.id = pr.account_id
         WHERE pr.community_id = ${communityId} AND pr.id = ${profileId}`.pipe(Effect.map(first), Effect.orDie)
 
     const insertLink = (row: {

@@ -32,7 +32,7 @@ export const SubscriptionStatsLive = Layer.effect(
           FROM (${periodEnds(sql, range)}) pe
           LEFT JOIN subscriptions s ON s.community_id = ${communityId} AND ${running}
             AND s.created_at < pe.ends_at AND (s.canceled_at IS NULL OR s.canceled_at >= pe.ends_at)
-          LEFT JOIN products p ON p.community_id = s.community_id AND p.id = s.product_id
+          LEFT JOIN product_summaries p ON p.community_id = s.community_id AND p.id = s.product_id
           GROUP BY pe.period`
         return ends.map((row) => {
           const move = moves.find((m) => m.period === row.period)

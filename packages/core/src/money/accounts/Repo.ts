@@ -113,12 +113,12 @@ export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("
 
     const communityExists = (communityId: string) =>
       sql<{ readonly found: boolean }>`SELECT EXISTS (
-          SELECT 1 FROM communities WHERE id = ${communityId} AND deleted_at IS NULL
+          SELECT 1 FROM community_summaries WHERE id = ${communityId} AND deleted_at IS NULL
         ) AS found`.pipe(Effect.map((rows) => rows[0]?.found === true), Effect.orDie)
 
     /** E-mail addresses of the community's owners (who hear about reviews). */
     const ownerEmails = (communityId: string) =>
-      sql<{ readonly email: string }>`SELECT a.email FROM profiles p JOIN accounts a ON a.id = p.account_id
+      sql<{ readonly email: string }>`SELECT a.email FROM member_cards p JOIN account_contacts a ON a.id = p.account_id
         WHERE p.community_id = ${communityId} AND p.role = 'owner' AND p.removed_at IS NULL
           AND p.status = 'active'`.pipe(
         Effect.map((rows) => rows.map((row) => row.email)),
@@ -126,7 +126,7 @@ export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("
       )
 
     const communityName = (communityId: string) =>
-      sql<{ readonly name: string }>`SELECT name FROM communities WHERE id = ${communityId}`.pipe(
+      sql<{ readonly name: string }>`SELECT name FROM community_summaries WHERE id = ${communityId}`.pipe(
         Effect.map((rows) => rows[0]?.name ?? ""),
         Effect.orDie
       )
@@ -138,11 +138,11 @@ export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("
     const underReview = (limit: number) =>
       sql<ReviewQueueRow>`SELECT * FROM (
           SELECT 'business' AS subject, r.community_id, c.name AS community_name, r.submitted_at, r.updated_at
-            FROM business_information r JOIN communities c ON c.id = r.community_id
+            FROM business_information r JOIN community_summaries c ON c.id = r.community_id
             WHERE r.status = 'PENDING' AND r.submitted_at IS NOT NULL AND c.deleted_at IS NULL
           UNION ALL
           SELECT 'payout' AS subject, r.community_id, c.name AS community_name, r.submitted_at, r.updated_at
-            FROM payout_settings r JOIN communities c ON c.id = r.community_id
+            FROM payout_settings r JOIN community_summaries c ON c.id = r.community_id
             WHERE r.status = 'PENDING' AND r.submitted_at IS NOT NULL AND c.deleted_at IS NULL
         ) q ORDER BY submitted_at, community_id, subject LIMIT ${limit}`.pipe(Effect.orDie)
 

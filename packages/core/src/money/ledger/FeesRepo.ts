@@ -56,7 +56,7 @@ export class FeesRepo extends Effect.Service<FeesRepo>()("@roda/core/FeesRepo", 
     /** Whether the community exists and is not deleted. */
     const communityExists = (communityId: string) =>
       sql<{ readonly found: boolean }>`SELECT EXISTS (
-          SELECT 1 FROM communities WHERE id = ${communityId} AND deleted_at IS NULL
+          SELECT 1 FROM community_summaries WHERE id = ${communityId} AND deleted_at IS NULL
         ) AS found`.pipe(Effect.map((rows) => rows[0]?.found === true), Effect.orDie)
 
     return { overrides, override, upsert, remove, communityExists }

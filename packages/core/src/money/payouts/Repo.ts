@@ -103,7 +103,7 @@ export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/Payou
     }
 
     const communityExists = (communityId: string) =>
-      sql<{ readonly id: string }>`SELECT id FROM communities WHERE id = ${communityId}`.pipe(
+      sql<{ readonly id: string }>`SELECT id FROM community_summaries WHERE id = ${communityId}`.pipe(
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       )

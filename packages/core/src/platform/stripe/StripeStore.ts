@@ -11,7 +11,7 @@ export class StripeStore extends Effect.Service<StripeStore>()("@roda/core/Strip
     const sql = yield* SqlClient.SqlClient
 
     const seller = (communityId: string) =>
-      sql<{ readonly accountId: string }>`SELECT account_id FROM gateway_accounts
+      sql<{ readonly accountId: string }>`SELECT account_id FROM gateway_sellers
         WHERE gateway = 'stripe' AND community_id = ${communityId}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.accountId)),
         Effect.orDie

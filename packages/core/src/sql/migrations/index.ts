@@ -26,6 +26,7 @@ import gateways from "./0025_gateways"
 import subscriptionCharging from "./0026_subscription_charging"
 import operatorAudit from "./0027_operator_audit"
 import oauthRegistrationWindows from "./0028_oauth_registration_windows"
+import readContracts from "./0029_read_contracts"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -56,5 +57,6 @@ export const migrations = {
   "0025_gateways": gateways,
   "0026_subscription_charging": subscriptionCharging,
   "0027_operator_audit": operatorAudit,
-  "0028_oauth_registration_windows": oauthRegistrationWindows
+  "0028_oauth_registration_windows": oauthRegistrationWindows,
+  "0029_read_contracts": readContracts
 }

@@ -1,0 +1,229 @@
+/**
+ * Who owns what in the database: every table and view of the public schema, by the folder of
+ * packages/core/src whose code may name it (a feature, as in eslint.config.mjs, or a kernel: `app`,
+ * `platform`, `sql`). Features meet only through documented contracts, never through another
+ * feature's tables or Repo: a folder's SQL names only its own tables, and reads what others own
+ * through the views they publish (migration 0029, one projection of one owner's table each). Views
+ * are read by anyone and written by nobody. The migrations (`sql/migrations/`) create everything.
+ *
+ * Checked by test/unit/sqlWalls.test.ts: the SQL of every folder against this map, and a migrated
+ * database against it (a new table or view fails the test until it is declared here).
+ */
+
+export type Owner =
+  | "identity"
+  | "communities"
+  | "structure"
+  | "courses"
+  | "events"
+  | "feed"
+  | "social"
+  | "commerce/catalogue"
+  | "commerce/checkout"
+  | "commerce/coupons"
+  | "commerce/subscriptions"
+  | "money/accounts"
+  | "money/ledger"
+  | "money/payouts"
+  | "certificates"
+  | "call4papers"
+  | "oauth"
+  | "audit"
+  | "app"
+  | "platform"
+  | "sql"
+
+/** Each table, by the folder that writes it and alone reads it. */
+export const tableOwners: Readonly<Record<string, Owner>> = {
+  // identity
+  accounts: "identity",
+  password_links: "identity",
+  login_failures: "identity",
+  // communities
+  communities: "communities",
+  profiles: "communities",
+  tag_colors: "communities",
+  notification_settings: "communities",
+  // structure
+  sections: "structure",
+  spaces: "structure",
+  entitlements: "structure",
+  // courses
+  courses: "courses",
+  course_modules: "courses",
+  lessons: "courses",
+  enrollments: "courses",
+  lesson_progress: "courses",
+  // events
+  events: "events",
+  event_participants: "events",
+  // social
+  status_posts: "social",
+  content_posts: "social",
+  comments: "social",
+  reactions: "social",
+  mentions: "social",
+  // feed
+  pins: "feed",
+  // commerce
+  products: "commerce/catalogue",
+  subscription_groups: "commerce/catalogue",
+  subscription_group_products: "commerce/catalogue",
+  downsell_offers: "commerce/catalogue",
+  pricing_tiers: "commerce/catalogue",
+  charges: "commerce/checkout",
+  purchases: "commerce/checkout",
+  refunds: "commerce/checkout",
+  idempotency_keys: "commerce/checkout",
+  gateway_events: "commerce/checkout",
+  gateway_accounts: "commerce/checkout",
+  coupons: "commerce/coupons",
+  coupon_products: "commerce/coupons",
+  coupon_redemptions: "commerce/coupons",
+  subscriptions: "commerce/subscriptions",
+  subscription_add_ons: "commerce/subscriptions",
+  subscription_billings: "commerce/subscriptions",
+  subscription_payment_links: "commerce/subscriptions",
+  subscription_refunds: "commerce/subscriptions",
+  subscription_request_keys: "commerce/subscriptions",
+  // money
+  business_information: "money/accounts",
+  payout_settings: "money/accounts",
+  fee_overrides: "money/ledger",
+  ledger_transactions: "money/ledger",
+  ledger_entries: "money/ledger",
+  ledger_balances: "money/ledger",
+  ledger_releases: "money/ledger",
+  payouts: "money/payouts",
+  // certificates
+  certificate_space_rules: "certificates",
+  certificate_templates: "certificates",
+  certificate_batches: "certificates",
+  certificates: "certificates",
+  certificate_issuer_keys: "certificates",
+  // call4papers
+  call4papers_spaces: "call4papers",
+  call4papers_calls: "call4papers",
+  call4papers_tracks: "call4papers",
+  call4papers_event_dates: "call4papers",
+  call4papers_owners: "call4papers",
+  call4papers_track_reviewers: "call4papers",
+  call4papers_submissions: "call4papers",
+  call4papers_submission_versions: "call4papers",
+  call4papers_submission_speakers: "call4papers",
+  call4papers_reviews: "call4papers",
+  call4papers_votes: "call4papers",
+  call4papers_offers: "call4papers",
+  call4papers_speaker_invitations: "call4papers",
+  // oauth
+  oauth_clients: "oauth",
+  oauth_authorization_requests: "oauth",
+  oauth_connections: "oauth",
+  oauth_codes: "oauth",
+  oauth_tokens: "oauth",
+  oauth_registration_windows: "oauth",
+  mcp_audit: "oauth",
+  // audit
+  operator_audit: "audit",
+  // kernels
+  request_idempotency_keys: "app",
+  outbox: "platform",
+  jobs: "platform",
+  stripe_saved_cards: "platform",
+  roda_migrations: "sql"
+}
+
+export interface ViewContract {
+  readonly owner: Owner
+  /** The owner's table the view shows (a projection: no filter, no join). */
+  readonly table: string
+  readonly description: string
+}
+
+/** The read contracts between features (migration 0029): each view, its owner and what it offers. */
+export const views: Readonly<Record<string, ViewContract>> = {
+  account_contacts: {
+    owner: "identity",
+    table: "accounts",
+    description: "Who an account is and how to reach it (e-mail): receipts, notices, the caller of a request."
+  },
+  member_cards: {
+    owner: "communities",
+    table: "profiles",
+    description: "A member as others show and address them: name, avatar, role, status (no phone, bio or tags)."
+  },
+  community_summaries: {
+    owner: "communities",
+    table: "communities",
+    description: "A community's name, whether it is deleted, whether visitors see its status posts."
+  },
+  space_summaries: {
+    owner: "structure",
+    table: "spaces",
+    description: "A space's title, place and posting policy."
+  },
+  space_grants: {
+    owner: "structure",
+    table: "spaces",
+    description: "The products and plans whose buyers a space lets in."
+  },
+  course_items: {
+    owner: "courses",
+    table: "courses",
+    description: "A course as an item of feeds, search and reactions."
+  },
+  lesson_titles: { owner: "courses", table: "lessons", description: "The titles of lessons (search)." },
+  event_items: {
+    owner: "events",
+    table: "events",
+    description: "An event as an item of feeds, search and reactions."
+  },
+  status_post_items: {
+    owner: "social",
+    table: "status_posts",
+    description: "A status post as an item of the feed."
+  },
+  content_post_items: {
+    owner: "social",
+    table: "content_posts",
+    description: "A content post as an item of the feed and search."
+  },
+  comment_activity: {
+    owner: "social",
+    table: "comments",
+    description: "Who commented on which item, when (counts and rankings, not the text)."
+  },
+  reaction_activity: {
+    owner: "social",
+    table: "reactions",
+    description: "Who reacted to which item, how and when."
+  },
+  product_summaries: {
+    owner: "commerce/catalogue",
+    table: "products",
+    description: "What a product is and costs."
+  },
+  plan_products: {
+    owner: "commerce/catalogue",
+    table: "subscription_group_products",
+    description: "Which products a plan offers, as billing option or add-on."
+  },
+  gateway_sellers: {
+    owner: "commerce/checkout",
+    table: "gateway_accounts",
+    description: "The seller account of a community at each gateway (the Stripe adapter's store)."
+  }
+}
+
+/**
+ * Statements that still name another folder's table, each with its reason. Keep this list short:
+ * an entry is a wall still open.
+ */
+export const openWalls: ReadonlyArray<{ readonly file: string; readonly table: string; readonly reason: string }> = [
+  {
+    file: "commerce/catalogue/PlansRepo.ts",
+    table: "communities",
+    reason: "`lockCommunity` takes the community row `FOR NO KEY UPDATE` to serialise plan changes: a lock " +
+      "on communities' table, not a read (a view would lock the same row); the catalogue needs a lock of its own."
+  }
+]
