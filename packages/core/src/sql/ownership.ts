@@ -214,16 +214,3 @@ export const views: Readonly<Record<string, ViewContract>> = {
     description: "The seller account of a community at each gateway (the Stripe adapter's store)."
   }
 }
-
-/**
- * Statements that still name another folder's table, each with its reason. Keep this list short:
- * an entry is a wall still open.
- */
-export const openWalls: ReadonlyArray<{ readonly file: string; readonly table: string; readonly reason: string }> = [
-  {
-    file: "commerce/catalogue/PlansRepo.ts",
-    table: "communities",
-    reason: "`lockCommunity` takes the community row `FOR NO KEY UPDATE` to serialise plan changes: a lock " +
-      "on communities' table, not a read (a view would lock the same row); the catalogue needs a lock of its own."
-  }
-]

@@ -7,7 +7,7 @@ import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { migrate } from "../../src/sql/migrate"
-import { openWalls, tableOwners, views } from "../../src/sql/ownership"
+import { tableOwners, views } from "../../src/sql/ownership"
 
 /**
  * The walls between features, for tables (sql/ownership.ts): a folder of packages/core/src names in
@@ -79,15 +79,12 @@ const uses = (): ReadonlyArray<Use> =>
     return found
   })
 
-const open = (use: Use) => openWalls.some((wall) => wall.file === use.file && wall.table === use.name)
-
 describe("the walls between features, in SQL", () => {
   const all = uses()
 
   it("no folder names another folder's table (read others' views)", () => {
     const crossings = all
       .filter((use) => tableOwners[use.name] !== undefined && tableOwners[use.name] !== folderOf(use.file))
-      .filter((use) => !open(use))
       .map((use) => `${use.file}:${use.line} names ${use.name} (owned by ${tableOwners[use.name]})`)
     expect([...new Set(crossings)]).toEqual([])
   })
@@ -96,13 +93,6 @@ describe("the walls between features, in SQL", () => {
     const writes = all.filter((use) => use.write && views[use.name] !== undefined)
       .map((use) => `${use.file}:${use.line} writes ${use.name}`)
     expect(writes).toEqual([])
-  })
-
-  it("the walls left open are still there (a closed one is taken off the list)", () => {
-    for (const wall of openWalls) {
-      expect(all.some((use) => use.file === wall.file && use.name === wall.table), `${wall.file} ${wall.table}`)
-        .toBe(true)
-    }
   })
 
   it("the scan sees the SQL (views read across walls are found)", () => {

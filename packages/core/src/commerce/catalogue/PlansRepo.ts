@@ -41,10 +41,15 @@ export class PlansRepo extends Effect.Service<PlansRepo>()("@roda/core/PlansRepo
     return {
       /**
        * Serialises the plan changes of one community (positions, and the rule that a product is either
-       * an option or an add-on). `NO KEY UPDATE` does not block rows that merely reference the community.
+       * an option or an add-on) until the transaction ends: an advisory lock on the community's plans,
+       * the catalogue's own, so no other feature's row is locked (two communities sharing a hash only
+       * wait for each other).
        */
       lockCommunity: (communityId: string) =>
-        sql`SELECT id FROM communities WHERE id = ${communityId} FOR NO KEY UPDATE`.pipe(Effect.asVoid, Effect.orDie),
+        sql`SELECT pg_advisory_xact_lock(hashtextextended(${"subscription_groups:" + communityId}, 0))`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       find: (communityId: string, id: string) =>
         sql<PlanRow>`${select} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
           Effect.map(first),
