@@ -43,7 +43,11 @@ export interface FirstChargePaid {
 export class Subscribing extends Context.Tag("@roda/core/Subscribing")<Subscribing, {
   /** Opens the subscription of a plan checkout, `incomplete` until its first charge is paid. */
   readonly open: (input: OpenedByCheckout) => Effect.Effect<void>
-  /** The first charge is paid: the subscription is `active` for its first period; its end. */
+  /**
+   * The first charge is paid: the subscription is `active` for its first period; its end. One that
+   * moved on meanwhile (canceled, or paid another way) stays as it is and the charge is refunded
+   * (a job, at once); its end is then `paidAt` (no access).
+   */
   readonly start: (input: FirstChargePaid) => Effect.Effect<Option.Option<Date>>
   /** The first charge expired unpaid: an `incomplete` subscription becomes `incomplete_expired`. */
   readonly expire: (chargeId: string) => Effect.Effect<void>

@@ -76,6 +76,40 @@ export const SubscribingLive = Layer.effect(
           const found = yield* repo.byCharge(input.chargeId, true)
           if (Option.isNone(found)) return Option.none()
           const row = found.value
+          if (row.status !== "incomplete") {
+            // It moved on before its first charge was paid (canceled, or paid another way): it is not
+            // revived; the charge is kept as a paid billing (its sale is in the ledger) and refunded.
+            const late = yield* repo.billingFor({
+              id: input.chargeId,
+              communityId: row.communityId,
+              subscriptionId: row.id,
+              key: `initial:${row.id}`,
+              reason: "initial",
+              periodStart: null,
+              periodEnd: null,
+              listAmount: input.listAmount,
+              discount: input.discount,
+              amount: input.amounts.amount,
+              currency: input.amounts.currency,
+              paymentMethod: input.amounts.paymentMethod,
+              fee: input.amounts.fee,
+              net: input.amounts.net,
+              status: "paid",
+              createdAt: input.paidAt,
+              updatedAt: input.paidAt
+            })
+            if (late.id === input.chargeId) {
+              yield* repo.updateBilling(late.id, { paidAt: input.paidAt, attempts: 1 }, input.paidAt)
+            }
+            if (late.id === input.chargeId && late.amount > 0 && late.refundedAmount === 0) {
+              yield* charging.reserveRefund(row, late, {
+                amount: late.amount,
+                reason: "paid after the subscription moved on",
+                endsSubscription: false
+              }, input.paidAt.getTime())
+            }
+            return Option.some(input.paidAt)
+          }
           const months = monthsOf(row.billingInterval)
           const end = periodEndAt(input.paidAt, months, 1)
           yield* repo.update(row.id, {

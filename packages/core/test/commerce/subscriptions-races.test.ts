@@ -1,0 +1,380 @@
+import { Effect, Layer } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { defaultOptions, makeRoda, PaymentGateway, type Roda, sandboxGateway, secret } from "../../node/index"
+import { as } from "../support/community"
+import { expectCreated, expectOk } from "../support/envelope"
+import { type Client, client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../support/harness"
+import { activePlanOption } from "../support/selling"
+import { query } from "../support/sql"
+import { shop } from "./checkout-support"
+import { planAccessUntil, runJobs, subscribed, unbalanced } from "./subscriptions-support"
+
+/**
+ * Subscriptions under concurrency: changes of option fired at once on one subscription, a change
+ * racing a cancel, and a first charge whose answer comes after the subscription moved on. The
+ * gateway counts the charges it is asked for, and can hold one at the gateway until the test lets
+ * it go (what a slow card network does), so the interleaving is the one under test.
+ */
+const asked = new Map<string, number>()
+let hold: { readonly reached: () => void; readonly released: Promise<void> } | undefined
+/** The next charge asked of the gateway waits there: `reached` resolves when it does, `release` lets it on. */
+const holdNextCharge = () => {
+  let reached!: () => void
+  let release!: () => void
+  const atGateway = new Promise<void>((resolve) => (reached = resolve))
+  hold = { reached, released: new Promise<void>((resolve) => (release = resolve)) }
+  return { atGateway, release }
+}
+/** Slows every charge a little, so requests fired together overlap while one is at the gateway. */
+let delayMs = 0
+
+const gateway = Layer.effect(
+  PaymentGateway,
+  Effect.map(PaymentGateway, (inner) => ({
+    ...inner,
+    createCharge: (request: Parameters<typeof inner.createCharge>[0]) =>
+      Effect.suspend(() => {
+        asked.set(request.chargeId, (asked.get(request.chargeId) ?? 0) + 1)
+        const held = hold
+        hold = undefined
+        const wait = held === undefined
+          ? Effect.sleep(`${delayMs} millis`)
+          : Effect.promise(() => {
+            held.reached()
+            return held.released
+          })
+        return Effect.zipRight(wait, inner.createCharge(request))
+      })
+  }))
+).pipe(Layer.provide(sandboxGateway({ webhookSecret: secret(SANDBOX_WEBHOOK_SECRET) })))
+
+let roda: Roda
+let api: Client
+
+beforeAll(() => {
+  roda = makeRoda({
+    database: testDatabase(),
+    paymentGateway: gateway,
+    options: defaultOptions({
+      jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
+      publicBaseUrl: "http://roda.test",
+      platformAdminEmails: [PLATFORM_ADMIN],
+      sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
+      runJobs: false
+    })
+  })
+  api = client(roda)
+})
+afterAll(() => roda.dispose())
+
+type Made = Awaited<ReturnType<typeof subscribed>>
+
+interface Billing {
+  readonly id: string
+  readonly reason: string
+  readonly status: string
+  readonly amount: number
+  readonly refundedAmount: number
+}
+
+const billingsOf = (subscriptionId: string) =>
+  query<Billing>(
+    roda,
+    (sql) =>
+      sql`SELECT id, reason, status, amount::float8 AS amount, refunded_amount::float8 AS refunded_amount
+      FROM subscription_billings WHERE subscription_id = ${subscriptionId} ORDER BY paid_at NULLS LAST, id`
+  )
+
+const refundsOf = (subscriptionId: string) =>
+  query<{ billingId: string; status: string; amount: number; reason: string }>(
+    roda,
+    (sql) =>
+      sql`SELECT billing_id, status, amount::float8 AS amount, reason FROM subscription_refunds
+      WHERE subscription_id = ${subscriptionId} ORDER BY created_at`
+  )
+
+const subscriptionOf = async (id: string) =>
+  (await query<{ status: string; productId: string; price: number; cancelAtPeriodEnd: boolean }>(
+    roda,
+    (sql) =>
+      sql`SELECT status, product_id, price::float8 AS price, cancel_at_period_end FROM subscriptions WHERE id = ${id}`
+  ))[0]!
+
+/** The ledger transactions of a billing (its id is their reference), by kind. */
+const ledgerOf = async (billingId: string) =>
+  (await query<{ kind: string }>(
+    roda,
+    (sql) => sql`SELECT kind FROM ledger_transactions WHERE reference = ${billingId} ORDER BY kind`
+  )).map((row) => row.kind).filter((kind) => kind !== "release")
+
+/** Whether the member can use the product now (an entitlement to it valid beyond now). */
+const hasProduct = async (profileId: string, productId: string) => {
+  const rows = await query<{ validUntil: Date | null }>(
+    roda,
+    (sql) =>
+      sql`SELECT valid_until FROM entitlements WHERE profile_id = ${profileId} AND source_type = 'product'
+      AND source_id = ${productId}`
+  )
+  return rows.some((row) => row.validUntil === null || new Date(row.validUntil).getTime() > Date.now())
+}
+
+/** The refund jobs (and whatever else is due) run until none is left. */
+const settleJobs = () => runJobs(roda)
+
+const changeTier = (made: Made, productId: string) =>
+  api.post(`/api/subscriptions/${made.subscriptionId}/change-tier`, { productId }, as(made.member, made.community))
+
+/** `subscribed`, with a fourth billing option dearer than Premium: Ultra (R$ 199,90 a month). */
+const withUltra = async () => {
+  const made = await subscribed(api)
+  const ultra = await activePlanOption(api, made.owner, made.community, { title: "Ultra", price: 19990 })
+  const plan = expectOk(
+    await api.put(`/api/subscription-groups/${made.plan.id}`, {
+      name: "Plano Pro",
+      productIds: [made.monthly.id, made.premium.id, made.annual.id, ultra.id],
+      addOnProductIds: [made.addOn.id]
+    }, made.scoped)
+  )
+  expect(plan.id).toBe(made.plan.id)
+  return { ...made, ultra }
+}
+
+describe("changes of option fired at once on one subscription", () => {
+  it("each change applied is charged once; the others are refused; one option and a balanced ledger", async () => {
+    const made = await withUltra()
+    const wave = [made.premium.id, made.ultra.id, made.premium.id, made.ultra.id, made.premium.id, made.ultra.id]
+    delayMs = 40
+    // two waves: the second comes once the first is over (a change after another, serialised)
+    const replies = [
+      ...await Promise.all(wave.map((target) => changeTier(made, target))),
+      ...await Promise.all(wave.map((target) => changeTier(made, target)))
+    ]
+    const targets = [...wave, ...wave]
+    delayMs = 0
+    const answered = replies.flatMap((reply, i) => (reply.status === 200 ? [{ reply, target: targets[i]! }] : []))
+    // applied now (an upgrade, charged), or scheduled (Premium once on Ultra is a downgrade: period end)
+    const won = answered.filter((w) => w.reply.body.data.scheduled === false)
+    const scheduled = answered.filter((w) => w.reply.body.data.scheduled === true)
+    // the others: 409 (a charge of the subscription is at the gateway) or 400 (already that option)
+    for (const reply of replies.filter((r) => r.status !== 200)) {
+      expect([409, 400]).toContain(reply.status)
+      expect(reply.body.errors[0].param).toBe(reply.status === 409 ? "status" : "productId")
+    }
+    expect(won.length).toBeGreaterThanOrEqual(1)
+    // serialised: at most one change per option moved to (Premium then Ultra; Ultra)
+    expect(won.length).toBeLessThanOrEqual(2)
+    expect(new Set(won.map((w) => w.target)).size).toBe(won.length)
+    expect(scheduled.every((w) => w.target === made.premium.id)).toBe(true)
+    await settleJobs()
+
+    const prorations = (await billingsOf(made.subscriptionId)).filter((b) => b.reason === "proration")
+    // one billing per change applied, paid, each asked of the gateway once, none refunded
+    expect(prorations).toHaveLength(won.length)
+    for (const billing of prorations) {
+      expect(billing).toMatchObject({ status: "paid", refundedAmount: 0 })
+      expect(asked.get(billing.id)).toBe(1)
+      expect(await ledgerOf(billing.id)).toEqual(["sale"])
+    }
+    expect(await refundsOf(made.subscriptionId)).toEqual([])
+    // the answers' amounts are what was charged
+    const amounts = (list: ReadonlyArray<number>) => [...list].sort((a, b) => a - b)
+    expect(amounts(won.map((w) => w.reply.body.data.quote.amount))).toEqual(amounts(prorations.map((b) => b.amount)))
+    if (won.length === 2) {
+      // Premium, then Ultra priced from Premium (not from Mensal): R$ 100,00 for nearly a whole month
+      expect(won.map((w) => w.target)).toEqual([made.premium.id, made.ultra.id])
+      expect(won[1]!.reply.body.data.quote.amount).toBeGreaterThan(9900)
+      expect(won[1]!.reply.body.data.quote.amount).toBeLessThanOrEqual(10000)
+    }
+    // Ultra once a change to it was applied (nothing moves up from it), else Premium; access to it alone
+    const option = won.some((w) => w.target === made.ultra.id) ? made.ultra : made.premium
+    const [row] = await query<{ productId: string; price: number; scheduledProductId: string | null }>(
+      roda,
+      (sql) =>
+        sql`SELECT product_id, price::float8 AS price, scheduled_product_id FROM subscriptions
+        WHERE id = ${made.subscriptionId}`
+    )
+    expect(row).toEqual({
+      productId: option.id,
+      price: option.id === made.ultra.id ? 19990 : 9990,
+      scheduledProductId: scheduled.length > 0 ? made.premium.id : null
+    })
+    expect((await subscriptionOf(made.subscriptionId)).status).toBe("active")
+    for (const product of [made.monthly.id, made.premium.id, made.ultra.id]) {
+      expect(await hasProduct(made.member.profileId, product)).toBe(product === option.id)
+    }
+    expect(await unbalanced(roda, made.community.id)).toEqual([])
+  })
+
+  it("a change at the gateway while the member cancels: the cancel stands, the change is refunded in full", async () => {
+    const made = await subscribed(api)
+    const held = holdNextCharge()
+    const change = changeTier(made, made.premium.id)
+    await held.atGateway
+    // the proration billing is `charging`; the member cancels (at period end) meanwhile
+    const canceled = expectOk(
+      await api.post(`/api/subscriptions/${made.subscriptionId}/cancel`, undefined, as(made.member, made.community))
+    )
+    expect(canceled).toMatchObject({ productId: made.monthly.id, cancelAtPeriodEnd: true })
+    held.release()
+    const reply = await change
+    // the money was taken: the answer is the subscription as it is (not changed)
+    expect(expectOk(reply).subscription).toMatchObject({ productId: made.monthly.id, cancelAtPeriodEnd: true })
+    await settleJobs()
+
+    const [proration, ...others] = (await billingsOf(made.subscriptionId)).filter((b) => b.reason === "proration")
+    expect(others).toEqual([])
+    expect(proration).toMatchObject({ status: "refunded", refundedAmount: proration!.amount })
+    expect(asked.get(proration!.id)).toBe(1)
+    expect(await refundsOf(made.subscriptionId)).toEqual([
+      { billingId: proration!.id, status: "succeeded", amount: proration!.amount, reason: expect.any(String) }
+    ])
+    expect(await ledgerOf(proration!.id)).toEqual(["refund", "sale"])
+    expect(await subscriptionOf(made.subscriptionId)).toMatchObject({
+      status: "active",
+      productId: made.monthly.id,
+      price: 4990,
+      cancelAtPeriodEnd: true
+    })
+    expect(await hasProduct(made.member.profileId, made.premium.id)).toBe(false)
+    expect(await hasProduct(made.member.profileId, made.monthly.id)).toBe(true)
+    expect(await unbalanced(roda, made.community.id)).toEqual([])
+  })
+
+  it("a change and a cancel fired together: either order, the state and the money agree", async () => {
+    for (let round = 0; round < 3; round++) {
+      const made = await subscribed(api)
+      delayMs = 20
+      const [change, cancel] = await Promise.all([
+        changeTier(made, made.premium.id),
+        api.post(`/api/subscriptions/${made.subscriptionId}/cancel`, undefined, as(made.member, made.community))
+      ])
+      delayMs = 0
+      expect(cancel.status).toBe(200)
+      expect([200, 409]).toContain(change.status)
+      await settleJobs()
+      const now = await subscriptionOf(made.subscriptionId)
+      expect(now).toMatchObject({ status: "active", cancelAtPeriodEnd: true })
+      const prorations = (await billingsOf(made.subscriptionId)).filter((b) => b.reason === "proration")
+      expect(prorations.length).toBeLessThanOrEqual(1)
+      const refunds = await refundsOf(made.subscriptionId)
+      if (now.productId === made.premium.id) {
+        // changed before the cancel: paid and kept
+        expect(prorations).toMatchObject([{ status: "paid", refundedAmount: 0 }])
+        expect(refunds).toEqual([])
+      } else {
+        expect(now.productId).toBe(made.monthly.id)
+        // any money taken for the change is given back
+        for (const billing of prorations.filter((b) => b.status !== "failed")) {
+          expect(billing).toMatchObject({ status: "refunded", refundedAmount: billing.amount })
+        }
+        expect(refunds.every((refund) => refund.status === "succeeded")).toBe(true)
+      }
+      for (const billing of prorations) expect(asked.get(billing.id) ?? 0).toBeLessThanOrEqual(1)
+      expect(await unbalanced(roda, made.community.id)).toEqual([])
+    }
+  })
+})
+
+describe("a first charge paid after the subscription moved on is refunded", () => {
+  /** A manual `charge` subscription (incomplete until its first charge) of another member. */
+  const manualCharge = async (made: Made) => {
+    const other = await made.addMember("member", "Fábia Primeira")
+    const created = expectCreated(
+      await api.post("/api/manage/subscriptions", {
+        profileId: other.profileId,
+        productId: made.monthly.id,
+        kind: "charge"
+      }, made.scoped)
+    )
+    return { other, id: created.id as string }
+  }
+
+  it.each(["canceled by the team", "expired"] as const)(
+    "pay-now of the first charge answered after the subscription was %s",
+    async (how) => {
+      const made = await subscribed(api)
+      const { id, other } = await manualCharge(made)
+      const held = holdNextCharge()
+      const paying = api.post(
+        `/api/subscriptions/${id}/pay-now`,
+        { paymentMethod: "CREDIT_CARD", cardToken: "tok_visa" },
+        as(other, made.community)
+      )
+      await held.atGateway
+      if (how === "canceled by the team") {
+        expectOk(await api.post(`/api/manage/subscriptions/${id}/cancel`, { when: "now" }, made.scoped))
+      } else {
+        // the first-charge job sends the link and schedules the expiry; made due now
+        await runJobs(roda)
+        const moved = await query(roda, (sql) =>
+          sql`UPDATE jobs SET run_at = now() - interval '1 second'
+            WHERE kind = 'subscriptions.expire-incomplete' AND key = ${id} RETURNING id`)
+        expect(moved).toHaveLength(1)
+        await runJobs(roda)
+      }
+      const moved = how === "expired" ? "incomplete_expired" : "canceled"
+      expect((await subscriptionOf(id)).status).toBe(moved)
+      held.release()
+      const reply = await paying
+      expect(expectOk(reply).subscription.status).toBe(moved)
+      await settleJobs()
+
+      const billings = await billingsOf(id)
+      expect(billings).toHaveLength(1)
+      const [first] = billings
+      expect(first).toMatchObject({ reason: "initial", status: "refunded", refundedAmount: 4990, amount: 4990 })
+      expect(asked.get(first!.id)).toBe(1)
+      expect(await refundsOf(id)).toEqual([
+        { billingId: first!.id, status: "succeeded", amount: 4990, reason: "paid after the subscription moved on" }
+      ])
+      expect(await ledgerOf(first!.id)).toEqual(["refund", "sale"])
+      // not revived, no access
+      expect((await subscriptionOf(id)).status).toBe(moved)
+      const until = await planAccessUntil(roda, other.profileId, made.plan.id)
+      expect(until === null || until.getTime() <= Date.now()).toBe(true)
+      expect(await unbalanced(roda, made.community.id)).toEqual([])
+    }
+  )
+
+  it("a checkout's PIX paid after its incomplete subscription was canceled: refunded, not revived", async () => {
+    const made = await shop(api)
+    const option = await activePlanOption(api, made.owner, made.community)
+    const plan = expectCreated(
+      await api.post("/api/subscription-groups", { name: "Plano PIX", productIds: [option.id] }, made.scoped)
+    )
+    const member = await made.addMember("member", "Pietra Pix")
+    const pix = expectOk(
+      await api.post(
+        "/api/checkout",
+        { productId: option.id, subscriptionGroupId: plan.id, paymentMethod: "PIX" },
+        as(member, made.community)
+      ),
+      201
+    )
+    const id = pix.subscriptionId as string
+    expect((await subscriptionOf(id)).status).toBe("incomplete")
+    // the member gives up before paying: the incomplete subscription ends now
+    expectOk(await api.post(`/api/subscriptions/${id}/cancel`, undefined, as(member, made.community)))
+    expect((await subscriptionOf(id)).status).toBe("canceled")
+    // the bank pays the PIX anyway
+    expectOk(await api.post(`/api/checkout/sandbox/${pix.chargeId}/pay`, {}, made.scoped))
+    await settleJobs()
+
+    expect((await subscriptionOf(id)).status).toBe("canceled")
+    const until = await planAccessUntil(roda, member.profileId, plan.id)
+    expect(until === null || until.getTime() <= Date.now()).toBe(true)
+    expect(await hasProduct(member.profileId, option.id)).toBe(false)
+    // the money is given back in full, once, and the ledger shows the payment and its refund
+    const refunds = await refundsOf(id)
+    expect(refunds).toEqual([
+      {
+        billingId: pix.chargeId,
+        status: "succeeded",
+        amount: pix.total,
+        reason: "paid after the subscription moved on"
+      }
+    ])
+    expect(await ledgerOf(pix.chargeId)).toEqual(["refund", "sale"])
+    expect(await unbalanced(roda, made.community.id)).toEqual([])
+  })
+})
