@@ -27,6 +27,7 @@ import subscriptionCharging from "./0026_subscription_charging"
 import operatorAudit from "./0027_operator_audit"
 import oauthRegistrationWindows from "./0028_oauth_registration_windows"
 import readContracts from "./0029_read_contracts"
+import subscriptionRequestKeysCreated from "./0030_subscription_request_keys_created"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -58,5 +59,6 @@ export const migrations = {
   "0026_subscription_charging": subscriptionCharging,
   "0027_operator_audit": operatorAudit,
   "0028_oauth_registration_windows": oauthRegistrationWindows,
-  "0029_read_contracts": readContracts
+  "0029_read_contracts": readContracts,
+  "0030_subscription_request_keys_created": subscriptionRequestKeysCreated
 }
