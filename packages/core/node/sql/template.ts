@@ -93,7 +93,7 @@ const isEmptyOrMissing = (dir: string) => readdir(dir).then((entries) => entries
 
 /**
  * Unpacks the template for `key` as the new data folder `dataDir`, with native file writes: PGlite's
- * `loadDataDir` writes each of its ~1,500 files through the WebAssembly file system, several times
+ * `loadDataDir` writes each of its files through the WebAssembly file system, several times
  * slower at every fresh start. It is unpacked beside the folder and renamed into place, so a start cut
  * short leaves no half folder. False (nothing done) without a template file, or when `dataDir` holds
  * files already: then PGlite decides, as it would without a template.
@@ -105,10 +105,16 @@ export const unpackTemplate = (key: string, snapshotDir: string | undefined, dat
     const partial = `${dataDir}.${process.pid}.partial`
     await rm(partial, { recursive: true, force: true })
     await mkdir(partial, { recursive: true })
-    // Synchronously: asynchronous unpacking waits on the thread pool for each of ~1,500 files (~1 s).
-    tar.x({ file, cwd: partial, sync: true })
-    await rmdir(dataDir).catch(() => undefined)
-    await rename(partial, dataDir)
+    try {
+      // Synchronously: asynchronous unpacking waits on the thread pool for each of ~900 files.
+      tar.x({ file, cwd: partial, sync: true })
+      await rmdir(dataDir).catch(() => undefined)
+      await rename(partial, dataDir)
+    } catch (error) {
+      // A full disk, say, or another process that filled `dataDir` meanwhile: nothing is left beside it.
+      await rm(partial, { recursive: true, force: true })
+      throw error
+    }
     return true
   })
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { DatabaseLive } from "../../node/sql/Database"
-import { templateKey } from "../../node/sql/template"
+import { templateKey, unpackTemplate } from "../../node/sql/template"
 import { migrate } from "../../src/sql/migrate"
 import { migrations } from "../../src/sql/migrations"
 
@@ -77,5 +77,19 @@ describe.skipIf(process.env.DATABASE_URL !== undefined)("embedded data folders",
     expect(notes.map((row) => row.note)).toEqual(["from the template"])
     expect(existsSync(join(premade, "PG_VERSION"))).toBe(true)
     expect(readdirSync(scratch).filter((name) => name.includes("partial"))).toEqual([])
+  })
+
+  it("a folder that cannot be put in place leaves nothing beside it", async () => {
+    const templates = join(scratch, "templates-unmovable")
+    mkdirSync(templates)
+    writeFileSync(join(templates, `pglite-template-${templateKey()}.tar`), new Uint8Array(1024))
+    const parent = join(scratch, "unmovable")
+    mkdirSync(parent)
+    // A file where the folder should go: the unpacked folder cannot be renamed onto it.
+    const target = join(parent, "data")
+    writeFileSync(target, "not a folder")
+    const outcome = await Effect.runPromiseExit(unpackTemplate(templateKey(), templates, target))
+    expect(outcome._tag).toBe("Failure")
+    expect(readdirSync(parent)).toEqual(["data"])
   })
 })
