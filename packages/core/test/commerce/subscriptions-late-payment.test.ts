@@ -1,0 +1,201 @@
+import { Effect, Layer } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  defaultOptions,
+  makeRoda,
+  PaymentGateway,
+  type Roda,
+  sandboxGateway,
+  secret,
+  signSandboxWebhook
+} from "../../node/index"
+import { as } from "../support/community"
+import { expectCreated, expectOk } from "../support/envelope"
+import { type Client, client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../support/harness"
+import { activePlanOption } from "../support/selling"
+import { query } from "../support/sql"
+import { shop } from "./checkout-support"
+import { planAccessUntil, runJobs, unbalanced } from "./subscriptions-support"
+
+/**
+ * A checkout's PIX paid after its `incomplete` subscription was paid another way (pay-now by card):
+ * the subscription keeps the card's period, and exactly the late PIX is given back, once. The
+ * gateway records the refunds it is asked for, so the refund of the PIX (not of the card) is seen.
+ */
+const refundsAsked: Array<{ chargeId: string; amount: number; refundId: string | undefined }> = []
+
+const gateway = Layer.effect(
+  PaymentGateway,
+  Effect.map(PaymentGateway, (inner) => ({
+    ...inner,
+    refund: (request: Parameters<NonNullable<typeof inner.refund>>[0]) =>
+      Effect.suspend(() => {
+        refundsAsked.push({ chargeId: request.chargeId, amount: request.amount, refundId: request.refundId })
+        return inner.refund!(request)
+      })
+  }))
+).pipe(Layer.provide(sandboxGateway({ webhookSecret: secret(SANDBOX_WEBHOOK_SECRET) })))
+
+let roda: Roda
+let api: Client
+
+beforeAll(() => {
+  roda = makeRoda({
+    database: testDatabase(),
+    paymentGateway: gateway,
+    options: defaultOptions({
+      jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
+      publicBaseUrl: "http://roda.test",
+      platformAdminEmails: [PLATFORM_ADMIN],
+      sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
+      runJobs: false
+    })
+  })
+  api = client(roda)
+})
+afterAll(() => roda.dispose())
+
+interface Billing {
+  readonly id: string
+  readonly key: string
+  readonly reason: string
+  readonly status: string
+  readonly amount: number
+  readonly refundedAmount: number
+  readonly paymentMethod: string
+  readonly paidAt: Date | null
+  readonly periodStart: Date | null
+  readonly periodEnd: Date | null
+}
+
+const billingsOf = (subscriptionId: string) =>
+  query<Billing>(
+    roda,
+    (sql) =>
+      sql`SELECT id, key, reason, status, amount::float8 AS amount, refunded_amount::float8 AS refunded_amount,
+        payment_method, paid_at, period_start, period_end
+      FROM subscription_billings WHERE subscription_id = ${subscriptionId} ORDER BY paid_at NULLS LAST, id`
+  )
+
+const refundsOf = (subscriptionId: string) =>
+  query<{ billingId: string; status: string; amount: number; reason: string }>(
+    roda,
+    (sql) =>
+      sql`SELECT billing_id, status, amount::float8 AS amount, reason FROM subscription_refunds
+      WHERE subscription_id = ${subscriptionId} ORDER BY created_at`
+  )
+
+const subscriptionOf = async (id: string) =>
+  (await query<
+    { status: string; currentPeriodStart: Date | null; currentPeriodEnd: Date | null; periodIndex: number }
+  >(
+    roda,
+    (sql) =>
+      sql`SELECT status, current_period_start, current_period_end, period_index FROM subscriptions WHERE id = ${id}`
+  ))[0]!
+
+/** The ledger transactions of a charge or billing (its id is their reference), by kind. */
+const ledgerOf = async (reference: string) =>
+  (await query<{ kind: string }>(
+    roda,
+    (sql) => sql`SELECT kind FROM ledger_transactions WHERE reference = ${reference} ORDER BY kind`
+  )).map((row) => row.kind).filter((kind) => kind !== "release")
+
+/** The bank pays the PIX: a signed `charge.paid` webhook (a new event id each time, as a resend would be). */
+const pixPaidWebhook = async (chargeId: string) => {
+  const raw = JSON.stringify({ eventId: `evt_${crypto.randomUUID()}`, type: "charge.paid", chargeId })
+  const headers = await Effect.runPromise(signSandboxWebhook(SANDBOX_WEBHOOK_SECRET, raw))
+  return api.call("POST", "/api/checkout/webhooks/sandbox", { raw, headers })
+}
+
+/** A plan checkout by PIX, left unpaid: its subscription is `incomplete`. */
+const pixCheckout = async () => {
+  const made = await shop(api)
+  const option = await activePlanOption(api, made.owner, made.community)
+  const plan = expectCreated(
+    await api.post("/api/subscription-groups", { name: "Plano PIX", productIds: [option.id] }, made.scoped)
+  )
+  const member = await made.addMember("member", "Paula Paga-Duas")
+  const pix = expectOk(
+    await api.post(
+      "/api/checkout",
+      { productId: option.id, subscriptionGroupId: plan.id, paymentMethod: "PIX" },
+      as(member, made.community)
+    ),
+    201
+  )
+  const id = pix.subscriptionId as string
+  expect((await subscriptionOf(id)).status).toBe("incomplete")
+  return { made, option, plan, member, pix, id, chargeId: pix.chargeId as string, total: pix.total as number }
+}
+
+describe("a checkout's PIX paid after its incomplete subscription was paid by card (pay-now)", () => {
+  it.each(["the sandbox route", "a signed webhook"] as const)(
+    "only the PIX is refunded, in full and once (paid through %s, then delivered again)",
+    async (how) => {
+      const { chargeId, id, made, member, plan, total } = await pixCheckout()
+      // the member does not wait for the PIX and pays the subscription by card
+      const paid = expectOk(
+        await api.post(
+          `/api/subscriptions/${id}/pay-now`,
+          { paymentMethod: "CREDIT_CARD", cardToken: "tok_visa" },
+          as(member, made.community)
+        )
+      )
+      expect(paid.subscription.status).toBe("active")
+      const [card, ...none] = await billingsOf(id)
+      expect(none).toEqual([])
+      expect(card).toMatchObject({ reason: "initial", status: "paid", paymentMethod: "CREDIT_CARD", refundedAmount: 0 })
+      expect(card!.id).not.toBe(chargeId)
+      const before = await subscriptionOf(id)
+      expect(before).toMatchObject({ status: "active", periodIndex: 1 })
+      expect(before.currentPeriodEnd).toEqual(card!.periodEnd)
+      const accessBefore = await planAccessUntil(roda, member.profileId, plan.id)
+      expect(accessBefore).toEqual(card!.periodEnd)
+
+      // then the bank pays the PIX too
+      const paying = how === "the sandbox route"
+        ? await api.post(`/api/checkout/sandbox/${chargeId}/pay`, {}, made.scoped)
+        : await pixPaidWebhook(chargeId)
+      expect(paying.status).toBe(200)
+      await runJobs(roda)
+      // and the gateway delivers the payment again, twice (new event ids): nothing more happens
+      for (let resend = 0; resend < 2; resend++) {
+        expect((await pixPaidWebhook(chargeId)).status).toBe(200)
+        await runJobs(roda)
+      }
+
+      // the subscription keeps the card's first period: not started again, not extended
+      expect(await subscriptionOf(id)).toEqual(before)
+      expect(await planAccessUntil(roda, member.profileId, plan.id)).toEqual(accessBefore)
+      const billings = await billingsOf(id)
+      // the card's billing untouched
+      expect(billings.find((b) => b.id === card!.id)).toEqual(card)
+      // the PIX: its own billing (the checkout charge's id, its sale's reference), refunded in full
+      const late = billings.filter((b) => b.id !== card!.id)
+      expect(late).toEqual([
+        expect.objectContaining({
+          id: chargeId,
+          status: "refunded",
+          amount: total,
+          refundedAmount: total,
+          paymentMethod: "PIX",
+          periodStart: null,
+          periodEnd: null
+        })
+      ])
+      expect(await refundsOf(id)).toEqual([
+        { billingId: chargeId, status: "succeeded", amount: total, reason: "paid after the subscription moved on" }
+      ])
+      // the gateway was asked to refund the PIX charge, once, and never the card
+      expect(refundsAsked.filter((r) => r.chargeId === chargeId)).toEqual([
+        expect.objectContaining({ chargeId, amount: total })
+      ])
+      expect(refundsAsked.filter((r) => r.chargeId === card!.id)).toEqual([])
+      // the ledger: the card's sale; the PIX's sale and its refund; balanced
+      expect(await ledgerOf(card!.id)).toEqual(["sale"])
+      expect(await ledgerOf(chargeId)).toEqual(["refund", "sale"])
+      expect(await unbalanced(roda, made.community.id)).toEqual([])
+    }
+  )
+})
