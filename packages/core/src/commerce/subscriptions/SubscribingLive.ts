@@ -77,13 +77,19 @@ export const SubscribingLive = Layer.effect(
           if (Option.isNone(found)) return Option.none()
           const row = found.value
           if (row.status !== "incomplete") {
+            // This charge was settled here before (a repeated call): as it was then, nothing more refunded.
+            const earlier = yield* repo.lockBilling(row.communityId, input.chargeId)
+            if (Option.isSome(earlier)) {
+              return Option.some(earlier.value.periodEnd ?? earlier.value.paidAt ?? input.paidAt)
+            }
             // It moved on before its first charge was paid (canceled, or paid another way): it is not
-            // revived; the charge is kept as a paid billing (its sale is in the ledger) and refunded.
+            // revived; the charge is kept as a paid billing (its sale is in the ledger) and refunded,
+            // under a key of its own, whatever else holds the first billing's.
             const late = yield* repo.billingFor({
               id: input.chargeId,
               communityId: row.communityId,
               subscriptionId: row.id,
-              key: `initial:${row.id}`,
+              key: `late:${input.chargeId}`,
               reason: "initial",
               periodStart: null,
               periodEnd: null,
@@ -98,10 +104,8 @@ export const SubscribingLive = Layer.effect(
               createdAt: input.paidAt,
               updatedAt: input.paidAt
             })
-            if (late.id === input.chargeId) {
-              yield* repo.updateBilling(late.id, { paidAt: input.paidAt, attempts: 1 }, input.paidAt)
-            }
-            if (late.id === input.chargeId && late.amount > 0 && late.refundedAmount === 0) {
+            yield* repo.updateBilling(late.id, { paidAt: input.paidAt, attempts: 1 }, input.paidAt)
+            if (late.amount > 0) {
               yield* charging.reserveRefund(row, late, {
                 amount: late.amount,
                 reason: "paid after the subscription moved on",
