@@ -1,21 +1,20 @@
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  defaultOptions,
-  makeRoda,
-  PaymentGateway,
-  type Roda,
-  sandboxGateway,
-  secret,
-  signSandboxWebhook
-} from "../../node/index"
+import { PaymentGateway, type Roda, sandboxGateway, secret, signSandboxWebhook } from "../../node/index"
+import { rodaWith } from "../stripe/support/gateways"
 import { as } from "../support/community"
-import { expectCreated, expectOk } from "../support/envelope"
-import { type Client, client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../support/harness"
-import { activePlanOption } from "../support/selling"
+import { expectOk } from "../support/envelope"
+import { type Client, client, SANDBOX_WEBHOOK_SECRET } from "../support/harness"
 import { query } from "../support/sql"
-import { shop } from "./checkout-support"
-import { planAccessUntil, runJobs, unbalanced } from "./subscriptions-support"
+import {
+  billingsOf,
+  ledgerOf,
+  pixCheckout,
+  planAccessUntil,
+  refundsOf,
+  runJobs,
+  unbalanced
+} from "./subscriptions-support"
 
 /**
  * A checkout's PIX paid after its `incomplete` subscription was paid another way (pay-now by card):
@@ -40,50 +39,10 @@ let roda: Roda
 let api: Client
 
 beforeAll(() => {
-  roda = makeRoda({
-    database: testDatabase(),
-    paymentGateway: gateway,
-    options: defaultOptions({
-      jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
-      publicBaseUrl: "http://roda.test",
-      platformAdminEmails: [PLATFORM_ADMIN],
-      sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
-      runJobs: false
-    })
-  })
+  roda = rodaWith(gateway)
   api = client(roda)
 })
 afterAll(() => roda.dispose())
-
-interface Billing {
-  readonly id: string
-  readonly key: string
-  readonly reason: string
-  readonly status: string
-  readonly amount: number
-  readonly refundedAmount: number
-  readonly paymentMethod: string
-  readonly paidAt: Date | null
-  readonly periodStart: Date | null
-  readonly periodEnd: Date | null
-}
-
-const billingsOf = (subscriptionId: string) =>
-  query<Billing>(
-    roda,
-    (sql) =>
-      sql`SELECT id, key, reason, status, amount::float8 AS amount, refunded_amount::float8 AS refunded_amount,
-        payment_method, paid_at, period_start, period_end
-      FROM subscription_billings WHERE subscription_id = ${subscriptionId} ORDER BY paid_at NULLS LAST, id`
-  )
-
-const refundsOf = (subscriptionId: string) =>
-  query<{ billingId: string; status: string; amount: number; reason: string }>(
-    roda,
-    (sql) =>
-      sql`SELECT billing_id, status, amount::float8 AS amount, reason FROM subscription_refunds
-      WHERE subscription_id = ${subscriptionId} ORDER BY created_at`
-  )
 
 const subscriptionOf = async (id: string) =>
   (await query<
@@ -94,13 +53,6 @@ const subscriptionOf = async (id: string) =>
       sql`SELECT status, current_period_start, current_period_end, period_index FROM subscriptions WHERE id = ${id}`
   ))[0]!
 
-/** The ledger transactions of a charge or billing (its id is their reference), by kind. */
-const ledgerOf = async (reference: string) =>
-  (await query<{ kind: string }>(
-    roda,
-    (sql) => sql`SELECT kind FROM ledger_transactions WHERE reference = ${reference} ORDER BY kind`
-  )).map((row) => row.kind).filter((kind) => kind !== "release")
-
 /** The bank pays the PIX: a signed `charge.paid` webhook (a new event id each time, as a resend would be). */
 const pixPaidWebhook = async (chargeId: string) => {
   const raw = JSON.stringify({ eventId: `evt_${crypto.randomUUID()}`, type: "charge.paid", chargeId })
@@ -108,32 +60,12 @@ const pixPaidWebhook = async (chargeId: string) => {
   return api.call("POST", "/api/checkout/webhooks/sandbox", { raw, headers })
 }
 
-/** A plan checkout by PIX, left unpaid: its subscription is `incomplete`. */
-const pixCheckout = async () => {
-  const made = await shop(api)
-  const option = await activePlanOption(api, made.owner, made.community)
-  const plan = expectCreated(
-    await api.post("/api/subscription-groups", { name: "Plano PIX", productIds: [option.id] }, made.scoped)
-  )
-  const member = await made.addMember("member", "Paula Paga-Duas")
-  const pix = expectOk(
-    await api.post(
-      "/api/checkout",
-      { productId: option.id, subscriptionGroupId: plan.id, paymentMethod: "PIX" },
-      as(member, made.community)
-    ),
-    201
-  )
-  const id = pix.subscriptionId as string
-  expect((await subscriptionOf(id)).status).toBe("incomplete")
-  return { made, option, plan, member, pix, id, chargeId: pix.chargeId as string, total: pix.total as number }
-}
-
 describe("a checkout's PIX paid after its incomplete subscription was paid by card (pay-now)", () => {
   it.each(["the sandbox route", "a signed webhook"] as const)(
     "only the PIX is refunded, in full and once (paid through %s, then delivered again)",
     async (how) => {
-      const { chargeId, id, made, member, plan, total } = await pixCheckout()
+      const { chargeId, id, made, member, plan, total } = await pixCheckout(api, "Paula Paga-Duas")
+      expect((await subscriptionOf(id)).status).toBe("incomplete")
       // the member does not wait for the PIX and pays the subscription by card
       const paid = expectOk(
         await api.post(
@@ -143,7 +75,7 @@ describe("a checkout's PIX paid after its incomplete subscription was paid by ca
         )
       )
       expect(paid.subscription.status).toBe("active")
-      const [card, ...none] = await billingsOf(id)
+      const [card, ...none] = await billingsOf(roda, id)
       expect(none).toEqual([])
       expect(card).toMatchObject({ reason: "initial", status: "paid", paymentMethod: "CREDIT_CARD", refundedAmount: 0 })
       expect(card!.id).not.toBe(chargeId)
@@ -168,7 +100,7 @@ describe("a checkout's PIX paid after its incomplete subscription was paid by ca
       // the subscription keeps the card's first period: not started again, not extended
       expect(await subscriptionOf(id)).toEqual(before)
       expect(await planAccessUntil(roda, member.profileId, plan.id)).toEqual(accessBefore)
-      const billings = await billingsOf(id)
+      const billings = await billingsOf(roda, id)
       // the card's billing untouched
       expect(billings.find((b) => b.id === card!.id)).toEqual(card)
       // the PIX: its own billing (the checkout charge's id, its sale's reference), refunded in full
@@ -184,7 +116,7 @@ describe("a checkout's PIX paid after its incomplete subscription was paid by ca
           periodEnd: null
         })
       ])
-      expect(await refundsOf(id)).toEqual([
+      expect(await refundsOf(roda, id)).toEqual([
         { billingId: chargeId, status: "succeeded", amount: total, reason: "paid after the subscription moved on" }
       ])
       // the gateway was asked to refund the PIX charge, once, and never the card
@@ -193,8 +125,8 @@ describe("a checkout's PIX paid after its incomplete subscription was paid by ca
       ])
       expect(refundsAsked.filter((r) => r.chargeId === card!.id)).toEqual([])
       // the ledger: the card's sale; the PIX's sale and its refund; balanced
-      expect(await ledgerOf(card!.id)).toEqual(["sale"])
-      expect(await ledgerOf(chargeId)).toEqual(["refund", "sale"])
+      expect(await ledgerOf(roda, card!.id)).toEqual(["sale"])
+      expect(await ledgerOf(roda, chargeId)).toEqual(["refund", "sale"])
       expect(await unbalanced(roda, made.community.id)).toEqual([])
     }
   )

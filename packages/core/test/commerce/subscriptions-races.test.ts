@@ -1,13 +1,22 @@
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { defaultOptions, makeRoda, PaymentGateway, type Roda, sandboxGateway, secret } from "../../node/index"
+import { PaymentGateway, type Roda, sandboxGateway, secret } from "../../node/index"
+import { rodaWith } from "../stripe/support/gateways"
 import { as } from "../support/community"
 import { expectCreated, expectOk } from "../support/envelope"
-import { type Client, client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../support/harness"
+import { type Client, client, SANDBOX_WEBHOOK_SECRET } from "../support/harness"
 import { activePlanOption } from "../support/selling"
 import { query } from "../support/sql"
-import { shop } from "./checkout-support"
-import { planAccessUntil, runJobs, subscribed, unbalanced } from "./subscriptions-support"
+import {
+  billingsOf,
+  ledgerOf,
+  pixCheckout,
+  planAccessUntil,
+  refundsOf,
+  runJobs,
+  subscribed,
+  unbalanced
+} from "./subscriptions-support"
 
 /**
  * Subscriptions under concurrency: changes of option fired at once on one subscription, a change
@@ -52,46 +61,12 @@ let roda: Roda
 let api: Client
 
 beforeAll(() => {
-  roda = makeRoda({
-    database: testDatabase(),
-    paymentGateway: gateway,
-    options: defaultOptions({
-      jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
-      publicBaseUrl: "http://roda.test",
-      platformAdminEmails: [PLATFORM_ADMIN],
-      sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
-      runJobs: false
-    })
-  })
+  roda = rodaWith(gateway)
   api = client(roda)
 })
 afterAll(() => roda.dispose())
 
 type Made = Awaited<ReturnType<typeof subscribed>>
-
-interface Billing {
-  readonly id: string
-  readonly reason: string
-  readonly status: string
-  readonly amount: number
-  readonly refundedAmount: number
-}
-
-const billingsOf = (subscriptionId: string) =>
-  query<Billing>(
-    roda,
-    (sql) =>
-      sql`SELECT id, reason, status, amount::float8 AS amount, refunded_amount::float8 AS refunded_amount
-      FROM subscription_billings WHERE subscription_id = ${subscriptionId} ORDER BY paid_at NULLS LAST, id`
-  )
-
-const refundsOf = (subscriptionId: string) =>
-  query<{ billingId: string; status: string; amount: number; reason: string }>(
-    roda,
-    (sql) =>
-      sql`SELECT billing_id, status, amount::float8 AS amount, reason FROM subscription_refunds
-      WHERE subscription_id = ${subscriptionId} ORDER BY created_at`
-  )
 
 const subscriptionOf = async (id: string) =>
   (await query<{ status: string; productId: string; price: number; cancelAtPeriodEnd: boolean }>(
@@ -99,13 +74,6 @@ const subscriptionOf = async (id: string) =>
     (sql) =>
       sql`SELECT status, product_id, price::float8 AS price, cancel_at_period_end FROM subscriptions WHERE id = ${id}`
   ))[0]!
-
-/** The ledger transactions of a billing (its id is their reference), by kind. */
-const ledgerOf = async (billingId: string) =>
-  (await query<{ kind: string }>(
-    roda,
-    (sql) => sql`SELECT kind FROM ledger_transactions WHERE reference = ${billingId} ORDER BY kind`
-  )).map((row) => row.kind).filter((kind) => kind !== "release")
 
 /** Whether the member can use the product now (an entitlement to it valid beyond now). */
 const hasProduct = async (profileId: string, productId: string) => {
@@ -167,15 +135,15 @@ describe("changes of option fired at once on one subscription", () => {
     expect(scheduled.every((w) => w.target === made.premium.id)).toBe(true)
     await settleJobs()
 
-    const prorations = (await billingsOf(made.subscriptionId)).filter((b) => b.reason === "proration")
+    const prorations = (await billingsOf(roda, made.subscriptionId)).filter((b) => b.reason === "proration")
     // one billing per change applied, paid, each asked of the gateway once, none refunded
     expect(prorations).toHaveLength(won.length)
     for (const billing of prorations) {
       expect(billing).toMatchObject({ status: "paid", refundedAmount: 0 })
       expect(asked.get(billing.id)).toBe(1)
-      expect(await ledgerOf(billing.id)).toEqual(["sale"])
+      expect(await ledgerOf(roda, billing.id)).toEqual(["sale"])
     }
-    expect(await refundsOf(made.subscriptionId)).toEqual([])
+    expect(await refundsOf(roda, made.subscriptionId)).toEqual([])
     // the answers' amounts are what was charged
     const amounts = (list: ReadonlyArray<number>) => [...list].sort((a, b) => a - b)
     expect(amounts(won.map((w) => w.reply.body.data.quote.amount))).toEqual(amounts(prorations.map((b) => b.amount)))
@@ -221,14 +189,14 @@ describe("changes of option fired at once on one subscription", () => {
     expect(expectOk(reply).subscription).toMatchObject({ productId: made.monthly.id, cancelAtPeriodEnd: true })
     await settleJobs()
 
-    const [proration, ...others] = (await billingsOf(made.subscriptionId)).filter((b) => b.reason === "proration")
+    const [proration, ...others] = (await billingsOf(roda, made.subscriptionId)).filter((b) => b.reason === "proration")
     expect(others).toEqual([])
     expect(proration).toMatchObject({ status: "refunded", refundedAmount: proration!.amount })
     expect(asked.get(proration!.id)).toBe(1)
-    expect(await refundsOf(made.subscriptionId)).toEqual([
+    expect(await refundsOf(roda, made.subscriptionId)).toEqual([
       { billingId: proration!.id, status: "succeeded", amount: proration!.amount, reason: expect.any(String) }
     ])
-    expect(await ledgerOf(proration!.id)).toEqual(["refund", "sale"])
+    expect(await ledgerOf(roda, proration!.id)).toEqual(["refund", "sale"])
     expect(await subscriptionOf(made.subscriptionId)).toMatchObject({
       status: "active",
       productId: made.monthly.id,
@@ -254,9 +222,9 @@ describe("changes of option fired at once on one subscription", () => {
       await settleJobs()
       const now = await subscriptionOf(made.subscriptionId)
       expect(now).toMatchObject({ status: "active", cancelAtPeriodEnd: true })
-      const prorations = (await billingsOf(made.subscriptionId)).filter((b) => b.reason === "proration")
+      const prorations = (await billingsOf(roda, made.subscriptionId)).filter((b) => b.reason === "proration")
       expect(prorations.length).toBeLessThanOrEqual(1)
-      const refunds = await refundsOf(made.subscriptionId)
+      const refunds = await refundsOf(roda, made.subscriptionId)
       if (now.productId === made.premium.id) {
         // changed before the cancel: paid and kept
         expect(prorations).toMatchObject([{ status: "paid", refundedAmount: 0 }])
@@ -319,15 +287,15 @@ describe("a first charge paid after the subscription moved on is refunded", () =
       expect(expectOk(reply).subscription.status).toBe(moved)
       await settleJobs()
 
-      const billings = await billingsOf(id)
+      const billings = await billingsOf(roda, id)
       expect(billings).toHaveLength(1)
       const [first] = billings
       expect(first).toMatchObject({ reason: "initial", status: "refunded", refundedAmount: 4990, amount: 4990 })
       expect(asked.get(first!.id)).toBe(1)
-      expect(await refundsOf(id)).toEqual([
+      expect(await refundsOf(roda, id)).toEqual([
         { billingId: first!.id, status: "succeeded", amount: 4990, reason: "paid after the subscription moved on" }
       ])
-      expect(await ledgerOf(first!.id)).toEqual(["refund", "sale"])
+      expect(await ledgerOf(roda, first!.id)).toEqual(["refund", "sale"])
       // not revived, no access
       expect((await subscriptionOf(id)).status).toBe(moved)
       const until = await planAccessUntil(roda, other.profileId, made.plan.id)
@@ -337,21 +305,7 @@ describe("a first charge paid after the subscription moved on is refunded", () =
   )
 
   it("a checkout's PIX paid after its incomplete subscription was canceled: refunded, not revived", async () => {
-    const made = await shop(api)
-    const option = await activePlanOption(api, made.owner, made.community)
-    const plan = expectCreated(
-      await api.post("/api/subscription-groups", { name: "Plano PIX", productIds: [option.id] }, made.scoped)
-    )
-    const member = await made.addMember("member", "Pietra Pix")
-    const pix = expectOk(
-      await api.post(
-        "/api/checkout",
-        { productId: option.id, subscriptionGroupId: plan.id, paymentMethod: "PIX" },
-        as(member, made.community)
-      ),
-      201
-    )
-    const id = pix.subscriptionId as string
+    const { id, made, member, option, pix, plan } = await pixCheckout(api, "Pietra Pix")
     expect((await subscriptionOf(id)).status).toBe("incomplete")
     // the member gives up before paying: the incomplete subscription ends now
     expectOk(await api.post(`/api/subscriptions/${id}/cancel`, undefined, as(member, made.community)))
@@ -365,7 +319,7 @@ describe("a first charge paid after the subscription moved on is refunded", () =
     expect(until === null || until.getTime() <= Date.now()).toBe(true)
     expect(await hasProduct(member.profileId, option.id)).toBe(false)
     // the money is given back in full, once, and the ledger shows the payment and its refund
-    const refunds = await refundsOf(id)
+    const refunds = await refundsOf(roda, id)
     expect(refunds).toEqual([
       {
         billingId: pix.chargeId,
@@ -374,7 +328,7 @@ describe("a first charge paid after the subscription moved on is refunded", () =
         reason: "paid after the subscription moved on"
       }
     ])
-    expect(await ledgerOf(pix.chargeId)).toEqual(["refund", "sale"])
+    expect(await ledgerOf(roda, pix.chargeId)).toEqual(["refund", "sale"])
     expect(await unbalanced(roda, made.community.id)).toEqual([])
   })
 })

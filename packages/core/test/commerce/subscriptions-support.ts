@@ -138,3 +138,70 @@ export const planAccessUntil = async (roda: Roda, profileId: string, planId: str
 }
 
 export const DAY = 24 * 60 * 60 * 1000
+
+export interface Billing {
+  readonly id: string
+  readonly key: string
+  readonly reason: string
+  readonly status: string
+  readonly amount: number
+  readonly refundedAmount: number
+  readonly paymentMethod: string
+  readonly paidAt: Date | null
+  readonly periodStart: Date | null
+  readonly periodEnd: Date | null
+}
+
+/** The billings of a subscription, paid ones by payment time. */
+export const billingsOf = (roda: Roda, subscriptionId: string) =>
+  query<Billing>(
+    roda,
+    (sql) =>
+      sql`SELECT id, key, reason, status, amount::float8 AS amount, refunded_amount::float8 AS refunded_amount,
+        payment_method, paid_at, period_start, period_end
+      FROM subscription_billings WHERE subscription_id = ${subscriptionId} ORDER BY paid_at NULLS LAST, id`
+  )
+
+/** The refunds of a subscription, oldest first. */
+export const refundsOf = (roda: Roda, subscriptionId: string) =>
+  query<{ billingId: string; status: string; amount: number; reason: string }>(
+    roda,
+    (sql) =>
+      sql`SELECT billing_id, status, amount::float8 AS amount, reason FROM subscription_refunds
+      WHERE subscription_id = ${subscriptionId} ORDER BY created_at`
+  )
+
+/** The ledger transactions of a charge or billing (its id is their reference), by kind. */
+export const ledgerOf = async (roda: Roda, reference: string) =>
+  (await query<{ kind: string }>(
+    roda,
+    (sql) => sql`SELECT kind FROM ledger_transactions WHERE reference = ${reference} ORDER BY kind`
+  )).map((row) => row.kind).filter((kind) => kind !== "release")
+
+/** A plan checkout by PIX, left unpaid (its subscription is `incomplete`), by a new member. */
+export const pixCheckout = async (api: Client, memberName: string) => {
+  const made = await shop(api)
+  const option = await activePlanOption(api, made.owner, made.community)
+  const plan = expectCreated(
+    await api.post("/api/subscription-groups", { name: "Plano PIX", productIds: [option.id] }, made.scoped)
+  )
+  const member = await made.addMember("member", memberName)
+  const pix = expectOk(
+    await api.post(
+      "/api/checkout",
+      { productId: option.id, subscriptionGroupId: plan.id, paymentMethod: "PIX" },
+      as(member, made.community)
+    ),
+    201
+  )
+  return {
+    made,
+    option,
+    plan,
+    member,
+    pix,
+    id: pix.subscriptionId as string,
+    chargeId: pix.chargeId as string,
+    total: pix.total as number
+  }
+}

@@ -3,9 +3,9 @@ import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
 import { monthsOf, periodEndAt } from "./billing"
 import { SubscriptionCharging } from "./Charging"
-import { SubscriptionsRepo } from "./Repo"
+import { type SubscriptionRow, SubscriptionsRepo } from "./Repo"
 import { schedulePeriodEnd } from "./schedule"
-import { Subscribing } from "./Subscribing"
+import { type FirstChargePaid, Subscribing } from "./Subscribing"
 
 /**
  * `Subscribing` over the subscriptions' own tables; starting one schedules its period end. Built on
@@ -20,6 +20,34 @@ export const SubscribingLive = Layer.effect(
     const jobs = yield* Jobs
     const charging = yield* SubscriptionCharging
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+    /**
+     * The paid checkout charge as a billing of `row` (same id: refunds find its sale in the ledger),
+     * under `key`, for the first period (ending `periodEnd`) or, paid late, for none.
+     */
+    const paidFirstBilling = (input: FirstChargePaid, row: SubscriptionRow, key: string, periodEnd: Date | null) =>
+      Effect.tap(
+        repo.billingFor({
+          id: input.chargeId,
+          communityId: row.communityId,
+          subscriptionId: row.id,
+          key,
+          reason: "initial",
+          periodStart: periodEnd === null ? null : input.paidAt,
+          periodEnd,
+          listAmount: input.listAmount,
+          discount: input.discount,
+          amount: input.amounts.amount,
+          currency: input.amounts.currency,
+          paymentMethod: input.amounts.paymentMethod,
+          fee: input.amounts.fee,
+          net: input.amounts.net,
+          status: "paid",
+          createdAt: input.paidAt,
+          updatedAt: input.paidAt
+        }),
+        (billing) => repo.updateBilling(billing.id, { paidAt: input.paidAt, attempts: 1 }, input.paidAt)
+      )
 
     return Subscribing.of({
       open: (input) =>
@@ -85,26 +113,7 @@ export const SubscribingLive = Layer.effect(
             // It moved on before its first charge was paid (canceled, or paid another way): it is not
             // revived; the charge is kept as a paid billing (its sale is in the ledger) and refunded,
             // under a key of its own, whatever else holds the first billing's.
-            const late = yield* repo.billingFor({
-              id: input.chargeId,
-              communityId: row.communityId,
-              subscriptionId: row.id,
-              key: `late:${input.chargeId}`,
-              reason: "initial",
-              periodStart: null,
-              periodEnd: null,
-              listAmount: input.listAmount,
-              discount: input.discount,
-              amount: input.amounts.amount,
-              currency: input.amounts.currency,
-              paymentMethod: input.amounts.paymentMethod,
-              fee: input.amounts.fee,
-              net: input.amounts.net,
-              status: "paid",
-              createdAt: input.paidAt,
-              updatedAt: input.paidAt
-            })
-            yield* repo.updateBilling(late.id, { paidAt: input.paidAt, attempts: 1 }, input.paidAt)
+            const late = yield* paidFirstBilling(input, row, `late:${input.chargeId}`, null)
             if (late.amount > 0) {
               yield* charging.reserveRefund(row, late, {
                 amount: late.amount,
@@ -124,27 +133,7 @@ export const SubscribingLive = Layer.effect(
             billingAnchor: input.paidAt,
             periodIndex: 1
           }, input.paidAt)
-          // The first billing is the checkout charge itself (same id): refunds find its sale in the ledger.
-          const billing = yield* repo.billingFor({
-            id: input.chargeId,
-            communityId: row.communityId,
-            subscriptionId: row.id,
-            key: `initial:${row.id}`,
-            reason: "initial",
-            periodStart: input.paidAt,
-            periodEnd: end,
-            listAmount: input.listAmount,
-            discount: input.discount,
-            amount: input.amounts.amount,
-            currency: input.amounts.currency,
-            paymentMethod: input.amounts.paymentMethod,
-            fee: input.amounts.fee,
-            net: input.amounts.net,
-            status: "paid",
-            createdAt: input.paidAt,
-            updatedAt: input.paidAt
-          })
-          yield* repo.updateBilling(billing.id, { paidAt: input.paidAt, attempts: 1 }, input.paidAt)
+          yield* paidFirstBilling(input, row, `initial:${row.id}`, end)
           yield* schedulePeriodEnd(jobs, {
             communityId: row.communityId,
             id: row.id,
