@@ -203,7 +203,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        `${OWN} Its billings, newest first (keyset): the first charge, renewals (one per period, \`status\` paid, failed with \`failureReason\` and \`attempts\`, or refunded), prorations of plan changes and add-ons.`
+        `${OWN} Its billings, newest first (keyset): the first charge, renewals (one per period, \`status\` paid, failed with \`failureReason\` and \`attempts\`, or refunded), prorations of plan changes and add-ons. A checkout's PIX or boleto paid after its subscription was canceled or paid another way does not start or extend it: it is listed with no period and refunded in full at once.`
       )
       .annotate(OpenApi.Summary, "List a subscription's billings")
   )
