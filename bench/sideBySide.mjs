@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm bench`: Roda side by side with bench/baseline.mjs (raw node:http + pg on the same tables, same JSON),
-// route by route, in interleaved wrk rounds, so the noise of a shared machine falls on both.
+// route by route, in interleaved wrk rounds, so the noise of a shared machine falls on both. The static route is
+// also measured on bench/floor.mjs (a bare `HttpApi`): the framework's own floor.
 //
 //   node bench/sideBySide.mjs [--posts 20000] [--duration 10] [--rounds 2] [--connections 64]
 //                             [--pg postgres://postgres@127.0.0.1:5432] [--keep] [--dir /tmp/roda-bench]
@@ -31,7 +32,7 @@ const CONNS = Number(opt("connections", 64))
 const KEEP = opt("keep", false) === true
 const DIR = resolve(String(opt("dir", "/tmp/roda-bench")))
 const JWT_SECRET = "bench-jwt-secret-bench-jwt-secret-0123456789"
-const PORTS = { roda: 4301, raw: 4302 }
+const PORTS = { roda: 4301, raw: 4302, floor: 4303 }
 const mainJs = resolve(String(opt("roda-main", join(root, "packages/http-node/dist/main.js"))))
 mkdirSync(DIR, { recursive: true })
 
@@ -100,6 +101,14 @@ const startRaw = async (modulesFile) => {
   })
   child.port = PORTS.raw
   await waitReady(child, PORTS.raw, "/healthz")
+  return child
+}
+
+/** bench/floor.mjs: the static route on a bare `HttpApi`, the most a route built on the framework can reach. */
+const startFloor = async (modulesFile) => {
+  const child = launch("floor", join(here, "floor.mjs"), { PORT: String(PORTS.floor), MODULES_JSON: modulesFile })
+  child.port = PORTS.floor
+  await waitReady(child, PORTS.floor, "/healthz")
   return child
 }
 
@@ -252,7 +261,10 @@ const run = async () => {
   const modulesFile = join(DIR, "modules.json")
   writeFileSync(modulesFile, JSON.stringify(modules))
   const raw = await startRaw(modulesFile)
+  const floor = await startFloor(modulesFile)
   const servers = [raw, roda]
+  /** The servers a route is measured on: the static one also on the framework floor. */
+  const serversOf = (route) => (route.key === "static" ? [...servers, floor] : servers)
 
   const routes = [
     { key: "feed", label: "`GET /api/feed` first page (member)", path: "/api/feed", headers: reader },
@@ -283,9 +295,10 @@ const run = async () => {
   const ignoreFor = { status: new Set(["id", "createdAt", "updatedAt"]) }
   let same = true
   for (const route of routes) {
-    const [a, b] = [await answer(raw, route), await answer(roda, route)]
     const ignore = ignoreFor[route.key] ?? new Set()
-    const equal = a.status === b.status && canonical(a.json, ignore) === canonical(b.json, ignore)
+    const [a, ...others] = await Promise.all(serversOf(route).map((server) => answer(server, route)))
+    const b = others[0]
+    const equal = others.every((o) => a.status === o.status && canonical(a.json, ignore) === canonical(o.json, ignore))
     log(
       `  same answer ${route.key}: ${
         equal
@@ -302,15 +315,15 @@ const run = async () => {
   await sleep(1000)
   const rssBefore = Object.fromEntries(servers.map((x) => [x.label, rssMb(x.pid)]))
   log(`warm-up (${CONNS} connections, 2 s per route and server)`)
-  for (const route of routes) for (const server of servers) await wrk(route, server, 2)
-  const runs = Object.fromEntries(routes.map((r) => [r.key, { raw: [], roda: [] }]))
+  for (const route of routes) for (const server of serversOf(route)) await wrk(route, server, 2)
+  const runs = Object.fromEntries(routes.map((r) => [r.key, { raw: [], roda: [], floor: [] }]))
   for (let round = 1; round <= ROUNDS; round++) {
     for (const route of routes) {
-      for (const server of round % 2 ? servers : [...servers].reverse()) {
+      for (const server of round % 2 ? serversOf(route) : [...serversOf(route)].reverse()) {
         const r = await wrk(route, server, DURATION)
         runs[route.key][server.label].push(r)
         log(
-          `  r${round} ${route.key.padEnd(6)} ${server.label.padEnd(4)} ${f(r.rps).padStart(7)} req/s  p99 ${
+          `  r${round} ${route.key.padEnd(6)} ${server.label.padEnd(5)} ${f(r.rps).padStart(7)} req/s  p99 ${
             f(r.p99, 1)
           } ms  cpu ${f(r.cpu, 3)} + pg ${f(r.db, 3)} ms/req  load ${f(r.load, 1)}`
         )
@@ -355,6 +368,17 @@ const run = async () => {
       } |`
     )
   }
+  const { raw: rawStatic, roda: rodaStatic, floor: floorStatic } = runs.static
+  const rpsOf = (xs) => median(xs.map((x) => x.rps))
+  lines.push("")
+  lines.push(
+    `Framework floor (\`bench/floor.mjs\`: the static route on a bare \`HttpApi\`, the same JSON, nothing of Roda): ` +
+      `${f(rpsOf(floorStatic))} req/s, ${f(median(floorStatic.map((x, i) => x.rps / rawStatic[i].rps)), 2)}x raw, ` +
+      `p99 ${f(median(floorStatic.map((x) => x.p99)), 1)} ms, CPU ${
+        f(median(floorStatic.map((x) => x.cpu)), 3)
+      } ms/req; ` +
+      `Roda's static route reaches ${f(median(rodaStatic.map((x, i) => x.rps / floorStatic[i].rps)), 2)}x of it.`
+  )
   lines.push("")
   lines.push(
     `RSS (MB), idle before the load → 3 s after it → idle after it (held still for 15 s, ${rssIdle.seconds} s after): ` +
@@ -362,13 +386,13 @@ const run = async () => {
       `Roda ${f(rssBefore.roda)} → ${f(rssAfter.roda)} → ${f(rssIdle.roda)} ` +
       `(${f(rssIdle.roda / rssBefore.roda, 2)}x its idle RSS before the load).`
   )
-  const loads = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda]).map((r) => r.load)
+  const loads = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda, ...r.floor]).map((r) => r.load)
   lines.push(
     `Machine load (1-minute average, ${execFileSync("nproc").toString().trim()} CPUs) during the runs: ${
       f(Math.min(...loads), 1)
     } to ${f(Math.max(...loads), 1)}, median ${f(median(loads), 1)}.`
   )
-  const errors = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda]).reduce((n, r) => n + r.errors, 0)
+  const errors = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda, ...r.floor]).reduce((n, r) => n + r.errors, 0)
   if (errors > 0) {
     lines.push(`Warning: ${errors} non-2xx responses or socket errors during the runs (see the log above).`)
   }
