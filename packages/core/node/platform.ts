@@ -3,12 +3,14 @@ import { blobStoreFromOptions } from "./blobs"
 import { nodeCertificateRenderer } from "./certificates/renderer"
 import { nodemailerTransport } from "./mail"
 import { scryptPasswords } from "./passwords"
+import { nodePublicFetch } from "./publicFetch"
 import { DatabaseLive } from "./sql/Database"
 
 /**
  * Roda on Node: PostgreSQL (node-postgres) or embedded PGlite in a folder or in memory, scrypt
  * passwords, SMTP through nodemailer, files under `options.blobDir`, certificates rendered with
- * pdf-lib, satori and resvg with the `@fontsource` fonts.
+ * pdf-lib, satori and resvg with the `@fontsource` fonts, outbound fetches to public addresses only
+ * (each address a name resolves to is checked).
  */
 export const nodePlatform: RodaPlatform = {
   name: "node",
@@ -16,5 +18,6 @@ export const nodePlatform: RodaPlatform = {
   passwords: scryptPasswords,
   mail: nodemailerTransport,
   blobs: blobStoreFromOptions,
-  certificates: nodeCertificateRenderer
+  certificates: nodeCertificateRenderer,
+  publicFetch: nodePublicFetch()
 }

@@ -5,6 +5,7 @@ import type { BlobStore } from "../platform/BlobStore"
 import type { MailTransport } from "../platform/Mailer"
 import type { Options } from "../platform/Options"
 import type { Passwords } from "../platform/Passwords"
+import type { PublicFetch } from "../platform/PublicFetch"
 import type { DatabaseOptions } from "../sql/Database"
 
 /**
@@ -25,4 +26,9 @@ export interface RodaPlatform {
   readonly blobs: Layer.Layer<BlobStore, never, Options>
   /** Certificate PDF and PNG rendering, fonts included. */
   readonly certificates: Layer.Layer<CertificateRenderer>
+  /**
+   * GETs of URLs a client names (OAuth Client ID Metadata Documents), public addresses only. When
+   * absent, `PublicFetch.web`: the web fetch, with the name checked but not the addresses it resolves to.
+   */
+  readonly publicFetch?: Layer.Layer<PublicFetch> | undefined
 }

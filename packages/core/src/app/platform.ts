@@ -4,13 +4,14 @@ import { Jobs } from "../platform/Jobs"
 import { Mailer } from "../platform/Mailer"
 import { Options } from "../platform/Options"
 import { sandboxGateway } from "../platform/PaymentGateway"
+import { PublicFetch } from "../platform/PublicFetch"
 import { Tokens } from "../platform/Tokens"
 import type { RodaConfig } from "./config"
 import { missingPlatform, RodaConfigError } from "./validateConfig"
 
 /**
- * The ports every feature may use: database, ids, passwords, tokens, mail, files, jobs, payments;
- * the runtime-bound ones come from `config.platform`.
+ * The ports every feature may use: database, ids, passwords, tokens, mail, files, jobs, payments,
+ * outbound fetches; the runtime-bound ones come from `config.platform`.
  */
 export const platformLayer = (config: RodaConfig) => {
   const platform = config.platform
@@ -21,6 +22,7 @@ export const platformLayer = (config: RodaConfig) => {
     platform.passwords,
     platform.mail,
     platform.certificates,
+    platform.publicFetch ?? PublicFetch.web,
     Layer.succeed(Options, config.options),
     platform.database(config.database)
   )

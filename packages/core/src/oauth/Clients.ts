@@ -1,6 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import { concatBytes, utf8Text } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
+import { PublicFetch } from "../platform/PublicFetch"
 import { traced } from "../platform/traced"
 import { type OAuthFailure, oauthFailure } from "./errors"
 import { isPublicHost } from "./publicHost"
@@ -74,11 +75,10 @@ export const validateMetadata = (input: ClientMetadataInput): ValidMetadata | OA
 }
 
 /** Reads at most `MAX_DOCUMENT_BYTES` of a response body; undefined when it is larger. */
-const readSmall = async (response: Response) => {
-  if (response.body === null) return ""
+const readSmall = async (body: AsyncIterable<Uint8Array>) => {
   const chunks: Array<Uint8Array> = []
   let size = 0
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of body) {
     size += chunk.byteLength
     if (size > MAX_DOCUMENT_BYTES) return undefined
     chunks.push(chunk)
@@ -93,6 +93,7 @@ export class Clients extends Effect.Service<Clients>()("@roda/core/OAuthClients"
     const ids = yield* Ids
     const urls = yield* OAuthUrls
     const limit = yield* RegistrationLimit
+    const publicFetch = yield* PublicFetch
 
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -122,25 +123,29 @@ export class Clients extends Effect.Service<Clients>()("@roda/core/OAuthClients"
       return { client_id: id, client_id_issued_at: Math.floor(at.getTime() / 1000), ...valid.metadata }
     })
 
+    /** A plain-HTTP document on a loopback host, allowed in tests only. */
+    const isLoopbackDocument = (url: URL) =>
+      urls.allowHttpMetadataDocuments && url.protocol === "http:" &&
+      ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)
+
     /** Whether a client_id names a metadata document Roda may fetch. */
     const isDocumentUrl = (clientId: string) => {
       if (!URL.canParse(clientId)) return false
       const url = new URL(clientId)
       if (url.protocol === "https:") return url.pathname !== "/" && url.hash === "" && isPublicHost(url.hostname)
-      return urls.allowHttpMetadataDocuments && url.protocol === "http:" &&
-        ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)
+      return isLoopbackDocument(url)
     }
 
     /** Fetches and checks a metadata document; none when it cannot be used. */
     const fetchDocument = (clientId: string) =>
       Effect.tryPromise(async (signal) => {
-        const response = await fetch(clientId, {
+        const answer = await publicFetch.get(clientId, {
           headers: { accept: "application/json" },
-          redirect: "error",
-          signal: AbortSignal.any([signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)])
+          signal: AbortSignal.any([signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]),
+          loopback: isLoopbackDocument(new URL(clientId))
         })
-        if (!response.ok) return undefined
-        const text = await readSmall(response)
+        if (answer.status < 200 || answer.status > 299) return undefined
+        const text = await readSmall(answer.body)
         return text === undefined ? undefined : JSON.parse(text) as unknown
       }).pipe(
         Effect.map((document) => {

@@ -2,7 +2,8 @@
  * Whether a Client ID Metadata Document's host may be fetched: a public name or address. Loopback,
  * private, link-local and shared addresses, `localhost` and names without a dot are refused, so a
  * client_id cannot make Roda call into its own network (SSRF). A public name that resolves to a
- * private address is not caught here: that needs the resolver of the host runtime.
+ * private address is not caught here: the platform's `PublicFetch` checks the addresses it resolves
+ * (`isPublicAddress`) where the runtime has a resolver.
  */
 export const isPublicHost = (hostname: string): boolean => {
   const host = hostname.toLowerCase().replace(/\.$/, "")
@@ -11,6 +12,13 @@ export const isPublicHost = (hostname: string): boolean => {
   if (v4 !== undefined) return isPublicIpv4(v4)
   if (!host.includes(".")) return false
   return !/(^|\.)(localhost|local|internal|home\.arpa)$/.test(host)
+}
+
+/** Whether an address a name resolved to (dotted IPv4 or IPv6 text) is on the public internet. */
+export const isPublicAddress = (address: string): boolean => {
+  const v4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(address) ? ipv4Of(address) : undefined
+  if (v4 !== undefined) return isPublicIpv4(v4)
+  return address.includes(":") && isPublicIpv6(address.toLowerCase())
 }
 
 const ipv4Of = (host: string): ReadonlyArray<number> | undefined => {
@@ -31,6 +39,7 @@ const isPublicIpv6 = (address: string): boolean => {
   // URL keeps an IPv4-mapped address in hex (::ffff:7f00:1); any ::ffff: form is refused.
   if (address.startsWith("::ffff:")) return false
   const first = parseInt(address.split(":")[0] || "0", 16)
-  // fc00::/7 unique local, fe80::/10 link-local, ff00::/8 multicast.
-  return !((first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80 || (first & 0xff00) === 0xff00)
+  // 0000::/16 (unspecified, loopback, IPv4-compatible), fc00::/7 unique local, fe80::/10 link-local,
+  // ff00::/8 multicast.
+  return !(first === 0 || (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80 || (first & 0xff00) === 0xff00)
 }
