@@ -1,7 +1,8 @@
 /**
  * `@roda/core/node`: everything `@roda/core` exports, with `makeRoda` and `servicesLayer` running
  * on the Node platform unless `config.platform` names another, and the Node-only pieces (the
- * environment reader, the database layer, scrypt, the filesystem BlobStore).
+ * environment reader, the database layer, scrypt, the filesystem BlobStore, the resolver-checked
+ * PublicFetch).
  */
 import { makeRoda as makeRodaOn, servicesLayer as servicesLayerOn } from "../src/app/makeRoda"
 import type { Roda, RodaConfig } from "../src/app/makeRoda"
@@ -15,6 +16,7 @@ export type { PaymentGatewayName, RodaEnvironment } from "./environment"
 export { nodemailerTransport } from "./mail"
 export { scryptPasswords } from "./passwords"
 export { nodePlatform } from "./platform"
+export { nodePublicFetch } from "./publicFetch"
 export { DatabaseLive } from "./sql/Database"
 
 const onNode = (config: RodaConfig): RodaConfig => config.platform ? config : { ...config, platform: nodePlatform }

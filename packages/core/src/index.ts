@@ -87,6 +87,8 @@ export {
   signSandboxWebhook
 } from "./platform/PaymentGateway"
 export type { ChargeOutcome, ChargeRequest, GatewayEvent, SandboxGatewayOptions } from "./platform/PaymentGateway"
+export { PublicFetch } from "./platform/PublicFetch"
+export type { PublicAnswer, PublicFetchInit } from "./platform/PublicFetch"
 export { loadStripeSettings } from "./platform/stripe/settings"
 export { STRIPE_WEBHOOK_TOLERANCE_SECONDS, stripeGateway } from "./platform/stripe/StripeGateway"
 export type { StripeGatewayOptions } from "./platform/stripe/StripeGateway"
