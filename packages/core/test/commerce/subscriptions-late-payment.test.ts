@@ -5,6 +5,7 @@ import { rodaWith } from "../stripe/support/gateways"
 import { as } from "../support/community"
 import { expectOk } from "../support/envelope"
 import { type Client, client, SANDBOX_WEBHOOK_SECRET } from "../support/harness"
+import { outboxFor } from "../support/outbox"
 import { query } from "../support/sql"
 import {
   billingsOf,
@@ -130,4 +131,37 @@ describe("a checkout's PIX paid after its incomplete subscription was paid by ca
       expect(await unbalanced(roda, made.community.id)).toEqual([])
     }
   )
+})
+
+describe("a checkout's PIX paid after its incomplete subscription was canceled: what the buyer and seller are told", () => {
+  /** The member gives up before paying (the incomplete subscription ends now); then the bank pays the PIX. */
+  const paidAfterCancel = async (memberName: string) => {
+    const checkout = await pixCheckout(api, memberName)
+    const { made, member, id, chargeId } = checkout
+    expectOk(await api.post(`/api/subscriptions/${id}/cancel`, undefined, as(member, made.community)))
+    expect((await subscriptionOf(id)).status).toBe("canceled")
+    expectOk(await api.post(`/api/checkout/sandbox/${chargeId}/pay`, {}, made.scoped))
+    await runJobs(roda)
+    expect(await refundsOf(roda, id)).toEqual([
+      expect.objectContaining({ status: "succeeded", amount: checkout.total })
+    ])
+    return checkout
+  }
+
+  it("the buyer gets a refund notice for the payment, once", async () => {
+    const { chargeId, member, option } = await paidAfterCancel("Renata Reembolso")
+    const refunds = (await outboxFor(roda, member.email)).filter((mail) => mail.kind === "refund")
+    expect(refunds).toEqual([
+      expect.objectContaining({ subject: `Reembolso: ${option.title} / Refund: ${option.title}` })
+    ])
+    expect(refunds[0]!.body).toContain(chargeId)
+    expect(refunds[0]!.body).toContain("49.90 BRL")
+    expect(refunds[0]!.body).toContain("it is refunded in full")
+  })
+
+  it("neither a receipt to the buyer nor a sale notice to the seller", async () => {
+    const { made, member } = await paidAfterCancel("Sara Sem-Recibo")
+    expect((await outboxFor(roda, member.email)).map((mail) => mail.kind)).not.toContain("receipt")
+    expect((await outboxFor(roda, made.salesEmail)).map((mail) => mail.kind)).not.toContain("sale")
+  })
 })

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PaymentGateway, type Roda, sandboxGateway, secret } from "../../node/index"
 import { rodaWith } from "../stripe/support/gateways"
 import { as } from "../support/community"
-import { expectCreated, expectOk } from "../support/envelope"
+import { expectCreated, expectError, expectOk } from "../support/envelope"
 import { type Client, client, SANDBOX_WEBHOOK_SECRET } from "../support/harness"
 import { activePlanOption } from "../support/selling"
 import { query } from "../support/sql"
@@ -173,20 +173,38 @@ describe("changes of option fired at once on one subscription", () => {
     expect(await unbalanced(roda, made.community.id)).toEqual([])
   })
 
-  it("a change at the gateway while the member cancels: the cancel stands, the change is refunded in full", async () => {
+  it.each([
+    {
+      who: "the member cancels (at period end)",
+      cancel: (made: Made) =>
+        api.post(`/api/subscriptions/${made.subscriptionId}/cancel`, undefined, as(made.member, made.community)),
+      after: { status: "active", cancelAtPeriodEnd: true },
+      message: "Não é possível change_tier uma assinatura em active_canceling. " +
+        "Movimentos permitidos: reactivate, cancel_now, remove_add_on, extend, discount, period_end."
+    },
+    {
+      who: "the team cancels now",
+      cancel: (made: Made) =>
+        api.post(`/api/manage/subscriptions/${made.subscriptionId}/cancel`, { when: "now" }, made.scoped),
+      after: { status: "canceled", cancelAtPeriodEnd: false },
+      message: "Não é possível change_tier uma assinatura em canceled. Movimentos permitidos: nenhum."
+    }
+  ])("a change at the gateway while $who: the cancel stands, the change answers 409 and is refunded in full", async ({
+    after,
+    cancel,
+    message
+  }) => {
     const made = await subscribed(api)
     const held = holdNextCharge()
     const change = changeTier(made, made.premium.id)
     await held.atGateway
-    // the proration billing is `charging`; the member cancels (at period end) meanwhile
-    const canceled = expectOk(
-      await api.post(`/api/subscriptions/${made.subscriptionId}/cancel`, undefined, as(made.member, made.community))
-    )
-    expect(canceled).toMatchObject({ productId: made.monthly.id, cancelAtPeriodEnd: true })
+    // the proration billing is `charging`; the subscription is canceled meanwhile
+    expectOk(await cancel(made))
+    const canceled = await subscriptionOf(made.subscriptionId)
     held.release()
-    const reply = await change
-    // the money was taken: the answer is the subscription as it is (not changed)
-    expect(expectOk(reply).subscription).toMatchObject({ productId: made.monthly.id, cancelAtPeriodEnd: true })
+    // the money was taken, but the change did not happen: the client is told so, as a refused move
+    const refused = expectError(await change, 409, message)
+    expect(refused.errors[0].param).toBe("status")
     await settleJobs()
 
     const [proration, ...others] = (await billingsOf(roda, made.subscriptionId)).filter((b) => b.reason === "proration")
@@ -197,14 +215,64 @@ describe("changes of option fired at once on one subscription", () => {
       { billingId: proration!.id, status: "succeeded", amount: proration!.amount, reason: expect.any(String) }
     ])
     expect(await ledgerOf(roda, proration!.id)).toEqual(["refund", "sale"])
-    expect(await subscriptionOf(made.subscriptionId)).toMatchObject({
-      status: "active",
-      productId: made.monthly.id,
-      price: 4990,
-      cancelAtPeriodEnd: true
-    })
+    // as the cancel left it
+    expect(await subscriptionOf(made.subscriptionId)).toEqual(canceled)
+    expect(canceled).toMatchObject({ ...after, productId: made.monthly.id, price: 4990 })
     expect(await hasProduct(made.member.profileId, made.premium.id)).toBe(false)
-    expect(await hasProduct(made.member.profileId, made.monthly.id)).toBe(true)
+    expect(await hasProduct(made.member.profileId, made.monthly.id)).toBe(after.status === "active")
+    expect(await unbalanced(roda, made.community.id)).toEqual([])
+  })
+
+  it("a downgrade scheduled while an upgrade is at the gateway: the downgrade stands, the upgrade answers 409 and is refunded", async () => {
+    const made = await withUltra()
+    expectOk(await changeTier(made, made.premium.id))
+    const held = holdNextCharge()
+    const upgrade = changeTier(made, made.ultra.id)
+    await held.atGateway
+    // the member changes their mind meanwhile: back to Mensal at the period end
+    const scheduled = expectOk(
+      await api.post(
+        `/api/subscriptions/${made.subscriptionId}/change-tier`,
+        { productId: made.monthly.id, when: "period_end" },
+        as(made.member, made.community)
+      )
+    )
+    expect(scheduled.scheduled).toBe(true)
+    held.release()
+    const refused = expectError(
+      await upgrade,
+      409,
+      "A assinatura mudou enquanto a cobrança estava em andamento; nada foi alterado e o valor cobrado será estornado."
+    )
+    expect(refused.errors[0].param).toBe("status")
+    await settleJobs()
+
+    // the later choice is kept: still Premium, Mensal scheduled for the period end
+    const [row] = await query<{ productId: string; price: number; scheduledProductId: string | null }>(
+      roda,
+      (sql) =>
+        sql`SELECT product_id, price::float8 AS price, scheduled_product_id FROM subscriptions
+        WHERE id = ${made.subscriptionId}`
+    )
+    expect(row).toEqual({ productId: made.premium.id, price: 9990, scheduledProductId: made.monthly.id })
+    expect(
+      expectOk(
+        await api.get(`/api/subscriptions/${made.subscriptionId}/scheduled-change`, as(made.member, made.community))
+      )
+    ).toMatchObject({ productId: made.monthly.id })
+    expect(await hasProduct(made.member.profileId, made.ultra.id)).toBe(false)
+    expect(await hasProduct(made.member.profileId, made.premium.id)).toBe(true)
+    // the upgrade's money given back in full, once; the first upgrade's kept
+    const prorations = (await billingsOf(roda, made.subscriptionId)).filter((b) => b.reason === "proration")
+    expect(prorations).toHaveLength(2)
+    const [kept, givenBack] = prorations
+    expect(kept).toMatchObject({ status: "paid", refundedAmount: 0 })
+    expect(givenBack).toMatchObject({ status: "refunded", refundedAmount: givenBack!.amount })
+    expect(asked.get(givenBack!.id)).toBe(1)
+    expect(await refundsOf(roda, made.subscriptionId)).toEqual([
+      { billingId: givenBack!.id, status: "succeeded", amount: givenBack!.amount, reason: expect.any(String) }
+    ])
+    expect(await ledgerOf(roda, givenBack!.id)).toEqual(["refund", "sale"])
     expect(await unbalanced(roda, made.community.id)).toEqual([])
   })
 

@@ -141,6 +141,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
             ids.next,
             (id) => ({ id, communityId, profileId: charge.profileId, sourceType, sourceId, validUntil })
           )
+        let sold = true
         if (charge.subscriptionGroupId === null) {
           yield* repo.insertPurchase({
             id: yield* ids.next,
@@ -151,24 +152,29 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
           })
           yield* entitlements.grant([yield* entitlement("product", charge.productId, null)])
         } else {
-          const end = Option.getOrElse(
-            yield* subscribing.start({
-              communityId,
-              chargeId,
-              paidAt,
-              amounts: charge.amounts,
-              listAmount: charge.listAmount,
-              discount: charge.discount
-            }),
-            () => periodEnd(product.billingInterval, paidAt)
-          )
-          yield* entitlements.grant(
-            yield* Effect.all([
-              entitlement("plan", charge.subscriptionGroupId, end),
-              entitlement("product", charge.productId, end),
-              ...charge.addOnProductIds.map((addOnId) => entitlement("product", addOnId, end))
-            ])
-          )
+          const started = yield* subscribing.start({
+            communityId,
+            chargeId,
+            paidAt,
+            amounts: charge.amounts,
+            listAmount: charge.listAmount,
+            discount: charge.discount
+          })
+          // Paid after its subscription moved on: refunded at once (the buyer told so), nothing sold.
+          sold = !Option.exists(started, (outcome) => outcome._tag === "RefundedAtOnce")
+          if (sold) {
+            const end = Option.match(started, {
+              onNone: () => periodEnd(product.billingInterval, paidAt),
+              onSome: (outcome) => outcome._tag === "Started" ? outcome.end : paidAt
+            })
+            yield* entitlements.grant(
+              yield* Effect.all([
+                entitlement("plan", charge.subscriptionGroupId, end),
+                entitlement("product", charge.productId, end),
+                ...charge.addOnProductIds.map((addOnId) => entitlement("product", addOnId, end))
+              ])
+            )
+          }
         }
         if (charge.couponId !== null) yield* coupons.confirm(communityId, chargeId)
         yield* ledger.recordSale({
@@ -178,7 +184,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
           paidAt,
           description: `Venda: ${product.title}`
         })
-        yield* saleMails(charge, product.title)
+        if (sold) yield* saleMails(charge, product.title)
       })
 
     /** The charge was never paid: stock and coupon go back, an incomplete subscription ends. */

@@ -203,7 +203,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        `${OWN} Its billings, newest first (keyset): the first charge, renewals (one per period, \`status\` paid, failed with \`failureReason\` and \`attempts\`, or refunded), prorations of plan changes and add-ons. A checkout's PIX or boleto paid after its subscription was canceled or paid another way does not start or extend it: it is listed with no period and refunded in full at once.`
+        `${OWN} Its billings, newest first (keyset): the first charge, renewals (one per period, \`status\` paid, failed with \`failureReason\` and \`attempts\`, or refunded), prorations of plan changes and add-ons. A checkout's PIX or boleto paid after its subscription was canceled or paid another way does not start or extend it: it is listed with no period and refunded in full at once; it gives no access, the buyer gets a refund notice (e-mail kind \`refund\`) and neither a receipt nor the seller a sale notice.`
       )
       .annotate(OpenApi.Summary, "List a subscription's billings")
   )
@@ -285,7 +285,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `${OWN} Changes the billing option. \`now\`: the quoted amount is charged at once (${CARD}) and the option changes; \`period_end\`: \`scheduledChange\` is set and applied at the period end (the renewal is charged at the new price); \`DELETE /scheduled-change\` undoes it. ${MOVES} ${CHARGING}`
+        `${OWN} Changes the billing option. \`now\`: the quoted amount is charged at once (${CARD}) and the option changes; \`period_end\`: \`scheduledChange\` is set and applied at the period end (the renewal is charged at the new price); \`DELETE /scheduled-change\` undoes it. A change \`now\` applies only if, when the gateway answers, the subscription still stands as it was read when the charge began (its state, option, scheduled change, period and discount: compare-and-set); when the member or the team moved it meanwhile (a cancel, a downgrade scheduled, a pause, an extension, a discount), what they did stands, the amount charged is refunded in full at once, and the answer is 409 (\`param: status\`): the allowed moves when the state no longer allows a change, else \`A assinatura mudou enquanto a cobrança estava em andamento; nada foi alterado e o valor cobrado será estornado.\` (\`The subscription changed while the charge was in progress; nothing was changed and the amount charged is refunded.\`). ${MOVES} ${CHARGING}`
       )
       .annotate(OpenApi.Summary, "Change tier")
   )

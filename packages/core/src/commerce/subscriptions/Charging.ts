@@ -15,7 +15,7 @@ import {
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { SubscriptionLifecycle } from "./Lifecycle"
-import { billingMove, canMove, phaseOf, retryDays } from "./Policy"
+import { billingMove, canMove, type Phase, phaseOf, retryDays, standingOf } from "./Policy"
 import { type BillingRow, type SubscriptionRow, SubscriptionsRepo } from "./Repo"
 import { DAY_MILLIS, JobKind, schedulePeriodEnd } from "./schedule"
 
@@ -35,7 +35,8 @@ const Purpose = Schema.Union(
   Schema.TaggedStruct("renewal", {}),
   Schema.TaggedStruct("retry", { retry: Schema.Number }),
   Schema.TaggedStruct("pay_now", {}),
-  Schema.TaggedStruct("change_tier", { productId: Schema.String }),
+  /** `standing`: where the subscription stood when the change was decided (`Policy.standingOf`). */
+  Schema.TaggedStruct("change_tier", { productId: Schema.String, standing: Schema.optional(Schema.String) }),
   Schema.TaggedStruct("add_on", { productId: Schema.String })
 )
 export type Purpose = typeof Purpose.Type
@@ -62,7 +63,11 @@ const RetryPayload = Schema.Struct({
 const RefundPayload = Schema.Struct({ communityId: Schema.String, refundId: Schema.String })
 
 export type ChargeResult =
-  | { readonly _tag: "Paid"; readonly billing: BillingRow }
+  /**
+   * `givenBack`: the money was taken for a move the subscription no longer allowed, and is given
+   * back (a refund job, at once); the phase the subscription was in then.
+   */
+  | { readonly _tag: "Paid"; readonly billing: BillingRow; readonly givenBack?: Phase }
   | { readonly _tag: "Declined"; readonly reason: string }
   | { readonly _tag: "InvalidCard" }
   /** Another attempt at this billing is at the gateway now. */
@@ -248,7 +253,10 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
 
     // ------------------------------------------------------------ what a charge is for
 
-    /** Money taken for a move the subscription no longer allows: given back (a refund job, at once). */
+    /**
+     * Money taken for a move the subscription no longer allows: given back (a refund job, at once);
+     * the phase the subscription is in.
+     */
     const giveBack = (row: SubscriptionRow, billing: BillingRow) =>
       Effect.gen(function*() {
         const at = yield* now
@@ -257,6 +265,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
           reason: "paid after the subscription moved on",
           endsSubscription: false
         }, at.getTime())
+        return phaseOf(row)
       })
 
     /** A change of option paid now: the option, its price and (another interval) a new period. */
@@ -296,7 +305,8 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
 
     /**
      * What the answer to a charge does to its subscription (in the transaction that applied it, the
-     * row locked and read again): only while the subscription is where the charge left it.
+     * row locked and read again): only while the subscription is where the charge left it; else
+     * the money is given back (the phase it is in is returned).
      */
     const conclude = (attempt: Attempt, row: SubscriptionRow, billing: BillingRow, result: ChargeResult) =>
       Effect.gen(function*() {
@@ -345,10 +355,11 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
           }
           case "change_tier": {
             if (!paid) return
-            if (!canMove(phase, "change_tier") || row.productId === purpose.productId) {
+            const moved = !canMove(phase, "change_tier") || row.productId === purpose.productId ||
+              (purpose.standing !== undefined && purpose.standing !== standingOf(row))
+            if (moved || !(yield* applyTierChange(row, billing, purpose.productId))) {
               return yield* giveBack(row, billing)
             }
-            if (!(yield* applyTierChange(row, billing, purpose.productId))) yield* giveBack(row, billing)
             return
           }
           case "add_on": {
@@ -369,6 +380,16 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
           }
         }
       })
+
+    /** The answer to a charge, concluded: its result, with the phase when the money was given back. */
+    const concluded = (attempt: Attempt, row: SubscriptionRow, billing: BillingRow) => {
+      const result = resultOf(billing)
+      return Effect.map(
+        conclude(attempt, row, billing, result),
+        (givenBack): ChargeResult =>
+          result._tag === "Paid" && typeof givenBack === "string" ? { ...result, givenBack } : result
+      )
+    }
 
     // ------------------------------------------------------------ the three phases
 
@@ -407,9 +428,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
             : { status: yield* moveBilling(billing, "declined"), attempts: attemptNumber, failureReason: "no_card" }
           yield* repo.updateBilling(billing.id, changes, at)
           const updated = { ...billing, ...changes } as BillingRow
-          const result = resultOf(updated)
-          yield* conclude(attempt, row, updated, result)
-          return { _tag: "Done", result } as Begun
+          return { _tag: "Done", result: yield* concluded(attempt, row, updated) } as Begun
         }
         const amounts = yield* priceOf(row, billing)
         const contact = Option.getOrUndefined(yield* repo.contact(row.communityId, row.profileId))
@@ -489,9 +508,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
           yield* repo.updateBilling(billing.id, changes, at)
           updated = { ...billing, ...changes }
         }
-        const result = resultOf(updated)
-        yield* conclude(attempt, row, updated, result)
-        return result
+        return yield* concluded(attempt, row, updated)
       }))
 
     /** Phases b and c of a begun charge (the caller's transaction is over). */

@@ -77,12 +77,44 @@ export const allowedMoves = (phase: Phase): ReadonlyArray<Move> => transitions[p
 
 export const canMove = (phase: Phase, move: Move): boolean => transitions[phase].includes(move)
 
-/** 409 with `param: "status"` and the allowed moves, unless `move` is allowed from `phase`. */
-export const checkMove = (phase: Phase, move: Move) => {
-  if (canMove(phase, move)) return Effect.void
-  const message = M.moveRefused(phase, move, allowedMoves(phase))
+/**
+ * The 409 (`param: "status"`) of `move` refused in `phase`: the allowed moves when the table does not
+ * allow it from there; else the subscription changed while the move's charge was at the gateway
+ * (`standingOf`), and its money is given back.
+ */
+export const refusal = (phase: Phase, move: Move) => {
+  const message = canMove(phase, move) ? M.changedMeanwhile : M.moveRefused(phase, move, allowedMoves(phase))
   return Effect.fail(conflict(message, [fieldError("status", message)]))
 }
+
+/** 409 with `param: "status"` and the allowed moves, unless `move` is allowed from `phase`. */
+export const checkMove = (phase: Phase, move: Move) => canMove(phase, move) ? Effect.void : refusal(phase, move)
+
+/**
+ * Where a subscription stands for a move paid at the gateway (a change of option): its phase,
+ * option, scheduled change, period and discount, what the move was priced and decided on. Taken
+ * with the row locked when the charge begins and carried with it; the gateway's answer applies the
+ * move only while the subscription still stands there (compare-and-set). Whatever the member or the
+ * team did meanwhile (a downgrade scheduled, a cancel, a pause, an extension, a discount) stands,
+ * and the money taken is given back.
+ */
+export const standingOf = (row: {
+  readonly status: SubscriptionStatus
+  readonly cancelAtPeriodEnd: boolean
+  readonly productId: string
+  readonly scheduledProductId: string | null
+  readonly currentPeriodStart: Date | null
+  readonly currentPeriodEnd: Date | null
+  readonly discountPercent: number | null
+}): string =>
+  [
+    phaseOf(row),
+    row.productId,
+    row.scheduledProductId ?? "-",
+    row.currentPeriodStart?.toISOString() ?? "-",
+    row.currentPeriodEnd?.toISOString() ?? "-",
+    row.discountPercent ?? "-"
+  ].join(" ")
 
 /** The `status` values of a billing (one charge of a subscription: a period, a proration, an add-on). */
 export const billingStatuses = ["pending", "charging", "paid", "failed", "refunded"] as const

@@ -35,6 +35,13 @@ export interface FirstChargePaid {
   readonly discount: number
 }
 
+/** What `Subscribing.start` made of a paid first charge. */
+export type FirstChargeOutcome =
+  /** The subscription is `active` for its first period, which ends at `end`. */
+  | { readonly _tag: "Started"; readonly end: Date }
+  /** Its subscription had moved on: the charge is refunded at once and nothing was sold. */
+  | { readonly _tag: "RefundedAtOnce" }
+
 /**
  * How checkout opens and starts subscriptions (contract; `commerce/subscriptions` owns the tables
  * and implements it in `SubscribingLive`). Runs in the caller's transaction. Starting a subscription
@@ -44,11 +51,13 @@ export class Subscribing extends Context.Tag("@roda/core/Subscribing")<Subscribi
   /** Opens the subscription of a plan checkout, `incomplete` until its first charge is paid. */
   readonly open: (input: OpenedByCheckout) => Effect.Effect<void>
   /**
-   * The first charge is paid: the subscription is `active` for its first period; its end. One that
-   * moved on meanwhile (canceled, or paid another way) stays as it is and the charge is refunded
-   * (a job, at once); its end is then `paidAt` (no access).
+   * The first charge is paid: the subscription is `active` for its first period (`Started`, its
+   * end). One that moved on meanwhile (canceled, expired, or paid another way) stays as it is and the
+   * charge is refunded (a job, at once), the buyer told so (an e-mail of kind `refund`):
+   * `RefundedAtOnce`, nothing was sold (no access, no sale notice, no receipt). None when no
+   * subscription was opened by this charge.
    */
-  readonly start: (input: FirstChargePaid) => Effect.Effect<Option.Option<Date>>
+  readonly start: (input: FirstChargePaid) => Effect.Effect<Option.Option<FirstChargeOutcome>>
   /** The first charge expired unpaid: an `incomplete` subscription becomes `incomplete_expired`. */
   readonly expire: (chargeId: string) => Effect.Effect<void>
   /** The subscription a checkout charge opened. */

@@ -1,11 +1,14 @@
 import { Clock, Effect, Layer, Option } from "effect"
+import { formatMoney } from "../../domain/Money"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
 import { monthsOf, periodEndAt } from "./billing"
 import { SubscriptionCharging } from "./Charging"
+import { SubscriptionLifecycle } from "./Lifecycle"
+import { finalStatuses } from "./Policy"
 import { type SubscriptionRow, SubscriptionsRepo } from "./Repo"
 import { schedulePeriodEnd } from "./schedule"
-import { type FirstChargePaid, Subscribing } from "./Subscribing"
+import { type FirstChargeOutcome, type FirstChargePaid, Subscribing } from "./Subscribing"
 
 /**
  * `Subscribing` over the subscriptions' own tables; starting one schedules its period end. Built on
@@ -19,6 +22,7 @@ export const SubscribingLive = Layer.effect(
     const ids = yield* Ids
     const jobs = yield* Jobs
     const charging = yield* SubscriptionCharging
+    const life = yield* SubscriptionLifecycle
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     /**
@@ -108,11 +112,14 @@ export const SubscribingLive = Layer.effect(
             // This charge was settled here before (a repeated call): as it was then, nothing more refunded.
             const earlier = yield* repo.lockBilling(row.communityId, input.chargeId)
             if (Option.isSome(earlier)) {
-              return Option.some(earlier.value.periodEnd ?? earlier.value.paidAt ?? input.paidAt)
+              const { periodEnd } = earlier.value
+              return Option.some<FirstChargeOutcome>(
+                periodEnd === null ? { _tag: "RefundedAtOnce" } : { _tag: "Started", end: periodEnd }
+              )
             }
             // It moved on before its first charge was paid (canceled, or paid another way): it is not
             // revived; the charge is kept as a paid billing (its sale is in the ledger) and refunded,
-            // under a key of its own, whatever else holds the first billing's.
+            // under a key of its own, whatever else holds the first billing's; the buyer is told so.
             const late = yield* paidFirstBilling(input, row, `late:${input.chargeId}`, null)
             if (late.amount > 0) {
               yield* charging.reserveRefund(row, late, {
@@ -120,8 +127,19 @@ export const SubscribingLive = Layer.effect(
                 reason: "paid after the subscription moved on",
                 endsSubscription: false
               }, input.paidAt.getTime())
+              const money = formatMoney(late.amount, late.currency)
+              const ended = finalStatuses.includes(row.status)
+              yield* life.mailMember(
+                row,
+                "refund",
+                `Reembolso: ${row.productTitle} / Refund: ${row.productTitle}`,
+                `Seu pagamento de ${money} (${row.productTitle}, cobrança ${late.id}) chegou quando a assinatura ` +
+                  `${ended ? "já estava encerrada" : "já estava paga"}; ele será devolvido integralmente.\n` +
+                  `Your payment of ${money} (${row.productTitle}, charge ${late.id}) arrived after the subscription ` +
+                  `${ended ? "had ended" : "was paid another way"}; it is refunded in full.`
+              )
             }
-            return Option.some(input.paidAt)
+            return Option.some<FirstChargeOutcome>({ _tag: "RefundedAtOnce" })
           }
           const months = monthsOf(row.billingInterval)
           const end = periodEndAt(input.paidAt, months, 1)
@@ -141,7 +159,7 @@ export const SubscribingLive = Layer.effect(
             months,
             now: input.paidAt.getTime()
           })
-          return Option.some(end)
+          return Option.some<FirstChargeOutcome>({ _tag: "Started", end })
         }),
       expire: (chargeId) =>
         Effect.gen(function*() {
@@ -154,4 +172,6 @@ export const SubscribingLive = Layer.effect(
       gatewayEvent: charging.gatewayEvent
     })
   })
-).pipe(Layer.provide(Layer.merge(SubscriptionsRepo.Default, SubscriptionCharging.Default)))
+).pipe(
+  Layer.provide(Layer.mergeAll(SubscriptionsRepo.Default, SubscriptionLifecycle.Default, SubscriptionCharging.Default))
+)

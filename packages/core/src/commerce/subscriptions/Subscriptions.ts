@@ -14,7 +14,17 @@ import { addOnProration, monthsOf, tierChange, unusedPart } from "./billing"
 import { CHARGE_RECONCILE_AFTER_MS, type ChargeResult, SubscriptionCharging } from "./Charging"
 import { sha256, SubscriptionLifecycle } from "./Lifecycle"
 import { subscriptionMessages as M } from "./messages"
-import { allowedMoves, checkMove, type Move, phaseOf, type SubscriptionStatus, teamActors, teamReaders } from "./Policy"
+import {
+  allowedMoves,
+  checkMove,
+  type Move,
+  phaseOf,
+  refusal,
+  standingOf,
+  type SubscriptionStatus,
+  teamActors,
+  teamReaders
+} from "./Policy"
 import { type ListFilters, type SubscriptionRow, SubscriptionsRepo, type TeamRow } from "./Repo"
 import { makeKeyed } from "./requestKeys"
 import { JobKind, schedulePeriodEnd } from "./schedule"
@@ -294,7 +304,9 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
 
     /**
      * A change of option. Now (an upgrade): the proration billing is charged in three phases (no
-     * network call inside a transaction, `Charging.ts`); the change is applied with the payment.
+     * network call inside a transaction, `Charging.ts`); the change is applied with the payment,
+     * only if the subscription still stands where it was read (`Policy.standingOf`): otherwise the
+     * payment is given back and the answer is 409.
      */
     const changeTier = traced("Subscriptions.changeTier")(
       function*(member: Member, id: string, input: ChangeTierInput) {
@@ -329,12 +341,17 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
           })
           const charge = yield* charging.begin(row, billing, row.cardToken, `Mudança de plano: ${plan.target.title}`, {
             _tag: "change_tier",
-            productId: plan.target.id
+            productId: plan.target.id,
+            standing: standingOf(row)
           })
           return { _tag: "Charging", charge, quote: quoteView(row, plan), row } as const
         }))
         if (begun._tag === "Scheduled") return begun.answer
-        yield* paidOrRefused(yield* charging.complete(begun.charge))
+        const result = yield* charging.complete(begun.charge)
+        if (result._tag === "Paid" && result.givenBack !== undefined) {
+          return yield* refusal(result.givenBack, "change_tier")
+        }
+        yield* paidOrRefused(result)
         return {
           scheduled: false,
           quote: begun.quote,

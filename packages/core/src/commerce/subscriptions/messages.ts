@@ -34,6 +34,10 @@ export const subscriptionMessages = {
     "Uma cobrança desta assinatura está em andamento; tente de novo em instantes.",
     "A charge of this subscription is in progress; try again in a moment."
   ),
+  changedMeanwhile: text(
+    "A assinatura mudou enquanto a cobrança estava em andamento; nada foi alterado e o valor cobrado será estornado.",
+    "The subscription changed while the charge was in progress; nothing was changed and the amount charged is refunded."
+  ),
   idempotencyInFlight: text(
     "Uma requisição com esta Idempotency-Key ainda está em andamento.",
     "A request with this Idempotency-Key is still in progress."
