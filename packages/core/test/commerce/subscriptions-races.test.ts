@@ -223,6 +223,37 @@ describe("changes of option fired at once on one subscription", () => {
     expect(await unbalanced(roda, made.community.id)).toEqual([])
   })
 
+  it("an add-on at the gateway while the team cancels now: the cancel stands, the add-on answers 409 and is refunded", async () => {
+    const made = await subscribed(api)
+    const held = holdNextCharge()
+    const adding = api.post(
+      `/api/subscriptions/${made.subscriptionId}/add-ons`,
+      { productId: made.addOn.id },
+      as(made.member, made.community)
+    )
+    await held.atGateway
+    expectOk(await api.post(`/api/manage/subscriptions/${made.subscriptionId}/cancel`, { when: "now" }, made.scoped))
+    held.release()
+    const refused = expectError(
+      await adding,
+      409,
+      "Não é possível add_on uma assinatura em canceled. Movimentos permitidos: nenhum."
+    )
+    expect(refused.errors[0].param).toBe("status")
+    await settleJobs()
+
+    const [charged, ...others] = (await billingsOf(roda, made.subscriptionId)).filter((b) => b.reason === "add_on")
+    expect(others).toEqual([])
+    expect(charged).toMatchObject({ status: "refunded", refundedAmount: charged!.amount })
+    expect(asked.get(charged!.id)).toBe(1)
+    expect(await refundsOf(roda, made.subscriptionId)).toEqual([
+      { billingId: charged!.id, status: "succeeded", amount: charged!.amount, reason: expect.any(String) }
+    ])
+    expect((await subscriptionOf(made.subscriptionId)).status).toBe("canceled")
+    expect(await hasProduct(made.member.profileId, made.addOn.id)).toBe(false)
+    expect(await unbalanced(roda, made.community.id)).toEqual([])
+  })
+
   it("a downgrade scheduled while an upgrade is at the gateway: the downgrade stands, the upgrade answers 409 and is refunded", async () => {
     const made = await withUltra()
     expectOk(await changeTier(made, made.premium.id))
@@ -326,7 +357,7 @@ describe("a first charge paid after the subscription moved on is refunded", () =
   }
 
   it.each(["canceled by the team", "expired"] as const)(
-    "pay-now of the first charge answered after the subscription was %s",
+    "pay-now of the first charge answered after the subscription was %s: 409, refunded",
     async (how) => {
       const made = await subscribed(api)
       const { id, other } = await manualCharge(made)
@@ -351,8 +382,10 @@ describe("a first charge paid after the subscription moved on is refunded", () =
       const moved = how === "expired" ? "incomplete_expired" : "canceled"
       expect((await subscriptionOf(id)).status).toBe(moved)
       held.release()
-      const reply = await paying
-      expect(expectOk(reply).subscription.status).toBe(moved)
+      // the money was taken, but nothing was paid for: the client is told so, as a refused move
+      const refused = expectError(await paying, 409)
+      expect(refused.message).toMatch(new RegExp(`^Não é possível pay_now uma assinatura em ${moved}\\.`))
+      expect(refused.errors[0].param).toBe("status")
       await settleJobs()
 
       const billings = await billingsOf(roda, id)

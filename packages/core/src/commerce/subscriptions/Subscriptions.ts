@@ -295,9 +295,14 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       )
 
     /** A charge's result as the member's request answers it: paid goes on, anything else is refused. */
-    const paidOrRefused = (result: ChargeResult) =>
+    /**
+     * The paid billing of a move charged now, or why the move did not happen: declined, another
+     * charge in flight, or (409) the subscription moved on while the money was at the gateway, the
+     * money then given back.
+     */
+    const paidOrRefused = (result: ChargeResult, move: Move) =>
       result._tag === "Paid"
-        ? Effect.succeed(result.billing)
+        ? result.givenBack === undefined ? Effect.succeed(result.billing) : refusal(result.givenBack, move)
         : result._tag === "InFlight"
         ? Effect.fail(conflict(M.chargeInFlight, [fieldError("status", M.chargeInFlight)]))
         : Effect.fail(declined(result))
@@ -347,11 +352,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
           return { _tag: "Charging", charge, quote: quoteView(row, plan), row } as const
         }))
         if (begun._tag === "Scheduled") return begun.answer
-        const result = yield* charging.complete(begun.charge)
-        if (result._tag === "Paid" && result.givenBack !== undefined) {
-          return yield* refusal(result.givenBack, "change_tier")
-        }
-        yield* paidOrRefused(result)
+        yield* paidOrRefused(yield* charging.complete(begun.charge), "change_tier")
         return {
           scheduled: false,
           quote: begun.quote,
@@ -478,7 +479,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
           })
           return { charge, quote: addOnQuoteView(row, plan), row }
         }))
-        yield* paidOrRefused(yield* charging.complete(begun.charge))
+        yield* paidOrRefused(yield* charging.complete(begun.charge), "add_on")
         return { quote: begun.quote, subscription: yield* tx(reread(begun.row)) }
       }
     )
@@ -542,7 +543,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         })
         return { charge, row }
       }))
-      const billing = yield* paidOrRefused(yield* charging.complete(begun.charge))
+      const billing = yield* paidOrRefused(yield* charging.complete(begun.charge), "pay_now")
       return { billing: billingView(billing), subscription: yield* tx(reread(begun.row)) }
     })
 
