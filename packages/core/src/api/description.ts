@@ -11,7 +11,10 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   declare (\`errors[].param\` is its path, e.g. \`access.foo\`): a field is never silently ignored.
   Bodies over 1 MB answer 413, unknown routes 404.
   JSON nested more than 64 levels (arrays and objects) answers 400 before it is read. A \`cursor\` that was
-  not given by the API (or was altered) answers 400 "cursor is not valid".
+  not given by the API (or was altered) answers 400 "cursor is not valid". A JSON string holding an
+  unpaired surrogate escape (\`\\uD800\` to \`\\uDFFF\` outside a high-low pair) is not text and answers 400
+  (param \`body\`). Dates and instants must fall within the years 0001 to 9999 (UTC), else 400 naming the
+  field; a \`to\` date of 9999-12-31 reaches the end of that range.
 - A lost database connection answers 503 with \`Retry-After\` (never 500); see "Writes and retries".
 
 ## Headers

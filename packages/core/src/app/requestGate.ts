@@ -22,6 +22,12 @@ const nulIn = (location: "body" | "query") =>
     errors: [fieldError(location === "body" ? "body" : "url", same("must not contain NUL characters"), location)]
   })
 
+const loneSurrogate = new AppError({
+  status: 400,
+  text: Messages.loneSurrogate,
+  errors: [fieldError("body", same("must not contain unpaired UTF-16 surrogate escapes (\\uD800 to \\uDFFF)"), "body")]
+})
+
 const tooDeep = new AppError({
   status: 400,
   text: Messages.jsonTooDeep,
@@ -57,6 +63,33 @@ export const nestsDeeperThan = (body: Uint8Array | string, max: number): boolean
   return false
 }
 
+const surrogateEscape = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/
+const lowSurrogateEscape = /^\\u[dD][c-fC-F][0-9a-fA-F]{2}$/
+
+/**
+ * Whether JSON text escapes a UTF-16 surrogate (`\uD800`–`\uDFFF`) outside a high-low pair.
+ * `JSON.parse` keeps such a string, but it is not Unicode text: PostgreSQL's `jsonb` refuses it
+ * (and a `text` column would get U+FFFD instead).
+ */
+export const hasLoneSurrogateEscape = (text: string): boolean => {
+  if (!surrogateEscape.test(text)) return false
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) !== 0x5c) continue
+    if (text[i + 1] !== "u") {
+      i++ // another escape: skip the escaped character
+      continue
+    }
+    const unit = Number.parseInt(text.slice(i + 2, i + 6), 16)
+    i += 5
+    if (unit >= 0xdc00 && unit <= 0xdfff) return true
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      if (!lowSurrogateEscape.test(text.slice(i + 1, i + 7))) return true
+      i += 6
+    }
+  }
+  return false
+}
+
 /** Whether a body of this media type may be read as JSON (no type, or any `…json…`, in any case). */
 const mayBeJson = (contentType: string | null | undefined) => contentType == null || /json/i.test(contentType)
 
@@ -72,6 +105,7 @@ const refuseDeclaredLength = (contentLength: string | null | undefined) =>
 const refuseBody = (text: string, contentType: string | null | undefined) => {
   if (text.includes("\u0000") || jsonNul.test(text)) return nulIn("body")
   if (mayBeJson(contentType) && nestsDeeperThan(text, MAX_JSON_DEPTH)) return tooDeep
+  if (mayBeJson(contentType) && hasLoneSurrogateEscape(text)) return loneSurrogate
   return undefined
 }
 
@@ -96,8 +130,8 @@ const readLimited = async (body: ReadableStream<Uint8Array>, limit: number) => {
 /**
  * What every request passes before the API sees it: a body of at most 1 MB (whatever
  * Content-Length claims, since an embedder's Request need not keep to it), no NUL character in
- * the URL or body, and JSON nested at most `MAX_JSON_DEPTH` levels. Answers the refusal, or the
- * request to handle (its body buffered).
+ * the URL or body, and JSON nested at most `MAX_JSON_DEPTH` levels with no unpaired surrogate
+ * escape. Answers the refusal, or the request to handle (its body buffered).
  */
 export const admit = async (request: Request): Promise<Request | Response> => {
   const early = refuseUrl(request.url) ?? refuseDeclaredLength(request.headers.get("content-length"))

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { isRangeBound } from "../domain/DateRange"
 import { Page } from "../domain/Envelope"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
@@ -9,12 +10,10 @@ import { BadRequest, Forbidden, Unauthorized } from "../http/ApiErrors"
 import { Authenticated } from "../http/Security"
 import { auditActions, auditTargetTypes } from "./OperatorAudit"
 
-const isoDate = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/
-
 /** A query bound: a date (`2030-05-01`, a whole UTC day) or an instant with an offset. */
 const DateOrInstant = Schema.Trim.pipe(
   Schema.filter((value) =>
-    (isoDate.test(value) && !Number.isNaN(new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime())) ||
+    isRangeBound(value) ||
     "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"
   )
 )

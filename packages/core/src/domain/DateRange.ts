@@ -2,15 +2,33 @@
  * The bounds of a `from`/`to` filter that takes a date (`2026-11-24`, a whole UTC day) or an
  * instant (ISO 8601 with an offset). Both ends are inclusive for the caller; the upper bound
  * returned is exclusive, for `created_at < until`.
+ *
+ * Instants are handed to PostgreSQL as ISO text, whose `timestamptz` input takes the years 0001 to
+ * 9999 only (`0000-…` and `+010000-…` are errors): an instant a client sends must fall in them
+ * (`isStorable`), else 400; an exclusive end past them is capped at the last storable millisecond.
  */
 const DAY_MS = 24 * 60 * 60 * 1000
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/
+const dateOrInstant = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/
+
+const FIRST_MS = new Date("0001-01-01T00:00:00.000Z").getTime()
+const LAST_MS = new Date("9999-12-31T23:59:59.999Z").getTime()
+
+/** A valid date whose UTC year is 0001 to 9999 (what PostgreSQL's `timestamptz` reads back). */
+export const isStorable = (date: Date) => {
+  const ms = date.getTime()
+  return !Number.isNaN(ms) && ms >= FIRST_MS && ms <= LAST_MS
+}
 
 /** The first moment of a date, or the instant itself. */
 export const rangeStart = (value: string) => new Date(dateOnly.test(value) ? `${value}T00:00:00Z` : value)
 
-/** Just after the last moment of a date, or just after the instant. */
+/** Just after the last moment of a date, or just after the instant (at most the last storable millisecond). */
 export const rangeEnd = (value: string) =>
-  dateOnly.test(value)
-    ? new Date(new Date(`${value}T00:00:00Z`).getTime() + DAY_MS)
-    : new Date(new Date(value).getTime() + 1)
+  new Date(Math.min(
+    LAST_MS,
+    dateOnly.test(value) ? new Date(`${value}T00:00:00Z`).getTime() + DAY_MS : new Date(value).getTime() + 1
+  ))
+
+/** A `from`/`to` bound as the filters take it: a date or an instant with an offset, in the years 0001 to 9999 (UTC). */
+export const isRangeBound = (value: string) => dateOrInstant.test(value) && isStorable(rangeStart(value))

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { isStrongPassword } from "../platform/Passwords"
+import { isStorable } from "./DateRange"
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -68,4 +69,18 @@ export const HttpUrl = Schema.Trim.pipe(
 
 export const HexColor = Schema.String.pipe(
   Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a color like #1a2b3c" })
+)
+
+const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * An instant: ISO 8601 with a date, a time and an offset (`Z` or `±hh:mm`), in the years 0001 to
+ * 9999 UTC (what PostgreSQL's `timestamptz` takes; another year would fail in the database).
+ */
+export const Instant = Schema.Trim.pipe(
+  Schema.filter((value) =>
+    (isoInstant.test(value) && isStorable(new Date(value))) ||
+    "must be an ISO 8601 date-time with an offset, e.g. 2030-05-01T19:00:00Z"
+  ),
+  Schema.annotations({ format: "date-time" })
 )

@@ -40,6 +40,7 @@ export const Messages = {
   idempotencyKeyInvalid: same("Idempotency-Key must be 1 to 255 visible ASCII characters"),
   bodyTooLarge: same("Request body exceeds the 1 MB limit"),
   nulCharacter: same("Request contains a NUL character"),
+  loneSurrogate: same("Request body is not valid Unicode"),
   internal: text("Erro interno do servidor.", "Internal server error."),
   communityMismatch: same("communityId must equal the X-CommunityId header"),
 

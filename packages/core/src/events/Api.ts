@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../domain/Envelope"
-import { Body, HttpUrl, Name, Slug } from "../domain/Fields"
+import { Body, HttpUrl, Instant, Name, Slug } from "../domain/Fields"
 import { isUuid, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
@@ -13,17 +13,6 @@ import { eventTypes, participantStatuses, streamStatuses } from "./Policy"
 export const EventId = Schema.String.pipe(
   Schema.filter((value) => isUuid(value.trim()), { message: () => "Valid event ID is required" }),
   Schema.annotations({ identifier: "EventId", format: "uuid" })
-)
-
-const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/
-
-/** An instant: ISO 8601 with a date, a time and an offset (`Z` or `±hh:mm`). */
-export const Instant = Schema.Trim.pipe(
-  Schema.filter((value) =>
-    (isoInstant.test(value) && !Number.isNaN(new Date(value).getTime())) ||
-    "must be an ISO 8601 date-time with an offset, e.g. 2030-05-01T19:00:00Z"
-  ),
-  Schema.annotations({ format: "date-time" })
 )
 
 const validTimeZone = (value: string) => {

@@ -10,7 +10,8 @@ import { MemberScope } from "../http/Security"
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/
 const isRealDate = (value: string) => {
   const date = new Date(`${value}T00:00:00Z`)
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
+  // Year 0000 is a real ISO date but not one PostgreSQL reads.
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && value >= "0001-01-01"
 }
 const IsoDate = Schema.Trim.pipe(
   Schema.filter((value) =>
@@ -106,7 +107,7 @@ const EmailStats = Schema.Struct({
 
 const READERS = "Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise)."
 const RANGE =
-  "Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ \"period\": \"2026-11-01\", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). At most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`)."
+  "Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ \"period\": \"2026-11-01\", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). At most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given."
 
 const report = <const Name extends string, const Path extends `/${string}`, const F extends Schema.Struct.Fields>(
   name: Name,

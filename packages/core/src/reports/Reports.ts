@@ -4,6 +4,7 @@ import { MemberStats } from "../communities/MemberStats"
 import { CourseStats } from "../courses/CourseStats"
 import { invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
+import { rangeEnd, rangeStart } from "../domain/DateRange"
 import { paymentMethods } from "../domain/Money"
 import { requireRole } from "../domain/Policy"
 import type { Role } from "../domain/Role"
@@ -32,7 +33,6 @@ const ENGAGEMENT = ["posts", "comments", "reactions", "activeMembers"] as const
 const EVENTS = ["events", "participants", "attendance"] as const
 const COURSES = ["enrollments", "lessonCompletions", "completions"] as const
 
-const DAY_MS = 24 * 60 * 60 * 1000
 const last = <A>(series: ReadonlyArray<A>) => series[series.length - 1]
 
 /**
@@ -234,10 +234,8 @@ export class Reports extends Effect.Service<Reports>()("@roda/core/Reports", {
     const emailStats = traced("Reports.emailStats")(
       function*(member: Member, query: { readonly from?: string | undefined; readonly to?: string | undefined }) {
         yield* requireRole(member, emailStatsReaders)
-        const from = query.from === undefined ? undefined : new Date(`${query.from}T00:00:00Z`)
-        const until = query.to === undefined
-          ? undefined
-          : new Date(new Date(`${query.to}T00:00:00Z`).getTime() + DAY_MS)
+        const from = query.from === undefined ? undefined : rangeStart(query.from)
+        const until = query.to === undefined ? undefined : rangeEnd(query.to)
         if (from !== undefined && until !== undefined && from.getTime() >= until.getTime()) {
           return yield* Effect.fail(invalidField("to", M.periodOrder, "query"))
         }

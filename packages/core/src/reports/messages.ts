@@ -13,5 +13,6 @@ export const reportMessages = {
   emailStats: text("Estatísticas de e-mail.", "E-mail stats."),
   profileNotFound: text("Perfil não encontrado.", "Profile not found."),
   periodOrder: same("from must not be after to"),
+  outsideYears: same("the range must fall within the years 0001 to 9999"),
   tooManyPeriods: (max: number): Text => same(`the range has more than ${max} periods; pick a larger interval`)
 } as const

@@ -16,6 +16,8 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 const utc = (date: string) => new Date(`${date}T00:00:00Z`)
 const label = (date: Date) => date.toISOString().slice(0, 10)
+/** A label of the years 0001 to 9999 (`toISOString` writes others as `0000-…`, `-000001-…` or `+010000-…`). */
+const withinYears = (date: string) => /^\d{4}-\d{2}-\d{2}$/.test(date) && date >= "0001-01-01"
 
 /** Today's date in the time zone (`YYYY-MM-DD`). */
 const today = (timeZone: string) =>
@@ -54,7 +56,8 @@ export const periodLabels = (range: ReportRange): ReadonlyArray<string> => {
 /**
  * The range asked for: `from` and `to` (dates, both included; default the last 30 days up to today
  * in the time zone), `interval` (default `day`), `timeZone` (default UTC). 400 with the param when
- * `from` is after `to` or the series would pass `MAX_PERIODS`.
+ * `from` is after `to`, a default end falls outside the years 0001 to 9999, or the series would pass
+ * `MAX_PERIODS`.
  */
 export const rangeOf = (query: RangeQuery) =>
   Effect.gen(function*() {
@@ -64,6 +67,10 @@ export const rangeOf = (query: RangeQuery) =>
       (query.from === undefined ? yield* today(timeZone) : label(new Date(utc(query.from).getTime() + 29 * DAY_MS)))
     const from = query.from ?? label(new Date(utc(to).getTime() - 29 * DAY_MS))
     if (utc(from).getTime() > utc(to).getTime()) return yield* Effect.fail(invalidField("to", M.periodOrder, "query"))
+    // A default 29 days away from a date near 0001-01-01 or 9999-12-31 leaves the years PostgreSQL
+    // reads: the bound given is named (a date given is always within them).
+    if (!withinYears(from)) return yield* Effect.fail(invalidField("to", M.outsideYears, "query"))
+    if (!withinYears(to)) return yield* Effect.fail(invalidField("from", M.outsideYears, "query"))
     const range: ReportRange = { from, to, interval, timeZone }
     const labels = periodLabels(range)
     if (labels.length > MAX_PERIODS) {

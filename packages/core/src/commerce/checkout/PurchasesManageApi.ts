@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { isRangeBound } from "../../domain/DateRange"
 import { Ok, Page } from "../../domain/Envelope"
 import { Body, Name } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
@@ -10,10 +11,9 @@ import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../h
 import { MemberScope } from "../../http/Security"
 import { saleStatuses } from "./ManageRepo"
 
-const isoDate = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/
 const DateOrInstant = Schema.Trim.pipe(
   Schema.filter((value) =>
-    (isoDate.test(value) && !Number.isNaN(new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime())) ||
+    isRangeBound(value) ||
     "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"
   )
 )

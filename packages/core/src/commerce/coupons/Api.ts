@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../../domain/Envelope"
-import { Body } from "../../domain/Fields"
+import { Body, Instant } from "../../domain/Fields"
 import { isUuid, Uuid } from "../../domain/Ids"
 import { Currency } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
@@ -36,17 +36,6 @@ const IdOrCode = Schema.String.pipe(
     message: () => "must be a coupon id (UUID) or a code of 3 to 40 letters, digits, hyphens or underscores"
   }),
   Schema.annotations({ description: "The coupon's id (a UUID) or its code (case-insensitive)." })
-)
-
-const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/
-
-/** An instant: ISO 8601 with a date, a time and an offset (`Z` or `±hh:mm`). */
-const Instant = Schema.Trim.pipe(
-  Schema.filter((value) =>
-    (isoInstant.test(value) && !Number.isNaN(new Date(value).getTime())) ||
-    "must be an ISO 8601 date-time with an offset, e.g. 2030-05-01T19:00:00Z"
-  ),
-  Schema.annotations({ format: "date-time" })
 )
 
 const PercentOff = IntBetween(1, 100, "must be an integer percentage between 1 and 100")

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CreatedId, Ok, Page } from "../../domain/Envelope"
-import { Body, Name } from "../../domain/Fields"
+import { Body, Instant, Name } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { PaymentMethod } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
@@ -9,17 +9,6 @@ import { OneOf } from "../../domain/Role"
 import { BadRequest, Conflict, Forbidden, Gone, NotFound, PaymentRequired, Unauthorized } from "../../http/ApiErrors"
 import { MemberScope } from "../../http/Security"
 import { subscriptionStatuses } from "./Policy"
-
-const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/
-
-/** An instant: ISO 8601 with a date, a time and an offset. */
-const Instant = Schema.Trim.pipe(
-  Schema.filter((value) =>
-    (isoInstant.test(value) && !Number.isNaN(new Date(value).getTime())) ||
-    "must be an ISO 8601 date-time with an offset, e.g. 2030-05-01T19:00:00Z"
-  ),
-  Schema.annotations({ format: "date-time" })
-)
 
 const Int = (min: number, max: number) =>
   Schema.Number.pipe(Schema.int(), Schema.between(min, max)).annotations({

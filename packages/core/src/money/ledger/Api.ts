@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { isRangeBound } from "../../domain/DateRange"
 import { Ok, Page } from "../../domain/Envelope"
 import { Body } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
@@ -26,12 +27,10 @@ const InterestRateBps = IntBetween(
   `must be an integer number of basis points between ${MIN_INTEREST_BPS} and ${MAX_INTEREST_BPS}`
 )
 
-const isoDate = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/
-
 /** A query bound: a date (`2030-05-01`, a whole UTC day) or an instant with an offset. */
 const DateOrInstant = Schema.Trim.pipe(
   Schema.filter((value) =>
-    (isoDate.test(value) && !Number.isNaN(new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime())) ||
+    isRangeBound(value) ||
     "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"
   )
 )

@@ -1,0 +1,608 @@
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { hasLoneSurrogateEscape } from "../src/app/requestGate"
+import { uniqueTag } from "./support/envelope"
+import { client, register, type Reply, startRoda, uniqueEmail } from "./support/harness"
+import { platformAdmin } from "./support/selling"
+
+/**
+ * "Nothing a client sends may produce a 5xx", checked on every operation of the OpenAPI document Roda
+ * serves: malformed variants are derived from each operation's own parameters and body schema, so the
+ * sweep follows the routes as they change. Every answer must be below 500, and an /api error that comes
+ * back as JSON must be the error envelope (`success: false`).
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// Probes and their classification (checked on their own by the negative control below)
+
+interface Probe {
+  /** `METHOD /documented/{path}` of the operation. */
+  readonly operation: string
+  readonly method: string
+  /** The path actually called, query string included. */
+  readonly path: string
+  readonly variant: string
+  readonly anonymous: boolean
+  /** Sent with real resources in the path (the second pass). */
+  readonly seeded?: boolean
+  /** Sent by the platform operator (the third pass, on the operators' routes). */
+  readonly operator?: boolean
+  readonly raw?: string
+  readonly contentType?: string
+}
+
+interface Finding {
+  readonly probe: Probe
+  readonly status: number
+  readonly reason: string
+  readonly excerpt: string
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** A finding when the answer breaks the rule: a 5xx, or an /api error in JSON without the envelope. */
+const classify = (probe: Probe, reply: Pick<Reply, "status" | "body">): Finding | undefined => {
+  const excerpt = (typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body) ?? "").slice(0, 300)
+  if (reply.status >= 500) return { probe, status: reply.status, reason: "server error", excerpt }
+  if (
+    probe.path.startsWith("/api/") && reply.status >= 400 && isObject(reply.body) && reply.body.success !== false
+  ) return { probe, status: reply.status, reason: "error without the envelope", excerpt }
+  return undefined
+}
+
+/** One line naming what was sent and what came back. */
+const describeFinding = ({ excerpt, probe, reason, status }: Finding) =>
+  `${probe.method} ${probe.path.slice(0, 200)} [${probe.variant}]${probe.anonymous ? " (anonymous)" : ""}${
+    probe.seeded ? " (real resources)" : ""
+  }${probe.operator ? " (platform operator)" : ""} -> ${status} ${reason}: ${excerpt}`
+
+const expectNoFindings = (findings: ReadonlyArray<Finding>) =>
+  expect(findings.length, `requests answered against the rule:\n${findings.map(describeFinding).join("\n")}\n`).toBe(0)
+
+// ---------------------------------------------------------------------------------------------------
+// Deriving variants from the document
+
+type Schema = Record<string, any>
+type Operation = {
+  readonly method: string
+  readonly path: string
+  readonly parameters: ReadonlyArray<{ name: string; in: string; required?: boolean; schema?: Schema }>
+  readonly body?: { readonly contentType: string; readonly schema: Schema; readonly example: unknown }
+}
+
+const HUGE_INTEGER = "99999999999999999999999999"
+const LONG = (n: number) => "a".repeat(n)
+
+const operationsOf = (doc: Schema): ReadonlyArray<Operation> => {
+  const resolve = (schema: Schema | undefined): Schema => {
+    let current = schema ?? {}
+    while (typeof current.$ref === "string") {
+      current = current.$ref.split("/").slice(1).reduce((at: Schema, key: string) => at?.[key], doc) ?? {}
+    }
+    return current
+  }
+  return Object.entries(doc.paths as Record<string, Record<string, Schema>>).flatMap(([path, operations]) =>
+    Object.entries(operations).filter(([, operation]) => isObject(operation) && "responses" in operation).map((
+      [method, operation]
+    ) => {
+      const content = Object.entries((operation.requestBody?.content ?? {}) as Record<string, Schema>)[0]
+      const body = content === undefined ? undefined : (() => {
+        const schema = resolve(content[1].schema)
+        const properties = Object.fromEntries(
+          [schema, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].map(resolve).flatMap((
+            member: Schema
+          ) => Object.entries((member.properties ?? {}) as Record<string, Schema>).map(([k, v]) => [k, resolve(v)]))
+        )
+        return { contentType: content[0], schema: { ...schema, properties }, example: content[1].example }
+      })()
+      return {
+        method: method.toUpperCase(),
+        path,
+        parameters: ((operation.parameters ?? []) as Array<Schema>).map((parameter) => ({
+          name: parameter.name,
+          in: parameter.in,
+          required: parameter.required,
+          schema: resolve(parameter.schema)
+        })),
+        ...(body === undefined ? {} : { body })
+      }
+    })
+  )
+}
+
+/** The JSON types a schema admits (`type`, or the members of a union). */
+const typesOf = (schema: Schema): ReadonlySet<string> =>
+  new Set(
+    [schema, ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((member: Schema) =>
+      member.type === undefined ? (member.enum ? [typeof member.enum[0]] : []) : [member.type].flat()
+    )
+  )
+
+/** A plausible value of a schema, for the parts of a request not under test. */
+const plausible = (schema: Schema): unknown => {
+  if (schema.enum) return schema.enum[0]
+  const types = typesOf(schema)
+  if (types.has("integer") || types.has("number")) return 1
+  if (types.has("boolean")) return true
+  if (types.has("array")) return []
+  if (types.has("object")) return {}
+  if (schema.format === "uuid") return randomUUID()
+  return "x".repeat(Math.max(1, schema.minLength ?? 1))
+}
+
+const nested = (depth: number): unknown => depth === 0 ? 1 : { a: nested(depth - 1) }
+
+/** Wrong values for one body property, by name. */
+const propertyVariants = (schema: Schema): ReadonlyArray<readonly [string, unknown]> => {
+  const types = typesOf(schema)
+  const numeric = types.has("integer") || types.has("number")
+  return [
+    ["wrong type", types.has("string") ? 12345 : numeric ? "12345x" : "text"],
+    ["object", { a: 1 }],
+    ["array", [{ a: 1 }]],
+    ["null", null],
+    ["100000-char string", LONG(100_000)],
+    ["60 levels deep", nested(59)],
+    ...(types.has("string") && schema.enum === undefined && schema.format === undefined ? oddStrings : []),
+    ...(numeric || types.size === 0
+      ? [["negative", -1], ["huge", 1e300], ["float", 1.5], ["beyond safe integer", 2 ** 60]] as const
+      : [])
+  ]
+}
+
+/** Strings a schema of plain text lets through, for the handlers' own parsing (dates, time zones, text). */
+const oddStrings = [
+  ["far-past date", "-271821-04-20T00:00:00.000Z"],
+  ["far-future date", "+275760-09-13T00:00:00.000Z"],
+  ["year zero", "0000-01-01T00:00:00Z"],
+  ["year zero day", "0000-01-01"],
+  ["last day of 9999", "9999-12-31"],
+  ["year 10000 in UTC", "9999-12-31T23:00:00-05:00"],
+  ["unknown time zone", "Mars/Olympus"],
+  ["lone surrogate", "\ud800x"],
+  ["blank", "   "]
+] as const
+
+const pathParameterValues = [
+  ["random UUID", () => randomUUID()],
+  ["not-a-uuid", () => "not-a-uuid"],
+  ["300-char string", () => LONG(300)],
+  ["..%2F..", () => "..%2F.."],
+  ["huge integer", () => HUGE_INTEGER],
+  ["invalid UTF-8", () => "%ED%A0%80"]
+] as const
+
+/** Query values, already percent-encoded. */
+const queryValues = [
+  ["string", ["abc"]],
+  ["1e309", ["1e309"]],
+  ["-1", ["-1"]],
+  ["999999999999", ["999999999999"]],
+  ["repeated twice", ["1", "2"]],
+  ["empty", [""]],
+  ["300-char string", [LONG(300)]],
+  ["invalid UTF-8", ["%ED%A0%80"]],
+  ["malformed escape", ["%ZZ"]],
+  ...oddStrings.filter(([label]) => label !== "lone surrogate").map(([label, value]) =>
+    [label, [encodeURIComponent(value)]] as const
+  )
+] as const
+
+/** Real ids of the sweep's community, by `<first segment after /api>:<path parameter>`. */
+type Seeds = Readonly<Record<string, string>>
+const seedKey = (path: string, name: string) => `${path.split("/")[2]}:${name}`
+const seedOf = (seeds: Seeds | undefined, path: string, name: string): string | undefined =>
+  seeds?.[seedKey(path, name)] ?? seeds?.[`*:${name}`]
+
+/**
+ * Every probe of one operation. Path parameters are a random UUID (or the first value of an enum); with
+ * `seeds`, they name real resources instead and only the query and body variants are sent, so that the
+ * variants the schema lets through reach the handlers' own rules.
+ */
+const probesOf = (operation: Operation, seeds?: Seeds): ReadonlyArray<Probe> => {
+  const base = {
+    operation: `${operation.method} ${operation.path}`,
+    method: operation.method,
+    anonymous: false,
+    ...(seeds === undefined ? {} : { seeded: true })
+  }
+  const pathParameters = operation.parameters.filter((p) => p.in === "path")
+  const queryParameters = operation.parameters.filter((p) => p.in === "query")
+  const fill = (override: { name: string; value: string } | undefined) =>
+    operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      if (override?.name === name) return override.value
+      const schema = pathParameters.find((p) => p.name === name)?.schema ?? {}
+      return encodeURIComponent(String(seedOf(seeds, operation.path, name) ?? schema.enum?.[0] ?? randomUUID()))
+    })
+  const requiredQuery = queryParameters.filter((p) => p.required).map((p) =>
+    `${encodeURIComponent(p.name)}=${encodeURIComponent(String(plausible(p.schema ?? {})))}`
+  )
+  const withQuery = (path: string, extra: ReadonlyArray<string> = []) => {
+    const parts = [...requiredQuery, ...extra]
+    return parts.length === 0 ? path : `${path}?${parts.join("&")}`
+  }
+  const path = withQuery(fill(undefined))
+  const probes: Array<Probe> = []
+  const takesBody = operation.method !== "GET" && operation.method !== "HEAD"
+
+  for (const parameter of seeds === undefined ? pathParameters : []) {
+    for (const [label, value] of pathParameterValues) {
+      probes.push({
+        ...base,
+        path: withQuery(fill({ name: parameter.name, value: value() })),
+        variant: `path ${parameter.name}: ${label}`
+      })
+    }
+  }
+  for (const parameter of queryParameters) {
+    const others = requiredQuery.filter((pair) => !pair.startsWith(`${encodeURIComponent(parameter.name)}=`))
+    for (const [label, values] of queryValues) {
+      const pairs = values.map((value) => `${encodeURIComponent(parameter.name)}=${value}`)
+      probes.push({
+        ...base,
+        path: `${fill(undefined)}?${[...others, ...pairs].join("&")}`,
+        variant: `query ${parameter.name}: ${label}`
+      })
+    }
+  }
+
+  const body = operation.body
+  if (body !== undefined && body.contentType !== "application/json") {
+    // Form and upload bodies: empty, junk of that type, and JSON under the wrong content type.
+    probes.push(
+      { ...base, path, variant: `empty ${body.contentType} body`, raw: "", contentType: body.contentType },
+      { ...base, path, variant: `junk ${body.contentType} body`, raw: "a=%ZZ&&=&b", contentType: body.contentType },
+      { ...base, path, variant: "JSON body with the wrong content type", raw: "{\"a\":1}" }
+    )
+    for (const name of Object.keys(body.schema.properties ?? {})) {
+      probes.push({
+        ...base,
+        path,
+        variant: `form ${name}: 100000-char value`,
+        raw: `${encodeURIComponent(name)}=${LONG(100_000)}`,
+        contentType: body.contentType
+      })
+    }
+  } else if (body !== undefined) {
+    for (
+      const [label, raw] of [
+        ["no body", undefined],
+        ["{}", "{}"],
+        ["[]", "[]"],
+        ["null", "null"],
+        ["a JSON string", "\"text\""],
+        ["not JSON", "{not json"]
+      ] as const
+    ) {
+      probes.push(raw === undefined ? { ...base, path, variant: label } : { ...base, path, variant: label, raw })
+    }
+    const properties = (body.schema.properties ?? {}) as Record<string, Schema>
+    const required = new Set<string>(body.schema.required ?? [])
+    const example: Record<string, unknown> = isObject(body.example) ? body.example : Object.fromEntries(
+      [...required].map((name) => [name, plausible(properties[name] ?? {})])
+    )
+    for (const [name, schema] of Object.entries(properties)) {
+      for (const [label, value] of propertyVariants(schema)) {
+        probes.push({
+          ...base,
+          path,
+          variant: `body ${name}: ${label}`,
+          raw: JSON.stringify({ ...example, [name]: value })
+        })
+      }
+    }
+    probes.push({
+      ...base,
+      path,
+      variant: "unknown extra property",
+      raw: JSON.stringify({ ...example, [`unknown_${uniqueTag()}`]: { a: [1] } })
+    })
+  } else if (takesBody) {
+    probes.push({ ...base, path, variant: "unexpected not-JSON body", raw: "{not json" })
+  }
+  if (probes.length === 0 || (seeds !== undefined && body === undefined)) {
+    probes.push({ ...base, path, variant: "plain call" })
+  }
+  if (seeds !== undefined) return probes
+  // Once anonymously: a wrong path parameter and, where a body is possible, junk in it.
+  const anonymousPath = pathParameters.length === 0
+    ? path
+    : withQuery(fill({ name: pathParameters[0]!.name, value: "not-a-uuid" }))
+  probes.push(
+    takesBody
+      ? { ...base, anonymous: true, path: anonymousPath, variant: "junk body, odd path", raw: "[{\"a\":" }
+      : { ...base, anonymous: true, path: anonymousPath, variant: "odd path" }
+  )
+  return probes
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+describe("the sweep's classification", () => {
+  it("reports a 5xx with its method, path and variant (negative control)", () => {
+    const probe: Probe = {
+      operation: "PUT /api/sections/{id}",
+      method: "PUT",
+      path: "/api/sections/not-a-uuid",
+      variant: "body title: null",
+      anonymous: false,
+      raw: "{\"title\":null}"
+    }
+    const finding = classify(probe, { status: 500, body: { success: false, message: "Internal Server Error" } })
+    expect(finding).toBeDefined()
+    expect(describeFinding(finding!)).toBe(
+      "PUT /api/sections/not-a-uuid [body title: null] -> 500 server error: " +
+        "{\"success\":false,\"message\":\"Internal Server Error\"}"
+    )
+    expect(() => expectNoFindings([finding!])).toThrow(/PUT \/api\/sections\/not-a-uuid \[body title: null\] -> 500/)
+  })
+
+  it("reports an /api error without the envelope, and accepts 4xx envelopes and successes", () => {
+    const probe: Probe = {
+      operation: "GET /api/feed",
+      method: "GET",
+      path: "/api/feed?limit=-1",
+      variant: "query limit: -1",
+      anonymous: true
+    }
+    expect(classify(probe, { status: 400, body: { error: "bad" } })?.reason).toBe("error without the envelope")
+    expect(classify(probe, { status: 400, body: { success: false, message: "x" } })).toBeUndefined()
+    expect(classify(probe, { status: 200, body: { success: true, data: [] } })).toBeUndefined()
+    expect(classify({ ...probe, path: "/oauth/token" }, { status: 400, body: { error: "invalid_request" } }))
+      .toBeUndefined()
+    expect(classify(probe, { status: 503, body: "unavailable" })?.reason).toBe("server error")
+  })
+})
+
+describe("robustness sweep: malformed requests to every documented operation", () => {
+  const roda = startRoda()
+  const api = client(roda)
+  afterAll(() => roda.dispose())
+
+  let doc: Schema
+  let owner: { token: string; community: string }
+  let seeds: Seeds
+  let operator: string
+  beforeAll(async () => {
+    const reply = await api.get("/api/openapi.json")
+    expect(reply.status).toBe(200)
+    doc = reply.body
+    // A password unlike the document's examples, so a well-formed change-password probe cannot lock us out.
+    const registered = await api.post("/api/auth/register", {
+      fullName: "Sweep Owner",
+      email: uniqueEmail("sweep"),
+      password: "Sweep-Owner-9x"
+    })
+    expect(registered.status).toBe(201)
+    const created = await api.post("/api/communities", { name: `Sweep ${uniqueTag()}` }, {
+      token: registered.body.data.token
+    })
+    expect(created.status).toBe(201)
+    owner = { token: registered.body.data.token, community: created.body.data.id }
+    seeds = await seed(owner)
+    operator = await platformAdmin(api)
+  })
+
+  /** A resource of each common kind in the owner's community, for the second pass. */
+  const seed = async (as: typeof owner): Promise<Seeds> => {
+    const create = async (path: string, body: unknown, options: { token: string; community?: string } = as) => {
+      const reply = await api.post(path, body, options)
+      if (reply.status !== 201 && reply.status !== 200) {
+        throw new Error(`seeding ${path}: ${reply.status} ${JSON.stringify(reply.body)}`)
+      }
+      return reply.body.data as { id: string }
+    }
+    const member = await register(api, "Sweep Member")
+    const profile = await create("/api/profiles/create", { email: member.email, role: "member" })
+    await create(`/api/profiles/${profile.id}/accept`, undefined, { token: member.token, community: as.community })
+    const section = await create("/api/sections", { title: "Seção" })
+    const courses = await create("/api/spaces", { sectionId: section.id, title: "Cursos", module: "courses" })
+    const events = await create("/api/spaces", { sectionId: section.id, title: "Eventos", module: "events" })
+    const course = await create("/api/courses", { spaceId: courses.id, title: "Curso" })
+    const module = await create("/api/courses/module", { courseId: course.id, title: "Módulo" })
+    const lesson = await create("/api/courses/lesson", { moduleId: module.id, title: "Aula", type: "text", body: "x" })
+    const event = await create("/api/events", {
+      spaceId: events.id,
+      title: "Live",
+      type: "online",
+      startTime: "2030-05-01T19:00:00Z",
+      endTime: "2030-05-01T21:00:00Z",
+      joinUrl: "https://meet.example.com/abc"
+    })
+    const status = await create("/api/status", { body: "primeiro" })
+    const comment = await create(`/api/status/${status.id}/comment`, { body: "comentário" })
+    const product = await create("/api/products", { type: "ONE_TIME", title: "E-book", price: 4990, currency: "BRL" })
+    const coupon = await create("/api/coupons", { code: `SWEEP${uniqueTag()}`, percentOff: 10, duration: "once" })
+    return {
+      "communities:id": as.community,
+      "profiles:id": profile.id,
+      "sections:id": section.id,
+      "spaces:id": courses.id,
+      "courses:id": course.id,
+      "courses:identifier": course.id,
+      "courses:courseId": course.id,
+      "courses:moduleId": module.id,
+      "courses:lessonId": lesson.id,
+      "events:id": event.id,
+      "events:identifier": event.id,
+      "status:id": status.id,
+      "status:statusId": status.id,
+      "status:commentId": comment.id,
+      "feed:type": "status",
+      "feed:id": status.id,
+      "products:id": product.id,
+      "coupons:id": coupon.id,
+      "*:profileId": profile.id,
+      "*:spaceId": courses.id,
+      "*:courseId": course.id,
+      "*:statusId": status.id
+    }
+  }
+
+  it("answers every malformed request below 500, with the error envelope on /api", async () => {
+    const operations = operationsOf(doc)
+    expect(operations.length).toBeGreaterThan(250)
+    // Second pass, on real resources: every operation but DELETE whose path parameters all name one.
+    const onResources = operations.filter((operation) => {
+      const names = operation.parameters.filter((p) => p.in === "path").map((p) => p.name)
+      return operation.method !== "DELETE" && names.length > 0 &&
+        names.every((name) => seedOf(seeds, operation.path, name) !== undefined)
+    })
+    expect(onResources.length).toBeGreaterThan(30)
+    // Third pass: the operators' routes as the platform operator, on the sweep's community.
+    const forOperators = operations.filter((operation) => operation.path.startsWith("/api/admin/"))
+    expect(forOperators.length).toBeGreaterThan(5)
+    const probes = [
+      ...operations.flatMap((operation) => probesOf(operation)),
+      ...onResources.flatMap((operation) => probesOf(operation, seeds)),
+      ...forOperators.flatMap((operation) => [
+        ...probesOf(operation).filter((probe) => !probe.anonymous),
+        ...probesOf(operation, { "admin:communityId": owner.community })
+      ]).map((probe) => ({ ...probe, operator: true }))
+    ]
+    // Nothing skipped: every operation gets at least one probe as the owner and one anonymously.
+    for (const operation of operations) {
+      const name = `${operation.method} ${operation.path}`
+      expect(probes.filter((p) => p.operation === name && !p.anonymous).length, name).toBeGreaterThan(0)
+      expect(probes.filter((p) => p.operation === name && p.anonymous).length, name).toBe(1)
+    }
+    for (const operation of onResources) {
+      const name = `${operation.method} ${operation.path}`
+      expect(probes.filter((p) => p.operation === name && p.seeded).length, name).toBeGreaterThan(0)
+    }
+
+    const findings: Array<Finding> = []
+    const byClass = new Map<string, number>()
+    const started = performance.now()
+    const send = async (probe: Probe) => {
+      const reply = await api.call(probe.method, probe.path, {
+        ...(probe.raw === undefined ? {} : { raw: probe.raw }),
+        ...(probe.contentType === undefined ? {} : { headers: { "content-type": probe.contentType } }),
+        ...(probe.anonymous ? {} : probe.operator ? { token: operator } : owner)
+      }).catch((error: unknown) => ({ status: 599, body: `the call threw: ${String(error)}`, headers: new Headers() }))
+      const statusClass = `${String(reply.status)[0]}xx`
+      byClass.set(statusClass, (byClass.get(statusClass) ?? 0) + 1)
+      const finding = classify(probe, reply)
+      if (finding !== undefined) findings.push(finding)
+    }
+    for (let i = 0; i < probes.length; i += 8) await Promise.all(probes.slice(i, i + 8).map(send))
+
+    const classes = [...byClass].sort().map(([statusClass, count]) => `${statusClass} ${count}`).join(", ")
+    console.log(
+      `robustness sweep: ${operations.length} operations (${onResources.length} again on real resources, ` +
+        `${forOperators.length} as the platform operator), ${probes.length} requests in ` +
+        `${Math.round(performance.now() - started)} ms (${classes}), ${findings.length} findings`
+    )
+    expectNoFindings(findings)
+  }, 600_000)
+
+  /** The 5xx the sweep found first, each pinned with its answer (all answered 500 before). */
+  describe("regressions found by the sweep", () => {
+    const scoped = () => owner
+    const invalid = (reply: Reply, param: string, location: "body" | "query") => {
+      expect({ status: reply.status, success: reply.body?.success }).toEqual({ status: 400, success: false })
+      expect(reply.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ param, location })]))
+    }
+
+    it("refuses date and instant bounds outside the years 0001 to 9999 with 400 naming the bound", async () => {
+      invalid(await api.get("/api/ledger/entries?from=0000-01-01", scoped()), "from", "query")
+      invalid(await api.get("/api/ledger/entries?to=0000-01-01T00:00:00Z", scoped()), "to", "query")
+      invalid(await api.get("/api/manage/purchases?from=9999-12-31T23:00:00-05:00", scoped()), "from", "query")
+      invalid(await api.get("/api/manage/purchases/export.csv?to=0000-01-01", scoped()), "to", "query")
+      invalid(await api.get("/api/emails/stats?from=0000-01-01", scoped()), "from", "query")
+      invalid(await api.get("/api/reports/sales?from=0000-01-01", scoped()), "from", "query")
+      // The default end (29 days on) or start (29 days back) would leave the years: the bound given is named.
+      invalid(await api.get("/api/reports/sales?from=9999-12-31", scoped()), "from", "query")
+      invalid(await api.get("/api/reports/members?to=0001-01-10", scoped()), "to", "query")
+      invalid(await api.get("/api/admin/audit?since=0000-01-01", { token: operator }), "since", "query")
+    })
+
+    it("takes 9999-12-31 as a `to` date: up to the end of the years it can store", async () => {
+      for (
+        const path of [
+          "/api/ledger/entries?to=9999-12-31",
+          "/api/manage/purchases?to=9999-12-31",
+          "/api/emails/stats?to=9999-12-31",
+          "/api/reports/sales?from=9999-12-02&to=9999-12-31"
+        ]
+      ) {
+        const reply = await api.get(path, scoped())
+        expect({ path, status: reply.status }).toEqual({ path, status: 200 })
+      }
+    })
+
+    it("refuses event, coupon and subscription instants PostgreSQL cannot store", async () => {
+      const event = `/api/events/${seeds["events:id"]}`
+      invalid(await api.put(event, { startTime: "0000-01-01T00:00:00Z" }, scoped()), "startTime", "body")
+      invalid(await api.put(event, { endTime: "9999-12-31T23:00:00-05:00" }, scoped()), "endTime", "body")
+      invalid(
+        await api.post("/api/coupons", {
+          code: `Y${uniqueTag()}`,
+          percentOff: 10,
+          expiresAt: "9999-12-31T23:00:00-05:00"
+        }, scoped()),
+        "expiresAt",
+        "body"
+      )
+      const subscription = {
+        profileId: crypto.randomUUID(),
+        productId: crypto.randomUUID(),
+        kind: "courtesy",
+        periodEnd: "2030-01-01T00:00:00Z"
+      }
+      invalid(
+        await api.post("/api/manage/subscriptions", { ...subscription, startsAt: "0000-01-01T00:00:00Z" }, scoped()),
+        "startsAt",
+        "body"
+      )
+      invalid(
+        await api.post("/api/manage/subscriptions", {
+          ...subscription,
+          periodEnd: "9999-12-31T23:00:00-05:00"
+        }, scoped()),
+        "periodEnd",
+        "body"
+      )
+      invalid(
+        await api.post(`/api/subscriptions/${crypto.randomUUID()}/pause`, {
+          resumeAt: "9999-12-31T23:00:00-05:00"
+        }, scoped()),
+        "resumeAt",
+        "body"
+      )
+    })
+
+    it("refuses unpaired surrogate escapes in JSON bodies, and keeps paired ones", async () => {
+      const settings = `/api/communities/${owner.community}/settings`
+      const refused = await api.call("PATCH", settings, { raw: "{\"description\":\"a\\ud800b\"}", ...scoped() })
+      invalid(refused, "body", "body")
+      expect(refused.body.message).toBe("Request body is not valid Unicode")
+      invalid(await api.call("PATCH", settings, { raw: "{\"timezone\":\"\\udc00\"}", ...scoped() }), "body", "body")
+      invalid(
+        await api.call("POST", "/oauth/register", {
+          raw: "{\"redirect_uris\":[\"https://app.example.com/cb\"],\"client_name\":\"\\ud83d\"}"
+        }),
+        "body",
+        "body"
+      )
+      const kept = await api.call("PATCH", settings, { raw: "{\"description\":\"ok \\ud83d\\ude00\"}", ...scoped() })
+      expect(kept.status).toBe(200)
+      expect(kept.body.data.settings.description).toBe("ok \u{1F600}")
+    })
+  })
+})
+
+describe("hasLoneSurrogateEscape", () => {
+  it.each([
+    ["a lone high surrogate", "{\"a\":\"\\ud800\"}", true],
+    ["a lone low surrogate", "{\"a\":\"\\uDC00x\"}", true],
+    ["a high surrogate before another escape", "{\"a\":\"\\ud800\\u0041\"}", true],
+    ["a high surrogate at the end", "\\uD83D", true],
+    ["a pair", "{\"a\":\"\\ud83d\\ude00\"}", false],
+    ["an escaped backslash before u", "{\"a\":\"\\\\ud800\"}", false],
+    ["ordinary escapes", "{\"a\":\"\\n\\u00e9\\\"\"}", false]
+  ])("%s", (_, text, expected) => {
+    expect(hasLoneSurrogateEscape(text)).toBe(expected)
+  })
+})
