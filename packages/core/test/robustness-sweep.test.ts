@@ -506,7 +506,12 @@ describe("robustness sweep: malformed requests to every documented operation", (
     }
 
     it("refuses date and instant bounds outside the years 0001 to 9999 with 400 naming the bound", async () => {
-      invalid(await api.get("/api/ledger/entries?from=0000-01-01", scoped()), "from", "query")
+      const year0 = await api.get("/api/ledger/entries?from=0000-01-01", scoped())
+      invalid(year0, "from", "query")
+      expect(year0.body.errors[0].msg).toBe("must fall within the years 0001 to 9999")
+      const unreal = await api.get("/api/ledger/entries?from=2030-02-31", scoped())
+      invalid(unreal, "from", "query")
+      expect(unreal.body.errors[0].msg).toMatch(/^must be an ISO 8601 date/)
       invalid(await api.get("/api/ledger/entries?to=0000-01-01T00:00:00Z", scoped()), "to", "query")
       invalid(await api.get("/api/manage/purchases?from=9999-12-31T23:00:00-05:00", scoped()), "from", "query")
       invalid(await api.get("/api/manage/purchases/export.csv?to=0000-01-01", scoped()), "to", "query")

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { isRangeBound } from "../domain/DateRange"
 import { Page } from "../domain/Envelope"
+import { DateOrInstant } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { PageQuery } from "../domain/Pagination"
@@ -9,14 +9,6 @@ import { OneOf } from "../domain/Role"
 import { BadRequest, Forbidden, Unauthorized } from "../http/ApiErrors"
 import { Authenticated } from "../http/Security"
 import { auditActions, auditTargetTypes } from "./OperatorAudit"
-
-/** A query bound: a date (`2030-05-01`, a whole UTC day) or an instant with an offset. */
-const DateOrInstant = Schema.Trim.pipe(
-  Schema.filter((value) =>
-    isRangeBound(value) ||
-    "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"
-  )
-)
 
 export const AuditQuery = Schema.Struct({
   ...PageQuery.fields,

@@ -30,5 +30,15 @@ export const rangeEnd = (value: string) =>
     dateOnly.test(value) ? new Date(`${value}T00:00:00Z`).getTime() + DAY_MS : new Date(value).getTime() + 1
   ))
 
+/** Whether `YYYY-MM-DD` is a day of the calendar (JavaScript reads 2030-02-31 as 2030-03-03). */
+const isCalendarDay = (day: string) => {
+  const date = new Date(`${day}T00:00:00Z`)
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day
+}
+
+/** Whether a value reads as a `from`/`to` bound: a calendar date, or an instant with an offset (any year). */
+export const readsAsRangeBound = (value: string) =>
+  dateOrInstant.test(value) && isCalendarDay(value.slice(0, 10)) && !Number.isNaN(rangeStart(value).getTime())
+
 /** A `from`/`to` bound as the filters take it: a date or an instant with an offset, in the years 0001 to 9999 (UTC). */
-export const isRangeBound = (value: string) => dateOrInstant.test(value) && isStorable(rangeStart(value))
+export const isRangeBound = (value: string) => readsAsRangeBound(value) && isStorable(rangeStart(value))

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { isStrongPassword } from "../platform/Passwords"
-import { isStorable } from "./DateRange"
+import { isRangeBound, isStorable, readsAsRangeBound } from "./DateRange"
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -83,4 +83,16 @@ export const Instant = Schema.Trim.pipe(
     "must be an ISO 8601 date-time with an offset, e.g. 2030-05-01T19:00:00Z"
   ),
   Schema.annotations({ format: "date-time" })
+)
+
+/**
+ * A `from`/`to` query bound: a date (`2030-05-01`, a whole UTC day) or an instant with an offset,
+ * in the years 0001 to 9999 (UTC); `DateRange` turns it into the bounds of a filter.
+ */
+export const DateOrInstant = Schema.Trim.pipe(
+  Schema.filter((value) =>
+    !readsAsRangeBound(value)
+      ? "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"
+      : isRangeBound(value) || "must fall within the years 0001 to 9999"
+  )
 )

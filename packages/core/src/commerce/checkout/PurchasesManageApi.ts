@@ -1,8 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { isRangeBound } from "../../domain/DateRange"
 import { Ok, Page } from "../../domain/Envelope"
-import { Body, Name } from "../../domain/Fields"
+import { Body, DateOrInstant, Name } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { PaymentMethod } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
@@ -10,13 +9,6 @@ import { OneOf } from "../../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
 import { MemberScope } from "../../http/Security"
 import { saleStatuses } from "./ManageRepo"
-
-const DateOrInstant = Schema.Trim.pipe(
-  Schema.filter((value) =>
-    isRangeBound(value) ||
-    "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"
-  )
-)
 
 const filters = {
   productId: Schema.optional(Uuid),

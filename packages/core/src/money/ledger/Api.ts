@@ -1,8 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { isRangeBound } from "../../domain/DateRange"
 import { Ok, Page } from "../../domain/Envelope"
-import { Body } from "../../domain/Fields"
+import { Body, DateOrInstant } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { Currency, PaymentMethod } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
@@ -25,14 +24,6 @@ const InterestRateBps = IntBetween(
   MIN_INTEREST_BPS,
   MAX_INTEREST_BPS,
   `must be an integer number of basis points between ${MIN_INTEREST_BPS} and ${MAX_INTEREST_BPS}`
-)
-
-/** A query bound: a date (`2030-05-01`, a whole UTC day) or an instant with an offset. */
-const DateOrInstant = Schema.Trim.pipe(
-  Schema.filter((value) =>
-    isRangeBound(value) ||
-    "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"
-  )
 )
 
 const MethodFees = Schema.Struct({
