@@ -120,6 +120,23 @@ const typesOf = (schema: Schema): ReadonlySet<string> =>
   )
 
 /** A plausible value of a schema, for the parts of a request not under test. */
+/**
+ * The example with addresses of its own: a variant that is still valid (an optional field set to
+ * null, say) would otherwise register the document's example account in a database other suites
+ * share (PostgreSQL), and the docs suite registers that example expecting 201.
+ */
+const ownAddresses = (example: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(example).map(([key, value]) => [
+      key,
+      typeof value === "string" && /email/i.test(key)
+        ? `sweep-${uniqueTag()}@example.com`
+        : isObject(value)
+        ? ownAddresses(value)
+        : value
+    ])
+  )
+
 const plausible = (schema: Schema): unknown => {
   if (schema.enum) return schema.enum[0]
   const types = typesOf(schema)
@@ -279,8 +296,10 @@ const probesOf = (operation: Operation, seeds?: Seeds): ReadonlyArray<Probe> => 
     }
     const properties = (body.schema.properties ?? {}) as Record<string, Schema>
     const required = new Set<string>(body.schema.required ?? [])
-    const example: Record<string, unknown> = isObject(body.example) ? body.example : Object.fromEntries(
-      [...required].map((name) => [name, plausible(properties[name] ?? {})])
+    const example: Record<string, unknown> = ownAddresses(
+      isObject(body.example) ? body.example : Object.fromEntries(
+        [...required].map((name) => [name, plausible(properties[name] ?? {})])
+      )
     )
     for (const [name, schema] of Object.entries(properties)) {
       for (const [label, value] of propertyVariants(schema)) {
