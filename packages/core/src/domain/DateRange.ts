@@ -36,6 +36,9 @@ const isCalendarDay = (day: string) => {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day
 }
 
+/** A date alone (`YYYY-MM-DD`) that is a day of the calendar in the years 0001 to 9999 (PostgreSQL reads no year 0000). */
+export const isStorableDay = (value: string) => dateOnly.test(value) && value >= "0001-01-01" && isCalendarDay(value)
+
 /** Whether a value reads as a `from`/`to` bound: a calendar date, or an instant with an offset (any year). */
 export const readsAsRangeBound = (value: string) =>
   dateOrInstant.test(value) && isCalendarDay(value.slice(0, 10)) && !Number.isNaN(rangeStart(value).getTime())

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { isStorableDay } from "../domain/DateRange"
 import { Ok } from "../domain/Envelope"
 import { Uuid } from "../domain/Ids"
 import { Currency } from "../domain/Money"
@@ -7,15 +8,9 @@ import { OneOf } from "../domain/Role"
 import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
 import { MemberScope } from "../http/Security"
 
-const dateOnly = /^\d{4}-\d{2}-\d{2}$/
-const isRealDate = (value: string) => {
-  const date = new Date(`${value}T00:00:00Z`)
-  // Year 0000 is a real ISO date but not one PostgreSQL reads.
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && value >= "0001-01-01"
-}
 const IsoDate = Schema.Trim.pipe(
   Schema.filter((value) =>
-    (dateOnly.test(value) && isRealDate(value)) ||
+    isStorableDay(value) ||
     "must be an ISO 8601 date such as 2026-11-01"
   )
 )

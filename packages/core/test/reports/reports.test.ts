@@ -117,6 +117,9 @@ describe("GET /api/reports/sales", () => {
     const scoped = as(made.owner, made.community)
     expectInvalid(await api.get("/api/reports/sales?interval=year", scoped), "interval", "query")
     expectInvalid(await api.get("/api/reports/sales?from=2026-13-01", scoped), "from", "query")
+    // A day outside the calendar (JavaScript reads it as March 2), and a year PostgreSQL does not read.
+    expectInvalid(await api.get("/api/reports/sales?from=2026-02-30", scoped), "from", "query")
+    expectInvalid(await api.get("/api/emails/stats?from=0000-12-31", scoped), "from", "query")
     expectInvalid(await api.get("/api/reports/sales?to=yesterday", scoped), "to", "query")
     expectInvalid(await api.get("/api/reports/sales?from=2026-02-01&to=2026-01-01", scoped), "to", "query")
     expectInvalid(await api.get("/api/reports/sales?from=2020-01-01&to=2026-01-01", scoped), "from", "query")
