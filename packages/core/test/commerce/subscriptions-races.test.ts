@@ -36,6 +36,8 @@ const holdNextCharge = () => {
 }
 /** Slows every charge a little, so requests fired together overlap while one is at the gateway. */
 let delayMs = 0
+/** The next charge is taken by the gateway, then the process stops before its answer is applied. */
+let stopAfterNextCharge = false
 
 const gateway = Layer.effect(
   PaymentGateway,
@@ -46,13 +48,18 @@ const gateway = Layer.effect(
         asked.set(request.chargeId, (asked.get(request.chargeId) ?? 0) + 1)
         const held = hold
         hold = undefined
+        const stop = stopAfterNextCharge
+        stopAfterNextCharge = false
         const wait = held === undefined
           ? Effect.sleep(`${delayMs} millis`)
           : Effect.promise(() => {
             held.reached()
             return held.released
           })
-        return Effect.zipRight(wait, inner.createCharge(request))
+        const charged = Effect.zipRight(wait, inner.createCharge(request))
+        return stop
+          ? Effect.zipRight(charged, Effect.dieMessage("process stopped after the gateway call"))
+          : charged
       })
   }))
 ).pipe(Layer.provide(sandboxGateway({ webhookSecret: secret(SANDBOX_WEBHOOK_SECRET) })))
@@ -430,6 +437,134 @@ describe("a first charge paid after the subscription moved on is refunded", () =
       }
     ])
     expect(await ledgerOf(roda, pix.chargeId)).toEqual(["refund", "sale"])
+    expect(await unbalanced(roda, made.community.id)).toEqual([])
+  })
+})
+
+describe("a price changed in the catalogue while a change is at the gateway", () => {
+  /** The team reprices a product (what later buyers pay); subscriptions already sold keep theirs. */
+  const reprice = async (made: Made, productId: string, price: number) =>
+    expect(expectOk(await api.put(`/api/products/${productId}`, { price }, made.scoped)).price).toBe(price)
+
+  const addOnsOf = (subscriptionId: string) =>
+    query<{ productId: string; price: number }>(
+      roda,
+      (sql) =>
+        sql`SELECT product_id, price::float8 AS price FROM subscription_add_ons
+        WHERE subscription_id = ${subscriptionId} AND removed_at IS NULL`
+    )
+
+  /** The reconciliation job of a billing's first attempt, made due now. */
+  const reconcileNow = async (billingId: string) => {
+    const moved = await query(roda, (sql) =>
+      sql`UPDATE jobs SET run_at = now() - interval '1 second'
+        WHERE kind = 'subscriptions.charge-reconcile' AND key = ${`${billingId}:1`} AND status = 'queued'
+        RETURNING id`)
+    expect(moved).toHaveLength(1)
+  }
+
+  it("an upgrade answered after Premium was repriced: the member keeps the price quoted and charged", async () => {
+    const made = await subscribed(api)
+    const held = holdNextCharge()
+    const change = changeTier(made, made.premium.id)
+    await held.atGateway
+    // the quote (R$ 99,90 a month) is being charged; the team raises Premium to R$ 129,90 meanwhile
+    await reprice(made, made.premium.id, 12990)
+    held.release()
+    const answer = expectOk(await change)
+    expect(answer.scheduled).toBe(false)
+    expect(answer.subscription).toMatchObject({ productId: made.premium.id, price: 9990 })
+    await settleJobs()
+
+    const [proration, ...others] = (await billingsOf(roda, made.subscriptionId)).filter((b) => b.reason === "proration")
+    expect(others).toEqual([])
+    expect(proration).toMatchObject({ status: "paid", refundedAmount: 0, amount: answer.quote.amount })
+    // the renewals are charged the price the member agreed to, not the one set after
+    expect(await subscriptionOf(made.subscriptionId)).toMatchObject({
+      status: "active",
+      productId: made.premium.id,
+      price: 9990
+    })
+    expect(await hasProduct(made.member.profileId, made.premium.id)).toBe(true)
+    expect(await unbalanced(roda, made.community.id)).toEqual([])
+  })
+
+  it("an add-on answered after it was repriced: the add-on keeps the monthly price quoted and charged", async () => {
+    const made = await subscribed(api)
+    const held = holdNextCharge()
+    const adding = api.post(
+      `/api/subscriptions/${made.subscriptionId}/add-ons`,
+      { productId: made.addOn.id },
+      as(made.member, made.community)
+    )
+    await held.atGateway
+    await reprice(made, made.addOn.id, 1500)
+    held.release()
+    const answer = expectOk(await adding)
+    expect(answer.quote).toMatchObject({ productId: made.addOn.id, monthlyPrice: 1000 })
+    await settleJobs()
+
+    const [charged, ...others] = (await billingsOf(roda, made.subscriptionId)).filter((b) => b.reason === "add_on")
+    expect(others).toEqual([])
+    expect(charged).toMatchObject({ status: "paid", refundedAmount: 0, amount: answer.quote.amount })
+    expect(await addOnsOf(made.subscriptionId)).toEqual([{ productId: made.addOn.id, price: 1000 }])
+    expect(await hasProduct(made.member.profileId, made.addOn.id)).toBe(true)
+    expect(await unbalanced(roda, made.community.id)).toEqual([])
+  })
+
+  /**
+   * The gateway takes the upgrade, the process stops before its answer is applied, Premium is
+   * repriced, and the reconciliation job applies the payment later (from its queued payload).
+   */
+  const upgradeLeftToReconcile = async () => {
+    const made = await subscribed(api)
+    stopAfterNextCharge = true
+    const change = await changeTier(made, made.premium.id)
+    expect(change.status).toBe(500)
+    const [proration] = (await billingsOf(roda, made.subscriptionId)).filter((b) => b.reason === "proration")
+    expect(proration).toMatchObject({ status: "charging" })
+    expect(asked.get(proration!.id)).toBe(1)
+    await reprice(made, made.premium.id, 12990)
+    return { made, proration: proration! }
+  }
+
+  it("an upgrade applied by the reconciliation after Premium was repriced: the price quoted and charged", async () => {
+    const { made, proration } = await upgradeLeftToReconcile()
+    await reconcileNow(proration.id)
+    await settleJobs()
+
+    expect((await billingsOf(roda, made.subscriptionId)).find((b) => b.id === proration.id)).toMatchObject({
+      status: "paid",
+      refundedAmount: 0
+    })
+    expect(asked.get(proration.id)).toBe(1)
+    expect(await subscriptionOf(made.subscriptionId)).toMatchObject({
+      status: "active",
+      productId: made.premium.id,
+      price: 9990
+    })
+    expect(await unbalanced(roda, made.community.id)).toEqual([])
+  })
+
+  it("an upgrade queued for reconciliation before the price was carried in it: today's catalogue price", async () => {
+    const { made, proration } = await upgradeLeftToReconcile()
+    // a reconciliation queued by an older version: its payload names the option, not the price
+    const older = await query(roda, (sql) =>
+      sql`UPDATE jobs SET payload = payload #- '{purpose,price}'
+        WHERE kind = 'subscriptions.charge-reconcile' AND key = ${`${proration.id}:1`} RETURNING id`)
+    expect(older).toHaveLength(1)
+    await reconcileNow(proration.id)
+    await settleJobs()
+
+    expect((await billingsOf(roda, made.subscriptionId)).find((b) => b.id === proration.id)).toMatchObject({
+      status: "paid",
+      refundedAmount: 0
+    })
+    expect(await subscriptionOf(made.subscriptionId)).toMatchObject({
+      status: "active",
+      productId: made.premium.id,
+      price: 12990
+    })
     expect(await unbalanced(roda, made.community.id)).toEqual([])
   })
 })

@@ -35,9 +35,18 @@ const Purpose = Schema.Union(
   Schema.TaggedStruct("renewal", {}),
   Schema.TaggedStruct("retry", { retry: Schema.Number }),
   Schema.TaggedStruct("pay_now", {}),
-  /** `standing`: where the subscription stood when the change was decided (`Policy.standingOf`). */
-  Schema.TaggedStruct("change_tier", { productId: Schema.String, standing: Schema.optional(Schema.String) }),
-  Schema.TaggedStruct("add_on", { productId: Schema.String })
+  /**
+   * `standing`: where the subscription stood when the change was decided (`Policy.standingOf`).
+   * `price`: the option's price the change was quoted and charged at, what the subscription renews
+   * at (absent from charges queued before it was carried: the catalogue's price when applied).
+   */
+  Schema.TaggedStruct("change_tier", {
+    productId: Schema.String,
+    standing: Schema.optional(Schema.String),
+    price: Schema.optional(Schema.Number)
+  }),
+  /** `price`: the add-on's monthly price quoted and charged (absent from older charges, as above). */
+  Schema.TaggedStruct("add_on", { productId: Schema.String, price: Schema.optional(Schema.Number) })
 )
 export type Purpose = typeof Purpose.Type
 
@@ -268,16 +277,24 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
         return phaseOf(row)
       })
 
-    /** A change of option paid now: the option, its price and (another interval) a new period. */
-    const applyTierChange = (row: SubscriptionRow, billing: BillingRow, productId: string) =>
+    /**
+     * A change of option paid now: the option, its price (the one quoted and charged, never a price
+     * the catalogue got meanwhile) and (another interval) a new period.
+     */
+    const applyTierChange = (
+      row: SubscriptionRow,
+      billing: BillingRow,
+      purpose: Extract<Purpose, { readonly _tag: "change_tier" }>
+    ) =>
       Effect.gen(function*() {
+        const { productId } = purpose
         const target = yield* repo.planProduct(row.communityId, row.subscriptionGroupId, productId)
         if (Option.isNone(target)) return false
         const at = yield* now
         const newInterval = billing.periodStart!.getTime() !== row.currentPeriodStart!.getTime()
         yield* repo.update(row.id, {
           productId,
-          price: target.value.price,
+          price: purpose.price ?? target.value.price,
           scheduledProductId: null,
           ...(newInterval
             ? {
@@ -357,7 +374,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
             if (!paid) return
             const moved = !canMove(phase, "change_tier") || row.productId === purpose.productId ||
               (purpose.standing !== undefined && purpose.standing !== standingOf(row))
-            if (moved || !(yield* applyTierChange(row, billing, purpose.productId))) {
+            if (moved || !(yield* applyTierChange(row, billing, purpose))) {
               return yield* giveBack(row, billing)
             }
             return
@@ -373,7 +390,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
               communityId: row.communityId,
               subscriptionId: row.id,
               productId: purpose.productId,
-              price: product.value.price,
+              price: purpose.price ?? product.value.price,
               createdAt: at
             })
             yield* life.accessUntil(row, row.currentPeriodEnd!, [purpose.productId])

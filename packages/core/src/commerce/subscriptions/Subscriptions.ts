@@ -347,7 +347,8 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
           const charge = yield* charging.begin(row, billing, row.cardToken, `Mudança de plano: ${plan.target.title}`, {
             _tag: "change_tier",
             productId: plan.target.id,
-            standing: standingOf(row)
+            standing: standingOf(row),
+            price: plan.target.price
           })
           return { _tag: "Charging", charge, quote: quoteView(row, plan), row } as const
         }))
@@ -475,7 +476,8 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
           })
           const charge = yield* charging.begin(row, billing, row.cardToken, `Add-on: ${plan.target.title}`, {
             _tag: "add_on",
-            productId: plan.target.id
+            productId: plan.target.id,
+            price: plan.target.price
           })
           return { charge, quote: addOnQuoteView(row, plan), row }
         }))
