@@ -178,18 +178,33 @@ export const ledgerOf = async (roda: Roda, reference: string) =>
     (sql) => sql`SELECT kind FROM ledger_transactions WHERE reference = ${reference} ORDER BY kind`
   )).map((row) => row.kind).filter((kind) => kind !== "release")
 
-/** A plan checkout by PIX, left unpaid (its subscription is `incomplete`), by a new member. */
-export const pixCheckout = async (api: Client, memberName: string) => {
+/**
+ * A plan checkout by PIX, left unpaid (its subscription is `incomplete`), by a new member; with
+ * `coupon` (the body of `POST /api/coupons`), that coupon is created first and used on it.
+ */
+export const pixCheckout = async (
+  api: Client,
+  memberName: string,
+  options: { readonly coupon?: Record<string, unknown> } = {}
+) => {
   const made = await shop(api)
   const option = await activePlanOption(api, made.owner, made.community)
   const plan = expectCreated(
     await api.post("/api/subscription-groups", { name: "Plano PIX", productIds: [option.id] }, made.scoped)
   )
+  const coupon = options.coupon === undefined
+    ? null
+    : expectCreated(await api.post("/api/coupons", options.coupon, made.scoped))
   const member = await made.addMember("member", memberName)
   const pix = expectOk(
     await api.post(
       "/api/checkout",
-      { productId: option.id, subscriptionGroupId: plan.id, paymentMethod: "PIX" },
+      {
+        productId: option.id,
+        subscriptionGroupId: plan.id,
+        paymentMethod: "PIX",
+        ...(coupon === null ? {} : { couponCode: coupon.code })
+      },
       as(member, made.community)
     ),
     201
@@ -198,6 +213,7 @@ export const pixCheckout = async (api: Client, memberName: string) => {
     made,
     option,
     plan,
+    coupon,
     member,
     pix,
     id: pix.subscriptionId as string,

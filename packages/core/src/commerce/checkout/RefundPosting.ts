@@ -39,8 +39,9 @@ export interface PostedRefund {
 /**
  * What a refund given by the gateway does here, in the caller's transaction (checkout's refunds,
  * and refunds and lost disputes the gateway reports on its own): the ledger (pending first, then
- * available), and, once the purchase is refunded in full, the end of the access it gave, its stock
- * unit and coupon use given back; the buyer gets a receipt.
+ * available), and, once the purchase is refunded in full, the end of the access it gave and its stock
+ * unit given back; a charge refunded in full (a purchase or a plan checkout) gives back its coupon
+ * use; the buyer gets a receipt.
  */
 export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/RefundPosting", {
   effect: Effect.gen(function*() {
@@ -100,8 +101,11 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
             at: refund.at
           })
           if (sale.stockReserved) yield* stock.giveBack(refund.communityId, sale.productId)
-          if (sale.couponId !== null) yield* coupons.refund(refund.communityId, refund.chargeId)
         }
+        // A charge refunded in full gives its coupon use back, a plan checkout's too (its subscription
+        // ends). Only a counted use moves (`redeemed -> released`, once): one given back already (the
+        // charge expired or failed before a late payment) stays as it is.
+        if (refund.full && sale.couponId !== null) yield* coupons.refund(refund.communityId, refund.chargeId)
         if (sale.buyerEmail !== null && refund.kind === "refund") {
           const money = formatMoney(refund.amount, refund.currency)
           yield* mailer.send({

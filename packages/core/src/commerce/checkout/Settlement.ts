@@ -142,6 +142,8 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
             (id) => ({ id, communityId, profileId: charge.profileId, sourceType, sourceId, validUntil })
           )
         let sold = true
+        /** Whether the coupon's use counts: only when something was sold on it (see `FirstChargeOutcome`). */
+        let couponUsed = true
         if (charge.subscriptionGroupId === null) {
           yield* repo.insertPurchase({
             id: yield* ids.next,
@@ -160,13 +162,13 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
             listAmount: charge.listAmount,
             discount: charge.discount
           })
-          // Paid after its subscription moved on: refunded at once (the buyer told so), nothing sold.
-          sold = !Option.exists(started, (outcome) => outcome._tag === "RefundedAtOnce")
-          if (sold) {
-            const end = Option.match(started, {
-              onNone: () => periodEnd(product.billingInterval, paidAt),
-              onSome: (outcome) => outcome._tag === "Started" ? outcome.end : paidAt
-            })
+          const outcome = Option.getOrUndefined(started)
+          if (outcome?._tag === "RefundedAtOnce") {
+            // Paid after its subscription moved on: refunded at once (the buyer told so), nothing sold.
+            sold = false
+            couponUsed = outcome.keepsCoupon
+          } else {
+            const end = outcome === undefined ? periodEnd(product.billingInterval, paidAt) : outcome.end
             yield* entitlements.grant(
               yield* Effect.all([
                 entitlement("plan", charge.subscriptionGroupId, end),
@@ -176,7 +178,10 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
             )
           }
         }
-        if (charge.couponId !== null) yield* coupons.confirm(communityId, chargeId)
+        if (charge.couponId !== null) {
+          // a use given back with the money is released (once: only a `reserved` use moves)
+          yield* couponUsed ? coupons.confirm(communityId, chargeId) : coupons.release(communityId, chargeId)
+        }
         yield* ledger.recordSale({
           communityId,
           chargeId,

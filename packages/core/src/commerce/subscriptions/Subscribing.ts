@@ -39,8 +39,12 @@ export interface FirstChargePaid {
 export type FirstChargeOutcome =
   /** The subscription is `active` for its first period, which ends at `end`. */
   | { readonly _tag: "Started"; readonly end: Date }
-  /** Its subscription had moved on: the charge is refunded at once and nothing was sold. */
-  | { readonly _tag: "RefundedAtOnce" }
+  /**
+   * Its subscription had moved on: the charge is refunded at once and nothing was sold.
+   * `keepsCoupon`: the subscription was paid another way and still renews with the discount of this
+   * checkout's coupon, so the coupon's use stays counted; otherwise it is given back with the money.
+   */
+  | { readonly _tag: "RefundedAtOnce"; readonly keepsCoupon: boolean }
 
 /**
  * How checkout opens and starts subscriptions (contract; `commerce/subscriptions` owns the tables
@@ -54,7 +58,8 @@ export class Subscribing extends Context.Tag("@roda/core/Subscribing")<Subscribi
    * The first charge is paid: the subscription is `active` for its first period (`Started`, its
    * end). One that moved on meanwhile (canceled, expired, or paid another way) stays as it is and the
    * charge is refunded (a job, at once), the buyer told so (an e-mail of kind `refund`):
-   * `RefundedAtOnce`, nothing was sold (no access, no sale notice, no receipt). None when no
+   * `RefundedAtOnce`, nothing was sold (no access, no sale notice, no receipt; the coupon's use given
+   * back unless the subscription keeps its discount). None when no
    * subscription was opened by this charge.
    */
   readonly start: (input: FirstChargePaid) => Effect.Effect<Option.Option<FirstChargeOutcome>>

@@ -53,6 +53,13 @@ export const SubscribingLive = Layer.effect(
         (billing) => repo.updateBilling(billing.id, { paidAt: input.paidAt, attempts: 1 }, input.paidAt)
       )
 
+    /**
+     * Whether a subscription whose checkout charge is given back still holds that checkout's coupon:
+     * paid another way (not ended), it renews with the coupon's discount.
+     */
+    const keepsCoupon = (row: SubscriptionRow) =>
+      !finalStatuses.includes(row.status) && row.couponDiscount !== null && row.couponPeriodsLeft !== 0
+
     return Subscribing.of({
       open: (input) =>
         Effect.gen(function*() {
@@ -109,12 +116,13 @@ export const SubscribingLive = Layer.effect(
           if (Option.isNone(found)) return Option.none()
           const row = found.value
           if (row.status !== "incomplete") {
+            const refunded: FirstChargeOutcome = { _tag: "RefundedAtOnce", keepsCoupon: keepsCoupon(row) }
             // This charge was settled here before (a repeated call): as it was then, nothing more refunded.
             const earlier = yield* repo.lockBilling(row.communityId, input.chargeId)
             if (Option.isSome(earlier)) {
               const { periodEnd } = earlier.value
               return Option.some<FirstChargeOutcome>(
-                periodEnd === null ? { _tag: "RefundedAtOnce" } : { _tag: "Started", end: periodEnd }
+                periodEnd === null ? refunded : { _tag: "Started", end: periodEnd }
               )
             }
             // It moved on before its first charge was paid (canceled, or paid another way): it is not
@@ -139,7 +147,7 @@ export const SubscribingLive = Layer.effect(
                   `${ended ? "had ended" : "was paid another way"}; it is refunded in full.`
               )
             }
-            return Option.some<FirstChargeOutcome>({ _tag: "RefundedAtOnce" })
+            return Option.some(refunded)
           }
           const months = monthsOf(row.billingInterval)
           const end = periodEndAt(input.paidAt, months, 1)
