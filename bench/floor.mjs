@@ -1,9 +1,9 @@
 // The framework floor for bench/sideBySide.mjs: the static route (`GET /api/spaces/modules`) served by a bare
 // Effect `HttpApi` the way Roda serves its own (`NodeHttpServer.makeHandler` on node:http), with nothing of
 // Roda: one group, one endpoint, the `X-CommunityId` header decoded as a UUID, the same success schema shape
-// and the same JSON. No middleware, no envelope, no request log. What it reaches is the most any route built
-// on `HttpApi` can reach on this machine; Roda's static route is measured against it as well as against the
-// raw server.
+// and the same JSON, tracing off as in Roda by default. No middleware, no envelope, no request log. What it
+// reaches is the most any route built on `HttpApi` can reach on this machine; Roda's static route is measured
+// against it as well as against the raw server.
 //
 // Env: PORT, MODULES_JSON (file with the catalogue Roda answered).
 import { readFileSync } from "node:fs"
@@ -18,7 +18,9 @@ const adapter = createRequire(
 )
 const load = (name) => import(adapter.resolve(name))
 const { Effect, Layer, ManagedRuntime, Runtime, Schema } = await load("effect")
-const { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpServer } = await load("@effect/platform")
+const { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpMiddleware, HttpServer } = await load(
+  "@effect/platform"
+)
 const { NodeHttpServer } = await load("@effect/platform-node")
 
 const modules = process.env.MODULES_JSON ? JSON.parse(readFileSync(process.env.MODULES_JSON, "utf8")) : []
@@ -53,7 +55,10 @@ const runtime = ManagedRuntime.make(
     HttpApiBuilder.api(Api).pipe(Layer.provide(Spaces)),
     HttpServer.layerContext,
     HttpApiBuilder.Router.Live,
-    HttpApiBuilder.Middleware.layer
+    HttpApiBuilder.Middleware.layer,
+    // Tracing off, as in Roda without OTEL_EXPORTER_OTLP_ENDPOINT: no span per request or per effect.
+    Layer.setTracerEnabled(false),
+    Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true)
   )
 )
 const app = await runtime.runPromise(HttpApiBuilder.httpApp)
