@@ -73,6 +73,13 @@ describe("POST /api/events", () => {
     })
   })
 
+  it("gives back the times it keeps, in any year (year 50 is not 1950)", async () => {
+    const data = await createEvent(api, setup, { startTime: "0050-05-01T19:00:00Z", endTime: "0050-05-01T21:00:00Z" })
+    expect([data.startTime, data.endTime]).toEqual(["0050-05-01T19:00:00.000Z", "0050-05-01T21:00:00.000Z"])
+    const read = expectOk(await api.get(`/api/events/${data.id}`, owner()))
+    expect([read.startTime, read.endTime]).toEqual(["0050-05-01T19:00:00.000Z", "0050-05-01T21:00:00.000Z"])
+  })
+
   it("creates an in-person event with its address", async () => {
     const data = await createEvent(api, setup, { type: "in_person", address, joinUrl: null })
     expect(data.address).toMatchObject({ ...address, complement: null, state: null })

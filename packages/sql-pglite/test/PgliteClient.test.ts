@@ -33,6 +33,28 @@ layer(PgliteClient.layer({}), { excludeTestServices: true })("PgliteClient (in m
       expect(results.map((rows) => rows[0]?.n)).toEqual(Array.from({ length: 50 }, (_, i) => i))
     }))
 
+  it.effect("reads timestamps of every year as PostgreSQL holds them (years 1 to 99 too), named or not", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const instants = [
+        "0001-01-01T00:00:00.000Z",
+        "0050-05-01T19:00:00.000Z",
+        "0099-12-31T23:59:59.999Z",
+        "2026-11-25T10:00:00.123Z"
+      ]
+      // Four times: a statement is prepared under a name from its third call (another code path).
+      for (let call = 0; call < 4; call++) {
+        for (const instant of instants) {
+          const rows = yield* sql<{ readonly at: Date; readonly local: Date; readonly list: ReadonlyArray<Date> }>`
+            SELECT ${instant}::timestamptz AS at, (${instant}::timestamptz AT TIME ZONE 'UTC') AS local,
+              ARRAY[${instant}::timestamptz] AS list`
+          expect(rows[0]!.at.toISOString()).toBe(instant)
+          expect(rows[0]!.list.map((at) => at.toISOString())).toEqual([instant])
+          expect(rows[0]!.local.getFullYear()).toBe(Number(instant.slice(0, 4)))
+        }
+      }
+    }))
+
   it.effect("hides a transaction from other fibers until it commits", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -1,5 +1,5 @@
 import { SqlError } from "@effect/sql/SqlError"
-import { type Extensions, PGlite } from "@electric-sql/pglite"
+import { type Extensions, PGlite, types } from "@electric-sql/pglite"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { existsSync } from "node:fs"
@@ -8,6 +8,7 @@ import { mkdir } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import parseDate from "postgres-date"
 
 /** Where PGlite keeps its WebAssembly build and file system bundle. */
 const distDir = () => dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"))
@@ -76,6 +77,14 @@ const checkExtensions = async (extensions: Extensions) => {
   }
 }
 
+/**
+ * Timestamps read as node-postgres reads them (the same parser, `postgres-date`), so both databases
+ * answer alike. PGlite's own parser is `new Date(text)`, which reads the years 0000 to 0099 of
+ * PostgreSQL's text (`0050-05-01 19:00:00+00`) as 1900 to 1999: a date stored in year 50 came
+ * back in 1950. Arrays of them use these too (PGlite looks the element parser up when it parses).
+ */
+const timestampParsers = { [types.TIMESTAMPTZ]: parseDate, [types.TIMESTAMP]: parseDate }
+
 const create = async (dataDir: string | undefined, options: OpenOptions): Promise<PGlite> => {
   await checkExtensions(options.extensions ?? {})
   const shared = await sharedRuntime()
@@ -83,6 +92,7 @@ const create = async (dataDir: string | undefined, options: OpenOptions): Promis
     extensions: options.extensions ?? {},
     wasmModule: shared.wasmModule,
     fsBundle: shared.fsBundle,
+    parsers: timestampParsers,
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {})
   }
   if (dataDir === undefined || dataDir === "memory") return PGlite.create(common)
