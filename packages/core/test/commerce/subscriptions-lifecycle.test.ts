@@ -373,3 +373,90 @@ describe("the subscription lifecycle (controlled clock, jobs run by hand)", () =
     expect(amounts).toEqual([4491, 4491, 4990])
   })
 })
+
+describe("a change of option scheduled for the period end, the option repriced meanwhile", () => {
+  interface Terms {
+    productId: string
+    price: number
+    scheduledProductId: string | null
+    scheduledPrice: number | null
+  }
+  const termsOf = async (id: string) =>
+    (await query<Terms>(
+      roda,
+      (sql) =>
+        sql`SELECT product_id, price::float8 AS price, scheduled_product_id, scheduled_price::float8 AS scheduled_price
+        FROM subscriptions WHERE id = ${id}`
+    ))[0]!
+
+  /**
+   * A member on Premium (R$ 99,90 a month) schedules Mensal (R$ 49,90) for the period end; the team
+   * then raises Mensal to R$ 59,90 (what later buyers pay).
+   */
+  const downgradeThenReprice = async () => {
+    time.set(T0)
+    const made = await subscribed(api)
+    const id = await made.buy(made.premium.id)
+    const scheduled = expectOk(
+      await api.post(
+        `/api/subscriptions/${id}/change-tier`,
+        { productId: made.monthly.id, when: "period_end" },
+        as(made.member, made.community)
+      )
+    )
+    expect(scheduled).toMatchObject({ scheduled: true, quote: { direction: "downgrade", when: "period_end" } })
+    expect(await termsOf(id)).toEqual({
+      productId: made.premium.id,
+      price: 9990,
+      scheduledProductId: made.monthly.id,
+      scheduledPrice: 4990
+    })
+    const repriced = expectOk(await api.put(`/api/products/${made.monthly.id}`, { price: 5990 }, made.scoped))
+    expect(repriced.price).toBe(5990)
+    return { made, id }
+  }
+
+  it("renews at the price quoted when it was scheduled, not the catalogue's at the period end", async () => {
+    const { id, made } = await downgradeThenReprice()
+    await toPeriodEnd(id)
+    expect(await termsOf(id)).toEqual({
+      productId: made.monthly.id,
+      price: 4990,
+      scheduledProductId: null,
+      scheduledPrice: null
+    })
+    expect((await billingsOf(id)).at(-1)).toMatchObject({ reason: "renewal", status: "paid", amount: 4990 })
+    // and so on: the next renewal too
+    await toPeriodEnd(id)
+    expect((await billingsOf(id)).at(-1)).toMatchObject({ reason: "renewal", status: "paid", amount: 4990 })
+    expect(await unbalanced(roda, made.community.id)).toEqual([])
+  })
+
+  it("a schedule made before the quoted price was kept (none stored) takes the catalogue's price", async () => {
+    const { id, made } = await downgradeThenReprice()
+    // as an older version left it: the option scheduled, no price with it
+    const older = await query(
+      roda,
+      (sql) => sql`UPDATE subscriptions SET scheduled_price = NULL WHERE id = ${id} RETURNING id`
+    )
+    expect(older).toHaveLength(1)
+    await toPeriodEnd(id)
+    expect(await termsOf(id)).toMatchObject({ productId: made.monthly.id, price: 5990, scheduledPrice: null })
+    expect((await billingsOf(id)).at(-1)).toMatchObject({ reason: "renewal", status: "paid", amount: 5990 })
+  })
+
+  it("the quoted price goes with the schedule: undone, canceled, or scheduled again at today's price", async () => {
+    const { id, made } = await downgradeThenReprice()
+    const member = as(made.member, made.community)
+    expectOk(await api.del(`/api/subscriptions/${id}/scheduled-change`, member))
+    expect(await termsOf(id)).toMatchObject({ scheduledProductId: null, scheduledPrice: null })
+    // scheduled again after the reprice: agreed at R$ 59,90
+    expectOk(
+      await api.post(`/api/subscriptions/${id}/change-tier`, { productId: made.monthly.id, when: "period_end" }, member)
+    )
+    expect(await termsOf(id)).toMatchObject({ scheduledProductId: made.monthly.id, scheduledPrice: 5990 })
+    // a cancel at the period end drops the schedule, its price too
+    expectOk(await api.post(`/api/subscriptions/${id}/cancel`, undefined, member))
+    expect(await termsOf(id)).toMatchObject({ price: 9990, scheduledProductId: null, scheduledPrice: null })
+  })
+})

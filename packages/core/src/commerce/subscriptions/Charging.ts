@@ -14,6 +14,7 @@ import {
 } from "../../platform/PaymentGateway"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
+import { CouponRedemption } from "../coupons/CouponRedemption"
 import { SubscriptionLifecycle } from "./Lifecycle"
 import { billingMove, canMove, type Phase, phaseOf, retryDays, standingOf } from "./Policy"
 import { type BillingRow, type SubscriptionRow, SubscriptionsRepo } from "./Repo"
@@ -119,6 +120,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
     const gateway = yield* PaymentGateway
     const pricing = yield* Pricing
     const ledger = yield* LedgerPosting
+    const coupons = yield* CouponRedemption
     const now = life.now
     const tx = transactional(sql)
 
@@ -201,10 +203,29 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
     }
 
     /**
+     * The team's cancel with a refund posted a refund of `billing` (in the caller's transaction): when
+     * the billing is the checkout's first charge and it is now refunded in full (its own refunds, or
+     * every refund the ledger counts of its sale), the checkout coupon's use is given back, as a
+     * checkout charge refunded in full at the gateway gives it back (`RefundPosting`): the
+     * subscription has ended. Through the coupons' contract, which moves only a counted use
+     * (`redeemed -> released`): once, however often asked. (A first charge paid after its
+     * subscription moved on is refunded too, but its coupon was settled with the payment:
+     * `FirstChargeOutcome.keepsCoupon`.)
+     */
+    const firstChargeRefunded = (row: SubscriptionRow, billing: BillingRow) =>
+      Effect.gen(function*() {
+        if (billing.id !== row.firstChargeId) return
+        const full = billing.refundedAmount >= billing.amount ||
+          Option.exists(yield* ledger.refundable(row.communityId, billing.id), (left) => left <= 0)
+        if (full) yield* coupons.refund(row.communityId, billing.id)
+      })
+
+    /**
      * A pending refund of a billing: the gateway is asked outside any transaction (the refund id is
      * its idempotency key), and its answer applied once in a transaction: posted (and, for the
-     * team's cancel with refund, the subscription ends), or failed (the amount goes back). Safe to
-     * run twice at once (the request and the job). The refund's status afterwards.
+     * team's cancel with refund, the subscription ends; a first charge refunded in full gives its
+     * coupon use back), or failed (the amount goes back). Safe to run twice at once (the request and
+     * the job). The refund's status afterwards.
      */
     const completeRefund = traced("SubscriptionCharging.completeRefund")(
       function*(communityId: string, refundId: string) {
@@ -246,8 +267,11 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
           if (current.refundedAmount >= current.amount && current.status === "paid") {
             yield* repo.updateBilling(current.id, { status: yield* moveBilling(current, "refunded") }, at)
           }
-          if (refund.endsSubscription && canMove(phaseOf(row), "cancel_now")) {
-            yield* life.end(row, at, ` Reembolso / Refund: ${formatMoney(refund.amount, row.currency)}.`)
+          if (refund.endsSubscription) {
+            if (canMove(phaseOf(row), "cancel_now")) {
+              yield* life.end(row, at, ` Reembolso / Refund: ${formatMoney(refund.amount, row.currency)}.`)
+            }
+            yield* firstChargeRefunded(row, current)
           }
           return "succeeded" as const
         }))
@@ -296,6 +320,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
           productId,
           price: purpose.price ?? target.value.price,
           scheduledProductId: null,
+          scheduledPrice: null,
           ...(newInterval
             ? {
               currentPeriodStart: billing.periodStart!,

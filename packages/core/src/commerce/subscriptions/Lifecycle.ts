@@ -247,7 +247,8 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
           status: "canceled",
           canceledAt: at,
           cancelAtPeriodEnd: false,
-          scheduledProductId: null
+          scheduledProductId: null,
+          scheduledPrice: null
         }, at)
         yield* accessUntil(row, accessEnd)
         yield* mailMember(
@@ -259,20 +260,25 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
         )
       })
 
-    /** Applies a scheduled change of option at the period end: option and price of the next period. */
+    /**
+     * Applies a scheduled change of option at the period end: option and price of the next period,
+     * the price quoted when the change was scheduled (never one the catalogue got since; a schedule
+     * made before the quoted price was kept takes the catalogue's).
+     */
     const applyScheduledChange = (row: SubscriptionRow) =>
       Effect.gen(function*() {
         if (row.scheduledProductId === null) return row
         const next = yield* repo.planProduct(row.communityId, row.subscriptionGroupId, row.scheduledProductId)
         const at = yield* now
         if (Option.isNone(next) || next.value.kind !== "option") {
-          yield* repo.update(row.id, { scheduledProductId: null }, at)
-          return { ...row, scheduledProductId: null }
+          yield* repo.update(row.id, { scheduledProductId: null, scheduledPrice: null }, at)
+          return { ...row, scheduledProductId: null, scheduledPrice: null }
         }
         const changes: SubscriptionChanges = {
           productId: next.value.id,
-          price: next.value.price,
+          price: row.scheduledPrice ?? next.value.price,
           scheduledProductId: null,
+          scheduledPrice: null,
           billingAnchor: row.currentPeriodEnd!,
           periodIndex: 0
         }

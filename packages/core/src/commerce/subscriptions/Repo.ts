@@ -25,6 +25,11 @@ export interface SubscriptionRow {
   readonly pausedUntil: Date | null
   readonly pausedRemainingSeconds: number | null
   readonly scheduledProductId: string | null
+  /**
+   * The price the scheduled option was quoted at when the change was scheduled, what it renews at
+   * (null with no schedule, and for schedules made before it was kept: the catalogue's price then).
+   */
+  readonly scheduledPrice: number | null
   readonly discountPercent: number | null
   readonly discountMonthsLeft: number | null
   /** A checkout coupon's amount off the option's price at each renewal, for `couponPeriodsLeft` more (null: for good). */

@@ -156,7 +156,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         yield* moveCheck(row, "cancel")
         const at = yield* now
         if (row.status === "active") {
-          yield* repo.update(row.id, { cancelAtPeriodEnd: true, scheduledProductId: null }, at)
+          yield* repo.update(row.id, { cancelAtPeriodEnd: true, scheduledProductId: null, scheduledPrice: null }, at)
           yield* life.mailMember(
             row,
             "subscription-canceled",
@@ -204,7 +204,8 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
             status: "paused",
             pausedUntil: resumeAt,
             pausedRemainingSeconds: remaining,
-            scheduledProductId: null
+            scheduledProductId: null,
+            scheduledPrice: null
           }, at)
           yield* life.accessUntil(row, at)
           if (resumeAt !== null) {
@@ -320,7 +321,8 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
           const plan = yield* planChange(row, input)
           const at = yield* now
           if (plan.change.when === "period_end") {
-            yield* repo.update(row.id, { scheduledProductId: plan.target.id }, at)
+            // agreed now: it renews at the price quoted now, whatever the catalogue says at the period end
+            yield* repo.update(row.id, { scheduledProductId: plan.target.id, scheduledPrice: plan.target.price }, at)
             return {
               _tag: "Scheduled",
               answer: { scheduled: true, quote: quoteView(row, plan), subscription: yield* reread(row) }
@@ -374,7 +376,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         return yield* tx(Effect.gen(function*() {
           const row = yield* own(member, id, true)
           if (row.scheduledProductId === null) return yield* Effect.fail(notFound(M.noScheduledChange))
-          yield* repo.update(row.id, { scheduledProductId: null }, yield* now)
+          yield* repo.update(row.id, { scheduledProductId: null, scheduledPrice: null }, yield* now)
           return yield* reread(row)
         }))
       }

@@ -28,6 +28,7 @@ import operatorAudit from "./0027_operator_audit"
 import oauthRegistrationWindows from "./0028_oauth_registration_windows"
 import readContracts from "./0029_read_contracts"
 import subscriptionRequestKeysCreated from "./0030_subscription_request_keys_created"
+import subscriptionScheduledPrice from "./0031_subscription_scheduled_price"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -60,5 +61,6 @@ export const migrations = {
   "0027_operator_audit": operatorAudit,
   "0028_oauth_registration_windows": oauthRegistrationWindows,
   "0029_read_contracts": readContracts,
-  "0030_subscription_request_keys_created": subscriptionRequestKeysCreated
+  "0030_subscription_request_keys_created": subscriptionRequestKeysCreated,
+  "0031_subscription_scheduled_price": subscriptionScheduledPrice
 }
