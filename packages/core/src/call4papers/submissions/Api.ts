@@ -327,7 +327,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        "The speaker bank: everyone who proposed (or co-speaks) a submitted proposal in a live call of the community, one entry per person with their proposals across calls (drafts left out). No e-mail or phone. Owner, admin, moderator, or an accepted owner of some call (403 otherwise). Keyset by profile id."
+        "The speaker bank: everyone who proposed (or co-speaks) a submitted proposal in a live call of the community, one entry per person with their proposals across calls (drafts left out). No e-mail or phone. Owner, admin and moderator read the whole bank; an accepted owner of some call reads the bank of the calls they own only (the speakers and proposals of those calls, never other calls'); anyone else 403. Keyset by profile id."
       )
       .annotate(OpenApi.Summary, "List the speaker bank")
   )
@@ -343,7 +343,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        `${ORGANISER} Invites a person from the speaker bank (\`GET /api/call4papers/speakers\`) to submit to this call, by e-mail. Someone not in the bank: 400 (param \`profileId\`); invited before: 409 (param \`profileId\`); a call that is not published: 409 (param \`status\`).`
+        `${ORGANISER} Invites a person from the speaker bank (\`GET /api/call4papers/speakers\`) to submit to this call, by e-mail; an organiser who is not staff invites from the bank of the calls they own. Someone not in the bank: 400 (param \`profileId\`); invited before: 409 (param \`profileId\`); a call that is not published: 409 (param \`status\`).`
       )
       .annotate(OpenApi.Summary, "Invite a speaker to a call")
   )
@@ -488,7 +488,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
     offerMove(
       "speakerCounter",
       "speaker-counter",
-      `The proposer answers the organisation's open offer with their own (409 when none is open): \`em_negociacao -> em_negociacao\`. ${TERMS}`
+      `The proposer answers the organisation's open offer with their own (409 when none is open): \`em_negociacao -> em_negociacao\`. Only the proposer's own token: staff acting as them (X-ProfileId) get 403. ${TERMS}`
     ).setPayload(OfferTerms)
       .annotate(OpenApi.Summary, "Counter the organisation's offer")
   )
@@ -496,7 +496,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
     move(
       "accept",
       "accept",
-      "Accepts the other side's open offer (the proposer accepts the organisation's, an organiser the speaker's; 409 for one's own side's offer): `em_negociacao -> aceita`; its terms become the agreement."
+      "Accepts the other side's open offer (the proposer accepts the organisation's, with their own token only: staff acting as them with X-ProfileId get 403; an organiser the speaker's; 409 for one's own side's offer): `em_negociacao -> aceita`; its terms become the agreement."
     )
       .annotate(OpenApi.Summary, "Accept the open offer")
   )

@@ -141,6 +141,14 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
       JOIN member_cards p ON p.community_id = s.community_id AND p.id = s.proposer_profile_id
       LEFT JOIN call4papers_tracks t ON t.community_id = s.community_id AND t.id = s.track_id`
 
+    /** `AND` the submission `s` belongs to a call that `ownerProfileId` owns (accepted); nothing without one. */
+    const ownedBy = (ownerProfileId: string | undefined) =>
+      ownerProfileId === undefined
+        ? sql``
+        : sql`AND EXISTS (SELECT 1 FROM call4papers_owners own
+          WHERE own.community_id = s.community_id AND own.call_id = s.call_id
+            AND own.profile_id = ${ownerProfileId} AND own.status = 'accepted')`
+
     /** Visible submissions of a call for one caller (see `Visibility`). */
     const visible = (communityId: string, visibility: Visibility) => {
       const own = sql`EXISTS (SELECT 1 FROM call4papers_submission_speakers sp
@@ -479,8 +487,14 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
           JOIN call4papers_calls c ON c.community_id = o.community_id AND c.id = o.call_id AND c.deleted_at IS NULL
           WHERE o.community_id = ${communityId} AND o.profile_id = ${profileId} AND o.status = 'accepted'
           LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-      /** Speakers of the bank (anyone with a non-draft submission in a live call), by profile id. */
-      bank: (communityId: string, filter: { after?: readonly [string] | undefined; limit: number }) =>
+      /**
+       * Speakers of the bank (anyone with a non-draft submission in a live call), by profile id. With
+       * `ownerProfileId`, only the calls that profile owns (accepted) count.
+       */
+      bank: (
+        communityId: string,
+        filter: { after?: readonly [string] | undefined; limit: number; ownerProfileId?: string | undefined }
+      ) =>
         sql<{ profileId: string; fullName: string; avatarUrl: string | null }>`
           SELECT p.id AS profile_id, p.full_name, p.avatar_url FROM member_cards p
           WHERE p.community_id = ${communityId} AND p.removed_at IS NULL
@@ -488,27 +502,34 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
               JOIN call4papers_submissions s ON s.community_id = sp.community_id AND s.id = sp.submission_id
                 AND s.status <> 'rascunho'
               JOIN call4papers_calls c ON c.community_id = s.community_id AND c.id = s.call_id AND c.deleted_at IS NULL
-              WHERE sp.community_id = p.community_id AND sp.profile_id = p.id)
+              WHERE sp.community_id = p.community_id AND sp.profile_id = p.id
+                ${ownedBy(filter.ownerProfileId)})
             ${filter.after ? sql`AND p.id > ${filter.after[0]}` : sql``}
           ORDER BY p.id LIMIT ${filter.limit + 1}`.pipe(Effect.orDie),
-      /** The non-draft submissions of these speakers across the community's live calls. */
-      submissionsOfSpeakers: (communityId: string, profileIds: ReadonlyArray<string>) =>
+      /**
+       * The non-draft submissions of these speakers across the community's live calls (with
+       * `ownerProfileId`, of the calls that profile owns only).
+       */
+      submissionsOfSpeakers: (communityId: string, profileIds: ReadonlyArray<string>, ownerProfileId?: string) =>
         profileIds.length === 0
           ? Effect.succeed([] as ReadonlyArray<SubmissionRow & { speakerProfileId: string; speakerRole: string }>)
           : sql<SubmissionRow & { speakerProfileId: string; speakerRole: string }>`
             SELECT q.*, sp.profile_id AS speaker_profile_id, sp.role AS speaker_role
             FROM call4papers_submission_speakers sp
-            JOIN (${select} WHERE s.community_id = ${communityId} AND s.status <> 'rascunho') q
+            JOIN (${select} WHERE s.community_id = ${communityId} AND s.status <> 'rascunho'
+              ${ownedBy(ownerProfileId)}) q
               ON q.community_id = sp.community_id AND q.id = sp.submission_id
             WHERE sp.community_id = ${communityId} AND ${sql.in("sp.profile_id", profileIds)}
             ORDER BY sp.profile_id, q.id`.pipe(Effect.orDie),
-      inBank: (communityId: string, profileId: string) =>
+      /** Whether the profile is in the bank (with `ownerProfileId`, the bank of that owner's calls). */
+      inBank: (communityId: string, profileId: string, ownerProfileId?: string) =>
         sql<{ one: number }>`SELECT 1 AS one FROM call4papers_submission_speakers sp
           JOIN call4papers_submissions s ON s.community_id = sp.community_id AND s.id = sp.submission_id
             AND s.status <> 'rascunho'
           JOIN call4papers_calls c ON c.community_id = s.community_id AND c.id = s.call_id AND c.deleted_at IS NULL
           JOIN member_cards p ON p.community_id = sp.community_id AND p.id = sp.profile_id AND p.removed_at IS NULL
-          WHERE sp.community_id = ${communityId} AND sp.profile_id = ${profileId} LIMIT 1`.pipe(
+          WHERE sp.community_id = ${communityId} AND sp.profile_id = ${profileId} ${ownedBy(ownerProfileId)}
+          LIMIT 1`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),

@@ -4,6 +4,7 @@ import { conflict, fieldError, forbidden, invalidField, notFound } from "../../d
 import type { Member } from "../../domain/Caller"
 import { isUuid, Uuid } from "../../domain/Ids"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { isStaff } from "../../domain/Role"
 import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
 import { traced } from "../../platform/traced"
@@ -159,6 +160,15 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
     const fresh = (member: Member, id: string) => Effect.map(seen(member, id), viewOf)
 
     const requireProposer = (seen: Seen) => seen.proposer ? Effect.void : Effect.fail(forbidden(M.onlyProposer))
+
+    /**
+     * Terms bind the speaker only with their own consent: the proposer's own profile, not staff acting as
+     * it with X-ProfileId (as invitations are answered by their holder only; spec §5, roles not lent).
+     */
+    const requireOwnConsent = (member: Member, submission: SubmissionRow) =>
+      submission.proposerProfileId === member.profileId
+        ? Effect.void
+        : Effect.fail(forbidden(M.speakerOwnConsent))
 
     /** The track, when given, must be a live track of the call (400, param `trackId`). */
     const checkTrack = (call: CallRow, trackId: string | null | undefined) =>
@@ -404,20 +414,30 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
 
     // speaker bank
 
-    const requireBankReader = (member: Member) =>
+    /**
+     * Whose bank the member reads: staff read the whole community's (`undefined`); an accepted owner of
+     * a call reads the bank of the calls they own only (their profile id), never other calls' speakers
+     * and proposals, which they may not see either (a blind call's reviewer who opens a call of their own
+     * must not learn its speakers); anyone else 403.
+     */
+    const bankScope = (member: Member) =>
       Effect.gen(function*() {
-        const staff = ["owner", "admin", "moderator"].includes(member.role)
-        if (staff || (yield* repo.ownsAnyCall(member.communityId, member.profileId))) return
+        if (isStaff(member.role)) return undefined
+        if (yield* repo.ownsAnyCall(member.communityId, member.profileId)) return member.profileId
         return yield* Effect.fail(forbidden(M.speakersRefused))
       })
 
     const speakers = traced("Submissions.speakers")(function*(member: Member, query: PageQuery) {
-      yield* requireBankReader(member)
+      const ownerProfileId = yield* bankScope(member)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, IdCursor)
-      const people = yield* repo.bank(member.communityId, { after, limit })
+      const people = yield* repo.bank(member.communityId, { after, limit, ownerProfileId })
       const page = toPage(people, limit, (row) => [row.profileId])
-      const proposals = yield* repo.submissionsOfSpeakers(member.communityId, page.items.map((row) => row.profileId))
+      const proposals = yield* repo.submissionsOfSpeakers(
+        member.communityId,
+        page.items.map((row) => row.profileId),
+        ownerProfileId
+      )
       return {
         items: page.items.map((person) => ({
           profileId: person.profileId,
@@ -449,7 +469,9 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
         return yield* Effect.fail(conflict(message, [fieldError("status", message)]))
       }
       const profileId = input.profileId.toLowerCase()
-      if (!(yield* repo.inBank(member.communityId, profileId))) {
+      // organisers who are not staff invite from the bank of the calls they own (see `bankScope`)
+      const ownerProfileId = roles.staff ? undefined : member.profileId
+      if (!(yield* repo.inBank(member.communityId, profileId, ownerProfileId))) {
         return yield* Effect.fail(invalidField("profileId", M.notInBank))
       }
       const id = yield* ids.next
@@ -713,7 +735,10 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       Effect.gen(function*() {
         const s = yield* seen(member, id)
         if (side === "organisation") yield* requireOrganiser(s.roles)
-        else yield* requireProposer(s)
+        else {
+          yield* requireProposer(s)
+          yield* requireOwnConsent(member, s.submission)
+        }
         yield* locked(member, s.submission.id, move, (current, to, at) =>
           Effect.gen(function*() {
             const offers = yield* repo.offers(member.communityId, current.id)
@@ -790,6 +815,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
           if (open === undefined) return yield* refuse(M.noOpenOffer)
           const mayAccept = open.side === "organisation" ? s.proposer : s.roles.organiser
           if (!mayAccept) return yield* refuse(M.acceptOtherSide)
+          if (open.side === "organisation") yield* requireOwnConsent(member, current)
           yield* repo.closeOpenOffer(member.communityId, current.id, "accepted", member.actingProfileId, at)
           yield* repo.setStatus(
             member.communityId,

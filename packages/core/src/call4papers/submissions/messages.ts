@@ -28,6 +28,10 @@ export const SubmissionMessages = {
       }`,
       `A submission in ${from} does not allow ${move}. Allowed moves: ${allowed.length ? allowed.join(", ") : "none"}`
     ),
+  speakerOwnConsent: text(
+    "Apenas o próprio palestrante pode aceitar ou contrapor em seu nome; agir como o perfil dele (X-ProfileId) não basta.",
+    "Only the speaker themselves may accept or counter in their name; acting as their profile (X-ProfileId) is not enough."
+  ),
   onlyProposer: text(
     "Apenas quem enviou a proposta pode fazer isso.",
     "Only the submission's proposer may do this."
