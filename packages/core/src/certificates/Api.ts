@@ -444,11 +444,12 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
       .setPayload(Body({ indexing: Schema.Boolean }))
       .addSuccess(Ok(Certificate))
       .addError(BadRequest)
+      .addError(Forbidden)
       .addError(NotFound)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        `${HOLDER_OR_STAFF} Whether search engines may index the public page \`/certificates/{code}\` (\`<meta name="robots">\`); off by default.`
+        `${HOLDER_OR_STAFF} Whether search engines may index the public page \`/certificates/{code}\` (\`<meta name="robots">\`); off by default. Only the holder (their own token) turns it on, since it publishes their name; staff may turn it off (403 when staff, or staff acting as the holder with X-ProfileId, turn it on).`
       )
       .annotate(OpenApi.Summary, "Set a certificate's search indexing")
   )
@@ -545,7 +546,7 @@ export class CertificatePagesApi extends HttpApiGroup.make("certificatePages")
       .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        "Public: the Open Badges 3.0 `OpenBadgeCredential` as a VC-JWT (`alg: EdDSA`, Ed25519), signed with the community's issuer key (`kid` in /.well-known/jwks.json)."
+        "Public: the Open Badges 3.0 `OpenBadgeCredential` as a VC-JWT (`alg: EdDSA`, Ed25519), signed with the community's issuer key (`kid` in /.well-known/jwks.json). Only for a certificate in force: a revoked or superseded one answers 404 (its verification page still says so)."
       )
       .annotate(OpenApi.Summary, "Certificate credential (VC-JWT)")
   )

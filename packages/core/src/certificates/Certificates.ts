@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { OperatorAudit } from "../audit/OperatorAudit"
 import { Memberships } from "../communities/Memberships"
-import { conflict, fieldError, invalidField, notFound } from "../domain/AppError"
+import { conflict, fieldError, forbidden, invalidField, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
 import { Uuid } from "../domain/Ids"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
@@ -561,8 +561,15 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       return certificateView(row, base, true)
     })
 
+    /**
+     * Search-engine indexing publishes the holder's name: only the holder turns it on (their own token;
+     * staff, also acting as the holder with X-ProfileId, get 403). Staff may turn it off.
+     */
     const setIndexing = traced("Certificates.setIndexing")(function*(member: Member, id: string, indexing: boolean) {
       const row = yield* visible(member, id)
+      if (indexing && row.profileId !== member.profileId) {
+        return yield* Effect.fail(forbidden(M.indexingHolderOnly))
+      }
       yield* repo.update(member.communityId, row.id, { indexing }, yield* now)
       return certificateView(yield* find(member.communityId, row.id), base, isStaff(member.role))
     })

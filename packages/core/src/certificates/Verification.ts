@@ -78,8 +78,13 @@ export class Verification extends Effect.Service<Verification>()("@roda/core/Cer
       }
     })
 
+    /**
+     * A signed credential only for a certificate in force: a revoked or superseded one would otherwise
+     * get a freshly signed VC-JWT that verifies offline with the JWKS (it carries no revocation status).
+     */
     const credential = traced("Verification.credential")(function*(typed: string) {
       const row = yield* byCode(typed)
+      if (row.status !== "issued") return yield* Effect.fail(notFound(M.credentialWithdrawn))
       return yield* credentials.sign(row, row.spaceTitle)
     })
 

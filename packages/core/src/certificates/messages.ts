@@ -14,6 +14,10 @@ export const CertificateMessages = {
       `Esta regra só vale para espaços do módulo ${module}.`,
       `This rule applies only to spaces of the ${module} module.`
     ),
+  indexingHolderOnly: text(
+    "Apenas o titular pode tornar a página do certificado visível para buscadores.",
+    "Only the holder may make the certificate's page visible to search engines."
+  ),
   rule: text("Regra de certificados do espaço.", "Certificate rule of the space."),
   ruleSaved: text("Regra de certificados atualizada.", "Certificate rule updated."),
   fonts: text("Fontes disponíveis.", "Available fonts."),
@@ -96,6 +100,10 @@ export const CertificateMessages = {
   ),
   verified: text("Certificado verificado.", "Certificate verified."),
   codeUnknown: text("Código de certificado não encontrado.", "Certificate code not found."),
+  credentialWithdrawn: text(
+    "Este certificado foi revogado ou substituído: não há credencial válida para ele.",
+    "This certificate was revoked or superseded: it has no valid credential."
+  ),
   fileLinkInvalid: text("Link de arquivo inválido ou expirado.", "File link invalid or expired."),
   preview: text("Pré-visualização.", "Preview.")
 }

@@ -67,7 +67,13 @@ describe("public page, image, credential and JWKS", () => {
     expect(html).toContain(`<meta property="og:title"`)
     expect(html).toContain(`<meta name="robots" content="noindex, nofollow">`)
     expect(html).toContain("Ana Aprendiz")
-    expectOk(await api.patch(`/api/certificates/${certificate.id}/indexing`, { indexing: true }, setup.owner()))
+    // the holder turns indexing on (staff may not: attacker.test.ts)
+    expectOk(
+      await api.patch(`/api/certificates/${certificate.id}/indexing`, { indexing: true }, {
+        token: setup.ana.token,
+        community: setup.community.id
+      })
+    )
     const indexed = await (await page(`/certificates/${certificate.code}`)).text()
     expect(indexed).toContain(`<meta name="robots" content="index, follow">`)
     expect((await page(`/certificates/ZZZZ-ZZZZ-ZZZZ-ZZZZ`)).status).toBe(404)
