@@ -536,7 +536,10 @@ export class CertificatePagesApi extends HttpApiGroup.make("certificatePages")
       .setPath(CodeParam)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "image/png" }))
       .addError(NotFound)
-      .annotate(OpenApi.Description, "Public: the certificate's 1200×630 PNG (the page's og:image).")
+      .annotate(
+        OpenApi.Description,
+        "Public: the certificate's 1200×630 PNG (the page's og:image). Only for a certificate in force: a revoked or superseded one answers 404 (its card would still look valid; the page shows the verdict without it)."
+      )
       .annotate(OpenApi.Summary, "Certificate card image")
   )
   .add(

@@ -88,8 +88,10 @@ export class Verification extends Effect.Service<Verification>()("@roda/core/Cer
       return yield* credentials.sign(row, row.spaceTitle)
     })
 
+    /** The shareable card, like the credential only while in force: a revoked card would still look valid. */
     const publicImage = traced("Verification.publicImage")(function*(typed: string) {
       const row = yield* byCode(typed)
+      if (row.status !== "issued") return yield* Effect.fail(notFound(M.imageWithdrawn))
       return yield* rendering.image(row, yield* templateOf(row), "card").pipe(Effect.orDie)
     })
 
@@ -98,7 +100,9 @@ export class Verification extends Effect.Service<Verification>()("@roda/core/Cer
       const status = verdictOf(row)
       const url = `${base}/certificates/${row.code}`
       const image = `${url}/image.png`
-      const index = row.indexing && status === "valid"
+      // The card and the signed credential only while in force (both are 404 after; the verdict stays).
+      const valid = status === "valid"
+      const index = row.indexing && valid
       const issued = (row.issuedAt ?? row.createdAt).toISOString().slice(0, 10)
       const headline = status === "valid"
         ? "Certificado válido"
@@ -127,10 +131,14 @@ export class Verification extends Effect.Service<Verification>()("@roda/core/Cer
 <meta property="og:title" content="${escape(`${row.title} — ${row.recipientName}`)}">
 <meta property="og:description" content="${escape(description)}">
 <meta property="og:url" content="${escape(url)}">
-<meta property="og:image" content="${escape(image)}">
+${
+        valid
+          ? `<meta property="og:image" content="${escape(image)}">
 <meta property="og:image:width" content="1200">
 <meta property="og:image:height" content="630">
-<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:card" content="summary_large_image">`
+          : `<meta name="twitter:card" content="summary">`
+      }
 <style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2rem auto;padding:0 1rem;color:#1c1f26}
 img{max-width:100%;border:1px solid #ddd}.status{font-weight:600}.valid{color:#17663a}.revoked{color:#a11}
 .superseded{color:#8a5a00}dt{font-weight:600}</style>
@@ -145,9 +153,15 @@ ${detail}
 <dt>Data</dt><dd>${escape(issued)}</dd>
 <dt>Código</dt><dd id="code">${escape(row.code)}</dd>
 </dl>
-<p><img src="${escape(image)}" alt="${escape(`${row.title} — ${row.recipientName}`)}" width="600" height="315"></p>
+${
+        valid
+          ? `<p><img src="${escape(image)}" alt="${
+            escape(`${row.title} — ${row.recipientName}`)
+          }" width="600" height="315"></p>
 <p><a id="credential" href="${escape(`${url}/credential.jwt`)}" download>Open Badges 3.0 (VC-JWT)</a> ·
-<a href="${escape(`${base}/.well-known/jwks.json`)}">JWKS</a></p>
+<a href="${escape(`${base}/.well-known/jwks.json`)}">JWKS</a></p>`
+          : ""
+      }
 </body>
 </html>
 `

@@ -104,6 +104,10 @@ export const CertificateMessages = {
     "Este certificado foi revogado ou substituído: não há credencial válida para ele.",
     "This certificate was revoked or superseded: it has no valid credential."
   ),
+  imageWithdrawn: text(
+    "Este certificado foi revogado ou substituído: sua imagem não é mais servida.",
+    "This certificate was revoked or superseded: its image is no longer served."
+  ),
   fileLinkInvalid: text("Link de arquivo inválido ou expirado.", "File link invalid or expired."),
   preview: text("Pré-visualização.", "Preview.")
 }

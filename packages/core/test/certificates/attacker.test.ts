@@ -95,8 +95,8 @@ describe("the public verification reveals only what verification needs", () => {
   })
 })
 
-describe("a revoked or superseded certificate yields no fresh credential", () => {
-  it("credential.jwt answers 404 once revoked or superseded; the page and verdict still tell why", async () => {
+describe("a revoked or superseded certificate yields no fresh credential nor its card", () => {
+  it("credential.jwt and image.png answer 404 once revoked or superseded; the page and verdict still tell why", async () => {
     const fabio = await setup.addMember("member", "Fabio Fraude")
     const gina = await setup.addMember("member", "Gina Gone")
     const { certificates } = await issueAndWait(api, setup, template.id, [fabio.profileId, gina.profileId])
@@ -104,9 +104,20 @@ describe("a revoked or superseded certificate yields no fresh credential", () =>
     const superseded = certificates.find((row) => row.profileId === gina.profileId)
     const credential = (code: string) =>
       roda.handler(new Request(`http://roda.test/certificates/${code}/credential.jwt`))
+    const card = (code: string) => roda.handler(new Request(`http://roda.test/certificates/${code}/image.png`))
+    const page = async (code: string) =>
+      (await roda.handler(new Request(`http://roda.test/certificates/${code}`))).text()
     expect((await credential(revoked.code)).status).toBe(200)
+    expect((await card(revoked.code)).status).toBe(200)
+    expect(await page(revoked.code)).toContain("image.png")
     expectOk(await api.post(`/api/certificates/${revoked.id}/revoke`, { reason: "fraude" }, setup.owner()))
     expect((await credential(revoked.code)).status).toBe(404)
+    // nor a card that still looks valid: the page tells the verdict without it
+    expect((await card(revoked.code)).status).toBe(404)
+    const revokedPage = await page(revoked.code)
+    expect(revokedPage).toContain("Certificado revogado")
+    expect(revokedPage).not.toContain("image.png")
+    expect(revokedPage).not.toContain("credential.jwt")
     expect(expectOk(await api.get(`/api/certificates/verify/${revoked.code}`))).toMatchObject({
       status: "revoked",
       valid: false,
@@ -114,6 +125,7 @@ describe("a revoked or superseded certificate yields no fresh credential", () =>
     })
     expectOk(await api.post(`/api/certificates/${superseded.id}/reissue`, undefined, setup.owner()), 201)
     expect((await credential(superseded.code)).status).toBe(404)
+    expect((await card(superseded.code)).status).toBe(404)
     expect(expectOk(await api.get(`/api/certificates/verify/${superseded.code}`)).status).toBe("superseded")
   })
 })

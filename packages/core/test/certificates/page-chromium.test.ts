@@ -67,6 +67,9 @@ describe.skipIf(!hasChromium)("verification page in Chromium", () => {
       expectOk(await api.post(`/api/certificates/${certificate.id}/revoke`, { reason: "Teste" }, setup.owner()))
       await page.reload()
       expect(await page.textContent("#verdict")).toBe("Certificado revogado")
+      // no card that would still look valid, no image to break
+      expect(await page.$("img")).toBeNull()
+      expect(await page.$("meta[property=\"og:image\"]")).toBeNull()
     } finally {
       await browser.close()
     }
