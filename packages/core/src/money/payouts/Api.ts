@@ -156,7 +156,7 @@ export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `${OPERATOR} Marks a pending payout as sent to the bank (\`in_transit\`). ${MACHINE}`
+        `${OPERATOR} Marks a pending payout as sent to the bank (\`in_transit\`). Money leaves only for approved payout settings of the method the payout was requested with: settings edited after the request (no longer approved, or approved again with another method) answer 409 (\`errors[0].param = "payoutSettings"\`) until they are approved again, or the payout is canceled and requested anew. ${MACHINE}`
       )
       .annotate(OpenApi.Summary, "Mark a payout in transit (operators)")
   )

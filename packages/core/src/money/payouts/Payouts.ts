@@ -192,11 +192,24 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
       return payoutView(yield* found(communityId, id))
     })
 
+    /**
+     * Money leaves only for approved payout settings of the method the payout was requested with (spec §8:
+     * withdrawing waits for the approval): settings edited after the request (no longer approved, or
+     * approved again with another method) must be approved, or the payout canceled and asked again.
+     */
+    const checkDestination = (row: PayoutRow) =>
+      Effect.flatMap(selling.approvedPayoutMethod(row.communityId), (method) => {
+        if (Option.isSome(method) && method.value === row.method) return Effect.void
+        const text = M.settingsChanged(row.method, Option.getOrNull(method))
+        return Effect.fail(conflict(text, [fieldError("payoutSettings", text)]))
+      })
+
     /** One move of the machine, under the payout's row lock, with its ledger entries. */
     const moveTo = (communityId: string, id: string, to: PayoutStatus, reason: string | null) =>
       transaction(Effect.gen(function*() {
         const row = yield* found(communityId, id, true)
         yield* checkPayoutMove(row.status, to)
+        if (to === "in_transit") yield* checkDestination(row)
         const at = yield* now
         yield* repo.move(communityId, row.id, to, at, reason)
         if (to === "paid") yield* post(row, "paid", at)

@@ -26,6 +26,21 @@ export const payoutMessages = {
     "Já existe um saque em aberto (pendente ou em trânsito); aguarde-o ou cancele-o antes de pedir outro.",
     "A payout is already open (pending or in transit); wait for it or cancel it before requesting another."
   ),
+  /** A payout is sent only to approved payout settings of the method it was requested with. */
+  settingsChanged: (requested: string | null, approved: string | null): Text =>
+    approved === null
+      ? text(
+        "As configurações de repasse não estão aprovadas (foram alteradas depois do pedido); aprove-as antes de enviar o saque.",
+        "The payout settings are not approved (they were changed after the request); approve them before sending the payout."
+      )
+      : text(
+        `O saque foi pedido para ${
+          requested ?? "outro método"
+        }, mas as configurações aprovadas agora usam ${approved}; cancele o saque e peça outro.`,
+        `The payout was requested for ${
+          requested ?? "another method"
+        }, but the approved payout settings now use ${approved}; cancel the payout and request another.`
+      ),
   move: (from: string, to: string, allowed: ReadonlyArray<string>): Text =>
     text(
       `Não é possível mudar o saque de ${from} para ${to}. Movimentos permitidos: ${
