@@ -68,20 +68,40 @@ export type C4PSetup = Awaited<ReturnType<typeof c4pSetup>>
 
 export const asIn = (setup: { community: { id: string } }, person: { token: string }) => as(person, setup.community)
 
-/** A draft by `proposer` (default the setup's proposer) on track A. */
+/** The invited co-speaker answers (`accept` or `decline`) with their own token. */
+export const answerCoSpeaking = (
+  api: Client,
+  setup: { community: { id: string } },
+  submissionId: string,
+  person: Person,
+  answer: "accept" | "decline" = "accept"
+) => api.post(`/api/call4papers/submissions/${submissionId}/co-speaker/${answer}`, undefined, asIn(setup, person))
+
+/**
+ * A draft by `proposer` (default the setup's proposer) on track A. Co-speakers named from the cast
+ * accept their invitation (most tests want them speaking); `invitedOnly` leaves them invited.
+ */
 export const draft = async (
   api: Client,
   setup: C4PSetup,
   body: Record<string, unknown> = {},
-  proposer: Person = setup.people.proposer
-) =>
-  expectCreated(
+  proposer: Person = setup.people.proposer,
+  invitedOnly = false
+) => {
+  const created = expectCreated(
     await api.post(
       `/api/call4papers/${setup.call.id}/submissions`,
       { title: "Effect na prática", abstract: "Como escrever serviços com Effect.", trackId: setup.trackA.id, ...body },
       asIn(setup, proposer)
     )
   )
+  if (invitedOnly) return created
+  const named = (body.coSpeakers ?? []) as ReadonlyArray<string>
+  const cast = Object.values(setup.people).filter((person) => named.includes(person.profileId))
+  if (cast.length === 0) return created
+  for (const person of cast) expectOk(await answerCoSpeaking(api, setup, created.id, person))
+  return expectOk(await api.get(`/api/call4papers/submissions/${created.id}`, asIn(setup, proposer)))
+}
 
 /** A submitted (`enviada`) submission. */
 export const submitted = async (

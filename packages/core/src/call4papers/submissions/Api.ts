@@ -9,7 +9,7 @@ import { OneOf } from "../../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
 import { MemberScope } from "../../http/Security"
 import { CallId } from "../calls/Api"
-import { MAX_CO_SPEAKERS, offerSides, offerStatuses, submissionStatuses } from "./Policy"
+import { coSpeakerStatuses, MAX_CO_SPEAKERS, offerSides, offerStatuses, submissionStatuses } from "./Policy"
 
 /** A submission id: a UUID, or 400 `Valid submission ID is required` (format validations are in English). */
 export const SubmissionId = Schema.String.pipe(
@@ -55,7 +55,15 @@ export const Submission = Schema.Struct({
   version: Schema.Number,
   /** Null for a reviewer of a call with anonymous reviews. */
   proposer: Schema.NullOr(Person),
-  coSpeakers: Schema.Array(Schema.Struct({ ...Person.fields, avatarUrl: Schema.NullOr(Schema.String) })),
+  /**
+   * Accepted co-speakers; the proposer and organisers also see the invited and declined ones (by
+   * `status`). A named co-speaker is a speaker only once they accept.
+   */
+  coSpeakers: Schema.Array(Schema.Struct({
+    ...Person.fields,
+    avatarUrl: Schema.NullOr(Schema.String),
+    status: OneOf(...coSpeakerStatuses)
+  })),
   /** The moves the state allows (who may make each is decided by the route). */
   allowedMoves: Schema.Array(Schema.String),
   decisionNote: Schema.NullOr(Schema.String),
@@ -199,6 +207,12 @@ const Speaker = Schema.Struct({
   }))
 })
 
+const CoSpeakerAnswer = Schema.Struct({
+  submissionId: Schema.String,
+  profileId: Schema.String,
+  status: OneOf(...coSpeakerStatuses)
+})
+
 const SpeakerInvitation = Schema.Struct({
   id: Schema.String,
   callId: Schema.String,
@@ -286,6 +300,23 @@ const offerMove = <const Name extends string>(name: Name, path: string, descript
     .middleware(MemberScope)
     .annotate(OpenApi.Description, `${description} ${MOVE}`)
 
+const CO_SPEAKERS =
+  "Naming co-speakers (`coSpeakers`) does not make them speakers: nothing may act on someone without their consent. Each newly named person is `invited` and e-mailed; they count as a speaker (speaker bank, their submission lists, visibility, reviews and votes) only once they accept with their own token (`POST /api/call4papers/submissions/{sid}/co-speaker/accept`, or `/co-speaker/decline`). The proposer and organisers see invited and declined co-speakers with their `status`; everyone else sees the accepted ones."
+
+const CONSENT =
+  "Not in the contract's route list: these routes exist because a co-speaker named by the proposer is only invited (see `coSpeakers` on create and edit), and someone must be able to give or refuse that consent. They follow the owner and reviewer invitations: the invited person answers with their own token only (staff acting as them with X-ProfileId get 403); a caller with no co-speaker invitation on the submission, or a submission of another community, 404; an invitation already answered, 409 (`param: status`; `invited -> accepted | declined`, both final). The submission row is locked, so concurrent answers settle once. The proposer is e-mailed the answer."
+
+const coSpeakerAnswer = <const Name extends string>(name: Name, path: string, description: string) =>
+  HttpApiEndpoint.post(name, `/call4papers/submissions/:sid/co-speaker/${path}`)
+    .setPath(SubmissionIdParam)
+    .addSuccess(Ok(CoSpeakerAnswer))
+    .addError(BadRequest)
+    .addError(Forbidden)
+    .addError(NotFound)
+    .addError(Conflict)
+    .middleware(MemberScope)
+    .annotate(OpenApi.Description, `${description} ${CONSENT}`)
+
 const TERMS =
   "Terms: `format` (e.g. talk, workshop), `durationMinutes`, `trackId` (a track of the call, else 400), `fee` (integer minor units) with `currency` (ISO 4217; required with a fee), `note`. Fields left out keep the previous offer's value (the first offer starts from the proposal's track)."
 
@@ -302,7 +333,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        "The caller's own submissions (as proposer or co-speaker; the X-ProfileId profile when acting) across the calls of the community, drafts included, by creation (keyset: `limit`, `cursor`); `status` filters."
+        "The caller's own submissions (as proposer or accepted co-speaker; the X-ProfileId profile when acting) across the calls of the community, drafts included, by creation (keyset: `limit`, `cursor`); `status` filters."
       )
       .annotate(OpenApi.Summary, "List the caller's submissions")
   )
@@ -327,7 +358,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        "The speaker bank: everyone who proposed (or co-speaks) a submitted proposal in a live call of the community, one entry per person with their proposals across calls (drafts left out). No e-mail or phone. Owner, admin and moderator read the whole bank; an accepted owner of some call reads the bank of the calls they own only (the speakers and proposals of those calls, never other calls'); anyone else 403. Keyset by profile id."
+        "The speaker bank: everyone who proposed (or accepted to co-speak on) a submitted proposal in a live call of the community, one entry per person with their proposals across calls (drafts left out). No e-mail or phone. Owner, admin and moderator read the whole bank; an accepted owner of some call reads the bank of the calls they own only (the speakers and proposals of those calls, never other calls'); anyone else 403. Keyset by profile id."
       )
       .annotate(OpenApi.Summary, "List the speaker bank")
   )
@@ -346,6 +377,22 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
         `${ORGANISER} Invites a person from the speaker bank (\`GET /api/call4papers/speakers\`) to submit to this call, by e-mail; an organiser who is not staff invites from the bank of the calls they own. Someone not in the bank: 400 (param \`profileId\`); invited before: 409 (param \`profileId\`); a call that is not published: 409 (param \`status\`).`
       )
       .annotate(OpenApi.Summary, "Invite a speaker to a call")
+  )
+  .add(
+    coSpeakerAnswer(
+      "acceptCoSpeaking",
+      "accept",
+      "The invited co-speaker accepts: from now on they are a speaker of the submission (`invited -> accepted`)."
+    )
+      .annotate(OpenApi.Summary, "Accept a co-speaker invitation")
+  )
+  .add(
+    coSpeakerAnswer(
+      "declineCoSpeaking",
+      "decline",
+      "The invited co-speaker declines: they never become a speaker of it (`invited -> declined`); the proposer sees the refusal."
+    )
+      .annotate(OpenApi.Summary, "Decline a co-speaker invitation")
   )
   .add(
     HttpApiEndpoint.get("detail", "/call4papers/submissions/:sid")
@@ -373,7 +420,8 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        "The proposer edits their own submission (403 for anyone else), only in `rascunho` (409 after, `param: status`). Partial: `title`, `abstract`, `trackId` (a live track of the call, else 400), `coSpeakers` (profile ids of active members, replacing the list). Each edit is kept as a new version."
+        "The proposer edits their own submission (403 for anyone else), only in `rascunho` (409 after, `param: status`). Partial: `title`, `abstract`, `trackId` (a live track of the call, else 400), `coSpeakers` (profile ids of active members, replacing the list: accepted co-speakers who stay on it stay accepted, new ones are invited, those left off are removed). Each edit is kept as a new version. " +
+          CO_SPEAKERS
       )
       .annotate(OpenApi.Summary, "Edit a draft submission")
   )
@@ -565,7 +613,8 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        "Any member proposes (the X-ProfileId profile when acting becomes the proposer): `title`, `abstract`, `trackId` (optional; a live track of this call, else 400), `coSpeakers` (optional profile ids of active members, at most 5; else 400). The call must accept submissions: published and inside its window (409, param `status`). The submission starts as `rascunho`, version 1."
+        "Any member proposes (the X-ProfileId profile when acting becomes the proposer): `title`, `abstract`, `trackId` (optional; a live track of this call, else 400), `coSpeakers` (optional profile ids of active members, at most 5; else 400). The call must accept submissions: published and inside its window (409, param `status`). The submission starts as `rascunho`, version 1. " +
+          CO_SPEAKERS
       )
       .annotate(OpenApi.Summary, "Propose a submission")
   )
@@ -579,7 +628,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        "The caller's own submissions to this call (proposer or co-speaker), drafts included."
+        "The caller's own submissions to this call (proposer or accepted co-speaker), drafts included."
       )
       .annotate(OpenApi.Summary, "List the caller's submissions to a call")
   )

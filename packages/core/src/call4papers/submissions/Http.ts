@@ -33,6 +33,16 @@ export const SubmissionsHttp = HttpApiBuilder.group(
             Effect.flatMap((member) => submissions.inviteSpeaker(member, path.id, payload)),
             Effect.flatMap((data) => ok(M.speakerInvited, data))
           ))
+        .handle("acceptCoSpeaking", ({ path }) =>
+          CurrentMember.pipe(
+            Effect.flatMap((member) => submissions.acceptCoSpeaking(member, path.sid)),
+            Effect.flatMap((data) => ok(M.coSpeakerAccepted, data))
+          ))
+        .handle("declineCoSpeaking", ({ path }) =>
+          CurrentMember.pipe(
+            Effect.flatMap((member) => submissions.declineCoSpeaking(member, path.sid)),
+            Effect.flatMap((data) => ok(M.coSpeakerDeclined, data))
+          ))
         .handle("detail", ({ path }) =>
           CurrentMember.pipe(
             Effect.flatMap((member) => submissions.detail(member, path.sid)),

@@ -89,3 +89,32 @@ export type OfferStatus = typeof offerStatuses[number]
 export const otherSide = (side: OfferSide): OfferSide => side === "organisation" ? "speaker" : "organisation"
 
 export const MAX_CO_SPEAKERS = 5
+
+/**
+ * A co-speaker named by the proposer is `invited` until they answer with their own token; only
+ * `accepted` co-speakers are speakers (bank, lists, visibility). The proposer's own row is `accepted`.
+ */
+export const coSpeakerStatuses = ["invited", "accepted", "declined"] as const
+export type CoSpeakerStatus = typeof coSpeakerStatuses[number]
+
+/** The invited person's answers, named as their routes are (`co-speaker/accept`, `co-speaker/decline`). */
+export const coSpeakerMoves = ["accept", "decline"] as const
+export type CoSpeakerMove = typeof coSpeakerMoves[number]
+
+/** Co-speaker invitations: `invited -> accepted | declined`; both answers are final. */
+export const coSpeakerTransitions: Record<CoSpeakerStatus, Partial<Record<CoSpeakerMove, CoSpeakerStatus>>> = {
+  invited: { accept: "accepted", decline: "declined" },
+  accepted: {},
+  declined: {}
+}
+
+export const allowedCoSpeakerMoves = (from: CoSpeakerStatus): ReadonlyArray<CoSpeakerMove> =>
+  coSpeakerMoves.filter((move) => coSpeakerTransitions[from][move] !== undefined)
+
+/** The status `move` leads to from `from`, or 409 with `param: "status"` and the allowed moves. */
+export const checkCoSpeakerMove = (from: CoSpeakerStatus, move: CoSpeakerMove) => {
+  const to = coSpeakerTransitions[from][move]
+  if (to !== undefined) return Effect.succeed(to)
+  const message = SubmissionMessages.coSpeakerMoveRefused(from, move, allowedCoSpeakerMoves(from))
+  return Effect.fail(conflict(message, [fieldError("status", message)]))
+}

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import type { OfferSide, OfferStatus, SubmissionStatus } from "./Policy"
+import type { CoSpeakerStatus, OfferSide, OfferStatus, SubmissionStatus } from "./Policy"
 
 /** A submission as read: its columns, with the call, the proposer's and the track's names. */
 export interface SubmissionRow {
@@ -37,6 +37,8 @@ export interface SpeakerRow {
   readonly avatarUrl: string | null
   readonly role: "proposer" | "co_speaker"
   readonly position: number
+  /** Only `accepted` rows are speakers; a named co-speaker is `invited` until they answer. */
+  readonly status: CoSpeakerStatus
 }
 
 export interface VersionRow {
@@ -102,7 +104,7 @@ export interface TallyRow {
 
 /** Which submissions of a call a caller may list (an OR of the parts given). */
 export interface Visibility {
-  /** The caller's profile: their own submissions (as proposer or co-speaker), drafts included. */
+  /** The caller's profile: their own submissions (as proposer or accepted co-speaker), drafts included. */
   readonly ownProfileId: string
   /** Organiser: every submission but others' drafts. */
   readonly all: boolean
@@ -152,7 +154,8 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
     /** Visible submissions of a call for one caller (see `Visibility`). */
     const visible = (communityId: string, visibility: Visibility) => {
       const own = sql`EXISTS (SELECT 1 FROM call4papers_submission_speakers sp
-        WHERE sp.community_id = s.community_id AND sp.submission_id = s.id AND sp.profile_id = ${visibility.ownProfileId})`
+        WHERE sp.community_id = s.community_id AND sp.submission_id = s.id AND sp.profile_id = ${visibility.ownProfileId}
+        AND sp.status = 'accepted')`
       const parts = [own]
       if (visibility.all) parts.push(sql`s.status <> 'rascunho'`)
       else if (visibility.trackIds.length > 0) {
@@ -247,7 +250,11 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
         >`SELECT version, title, abstract, track_id, co_speaker_profile_ids::text[] AS co_speaker_profile_ids,
           author_profile_id, created_at FROM call4papers_submission_versions
           WHERE community_id = ${communityId} AND submission_id = ${submissionId} ORDER BY version`.pipe(Effect.orDie),
-      /** Sets the speakers: the proposer first, then the co-speakers in order. */
+      /**
+       * Sets the speakers: the proposer first (always `accepted`), then the named co-speakers in order.
+       * Co-speakers left off the list lose their row; those who stay keep their status (an accepted one
+       * stays accepted, an invited or declined one is not asked again); new ones are `invited`.
+       */
       setSpeakers: (
         communityId: string,
         submissionId: string,
@@ -256,20 +263,39 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
       ) =>
         Effect.gen(function*() {
           yield* sql`DELETE FROM call4papers_submission_speakers
-            WHERE community_id = ${communityId} AND submission_id = ${submissionId}`
+            WHERE community_id = ${communityId} AND submission_id = ${submissionId} AND role = 'co_speaker'
+            ${coSpeakerProfileIds.length === 0 ? sql`` : sql`AND NOT ${sql.in("profile_id", coSpeakerProfileIds)}`}`
           const rows = [proposerProfileId, ...coSpeakerProfileIds].map((profileId, position) => ({
             communityId,
             submissionId,
             profileId,
             role: position === 0 ? "proposer" : "co_speaker",
-            position
+            position,
+            status: position === 0 ? "accepted" : "invited"
           }))
-          yield* sql`INSERT INTO call4papers_submission_speakers ${sql.insert(rows)}`
+          yield* sql`INSERT INTO call4papers_submission_speakers ${sql.insert(rows)}
+            ON CONFLICT (community_id, submission_id, profile_id) DO UPDATE SET position = excluded.position`
         }).pipe(Effect.orDie),
+      /** The invited person's answer; false when their row is not `invited` any more (or is gone). */
+      answerCoSpeaker: (
+        communityId: string,
+        submissionId: string,
+        profileId: string,
+        status: CoSpeakerStatus,
+        now: Date
+      ) =>
+        sql<{ profileId: string }>`UPDATE call4papers_submission_speakers SET status = ${status}, responded_at = ${now}
+          WHERE community_id = ${communityId} AND submission_id = ${submissionId} AND profile_id = ${profileId}
+            AND role = 'co_speaker' AND status = 'invited' RETURNING profile_id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
       speakersOf: (communityId: string, submissionIds: ReadonlyArray<string>) =>
         submissionIds.length === 0
           ? Effect.succeed([] as ReadonlyArray<SpeakerRow>)
-          : sql<SpeakerRow>`SELECT sp.submission_id, sp.profile_id, p.full_name, p.avatar_url, sp.role, sp.position
+          : sql<
+            SpeakerRow
+          >`SELECT sp.submission_id, sp.profile_id, p.full_name, p.avatar_url, sp.role, sp.position, sp.status
             FROM call4papers_submission_speakers sp
             JOIN member_cards p ON p.community_id = sp.community_id AND p.id = sp.profile_id
             WHERE sp.community_id = ${communityId} AND ${sql.in("sp.submission_id", submissionIds)}
@@ -294,7 +320,7 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
       listOwn: (communityId: string, profileId: string, callId: string | undefined, filter: ListFilter) =>
         sql<SubmissionRow>`${select} WHERE s.community_id = ${communityId}
           AND s.id IN (SELECT sp.submission_id FROM call4papers_submission_speakers sp
-            WHERE sp.community_id = ${communityId} AND sp.profile_id = ${profileId})
+            WHERE sp.community_id = ${communityId} AND sp.profile_id = ${profileId} AND sp.status = 'accepted')
           ${callId ? sql`AND s.call_id = ${callId}` : sql``}
           ${filter.status ? sql`AND s.status = ${filter.status}` : sql``}
           ${filter.after ? sql`AND s.id > ${filter.after[0]}` : sql``}
@@ -316,7 +342,8 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
                 AND t2.deleted_at IS NULL
               WHERE tr.community_id = ${communityId} AND tr.profile_id = ${profileId} AND tr.status = 'accepted')
             AND NOT EXISTS (SELECT 1 FROM call4papers_submission_speakers sp
-              WHERE sp.community_id = s.community_id AND sp.submission_id = s.id AND sp.profile_id = ${profileId})
+              WHERE sp.community_id = s.community_id AND sp.submission_id = s.id AND sp.profile_id = ${profileId}
+                AND sp.status = 'accepted')
           ) q
           LEFT JOIN call4papers_reviews r ON r.community_id = q.community_id AND r.submission_id = q.id
             AND r.reviewer_profile_id = ${profileId}
@@ -377,7 +404,7 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
               WHERE s.community_id = ${communityId} AND s.call_id = ${callId}
                 AND s.status NOT IN ('rascunho', 'retirada') AND s.track_id::text = ANY (rv.track_ids)
                 AND NOT EXISTS (SELECT 1 FROM call4papers_submission_speakers sp WHERE sp.community_id = s.community_id
-                  AND sp.submission_id = s.id AND sp.profile_id = rv.profile_id))::int AS total,
+                  AND sp.submission_id = s.id AND sp.profile_id = rv.profile_id AND sp.status = 'accepted'))::int AS total,
             (SELECT count(*) FROM call4papers_submissions s
               JOIN call4papers_reviews r ON r.community_id = s.community_id AND r.submission_id = s.id
                 AND r.reviewer_profile_id = rv.profile_id
@@ -414,7 +441,8 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
           SELECT q.*, v.vote AS my_vote FROM (${select} WHERE s.community_id = ${communityId} AND s.call_id = ${callId}
             AND s.status IN ('enviada', 'em_negociacao')
             AND NOT EXISTS (SELECT 1 FROM call4papers_submission_speakers sp
-              WHERE sp.community_id = s.community_id AND sp.submission_id = s.id AND sp.profile_id = ${profileId})
+              WHERE sp.community_id = s.community_id AND sp.submission_id = s.id AND sp.profile_id = ${profileId}
+                AND sp.status = 'accepted')
             ${filter.after ? sql`AND s.id > ${filter.after[0]}` : sql``}) q
           LEFT JOIN call4papers_votes v ON v.community_id = q.community_id AND v.submission_id = q.id
             AND v.profile_id = ${profileId}
@@ -502,7 +530,7 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
               JOIN call4papers_submissions s ON s.community_id = sp.community_id AND s.id = sp.submission_id
                 AND s.status <> 'rascunho'
               JOIN call4papers_calls c ON c.community_id = s.community_id AND c.id = s.call_id AND c.deleted_at IS NULL
-              WHERE sp.community_id = p.community_id AND sp.profile_id = p.id
+              WHERE sp.community_id = p.community_id AND sp.profile_id = p.id AND sp.status = 'accepted'
                 ${ownedBy(filter.ownerProfileId)})
             ${filter.after ? sql`AND p.id > ${filter.after[0]}` : sql``}
           ORDER BY p.id LIMIT ${filter.limit + 1}`.pipe(Effect.orDie),
@@ -520,6 +548,7 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
               ${ownedBy(ownerProfileId)}) q
               ON q.community_id = sp.community_id AND q.id = sp.submission_id
             WHERE sp.community_id = ${communityId} AND ${sql.in("sp.profile_id", profileIds)}
+              AND sp.status = 'accepted'
             ORDER BY sp.profile_id, q.id`.pipe(Effect.orDie),
       /** Whether the profile is in the bank (with `ownerProfileId`, the bank of that owner's calls). */
       inBank: (communityId: string, profileId: string, ownerProfileId?: string) =>
@@ -528,7 +557,8 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
             AND s.status <> 'rascunho'
           JOIN call4papers_calls c ON c.community_id = s.community_id AND c.id = s.call_id AND c.deleted_at IS NULL
           JOIN member_cards p ON p.community_id = sp.community_id AND p.id = sp.profile_id AND p.removed_at IS NULL
-          WHERE sp.community_id = ${communityId} AND sp.profile_id = ${profileId} ${ownedBy(ownerProfileId)}
+          WHERE sp.community_id = ${communityId} AND sp.profile_id = ${profileId} AND sp.status = 'accepted'
+            ${ownedBy(ownerProfileId)}
           LIMIT 1`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie

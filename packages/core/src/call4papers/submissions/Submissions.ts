@@ -15,7 +15,9 @@ import { CallMessages } from "../calls/messages"
 import { requireOrganiser } from "../calls/Policy"
 import { SubmissionMessages as M } from "./messages"
 import {
+  checkCoSpeakerMove,
   checkSubmissionMove,
+  type CoSpeakerMove,
   MAX_CO_SPEAKERS,
   type OfferSide,
   openStatuses,
@@ -61,16 +63,22 @@ interface Seen {
   readonly submission: SubmissionRow
   readonly call: CallRow
   readonly roles: CallRolesOf
+  /** Every speaker row, whatever its status (only `accepted` ones are speakers). */
   readonly speakers: ReadonlyArray<SpeakerRow>
   /** The caller proposed it (own or acted profile). */
   readonly proposer: boolean
-  /** The caller is its proposer or one of its co-speakers. */
+  /** The caller is its proposer or one of its accepted co-speakers. */
   readonly speaker: boolean
+  /** The caller is named as a co-speaker and has not answered yet (`invited`). */
+  readonly invitee: boolean
   /** The caller reviews the submission's track (accepted invitation). */
   readonly trackReviewer: boolean
 }
 
 const selves = (member: Member) => [member.profileId, member.actingProfileId]
+
+/** Only accepted rows are speakers: an invited or declined co-speaker never agreed (or refused). */
+const acceptedOnly = (rows: ReadonlyArray<SpeakerRow>) => rows.filter((row) => row.status === "accepted")
 
 /**
  * Submissions to calls for papers: drafts and their versions, the contextual lists, the speaker
@@ -124,9 +132,11 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
         const roles = yield* calls.rolesOf(call, member)
         const speakers = yield* repo.speakersOf(member.communityId, [submission.id])
         const me = selves(member)
-        const speaker = speakers.some((row) => me.includes(row.profileId))
-        if (submission.status === "rascunho" && !speaker) return yield* Effect.fail(notFound(M.notFound))
-        if (!roles.organiser && !speaker) {
+        const speaker = acceptedOnly(speakers).some((row) => me.includes(row.profileId))
+        // a pending invitee reads what they are asked to join (and nothing else of the speakers' part)
+        const invitee = speakers.some((row) => row.status === "invited" && me.includes(row.profileId))
+        if (submission.status === "rascunho" && !speaker && !invitee) return yield* Effect.fail(notFound(M.notFound))
+        if (!roles.organiser && !speaker && !invitee) {
           // like the call itself: a draft call is hidden, and the space's access rules apply
           if (!isPublicCall(call)) return yield* Effect.fail(notFound(M.notFound))
           yield* access.readContent(viewerOfMember(member), call.spaceId)
@@ -138,6 +148,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
           speakers,
           proposer: me.includes(submission.proposerProfileId),
           speaker,
+          invitee,
           trackReviewer: submission.trackId !== null && roles.reviewerTrackIds.includes(submission.trackId)
         }
         return result
@@ -153,8 +164,16 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
     const showsSpeakers = (call: CallRow, roles: CallRolesOf, speaker: boolean) =>
       !call.anonymousReviews || roles.organiser || speaker
 
+    /** The proposer and organisers see invited and declined co-speakers (with their status); others the accepted. */
+    const speakersFor = (speakers: ReadonlyArray<SpeakerRow>, everyone: boolean) =>
+      everyone ? speakers : acceptedOnly(speakers)
+
     const viewOf = (seen: Seen) =>
-      submissionView(seen.submission, seen.speakers, showsSpeakers(seen.call, seen.roles, seen.speaker))
+      submissionView(
+        seen.submission,
+        speakersFor(seen.speakers, seen.proposer || seen.roles.organiser),
+        showsSpeakers(seen.call, seen.roles, seen.speaker || seen.invitee)
+      )
 
     /** The submission re-read after a change, as the member sees it. */
     const fresh = (member: Member, id: string) => Effect.map(seen(member, id), viewOf)
@@ -226,6 +245,78 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
         )
       })
 
+    /**
+     * Asks each newly named co-speaker for their consent, by e-mail: they are `invited`, not speakers,
+     * until they answer with their own token (`co-speaker/accept` or `co-speaker/decline`).
+     */
+    const inviteCoSpeakers = (
+      communityId: string,
+      submissionId: string,
+      title: string,
+      callTitle: string,
+      profileIds: ReadonlyArray<string>
+    ) =>
+      Effect.forEach(profileIds, (profileId) =>
+        send(
+          communityId,
+          [profileId],
+          "co-speaker-invitation",
+          `Convite de coautoria: ${title} / Co-speaker invitation: ${title}`,
+          `Você foi convidado(a) como coautor(a) da proposta "${title}" na chamada "${callTitle}". ` +
+            `Você só aparece como palestrante se aceitar: POST /api/call4papers/submissions/${submissionId}/co-speaker/accept ` +
+            `(ou /co-speaker/decline para recusar).\n\n` +
+            `You were invited as a co-speaker of the submission "${title}" to the call "${callTitle}". ` +
+            `You are a speaker only if you accept: POST /api/call4papers/submissions/${submissionId}/co-speaker/accept ` +
+            `(or /co-speaker/decline to refuse).\n`
+        ), { discard: true })
+
+    /**
+     * The invited co-speaker answers, with their own token only (staff acting as them with X-ProfileId:
+     * 403, as for owner and reviewer invitations). 404 when the caller has no invitation on the
+     * submission; 409 when already answered (the transition table). The submission row is locked, and
+     * the answer is a conditional update, so concurrent answers settle once.
+     */
+    const answerCoSpeaker = (member: Member, id: string, move: CoSpeakerMove) =>
+      Effect.gen(function*() {
+        const submission = yield* findRow(member.communityId, id)
+        const answered = yield* transaction(Effect.gen(function*() {
+          if (!(yield* repo.lock(member.communityId, submission.id))) return yield* Effect.fail(notFound(M.notFound))
+          const rows = (yield* repo.speakersOf(member.communityId, [submission.id])).filter((row) =>
+            row.role === "co_speaker"
+          )
+          const row = rows.find((r) => r.profileId === member.profileId) ??
+            rows.find((r) => r.profileId === member.actingProfileId)
+          if (row === undefined) return yield* Effect.fail(notFound(M.coSpeakerInvitationNotFound))
+          if (row.profileId !== member.profileId) return yield* Effect.fail(forbidden(M.coSpeakerOwnConsent))
+          const to = yield* checkCoSpeakerMove(row.status, move)
+          if (!(yield* repo.answerCoSpeaker(member.communityId, submission.id, row.profileId, to, yield* now))) {
+            const again = (yield* repo.speakersOf(member.communityId, [submission.id])).find((r) =>
+              r.profileId === row.profileId
+            )
+            if (again === undefined) return yield* Effect.fail(notFound(M.coSpeakerInvitationNotFound))
+            yield* checkCoSpeakerMove(again.status, move)
+          }
+          return { submissionId: submission.id, profileId: row.profileId, fullName: row.fullName, status: to }
+        }))
+        yield* notify(
+          submission,
+          "speaker",
+          `co-speaker-${answered.status}`,
+          answered.status === "accepted"
+            ? { pt: `${answered.fullName} aceitou ser coautor(a).`, en: `${answered.fullName} accepted to co-speak.` }
+            : { pt: `${answered.fullName} recusou ser coautor(a).`, en: `${answered.fullName} declined to co-speak.` }
+        )
+        return { submissionId: answered.submissionId, profileId: answered.profileId, status: answered.status }
+      })
+
+    const acceptCoSpeaking = traced("Submissions.acceptCoSpeaking")(function*(member: Member, id: string) {
+      return yield* answerCoSpeaker(member, id, "accept")
+    })
+
+    const declineCoSpeaking = traced("Submissions.declineCoSpeaking")(function*(member: Member, id: string) {
+      return yield* answerCoSpeaker(member, id, "decline")
+    })
+
     // proposals
 
     const create = traced("Submissions.create")(
@@ -265,15 +356,24 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
             createdAt: at
           })
         }))
+        yield* inviteCoSpeakers(member.communityId, id, input.title, call.title, coSpeakers)
         return yield* detail(member, id)
       }
     )
 
     const detail = traced("Submissions.detail")(function*(member: Member, id: string) {
       const s = yield* seen(member, id)
-      yield* readable(s)
+      // a pending invitee reads the submission they are asked to join (not its reviews or versions)
+      if (!s.invitee) yield* readable(s)
       const versions = s.speaker || s.roles.organiser ? yield* repo.versions(member.communityId, s.submission.id) : []
-      return { ...viewOf(s), versions: versions.map(versionView) }
+      // an accepted co-speaker reads the names the proposer saved only of those who accepted too
+      const accepted = acceptedOnly(s.speakers).map((row) => row.profileId)
+      const named = (ids: ReadonlyArray<string>) =>
+        s.proposer || s.roles.organiser ? ids : ids.filter((profileId) => accepted.includes(profileId))
+      return {
+        ...viewOf(s),
+        versions: versions.map((row) => versionView({ ...row, coSpeakerProfileIds: named(row.coSpeakerProfileIds) }))
+      }
     })
 
     /** Runs `body` with the submission row locked and re-read, after the state check of `move`. */
@@ -293,14 +393,15 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
     const update = traced("Submissions.update")(
       function*(member: Member, id: string, input: SubmissionChangesInput) {
         const s = yield* seen(member, id)
-        yield* readable(s)
+        if (!s.invitee) yield* readable(s)
         yield* requireProposer(s)
         const trackId = input.trackId === undefined ? s.submission.trackId : yield* checkTrack(s.call, input.trackId)
         const coSpeakers = input.coSpeakers === undefined
           ? s.speakers.filter((row) => row.role === "co_speaker").map((row) => row.profileId)
           : yield* checkCoSpeakers(member, s.submission.proposerProfileId, input.coSpeakers)
-        yield* locked(member, s.submission.id, "edit", (current, _to, at) =>
+        const invited = yield* locked(member, s.submission.id, "edit", (current, _to, at) =>
           Effect.gen(function*() {
+            const before = (yield* repo.speakersOf(member.communityId, [current.id])).map((row) => row.profileId)
             const changes = {
               title: input.title ?? current.title,
               abstract: input.abstract ?? current.abstract,
@@ -319,7 +420,10 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
               authorProfileId: member.actingProfileId,
               createdAt: at
             })
+            const added = input.coSpeakers === undefined ? [] : coSpeakers.filter((id) => !before.includes(id))
+            return { title: changes.title, added }
           }))
+        yield* inviteCoSpeakers(member.communityId, s.submission.id, invited.title, s.call.title, invited.added)
         return yield* detail(member, s.submission.id)
       }
     )
@@ -363,13 +467,21 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       member: Member,
       rows: ReadonlyArray<SubmissionRow>,
       limit: number,
-      hide?: (row: SubmissionRow) => boolean
+      hide?: (row: SubmissionRow) => boolean,
+      organiser = false
     ) =>
       Effect.gen(function*() {
         const page = toPage(rows, limit, (row) => [row.id])
         const speakers = yield* repo.speakersOf(member.communityId, page.items.map((row) => row.id))
+        const me = selves(member)
         return {
-          items: page.items.map((row) => submissionView(row, speakers, hide === undefined ? true : !hide(row))),
+          items: page.items.map((row) =>
+            submissionView(
+              row,
+              speakersFor(speakers, organiser || me.includes(row.proposerProfileId)),
+              hide === undefined ? true : !hide(row)
+            )
+          ),
           pagination: page.pagination
         }
       })
@@ -394,7 +506,8 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
         member,
         rows,
         limit,
-        (row) => !showsSpeakers(call, roles, me.includes(row.proposerProfileId))
+        (row) => !showsSpeakers(call, roles, me.includes(row.proposerProfileId)),
+        roles.organiser
       )
     })
 
@@ -562,7 +675,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       const speakers = yield* repo.speakersOf(member.communityId, page.items.map((row) => row.id))
       return {
         items: page.items.map((row) => ({
-          ...submissionView(row, speakers, !row.callAnonymousReviews),
+          ...submissionView(row, acceptedOnly(speakers), !row.callAnonymousReviews),
           myReview: row.myScore === null
             ? null
             : { score: row.myScore, comment: row.myComment, updatedAt: row.myReviewedAt?.toISOString() ?? null }
@@ -612,7 +725,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       const speakers = yield* repo.speakersOf(member.communityId, page.items.map((row) => row.id))
       return {
         items: page.items.map((row) => ({
-          ...submissionView(row, speakers, showsSpeakers(call, roles, false)),
+          ...submissionView(row, acceptedOnly(speakers), showsSpeakers(call, roles, false)),
           myVote: row.myVote
         })),
         pagination: page.pagination
@@ -955,6 +1068,8 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       mine,
       speakers,
       inviteSpeaker,
+      acceptCoSpeaking,
+      declineCoSpeaking,
       review,
       reviews,
       reviewQueue,

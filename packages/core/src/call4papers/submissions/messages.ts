@@ -113,6 +113,23 @@ export const SubmissionMessages = {
       `Só se convida para uma chamada publicada (status: ${status}).`,
       `Speakers are invited only to a published call (status: ${status}).`
     ),
+  coSpeakerMoveRefused: (from: string, move: string, allowed: ReadonlyArray<string>): Text =>
+    text(
+      `O convite de coautoria em ${from} não permite ${move}. Movimentos permitidos: ${
+        allowed.length ? allowed.join(", ") : "nenhum"
+      }`,
+      `A co-speaker invitation in ${from} does not allow ${move}. Allowed moves: ${
+        allowed.length ? allowed.join(", ") : "none"
+      }`
+    ),
+  coSpeakerInvitationNotFound: text(
+    "Convite de coautoria não encontrado.",
+    "Co-speaker invitation not found."
+  ),
+  coSpeakerOwnConsent: text(
+    "Este convite é de outra pessoa: apenas a pessoa convidada responde, com o próprio acesso; agir como o perfil dela (X-ProfileId) não basta.",
+    "This invitation belongs to someone else: only the invited person answers, with their own access; acting as their profile (X-ProfileId) is not enough."
+  ),
   // successes
   submissions: text("Propostas encontradas.", "Submissions found."),
   submission: text("Proposta encontrada.", "Submission found."),
@@ -138,5 +155,7 @@ export const SubmissionMessages = {
   confirmed: text("Agenda confirmada.", "Agenda confirmed."),
   agreement: text("Acordo em vigor.", "Agreement in force."),
   speakers: text("Banco de palestrantes.", "Speaker bank."),
-  speakerInvited: text("Palestrante convidado.", "Speaker invited.")
+  speakerInvited: text("Palestrante convidado.", "Speaker invited."),
+  coSpeakerAccepted: text("Convite de coautoria aceito.", "Co-speaker invitation accepted."),
+  coSpeakerDeclined: text("Convite de coautoria recusado.", "Co-speaker invitation declined.")
 }

@@ -21,7 +21,8 @@ export const tallyView = (tally: TallyRow | undefined) => {
 
 /**
  * A submission on the wire. `showSpeakers: false` (a reviewer of a call with anonymous reviews)
- * leaves the proposer and co-speakers out.
+ * leaves the proposer and co-speakers out. `speakers` are those this viewer may see: the proposer and
+ * organisers get invited and declined co-speakers too (each with its `status`), others the accepted.
  */
 export const submissionView = (
   row: SubmissionRow,
@@ -42,7 +43,12 @@ export const submissionView = (
   coSpeakers: showSpeakers
     ? speakers
       .filter((speaker) => speaker.submissionId === row.id && speaker.role === "co_speaker")
-      .map((speaker) => ({ profileId: speaker.profileId, fullName: speaker.fullName, avatarUrl: speaker.avatarUrl }))
+      .map((speaker) => ({
+        profileId: speaker.profileId,
+        fullName: speaker.fullName,
+        avatarUrl: speaker.avatarUrl,
+        status: speaker.status
+      }))
     : [],
   allowedMoves: allowedSubmissionMoves(row.status),
   decisionNote: row.decisionNote,

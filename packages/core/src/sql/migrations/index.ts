@@ -29,6 +29,7 @@ import oauthRegistrationWindows from "./0028_oauth_registration_windows"
 import readContracts from "./0029_read_contracts"
 import subscriptionRequestKeysCreated from "./0030_subscription_request_keys_created"
 import subscriptionScheduledPrice from "./0031_subscription_scheduled_price"
+import call4papersCoSpeakerConsent from "./0032_call4papers_co_speaker_consent"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -62,5 +63,6 @@ export const migrations = {
   "0028_oauth_registration_windows": oauthRegistrationWindows,
   "0029_read_contracts": readContracts,
   "0030_subscription_request_keys_created": subscriptionRequestKeysCreated,
-  "0031_subscription_scheduled_price": subscriptionScheduledPrice
+  "0031_subscription_scheduled_price": subscriptionScheduledPrice,
+  "0032_call4papers_co_speaker_consent": call4papersCoSpeakerConsent
 }
