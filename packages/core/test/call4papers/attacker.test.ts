@@ -390,3 +390,24 @@ describe("input", () => {
     }
   })
 })
+
+describe("no one decides on their own proposal", () => {
+  it("an organiser who proposes gets 403 on the organisation's side of it; another organiser decides", async () => {
+    const { callOwner, staff, moderator } = setup.people
+    const own = await submitted(api, setup, { title: "Proposta do organizador" }, callOwner)
+    const path = `/api/call4papers/submissions/${own.id}`
+    const terms = { format: "talk", durationMinutes: 30 }
+    const refused =
+      "Você não pode decidir nem negociar pela organização sobre a sua própria proposta; outro organizador da chamada o faz."
+    expectError(await api.post(`${path}/counter-offer`, terms, asIn(setup, callOwner)), 403, refused)
+    expectError(await api.post(`${path}/decide`, { decision: "accept" }, asIn(setup, callOwner)), 403, refused)
+    expectError(await api.post(`${path}/decline`, undefined, asIn(setup, callOwner)), 403, refused)
+    // as the speaker they may still counter the organisation's offer; accepting their own counter as organiser: 403
+    expectOk(await api.post(`${path}/counter-offer`, terms, asIn(setup, moderator)))
+    expectOk(await api.post(`${path}/speaker-counter`, { ...terms, durationMinutes: 45 }, asIn(setup, callOwner)))
+    expectError(await api.post(`${path}/accept`, undefined, asIn(setup, callOwner)), 403, refused)
+    // another organiser of the call decides
+    const decided = expectOk(await api.post(`${path}/decide`, { decision: "accept" }, asIn(setup, staff)))
+    expect(decided.status).toBe("aceita")
+  })
+})

@@ -273,6 +273,9 @@ const SubmissionIdParam = Schema.Struct({ sid: SubmissionId })
 
 const SEE =
   "A draft is seen only by its speakers (404 for anyone else); a submission of a soft-deleted call, or of another community, is 404. Organisers (owner, admin, moderator of the community, or an accepted owner of the call), reviewers of the submission's track and its speakers see it; any other member gets 403."
+/** The organisation's side of one submission: not for an organiser who is one of its speakers. */
+const NOT_OWN =
+  "An organiser who is one of the submission's speakers (proposer or accepted co-speaker) gets 403: another organiser of the call decides on it, as no one reviews or votes on their own proposal."
 const ORGANISER =
   "Organisers only: owner, admin or moderator of the community, or an accepted owner of the call (403 otherwise)."
 const MOVE =
@@ -520,7 +523,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
     offerMove(
       "counterOffer",
       "counter-offer",
-      `${ORGANISER} \`enviada | em_negociacao -> em_negociacao\` with a new open offer of the organisation, answering the speaker's open counter if any; while the organisation's own offer is open: 409 (retract it first). ${TERMS}`
+      `${ORGANISER} \`enviada | em_negociacao -> em_negociacao\` with a new open offer of the organisation, answering the speaker's open counter if any; while the organisation's own offer is open: 409 (retract it first). ${NOT_OWN} ${TERMS}`
     ).setPayload(OfferTerms)
       .annotate(OpenApi.Summary, "Make a counter-offer")
   )
@@ -544,7 +547,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
     move(
       "accept",
       "accept",
-      "Accepts the other side's open offer (the proposer accepts the organisation's, with their own token only: staff acting as them with X-ProfileId get 403; an organiser the speaker's; 409 for one's own side's offer): `em_negociacao -> aceita`; its terms become the agreement."
+      `Accepts the other side's open offer (the proposer accepts the organisation's, with their own token only: staff acting as them with X-ProfileId get 403; an organiser the speaker's; 409 for one's own side's offer): \`em_negociacao -> aceita\`; its terms become the agreement. ${NOT_OWN}`
     )
       .annotate(OpenApi.Summary, "Accept the open offer")
   )
@@ -552,7 +555,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
     move(
       "decline",
       "decline",
-      `${ORGANISER} The organisation refuses: \`enviada | em_negociacao -> recusada\` (final); an open offer is declined. No body (a note goes with \`decide\`).`
+      `${ORGANISER} The organisation refuses: \`enviada | em_negociacao -> recusada\` (final); an open offer is declined. No body (a note goes with \`decide\`). ${NOT_OWN}`
     )
       .annotate(OpenApi.Summary, "Decline a submission")
   )
@@ -560,7 +563,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
     move(
       "decide",
       "decide",
-      `${ORGANISER} Decides directly: \`decision: accept\` (\`enviada | em_negociacao -> aceita\`; an open offer is accepted and is the agreement, else the proposal's own terms are) or \`refuse\` (\`-> recusada\`); optional \`note\`.`
+      `${ORGANISER} Decides directly: \`decision: accept\` (\`enviada | em_negociacao -> aceita\`; an open offer is accepted and is the agreement, else the proposal's own terms are) or \`refuse\` (\`-> recusada\`); optional \`note\`. ${NOT_OWN}`
     ).setPayload(Decision)
       .annotate(OpenApi.Summary, "Decide on a submission")
   )

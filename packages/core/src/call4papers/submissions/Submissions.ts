@@ -154,6 +154,17 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
         return result
       })
 
+    /**
+     * The organisation's side of a submission (its offers, accepting the speaker's, declining,
+     * deciding) is an organiser's who is not one of its speakers: as no one reviews or votes on their
+     * own proposal, no one decides on it either (403); another organiser of the call does.
+     */
+    const requireOrganisationSide = (seen: Seen) =>
+      Effect.flatMap(
+        requireOrganiser(seen.roles),
+        () => seen.speaker ? Effect.fail(forbidden(M.ownSubmissionDecision)) : Effect.void
+      )
+
     /** Organisers, the track's reviewers and the speakers see a submission; others 403. */
     const readable = (seen: Seen) =>
       seen.roles.organiser || seen.trackReviewer || seen.speaker
@@ -847,7 +858,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
     const offer = (member: Member, id: string, side: OfferSide, move: SubmissionMove, input: OfferInput) =>
       Effect.gen(function*() {
         const s = yield* seen(member, id)
-        if (side === "organisation") yield* requireOrganiser(s.roles)
+        if (side === "organisation") yield* requireOrganisationSide(s)
         else {
           yield* requireProposer(s)
           yield* requireOwnConsent(member, s.submission)
@@ -929,6 +940,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
           const mayAccept = open.side === "organisation" ? s.proposer : s.roles.organiser
           if (!mayAccept) return yield* refuse(M.acceptOtherSide)
           if (open.side === "organisation") yield* requireOwnConsent(member, current)
+          else yield* requireOrganisationSide(s)
           yield* repo.closeOpenOffer(member.communityId, current.id, "accepted", member.actingProfileId, at)
           yield* repo.setStatus(
             member.communityId,
@@ -951,7 +963,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       input: { readonly note?: string | null | undefined }
     ) {
       const s = yield* seen(member, id)
-      yield* requireOrganiser(s.roles)
+      yield* requireOrganisationSide(s)
       yield* locked(member, s.submission.id, "decline", (current, to, at) =>
         Effect.gen(function*() {
           yield* repo.closeOpenOffer(member.communityId, current.id, "declined", member.profileId, at)
@@ -979,7 +991,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       input: { readonly decision: "accept" | "refuse"; readonly note?: string | null | undefined }
     ) {
       const s = yield* seen(member, id)
-      yield* requireOrganiser(s.roles)
+      yield* requireOrganisationSide(s)
       yield* locked(member, s.submission.id, `decide:${input.decision}`, (current, to, at) =>
         Effect.gen(function*() {
           const closed = yield* repo.closeOpenOffer(

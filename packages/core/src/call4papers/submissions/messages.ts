@@ -52,6 +52,10 @@ export const SubmissionMessages = {
     "Você não pode avaliar a sua própria proposta.",
     "You cannot review your own submission."
   ),
+  ownSubmissionDecision: text(
+    "Você não pode decidir nem negociar pela organização sobre a sua própria proposta; outro organizador da chamada o faz.",
+    "You cannot decide or negotiate for the organisation on your own submission; another organiser of the call does."
+  ),
   ownSubmissionVote: text(
     "Você não pode votar na sua própria proposta.",
     "You cannot vote on your own submission."
