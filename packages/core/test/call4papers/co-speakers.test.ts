@@ -206,3 +206,35 @@ describe("PUT replacing the co-speakers", () => {
     ]])
   })
 })
+
+describe("no one co-speaks a proposal they judged", () => {
+  const AFTER_JUDGING = "Você avaliou ou votou nesta proposta; não pode ser coautor(a) dela."
+
+  it("a reviewer who reviewed it, or a member who voted on it, cannot then accept; declining stays open", async () => {
+    const { reviewerA } = setup.people
+    const voter = await setup.addMember("member", "Vera Voter")
+    const created = await proposing(setup, [reviewerA, voter])
+    expectOk(await api.put(path(created.id, "/review"), { score: 4 }, asIn(setup, reviewerA)))
+    expectOk(await api.put(path(created.id, "/vote"), { vote: 5 }, asIn(setup, voter)))
+    for (const person of [reviewerA, voter]) {
+      expectError(
+        await api.post(path(created.id, "/co-speaker/accept"), undefined, asIn(setup, person)),
+        403,
+        AFTER_JUDGING
+      )
+    }
+    expectOk(await api.post(path(created.id, "/co-speaker/decline"), undefined, asIn(setup, voter)))
+  })
+
+  it("a vote and an acceptance fired together: one of them passes, never both", async () => {
+    for (let i = 0; i < 4; i++) {
+      const voter = await setup.addMember("member", `Vera Voter ${i}`)
+      const created = await proposing(setup, [voter])
+      const [voted, accepted] = await Promise.all([
+        api.put(path(created.id, "/vote"), { vote: 3 }, asIn(setup, voter)),
+        api.post(path(created.id, "/co-speaker/accept"), undefined, asIn(setup, voter))
+      ])
+      expect([voted.status, accepted.status].sort()).toEqual([200, 403])
+    }
+  })
+})

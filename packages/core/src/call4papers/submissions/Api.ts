@@ -385,7 +385,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
     coSpeakerAnswer(
       "acceptCoSpeaking",
       "accept",
-      "The invited co-speaker accepts: from now on they are a speaker of the submission (`invited -> accepted`)."
+      "The invited co-speaker accepts: from now on they are a speaker of the submission (`invited -> accepted`). Someone who reviewed or voted on it gets 403 (no one speaks on a proposal they judged; a review or vote and an acceptance take the submission's row lock, so they cannot both pass)."
     )
       .annotate(OpenApi.Summary, "Accept a co-speaker invitation")
   )

@@ -182,6 +182,14 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
           Effect.orDie
         ),
       /** Locks the submission row for the rest of the transaction; false when it is gone. */
+      /** Whether the profile reviewed or voted on the submission (a co-speaker may not have). */
+      reviewedOrVoted: (communityId: string, submissionId: string, profileId: string) =>
+        sql<{ one: number }>`SELECT 1 AS one FROM call4papers_reviews
+          WHERE community_id = ${communityId} AND submission_id = ${submissionId} AND reviewer_profile_id = ${profileId}
+          UNION ALL
+          SELECT 1 FROM call4papers_votes
+          WHERE community_id = ${communityId} AND submission_id = ${submissionId} AND profile_id = ${profileId}
+          LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
       lock: (communityId: string, id: string) =>
         sql<{ id: string }>`SELECT id FROM call4papers_submissions
           WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(

@@ -5,6 +5,7 @@ import type { Member } from "../../domain/Caller"
 import { isUuid, Uuid } from "../../domain/Ids"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
 import { isStaff } from "../../domain/Role"
+import type { Text } from "../../domain/Text"
 import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
 import { traced } from "../../platform/traced"
@@ -300,6 +301,10 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
           if (row === undefined) return yield* Effect.fail(notFound(M.coSpeakerInvitationNotFound))
           if (row.profileId !== member.profileId) return yield* Effect.fail(forbidden(M.coSpeakerOwnConsent))
           const to = yield* checkCoSpeakerMove(row.status, move)
+          // no one speaks on a proposal they judged (reviews and votes take the same row lock)
+          if (to === "accepted" && (yield* repo.reviewedOrVoted(member.communityId, submission.id, row.profileId))) {
+            return yield* Effect.fail(forbidden(M.coSpeakerAfterJudging))
+          }
           if (!(yield* repo.answerCoSpeaker(member.communityId, submission.id, row.profileId, to, yield* now))) {
             const again = (yield* repo.speakersOf(member.communityId, [submission.id])).find((r) =>
               r.profileId === row.profileId
@@ -626,6 +631,20 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
 
     // reviews
 
+    /**
+     * A review or vote, written under the submission's row lock after checking again that the member
+     * is not one of its speakers: accepting a co-speaker invitation takes the same lock and refuses
+     * whoever reviewed or voted, so the two cannot both pass.
+     */
+    const judging = <A, E, R>(member: Member, submissionId: string, refused: Text, write: Effect.Effect<A, E, R>) =>
+      transaction(Effect.gen(function*() {
+        if (!(yield* repo.lock(member.communityId, submissionId))) return yield* Effect.fail(notFound(M.notFound))
+        const speakers = acceptedOnly(yield* repo.speakersOf(member.communityId, [submissionId]))
+        const me = selves(member)
+        if (speakers.some((row) => me.includes(row.profileId))) return yield* Effect.fail(forbidden(refused))
+        return yield* write
+      }))
+
     const review = traced("Submissions.review")(function*(
       member: Member,
       id: string,
@@ -639,14 +658,19 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
         return yield* Effect.fail(conflict(message, [fieldError("status", message)]))
       }
       const at = yield* now
-      yield* repo.upsertReview({
-        communityId: member.communityId,
-        submissionId: s.submission.id,
-        reviewerProfileId: member.profileId,
-        score: input.score,
-        comment: input.comment ?? null,
-        now: at
-      })
+      yield* judging(
+        member,
+        s.submission.id,
+        M.ownSubmissionReview,
+        repo.upsertReview({
+          communityId: member.communityId,
+          submissionId: s.submission.id,
+          reviewerProfileId: member.profileId,
+          score: input.score,
+          comment: input.comment ?? null,
+          now: at
+        })
+      )
       const mine = (yield* repo.reviews(member.communityId, s.submission.id)).find((row) =>
         row.reviewerProfileId === member.profileId
       )!
@@ -758,13 +782,19 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
 
     const vote = traced("Submissions.vote")(function*(member: Member, id: string, value: number) {
       const s = yield* votable(member, id)
-      yield* repo.upsertVote({
-        communityId: member.communityId,
-        submissionId: s.submission.id,
-        profileId: member.actingProfileId,
-        vote: value,
-        now: yield* now
-      })
+      const at = yield* now
+      yield* judging(
+        member,
+        s.submission.id,
+        M.ownSubmissionVote,
+        repo.upsertVote({
+          communityId: member.communityId,
+          submissionId: s.submission.id,
+          profileId: member.actingProfileId,
+          vote: value,
+          now: at
+        })
+      )
       return { submissionId: s.submission.id, vote: value }
     })
 

@@ -52,6 +52,10 @@ export const SubmissionMessages = {
     "Você não pode avaliar a sua própria proposta.",
     "You cannot review your own submission."
   ),
+  coSpeakerAfterJudging: text(
+    "Você avaliou ou votou nesta proposta; não pode ser coautor(a) dela.",
+    "You reviewed or voted on this submission; you cannot co-speak it."
+  ),
   ownSubmissionDecision: text(
     "Você não pode decidir nem negociar pela organização sobre a sua própria proposta; outro organizador da chamada o faz.",
     "You cannot decide or negotiate for the organisation on your own submission; another organiser of the call does."
