@@ -111,7 +111,9 @@ export const seedSweep = async (api: Client, owner: SweepOwner): Promise<SweepSe
     email: owner.email,
     fullName: owner.fullName
   }
-  const submission = await submitted(api, { ...callSetup, call, trackA: track } as unknown as C4PSetup, {}, proposer)
+  // no cast of people: nobody is named as a co-speaker
+  const c4pSetup = { ...callSetup, call, trackA: track, people: {} } as unknown as C4PSetup
+  const submission = await submitted(api, c4pSetup, {}, proposer)
 
   // A certificate issued to the member from an active template of the courses space, and the signed
   // link its PDF redirects to.
