@@ -122,6 +122,25 @@ describe("consent: staff acting as the speaker (X-ProfileId) cannot agree in the
   })
 })
 
+describe("a vote is personal: staff acting as a member (X-ProfileId) cannot vote in their name", () => {
+  it("casting, replacing and removing a vote as someone else answer 403; the member's own vote stands", async () => {
+    const { staff, moderator, member } = setup.people
+    const created = await submitted(api, setup, { title: "Proposta votada" })
+    const path = `/api/call4papers/submissions/${created.id}/vote`
+    for (const acting of [actingAs(setup, moderator, member.profileId), actingAs(setup, staff, member.profileId)]) {
+      expectError(await api.put(path, { vote: 1 }, acting), 403)
+    }
+    expectOk(await api.put(path, { vote: 4 }, asIn(setup, member)))
+    expectError(await api.put(path, { vote: 1 }, actingAs(setup, moderator, member.profileId)), 403)
+    expectError(await api.del(path, actingAs(setup, moderator, member.profileId)), 403)
+    const rows = await query<{ vote: number }>(
+      roda,
+      (sql) => sql`SELECT vote FROM call4papers_votes WHERE submission_id = ${created.id}`
+    )
+    expect(rows.map((row) => row.vote)).toEqual([4])
+  })
+})
+
 describe("another community's resources are 404, also with real ids", () => {
   it("every id-taking route answers 404 for a real id of another community", async () => {
     const { staff } = setup.people

@@ -119,6 +119,30 @@ describe("naming a co-speaker invites them", () => {
     expectError(await answerCoSpeaking(api, setup, created.id, guest, "decline"), 409)
   })
 
+  it("a withdrawn or refused proposal takes no new co-speaker (409, param status); declining still works", async () => {
+    const [late, other, refusedGuest] = [
+      await setup.addMember("member", "Wanda Withdrawn"),
+      await setup.addMember("member", "Otto Withdrawn"),
+      await setup.addMember("member", "Rui Refused")
+    ]
+    const withdrawn = await proposing(setup, [late, other])
+    expectOk(await api.post(path(withdrawn.id, "/withdraw"), undefined, asIn(setup, setup.people.proposer)))
+    const closed = expectError(await answerCoSpeaking(api, setup, withdrawn.id, late), 409)
+    expect(closed.errors[0].param).toBe("status")
+    expectOk(await answerCoSpeaking(api, setup, withdrawn.id, other, "decline"))
+    expect(await coSpeakersSeenBy(setup, withdrawn.id, setup.people.proposer)).toEqual(
+      expect.arrayContaining([[late.profileId, "invited"], [other.profileId, "declined"]])
+    )
+    expect(await ownIds(setup, late)).not.toContain(withdrawn.id)
+
+    const refused = await proposing(setup, [refusedGuest])
+    expectOk(
+      await api.post(path(refused.id, "/decide"), { decision: "refuse" }, asIn(setup, setup.people.staff))
+    )
+    expectError(await answerCoSpeaking(api, setup, refused.id, refusedGuest), 409)
+    expect(await ownIds(setup, refusedGuest)).not.toContain(refused.id)
+  })
+
   it("staff acting as the invited person (X-ProfileId) get 403; nothing changes", async () => {
     const guest = await setup.addMember("member", "Igor Impersonated")
     const created = await proposing(setup, [guest])

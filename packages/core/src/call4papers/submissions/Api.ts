@@ -385,7 +385,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
     coSpeakerAnswer(
       "acceptCoSpeaking",
       "accept",
-      "The invited co-speaker accepts: from now on they are a speaker of the submission (`invited -> accepted`). Someone who reviewed or voted on it gets 403 (no one speaks on a proposal they judged; a review or vote and an acceptance take the submission's row lock, so they cannot both pass)."
+      "The invited co-speaker accepts: from now on they are a speaker of the submission (`invited -> accepted`). Someone who reviewed or voted on it gets 403 (no one speaks on a proposal they judged; a review or vote and an acceptance take the submission's row lock, so they cannot both pass). A submission that was withdrawn (`retirada`) or refused (`recusada`) takes no new co-speaker: 409 (param `status`); declining stays possible."
     )
       .annotate(OpenApi.Summary, "Accept a co-speaker invitation")
   )
@@ -486,7 +486,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        "Any member votes (the X-ProfileId profile when acting): `vote` is an integer 1 to 5 (spec §8; else 400, param `vote`). One vote per person and submission, replaced by a new one (concurrent votes leave one). The call must have community voting (409, param `communityVoting`); the submission must be `enviada` or `em_negociacao` (409, param `status`); speakers do not vote on their own submission (403). Drafts of others are 404."
+        "Any member votes, with their own access: a vote is personal, so staff acting as someone (X-ProfileId) get 403 on voting and on removing a vote. `vote` is an integer 1 to 5 (spec §8; else 400, param `vote`). One vote per person and submission, replaced by a new one (concurrent votes leave one). The call must have community voting (409, param `communityVoting`); the submission must be `enviada` or `em_negociacao` (409, param `status`); speakers do not vote on their own submission (403). Drafts of others are 404."
       )
       .annotate(OpenApi.Summary, "Vote on a submission")
   )
@@ -501,7 +501,7 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        "Removes the caller's own vote (`removed: false` when there was none). Same conditions as voting."
+        "Removes the caller's own vote (`removed: false` when there was none). Same conditions as voting (X-ProfileId: 403)."
       )
       .annotate(OpenApi.Summary, "Remove one's vote on a submission")
   )

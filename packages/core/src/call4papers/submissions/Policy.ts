@@ -75,6 +75,9 @@ export const checkSubmissionMove = (from: SubmissionStatus, move: SubmissionMove
   return Effect.fail(conflict(message, [fieldError("status", message)]))
 }
 
+/** States in which a co-speaker invitation can no longer be accepted, only declined. */
+export const closedToCoSpeakers: ReadonlyArray<SubmissionStatus> = ["recusada", "retirada"]
+
 /** States in which a submission is under consideration: reviewable, on the ballot. */
 export const openStatuses: ReadonlyArray<SubmissionStatus> = ["enviada", "em_negociacao"]
 

@@ -190,10 +190,11 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
           SELECT 1 FROM call4papers_votes
           WHERE community_id = ${communityId} AND submission_id = ${submissionId} AND profile_id = ${profileId}
           LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+      /** Locks the submission's row; its status as locked, or undefined when there is none. */
       lock: (communityId: string, id: string) =>
-        sql<{ id: string }>`SELECT id FROM call4papers_submissions
+        sql<{ status: SubmissionStatus }>`SELECT status FROM call4papers_submissions
           WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
-          Effect.map((rows) => rows.length > 0),
+          Effect.map((rows) => rows[0]?.status),
           Effect.orDie
         ),
       insert: (row: {

@@ -18,6 +18,7 @@ import { SubmissionMessages as M } from "./messages"
 import {
   checkCoSpeakerMove,
   checkSubmissionMove,
+  closedToCoSpeakers,
   type CoSpeakerMove,
   MAX_CO_SPEAKERS,
   type OfferSide,
@@ -285,14 +286,16 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
     /**
      * The invited co-speaker answers, with their own token only (staff acting as them with X-ProfileId:
      * 403, as for owner and reviewer invitations). 404 when the caller has no invitation on the
-     * submission; 409 when already answered (the transition table). The submission row is locked, and
+     * submission; 409 when already answered (the transition table), or when accepting a submission that
+     * was withdrawn or refused. The submission row is locked, and
      * the answer is a conditional update, so concurrent answers settle once.
      */
     const answerCoSpeaker = (member: Member, id: string, move: CoSpeakerMove) =>
       Effect.gen(function*() {
         const submission = yield* findRow(member.communityId, id)
         const answered = yield* transaction(Effect.gen(function*() {
-          if (!(yield* repo.lock(member.communityId, submission.id))) return yield* Effect.fail(notFound(M.notFound))
+          const status = yield* repo.lock(member.communityId, submission.id)
+          if (status === undefined) return yield* Effect.fail(notFound(M.notFound))
           const rows = (yield* repo.speakersOf(member.communityId, [submission.id])).filter((row) =>
             row.role === "co_speaker"
           )
@@ -301,6 +304,11 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
           if (row === undefined) return yield* Effect.fail(notFound(M.coSpeakerInvitationNotFound))
           if (row.profileId !== member.profileId) return yield* Effect.fail(forbidden(M.coSpeakerOwnConsent))
           const to = yield* checkCoSpeakerMove(row.status, move)
+          // nobody joins a proposal that was withdrawn or refused (declining stays possible)
+          if (to === "accepted" && closedToCoSpeakers.includes(status)) {
+            const message = M.coSpeakerClosed(status)
+            return yield* Effect.fail(conflict(message, [fieldError("status", message)]))
+          }
           // no one speaks on a proposal they judged (reviews and votes take the same row lock)
           if (to === "accepted" && (yield* repo.reviewedOrVoted(member.communityId, submission.id, row.profileId))) {
             return yield* Effect.fail(forbidden(M.coSpeakerAfterJudging))
@@ -400,7 +408,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       body: (current: SubmissionRow, to: SubmissionStatus, at: Date) => Effect.Effect<A, E, R>
     ) =>
       transaction(Effect.gen(function*() {
-        if (!(yield* repo.lock(member.communityId, id))) return yield* Effect.fail(notFound(M.notFound))
+        if ((yield* repo.lock(member.communityId, id)) === undefined) return yield* Effect.fail(notFound(M.notFound))
         const current = yield* findRow(member.communityId, id)
         const to = yield* checkSubmissionMove(current.status, move)
         return yield* body(current, to, yield* now)
@@ -638,7 +646,9 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
      */
     const judging = <A, E, R>(member: Member, submissionId: string, refused: Text, write: Effect.Effect<A, E, R>) =>
       transaction(Effect.gen(function*() {
-        if (!(yield* repo.lock(member.communityId, submissionId))) return yield* Effect.fail(notFound(M.notFound))
+        if ((yield* repo.lock(member.communityId, submissionId)) === undefined) {
+          return yield* Effect.fail(notFound(M.notFound))
+        }
         const speakers = acceptedOnly(yield* repo.speakersOf(member.communityId, [submissionId]))
         const me = selves(member)
         if (speakers.some((row) => me.includes(row.profileId))) return yield* Effect.fail(forbidden(refused))
@@ -767,9 +777,13 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       }
     })
 
-    /** The member's vote (the acted profile's, with X-ProfileId): one per person and submission. */
+    /**
+     * The member's own vote: one per person and submission. A vote is the voter's choice, so staff
+     * acting as someone (X-ProfileId) cannot cast, change or remove it in their name (403).
+     */
     const votable = (member: Member, id: string) =>
       Effect.gen(function*() {
+        if (member.actingProfileId !== member.profileId) return yield* Effect.fail(forbidden(M.voteOwnConsent))
         const s = yield* seen(member, id)
         yield* requireVoting(s.call)
         if (s.speaker) return yield* Effect.fail(forbidden(M.ownSubmissionVote))

@@ -60,6 +60,15 @@ export const SubmissionMessages = {
     "Você não pode decidir nem negociar pela organização sobre a sua própria proposta; outro organizador da chamada o faz.",
     "You cannot decide or negotiate for the organisation on your own submission; another organiser of the call does."
   ),
+  voteOwnConsent: text(
+    "O voto é pessoal: vote com o próprio acesso; agir como o perfil de outra pessoa (X-ProfileId) não basta.",
+    "A vote is personal: vote with your own access; acting as another person's profile (X-ProfileId) is not enough."
+  ),
+  coSpeakerClosed: (status: string): Text =>
+    text(
+      `A proposta foi retirada ou recusada (status: ${status}); o convite de coautoria só pode ser recusado.`,
+      `The submission was withdrawn or refused (status: ${status}); the co-speaker invitation can only be declined.`
+    ),
   ownSubmissionVote: text(
     "Você não pode votar na sua própria proposta.",
     "You cannot vote on your own submission."
