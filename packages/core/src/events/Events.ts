@@ -208,7 +208,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     })
 
     const update = traced("Events.update")(function*(member: Member, id: string, input: EventChangesInput) {
-      const event = yield* managed(member, id)
+      const { id: eventId } = yield* managed(member, id)
       const changes: { -readonly [K in keyof EventFields]?: EventFields[K] } = {}
       if (input.title !== undefined) changes.title = input.title
       if (input.slug !== undefined) changes.slug = input.slug
@@ -221,11 +221,13 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       if (input.categoryId !== undefined) changes.categoryId = input.categoryId
       if (input.joinUrl !== undefined) changes.joinUrl = input.joinUrl
       if (input.address !== undefined) Object.assign(changes, addressColumns(input.address))
-      yield* checkEvent({ ...event, ...changes }, input.address !== undefined && input.address !== null)
       yield* transactional(sql)(Effect.gen(function*() {
-        if (!(yield* repo.lock(member.communityId, event.id))) {
+        if (!(yield* repo.lock(member.communityId, eventId))) {
           return yield* Effect.fail(notFound(Messages.eventNotFound))
         }
+        // Checked against the row as it is under the lock: two edits that each pass alone may not together.
+        const event = yield* find(member.communityId, eventId)
+        yield* checkEvent({ ...event, ...changes }, input.address !== undefined && input.address !== null)
         const at = yield* now
         if (input.capacity !== undefined) {
           const going = yield* repo.goingCount(member.communityId, event.id)
@@ -241,7 +243,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
           )
         )
       }))
-      return eventView(yield* find(member.communityId, event.id), true)
+      return eventView(yield* find(member.communityId, eventId), true)
     })
 
     const remove = traced("Events.remove")(function*(member: Member, id: string) {
@@ -396,7 +398,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
 
     const calendar = traced("Events.calendar")(function*(viewer: Viewer, identifier: string) {
       const { joinUrl, ...event } = yield* detail(viewer, identifier)
-      const row = yield* findByIdentifier(viewer.communityId, event.id)
+      const row = yield* find(viewer.communityId, event.id)
       return { slug: event.slug, ics: icsOf(row, joinUrl, "roda") }
     })
 

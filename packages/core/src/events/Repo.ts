@@ -99,12 +99,15 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
     return {
       find: (communityId: string, id: string) =>
         sql<EventRow>`${select} WHERE ${live(communityId)} AND e.id = ${id}`.pipe(Effect.map(first), Effect.orDie),
-      /** By id or by slug (an id-shaped slug is found too; the slug wins, like courses). */
+      /**
+       * By id or by slug (an id-shaped slug is found too; the id wins, like courses: a host may not
+       * take over another event's links by giving their event its id as slug).
+       */
       findByIdentifier: (communityId: string, identifier: string) => {
         const value = identifier.trim().toLowerCase()
         const match = isUuid(value) ? sql`(e.id = ${value} OR e.slug = ${value})` : sql`e.slug = ${value}`
         return sql<EventRow>`${select} WHERE ${live(communityId)} AND ${match}
-          ORDER BY (e.slug = ${value}) DESC LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
+          ORDER BY (e.slug = ${value}) LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
       },
       /** Locks the event row (participation and stream moves are serialised per event); false when gone. */
       lock: (communityId: string, id: string) =>

@@ -5,9 +5,19 @@ import { addressLine } from "./view"
 /** `YYYYMMDDTHHMMSSZ`, the UTC form of an iCalendar DATE-TIME. */
 const utc = (date: Date) => date.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "")
 
-/** Escapes a TEXT value (RFC 5545 §3.3.11). */
+/** A control character other than TAB. */
+const isControl = (char: string) => {
+  const code = char.charCodeAt(0)
+  return (code < 0x20 && code !== 0x09) || code === 0x7f
+}
+
+/**
+ * Escapes a TEXT value (RFC 5545 §3.3.11): every line break (a lone CR too) becomes `\n`, and other
+ * control characters, which TEXT may not hold, are dropped, so no text starts a content line of its own.
+ */
 const escapeText = (value: string) =>
-  value.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n")
+  [...value.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r\n|\r|\n/g, "\\n")]
+    .filter((char) => !isControl(char)).join("")
 
 /** Folds a content line at 75 octets (RFC 5545 §3.1), never inside a UTF-8 character. */
 const fold = (line: string) => {

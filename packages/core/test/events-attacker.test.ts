@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { as } from "./support/community"
+import { expectCreated, expectOk } from "./support/envelope"
+import { createEvent, type EventCommunity, eventCommunity, onlineEvent } from "./support/events"
+import { client, startRoda } from "./support/harness"
+import { createSpace } from "./support/structure"
+
+const roda = startRoda()
+const api = client(roda)
+afterAll(() => roda.dispose())
+
+let setup: EventCommunity
+let people: Record<"member" | "host", { token: string; profileId: string }>
+beforeAll(async () => {
+  setup = await eventCommunity(api, "Ataque Eventos")
+  people = { member: await setup.addMember("member"), host: await setup.addMember("member", "Hugo Host") }
+})
+const owner = () => as(setup.owner, setup.community)
+const address = { street: "Rua A", number: "10", city: "São Paulo" }
+
+describe("an event's id cannot be taken over by another event's slug", () => {
+  it("a host who sets their slug to another event's id changes neither its detail nor its calendar", async () => {
+    const target = await createEvent(api, setup, { title: "Evento oficial" })
+    // A plain member made host of an event (staff created it acting as them).
+    const hosted = expectCreated(
+      await api.post("/api/events", onlineEvent(setup.space.id, { title: "Evento impostor" }), {
+        ...owner(),
+        profile: people.host.profileId
+      })
+    )
+    expectOk(await api.put(`/api/events/${hosted.id}`, { slug: target.id }, as(people.host, setup.community)))
+
+    const byId = expectOk(await api.get(`/api/events/${target.id}`, as(people.member, setup.community)))
+    expect(byId).toMatchObject({ id: target.id, title: "Evento oficial" })
+    const ics = (await api.get(`/api/events/${target.slug}/calendar.ics`, { community: setup.community.id }))
+      .body as string
+    expect(ics).toContain(`UID:${target.id}@roda\r\n`)
+    expect(ics).toContain("SUMMARY:Evento oficial\r\n")
+    // The hosted event is still found by its own id.
+    expect(expectOk(await api.get(`/api/events/${hosted.id}`, owner())).title).toBe("Evento impostor")
+  })
+
+  it("a secret event whose slug is a public event's id does not leak through that event's calendar", async () => {
+    const secret = await createSpace(api, setup, setup.section.id, { visibility: "secret", module: "events" })
+    const open = await createEvent(api, setup, { title: "Aberto" })
+    await createEvent(api, { ...setup, space: secret }, {
+      title: "Reunião secreta",
+      slug: open.id,
+      type: "in_person",
+      address,
+      joinUrl: null
+    })
+    const ics = (await api.get(`/api/events/${open.slug}/calendar.ics`, { community: setup.community.id }))
+      .body as string
+    expect(ics).not.toContain("secreta")
+    expect(ics).toContain("SUMMARY:Aberto\r\n")
+  })
+})
+
+describe("PUT /api/events/{id} under concurrency", () => {
+  it("two edits that each pass alone never leave an in-person event without an address", async () => {
+    for (let round = 0; round < 8; round++) {
+      const event = await createEvent(api, setup)
+      const url = `/api/events/${event.id}`
+      const [toInPerson, dropAddress] = await Promise.all([
+        api.put(url, { type: "in_person", address, joinUrl: null }, owner()),
+        api.put(url, { address: null }, owner())
+      ])
+      // Whichever runs first, the move to in person stands; dropping the address after it is refused.
+      expect(toInPerson.status).toBe(200)
+      expect([200, 400]).toContain(dropAddress.status)
+      const stored = expectOk(await api.get(url, owner()))
+      expect(stored).toMatchObject({ type: "in_person", address })
+    }
+  })
+
+  it("two edits of the times that each pass alone answer 400 for the second, never 500", async () => {
+    for (let round = 0; round < 8; round++) {
+      const event = await createEvent(api, setup, {
+        startTime: "2030-05-01T10:00:00Z",
+        endTime: "2030-05-01T12:00:00Z"
+      })
+      const url = `/api/events/${event.id}`
+      const replies = await Promise.all([
+        api.put(url, { startTime: "2030-05-01T11:00:00Z" }, owner()),
+        api.put(url, { endTime: "2030-05-01T10:30:00Z" }, owner())
+      ])
+      expect(replies.map((reply) => reply.status).sort()).toEqual([200, 400])
+      const stored = expectOk(await api.get(url, owner()))
+      expect(Date.parse(stored.startTime)).toBeLessThan(Date.parse(stored.endTime))
+    }
+  })
+})
+
+describe("GET /api/events/{id}/calendar.ics", () => {
+  it("no text sent by a host starts a line of its own (a lone CR is escaped too)", async () => {
+    const event = await createEvent(api, setup, {
+      title: "Encontro\rURL:https://evil.example/",
+      description: "Linha 1\rBEGIN:VALARM\r\nLinha 3\u0007",
+      type: "in_person",
+      address: { ...address, complement: "Sala 2\rATTENDEE:mailto:x@evil.example" },
+      joinUrl: null
+    })
+    const ics = (await api.get(`/api/events/${event.id}/calendar.ics`, { community: setup.community.id }))
+      .body as string
+    // Every CR ends a line (CRLF), and no other control character is left.
+    const controls = [...ics.replace(/\r\n/g, "")].filter((char) => char < " " && char !== "\t" || char === "\u007f")
+    expect(controls).toEqual([])
+    expect(ics).toContain("SUMMARY:Encontro\\nURL:https://evil.example/\r\n")
+    expect(ics).toContain("DESCRIPTION:Linha 1\\nBEGIN:VALARM\\nLinha 3\r\n")
+    expect(ics.split("\r\n").filter((line) => line.startsWith("URL:"))).toEqual([])
+  })
+})
