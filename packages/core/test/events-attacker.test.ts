@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { as } from "./support/community"
-import { expectCreated, expectOk } from "./support/envelope"
+import { expectCreated, expectInvalid, expectOk } from "./support/envelope"
 import { createEvent, type EventCommunity, eventCommunity, onlineEvent } from "./support/events"
 import { client, startRoda } from "./support/harness"
 import { createSpace } from "./support/structure"
@@ -89,6 +89,26 @@ describe("PUT /api/events/{id} under concurrency", () => {
       const stored = expectOk(await api.get(url, owner()))
       expect(Date.parse(stored.startTime)).toBeLessThan(Date.parse(stored.endTime))
     }
+  })
+})
+
+describe("dates and links are stored as sent, or refused", () => {
+  it("a day or hour the calendar does not have is 400 (param named), not moved to another date", async () => {
+    for (const startTime of ["2030-02-30T10:00:00Z", "2030-04-31T10:00:00Z", "2030-05-01T24:00:00Z"]) {
+      const reply = await api.post("/api/events", onlineEvent(setup.space.id, { startTime }), owner())
+      expectInvalid(reply, "startTime")
+    }
+    const event = await createEvent(api, setup)
+    expectInvalid(await api.put(`/api/events/${event.id}`, { endTime: "2030-02-29T12:00:00Z" }, owner()), "endTime")
+  })
+
+  it("a join link with a control character is 400 (param joinUrl)", async () => {
+    const reply = await api.post(
+      "/api/events",
+      onlineEvent(setup.space.id, { joinUrl: "https://meet.example.com/a\u0007b" }),
+      owner()
+    )
+    expectInvalid(reply, "joinUrl")
   })
 })
 

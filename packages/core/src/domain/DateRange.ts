@@ -39,6 +39,17 @@ const isCalendarDay = (day: string) => {
 /** A date alone (`YYYY-MM-DD`) that is a day of the calendar in the years 0001 to 9999 (PostgreSQL reads no year 0000). */
 export const isStorableDay = (value: string) => dateOnly.test(value) && value >= "0001-01-01" && isCalendarDay(value)
 
+const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * An instant as RFC 3339 writes one (a date, a time, an offset), naming a real day and hour in the
+ * years 0001 to 9999 UTC: JavaScript reads `2030-02-30T10:00:00Z` as March 2 and `T24:00` as the next
+ * day, which would store a date the client never sent.
+ */
+export const isInstant = (value: string) =>
+  isoInstant.test(value) && isCalendarDay(value.slice(0, 10)) && Number(value.slice(11, 13)) <= 23 &&
+  isStorable(new Date(value))
+
 /** Whether a value reads as a `from`/`to` bound: a calendar date, or an instant with an offset (any year). */
 export const readsAsRangeBound = (value: string) =>
   dateOrInstant.test(value) && isCalendarDay(value.slice(0, 10)) && !Number.isNaN(rangeStart(value).getTime())

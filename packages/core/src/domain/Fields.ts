@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { isStrongPassword } from "../platform/Passwords"
-import { isRangeBound, isStorable, readsAsRangeBound } from "./DateRange"
+import { isInstant, isRangeBound, readsAsRangeBound } from "./DateRange"
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -63,15 +63,24 @@ export const slugify = (value: string): string =>
 export const Body = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
   Schema.Struct(fields).annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } })
 
+const hasControl = (value: string) => {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
+}
+
 export const HttpUrl = Schema.Trim.pipe(
-  Schema.filter((value) => /^https?:\/\/[^\s]+$/.test(value) && value.length <= 2000 || "must be an http(s) URL")
+  // no white space or control character: a URL is written into headers, e-mails and calendar files as it is
+  Schema.filter((value) =>
+    /^https?:\/\/\S+$/.test(value) && !hasControl(value) && value.length <= 2000 || "must be an http(s) URL"
+  )
 )
 
 export const HexColor = Schema.String.pipe(
   Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a color like #1a2b3c" })
 )
-
-const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/
 
 /**
  * An instant: ISO 8601 with a date, a time and an offset (`Z` or `±hh:mm`), in the years 0001 to
@@ -79,7 +88,7 @@ const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d
  */
 export const Instant = Schema.Trim.pipe(
   Schema.filter((value) =>
-    (isoInstant.test(value) && isStorable(new Date(value))) ||
+    isInstant(value) ||
     "must be an ISO 8601 date-time with an offset, e.g. 2030-05-01T19:00:00Z"
   ),
   Schema.annotations({ format: "date-time" })
