@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../domain/Envelope"
-import { Body, Email, HexColor, Hostname, HttpUrl, Name, Slug } from "../domain/Fields"
+import { Body, Email, HexColor, Hostname, HttpUrl, Name, Slug, TimeZone } from "../domain/Fields"
 import { IdParam } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf, Role } from "../domain/Role"
@@ -15,7 +15,7 @@ export const CommunitySettings = Body({
   coverUrl: Schema.optional(Schema.NullOr(HttpUrl)),
   primaryColor: Schema.optional(HexColor),
   language: Schema.optional(OneOf("pt-BR", "en")),
-  timezone: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))),
+  timezone: Schema.optional(TimeZone),
   membersCanInvite: Schema.optional(Schema.Boolean),
   /** Whether anonymous visitors see status posts (`GET /api/status`, the feed); default false. */
   publicStatusPosts: Schema.optional(Schema.Boolean)

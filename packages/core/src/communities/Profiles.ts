@@ -211,6 +211,8 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       member: Member,
       query: PageQuery & { role?: Role | undefined; tag?: string | undefined; search?: string | undefined }
     ) {
+      // Tags are personal (staff-only) data: filtering by one would tell a member who carries it.
+      if (query.tag !== undefined) yield* requireRole(member, staffRoles)
       const limit = query.limit ?? DEFAULT_LIMIT
       const after = yield* decodeCursor(query.cursor, ProfileCursor)
       const rows = yield* repo.list(member.communityId, {

@@ -125,9 +125,10 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       }))
       .addSuccess(Page(Profile))
       .addError(BadRequest)
+      .addError(Forbidden)
       .annotate(
         OpenApi.Description,
-        "Accepted members only (invitations are not listed). Staff (owner, admin, moderator) see every field and `search` matches names and e-mails; other members get the public view (id, communityId, fullName, role, status, bio, avatarUrl, dates; their own profile in full) and `search` matches names only."
+        "Accepted members only (invitations are not listed). Staff (owner, admin, moderator) see every field and `search` matches names and e-mails; other members get the public view (id, communityId, fullName, role, status, bio, avatarUrl, dates; their own profile in full) and `search` matches names only; `tag` is a staff filter (tags are personal: another role gets 403)."
       )
       .annotate(OpenApi.Summary, "List members")
   )

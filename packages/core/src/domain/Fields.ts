@@ -78,6 +78,22 @@ export const HttpUrl = Schema.Trim.pipe(
   )
 )
 
+const isTimeZone = (value: string) => {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** An IANA time zone name such as `America/Sao_Paulo` (what PostgreSQL's `AT TIME ZONE` reads too). */
+export const TimeZone = Schema.Trim.pipe(
+  Schema.filter((value) =>
+    (value.length <= 64 && isTimeZone(value)) || "must be an IANA time zone such as America/Sao_Paulo"
+  )
+)
+
 export const HexColor = Schema.String.pipe(
   Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a color like #1a2b3c" })
 )

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../domain/Envelope"
-import { Body, HttpUrl, Instant, Name, Slug } from "../domain/Fields"
+import { Body, HttpUrl, Instant, Name, Slug, TimeZone } from "../domain/Fields"
 import { isUuid, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
@@ -13,20 +13,6 @@ import { eventTypes, participantStatuses, streamStatuses } from "./Policy"
 export const EventId = Schema.String.pipe(
   Schema.filter((value) => isUuid(value.trim()), { message: () => "Valid event ID is required" }),
   Schema.annotations({ identifier: "EventId", format: "uuid" })
-)
-
-const validTimeZone = (value: string) => {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: value })
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** An IANA time zone name such as `America/Sao_Paulo`. */
-const TimeZone = Schema.Trim.pipe(
-  Schema.filter((value) => (value.length <= 64 && validTimeZone(value)) || "must be an IANA time zone")
 )
 
 const Part = (max: number) => Schema.NullOr(Schema.Trim.pipe(Schema.maxLength(max)))

@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { isStorableDay } from "../domain/DateRange"
 import { Ok } from "../domain/Envelope"
+import { TimeZone } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { Currency } from "../domain/Money"
 import { OneOf } from "../domain/Role"
@@ -13,16 +14,6 @@ const IsoDate = Schema.Trim.pipe(
     isStorableDay(value) ||
     "must be an ISO 8601 date such as 2026-11-01"
   )
-)
-const TimeZone = Schema.String.pipe(
-  Schema.filter((value) => {
-    try {
-      new Intl.DateTimeFormat("en", { timeZone: value })
-      return value.length <= 64
-    } catch {
-      return false
-    }
-  }, { message: () => "must be an IANA time zone such as America/Sao_Paulo" })
 )
 
 export const ReportQuery = Schema.Struct({

@@ -116,7 +116,11 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
       yield* requireRole(member, staffRoles)
       const communityId = member.communityId
       const spaceId = id.toLowerCase()
-      yield* transaction(Effect.gen(function*() {
+      /**
+       * False, with nothing written, when another request moved the space between reading it and
+       * locking it: the sections locked are then not its own (a title edit would move it back).
+       */
+      const attempt = transaction(Effect.gen(function*() {
         const before = yield* find(communityId, spaceId, staff)
         const moving = input.sectionId !== undefined && input.sectionId.toLowerCase() !== before.sectionId
         // Sections first, in id order, then the space: the lock order of every structure change.
@@ -128,6 +132,7 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
           repo.lockSpace(communityId, spaceId),
           Option.match({ onNone: () => Effect.fail(notFound(Messages.spaceUnknown)), onSome: Effect.succeed })
         )
+        if (current.sectionId !== before.sectionId) return false
         const visibility = input.visibility ?? current.visibility
         yield* withinSection(visibility, section)
         const changes: { -readonly [K in keyof SpaceChanges]: SpaceChanges[K] } = {}
@@ -148,7 +153,10 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
           changes.position = yield* repo.nextSpacePosition(communityId, section.id)
         }
         if (Object.keys(changes).length > 0) yield* repo.updateSpace(communityId, spaceId, changes)
+        return true
       }))
+      // The space moved meanwhile: read it again and lock the section it is in now.
+      while (!(yield* attempt)) continue
       return spaceView(yield* find(communityId, spaceId, staff))
     })
 
