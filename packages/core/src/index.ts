@@ -73,6 +73,7 @@ export type { McpCaller, McpScope, McpSessionInfo, McpToolCall } from "./oauth/M
 export { McpAccessLive } from "./oauth/McpAccessLive"
 export { BlobStore } from "./platform/BlobStore"
 export type { StoredBlob } from "./platform/BlobStore"
+export { readAtMost } from "./platform/bytes"
 export { Ids } from "./platform/Ids"
 export { Mailer, MailTransport } from "./platform/Mailer"
 export type { Deliver, Mail } from "./platform/Mailer"

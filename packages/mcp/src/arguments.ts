@@ -1,4 +1,4 @@
-import { AppError } from "@roda/core"
+import { AppError, Messages } from "@roda/core"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { answerSchemaOf, partsOf } from "./schemas"
 import type { ToolSpec } from "./tool"
@@ -38,6 +38,33 @@ const invalid = (issues: ReadonlyArray<{ readonly issue: Issue; readonly locatio
   return new AppError({ status: 400, text: first, errors })
 }
 
+/**
+ * Text PostgreSQL cannot keep (a NUL character, an unpaired surrogate) anywhere in the arguments: the
+ * API's request gate refuses it in any body (400) before a route runs; here it would reach the query.
+ */
+const unstorable = (value: unknown, path: ReadonlyArray<string>, depth = 0): AppError | undefined => {
+  if (typeof value === "string") {
+    const problem = value.includes("\u0000")
+      ? { text: Messages.nulCharacter, msg: "must not contain NUL characters" }
+      : !value.isWellFormed()
+      ? { text: Messages.loneSurrogate, msg: "must not contain unpaired UTF-16 surrogates" }
+      : undefined
+    if (problem === undefined) return undefined
+    const param = path.join(".") || "arguments"
+    return new AppError({
+      status: 400,
+      text: problem.text,
+      errors: [{ param, msg: { pt: problem.msg, en: problem.msg }, location: "body" }]
+    })
+  }
+  if (typeof value !== "object" || value === null || depth > 32) return undefined
+  for (const [key, item] of Object.entries(value)) {
+    const found = unstorable(key, path, depth + 1) ?? unstorable(item, [...path, key], depth + 1)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
 /** Query values travel as strings: a number or boolean given by the assistant is read as the API would read it. */
 const asQueryValue = (value: unknown) => typeof value === "number" || typeof value === "boolean" ? String(value) : value
 
@@ -47,6 +74,8 @@ const asQueryValue = (value: unknown) => typeof value === "number" || typeof val
  */
 export const decodeArguments = (tool: ToolSpec, args: Record<string, unknown>) =>
   Effect.suspend(() => {
+    const refused = unstorable(args, [])
+    if (refused !== undefined) return Effect.fail(refused)
     const parts = partsOf(tool)
     const known = new Set(parts.flatMap((part) => part.fields.filter((f) => f.offered).map((f) => f.arg)))
     const issues: Array<{ issue: Issue; location: string }> = Object.keys(args)

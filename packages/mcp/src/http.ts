@@ -1,13 +1,10 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js"
-import { McpAccess, type McpCaller, type Roda } from "@roda/core"
+import { MAX_BODY_BYTES, McpAccess, type McpCaller, readAtMost, type Roda } from "@roda/core"
 import { Effect, Either } from "effect"
 import { type Language, missingScope, toolNamed } from "./call"
 import { makeServer, SERVER_VERSION } from "./server"
 import { tools } from "./tools"
-
-/** The largest JSON-RPC message accepted, as the API's body limit. */
-const MAX_BODY_BYTES = 1024 * 1024
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } })
@@ -59,13 +56,13 @@ export const makeMcpHandler = (roda: Roda) => {
         allow: "POST"
       })
     }
-    if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) {
-      return json(413, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Message too large" } })
-    }
-    const text = await request.text()
-    if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) {
-      return json(413, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Message too large" } })
-    }
+    const tooLarge = () =>
+      json(413, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Message too large" } })
+    if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) return tooLarge()
+    // Read up to the limit only: a body that never ends is cut there, not held in memory.
+    const bytes = request.body === null ? new Uint8Array() : await readAtMost(request.body, MAX_BODY_BYTES)
+    if (bytes === undefined) return tooLarge()
+    const text = new TextDecoder().decode(bytes)
     let body: unknown
     try {
       body = JSON.parse(text)

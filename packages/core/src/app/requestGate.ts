@@ -4,7 +4,7 @@ import { Effect, Option } from "effect"
 import { AppError, fieldError, payloadTooLarge } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
 import { same } from "../domain/Text"
-import { concatBytes, utf8Text } from "../platform/bytes"
+import { readAtMost, utf8Text } from "../platform/bytes"
 import { errorBody } from "./errorBody"
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -115,18 +115,6 @@ const refuseBody = (text: string, contentType: string | null | undefined) => {
 const reject = (request: Request, error: AppError) =>
   Response.json(errorBody(error, request.headers.get("accept-language") ?? undefined), { status: error.status })
 
-/** Reads at most `limit` bytes of the body; undefined when it is larger. */
-const readLimited = async (body: ReadableStream<Uint8Array>, limit: number) => {
-  const chunks: Array<Uint8Array> = []
-  let size = 0
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength
-    if (size > limit) return undefined
-    chunks.push(chunk)
-  }
-  return concatBytes(chunks)
-}
-
 /**
  * What every request passes before the API sees it: a body of at most 1 MB (whatever
  * Content-Length claims, since an embedder's Request need not keep to it), no NUL character in
@@ -137,7 +125,7 @@ export const admit = async (request: Request): Promise<Request | Response> => {
   const early = refuseUrl(request.url) ?? refuseDeclaredLength(request.headers.get("content-length"))
   if (early) return reject(request, early)
   if (request.body === null) return request
-  const body = await readLimited(request.body, MAX_BODY_BYTES)
+  const body = await readAtMost(request.body, MAX_BODY_BYTES)
   if (body === undefined) return reject(request, tooLarge())
   const contentType = request.headers.get("content-type")
   if (body.includes(0)) return reject(request, nulIn("body"))

@@ -48,6 +48,24 @@ export const concatBytes = (chunks: ReadonlyArray<Uint8Array>): Uint8Array<Array
   return out
 }
 
+/**
+ * Reads a body of at most `limit` bytes; undefined as soon as it grows past it (the rest is not read:
+ * leaving the loop cancels the stream), so a body that never ends costs at most `limit` bytes.
+ */
+export const readAtMost = async (
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  limit: number
+): Promise<Uint8Array<ArrayBuffer> | undefined> => {
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  for await (const chunk of body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength
+    if (size > limit) return undefined
+    chunks.push(chunk)
+  }
+  return concatBytes(chunks)
+}
+
 export const toBase64 = (bytes: Uint8Array): string => Encoding.encodeBase64(bytes)
 export const toBase64Url = (input: string | Uint8Array): string => Encoding.encodeBase64Url(input)
 
