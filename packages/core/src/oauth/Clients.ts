@@ -1,8 +1,9 @@
-import { Clock, Effect, Option } from "effect"
-import { concatBytes, utf8Text } from "../platform/bytes"
+import { Clock, Effect, Option, Schema } from "effect"
+import { readAtMost, utf8Text } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
 import { PublicFetch } from "../platform/PublicFetch"
 import { traced } from "../platform/traced"
+import { ClientMetadata } from "./Api"
 import { type OAuthFailure, oauthFailure } from "./errors"
 import { isPublicHost } from "./publicHost"
 import { redirectUriProblem } from "./redirects"
@@ -74,17 +75,23 @@ export const validateMetadata = (input: ClientMetadataInput): ValidMetadata | OA
   return { metadata, redirectUris }
 }
 
-/** Reads at most `MAX_DOCUMENT_BYTES` of a response body; undefined when it is larger. */
-const readSmall = async (body: AsyncIterable<Uint8Array>) => {
-  const chunks: Array<Uint8Array> = []
-  let size = 0
-  for await (const chunk of body) {
-    size += chunk.byteLength
-    if (size > MAX_DOCUMENT_BYTES) return undefined
-    chunks.push(chunk)
-  }
-  return utf8Text(concatBytes(chunks))
-}
+/** Text PostgreSQL can keep, at any depth: no NUL character, no unpaired UTF-16 surrogate. */
+const storable = (value: unknown): boolean =>
+  typeof value === "string"
+    ? !value.includes("\u0000") && value.isWellFormed()
+    : Array.isArray(value)
+    ? value.every(storable)
+    : typeof value !== "object" || value === null || Object.values(value).every(storable)
+
+/** A client_id that can name a stored client (NUL would fail the query). */
+const usableId = (clientId: string | undefined): clientId is string =>
+  clientId !== undefined && clientId !== "" && clientId.length <= 2000 && !clientId.includes("\u0000")
+
+/**
+ * A fetched document as registration's metadata, or none: someone else wrote it, so its members
+ * are checked as `POST /oauth/register` checks them before anything reads or stores them.
+ */
+const documentMetadata = Schema.decodeUnknownOption(ClientMetadata)
 
 /** Registered clients (RFC 7591) and Client ID Metadata Documents (an `https` client_id). */
 export class Clients extends Effect.Service<Clients>()("@roda/core/OAuthClients", {
@@ -145,16 +152,18 @@ export class Clients extends Effect.Service<Clients>()("@roda/core/OAuthClients"
           loopback: isLoopbackDocument(new URL(clientId))
         })
         if (answer.status < 200 || answer.status > 299) return undefined
-        const text = await readSmall(answer.body)
-        return text === undefined ? undefined : JSON.parse(text) as unknown
+        const bytes = await readAtMost(answer.body, MAX_DOCUMENT_BYTES)
+        return bytes === undefined ? undefined : JSON.parse(utf8Text(bytes)) as unknown
       }).pipe(
         Effect.map((document) => {
-          const input = (typeof document === "object" && document !== null ? document : {}) as
-            & ClientMetadataInput
-            & { readonly client_id?: unknown }
-          if (input.client_id !== clientId) return Option.none<ValidMetadata>()
-          const valid = validateMetadata(input)
-          return "error" in valid ? Option.none<ValidMetadata>() : Option.some(valid)
+          const named = typeof document === "object" && document !== null && "client_id" in document
+            ? document.client_id
+            : undefined
+          if (named !== clientId) return Option.none<ValidMetadata>()
+          return Option.flatMap(documentMetadata(document), (input) => {
+            const valid = storable(input) ? validateMetadata(input) : undefined
+            return valid === undefined || "error" in valid ? Option.none<ValidMetadata>() : Option.some(valid)
+          })
         }),
         Effect.catchAll((error) =>
           Effect.as(
@@ -188,11 +197,19 @@ export class Clients extends Effect.Service<Clients>()("@roda/core/OAuthClients"
 
     /** The client a client_id names: registered (a UUID) or a metadata document (an https URL). */
     const resolve = traced("OAuthClients.resolve")(function*(clientId: string | undefined) {
-      if (clientId === undefined || clientId === "" || clientId.length > 2000) return Option.none<ClientRow>()
+      if (!usableId(clientId)) return Option.none<ClientRow>()
       if (isDocumentUrl(clientId)) return yield* fromDocument(clientId)
       return yield* repo.client(clientId)
     })
 
-    return { register, resolve }
+    /**
+     * A client Roda already keeps (registered, or a document fetched by `/oauth/authorize`), never
+     * fetched: the token endpoint runs in the request's transaction, which must not wait on the network.
+     */
+    const known = traced("OAuthClients.known")(function*(clientId: string | undefined) {
+      return usableId(clientId) ? yield* repo.client(clientId) : Option.none<ClientRow>()
+    })
+
+    return { register, resolve, known }
   })
 }) {}

@@ -96,7 +96,7 @@ export class TokenEndpoint extends Effect.Service<TokenEndpoint>()("@roda/core/O
         for (const field of ["code", "code_verifier", "redirect_uri", "client_id"] as const) {
           if (!form[field]) return oauthFailure("invalid_request", `${field} is required`)
         }
-        const client = yield* clients.resolve(form.client_id)
+        const client = yield* clients.known(form.client_id)
         if (Option.isNone(client)) return oauthFailure("invalid_client", "Unknown client_id", 401)
         const target = wrongTarget(form.resource)
         if (Option.isSome(target)) return target.value

@@ -21,16 +21,21 @@ const SECRET_KEY =
 
 export const REDACTED = "[redacted]"
 
+/**
+ * Text PostgreSQL's jsonb can hold: without NUL characters, unpaired surrogates as U+FFFD (either
+ * would fail the insert, and a call whose arguments carry one would go unaudited).
+ */
+const storable = (text: string) => text.replaceAll("\u0000", "").toWellFormed()
+
 /** A copy of `value` with the values of secret-looking keys replaced by `[redacted]`, at any depth. */
 export const redact = (value: unknown, depth = 0): unknown => {
   if (depth > 32) return REDACTED
-  // PostgreSQL's jsonb cannot hold NUL characters.
-  if (typeof value === "string") return value.replaceAll("\u0000", "")
+  if (typeof value === "string") return storable(value)
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1))
   if (typeof value !== "object" || value === null) return value
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
-      key,
+      storable(key),
       SECRET_KEY.test(key.toLowerCase().replace(/[-_]/g, "")) ? REDACTED : redact(item, depth + 1)
     ])
   )
@@ -44,5 +49,5 @@ export const auditArguments = (value: unknown): string => {
   const text = JSON.stringify(redact(value ?? null)) ?? "null"
   return text.length <= MAX_ARGUMENTS
     ? text
-    : JSON.stringify({ truncated: true, preview: text.slice(0, MAX_ARGUMENTS) })
+    : JSON.stringify({ truncated: true, preview: storable(text.slice(0, MAX_ARGUMENTS)) })
 }
