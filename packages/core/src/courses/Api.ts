@@ -334,7 +334,7 @@ export class CoursesApi extends HttpApiGroup.make("courses")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        "Enrolls the caller (the X-ProfileId profile when acting). Only a published course (409 otherwise), and only with access to the content of the course's space (403). Idempotent: the first call answers 201, a second one 200 with the same enrollment (`alreadyEnrolled: true`)."
+        "Enrolls the caller (the X-ProfileId profile when acting). Only a published course (409 otherwise), and only with access to the content of the course's space (403). Idempotent: the first call answers 201, a second one 200 with the same enrollment (`alreadyEnrolled: true`). An enrollment and a move of the course back to draft (or its removal) fired together are serialised: a draft never keeps learners, and a course removed meanwhile answers 404."
       )
       .annotate(OpenApi.Summary, "Enroll in a course")
   )
@@ -349,7 +349,7 @@ export class CoursesApi extends HttpApiGroup.make("courses")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        "Records the caller's progress on a lesson: fields sent change, others keep their value; `completed: true` without `percent` sets 100. A lesson not in that course: 404. Requires an enrollment (409 `Inscreva-se no curso…`; enrollment is never implicit, so drip dates start when the learner enrolls). A lesson still locked by drip answers 409 with its release date. Answers the lesson's progress and the course completion (completed lessons / lessons, rounded down)."
+        "Records the caller's progress on a lesson: fields sent change, others keep their value; `completed: true` without `percent` sets 100. A lesson not in that course: 404. Requires an enrollment (409 `Inscreva-se no curso…`; enrollment is never implicit, so drip dates start when the learner enrolls). A lesson still locked by drip answers 409 with its release date. Answers the lesson's progress and the course completion (completed lessons / lessons, rounded down). A learner's progress calls on one course are recorded one at a time, so lessons completed together still complete the course."
       )
       .annotate(OpenApi.Summary, "Record lesson progress")
   )

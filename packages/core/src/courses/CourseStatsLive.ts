@@ -25,8 +25,9 @@ export const CourseStatsLive = Layer.effect(
               ${who("profile_id")}
             UNION ALL
             SELECT done.at, 'course' FROM (
+              -- Progress on lessons that still exist: a removed lesson's (or course's) is kept, but completes nothing.
               SELECT lp.course_id, lp.profile_id, max(lp.completed_at) AS at, count(*) AS lessons
-              FROM lesson_progress lp
+              FROM lesson_progress lp JOIN lessons l ON l.community_id = lp.community_id AND l.id = lp.lesson_id
               WHERE lp.community_id = ${communityId} AND lp.completed ${who("lp.profile_id")}
               GROUP BY lp.course_id, lp.profile_id
             ) done

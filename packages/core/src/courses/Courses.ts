@@ -13,6 +13,7 @@ import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { insertWithFreeSlug as insertFreeSlug, slugTaken } from "../sql/freeSlug"
+import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
 import { LearningRepo } from "./LearningRepo"
 import { outline } from "./outline"
@@ -64,6 +65,7 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
     const outlines = yield* OutlineRepo
     const access = yield* Access
     const ids = yield* Ids
+    const transaction = transactional(sql)
 
     const find = (member: Member, id: string) =>
       orNotFound(Messages.courseNotFound)(repo.find(member.communityId, id.trim().toLowerCase()))
@@ -112,18 +114,26 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
 
     const update = traced("Courses.update")(function*(member: Member, id: string, input: CourseChangesInput) {
       yield* requireRole(member, staffRoles)
-      const course = yield* find(member, id)
+      const found = yield* find(member, id)
       const changes: { -readonly [K in keyof CourseChanges]: CourseChanges[K] } = Object.fromEntries(
         Object.entries(input).filter(([key, value]) => value !== undefined && key !== "status")
       )
-      if (isMove(course.status, input.status)) {
-        const enrollments = yield* learning.enrollmentCount(member.communityId, course.id)
-        yield* checkMove(course.status, input.status, { enrollments })
-        changes.status = input.status
-        changes.publishedAt = input.status === "published" ? new Date(yield* Clock.currentTimeMillis) : null
-      }
-      yield* repo.update(member.communityId, course.id, changes).pipe(slugConflict)
-      return courseView(yield* find(member, course.id))
+      yield* transaction(Effect.gen(function*() {
+        // The status and the enrollments are read under the course's row lock, which an enrollment
+        // shares: nobody enrolls between the count and the move back to draft.
+        if (!(yield* repo.lock(member.communityId, found.id))) {
+          return yield* Effect.fail(notFound(Messages.courseNotFound))
+        }
+        const course = yield* find(member, found.id)
+        if (isMove(course.status, input.status)) {
+          const enrollments = yield* learning.enrollmentCount(member.communityId, course.id)
+          yield* checkMove(course.status, input.status, { enrollments })
+          changes.status = input.status
+          changes.publishedAt = input.status === "published" ? new Date(yield* Clock.currentTimeMillis) : null
+        }
+        yield* repo.update(member.communityId, course.id, changes).pipe(slugConflict)
+      }))
+      return courseView(yield* find(member, found.id))
     })
 
     const remove = traced("Courses.remove")(function*(member: Member, id: string) {

@@ -121,9 +121,11 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
     ) {
       yield* requireRole(member, staffRoles)
       const position = yield* orderOf(input)
-      const module = yield* findModule(member, id)
+      const found = yield* findModule(member, id)
       yield* transaction(Effect.gen(function*() {
-        yield* lockCourse(member, module.courseId)
+        yield* lockCourse(member, found.courseId)
+        // Read again under the lock: a concurrent removal would leave its place as a gap in the orders.
+        const module = yield* findModule(member, found.id)
         if (input.title !== undefined) yield* repo.renameModule(member.communityId, module.id, input.title)
         if (position !== undefined) {
           // Read under the course lock: concurrent reorders of the course queue behind it.
@@ -131,7 +133,7 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
           yield* repo.renumberModules(member.communityId, placeAt(siblings, module.id, position))
         }
       }))
-      return moduleView(yield* findModule(member, module.id))
+      return moduleView(yield* findModule(member, found.id))
     })
 
     const removeModule = traced("Curriculum.removeModule")(function*(member: Member, id: string) {

@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { badRequest, conflict, fieldError, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
@@ -7,6 +8,7 @@ import { isStaff } from "../domain/Role"
 import { Ids } from "../platform/Ids"
 import { Jobs } from "../platform/Jobs"
 import { traced } from "../platform/traced"
+import { atomic } from "../sql/transaction"
 import { Access, viewerOfMember } from "../structure/Access"
 import { COURSE_COMPLETED_JOB, type CourseCompleted } from "./CourseCompleted"
 import { CurriculumRepo } from "./CurriculumRepo"
@@ -27,6 +29,7 @@ export interface ProgressInput {
  */
 export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", {
   effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
     const repo = yield* LearningRepo
     const courses = yield* CoursesRepo
     const curriculum = yield* CurriculumRepo
@@ -39,7 +42,9 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
 
     /** Spec §3: only a published course accepts enrollments (409); the space's content must be readable. */
     const enroll = traced("Learning.enroll")(function*(member: Member, courseId: string) {
-      const course = yield* findCourse(member, courseId)
+      const id = courseId.trim().toLowerCase()
+      // Share-locked: a move back to draft, or a removal, waits for this enrollment (or comes first).
+      const course = yield* orNotFound(Messages.courseNotFound)(courses.findShared(member.communityId, id))
       if (course.status !== "published") return yield* Effect.fail(conflict(Messages.courseNotPublished))
       yield* access.readContent(viewerOfMember(member), course.spaceId)
       const inserted = yield* repo.enroll({
@@ -54,7 +59,7 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
         repo.enrollment(member.communityId, course.id, member.actingProfileId)
       )
       return { ...enrollmentView(existing), alreadyEnrolled: true as const }
-    })
+    }, atomic(sql))
 
     const progress = traced("Learning.progress")(function*(
       member: Member,
@@ -72,7 +77,7 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
       )
       if (lesson.courseId !== course.id) return yield* Effect.fail(notFound(Messages.lessonNotFound))
       yield* access.readContent(viewerOfMember(member), course.spaceId)
-      const enrollment = yield* repo.enrollment(member.communityId, course.id, member.actingProfileId)
+      const enrollment = yield* repo.lockEnrollment(member.communityId, course.id, member.actingProfileId)
       if (Option.isNone(enrollment)) return yield* Effect.fail(conflict(Messages.enrollmentRequired))
       const now = yield* Clock.currentTimeMillis
       const drip = release(lesson.releaseAfterDays, enrollment.value.enrolledAt, now, staff)
@@ -112,7 +117,7 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
         ...progressView(row),
         course: completionView(totals.completed, totals.total)
       }
-    })
+    }, atomic(sql))
 
     return { enroll, progress }
   }),

@@ -46,6 +46,14 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/Lea
           Effect.map(first),
           Effect.orDie
         ),
+      /**
+       * The enrollment, locked until the caller's transaction ends: a learner's progress calls on one
+       * course are recorded one at a time, so each completion count sees the lessons the others completed.
+       */
+      lockEnrollment: (communityId: string, courseId: string, profileId: string) =>
+        sql<EnrollmentRow>`SELECT id, course_id, profile_id, enrolled_at FROM enrollments
+          WHERE community_id = ${communityId} AND course_id = ${courseId} AND profile_id = ${profileId}
+          FOR UPDATE`.pipe(Effect.map(first), Effect.orDie),
       /** The new enrollment, or none when the profile was already enrolled. */
       enroll: (row: { id: string; communityId: string; courseId: string; profileId: string; enrolledAt: Date }) =>
         sql<EnrollmentRow>`INSERT INTO enrollments ${sql.insert(row)}

@@ -66,7 +66,16 @@ export class CoursesRepo extends Effect.Service<CoursesRepo>()("@roda/core/Cours
           Effect.map(first),
           Effect.orDie
         ),
-      /** Locks the course row: changes to its outline (positions) are serialised per course. */
+      /**
+       * The course, share-locked until the caller's transaction ends: its status cannot move (nor the
+       * course go) while an enrollment is written against it.
+       */
+      findShared: (communityId: string, id: string) =>
+        sql<CourseRow>`${select} WHERE community_id = ${communityId} AND id = ${id} FOR SHARE`.pipe(
+          Effect.map(first),
+          Effect.orDie
+        ),
+      /** Locks the course row: changes to its outline (positions) and status moves are serialised per course. */
       lock: (communityId: string, id: string) =>
         sql<{ id: string }>`SELECT id FROM courses WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
           Effect.map((rows) => rows.length > 0),
