@@ -118,7 +118,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
-        "Public (token optional). Items the caller may see by type (the feed's rules), active members of the community, and activity in the last 7 and 30 days: posts (status and content posts the caller may see), comments and reactions on feed items of the community."
+        "Public (token optional). Items the caller may see by type (the feed's rules), active members of the community, and activity in the last 7 and 30 days: posts (status and content posts), comments and reactions, all counted only on feed items the caller may see (activity on hidden items is not told)."
       )
       .annotate(OpenApi.Summary, "Get feed statistics")
   )

@@ -183,10 +183,17 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
           sql`(SELECT count(*)::int FROM ${s[type].from} WHERE ${s[type].where}${
             since ? sql` AND ${s[type].time} >= ${since}` : sql``
           })`
+        // Only on items this scope sees: how busy a hidden space is, is not for those it is hidden from.
+        const seen = sql.join(" OR ", false)(
+          feedItemTypes.map((type) =>
+            sql`(a.item_type = ${typeLiteral(sql, type)} AND EXISTS (SELECT 1 FROM ${s[type].from}
+            WHERE ${s[type].where} AND t.id = a.item_id))`
+          )
+        )
         const activity = (view: "comment_activity" | "reaction_activity", since: Date) =>
-          sql`(SELECT count(*)::int FROM ${sql(view)} WHERE community_id = ${scope.communityId}
-            ${view === "comment_activity" ? sql`AND deleted_at IS NULL` : sql`AND ${itemTypes(sql)}`}
-            AND created_at >= ${since})`
+          sql`(SELECT count(*)::int FROM ${sql(view)} a WHERE a.community_id = ${scope.communityId}
+            ${view === "comment_activity" ? sql`AND a.deleted_at IS NULL` : sql``}
+            AND a.created_at >= ${since} AND (${seen}))`
         const body = sql`SELECT ${count("status")} AS status, ${count("content")} AS content,
           ${count("course")} AS course, ${count("event")} AS event,
           (SELECT count(*)::int FROM member_cards WHERE community_id = ${scope.communityId} AND removed_at IS NULL

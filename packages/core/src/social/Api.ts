@@ -89,6 +89,8 @@ const MENTIONS =
 const REACTIONS =
   "Reaction types: like, love, celebrate, insightful, funny (400 otherwise). One reaction per person (the X-ProfileId profile when acting) per item: the same type again removes it, another type replaces it. Answers the new state: `reaction` (the caller's, or null), counts by type and `reactionCount`."
 const AUTHOR_OR_STAFF = "The author, or owner, admin or moderator (others 403)."
+const AUTHOR_OR_STAFF_EDITS =
+  `${AUTHOR_OR_STAFF} An owner's words are edited only by an owner (403 \`Função necessária: owner. Sua função: …\`), as only an owner may act as an owner (X-ProfileId); staff still remove them.`
 
 const StatusIdParam = Schema.Struct({ id: Uuid })
 const CommentParams = Schema.Struct({ statusId: Uuid, commentId: Uuid })
@@ -117,7 +119,7 @@ export class StatusApi extends HttpApiGroup.make("status")
       .addError(BadRequest)
       .addError(Forbidden)
       .addError(NotFound)
-      .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} Replaces the body (mentions are resolved again).`)
+      .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF_EDITS} Replaces the body (mentions are resolved again).`)
       .annotate(OpenApi.Summary, "Edit a status post")
   )
   .add(
@@ -174,7 +176,7 @@ export class StatusApi extends HttpApiGroup.make("status")
       .addError(BadRequest)
       .addError(Forbidden)
       .addError(NotFound)
-      .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} A comment not of that post: 404.`)
+      .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF_EDITS} A comment not of that post: 404.`)
       .annotate(OpenApi.Summary, "Edit a comment")
   )
   .add(

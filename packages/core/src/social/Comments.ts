@@ -13,7 +13,7 @@ import { type CommentRow, CommentsRepo } from "./CommentsRepo"
 import { SocialItems } from "./items"
 import type { CommentableType, ReactionType } from "./kinds"
 import { groupMentions, MentionsRepo } from "./mentions"
-import { requireAuthorOrStaff } from "./policy"
+import { requireAuthorOrStaff, requireMayEdit } from "./policy"
 import { Reactions } from "./Reactions"
 import { commentView } from "./view"
 
@@ -75,7 +75,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
     const parentOf = (member: Member, itemType: CommentableType, itemId: string, parentId: string) =>
       Effect.gen(function*() {
         const id = parentId.trim().toLowerCase()
-        const row = yield* repo.find(member.communityId, id)
+        const row = yield* repo.lockParent(member.communityId, id)
         if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.commentNotFound))
         const parent = row.value
         if (parent.itemType !== itemType || parent.itemId !== itemId) {
@@ -88,9 +88,10 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
     const add = traced("Comments.add")(
       function*(member: Member, itemType: CommentableType, itemId: string, input: NewCommentInput) {
         const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
-        const parentId = input.parentId ? yield* parentOf(member, itemType, item.id, input.parentId) : null
         const id = yield* ids.next
         yield* transactional(sql)(Effect.gen(function*() {
+          // In the reply's transaction: the parent stays locked until the reply is kept.
+          const parentId = input.parentId ? yield* parentOf(member, itemType, item.id, input.parentId) : null
           yield* repo.insert({
             id,
             communityId: member.communityId,
@@ -122,13 +123,15 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
     const update = traced("Comments.update")(
       function*(member: Member, itemType: CommentableType, itemId: string, commentId: string, body: string) {
         const comment = yield* findOn(member, itemType, itemId, commentId)
-        yield* requireAuthorOrStaff(member, comment.authorProfileId)
+        yield* requireMayEdit(member, { profileId: comment.authorProfileId, role: comment.authorRole })
         yield* transactional(sql)(Effect.gen(function*() {
           yield* repo.update(member.communityId, comment.id, body)
           yield* mentions.replace(member.communityId, "comment", comment.id, body)
         }))
-        const row = yield* repo.find(member.communityId, comment.id).pipe(Effect.map(Option.getOrThrow))
-        return (yield* views(member, [row]))[0]!
+        // Removed meanwhile (an edit and a removal at once): 404, as a moment later.
+        const row = yield* repo.find(member.communityId, comment.id)
+        if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.commentNotFound))
+        return (yield* views(member, [row.value]))[0]!
       }
     )
 
@@ -136,7 +139,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
       function*(member: Member, itemType: CommentableType, itemId: string, commentId: string) {
         const comment = yield* findOn(member, itemType, itemId, commentId)
         yield* requireAuthorOrStaff(member, comment.authorProfileId)
-        yield* repo.remove(member.communityId, comment.id)
+        yield* transactional(sql)(repo.remove(member.communityId, comment))
       }
     )
 

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { Role } from "../domain/Role"
 import type { CommentableType } from "./kinds"
 
 export interface CommentRow {
@@ -8,6 +9,8 @@ export interface CommentRow {
   readonly itemId: string
   readonly parentId: string | null
   readonly authorProfileId: string
+  /** The author's role (who may edit the comment: `requireMayEdit`). */
+  readonly authorRole: Role
   readonly authorName: string
   readonly authorAvatarUrl: string | null
   readonly body: string
@@ -29,7 +32,7 @@ export type NewCommentRow = {
 export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/CommentsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const select = sql`SELECT c.id, c.item_type, c.item_id, c.parent_id, c.author_profile_id,
+    const select = sql`SELECT c.id, c.item_type, c.item_id, c.parent_id, c.author_profile_id, p.role AS author_role,
       p.full_name AS author_name, p.avatar_url AS author_avatar_url, c.body, c.created_at, c.updated_at
       FROM comments c JOIN member_cards p ON p.community_id = c.community_id AND p.id = c.author_profile_id`
 
@@ -37,17 +40,33 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
       find: (communityId: string, id: string) =>
         sql<CommentRow>`${select} WHERE c.community_id = ${communityId} AND c.id = ${id}
           AND c.deleted_at IS NULL`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie),
+      /**
+       * The comment a reply is about to name as parent, locked until the reply's transaction ends, so
+       * that removing the thread waits for the reply and takes it too (see `remove`); none when
+       * deleted, also by a removal that committed while this waited.
+       */
+      lockParent: (communityId: string, id: string) =>
+        sql<Pick<CommentRow, "id" | "itemType" | "itemId" | "parentId">>`SELECT id, item_type, item_id, parent_id
+          FROM comments WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL FOR SHARE`.pipe(
+          Effect.map((rows) => Option.fromNullable(rows[0])),
+          Effect.orDie
+        ),
       insert: (row: NewCommentRow) => sql`INSERT INTO comments ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
       update: (communityId: string, id: string, body: string) =>
         sql`UPDATE comments SET body = ${body}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      /** Soft-deletes the comment and its replies. */
-      remove: (communityId: string, id: string) =>
-        sql`UPDATE comments SET deleted_at = now()
-          WHERE community_id = ${communityId} AND (id = ${id} OR parent_id = ${id}) AND deleted_at IS NULL`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+      /**
+       * Soft-deletes the comment, then its replies: two statements (run them in one transaction), so
+       * that the second sees a reply committed while the first waited on `lockParent`'s lock.
+       */
+      remove: (communityId: string, comment: Pick<CommentRow, "id" | "itemType" | "itemId">) =>
+        Effect.zipRight(
+          sql`UPDATE comments SET deleted_at = now()
+            WHERE community_id = ${communityId} AND id = ${comment.id} AND deleted_at IS NULL`,
+          sql`UPDATE comments SET deleted_at = now()
+            WHERE community_id = ${communityId} AND item_type = ${comment.itemType} AND item_id = ${comment.itemId}
+              AND parent_id = ${comment.id} AND deleted_at IS NULL`
+        ).pipe(Effect.asVoid, Effect.orDie),
       /**
        * Comments of an item in threads, oldest first: each top-level comment followed by its replies.
        * Keyset on (thread id, id); ids are UUIDv7, so a thread's id precedes its replies'.

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { Role } from "../domain/Role"
 
 interface Authored {
   readonly id: string
@@ -14,6 +15,11 @@ interface Authored {
 export interface StatusRow extends Authored {
   /** `created_at` with microseconds, for the keyset. */
   readonly cursorTime: string
+}
+
+/** A status post with its author's role (who may edit it: `requireMayEdit`). */
+export interface FoundStatusRow extends StatusRow {
+  readonly authorRole: Role
 }
 
 export interface ContentRow extends Authored {
@@ -47,7 +53,8 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
 
     return {
       findStatus: (communityId: string, id: string) =>
-        sql<StatusRow>`${status} WHERE t.community_id = ${communityId} AND t.id = ${id} AND t.deleted_at IS NULL`.pipe(
+        sql<FoundStatusRow>`SELECT ${statusColumns}, p.role AS author_role FROM status_posts t ${authorJoin}
+          WHERE t.community_id = ${communityId} AND t.id = ${id} AND t.deleted_at IS NULL`.pipe(
           Effect.map(first),
           Effect.orDie
         ),

@@ -12,7 +12,7 @@ import type { Viewer } from "../structure/Access"
 import { Comments } from "./Comments"
 import { SocialItems } from "./items"
 import { groupMentions, mentionedIds, MentionsRepo } from "./mentions"
-import { requireAuthorOrStaff } from "./policy"
+import { requireAuthorOrStaff, requireMayEdit } from "./policy"
 import { PostsRepo, type StatusRow } from "./PostsRepo"
 import { Reactions } from "./Reactions"
 import { statusView } from "./view"
@@ -95,7 +95,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
 
     const update = traced("StatusPosts.update")(function*(member: Member, id: string, body: string) {
       const post = yield* find(member, id)
-      yield* requireAuthorOrStaff(member, post.authorProfileId)
+      yield* requireMayEdit(member, { profileId: post.authorProfileId, role: post.authorRole })
       yield* atomic(sql)(Effect.gen(function*() {
         yield* repo.updateStatus(member.communityId, post.id, body)
         yield* mentions.replace(member.communityId, "status", post.id, body)
