@@ -19,6 +19,16 @@ export const rodaEnv = {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 /**
+ * The Node flags a script's shebang asks for (`#!/usr/bin/env -S node --flag …`): servers are measured
+ * as their binaries run them.
+ */
+export const shebangFlags = (script) => {
+  const first = readFileSync(script, "utf8").split("\n", 1)[0]
+  const flags = /^#!\/usr\/bin\/env -S node (.+)$/.exec(first)?.[1]
+  return flags === undefined ? [] : flags.trim().split(/\s+/)
+}
+
+/**
  * Spawns `mainJs` (a built packages/http-node/dist/main.js) on `port` with `extra` env (its database),
  * logging to `dir/label.log`, and answers the child once /readyz is 200, with `port`, `label` and
  * `readyMs` (spawn to ready). A DATABASE_URL of the caller's environment is not passed on.
@@ -27,7 +37,7 @@ export const startRoda = async ({ mainJs, dir, label, port, extra }) => {
   const out = openSync(join(dir, `${label}.log`), "w")
   const { DATABASE_URL: _ignored, ...inherited } = process.env
   const began = performance.now()
-  const child = spawn(process.execPath, [mainJs], {
+  const child = spawn(process.execPath, [...shebangFlags(mainJs), mainJs], {
     env: { ...inherited, ...rodaEnv, PORT: String(port), ...extra },
     stdio: ["ignore", out, out]
   })

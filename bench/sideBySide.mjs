@@ -16,7 +16,7 @@ import { loadavg } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { backendCpu, cpuMs, option, runThenCleanUp } from "./harness.mjs"
+import { backendCpu, cpuMs, option, runThenCleanUp, shebangFlags } from "./harness.mjs"
 import { seed } from "./seed.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -46,9 +46,14 @@ const median = (xs) => {
 
 // ---- processes (stopped by their own pid only) ---------------------------------------------------------------
 const children = new Set()
+// Every server runs with the Node flags Roda's binary sets for itself (its shebang): the same heap for all.
+const nodeFlags = shebangFlags(mainJs)
 const launch = (label, script, env) => {
   const out = openSync(join(DIR, `${label}.log`), "w")
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ["ignore", out, out] })
+  const child = spawn(process.execPath, [...nodeFlags, script], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", out, out]
+  })
   child.label = label
   children.add(child)
   child.once("exit", () => children.delete(child))
