@@ -4,7 +4,7 @@ import { base64url, jwtVerify, SignJWT, UnsecuredJWT } from "jose"
 import { createHmac } from "node:crypto"
 import { hmacSha256With } from "../../src/platform/bytes"
 import { defaultOptions, Options, secret } from "../../src/platform/Options"
-import { TOKEN_LIFETIME_SECONDS, Tokens, verifyHs256 } from "../../src/platform/Tokens"
+import { makeVerifier, TOKEN_LIFETIME_SECONDS, Tokens, verifyHs256 } from "../../src/platform/Tokens"
 
 const SECRET = "unit-test-secret-that-is-long-enough-for-hs256"
 const key = hmacSha256With(new TextEncoder().encode(SECRET))
@@ -124,6 +124,43 @@ describe("verifyHs256", () => {
       requiredClaims: ["sub", "exp", "iat"]
     })
     expect(verifyHs256(key, token, NOW)).toEqual(Option.some({ accountId: payload.sub, email: payload.email }))
+  })
+})
+
+describe("makeVerifier", () => {
+  const counting = () => {
+    let signatures = 0
+    const verify = makeVerifier((message) => (signatures++, key(message)))
+    return { verify, signatures: () => signatures }
+  }
+
+  it("checks a token's signature once, and its times on every call", async () => {
+    const { signatures, verify } = counting()
+    const token = await sign(undefined, { exp: NOW + 10 })
+    expect(verify(token, NOW)).toEqual(Option.some({ accountId: "acc-1", email: "ana@roda.test" }))
+    expect(verify(token, NOW + 9)).toEqual(Option.some({ accountId: "acc-1", email: "ana@roda.test" }))
+    expect(signatures()).toBe(1)
+    // kept, but expired now: refused
+    expect(verify(token, NOW + 10)).toEqual(Option.none())
+    const early = signRaw(
+      { alg: "HS256" },
+      json({ sub: "acc-1", email: "a@b.c", iat: NOW, exp: NOW + 99, nbf: NOW + 5 })
+    )
+    expect(verify(early, NOW)).toEqual(Option.none())
+    expect(Option.isSome(verify(early, NOW + 5))).toBe(true)
+  })
+
+  it("gives the same decision as verifyHs256, and keeps no refused token", async () => {
+    const { signatures, verify } = counting()
+    const token = await sign()
+    const [header, payload, signature] = segments(token)
+    const forged = `${header}.${json({ sub: "acc-2", email: "x@y.z", iat: NOW, exp: NOW + 60 })}.${signature}`
+    for (const candidate of [forged, await sign(undefined, undefined, `${SECRET}-other`), `${header}.${payload}.`]) {
+      expect(verify(candidate, NOW)).toEqual(verifyHs256(key, candidate, NOW))
+      expect(verify(candidate, NOW)).toEqual(Option.none())
+    }
+    // refused tokens are checked again each time: none was kept
+    expect(signatures()).toBe(4)
   })
 })
 
