@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net"
 import { resolve } from "node:path"
 import { Readable } from "node:stream"
 import type { ServerConfig, TelemetrySettings } from "./config"
+import { type IdleCollection, idleCollection } from "./idleCollection"
 import { defaultLogSettings, type Log, logTo, makeLog, openingMessage } from "./log"
 import { MCP_PATH, serveMcp } from "./mcp"
 
@@ -123,7 +124,9 @@ type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
  * the handler's fiber; so does a stop that has waited long enough (it closes the connection).
  */
 const handle =
-  (roda: Roda, app: NodeHandler, log: Log, inFlight: InFlight) => (req: IncomingMessage, res: ServerResponse) => {
+  (roda: Roda, app: NodeHandler, log: Log, inFlight: InFlight, idle: IdleCollection) =>
+  (req: IncomingMessage, res: ServerResponse) => {
+    idle.touch()
     if (inFlight.stopping) res.setHeader("connection", "close")
     const done = respond(roda, app, log, req, res).finally(() => inFlight.handlers.delete(done))
     inFlight.handlers.set(done, () => res.destroy())
@@ -278,9 +281,10 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
     const inFlight: InFlight = { handlers: new Map(), stopping: false }
     const { app, runtime } = yield* Effect.promise(() => roda.httpApp())
     const nodeHandler = Runtime.runSync(requestRuntime(runtime))(NodeHttpServer.makeHandler(app))
+    const idle = yield* Effect.acquireRelease(Effect.sync(() => idleCollection()), (idle) => Effect.sync(idle.stop))
     const server = yield* Effect.acquireRelease(
       Effect.async<Server>((resume) => {
-        const server = createServer(handle(roda, nodeHandler, log, inFlight))
+        const server = createServer(handle(roda, nodeHandler, log, inFlight, idle))
         server.once("error", (error) => resume(Effect.die(error)))
         server.listen(config.port, config.host, () => resume(Effect.succeed(server)))
       }),
