@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { McpAccess } from "../../src/index"
 import { newCommunity } from "../support/community"
 import { client, startRoda } from "../support/harness"
-import { connectMcpClient, type ServedRoda, serveRoda } from "../support/oauth"
+import { authorizeAs, connectMcpClient, type ServedRoda, serveRoda } from "../support/oauth"
 import { authenticate, token } from "./support"
 
 /**
@@ -58,16 +58,7 @@ describe("OAuth attacker: hostile metadata documents and client ids", () => {
     await served.close()
   })
 
-  const start = (clientId: string) =>
-    served.api.get(
-      `/oauth/authorize?${new URLSearchParams({
-        response_type: "code",
-        client_id: clientId,
-        redirect_uri: "http://127.0.0.1/cb",
-        code_challenge: "a".repeat(43),
-        code_challenge_method: "S256"
-      })}`
-    )
+  const start = (clientId: string) => authorizeAs(served.api, clientId)
 
   it("a metadata document of the wrong shape, or with text PostgreSQL cannot keep, is an unknown client (400), not a 500", async () => {
     const paths = [

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http"
 import * as oauth from "oauth4webapi"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newCommunity } from "../support/community"
-import { type ServedRoda, serveRoda } from "../support/oauth"
+import { authorizeAs, type ServedRoda, serveRoda } from "../support/oauth"
 import { authenticate } from "./support"
 
 /**
@@ -209,16 +209,7 @@ describe("Client ID Metadata Documents", () => {
     await served.close()
   })
 
-  const start = (clientId: string) =>
-    served.api.get(
-      `/oauth/authorize?${new URLSearchParams({
-        response_type: "code",
-        client_id: clientId,
-        redirect_uri: "http://127.0.0.1/cb",
-        code_challenge: "a".repeat(43),
-        code_challenge_method: "S256"
-      })}`
-    )
+  const start = (clientId: string) => authorizeAs(served.api, clientId)
 
   it("uses a fetched document's redirect_uris, fetched once and cached", async () => {
     const clientId = `${documentBase}/client.json`

@@ -94,6 +94,18 @@ const readBody = async (request: IncomingMessage) => {
   return Buffer.concat(chunks)
 }
 
+/** `GET /oauth/authorize` for `clientId` (a loopback redirect, a fixed S256 challenge): where its client resolves. */
+export const authorizeAs = (api: Client, clientId: string) =>
+  api.get(
+    `/oauth/authorize?${new URLSearchParams({
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: "http://127.0.0.1/cb",
+      code_challenge: "a".repeat(43),
+      code_challenge_method: "S256"
+    })}`
+  )
+
 export interface ServedRoda {
   readonly roda: Roda
   readonly api: Client
