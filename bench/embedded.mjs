@@ -6,6 +6,7 @@
 //
 //   node bench/embedded.mjs [--posts 20000] [--duration 10] [--rounds 2] [--connections 64]
 //                           [--pg postgres://postgres@127.0.0.1:5432] [--dir /tmp/roda-bench-embedded]
+//                           [--roda-main <a built packages/http-node/dist/main.js, e.g. of another checkout>]
 //
 // Needs a build (`pnpm build`), wrk, and a PostgreSQL user that may create databases (database
 // roda_bench_embedded, dropped at the end). Ports 4311-4312 on 127.0.0.1.
@@ -31,7 +32,7 @@ const ROUNDS = Number(opt("rounds", 2))
 const CONNS = Number(opt("connections", 64))
 const DIR = resolve(String(opt("dir", "/tmp/roda-bench-embedded")))
 const DATA = join(DIR, "data")
-const mainJs = join(root, "packages/http-node/dist/main.js")
+const mainJs = resolve(String(opt("roda-main", join(root, "packages/http-node/dist/main.js"))))
 const log = (...m) => console.error(`[embedded ${new Date().toISOString().slice(11, 19)}]`, ...m)
 const start = (label, port, extra) => startRoda({ mainJs, dir: DIR, label, port, extra })
 const wrk = (server, headers, seconds) =>
