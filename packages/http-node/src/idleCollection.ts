@@ -13,12 +13,12 @@ export interface IdleCollection {
 }
 
 /**
- * Full garbage collections once a burst of requests is over (no request for one to two `IDLE_MS`,
- * then one per `IDLE_MS`, `COLLECTIONS_AFTER_BURST` in all).
- * V8 gives the young generation's pages back (up to 2 × 64 MB with the binaries' semi-space flag,
- * see main.ts) only at a collection while little is allocated, and an idle server allocates
- * nothing, so it never collects: after a load run its RSS stayed at twice its size at start. Only
- * where Node exposes `gc` (`--expose-gc`, in the binaries' shebang); elsewhere it does nothing.
+ * `COLLECTIONS_AFTER_BURST` full garbage collections, one per `IDLE_MS`, once a burst of requests is
+ * over (no request for a whole `IDLE_MS`). V8 gives the young generation's pages back (up to
+ * 2 × 64 MB with the binaries' semi-space flag, see main.ts) only at a collection while little is
+ * allocated, and an idle server allocates nothing, so it never collects: after a load run its RSS
+ * stayed at twice its size at start. Only where Node exposes `gc` (`--expose-gc`, in the binaries'
+ * shebang); elsewhere it does nothing.
  */
 export const idleCollection = (
   collect: (() => void) | undefined = (globalThis as { gc?: () => void }).gc

@@ -2,8 +2,8 @@
 // The young generation may grow to 64 MB (V8's default stops at 16): a request's garbage then dies
 // young instead of being copied out, which halved the time spent in GC under load (20% -> 10% of CPU)
 // and cut p99. V8 reads the flag only at start-up, hence the shebang (and `pnpm start`). `gc` is
-// exposed for one collection once a burst of requests is over (idleCollection.ts), which gives those
-// pages back.
+// exposed for the collections that give those pages back once a burst of requests is over
+// (idleCollection.ts).
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Layer } from "effect"
 import { loadConfig } from "./config"
