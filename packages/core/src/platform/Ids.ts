@@ -35,16 +35,47 @@ const idRandomness = (): Uint8Array => {
   return pool.subarray(used - 10, used)
 }
 
+/**
+ * Ids made by one process increase strictly, also within a millisecond (RFC 9562 §6.2, method 1):
+ * the 12 bits after the version hold a counter, seeded at random below 2048 on each new
+ * millisecond and stepped by one for each further id of that millisecond. "Newest first by id"
+ * lists therefore keep creation order. When the counter runs out, or the clock steps back, the
+ * ids go on from the last millisecond used, so the order holds.
+ */
+export const monotonicUuidV7 = () => {
+  let lastMillis = -1
+  let counter = 0
+  return (unixMillis: number, random: Uint8Array): string => {
+    const seed = ((random[0]! << 8) | random[1]!) & 0x7ff
+    if (unixMillis > lastMillis) {
+      lastMillis = unixMillis
+      counter = seed
+    } else if (counter < 0xfff) {
+      counter++
+    } else {
+      lastMillis++
+      counter = seed
+    }
+    const bytes = Uint8Array.from(random)
+    bytes[0] = counter >> 8
+    bytes[1] = counter & 0xff
+    return uuidV7(lastMillis, bytes)
+  }
+}
+
 export class Ids extends Context.Tag("@roda/core/Ids")<Ids, {
   readonly next: Effect.Effect<string>
   /** A URL-safe random secret (links, tokens). */
   readonly secret: (bytes?: number) => Effect.Effect<string>
 }>() {
-  static readonly layer = Layer.succeed(Ids, {
-    next: Effect.flatMap(
-      Clock.currentTimeMillis,
-      (now) => Effect.sync(() => uuidV7(now, idRandomness()))
-    ),
-    secret: (bytes = 32) => Effect.sync(() => toBase64Url(crypto.getRandomValues(new Uint8Array(bytes))))
+  static readonly layer = Layer.sync(Ids, () => {
+    const nextId = monotonicUuidV7()
+    return {
+      next: Effect.flatMap(
+        Clock.currentTimeMillis,
+        (now) => Effect.sync(() => nextId(now, idRandomness()))
+      ),
+      secret: (bytes = 32) => Effect.sync(() => toBase64Url(crypto.getRandomValues(new Uint8Array(bytes))))
+    }
   })
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { isUuid } from "../../src/domain/Ids"
-import { Ids, uuidV7 } from "../../src/platform/Ids"
+import { Ids, monotonicUuidV7, uuidV7 } from "../../src/platform/Ids"
 
 const hex = (id: string) => id.replace(/-/g, "")
 const timestampOf = (id: string) => parseInt(hex(id).slice(0, 12), 16)
@@ -47,6 +47,37 @@ describe("uuidV7", () => {
     }))
 })
 
+describe("monotonicUuidV7", () => {
+  const random = () => crypto.getRandomValues(new Uint8Array(10))
+  const strictlyIncreasing = (ids: ReadonlyArray<string>) => ids.every((id, i) => i === 0 || id > ids[i - 1]!)
+
+  it.effect("increases strictly within one millisecond, in the order the ids were made", () =>
+    Effect.sync(() => {
+      const next = monotonicUuidV7()
+      const ids = Array.from({ length: 2000 }, () => next(1_700_000_000_000, random()))
+      expect(strictlyIncreasing(ids)).toBe(true)
+      expect(new Set(ids.map(timestampOf))).toEqual(new Set([1_700_000_000_000]))
+      expect(ids.every((id) => versionOf(id) === 7 && variantOf(id) === 0b10)).toBe(true)
+    }))
+
+  it.effect("goes on into the next millisecond when one millisecond's counter runs out", () =>
+    Effect.sync(() => {
+      const next = monotonicUuidV7()
+      const ids = Array.from({ length: 10_000 }, () => next(1_700_000_000_000, ones))
+      expect(strictlyIncreasing(ids)).toBe(true)
+      expect(timestampOf(ids.at(-1)!)).toBeGreaterThan(1_700_000_000_000)
+      expect(timestampOf(next(1_700_000_000_100, ones))).toBe(1_700_000_000_100)
+    }))
+
+  it.effect("keeps increasing when the clock steps back", () =>
+    Effect.sync(() => {
+      const next = monotonicUuidV7()
+      const ids = [5_000, 4_000, 4_999, 5_000, 5_001].map((millis) => next(millis, random()))
+      expect(strictlyIncreasing(ids)).toBe(true)
+      expect(timestampOf(ids[4]!)).toBe(5_001)
+    }))
+})
+
 describe("Ids", () => {
   it.effect("next takes its time from the Clock", () =>
     Effect.gen(function*() {
@@ -68,6 +99,7 @@ describe("Ids", () => {
       const many = yield* Effect.all(Array.from({ length: 1000 }, () => ids.next))
       expect(new Set(many).size).toBe(1000)
       expect(new Set(many.map(timestampOf)).size).toBe(1)
+      expect([...many].sort()).toEqual(many)
     }).pipe(Effect.provide(Ids.layer)))
 
   it.effect("secret is URL-safe and random", () =>
