@@ -18,6 +18,7 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { makeConnection } from "./internal/connection"
 import { open } from "./internal/open"
+import { makeSessionLock } from "./internal/sessionLock"
 
 export { pgliteBuild, preload } from "./internal/open"
 
@@ -52,15 +53,15 @@ export const make = (
   Effect.gen(function*() {
     const pglite = yield* open(config.dataDir, { extensions: config.extensions, loadDataDir: config.loadDataDir })
 
-    // PGlite has a single session: a statement outside a transaction takes the
-    // permit for its own duration, a transaction (or `reserve`) for its scope.
-    const permit = yield* Effect.makeSemaphore(1)
-    const shared = makeConnection(pglite, permit.withPermits(1))
-    // Statements inside a transaction already hold the permit.
+    // PGlite has a single session: a statement outside a transaction holds it
+    // for its own duration, a transaction (or `reserve`) for its scope.
+    const session = makeSessionLock()
+    const shared = makeConnection(pglite, session.withSession)
+    // Statements inside a transaction already hold the session.
     const reserved = makeConnection(pglite, identity)
     const reserve = Effect.uninterruptibleMask((restore) =>
-      restore(permit.take(1)).pipe(
-        Effect.zipRight(Effect.addFinalizer(() => permit.release(1))),
+      restore(session.take).pipe(
+        Effect.zipRight(Effect.addFinalizer(() => session.release)),
         Effect.as(reserved)
       )
     )
