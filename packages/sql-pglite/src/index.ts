@@ -1,1 +1,2 @@
 export * as PgliteClient from "./PgliteClient"
+export * as TextTable from "./TextTable"

@@ -1,9 +1,12 @@
+import { TextTable } from "@roda/sql-pglite"
 import pg from "pg"
 
 /** A statement becomes named (prepared) once it has been sent this many times. */
 const HOT_AFTER = 3
 /** At most this many statements are named per process, so text built on the fly cannot grow it. */
 const MAX_NAMED = 2_000
+/** Texts counted towards `HOT_AFTER` are forgotten past this many, so one-off texts cannot pile up. */
+const MAX_SEEN = 10_000
 
 /**
  * Names for hot statements. node-postgres sends a statement without a name as an unnamed one, which
@@ -13,19 +16,20 @@ const MAX_NAMED = 2_000
  * prepared.
  */
 export const makeStatementNames = () => {
-  const seen = new Map<string, number>()
-  const named = new Map<string, string>()
+  const seen = TextTable.make<number>()
+  const named = TextTable.make<string>()
   return (text: string): string | undefined => {
     const name = named.get(text)
     if (name !== undefined) return name
-    if (named.size >= MAX_NAMED) return undefined
+    if (named.size() >= MAX_NAMED) return undefined
     const count = (seen.get(text) ?? 0) + 1
     if (count < HOT_AFTER) {
+      if (seen.size() >= MAX_SEEN) seen.clear()
       seen.set(text, count)
       return undefined
     }
     seen.delete(text)
-    const fresh = `roda_${named.size + 1}`
+    const fresh = `roda_${named.size() + 1}`
     named.set(text, fresh)
     return fresh
   }

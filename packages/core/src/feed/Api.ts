@@ -26,6 +26,9 @@ export const FeedItem = Schema.Struct({
   commentCount: Schema.Number
 })
 
+/** A page of the feed, as `GET /api/feed` answers it. */
+export const FeedPage = Page(FeedItem)
+
 const Activity = Schema.Struct({ posts: Schema.Number, comments: Schema.Number, reactions: Schema.Number })
 
 const FeedStats = Schema.Struct({
@@ -103,7 +106,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
   .add(
     HttpApiEndpoint.get("list", "/feed")
       .setUrlParams(PageQuery)
-      .addSuccess(Page(FeedItem))
+      .addSuccess(FeedPage)
       .addError(BadRequest)
       .middleware(PublicScope)
       .annotate(

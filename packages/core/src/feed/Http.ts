@@ -3,11 +3,15 @@ import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { plainJson } from "../http/PlainJson"
 import { ok, page } from "../http/Reply"
 import { Comments } from "../social/Comments"
 import { Reactions } from "../social/Reactions"
 import { viewerOfVisitor } from "../structure/Access"
+import { FeedPage } from "./Api"
 import { Feed } from "./Feed"
+
+const feedPage = plainJson(FeedPage)
 
 export const FeedHttp = HttpApiBuilder.group(RodaApi, "feed", (handlers) =>
   Effect.gen(function*() {
@@ -18,7 +22,8 @@ export const FeedHttp = HttpApiBuilder.group(RodaApi, "feed", (handlers) =>
       .handle("list", ({ urlParams }) =>
         CurrentVisitor.pipe(
           Effect.flatMap((visitor) => feed.list(viewerOfVisitor(visitor), urlParams)),
-          Effect.flatMap((result) => page(Messages.feed, result))
+          Effect.flatMap((result) => page(Messages.feed, result)),
+          feedPage
         ))
       .handle("stats", () =>
         CurrentVisitor.pipe(

@@ -21,6 +21,27 @@ describe("names for hot statements", () => {
     expect(nameOf("SELECT 0")).toBe("roda_1")
     for (let n = 0; n < 5; n++) expect(nameOf("SELECT 'one too many'")).toBeUndefined()
   })
+
+  it("tells texts of the same length apart, built afresh or not", () => {
+    const nameOf = makeStatementNames()
+    const built = (letter: string) => ["SELECT ", letter, " FROM t WHERE id = $1"].join("")
+    for (let n = 0; n < 3; n++) nameOf(built("a"))
+    for (let n = 0; n < 3; n++) nameOf(built("b"))
+    expect(nameOf(built("a"))).toBe("roda_1")
+    expect(nameOf(built("b"))).toBe("roda_2")
+    expect(nameOf(built("c"))).toBeUndefined()
+  })
+
+  it("forgets texts it only counted once past 10,000 of them, so one-off texts cannot pile up", () => {
+    const nameOf = makeStatementNames()
+    nameOf("SELECT $1 AS kept")
+    nameOf("SELECT $1 AS kept")
+    for (let i = 0; i < 10_000; i++) nameOf(`SELECT $1, ${i}`)
+    // Its two earlier uses were forgotten with the rest: it needs three more to be named.
+    expect(nameOf("SELECT $1 AS kept")).toBeUndefined()
+    expect(nameOf("SELECT $1 AS kept")).toBeUndefined()
+    expect(nameOf("SELECT $1 AS kept")).toMatch(/^roda_\d+$/)
+  })
 })
 
 describe.skipIf(process.env.DATABASE_URL === undefined)("on PostgreSQL", () => {
