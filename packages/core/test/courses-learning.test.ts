@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CourseAnswer } from "../src/courses/Api"
 import { as } from "./support/community"
 import {
   COURSE_NOT_FOUND,
@@ -10,7 +11,7 @@ import {
   publish,
   publishedCourse
 } from "./support/courses"
-import { expectCreated, expectError, expectInvalid, expectOk, unknownId } from "./support/envelope"
+import { expectCreated, expectError, expectInvalid, expectOk, expectPlainJson, unknownId } from "./support/envelope"
 import { client, startRoda } from "./support/harness"
 import { query } from "./support/sql"
 import { setGrants } from "./support/structure"
@@ -92,7 +93,9 @@ describe("POST /api/courses/:courseId/lesson/:lessonId/progress", () => {
     const third = expectOk(await api.post(progressPath(course.id, l3.id), { completed: true }, options))
     expect(third.course).toEqual({ completedLessons: 3, totalLessons: 4, percent: 75 })
 
-    const detail = expectOk(await api.get(`/api/courses/${course.id}`, options))
+    const detailReply = await api.get(`/api/courses/${course.id}`, options)
+    const detail = expectOk(detailReply)
+    expectPlainJson(CourseAnswer, detailReply.body)
     expect(detail.completion).toEqual({ completedLessons: 3, totalLessons: 4, percent: 75 })
     expect(detail.enrollment).toMatchObject({ courseId: course.id })
     expect(detail.modules[0].lessons[0].progress).toMatchObject({

@@ -1,7 +1,9 @@
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from "jose"
 import { randomUUID } from "node:crypto"
 import { afterAll, describe, expect, it } from "vitest"
+import { MeAnswer } from "../src/identity/Api"
 import { nowSeconds, signToken, TEST_JWT_SECRET, uniqueAddress } from "./support/auth"
+import { expectPlainJson } from "./support/envelope"
 import { client, makeCommunity, PASSWORD, register, startRoda, uniqueEmail } from "./support/harness"
 import { outboxFor, passwordLinkFor, waitForMail } from "./support/outbox"
 import { expireLinks, query } from "./support/sql"
@@ -379,6 +381,7 @@ describe("GET /api/auth/me", () => {
         createdAt: expect.stringMatching(ISO_TIME)
       }
     })
+    expectPlainJson(MeAnswer, reply.body)
   })
 
   it("tells a platform operator so", async () => {

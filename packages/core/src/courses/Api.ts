@@ -92,7 +92,7 @@ export const Enrollment = Schema.Struct({
   enrolledAt: Schema.String
 })
 
-const CourseDetail = Schema.Struct({
+export const CourseDetail = Schema.Struct({
   ...Course.fields,
   lessonCount: Schema.Number,
   modules: Schema.Array(Schema.Struct({
@@ -107,6 +107,9 @@ const CourseDetail = Schema.Struct({
   enrollment: Schema.NullOr(Enrollment),
   completion: Schema.NullOr(Completion)
 })
+
+/** `GET /api/courses/{id}`'s answer. */
+export const CourseAnswer = Ok(CourseDetail)
 
 const ProgressResult = Schema.Struct({
   lessonId: Schema.String,
@@ -363,7 +366,7 @@ export class CoursesApi extends HttpApiGroup.make("courses")
           Schema.annotations({ description: "The course's id or its slug." })
         )
       }))
-      .addSuccess(Ok(CourseDetail))
+      .addSuccess(CourseAnswer)
       .addError(Forbidden)
       .addError(NotFound)
       .middleware(PublicScope)

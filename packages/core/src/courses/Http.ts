@@ -3,11 +3,15 @@ import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { plainJson } from "../http/PlainJson"
 import { ok, page } from "../http/Reply"
 import { viewerOfVisitor } from "../structure/Access"
+import { CourseAnswer } from "./Api"
 import { Courses } from "./Courses"
 import { Curriculum } from "./Curriculum"
 import { Learning } from "./Learning"
+
+const courseAnswer = plainJson(CourseAnswer)
 
 export const CoursesHttp = HttpApiBuilder.group(RodaApi, "courses", (handlers) =>
   Effect.gen(function*() {
@@ -28,7 +32,8 @@ export const CoursesHttp = HttpApiBuilder.group(RodaApi, "courses", (handlers) =
       .handle("detail", ({ path }) =>
         CurrentVisitor.pipe(
           Effect.flatMap((visitor) => courses.detail(viewerOfVisitor(visitor), path.id)),
-          Effect.flatMap((data) => ok(Messages.course, data))
+          Effect.flatMap((data) => ok(Messages.course, data)),
+          courseAnswer
         ))
       .handle("update", ({ path, payload }) =>
         CurrentMember.pipe(

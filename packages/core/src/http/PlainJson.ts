@@ -50,11 +50,12 @@ export const notPlain = (ast: AST.AST, seen = new Set<AST.AST>()): string | unde
  * name, which encoding would have dropped); a test of the route compares its answer with the
  * schema's encoding of it.
  */
-export const plainJson = <S extends Schema.Schema.Any>(schema: S) => {
+export const plainJson = <S extends Schema.Schema.Any>(schema: S, options?: { readonly status?: number }) => {
   const why = notPlain(schema.ast)
   if (why !== undefined) throw new Error(`plainJson: the schema is not plain at ${why}`)
+  const init = { status: options?.status ?? 200 }
   return <A extends Schema.Schema.Encoded<S>, E, R>(
     body: Effect.Effect<A, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
-    Effect.map(body, (value) => HttpServerResponse.unsafeJson(value))
+    Effect.map(body, (value) => HttpServerResponse.unsafeJson(value, init))
 }

@@ -39,6 +39,9 @@ export const Me = Schema.Struct({
   createdAt: Schema.String
 })
 
+/** `GET /api/auth/me`'s answer. */
+export const MeAnswer = Ok(Me)
+
 const Registered = Schema.Struct({ ...MemberSummary.fields, token: Schema.String })
 const LoginResult = Schema.Struct({ token: Schema.String, member: MemberSummary })
 
@@ -70,7 +73,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       .annotate(OpenApi.Summary, "Sign in")
   )
   .add(
-    HttpApiEndpoint.get("me", "/auth/me").addSuccess(Ok(Me)).addError(Unauthorized).middleware(Authenticated)
+    HttpApiEndpoint.get("me", "/auth/me").addSuccess(MeAnswer).addError(Unauthorized).middleware(Authenticated)
       .annotate(
         OpenApi.Description,
         "The caller's account. `emailVerified`: the holder has used a link e-mailed to the current address (set-password from an invitation or recovery, or an e-mail confirmation). `isPlatformAdmin`: the e-mail is listed in PLATFORM_ADMIN_EMAILS and verified; it is evaluated again after every e-mail change."

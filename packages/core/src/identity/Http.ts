@@ -4,8 +4,12 @@ import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
 import { clientAddress } from "../http/ClientAddress"
+import { plainJson } from "../http/PlainJson"
 import { ok } from "../http/Reply"
+import { MeAnswer } from "./Api"
 import { Identity } from "./Identity"
+
+const meAnswer = plainJson(MeAnswer)
 
 export const IdentityHttp = HttpApiBuilder.group(RodaApi, "identity", (handlers) =>
   Effect.gen(function*() {
@@ -19,7 +23,8 @@ export const IdentityHttp = HttpApiBuilder.group(RodaApi, "identity", (handlers)
           return yield* ok(Messages.loggedIn, data)
         }))
       .handle("me", () =>
-        Effect.flatMap(CurrentAccount, (account) => ok(Messages.accountFound, identity.me(account))))
+        Effect.flatMap(CurrentAccount, (account) =>
+          ok(Messages.accountFound, identity.me(account))).pipe(meAnswer))
       .handle("changePassword", ({ payload }) =>
         Effect.flatMap(CurrentAccount, (account) =>
           identity.changePassword(account, payload)).pipe(

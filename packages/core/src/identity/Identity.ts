@@ -172,7 +172,14 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     const findAccount = (id: string) => Effect.map(repo.findById(id), Option.map(toAccount))
 
     /** The caller as the request's middleware read it (the account row, with the membership when scoped). */
-    const me = (account: Account) => ({ ...account, createdAt: account.createdAt.toISOString() })
+    const me = (account: Account) => ({
+      id: account.id,
+      email: account.email,
+      fullName: account.fullName,
+      emailVerified: account.emailVerified,
+      isPlatformAdmin: account.isPlatformAdmin,
+      createdAt: account.createdAt.toISOString()
+    })
 
     const changePassword = traced("Identity.changePassword")(function*(
       account: Account,

@@ -35,6 +35,9 @@ export const StatusPost = Schema.Struct({
   updatedAt: Schema.String
 })
 
+/** `POST /api/status`'s answer (201). */
+export const StatusCreated = Ok(StatusPost)
+
 export const ContentPost = Schema.Struct({
   id: Schema.String,
   spaceId: Schema.String,
@@ -103,7 +106,7 @@ export class StatusApi extends HttpApiGroup.make("status")
   .add(
     HttpApiEndpoint.post("create", "/status")
       .setPayload(StatusInput)
-      .addSuccess(Ok(StatusPost), { status: 201 })
+      .addSuccess(StatusCreated, { status: 201 })
       .addError(BadRequest)
       .annotate(
         OpenApi.Description,

@@ -3,12 +3,16 @@ import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { plainJson } from "../http/PlainJson"
 import { ok, page } from "../http/Reply"
 import { viewerOfVisitor } from "../structure/Access"
+import { StatusCreated } from "./Api"
 import { Comments } from "./Comments"
 import { ContentPosts } from "./ContentPosts"
 import { Reactions } from "./Reactions"
 import { StatusPosts } from "./StatusPosts"
+
+const statusCreated = plainJson(StatusCreated, { status: 201 })
 
 const reacted = <A extends { readonly reaction: string | null }>(state: A) =>
   ok(state.reaction === null ? Messages.reactionRemoved : Messages.reactionSaved, state)
@@ -27,7 +31,8 @@ export const StatusHttp = HttpApiBuilder.group(RodaApi, "status", (handlers) =>
       .handle("create", ({ payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => posts.create(member, payload.body)),
-          Effect.flatMap((data) => ok(Messages.statusCreated, data))
+          Effect.flatMap((data) => ok(Messages.statusCreated, data)),
+          statusCreated
         ))
       .handle("update", ({ path, payload }) =>
         CurrentMember.pipe(

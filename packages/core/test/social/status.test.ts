@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { StatusCreated } from "../../src/social/Api"
 import { as } from "../support/community"
-import { expectError, expectInvalid, expectOk, unknownId } from "../support/envelope"
+import { expectError, expectInvalid, expectOk, expectPlainJson, unknownId } from "../support/envelope"
 import { client, register, startRoda } from "../support/harness"
 import { AUTHOR_OR_STAFF, NOT_FOUND_STATUS, postStatus, type SocialCommunity, socialCommunity } from "./setup"
 
@@ -30,6 +31,7 @@ describe("POST /api/status", () => {
       myReaction: null,
       mentions: []
     })
+    expectPlainJson(StatusCreated, reply.body)
   })
 
   it("records the X-ProfileId profile as author when staff act for someone", async () => {

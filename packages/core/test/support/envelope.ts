@@ -1,3 +1,4 @@
+import { Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { expect } from "vitest"
 import type { Reply } from "./harness"
@@ -17,6 +18,17 @@ export const expectOk = (reply: Reply, status = 200, message?: string): any => {
   if (message !== undefined) expect(reply.body.message).toBe(message)
   expect(reply.body).toHaveProperty("data")
   return reply.body.data
+}
+
+/**
+ * A body a route answered with `plainJson` (no encoding pass) is what the schema's encoding would
+ * have answered, to the byte: no field the schema does not name, the same types, the same key order.
+ */
+export const expectPlainJson = (schema: Schema.Schema.Any, body: unknown) => {
+  const encoded = Schema.encodeUnknownSync(schema as Schema.Schema<unknown, unknown>)(body, {
+    onExcessProperty: "error"
+  })
+  expect(JSON.stringify(encoded)).toBe(JSON.stringify(body))
 }
 
 /** A 201 whose `data.id` is a UUID; returns `data`. */
