@@ -1,5 +1,7 @@
-import { HttpServerResponse } from "@effect/platform"
+import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, type Schema, type SchemaAST as AST } from "effect"
+import type { Language } from "../domain/Text"
+import { requestLanguage } from "./Reply"
 
 /**
  * Why a schema is not plain (its encoded form differs from its type, or encoding checks more than
@@ -50,12 +52,36 @@ export const notPlain = (ast: AST.AST, seen = new Set<AST.AST>()): string | unde
  * name, which encoding would have dropped); a test of the route compares its answer with the
  * schema's encoding of it.
  */
-export const plainJson = <S extends Schema.Schema.Any>(schema: S, options?: { readonly status?: number }) => {
+const requirePlain = (schema: Schema.Schema.Any) => {
   const why = notPlain(schema.ast)
   if (why !== undefined) throw new Error(`plainJson: the schema is not plain at ${why}`)
+}
+
+export const plainJson = <S extends Schema.Schema.Any>(schema: S, options?: { readonly status?: number }) => {
+  requirePlain(schema)
   const init = { status: options?.status ?? 200 }
   return <A extends Schema.Schema.Encoded<S>, E, R>(
     body: Effect.Effect<A, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
     Effect.map(body, (value) => HttpServerResponse.unsafeJson(value, init))
+}
+
+/**
+ * `plainJson` for an answer that depends on nothing but the request's language (a catalogue): made
+ * once per language, then the same immutable response is answered again.
+ */
+export const constantPlainJson = <S extends Schema.Schema.Any>(
+  schema: S,
+  answer: (language: Language) => Schema.Schema.Encoded<S>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> => {
+  requirePlain(schema)
+  const made = new Map<Language, HttpServerResponse.HttpServerResponse>()
+  return Effect.map(requestLanguage, (language) => {
+    let response = made.get(language)
+    if (response === undefined) {
+      response = HttpServerResponse.unsafeJson(answer(language))
+      made.set(language, response)
+    }
+    return response
+  })
 }

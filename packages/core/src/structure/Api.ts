@@ -67,6 +67,9 @@ const ModuleCategory = Schema.Struct({
   }))
 })
 
+/** `GET /api/spaces/modules`'s answer. */
+export const ModulesAnswer = Ok(Schema.Array(ModuleCategory))
+
 const SectionFields = {
   title: Name(200),
   visibility: Schema.optional(VisibilitySchema)
@@ -205,11 +208,11 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
   )
   .add(
     HttpApiEndpoint.get("modules", "/spaces/modules")
-      .addSuccess(Ok(Schema.Array(ModuleCategory)))
+      .addSuccess(ModulesAnswer)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
-        "Public. The catalogue of space modules by category; a space's `module` is one of these ids. Every module is listed; `available: false` marks a module whose feature does not exist yet (today `certificates` and `call4papers`): creating or moving a space to it answers 400 (param `module`). The flag lives in one place (structure/Modules.ts) and turns true when the feature lands."
+        "Public. The catalogue of space modules by category; a space's `module` is one of these ids. Every module is listed; `available: false` would mark a module whose feature does not exist yet (none today: every listed module is available): creating or moving a space to it answers 400 (param `module`). The flag lives in one place (structure/Modules.ts)."
       )
       .annotate(OpenApi.Summary, "List space modules")
   )

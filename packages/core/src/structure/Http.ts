@@ -3,13 +3,31 @@ import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
-import { ok, page, requestLanguage } from "../http/Reply"
+import { constantPlainJson } from "../http/PlainJson"
+import { ok, page } from "../http/Reply"
 import { viewerOfVisitor } from "./Access"
+import { ModulesAnswer } from "./Api"
 import { moduleCatalogue } from "./Modules"
 import { Sections } from "./Sections"
 import { Spaces } from "./Spaces"
 
 const visitor = Effect.map(CurrentVisitor, viewerOfVisitor)
+
+/** The catalogue of space modules never changes while the process runs: one answer per language. */
+const modules = constantPlainJson(ModulesAnswer, (language) => ({
+  success: true as const,
+  message: Messages.spaceModules[language],
+  data: moduleCatalogue.map((category) => ({
+    id: category.id,
+    name: category.name[language],
+    modules: category.modules.map((m) => ({
+      id: m.id,
+      name: m.name[language],
+      description: m.description[language],
+      available: m.available
+    }))
+  }))
+}))
 
 export const SectionsHttp = HttpApiBuilder.group(RodaApi, "sections", (handlers) =>
   Effect.gen(function*() {
@@ -56,22 +74,7 @@ export const SpacesHttp = HttpApiBuilder.group(RodaApi, "spaces", (handlers) =>
           Effect.flatMap((viewer) => spaces.list(viewer, urlParams)),
           Effect.flatMap((result) => page(Messages.spaces, result))
         ))
-      .handle("modules", () =>
-        requestLanguage.pipe(
-          Effect.map((language) =>
-            moduleCatalogue.map((category) => ({
-              id: category.id,
-              name: category.name[language],
-              modules: category.modules.map((m) => ({
-                id: m.id,
-                name: m.name[language],
-                description: m.description[language],
-                available: m.available
-              }))
-            }))
-          ),
-          Effect.flatMap((data) => ok(Messages.spaceModules, data))
-        ))
+      .handle("modules", () => modules)
       .handle("get", ({ path }) =>
         visitor.pipe(
           Effect.flatMap((viewer) => spaces.get(viewer, path.id)),

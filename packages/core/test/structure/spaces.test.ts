@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Messages } from "../../src/domain/Messages"
+import { ModulesAnswer } from "../../src/structure/Api"
 import { as, newCommunity, type TestCommunity } from "../support/community"
-import { expectCreated, expectError, expectInvalid, expectOk, unknownId } from "../support/envelope"
+import { expectCreated, expectError, expectInvalid, expectOk, expectPlainJson, unknownId } from "../support/envelope"
 import { client, startRoda, type TestUser } from "../support/harness"
 import { createSection, createSpace, SECTION_REFUSED, STAFF_REQUIRED } from "../support/structure"
 
@@ -132,14 +133,22 @@ describe("POST /api/spaces", () => {
 
 describe("GET /api/spaces/modules", () => {
   it("lists the catalogue by category, in the caller's language, without a token", async () => {
-    const data = expectOk(await api.get("/api/spaces/modules", { community: setup.community.id }), 200)
+    const reply = await api.get("/api/spaces/modules", { community: setup.community.id })
+    const data = expectOk(reply, 200)
+    expectPlainJson(ModulesAnswer, reply.body)
     const modules = data.flatMap((c: { modules: Array<{ id: string }> }) => c.modules.map((m) => m.id))
     expect(modules).toEqual(expect.arrayContaining(["courses", "feed", "events", "call4papers", "certificates"]))
     expect(data.find((c: { id: string }) => c.id === "learning").name).toBe("Aprendizado")
-    const english = expectOk(
-      await api.get("/api/spaces/modules", { community: setup.community.id, headers: { "accept-language": "en" } })
-    )
+    const inEnglish = await api.get("/api/spaces/modules", {
+      community: setup.community.id,
+      headers: { "accept-language": "en" }
+    })
+    const english = expectOk(inEnglish)
+    expectPlainJson(ModulesAnswer, inEnglish.body)
     expect(english.find((c: { id: string }) => c.id === "learning").name).toBe("Learning")
+    expect(inEnglish.body.message).not.toBe(reply.body.message)
+    // Answered again from the same made answer: still the caller's language.
+    expect(expectOk(await api.get("/api/spaces/modules", { community: setup.community.id }))).toEqual(data)
   })
 })
 
