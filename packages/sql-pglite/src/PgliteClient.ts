@@ -60,7 +60,7 @@ export const make = (
     // Statements inside a transaction already hold the session.
     const reserved = makeConnection(pglite, identity)
     const reserve = Effect.uninterruptibleMask((restore) =>
-      restore(session.take).pipe(
+      session.acquire(restore).pipe(
         Effect.zipRight(Effect.addFinalizer(() => session.release)),
         Effect.as(reserved)
       )

@@ -73,8 +73,8 @@ describe("session lock", () => {
   it.effect("a waiter interrupted as the session is handed to it passes it on", () =>
     Effect.gen(function*() {
       const lock = makeSessionLock()
-      yield* lock.take
-      const waiter = yield* Effect.fork(lock.take)
+      yield* Effect.uninterruptibleMask(lock.acquire)
+      const waiter = yield* Effect.fork(lock.withSession(Effect.never))
       const after = yield* Effect.fork(lock.withSession(Effect.succeed("after")))
       yield* settle
       // The session is handed to `waiter` and `waiter` is interrupted before it runs again.

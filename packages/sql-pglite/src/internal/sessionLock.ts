@@ -1,5 +1,8 @@
 import * as Effect from "effect/Effect"
 
+/** `restore` of `Effect.uninterruptibleMask`. */
+type Restore = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+
 /**
  * The right to use PGlite's single session, handed to waiters in the order they came.
  *
@@ -9,8 +12,12 @@ import * as Effect from "effect/Effect"
  * the session to the first waiter directly.
  */
 export interface SessionLock {
-  /** Waits (interruptibly) for the session; the caller must `release` it. */
-  readonly take: Effect.Effect<void>
+  /**
+   * Waits for the session, interruptibly through `restore`; call it inside `uninterruptibleMask`
+   * and register `release` right after, so no interruption can fall between the two (a session
+   * taken and never released would stop the database for good).
+   */
+  readonly acquire: (restore: Restore) => Effect.Effect<void>
   readonly release: Effect.Effect<void>
   /** Runs `self` holding the session. */
   readonly withSession: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
@@ -38,7 +45,7 @@ export const makeSessionLock = (): SessionLock => {
     next.value.wake?.()
   }
 
-  const take: Effect.Effect<void> = Effect.uninterruptibleMask((restore) =>
+  const acquire = (restore: Restore): Effect.Effect<void> =>
     Effect.suspend(() => {
       if (!held) {
         held = true
@@ -60,14 +67,15 @@ export const makeSessionLock = (): SessionLock => {
         )
       )
     })
-  )
 
   const release = Effect.sync(releaseUnsafe)
 
   return {
-    take,
+    acquire,
     release,
     withSession: (self) =>
-      Effect.uninterruptibleMask((restore) => Effect.zipRight(restore(take), Effect.ensuring(restore(self), release)))
+      Effect.uninterruptibleMask((restore) =>
+        Effect.zipRight(acquire(restore), Effect.ensuring(restore(self), release))
+      )
   }
 }
