@@ -145,6 +145,7 @@ describe("roda payouts", () => {
       "total",
       "currency",
       "method",
+      "destination",
       "requestedBy",
       "failureReason",
       "createdAt",
@@ -163,7 +164,8 @@ describe("roda payouts", () => {
       fee: "200",
       total: "5200",
       currency: "BRL",
-      method: "PIX"
+      method: "PIX",
+      destination: "PIX EMAIL financeiro@roda.test"
     })
     expect(new Date(record.paidAt!).toString()).not.toBe("Invalid Date")
 
@@ -174,7 +176,8 @@ describe("roda payouts", () => {
     const failedRows = parse(await readFile(file, "utf8")).slice(1)
     expect(failedRows.map((row) => row[0])).toContain(second.payout)
     expect(failedRows.every((row) => row[2] === "failed")).toBe(true)
-    expect(failedRows.find((row) => row[0] === second.payout)![9]).toBe("Conta encerrada")
+    expect(failedRows.find((row) => row[0] === second.payout)![10]).toBe("Conta encerrada")
+    expect(header!.indexOf("failureReason")).toBe(10)
   })
 
   it("refuses a non-operator (exit 1) and bad usage (exit 2)", async () => {

@@ -33,6 +33,7 @@ interface Row {
   readonly total: number
   readonly currency: string
   readonly method: string | null
+  readonly destination: string | null
   readonly requestedBy: string
   readonly failureReason: string | null
   readonly createdAt: string
@@ -135,6 +136,7 @@ const csvColumns = [
   "total",
   "currency",
   "method",
+  "destination",
   "requestedBy",
   "failureReason",
   "createdAt",

@@ -202,8 +202,14 @@ describe("payout settings changed after the request", () => {
     expect(expectError(refused, 409).errors[0]).toMatchObject({ param: "payoutSettings" })
     expect(expectOk(await api.get(`/api/payouts/${payout.id}`, shop.scoped)).status).toBe("pending")
     await approveSettings(shop)
-    expect(expectOk(await api.post(`${opsBase(shop, payout.id)}/in-transit`, {}, ops())).status).toBe(
-      "in_transit"
+    const sent = expectOk(await api.post(`${opsBase(shop, payout.id)}/in-transit`, {}, ops()))
+    expect(sent.status).toBe("in_transit")
+    // the payout keeps where the money went, whatever the settings become afterwards
+    expect(sent.destination).toBe("PIX EMAIL desvio@roda.test")
+    await editSettings(shop, { method: "PIX", pixKey: "outra@roda.test" })
+    await approveSettings(shop)
+    expect(expectOk(await api.get(`/api/payouts/${payout.id}`, shop.scoped)).destination).toBe(
+      "PIX EMAIL desvio@roda.test"
     )
   })
 
@@ -229,7 +235,9 @@ describe("payout settings changed after the request", () => {
     expectOk(await api.post(`/api/payouts/${payout.id}/cancel`, {}, shop.scoped))
     const again = expectOk(await api.post("/api/payouts", { amount: 1000 }, shop.scoped), 201)
     expect(again.method).toBe("BANK_ACCOUNT")
-    expectOk(await api.post(`${opsBase(shop, again.id)}/in-transit`, {}, ops()))
+    expect(expectOk(await api.post(`${opsBase(shop, again.id)}/in-transit`, {}, ops())).destination).toBe(
+      "BANK_ACCOUNT bank 001 branch 1234 account 56789 CHECKING Roda Cursos"
+    )
   })
 })
 

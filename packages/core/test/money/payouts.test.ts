@@ -225,6 +225,7 @@ describe("payout state machine", () => {
     const operator = await platformAdmin(api)
     const base = `/api/admin/communities/${shop.community.id}/payouts`
     const payout = expectOk(await api.post("/api/payouts", { amount: 3000 }, shop.scoped), 201)
+    expect(payout.destination).toBeNull()
     // only operators
     expectError(await api.post(`${base}/${payout.id}/in-transit`, {}, { token: shop.owner.token }), 403)
     expectError(await api.post(`${base}/${payout.id}/in-transit`, {}), 401)
@@ -257,7 +258,11 @@ describe("payout state machine", () => {
       200,
       "Saque marcado como em trânsito."
     )
-    expect(moving).toMatchObject({ status: "in_transit", allowedMoves: ["paid", "failed"] })
+    expect(moving).toMatchObject({
+      status: "in_transit",
+      allowedMoves: ["paid", "failed"],
+      destination: "PIX EMAIL financeiro@roda.test"
+    })
     // the community can no longer cancel it
     expectError(await api.post(`/api/payouts/${payout.id}/cancel`, {}, shop.scoped), 409)
     const paid = expectOk(
@@ -265,7 +270,11 @@ describe("payout state machine", () => {
       200,
       "Saque marcado como pago."
     )
-    expect(paid).toMatchObject({ status: "paid", allowedMoves: ["failed"] })
+    expect(paid).toMatchObject({
+      status: "paid",
+      allowedMoves: ["failed"],
+      destination: "PIX EMAIL financeiro@roda.test"
+    })
     expect(await balance(shop)).toMatchObject({ available: shop.net - 3200, inTransit: 0 })
     // a bank return: paid -> failed, with a reason (required)
     expectInvalid(await api.post(`${base}/${payout.id}/failed`, {}, { token: operator }), "reason")

@@ -6,6 +6,12 @@ export interface ApprovedBusiness {
   readonly currency: string
 }
 
+/** The approved payout settings: their method and where they send money (a Pix key or a bank account). */
+export interface ApprovedPayout {
+  readonly method: string
+  readonly destination: string
+}
+
 /**
  * Whether a community may sell (contract; `money/accounts` implements it). Publishing a product and
  * checkout need approved business information; checkout also needs approved payout settings.
@@ -17,6 +23,6 @@ export class SellingStatus extends Context.Tag("@roda/core/SellingStatus")<Selli
   readonly approvedBusiness: (communityId: string) => Effect.Effect<Option.Option<ApprovedBusiness>>
   /** Whether the payout settings are approved. */
   readonly payoutsApproved: (communityId: string) => Effect.Effect<boolean>
-  /** The method of the approved payout settings (`PIX`, `BANK_ACCOUNT`); none unless approved. */
-  readonly approvedPayoutMethod: (communityId: string) => Effect.Effect<Option.Option<string>>
+  /** The approved payout settings (method `PIX` or `BANK_ACCOUNT`, and destination); none unless approved. */
+  readonly approvedPayout: (communityId: string) => Effect.Effect<Option.Option<ApprovedPayout>>
 }>() {}

@@ -25,6 +25,10 @@ const Payout = Schema.Struct({
   total: Schema.Number,
   currency: Schema.String,
   method: Schema.NullOr(Schema.String),
+  destination: Schema.NullOr(Schema.String).annotations({
+    description:
+      "Where the money went: the approved payout settings' Pix key (with its type) or bank account (bank, branch, account, type, holder's name), recorded when the payout goes in transit; null before that. Later changes to the settings do not change it."
+  }),
   requestedBy: Schema.String,
   failureReason: Schema.NullOr(Schema.String),
   allowedMoves: Schema.Array(Schema.String),

@@ -45,6 +45,7 @@ export const payoutView = (row: PayoutRow) => ({
   total: row.amount + row.fee,
   currency: row.currency,
   method: row.method,
+  destination: row.destination,
   requestedBy: row.requestedBy,
   failureReason: row.failureReason,
   allowedMoves: allowedPayoutMoves(row.status),
@@ -158,8 +159,8 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
       yield* requireRole(member, payoutManagers)
       const { communityId } = member
       // Spec §7: no approved payout settings, no withdrawal.
-      const method = yield* selling.approvedPayoutMethod(communityId)
-      if (Option.isNone(method)) return yield* Effect.fail(badRequest(Messages.paymentNotConfigured))
+      const approved = yield* selling.approvedPayout(communityId)
+      if (Option.isNone(approved)) return yield* Effect.fail(badRequest(Messages.paymentNotConfigured))
       const currency = input.currency ?? (yield* selling.defaultCurrency(communityId))
       const fee = payoutFee(currency)
       const id = yield* ids.next
@@ -180,7 +181,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
           amount: input.amount,
           fee,
           status: "pending",
-          method: method.value,
+          method: approved.value.method,
           requestedBy: member.profileId,
           createdAt: at,
           updatedAt: at
@@ -196,11 +197,14 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
      * Money leaves only for approved payout settings of the method the payout was requested with (spec §8:
      * withdrawing waits for the approval): settings edited after the request (no longer approved, or
      * approved again with another method) must be approved, or the payout canceled and asked again.
+     * Answers where the approved settings send the money.
      */
-    const checkDestination = (row: PayoutRow) =>
-      Effect.flatMap(selling.approvedPayoutMethod(row.communityId), (method) => {
-        if (Option.isSome(method) && method.value === row.method) return Effect.void
-        const text = M.settingsChanged(row.method, Option.getOrNull(method))
+    const destinationOf = (row: PayoutRow) =>
+      Effect.flatMap(selling.approvedPayout(row.communityId), (approved) => {
+        if (Option.isSome(approved) && approved.value.method === row.method) {
+          return Effect.succeed(approved.value.destination)
+        }
+        const text = M.settingsChanged(row.method, Option.getOrNull(Option.map(approved, (a) => a.method)))
         return Effect.fail(conflict(text, [fieldError("payoutSettings", text)]))
       })
 
@@ -209,9 +213,10 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
       transaction(Effect.gen(function*() {
         const row = yield* found(communityId, id, true)
         yield* checkPayoutMove(row.status, to)
-        if (to === "in_transit") yield* checkDestination(row)
+        // Recorded as the money leaves: where it went stays on the payout whatever the settings become.
+        const destination = to === "in_transit" ? yield* destinationOf(row) : null
         const at = yield* now
-        yield* repo.move(communityId, row.id, to, at, reason)
+        yield* repo.move(communityId, row.id, to, at, { reason, destination })
         if (to === "paid") yield* post(row, "paid", at)
         if (to === "canceled" || (to === "failed" && row.status !== "paid")) yield* post(row, "return", at)
         if (to === "failed" && row.status === "paid") yield* post(row, "bank_return", at)

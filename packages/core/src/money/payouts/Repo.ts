@@ -10,6 +10,8 @@ export interface PayoutRow {
   readonly fee: number
   readonly status: PayoutStatus
   readonly method: string | null
+  /** Where the money went: the approved settings' destination when the payout went in transit. */
+  readonly destination: string | null
   readonly requestedBy: string
   readonly failureReason: string | null
   readonly createdAt: Date
@@ -40,7 +42,8 @@ export interface PayoutFilter {
   readonly limit: number
 }
 
-const columns = `id, community_id, currency, amount::text AS amount, fee::text AS fee, status, method, requested_by,
+const columns =
+  `id, community_id, currency, amount::text AS amount, fee::text AS fee, status, method, destination, requested_by,
   failure_reason, created_at, in_transit_at, paid_at, failed_at, canceled_at, updated_at`
 
 type Raw = Omit<PayoutRow, "amount" | "fee"> & { readonly amount: string; readonly fee: string }
@@ -87,14 +90,23 @@ export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/Payou
         ${filter.before ? sql`AND id < ${filter.before}` : sql``}
         ORDER BY id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.map((rows) => rows.map(decode)), Effect.orDie)
 
-    /** Moves the payout to `to`, stamping the time of that state (and a failure's reason). */
-    const move = (communityId: string, id: string, to: PayoutStatus, at: Date, reason: string | null) => {
+    /**
+     * Moves the payout to `to`, stamping the time of that state (a failure's reason, and where the
+     * money goes when it goes in transit).
+     */
+    const move = (
+      communityId: string,
+      id: string,
+      to: PayoutStatus,
+      at: Date,
+      detail: { readonly reason: string | null; readonly destination: string | null }
+    ) => {
       const stamp = to === "in_transit"
-        ? sql`in_transit_at = ${at},`
+        ? sql`in_transit_at = ${at}, destination = ${detail.destination},`
         : to === "paid"
         ? sql`paid_at = ${at},`
         : to === "failed"
-        ? sql`failed_at = ${at}, failure_reason = ${reason},`
+        ? sql`failed_at = ${at}, failure_reason = ${detail.reason},`
         : to === "canceled"
         ? sql`canceled_at = ${at},`
         : sql``

@@ -30,6 +30,7 @@ import readContracts from "./0029_read_contracts"
 import subscriptionRequestKeysCreated from "./0030_subscription_request_keys_created"
 import subscriptionScheduledPrice from "./0031_subscription_scheduled_price"
 import call4papersCoSpeakerConsent from "./0032_call4papers_co_speaker_consent"
+import payoutDestination from "./0033_payout_destination"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -64,5 +65,6 @@ export const migrations = {
   "0029_read_contracts": readContracts,
   "0030_subscription_request_keys_created": subscriptionRequestKeysCreated,
   "0031_subscription_scheduled_price": subscriptionScheduledPrice,
-  "0032_call4papers_co_speaker_consent": call4papersCoSpeakerConsent
+  "0032_call4papers_co_speaker_consent": call4papersCoSpeakerConsent,
+  "0033_payout_destination": payoutDestination
 }
