@@ -44,6 +44,11 @@ export const notPlain = (ast: AST.AST, seen = new Set<AST.AST>()): string | unde
   }
 }
 
+const requirePlain = (schema: Schema.Schema.Any) => {
+  const why = notPlain(schema.ast)
+  if (why !== undefined) throw new Error(`plainJson: the schema is not plain at ${why}`)
+}
+
 /**
  * Answers a handler's value as JSON without the success schema's encoding pass, for hot routes whose
  * success schema is plain (see `notPlain`, checked when the route is defined): there the pass only
@@ -52,11 +57,6 @@ export const notPlain = (ast: AST.AST, seen = new Set<AST.AST>()): string | unde
  * name, which encoding would have dropped); a test of the route compares its answer with the
  * schema's encoding of it.
  */
-const requirePlain = (schema: Schema.Schema.Any) => {
-  const why = notPlain(schema.ast)
-  if (why !== undefined) throw new Error(`plainJson: the schema is not plain at ${why}`)
-}
-
 export const plainJson = <S extends Schema.Schema.Any>(schema: S, options?: { readonly status?: number }) => {
   requirePlain(schema)
   const init = { status: options?.status ?? 200 }
