@@ -47,7 +47,8 @@ export default defineConfig([
     // The binary carries its JavaScript in a few files (dynamic imports stay separate chunks):
     // resolving and loading the ~1,000 modules of Effect, Roda and their dependencies one by one
     // took ~0.85 s of every start, more than half of a fresh embedded one.
-    entry: ["src/main.ts"],
+    // `pglite-worker.js`, the embedded database's worker thread, sits beside the chunk that starts it.
+    entry: ["src/main.ts", "src/pglite-worker.ts"],
     format: ["esm"],
     sourcemap: true,
     target: "node20",

@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup"
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // The worker thread's script sits beside the bundle, where `thread: "worker"` looks for it.
+  entry: ["src/index.ts", "src/pglite-worker.ts"],
   format: ["esm"],
   // `pnpm start` builds the JavaScript only (RODA_SKIP_DTS=1): declarations take minutes. It leaves
   // the declarations of an earlier build in place.

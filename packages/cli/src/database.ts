@@ -1,7 +1,5 @@
 import { type SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
 import { databaseConnectFailure, type DatabaseOptions } from "@roda/core"
 import { PgliteClient } from "@roda/sql-pglite"
 import { Layer, type Redacted, String as Str } from "effect"
@@ -33,6 +31,6 @@ export const rawDatabase = (options: DatabaseOptions): Layer.Layer<SqlClient.Sql
     ? postgres(options.url)
     : PgliteClient.layer({
       ...(options.dataDir === "memory" ? {} : { dataDir: options.dataDir }),
-      extensions: { pg_trgm, unaccent },
+      contrib: ["pg_trgm", "unaccent"],
       ...names
     })).pipe(Layer.orDie) as Layer.Layer<SqlClient.SqlClient>

@@ -89,4 +89,93 @@ describe("session lock", () => {
       expect(failed).toBe("boom")
       expect(yield* lock.withSession(Effect.succeed(1))).toBe(1)
     }))
+
+  it.effect("a statement outside a transaction begins at once when the session is free, several at a time", () =>
+    Effect.gen(function*() {
+      const lock = makeSessionLock()
+      const begun: Array<number> = []
+      const answers = Array.from({ length: 3 }, () => {
+        let resolve: (value: number) => void = () => undefined
+        const promise = new Promise<number>((done) => resolve = done)
+        return { promise, resolve }
+      })
+      const fibers = yield* Effect.forEach(answers, (answer, i) =>
+        Effect.fork(lock.start(() => {
+          begun.push(i)
+          return answer.promise
+        }, String)))
+      yield* settle
+      expect(begun).toEqual([0, 1, 2])
+      answers.forEach((answer, i) => answer.resolve(i * 10))
+      expect(yield* Effect.forEach(fibers, Fiber.join)).toEqual([0, 10, 20])
+    }))
+
+  it.effect("a statement outside a transaction begins between the transactions around it, in order of arrival", () =>
+    Effect.gen(function*() {
+      const lock = makeSessionLock()
+      const log: Array<string> = []
+      const gate = (name: string) =>
+        Effect.flatMap(Deferred.make<void>(), (done) =>
+          Effect.map(
+            Effect.fork(
+              lock.withSession(Effect.zipRight(Effect.sync(() => log.push(`${name} holds`)), Deferred.await(done)))
+            ),
+            (fiber) => ({ done, fiber })
+          ))
+      const statement = (name: string) =>
+        Effect.fork(lock.start(() => {
+          log.push(`${name} begins`)
+          return Promise.resolve(name)
+        }, String))
+      const first = yield* gate("tx1")
+      yield* settle
+      const early = yield* statement("s1")
+      yield* settle
+      const second = yield* gate("tx2")
+      yield* settle
+      const late = yield* statement("s2")
+      yield* settle
+      expect(log).toEqual(["tx1 holds"])
+      yield* Deferred.succeed(first.done, undefined)
+      yield* settle
+      // s1 was given to the engine by tx1's release itself, before tx2 took the session.
+      expect(log).toEqual(["tx1 holds", "s1 begins", "tx2 holds"])
+      yield* Deferred.succeed(second.done, undefined)
+      yield* settle
+      expect(log).toEqual(["tx1 holds", "s1 begins", "tx2 holds", "s2 begins"])
+      expect(yield* Fiber.join(early)).toBe("s1")
+      expect(yield* Fiber.join(late)).toBe("s2")
+    }))
+
+  it.effect("a statement interrupted while a transaction holds the session is never begun", () =>
+    Effect.gen(function*() {
+      const lock = makeSessionLock()
+      let begun = false
+      const gate = yield* Deferred.make<void>()
+      const holder = yield* Effect.fork(lock.withSession(Deferred.await(gate)))
+      yield* settle
+      const statement = yield* Effect.fork(lock.start(() => {
+        begun = true
+        return Promise.resolve(1)
+      }, String))
+      yield* settle
+      yield* Fiber.interrupt(statement)
+      yield* Deferred.succeed(gate, undefined)
+      yield* Fiber.join(holder)
+      expect(begun).toBe(false)
+      expect(yield* lock.withSession(Effect.succeed("free"))).toBe("free")
+    }))
+
+  it.effect("a statement whose begin throws or rejects fails with the given error", () =>
+    Effect.gen(function*() {
+      const lock = makeSessionLock()
+      const thrown = yield* Effect.flip(lock.start(() => {
+        throw new Error("cannot clone")
+      }, (cause) => `failed: ${(cause as Error).message}`))
+      expect(thrown).toBe("failed: cannot clone")
+      const rejected = yield* Effect.flip(
+        lock.start(() => Promise.reject(new Error("23505")), (cause) => (cause as Error).message)
+      )
+      expect(rejected).toBe("23505")
+    }))
 })

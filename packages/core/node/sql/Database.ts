@@ -1,8 +1,6 @@
 import { type SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
 import { PgliteClient } from "@roda/sql-pglite"
 import { Effect, Layer, Redacted, String as Str } from "effect"
 import { existsSync } from "node:fs"
@@ -84,7 +82,7 @@ export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.Sq
   ) as Layer.Layer<SqlClient.SqlClient>
 }
 
-const extensions = { pg_trgm, unaccent }
+const contrib = ["pg_trgm", "unaccent"]
 
 /** A database in a folder; a new folder starts from the migrated template when there is one. */
 const folderDatabase = (dataDir: string, snapshotDir: string | undefined) =>
@@ -93,7 +91,14 @@ const folderDatabase = (dataDir: string, snapshotDir: string | undefined) =>
     if (fresh) PgliteClient.preload()
     const unpacked = fresh && (yield* unpackTemplate(templateKey(), snapshotDir, dataDir))
     const template = fresh && !unpacked ? yield* loadTemplate(templateKey(), snapshotDir) : undefined
-    return PgliteClient.layer({ dataDir, extensions, ...names, ...(template ? { loadDataDir: template } : {}) })
+    // In a worker thread: a server's requests and its database then run on two cores.
+    return PgliteClient.layer({
+      dataDir,
+      contrib,
+      thread: "worker",
+      ...names,
+      ...(template ? { loadDataDir: template } : {})
+    })
   }))
 
 /** An in-memory database started from the migrated template (see `template.ts`), or made and kept as it. */
@@ -101,7 +106,7 @@ const memoryDatabase = (snapshotDir: string | undefined): Layer.Layer<SqlClient.
   Layer.unwrapEffect(Effect.gen(function*() {
     const key = templateKey()
     const template = yield* loadTemplate(key, snapshotDir)
-    const client = PgliteClient.layer({ extensions, ...names, ...(template ? { loadDataDir: template } : {}) })
+    const client = PgliteClient.layer({ contrib, ...names, ...(template ? { loadDataDir: template } : {}) })
     const ready = template ? migrate : Effect.zipRight(migrate, saveTemplate(key, snapshotDir))
     return Layer.effectDiscard(ready).pipe(Layer.provideMerge(client), Layer.orDie)
   })) as Layer.Layer<SqlClient.SqlClient>

@@ -121,8 +121,7 @@ export const unpackTemplate = (key: string, snapshotDir: string | undefined, dat
 /** Dumps the just-migrated database as the template (written atomically to `snapshotDir`). */
 export const saveTemplate = (key: string, snapshotDir: string | undefined) =>
   Effect.flatMap(PgliteClient.PgliteClient, (client) =>
-    Effect.promise(async () => {
-      const blob = await client.pglite.dumpDataDir("none")
+    Effect.flatMap(Effect.orDie(client.dumpDataDir), (blob) => Effect.promise(async () => {
       templates.set(key, blob)
       if (snapshotDir === undefined) return
       await mkdir(snapshotDir, { recursive: true })
@@ -130,4 +129,4 @@ export const saveTemplate = (key: string, snapshotDir: string | undefined) =>
       const partial = `${file}.${process.pid}.${templates.size}.partial`
       await writeFile(partial, new Uint8Array(await blob.arrayBuffer()))
       await rename(partial, file)
-    }).pipe(Effect.catchAllDefect((defect) => Effect.logWarning("Embedded template not saved", defect))))
+    })).pipe(Effect.catchAllDefect((defect) => Effect.logWarning("Embedded template not saved", defect))))

@@ -34,7 +34,7 @@ describe.skipIf(process.env.DATABASE_URL !== undefined)("embedded data folders",
           yield* migrate
           yield* client`CREATE TABLE template_marker (note text)`
           yield* client`INSERT INTO template_marker VALUES ('from the template')`
-          const blob = yield* Effect.promise(() => client.pglite.dumpDataDir("none"))
+          const blob = yield* client.dumpDataDir
           const bytes = yield* Effect.promise(() => blob.arrayBuffer())
           writeFileSync(join(templates, `pglite-template-${templateKey()}.tar`), new Uint8Array(bytes))
         }).pipe(Effect.provide(PgliteClient.layer({ extensions: { pg_trgm, unaccent }, ...names })))

@@ -1,33 +1,31 @@
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
-import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite"
+import type { Results } from "@electric-sql/pglite"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { namedQuery } from "./namedStatements"
+import type { Engine, StatementOptions } from "./engine"
 
 type TransformRows = <A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>
 
-/** Wraps every database call, e.g. to take the session permit. */
-export type Guard = <A>(effect: Effect.Effect<A, SqlError>) => Effect.Effect<A, SqlError>
+/**
+ * Hands a statement to the engine (`begin`), when the session allows it: at once inside a
+ * transaction, after the transactions ahead of it outside one.
+ */
+export type Guard = <A>(begin: () => Promise<A>) => Effect.Effect<A, SqlError>
+
+// PGlite's DatabaseError keeps the SQLSTATE in `code` (e.g. "23505")
+export const statementFailed = (cause: unknown) => new SqlError({ cause, message: "Failed to execute statement" })
 
 const applyTransform = (rows: ReadonlyArray<any>, transformRows: TransformRows | undefined) =>
   transformRows ? transformRows(rows) : rows
 
 /**
  * A `Connection` over the single PGlite session. Every statement goes through
- * `guard`, which decides whether it must wait for the session permit.
+ * `guard`, which decides when it may be handed to the engine.
  */
-export const makeConnection = (pglite: PGlite, guard: Guard): Connection => {
-  const run = <A>(evaluate: () => Promise<A>): Effect.Effect<A, SqlError> =>
-    guard(Effect.tryPromise({
-      try: evaluate,
-      // PGlite's DatabaseError keeps the SQLSTATE in `code` (e.g. "23505")
-      catch: (cause) => new SqlError({ cause, message: "Failed to execute statement" })
-    }))
-
-  const named = namedQuery(pglite)
-  const query = (sql: string, params: ReadonlyArray<unknown>, options?: QueryOptions) =>
-    run(() => named(sql, params, options))
+export const makeConnection = (engine: Engine, guard: Guard): Connection => {
+  const query = (sql: string, params: ReadonlyArray<unknown>, options?: StatementOptions) =>
+    guard(() => engine.query(sql, params, options))
 
   const execute = (sql: string, params: ReadonlyArray<unknown>, transformRows: TransformRows | undefined) =>
     Effect.map(query(sql, params), (result) => applyTransform(result.rows, transformRows))
@@ -41,7 +39,7 @@ export const makeConnection = (pglite: PGlite, guard: Guard): Connection => {
   ) =>
     params.length > 0
       ? execute(sql, params, transformRows)
-      : Effect.map(run(() => pglite.exec(sql)), (results: Array<Results>) => {
+      : Effect.map(guard(() => engine.exec(sql)), (results: Array<Results>) => {
         const rows = results.length === 1 ? results[0]!.rows : results.map((result) => result.rows)
         return applyTransform(rows, transformRows)
       })

@@ -27,7 +27,8 @@ interface Named {
  * database, and then only bound and executed, through PGlite's protocol interface, as `pglite.query`
  * does it otherwise (same serializers and parsers, same sync to the file system).
  */
-const makeNamedQuery = (pglite: PGlite) => {
+/** One per database: every connection of the session uses the same statements. */
+export const namedQuery = (pglite: PGlite) => {
   const seen = TextTable.make<number>()
   const named = TextTable.make<Named>()
   // The messages go in one call, as a client's socket would send them: PostgreSQL runs them in turn
@@ -84,15 +85,4 @@ const makeNamedQuery = (pglite: PGlite) => {
   }
 }
 
-export type NamedQuery = ReturnType<typeof makeNamedQuery>
-
-/** One per database: the shared and the transaction connections use the same session's statements. */
-const byDatabase = new WeakMap<PGlite, NamedQuery>()
-
-export const namedQuery = (pglite: PGlite): NamedQuery => {
-  const existing = byDatabase.get(pglite)
-  if (existing !== undefined) return existing
-  const made = makeNamedQuery(pglite)
-  byDatabase.set(pglite, made)
-  return made
-}
+export type NamedQuery = ReturnType<typeof namedQuery>

@@ -10,6 +10,11 @@ type Restore = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, 
  * asked meanwhile, such as the one that just released it) joins the end of the queue, so a caller
  * running statement after statement could keep the session from the others. Here a release hands
  * the session to the first waiter directly.
+ *
+ * A statement outside a transaction does not hold the session: the engine runs the statements it is
+ * given one after another, in the order given, so such a statement only has to be given after every
+ * transaction ahead of it has ended and before the next one begins (`start`). Several can then be
+ * under way at once, each queued in the engine behind the one before.
  */
 export interface SessionLock {
   /**
@@ -21,12 +26,18 @@ export interface SessionLock {
   readonly release: Effect.Effect<void>
   /** Runs `self` holding the session. */
   readonly withSession: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * Calls `begin` (which hands a statement to the engine) as soon as no transaction holds the session
+   * or waits ahead: at once, or from the release that lets it pass, before the session goes to the next
+   * transaction; then waits for its answer (`fail` turns a rejection into the error). Interrupted
+   * while waiting for its turn, it leaves the queue and `begin` is never called.
+   */
+  readonly start: <A, E>(begin: () => Promise<A>, fail: (cause: unknown) => E) => Effect.Effect<A, E>
 }
 
-interface Waiter {
-  granted: boolean
-  wake: (() => void) | undefined
-}
+type Waiter =
+  | { readonly kind: "hold"; granted: boolean; wake: (() => void) | undefined }
+  | { readonly kind: "pass"; readonly begin: () => void }
 
 export const makeSessionLock = (): SessionLock => {
   let held = false
@@ -34,15 +45,18 @@ export const makeSessionLock = (): SessionLock => {
   const waiters = new Set<Waiter>()
 
   const releaseUnsafe = () => {
-    const next = waiters.values().next()
-    if (next.done) {
-      held = false
+    for (const next of waiters) {
+      waiters.delete(next)
+      if (next.kind === "pass") {
+        next.begin()
+        continue
+      }
+      // The session passes to `next` without being freed, so no later arrival can take it first.
+      next.granted = true
+      next.wake?.()
       return
     }
-    // The session passes to `next` without being freed, so no later arrival can take it first.
-    waiters.delete(next.value)
-    next.value.granted = true
-    next.value.wake?.()
+    held = false
   }
 
   const acquire = (restore: Restore): Effect.Effect<void> =>
@@ -51,7 +65,7 @@ export const makeSessionLock = (): SessionLock => {
         held = true
         return Effect.void
       }
-      const waiter: Waiter = { granted: false, wake: undefined }
+      const waiter: Waiter = { kind: "hold", granted: false, wake: undefined }
       waiters.add(waiter)
       return restore(Effect.async<void>((resume) => {
         if (waiter.granted) return resume(Effect.void)
@@ -70,9 +84,29 @@ export const makeSessionLock = (): SessionLock => {
 
   const release = Effect.sync(releaseUnsafe)
 
+  const start = <A, E>(begin: () => Promise<A>, fail: (cause: unknown) => E): Effect.Effect<A, E> =>
+    Effect.async<A, E>((resume) => {
+      const run = () => {
+        let answer: Promise<A>
+        try {
+          answer = begin()
+        } catch (cause) {
+          return resume(Effect.fail(fail(cause)))
+        }
+        answer.then((value) => resume(Effect.succeed(value)), (cause) => resume(Effect.fail(fail(cause))))
+      }
+      if (!held) return run()
+      // `run` is called inside the release, synchronously, so its statement reaches the engine
+      // before the next transaction's first one.
+      const waiter: Waiter = { kind: "pass", begin: run }
+      waiters.add(waiter)
+      return Effect.sync(() => waiters.delete(waiter))
+    })
+
   return {
     acquire,
     release,
+    start,
     withSession: (self) =>
       Effect.uninterruptibleMask((restore) =>
         Effect.zipRight(acquire(restore), Effect.ensuring(restore(self), release))

@@ -1,0 +1,47 @@
+import type { PGlite, Results } from "@electric-sql/pglite"
+import { namedQuery } from "./namedStatements"
+
+export interface StatementOptions {
+  readonly rowMode?: "array" | "object" | undefined
+}
+
+/**
+ * Where the statements run: a PGlite on this thread, or one in a worker thread. Both answer
+ * alike, and both run the calls made to them one at a time, in the order they were made: a
+ * statement given while others run is queued behind them (see `sessionLock.ts`).
+ */
+export interface Engine {
+  /** A statement with parameters (prepared under a name once it is hot), its rows parsed. */
+  readonly query: (sql: string, params: ReadonlyArray<unknown>, options?: StatementOptions) => Promise<Results<object>>
+  /** Statements without parameters, over the simple protocol (several allowed). */
+  readonly exec: (sql: string) => Promise<Array<Results<object>>>
+  /** The data directory as an uncompressed tar, for a template. */
+  readonly dumpDataDir: () => Promise<Blob>
+  readonly close: () => Promise<void>
+}
+
+/** Runs the functions given one at a time, each after the one given before it has settled. */
+export const inOrder = () => {
+  let last: Promise<unknown> = Promise.resolve()
+  return <A>(run: () => Promise<A>): Promise<A> => {
+    const next = last.then(run)
+    last = next.catch(() => undefined)
+    return next
+  }
+}
+
+/**
+ * The engine of a PGlite running on this thread. PGlite queues its calls too, but not always in
+ * the order they were made (some wait for a promise before joining its queue), hence our own.
+ */
+export const inThread = (pglite: PGlite): Engine => {
+  const named = namedQuery(pglite)
+  const queued = inOrder()
+  return {
+    query: (sql, params, options) =>
+      queued(() => named(sql, params, options?.rowMode === undefined ? undefined : { rowMode: options.rowMode })),
+    exec: (sql) => queued(() => pglite.exec(sql) as Promise<Array<Results<object>>>),
+    dumpDataDir: () => queued(() => pglite.dumpDataDir("none") as Promise<Blob>),
+    close: () => queued(() => pglite.closed ? Promise.resolve() : pglite.close())
+  }
+}

@@ -1,0 +1,104 @@
+import type { Results } from "@electric-sql/pglite"
+import { createRequire } from "node:module"
+import { pathToFileURL } from "node:url"
+import { Worker } from "node:worker_threads"
+import type { Engine } from "./engine"
+import { sharedRuntime } from "./runtime"
+import { receiveError, type Reply, type Request, type WorkerInit } from "./workerProtocol"
+
+type Call = Request extends infer R ? R extends { readonly id: number } ? Omit<R, "id"> : never : never
+
+/**
+ * The worker's script. Built, it sits beside this module's bundle (`pglite-worker.js`); run from
+ * the TypeScript sources (the tests), the worker registers tsx first to load `pglite-worker.ts`.
+ */
+const spawn = (workerData: WorkerInit): Worker => {
+  if (!import.meta.url.endsWith(".ts")) {
+    return new Worker(new URL("./pglite-worker.js", import.meta.url), { workerData })
+  }
+  const script = new URL("../pglite-worker.ts", import.meta.url).href
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href
+  const code = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${
+    JSON.stringify(script)
+  }) })`
+  return new Worker(code, { eval: true, workerData })
+}
+
+/**
+ * PGlite in a worker thread: its WebAssembly PostgreSQL and the parsing of its answers run beside
+ * the caller's thread instead of on it. Requests and answers cross as messages (rows structured-
+ * cloned); the worker keeps the process alive only while a request is waiting for its answer.
+ */
+export const inWorker = async (
+  dataDir: string | undefined,
+  options: { readonly contrib: ReadonlyArray<string>; readonly loadDataDir: Blob | undefined }
+): Promise<Engine> => {
+  const runtime = await sharedRuntime()
+  const worker = spawn({ dataDir, contrib: options.contrib, loadDataDir: options.loadDataDir, runtime })
+  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
+  let stopped: Error | undefined
+  let nextId = 1
+
+  const settle = (
+    id: number,
+    settle: (entry: { resolve: (value: unknown) => void; reject: (error: Error) => void }) => void
+  ) => {
+    const entry = waiting.get(id)
+    if (entry === undefined) return
+    waiting.delete(id)
+    if (waiting.size === 0) worker.unref()
+    settle(entry)
+  }
+  const stop = (error: Error) => {
+    stopped ??= error
+    for (const id of [...waiting.keys()]) settle(id, (entry) => entry.reject(error))
+  }
+  worker.on(
+    "message",
+    (reply: Reply) =>
+      settle(
+        reply.id,
+        (entry) => reply.error === undefined ? entry.resolve(reply.value) : entry.reject(receiveError(reply.error))
+      )
+  )
+  worker.on("error", stop)
+  worker.on("exit", (code) => stop(new Error(`PGlite's worker thread has stopped (exit code ${code})`)))
+
+  const expect = (id: number) =>
+    new Promise<unknown>((resolve, reject) => {
+      if (stopped !== undefined) return reject(stopped)
+      waiting.set(id, { resolve, reject })
+      if (waiting.size === 1) worker.ref()
+    })
+
+  const call = <A>(request: Call): Promise<A> => {
+    const id = nextId++
+    const answer = expect(id)
+    if (stopped === undefined) {
+      try {
+        worker.postMessage({ ...request, id })
+      } catch (error) {
+        // A parameter that cannot be cloned (a function, say): refused like a statement that fails.
+        settle(id, (entry) => entry.reject(error instanceof Error ? error : new Error(String(error))))
+      }
+    }
+    return answer as Promise<A>
+  }
+
+  try {
+    await expect(0)
+  } catch (error) {
+    await worker.terminate()
+    throw error
+  }
+  return {
+    query: (sql, params, options) => call<Results<object>>({ op: "query", sql, params, rowMode: options?.rowMode }),
+    exec: (sql) => call<Array<Results<object>>>({ op: "exec", sql }),
+    dumpDataDir: () => call<Blob>({ op: "dump" }),
+    close: async () => {
+      if (stopped === undefined) await call({ op: "close" }).catch(() => undefined)
+      stop(new Error("PGlite is closed"))
+      await worker.terminate()
+    }
+  }
+}
