@@ -120,13 +120,17 @@ export const unpackTemplate = (key: string, snapshotDir: string | undefined, dat
 
 /** Dumps the just-migrated database as the template (written atomically to `snapshotDir`). */
 export const saveTemplate = (key: string, snapshotDir: string | undefined) =>
-  Effect.flatMap(PgliteClient.PgliteClient, (client) =>
-    Effect.flatMap(Effect.orDie(client.dumpDataDir), (blob) => Effect.promise(async () => {
-      templates.set(key, blob)
-      if (snapshotDir === undefined) return
-      await mkdir(snapshotDir, { recursive: true })
-      const file = fileOf(snapshotDir, key)
-      const partial = `${file}.${process.pid}.${templates.size}.partial`
-      await writeFile(partial, new Uint8Array(await blob.arrayBuffer()))
-      await rename(partial, file)
-    })).pipe(Effect.catchAllDefect((defect) => Effect.logWarning("Embedded template not saved", defect))))
+  Effect.flatMap(
+    PgliteClient.PgliteClient,
+    (client) =>
+      Effect.flatMap(Effect.orDie(client.dumpDataDir), (blob) =>
+        Effect.promise(async () => {
+          templates.set(key, blob)
+          if (snapshotDir === undefined) return
+          await mkdir(snapshotDir, { recursive: true })
+          const file = fileOf(snapshotDir, key)
+          const partial = `${file}.${process.pid}.${templates.size}.partial`
+          await writeFile(partial, new Uint8Array(await blob.arrayBuffer()))
+          await rename(partial, file)
+        })).pipe(Effect.catchAllDefect((defect) => Effect.logWarning("Embedded template not saved", defect)))
+  )
