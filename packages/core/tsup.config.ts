@@ -3,7 +3,7 @@ import { defineConfig } from "tsup"
 export default defineConfig({
   // `@roda/core` (runtime-agnostic) and `@roda/core/node` (the Node platform): one build, so both
   // share their modules (chunks), and a host may import from either.
-  entry: { index: "src/index.ts", node: "node/index.ts" },
+  entry: { index: "src/index.ts", node: "node/index.ts", prestart: "node/prestart.ts" },
   format: ["esm"],
   // `pnpm start` builds the JavaScript only (RODA_SKIP_DTS=1): declarations take minutes. It leaves
   // the declarations of an earlier build in place.

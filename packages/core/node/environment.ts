@@ -12,6 +12,7 @@ import {
 import { loadStripeSettings } from "../src/platform/stripe/settings"
 import type { StripeGatewayOptions } from "../src/platform/stripe/StripeGateway"
 import type { DatabaseOptions } from "../src/sql/Database"
+import { DEFAULT_DATA_DIR, embeddedFolder } from "./dataDir"
 
 /**
  * Roda's own environment (conventions.md), read the same way by every process that runs it on
@@ -86,7 +87,7 @@ const loadOAuthRegistrationLimit = Effect.gen(function*() {
 export const loadRodaEnvironment = Effect.gen(function*() {
   const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
   const databaseUrl = yield* Config.option(Config.redacted("DATABASE_URL"))
-  const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault("./.roda/data"))
+  const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIR))
   const jwtSecret = yield* Config.option(Config.redacted("JWT_SECRET"))
   const publicBaseUrl = yield* Config.string("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))
   const admins = yield* Config.string("PLATFORM_ADMIN_EMAILS").pipe(Config.withDefault(""))
@@ -98,7 +99,7 @@ export const loadRodaEnvironment = Effect.gen(function*() {
 
   const database: DatabaseOptions = Option.isSome(databaseUrl)
     ? { _tag: "Postgres", url: databaseUrl.value }
-    : { _tag: "Embedded", dataDir: dataDir === "memory" ? "memory" : join(dataDir, "pg") }
+    : { _tag: "Embedded", dataDir: embeddedFolder(dataDir) }
   const resolvedSecret = Option.isSome(jwtSecret)
     ? jwtSecret.value
     : database._tag === "Postgres"

@@ -11,7 +11,7 @@
 import { PGlite } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
-import { mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs"
+import { mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import process from "node:process"
@@ -48,6 +48,9 @@ try {
   const partial = join(dist, `pglite-folder-${key}.tar.${process.pid}.partial`)
   tar.c({ file: partial, cwd: folder, sync: true, portable: true }, readdirSync(folder))
   renameSync(partial, join(dist, `pglite-folder-${key}.tar`))
+  // The key, for the server's early start (node/prestart.ts), which finds the template before loading
+  // the migrations its key is computed from.
+  writeFileSync(join(dist, "pglite-template.json"), JSON.stringify({ key }))
 } finally {
   rmSync(folder, { recursive: true, force: true })
 }

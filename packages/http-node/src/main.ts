@@ -4,26 +4,9 @@
 // and cut p99. V8 reads the flag only at start-up, hence the shebang (and `pnpm start`). `gc` is
 // exposed for the collections that give those pages back once a burst of requests is over
 // (idleCollection.ts).
-import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Effect, Layer } from "effect"
-import { loadConfig } from "./config"
-import { serve } from "./server"
+import { prestartEmbedded } from "@roda/core/node/prestart"
 
-/** Why the server stopped, in one line (the configuration or the database it could not use). */
-const reason = (cause: Cause.Cause<unknown>) => {
-  const error = Cause.squash(cause)
-  return error instanceof Error ? error.message : String(error)
-}
-
-/** Runs until SIGTERM or SIGINT, then shuts down gracefully. */
-const main = Effect.flatMap(loadConfig, serve).pipe(
-  Effect.zipRight(Effect.never),
-  Effect.scoped,
-  Effect.tapErrorCause((cause) =>
-    Cause.isInterruptedOnly(cause)
-      ? Effect.void
-      : Effect.sync(() => process.stderr.write(`Roda could not start: ${reason(cause)}\n`))
-  )
-)
-
-NodeRuntime.runMain(main.pipe(Effect.provide(Layer.empty)), { disableErrorReporting: true })
+// The embedded database (a new folder unpacked, PGlite started in its worker thread) opens while
+// the rest of the server loads: the import below is most of a start's time.
+prestartEmbedded()
+await import("./run")

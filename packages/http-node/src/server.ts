@@ -276,10 +276,13 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
       ),
       (roda) => Effect.promise(() => roda.dispose())
     )
-    // Opens and migrates the database before the first connection is accepted.
+    // The HTTP app is built while the database opens and migrates (an embedded one lets it), and
+    // both are done before the first connection is accepted.
+    const building = roda.httpApp()
+    building.catch(() => undefined) // a database that cannot be used is reported by `ready`
     yield* Effect.tryPromise({ try: () => roda.ready(), catch: (error) => error as RodaStartError })
     const inFlight: InFlight = { handlers: new Map(), stopping: false }
-    const { app, runtime } = yield* Effect.promise(() => roda.httpApp())
+    const { app, runtime } = yield* Effect.promise(() => building)
     const nodeHandler = Runtime.runSync(requestRuntime(runtime))(NodeHttpServer.makeHandler(app))
     const idle = yield* Effect.acquireRelease(Effect.sync(() => idleCollection()), (idle) => Effect.sync(idle.stop))
     const server = yield* Effect.acquireRelease(

@@ -1,21 +1,29 @@
 /**
  * The worker thread that runs a PGlite database for `PgliteClient` with `thread: "worker"`. It
- * opens the database its `workerData` names, answers each request with the same engine a PGlite on
- * the main thread has (one at a time, in the order they came), and stops after `close`.
+ * opens the database its `workerData` names (unpacking a new folder first while the main thread
+ * compiles PGlite's WebAssembly), answers each request with the same engine a PGlite on the main
+ * thread has (one at a time, in the order they came), and stops after `close`.
  */
 import { parentPort, workerData } from "node:worker_threads"
-import { createDatabase } from "./internal/create"
+import { createDatabase, unpackFirst } from "./internal/create"
 import { type Engine, inThread } from "./internal/engine"
-import { type Request, sendError, type WorkerInit } from "./internal/workerProtocol"
+import type { Runtime } from "./internal/runtime"
+import { type Request, type RuntimeMessage, sendError, type WorkerInit } from "./internal/workerProtocol"
 
 const port = parentPort!
 const init = workerData as WorkerInit
+let receiveRuntime: (runtime: Runtime) => void = () => undefined
+const runtime = new Promise<Runtime>((resolve) => receiveRuntime = resolve)
 
-const opened = createDatabase(init.dataDir, { contrib: init.contrib, loadDataDir: init.loadDataDir }, init.runtime)
-  .then(inThread)
+const open = async (): Promise<Engine> => {
+  const options = { contrib: init.contrib, loadDataDir: init.loadDataDir, unpackFrom: init.unpackFrom }
+  const unpacked = await unpackFirst(init.dataDir, options)
+  return inThread(await createDatabase(init.dataDir, options, await runtime), unpacked)
+}
+const opened = open()
 
 opened.then(
-  () => port.postMessage({ id: 0, value: null }),
+  (engine) => port.postMessage({ id: 0, value: { unpacked: engine.unpacked } }),
   (error) => port.postMessage({ id: 0, error: sendError(error) })
 )
 
@@ -33,7 +41,9 @@ const answer = (engine: Engine, request: Request): Promise<unknown> => {
 }
 
 // The engine is called in the order the requests came (it queues them); answered as each settles.
-port.on("message", (request: Request) => {
+port.on("message", (message: Request | RuntimeMessage) => {
+  if (message.op === "runtime") return receiveRuntime(message.runtime)
+  const request = message
   opened.then((engine) => answer(engine, request)).then(
     (value) => port.postMessage({ id: request.id, value })
   ).catch((error) => port.postMessage({ id: request.id, error: sendError(error) })).finally(() => {

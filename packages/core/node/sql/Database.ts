@@ -9,8 +9,10 @@ import pg from "pg"
 import { connectFailure } from "../../src/sql/connectError"
 import type { DatabaseOptions } from "../../src/sql/Database"
 import { migrate } from "../../src/sql/migrate"
+import { embeddedContrib, folderClient } from "./folderClient"
 import { makeStatementNames, namingClient } from "./namedStatements"
-import { loadTemplate, saveTemplate, templateKey, unpackTemplate } from "./template"
+import { loadTemplate, saveTemplate, templateKey } from "./template"
+import { templateFile } from "./templateFiles"
 
 /**
  * A name conversion remembered per name: it runs on every column of every row read, over a few
@@ -72,41 +74,48 @@ const namingPool = (url: Redacted.Redacted<string>) =>
  * node-postgres, or PGlite in a folder or in memory. The Node platform's `database`.
  */
 export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient> => {
-  if (options._tag === "Embedded" && options.dataDir === "memory") return memoryDatabase(options.snapshotDir)
-  const client = options._tag === "Postgres"
-    ? PgClient.layerFromPool({ acquire: namingPool(options.url), types: pgTypes, ...names })
-    : folderDatabase(options.dataDir, options.snapshotDir)
+  if (options._tag === "Embedded") {
+    return options.dataDir === "memory"
+      ? memoryDatabase(options.snapshotDir)
+      : folderDatabase(options.dataDir, options.snapshotDir)
+  }
   return Layer.effectDiscard(migrate).pipe(
-    Layer.provideMerge(client),
+    Layer.provideMerge(PgClient.layerFromPool({ acquire: namingPool(options.url), types: pgTypes, ...names })),
     Layer.orDie
   ) as Layer.Layer<SqlClient.SqlClient>
 }
 
-const contrib = ["pg_trgm", "unaccent"]
-
-/** A database in a folder; a new folder starts from the migrated template when there is one. */
+/**
+ * A database in a folder, in a worker thread (a server's requests and its database then use two
+ * cores). A new folder starts from the migrated template: unpacked from its file when there is one
+ * (the server may have started that already, see `prestart.ts`), else loaded from a dump. The layer
+ * is there at once: the rest of Roda is built while the folder opens and migrates (`prepare`), and
+ * its statements wait for that (or fail with the reason it could not be done).
+ */
 const folderDatabase = (dataDir: string, snapshotDir: string | undefined) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const fresh = !existsSync(join(dataDir, "PG_VERSION"))
     if (fresh) PgliteClient.preload()
-    const unpacked = fresh && (yield* unpackTemplate(templateKey(), snapshotDir, dataDir))
-    const template = fresh && !unpacked ? yield* loadTemplate(templateKey(), snapshotDir) : undefined
-    // In a worker thread: a server's requests and its database then run on two cores.
+    const file = yield* Effect.promise(() => templateFile(templateKey(), snapshotDir))
+    const template = fresh && file === undefined ? yield* loadTemplate(templateKey(), snapshotDir) : undefined
     return PgliteClient.layer({
-      dataDir,
-      contrib,
-      thread: "worker",
+      ...folderClient(dataDir, file),
       ...names,
-      ...(template ? { loadDataDir: template } : {})
+      ...(template ? { loadDataDir: template } : {}),
+      prepare: migrate
     })
-  }))
+  })).pipe(Layer.orDie) as Layer.Layer<SqlClient.SqlClient>
 
 /** An in-memory database started from the migrated template (see `template.ts`), or made and kept as it. */
 const memoryDatabase = (snapshotDir: string | undefined): Layer.Layer<SqlClient.SqlClient> =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const key = templateKey()
     const template = yield* loadTemplate(key, snapshotDir)
-    const client = PgliteClient.layer({ contrib, ...names, ...(template ? { loadDataDir: template } : {}) })
+    const client = PgliteClient.layer({
+      contrib: embeddedContrib,
+      ...names,
+      ...(template ? { loadDataDir: template } : {})
+    })
     const ready = template ? migrate : Effect.zipRight(migrate, saveTemplate(key, snapshotDir))
     return Layer.effectDiscard(ready).pipe(Layer.provideMerge(client), Layer.orDie)
   })) as Layer.Layer<SqlClient.SqlClient>

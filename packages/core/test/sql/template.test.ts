@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { DatabaseLive } from "../../node/sql/Database"
-import { templateKey, unpackTemplate } from "../../node/sql/template"
+import { templateKey } from "../../node/sql/template"
 import { migrate } from "../../src/sql/migrate"
 import { migrations } from "../../src/sql/migrations"
 
@@ -88,8 +88,8 @@ describe.skipIf(process.env.DATABASE_URL !== undefined)("embedded data folders",
     // A file where the folder should go: the unpacked folder cannot be renamed onto it.
     const target = join(parent, "data")
     writeFileSync(target, "not a folder")
-    const outcome = await Effect.runPromiseExit(unpackTemplate(templateKey(), templates, target))
-    expect(outcome._tag).toBe("Failure")
+    const outcome = await runIn(target, templates, Effect.void).then(() => "opened", () => "failed")
+    expect(outcome).toBe("failed")
     expect(readdirSync(parent)).toEqual(["data"])
   })
 })

@@ -13,8 +13,10 @@ type TransformRows = <A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray
  */
 export type Guard = <A>(begin: () => Promise<A>) => Effect.Effect<A, SqlError>
 
-// PGlite's DatabaseError keeps the SQLSTATE in `code` (e.g. "23505")
-export const statementFailed = (cause: unknown) => new SqlError({ cause, message: "Failed to execute statement" })
+// PGlite's DatabaseError keeps the SQLSTATE in `code` (e.g. "23505"). An SqlError already says why
+// (the database did not open, say).
+export const statementFailed = (cause: unknown) =>
+  cause instanceof SqlError ? cause : new SqlError({ cause, message: "Failed to execute statement" })
 
 const applyTransform = (rows: ReadonlyArray<any>, transformRows: TransformRows | undefined) =>
   transformRows ? transformRows(rows) : rows

@@ -4,6 +4,7 @@ import { mkdir } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
 import parseDate from "postgres-date"
 import type { Runtime } from "./runtime"
+import { unpackInto } from "./unpack"
 
 export interface CreateOptions {
   readonly extensions?: Extensions | undefined
@@ -11,6 +12,11 @@ export interface CreateOptions {
   readonly contrib?: ReadonlyArray<string> | undefined
   /** A data directory dumped by `dumpDataDir` (uncompressed tar) to start from. */
   readonly loadDataDir?: Blob | undefined
+  /**
+   * A tar file of a data folder: a `dataDir` folder that is missing or empty starts as it, unpacked
+   * with native file writes (much faster than `loadDataDir`).
+   */
+  readonly unpackFrom?: string | undefined
 }
 
 /**
@@ -63,7 +69,19 @@ const checkExtensions = async (extensions: Extensions) => {
  */
 const timestampParsers = { [types.TIMESTAMPTZ]: parseDate, [types.TIMESTAMP]: parseDate }
 
-/** Opens PGlite on `dataDir` (a folder, made with its parents when missing) or in memory. */
+const isFolder = (dataDir: string | undefined): dataDir is string =>
+  dataDir !== undefined && dataDir !== "memory" && !dataDir.includes("://")
+
+/** Unpacks `options.unpackFrom` when `dataDir` is a new folder; see `CreateOptions`. */
+export const unpackFirst = (dataDir: string | undefined, options: CreateOptions): Promise<boolean> =>
+  options.unpackFrom !== undefined && isFolder(dataDir)
+    ? unpackInto(dataDir, options.unpackFrom)
+    : Promise.resolve(false)
+
+/**
+ * Opens PGlite on `dataDir` (a folder, made with its parents when missing) or in memory. Call
+ * `unpackFirst` before, for `unpackFrom`.
+ */
 export const createDatabase = async (
   dataDir: string | undefined,
   options: CreateOptions,
@@ -81,8 +99,6 @@ export const createDatabase = async (
   if (dataDir === undefined || dataDir === "memory") return PGlite.create(common)
   // A `scheme://` location (memory://, idb://) is PGlite's business; a folder
   // may need parents, as PGlite only creates the last path segment.
-  if (!dataDir.includes("://")) {
-    await mkdir(dataDir, { recursive: true })
-  }
+  if (isFolder(dataDir)) await mkdir(dataDir, { recursive: true })
   return PGlite.create({ dataDir, ...common })
 }

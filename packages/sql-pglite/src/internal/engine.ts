@@ -18,6 +18,8 @@ export interface Engine {
   /** The data directory as an uncompressed tar, for a template. */
   readonly dumpDataDir: () => Promise<Blob>
   readonly close: () => Promise<void>
+  /** Whether this engine made its data folder (from `unpackFrom`) as it opened. */
+  readonly unpacked: boolean
 }
 
 /** Runs the functions given one at a time, each after the one given before it has settled. */
@@ -34,7 +36,7 @@ export const inOrder = () => {
  * The engine of a PGlite running on this thread. PGlite queues its calls too, but not always in
  * the order they were made (some wait for a promise before joining its queue), hence our own.
  */
-export const inThread = (pglite: PGlite): Engine => {
+export const inThread = (pglite: PGlite, unpacked: boolean): Engine => {
   const named = namedQuery(pglite)
   const queued = inOrder()
   return {
@@ -42,6 +44,22 @@ export const inThread = (pglite: PGlite): Engine => {
       queued(() => named(sql, params, options?.rowMode === undefined ? undefined : { rowMode: options.rowMode })),
     exec: (sql) => queued(() => pglite.exec(sql) as Promise<Array<Results<object>>>),
     dumpDataDir: () => queued(() => pglite.dumpDataDir("none") as Promise<Blob>),
-    close: () => queued(() => pglite.closed ? Promise.resolve() : pglite.close())
+    close: () => queued(() => pglite.closed ? Promise.resolve() : pglite.close()),
+    unpacked
+  }
+}
+
+/** The engine `opening` gives, called through it until then (in the order of the calls). */
+export const later = (opening: Promise<Engine>): Engine => {
+  let ready: Engine | undefined
+  opening.then((engine) => ready = engine, () => undefined)
+  const via = <A>(call: (engine: Engine) => Promise<A>): Promise<A> =>
+    ready !== undefined ? call(ready) : opening.then(call)
+  return {
+    query: (sql, params, options) => via((engine) => engine.query(sql, params, options)),
+    exec: (sql) => via((engine) => engine.exec(sql)),
+    dumpDataDir: () => via((engine) => engine.dumpDataDir()),
+    close: () => opening.then((engine) => engine.close(), () => undefined),
+    unpacked: false
   }
 }

@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
 import type { Engine } from "./engine"
 import { sharedRuntime } from "./runtime"
-import { receiveError, type Reply, type Request, type WorkerInit } from "./workerProtocol"
+import { receiveError, type Reply, type Request, type RuntimeMessage, type WorkerInit } from "./workerProtocol"
 
 type Call = Request extends infer R ? R extends { readonly id: number } ? Omit<R, "id"> : never : never
 
@@ -31,10 +31,9 @@ const spawn = (workerData: WorkerInit): Worker => {
  */
 export const inWorker = async (
   dataDir: string | undefined,
-  options: { readonly contrib: ReadonlyArray<string>; readonly loadDataDir: Blob | undefined }
+  options: Omit<WorkerInit, "dataDir">
 ): Promise<Engine> => {
-  const runtime = await sharedRuntime()
-  const worker = spawn({ dataDir, contrib: options.contrib, loadDataDir: options.loadDataDir, runtime })
+  const worker = spawn({ dataDir, ...options })
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
   let stopped: Error | undefined
   let nextId = 1
@@ -85,8 +84,13 @@ export const inWorker = async (
     return answer as Promise<A>
   }
 
+  let unpacked: boolean
   try {
-    await expect(0)
+    const ready = expect(0)
+    ready.catch(() => undefined) // observed below, unless the runtime fails first
+    const runtime: RuntimeMessage = { op: "runtime", runtime: await sharedRuntime() }
+    worker.postMessage(runtime)
+    unpacked = (await ready as { readonly unpacked: boolean }).unpacked
   } catch (error) {
     await worker.terminate()
     throw error
@@ -99,6 +103,7 @@ export const inWorker = async (
       if (stopped === undefined) await call({ op: "close" }).catch(() => undefined)
       stop(new Error("PGlite is closed"))
       await worker.terminate()
-    }
+    },
+    unpacked
   }
 }

@@ -1,10 +1,18 @@
 import type { Runtime } from "./runtime"
 
-/** What the worker opens, given as its `workerData`. */
+/**
+ * What the worker opens, given as its `workerData`. PGlite's compiled WebAssembly follows in a
+ * message (`RuntimeMessage`): the worker unpacks a new folder meanwhile.
+ */
 export interface WorkerInit {
   readonly dataDir: string | undefined
   readonly contrib: ReadonlyArray<string>
   readonly loadDataDir: Blob | undefined
+  readonly unpackFrom: string | undefined
+}
+
+export interface RuntimeMessage {
+  readonly op: "runtime"
   readonly runtime: Runtime
 }
 
@@ -20,7 +28,7 @@ export type Request =
   | { readonly id: number; readonly op: "dump" }
   | { readonly id: number; readonly op: "close" }
 
-/** The answer to request `id`; id 0 says the database is open (or why it could not be). */
+/** The answer to request `id`; id 0 says the database is open (`{ unpacked }`), or why it could not be. */
 export type Reply =
   | { readonly id: number; readonly value: unknown; readonly error?: undefined }
   | { readonly id: number; readonly error: SentError }

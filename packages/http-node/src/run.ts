@@ -1,0 +1,24 @@
+// The server, once `main.ts` has started opening its embedded database.
+import { NodeRuntime } from "@effect/platform-node"
+import { Cause, Effect, Layer } from "effect"
+import { loadConfig } from "./config"
+import { serve } from "./server"
+
+/** Why the server stopped, in one line (the configuration or the database it could not use). */
+const reason = (cause: Cause.Cause<unknown>) => {
+  const error = Cause.squash(cause)
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** Runs until SIGTERM or SIGINT, then shuts down gracefully. */
+const main = Effect.flatMap(loadConfig, serve).pipe(
+  Effect.zipRight(Effect.never),
+  Effect.scoped,
+  Effect.tapErrorCause((cause) =>
+    Cause.isInterruptedOnly(cause)
+      ? Effect.void
+      : Effect.sync(() => process.stderr.write(`Roda could not start: ${reason(cause)}\n`))
+  )
+)
+
+NodeRuntime.runMain(main.pipe(Effect.provide(Layer.empty)), { disableErrorReporting: true })
