@@ -33,9 +33,9 @@ const bundle = async (name: string, external: ReadonlyArray<string>) => {
 }
 
 /** Starts a bundle; resolves once it listens (with its URL) or exits (with its code and output). */
-const start = (file: string) =>
+const start = (file: string, dataDir = "memory") =>
   new Promise<{ url?: string; code?: number | null; output: string; stop: () => void }>((resolve) => {
-    const child = spawn(process.execPath, [file], { env: { ...process.env, PORT: "0", DATA_DIR: "memory" } })
+    const child = spawn(process.execPath, [file], { env: { ...process.env, PORT: "0", DATA_DIR: dataDir } })
     let output = ""
     const stop = () => child.kill("SIGTERM")
     const read = (chunk: Buffer) => {
@@ -63,6 +63,22 @@ describe("examples/embed-hono bundled with esbuild", () => {
 
   it("with --external:@electric-sql/pglite it serves requests", async () => {
     const started = await start(await bundle("pglite-external", ["@electric-sql/pglite"]))
+    try {
+      expect(started.output).not.toContain("could not start")
+      const registered = await fetch(`${started.url}/api/auth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ fullName: "Bea Bundle", email: "bea@example.com", password: "Secret123" })
+      })
+      expect(registered.status).toBe(201)
+    } finally {
+      started.stop()
+    }
+  })
+
+  it("on a data folder, without the worker's script beside the bundle, PGlite runs on the host's thread", async () => {
+    const dataDir = `${outdir}/data`
+    const started = await start(await bundle("pglite-folder", ["@electric-sql/pglite"]), dataDir)
     try {
       expect(started.output).not.toContain("could not start")
       const registered = await fetch(`${started.url}/api/auth/register`, {

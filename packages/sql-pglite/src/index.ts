@@ -1,2 +1,3 @@
+export * as HotTexts from "./HotTexts"
 export * as PgliteClient from "./PgliteClient"
 export * as TextTable from "./TextTable"

@@ -1,6 +1,8 @@
 import { type SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
 import { PgliteClient } from "@roda/sql-pglite"
 import { Effect, Layer, Redacted, String as Str } from "effect"
 import { existsSync } from "node:fs"
@@ -9,7 +11,7 @@ import pg from "pg"
 import { connectFailure } from "../../src/sql/connectError"
 import type { DatabaseOptions } from "../../src/sql/Database"
 import { migrate } from "../../src/sql/migrate"
-import { embeddedContrib, folderClient } from "./folderClient"
+import { folderClient } from "./folderClient"
 import { makeStatementNames, namingClient } from "./namedStatements"
 import { loadTemplate, saveTemplate, templateKey } from "./template"
 import { templateFile } from "./templateFiles"
@@ -111,8 +113,10 @@ const memoryDatabase = (snapshotDir: string | undefined): Layer.Layer<SqlClient.
   Layer.unwrapEffect(Effect.gen(function*() {
     const key = templateKey()
     const template = yield* loadTemplate(key, snapshotDir)
+    // The extensions themselves (not their names): a program that bundled PGlite is told at once that
+    // their archives are not beside it.
     const client = PgliteClient.layer({
-      contrib: embeddedContrib,
+      extensions: { pg_trgm, unaccent },
       ...names,
       ...(template ? { loadDataDir: template } : {})
     })

@@ -1,6 +1,3 @@
-/** PGlite's contrib extensions Roda's migrations use (search). */
-export const embeddedContrib = ["pg_trgm", "unaccent"]
-
 /**
  * How the server opens an embedded data folder: in a worker thread, a new folder unpacked from
  * `template`. The same for the early start (`prestart.ts`) and the database layer (`Database.ts`), so
@@ -8,7 +5,8 @@ export const embeddedContrib = ["pg_trgm", "unaccent"]
  */
 export const folderClient = (dataDir: string, template: string | undefined) => ({
   dataDir,
-  contrib: embeddedContrib,
+  // PGlite's contrib extensions Roda's migrations use (search), loaded where the database runs.
+  contrib: ["pg_trgm", "unaccent"],
   thread: "worker" as const,
   unpackFrom: template
 })

@@ -1,34 +1,20 @@
-import { TextTable } from "@roda/sql-pglite"
+import { HotTexts, TextTable } from "@roda/sql-pglite"
 import pg from "pg"
 
-/** A statement becomes named (prepared) once it has been sent this many times. */
-const HOT_AFTER = 3
-/** At most this many statements are named per process, so text built on the fly cannot grow it. */
-const MAX_NAMED = 2_000
-/** Texts counted towards `HOT_AFTER` are forgotten past this many, so one-off texts cannot pile up. */
-const MAX_SEEN = 10_000
-
 /**
- * Names for hot statements. node-postgres sends a statement without a name as an unnamed one, which
+ * Names for hot statements (`HotTexts`). node-postgres sends a statement without a name as an unnamed one, which
  * PostgreSQL parses and plans on every call; a named one is parsed once per connection and then
  * only bound and executed (with a cached plan where PostgreSQL finds it as good). Only statements
  * with parameters are named: a parameterless text may hold several commands, which cannot be
  * prepared.
  */
 export const makeStatementNames = () => {
-  const seen = TextTable.make<number>()
+  const hot = HotTexts.make()
   const named = TextTable.make<string>()
   return (text: string): string | undefined => {
     const name = named.get(text)
     if (name !== undefined) return name
-    if (named.size() >= MAX_NAMED) return undefined
-    const count = (seen.get(text) ?? 0) + 1
-    if (count < HOT_AFTER) {
-      if (seen.size() >= MAX_SEEN) seen.clear()
-      seen.set(text, count)
-      return undefined
-    }
-    seen.delete(text)
+    if (named.size() >= HotTexts.MAX_NAMED || !hot.sent(text)) return undefined
     const fresh = `roda_${named.size() + 1}`
     named.set(text, fresh)
     return fresh

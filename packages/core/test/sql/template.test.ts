@@ -88,7 +88,8 @@ describe.skipIf(process.env.DATABASE_URL !== undefined)("embedded data folders",
     // A file where the folder should go: the unpacked folder cannot be renamed onto it.
     const target = join(parent, "data")
     writeFileSync(target, "not a folder")
-    const outcome = await runIn(target, templates, Effect.void).then(() => "opened", () => "failed")
+    const outcome = await runIn(target, templates, Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`))
+      .then(() => "opened", () => "failed")
     expect(outcome).toBe("failed")
     expect(readdirSync(parent)).toEqual(["data"])
   })

@@ -1,13 +1,7 @@
 import { parse, type PGlite, protocol, type QueryOptions, type Results } from "@electric-sql/pglite"
+import * as HotTexts from "../HotTexts"
 import * as TextTable from "../TextTable"
 import { type Column, columnsOf, toResults } from "./results"
-
-/** A statement is named (prepared) once it has been sent this many times. */
-const HOT_AFTER = 3
-/** At most this many statements are named per database, so text built on the fly cannot grow it. */
-const MAX_NAMED = 2_000
-/** Texts counted towards `HOT_AFTER` are forgotten past this many, so one-off texts cannot pile up. */
-const MAX_SEEN = 10_000
 
 interface Named {
   readonly name: string
@@ -29,7 +23,7 @@ interface Named {
  */
 /** One per database: every connection of the session uses the same statements. */
 export const namedQuery = (pglite: PGlite) => {
-  const seen = TextTable.make<number>()
+  const hot = HotTexts.make()
   const named = TextTable.make<Named>()
   // The messages go in one call, as a client's socket would send them: PostgreSQL runs them in turn
   // and, after an error, skips to the Sync, so the session is ready again either way. One call a
@@ -73,14 +67,9 @@ export const namedQuery = (pglite: PGlite) => {
   return (text: string, params: ReadonlyArray<unknown>, options?: QueryOptions): Promise<Results<object>> => {
     const known = named.get(text)
     if (known !== undefined) return run(text, params, options, known)
-    if (params.length === 0 || named.size() >= MAX_NAMED) return pglite.query<object>(text, [...params], options)
-    const count = (seen.get(text) ?? 0) + 1
-    if (count < HOT_AFTER) {
-      if (seen.size() >= MAX_SEEN) seen.clear()
-      seen.set(text, count)
+    if (params.length === 0 || named.size() >= HotTexts.MAX_NAMED || !hot.sent(text)) {
       return pglite.query<object>(text, [...params], options)
     }
-    seen.delete(text)
     return run(text, params, options)
   }
 }

@@ -2,7 +2,7 @@ import { resolve } from "node:path"
 import type { CreateOptions } from "./create"
 import type { Engine } from "./engine"
 import { sharedRuntime } from "./runtime"
-import { inWorker } from "./workerEngine"
+import { inWorker, workerAvailable } from "./workerEngine"
 
 export interface StartOptions extends CreateOptions {
   readonly thread?: "main" | "worker" | undefined
@@ -11,13 +11,17 @@ export interface StartOptions extends CreateOptions {
 /** How many engines this process has started (for tests of `prestart`). */
 export let enginesStarted = 0
 
-/** Opens the engine `options` describe: PGlite on this thread, or in a worker thread. */
+/**
+ * Opens the engine `options` describe: PGlite on this thread, or in a worker thread when asked for
+ * and its script is there (a program that bundled this package without it runs PGlite on its own
+ * thread, as it did before workers).
+ */
 export const startEngine = async (dataDir: string | undefined, options: StartOptions): Promise<Engine> => {
   enginesStarted++
-  if (options.thread === "worker") {
-    if (options.extensions !== undefined && Object.keys(options.extensions).length > 0) {
-      throw new Error("a worker thread loads its extensions itself: name them in `contrib`")
-    }
+  if (options.thread === "worker" && options.extensions !== undefined && Object.keys(options.extensions).length > 0) {
+    throw new Error("a worker thread loads its extensions itself: name them in `contrib`")
+  }
+  if (options.thread === "worker" && workerAvailable()) {
     return inWorker(dataDir, {
       contrib: options.contrib ?? [],
       loadDataDir: options.loadDataDir,
@@ -55,9 +59,9 @@ export const prestartEngine = (dataDir: string, options: Omit<StartOptions, "ext
 }
 
 /**
- * The prestarted engine when it was started for `dataDir` with these options; otherwise, a prestarted
- * engine of the same folder is closed first (and the folder it made removed, as it was new), so that
- * the caller opens the folder as if nothing had been prestarted.
+ * The prestarted engine when it was started for `dataDir` with these options; otherwise the prestarted
+ * engine is closed first (and the folder it made removed, as it was new and nothing used it), so that
+ * the caller opens its folder as if nothing had been prestarted.
  */
 export const takePrestarted = async (
   dataDir: string | undefined,

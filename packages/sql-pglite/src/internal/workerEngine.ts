@@ -1,4 +1,5 @@
 import type { Results } from "@electric-sql/pglite"
+import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
@@ -8,14 +9,21 @@ import { receiveError, type Reply, type Request, type RuntimeMessage, type Worke
 
 type Call = Request extends infer R ? R extends { readonly id: number } ? Omit<R, "id"> : never : never
 
+const fromSources = import.meta.url.endsWith(".ts")
+const builtScript = () => new URL("./pglite-worker.js", import.meta.url)
+
 /**
- * The worker's script. Built, it sits beside this module's bundle (`pglite-worker.js`); run from
- * the TypeScript sources (the tests), the worker registers tsx first to load `pglite-worker.ts`.
+ * Whether the worker's script is there: built, it sits beside this module's bundle
+ * (`pglite-worker.js`); a program that bundled this module without it has none.
+ */
+export const workerAvailable = () => fromSources || existsSync(builtScript())
+
+/**
+ * The worker, on its script; run from the TypeScript sources (the tests), it registers tsx first to
+ * load `pglite-worker.ts`.
  */
 const spawn = (workerData: WorkerInit): Worker => {
-  if (!import.meta.url.endsWith(".ts")) {
-    return new Worker(new URL("./pglite-worker.js", import.meta.url), { workerData })
-  }
+  if (!fromSources) return new Worker(builtScript(), { workerData })
   const script = new URL("../pglite-worker.ts", import.meta.url).href
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href
   const code = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${

@@ -199,7 +199,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
      * approved again with another method) must be approved, or the payout canceled and asked again.
      * Answers where the approved settings send the money.
      */
-    const destinationOf = (row: PayoutRow) =>
+    const approvedDestination = (row: PayoutRow) =>
       Effect.flatMap(selling.approvedPayout(row.communityId), (approved) => {
         if (Option.isSome(approved) && approved.value.method === row.method) {
           return Effect.succeed(approved.value.destination)
@@ -214,7 +214,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
         const row = yield* found(communityId, id, true)
         yield* checkPayoutMove(row.status, to)
         // Recorded as the money leaves: where it went stays on the payout whatever the settings become.
-        const destination = to === "in_transit" ? yield* destinationOf(row) : null
+        const destination = to === "in_transit" ? yield* approvedDestination(row) : null
         const at = yield* now
         yield* repo.move(communityId, row.id, to, at, { reason, destination })
         if (to === "paid") yield* post(row, "paid", at)
