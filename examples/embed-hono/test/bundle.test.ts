@@ -50,6 +50,21 @@ const start = (file: string, dataDir = "memory") =>
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }))
 
+/** The started bundle registers an account (so its database works), then stops. */
+const expectServes = async (started: Awaited<ReturnType<typeof start>>) => {
+  try {
+    expect(started.output).not.toContain("could not start")
+    const registered = await fetch(`${started.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ fullName: "Bea Bundle", email: "bea@example.com", password: "Secret123" })
+    })
+    expect(registered.status).toBe(201)
+  } finally {
+    started.stop()
+  }
+}
+
 describe("examples/embed-hono bundled with esbuild", () => {
   it("with PGlite inside the bundle, ready() fails with a clear error and the host decides (no crash on a request)", async () => {
     const started = await start(await bundle("all-in", []))
@@ -62,33 +77,10 @@ describe("examples/embed-hono bundled with esbuild", () => {
   })
 
   it("with --external:@electric-sql/pglite it serves requests", async () => {
-    const started = await start(await bundle("pglite-external", ["@electric-sql/pglite"]))
-    try {
-      expect(started.output).not.toContain("could not start")
-      const registered = await fetch(`${started.url}/api/auth/register`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ fullName: "Bea Bundle", email: "bea@example.com", password: "Secret123" })
-      })
-      expect(registered.status).toBe(201)
-    } finally {
-      started.stop()
-    }
+    await expectServes(await start(await bundle("pglite-external", ["@electric-sql/pglite"])))
   })
 
   it("on a data folder, without the worker's script beside the bundle, PGlite runs on the host's thread", async () => {
-    const dataDir = `${outdir}/data`
-    const started = await start(await bundle("pglite-folder", ["@electric-sql/pglite"]), dataDir)
-    try {
-      expect(started.output).not.toContain("could not start")
-      const registered = await fetch(`${started.url}/api/auth/register`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ fullName: "Bea Bundle", email: "bea@example.com", password: "Secret123" })
-      })
-      expect(registered.status).toBe(201)
-    } finally {
-      started.stop()
-    }
+    await expectServes(await start(await bundle("pglite-folder", ["@electric-sql/pglite"]), `${outdir}/data`))
   })
 })
