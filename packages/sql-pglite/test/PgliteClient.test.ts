@@ -183,6 +183,25 @@ for (const thread of ["main", "worker"] as const) {
           expect(rows).toEqual([{ id: 1, body: doc }, { id: 2, body: doc }])
         }))
 
+      it.effect("stores a value with toJSON (a class instance, nested too) as JSON.stringify writes it", () =>
+        Effect.gen(function*() {
+          const sql = yield* PgliteClient.PgliteClient
+          class Money {
+            constructor(readonly cents: number) {}
+            toJSON() {
+              return { amount: this.cents / 100, currency: "BRL" }
+            }
+          }
+          const doc = { price: new Money(1990), list: [new Money(5)] }
+          yield* sql`CREATE TABLE priced (id int PRIMARY KEY, body jsonb NOT NULL)`
+          yield* sql`INSERT INTO priced VALUES (1, ${sql.json(new Money(250))}), (2, ${sql.json(doc)})`
+          const rows = yield* sql<{ readonly body: unknown }>`SELECT body FROM priced ORDER BY id`
+          expect(rows.map((row) => row.body)).toEqual([
+            { amount: 2.5, currency: "BRL" },
+            { price: { amount: 19.9, currency: "BRL" }, list: [{ amount: 0.05, currency: "BRL" }] }
+          ])
+        }))
+
       it.effect("fails a unique violation with an SqlError carrying the pg code", () =>
         Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient

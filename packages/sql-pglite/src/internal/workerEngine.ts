@@ -7,6 +7,21 @@ import type { Engine } from "./engine"
 import { sharedRuntime } from "./runtime"
 import { receiveError, type Reply, type Request, type RuntimeMessage, type WorkerInit } from "./workerProtocol"
 
+/**
+ * A parameter as PGlite would serialize it on this thread. A message drops prototypes, and with them
+ * a `toJSON` (a class instance given as json would be written field by field): an object other than
+ * a date or bytes crosses as the JSON it stands for. Arrays are kept (they may be PostgreSQL arrays).
+ */
+const crossing = (value: unknown): unknown =>
+  typeof value !== "object" || value === null || value instanceof Date || ArrayBuffer.isView(value)
+    ? value
+    : Array.isArray(value)
+    ? value.map(crossing)
+    : JSON.parse(JSON.stringify(value))
+
+const hasObject = (params: ReadonlyArray<unknown>) =>
+  params.some((value) => typeof value === "object" && value !== null)
+
 type Call = Request extends infer R ? R extends { readonly id: number } ? Omit<R, "id"> : never : never
 
 const fromSources = import.meta.url.endsWith(".ts")
@@ -104,7 +119,13 @@ export const inWorker = async (
     throw error
   }
   return {
-    query: (sql, params, options) => call<Results<object>>({ op: "query", sql, params, rowMode: options?.rowMode }),
+    query: (sql, params, options) =>
+      call<Results<object>>({
+        op: "query",
+        sql,
+        params: hasObject(params) ? params.map(crossing) : params,
+        rowMode: options?.rowMode
+      }),
     exec: (sql) => call<Array<Results<object>>>({ op: "exec", sql }),
     dumpDataDir: () => call<Blob>({ op: "dump" }),
     close: async () => {
