@@ -98,8 +98,9 @@ const folderDatabase = (dataDir: string, snapshotDir: string | undefined) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const fresh = !existsSync(join(dataDir, "PG_VERSION"))
     if (fresh) PgliteClient.preload()
-    const file = yield* Effect.promise(() => templateFile(templateKey(), snapshotDir))
-    const template = fresh && file === undefined ? yield* loadTemplate(templateKey(), snapshotDir) : undefined
+    const key = templateKey()
+    const file = yield* Effect.promise(() => templateFile(key, snapshotDir))
+    const template = fresh && file === undefined ? yield* loadTemplate(key, snapshotDir) : undefined
     return PgliteClient.layer({
       ...folderClient(dataDir, file),
       ...names,

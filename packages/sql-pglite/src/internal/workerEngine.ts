@@ -47,6 +47,12 @@ const spawn = (workerData: WorkerInit): Worker => {
   return new Worker(code, { eval: true, workerData })
 }
 
+/** A request waiting for its answer. */
+interface Waiting {
+  readonly resolve: (value: unknown) => void
+  readonly reject: (error: Error) => void
+}
+
 /**
  * PGlite in a worker thread: its WebAssembly PostgreSQL and the parsing of its answers run beside
  * the caller's thread instead of on it. Requests and answers cross as messages (rows structured-
@@ -57,19 +63,16 @@ export const inWorker = async (
   options: Omit<WorkerInit, "dataDir">
 ): Promise<Engine> => {
   const worker = spawn({ dataDir, ...options })
-  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
+  const waiting = new Map<number, Waiting>()
   let stopped: Error | undefined
   let nextId = 1
 
-  const settle = (
-    id: number,
-    settle: (entry: { resolve: (value: unknown) => void; reject: (error: Error) => void }) => void
-  ) => {
+  const settle = (id: number, answer: (entry: Waiting) => void) => {
     const entry = waiting.get(id)
     if (entry === undefined) return
     waiting.delete(id)
     if (waiting.size === 0) worker.unref()
-    settle(entry)
+    answer(entry)
   }
   const stop = (error: Error) => {
     stopped ??= error
