@@ -1,12 +1,12 @@
 import { Etag, FetchHttpClient, FileSystem, HttpPlatform, Path } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { makeRoda, MAX_BODY_BYTES, type Roda, type RodaStartError, routeOf, stripeGateway } from "@roda/core/node"
-import { Context, Effect, Layer, Runtime } from "effect"
+import { Cause, Context, Effect, Layer, Runtime } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { resolve } from "node:path"
 import { Readable } from "node:stream"
+import { makeAppHandler } from "./appHandler"
 import type { ServerConfig, TelemetrySettings } from "./config"
 import { type IdleCollection, idleCollection } from "./idleCollection"
 import { defaultLogSettings, type Log, logTo, makeLog, openingMessage } from "./log"
@@ -283,7 +283,10 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
     yield* Effect.tryPromise({ try: () => roda.ready(), catch: (error) => error as RodaStartError })
     const inFlight: InFlight = { handlers: new Map(), stopping: false }
     const { app, runtime } = yield* Effect.promise(() => building)
-    const nodeHandler = Runtime.runSync(requestRuntime(runtime))(NodeHttpServer.makeHandler(app))
+    const nodeHandler = makeAppHandler(app, requestRuntime(runtime), {
+      tracing: config.telemetry !== undefined,
+      onFailure: (cause) => log.write("error", "request failed", { error: Cause.pretty(cause) })
+    })
     const idle = yield* Effect.acquireRelease(Effect.sync(() => idleCollection()), (idle) => Effect.sync(idle.stop))
     const server = yield* Effect.acquireRelease(
       Effect.async<Server>((resume) => {

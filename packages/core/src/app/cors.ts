@@ -1,23 +1,51 @@
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { HttpApp } from "@effect/platform"
+import { Effect } from "effect"
 import type { RodaOptions } from "../platform/Options"
 
 const originOf = (value: string) => URL.canParse(value) ? new URL(value).origin : value
 
+const ALLOWED_METHODS = "GET, HEAD, PUT, PATCH, POST, DELETE"
+
+/** The request headers a browser client may send. */
+const ALLOWED_HEADERS = [
+  "authorization",
+  "content-type",
+  "accept-language",
+  "x-communityid",
+  "x-profileid",
+  "idempotency-key"
+].join(",")
+
+/** The answer headers a browser client may read. */
+const EXPOSED_HEADERS = ["retry-after", "idempotent-replayed"].join(",")
+
 /**
  * CORS: only the configured origins (default: the origin of `publicBaseUrl`) are answered, each
- * reflected with `Vary: Origin`; never `*`. The request headers a browser client may send are named.
+ * reflected with `Vary: Origin`; never `*`. A preflight (`OPTIONS`, any path) is answered 204 here.
+ *
+ * The headers are set on the answer itself rather than through a pre-response handler (as
+ * `HttpMiddleware.cors` does): that would set a fiber ref on every request, copying the fiber's refs.
  */
-export const corsOptions = (options: RodaOptions) => {
+export const corsMiddleware = (options: RodaOptions) => {
   const allowed = new Set((options.corsOrigins ?? [options.publicBaseUrl]).map(originOf))
-  return {
-    allowedOrigins: (origin: string) => allowed.has(origin),
-    allowedHeaders: [
-      "authorization",
-      "content-type",
-      "accept-language",
-      "x-communityid",
-      "x-profileid",
-      "idempotency-key"
-    ],
-    exposedHeaders: ["retry-after", "idempotent-replayed"]
-  }
+  const originHeaders = (origin: string | undefined): Record<string, string> =>
+    origin !== undefined && allowed.has(origin)
+      ? { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": EXPOSED_HEADERS }
+      : { "access-control-expose-headers": EXPOSED_HEADERS }
+  const preflight = (origin: string | undefined) =>
+    HttpServerResponse.empty({
+      status: 204,
+      headers: {
+        ...originHeaders(origin),
+        "access-control-allow-methods": ALLOWED_METHODS,
+        "access-control-allow-headers": ALLOWED_HEADERS
+      }
+    })
+  return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const origin = request.headers["origin"]
+      if (request.method === "OPTIONS") return Effect.succeed(preflight(origin))
+      return Effect.map(app, (response) => HttpServerResponse.setHeaders(response, originHeaders(origin)))
+    })
 }

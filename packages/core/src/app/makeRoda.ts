@@ -10,7 +10,7 @@ import { Options } from "../platform/Options"
 import { ping } from "../sql/Database"
 import type { RodaConfig } from "./config"
 import { contractsLayer } from "./contracts"
-import { corsOptions } from "./cors"
+import { corsMiddleware } from "./cors"
 import { docsSwitch } from "./docsSwitch"
 import { envelopeMiddleware } from "./Envelope"
 import { errorBody } from "./errorBody"
@@ -71,7 +71,7 @@ export const apiLayer = <A, E, R>(infrastructure: Layer.Layer<A, E, R>) => {
     docsPage,
     docsSwitch,
     HttpApiBuilder.middleware(Effect.gen(function*() {
-      const cors = HttpMiddleware.cors(corsOptions(yield* Options))
+      const cors = corsMiddleware(yield* Options)
       const inTransaction = yield* makeRequestTransaction
       return (app) => cors(envelope(inTransaction(app)))
     })),
