@@ -68,6 +68,15 @@ export const PgliteClient = Context.GenericTag<PgliteClient>("@roda/sql-pglite/P
 
 const json = Statement.custom<PgClient.PgCustom>("PgJson")
 
+/**
+ * A statement of a transaction whose engine died meanwhile: its session (and the transaction) went
+ * with it. A lost connection (SQLSTATE 57P02, crash_shutdown): never run outside the transaction.
+ */
+const transactionLost = new SqlError({
+  cause: Object.assign(new Error("the database restarted: the transaction was lost"), { code: "57P02" }),
+  message: "PgliteClient: the database restarted during the transaction"
+})
+
 /** A client over `engine`'s single session, guarded by `session` (see `sessionLock.ts`). */
 const clientOver = (
   engine: Engine,
@@ -82,14 +91,19 @@ const clientOver = (
       const failed = failure()
       return failed === undefined ? begin() : Promise.reject(failed)
     }, statementFailed))
-  // A transaction (or `reserve`) holds the session for its scope; its statements go straight in.
-  const reserved = makeConnection(engine, (begin) => Effect.tryPromise({ try: begin, catch: statementFailed }))
+  // A transaction (or `reserve`) holds the session for its scope; its statements go straight in,
+  // as long as the engine is the one it began on.
+  const reservedOn = (generation: number) =>
+    makeConnection(engine, (begin) =>
+      engine.generation() === generation
+        ? Effect.tryPromise({ try: begin, catch: statementFailed })
+        : Effect.fail(transactionLost))
   const reserve = Effect.uninterruptibleMask((restore) =>
     session.acquire(restore).pipe(
       Effect.zipRight(Effect.addFinalizer(() => session.release)),
       Effect.zipRight(Effect.suspend(() => {
         const failed = failure()
-        return failed === undefined ? Effect.succeed(reserved) : Effect.fail(failed)
+        return failed === undefined ? Effect.succeed(reservedOn(engine.generation())) : Effect.fail(failed)
       }))
     )
   )

@@ -18,6 +18,11 @@ export interface Engine {
   /** The data directory as an uncompressed tar, for a template. */
   readonly dumpDataDir: () => Promise<Blob>
   readonly close: () => Promise<void>
+  /**
+   * How many times the database was opened again after its engine died (a worker's): a transaction
+   * begun before a restart is gone with its session.
+   */
+  readonly generation: () => number
   /** Whether this engine made its data folder (from `unpackFrom`) as it opened. */
   readonly unpacked: boolean
 }
@@ -45,6 +50,7 @@ export const inThread = (pglite: PGlite, unpacked: boolean): Engine => {
     exec: (sql) => queued(() => pglite.exec(sql) as Promise<Array<Results<object>>>),
     dumpDataDir: () => queued(() => pglite.dumpDataDir("none") as Promise<Blob>),
     close: () => queued(() => pglite.closed ? Promise.resolve() : pglite.close()),
+    generation: () => 0,
     unpacked
   }
 }
@@ -60,6 +66,7 @@ export const later = (opening: Promise<Engine>): Engine => {
     exec: (sql) => via((engine) => engine.exec(sql)),
     dumpDataDir: () => via((engine) => engine.dumpDataDir()),
     close: () => opening.then((engine) => engine.close(), () => undefined),
+    generation: () => ready?.generation() ?? 0,
     unpacked: false
   }
 }

@@ -53,19 +53,49 @@ interface Waiting {
   readonly reject: (error: Error) => void
 }
 
+/** A worker that dies more often than this (within `RESTART_WINDOW_MS`) is left down. */
+const MAX_RESTARTS = 3
+const RESTART_WINDOW_MS = 60_000
+
+/**
+ * What the calls waiting on a worker that died get: SQLSTATE 57P02 (crash_shutdown), a lost
+ * connection, so a request may be retried (503), as when a PostgreSQL backend crashes.
+ */
+const crashed = (error: Error) =>
+  Object.assign(new Error(`PGlite's worker thread stopped (${error.message}); it is restarting`), { code: "57P02" })
+
+const spawnListeners = new Set<(worker: Worker) => void>()
+
+/** For tests: `listener` is told of each worker as it is spawned (to stop one, say), until removed. */
+export const onWorkerSpawned = (listener: (worker: Worker) => void): () => void => {
+  spawnListeners.add(listener)
+  return () => spawnListeners.delete(listener)
+}
+
 /**
  * PGlite in a worker thread: its WebAssembly PostgreSQL and the parsing of its answers run beside
  * the caller's thread instead of on it. Requests and answers cross as messages (rows structured-
  * cloned); the worker keeps the process alive only while a request is waiting for its answer.
+ *
+ * A worker that dies (WebAssembly aborted, out of memory) fails the calls waiting on it as a lost
+ * connection and, for a database in a folder, is started again on that folder (PostgreSQL recovers
+ * it as after a crash); `generation` counts the restarts, so that a transaction begun before one
+ * fails instead of going on outside a transaction (see `PgliteClient`). One that keeps dying stays
+ * down, and every call fails with why.
  */
 export const inWorker = async (
   dataDir: string | undefined,
   options: Omit<WorkerInit, "dataDir">
 ): Promise<Engine> => {
-  const worker = spawn({ dataDir, ...options })
   const waiting = new Map<number, Waiting>()
   let stopped: Error | undefined
+  let closing = false
+  let generation = 0
+  const restarts: Array<number> = []
   let nextId = 1
+  // Compiled here while the first worker unpacks its folder; given again to every restarted one.
+  const compiling = sharedRuntime()
+  let runtime: RuntimeMessage | undefined
 
   const settle = (id: number, answer: (entry: Waiting) => void) => {
     const entry = waiting.get(id)
@@ -74,20 +104,50 @@ export const inWorker = async (
     if (waiting.size === 0) worker.unref()
     answer(entry)
   }
-  const stop = (error: Error) => {
-    stopped ??= error
+  const failWaiting = (error: Error) => {
     for (const id of [...waiting.keys()]) settle(id, (entry) => entry.reject(error))
   }
-  worker.on(
-    "message",
-    (reply: Reply) =>
-      settle(
-        reply.id,
-        (entry) => reply.error === undefined ? entry.resolve(reply.value) : entry.reject(receiveError(reply.error))
-      )
-  )
-  worker.on("error", stop)
-  worker.on("exit", (code) => stop(new Error(`PGlite's worker thread has stopped (exit code ${code})`)))
+  const stop = (error: Error) => {
+    stopped ??= error
+    failWaiting(error)
+  }
+
+  /** A database in a folder can be opened again; one in memory would come back empty. */
+  const restartable = dataDir !== undefined && !dataDir.startsWith("memory://")
+  const mayRestart = () => {
+    const now = Date.now()
+    while (restarts.length > 0 && restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift()
+    return !closing && stopped === undefined && restartable && restarts.length < MAX_RESTARTS
+  }
+
+  const died = (dead: Worker, error: Error) => {
+    if (dead !== worker) return // the second event ("error", then "exit") of a worker already replaced
+    if (runtime === undefined || !mayRestart()) return stop(error)
+    restarts.push(Date.now())
+    generation++
+    failWaiting(crashed(error))
+    // The folder is there now: nothing to unpack or load. Calls made meanwhile wait in the new
+    // worker until it has opened the database.
+    worker = launch({ dataDir, contrib: options.contrib, loadDataDir: undefined, unpackFrom: undefined })
+    worker.postMessage(runtime)
+  }
+
+  const launch = (init: WorkerInit): Worker => {
+    const started = spawn(init)
+    started.unref()
+    started.on(
+      "message",
+      (reply: Reply) =>
+        settle(
+          reply.id,
+          (entry) => reply.error === undefined ? entry.resolve(reply.value) : entry.reject(receiveError(reply.error))
+        )
+    )
+    started.on("error", (error) => died(started, error))
+    started.on("exit", (code) => died(started, new Error(`PGlite's worker thread has stopped (exit code ${code})`)))
+    for (const listener of spawnListeners) listener(started)
+    return started
+  }
 
   const expect = (id: number) =>
     new Promise<unknown>((resolve, reject) => {
@@ -110,14 +170,16 @@ export const inWorker = async (
     return answer as Promise<A>
   }
 
+  let worker = launch({ dataDir, ...options })
   let unpacked: boolean
   try {
     const ready = expect(0)
     ready.catch(() => undefined) // observed below, unless the runtime fails first
-    const runtime: RuntimeMessage = { op: "runtime", runtime: await sharedRuntime() }
+    runtime = { op: "runtime", runtime: await compiling }
     worker.postMessage(runtime)
     unpacked = (await ready as { readonly unpacked: boolean }).unpacked
   } catch (error) {
+    closing = true
     await worker.terminate()
     throw error
   }
@@ -133,9 +195,11 @@ export const inWorker = async (
     dumpDataDir: () => call<Blob>({ op: "dump" }),
     close: async () => {
       if (stopped === undefined) await call({ op: "close" }).catch(() => undefined)
+      closing = true
       stop(new Error("PGlite is closed"))
       await worker.terminate()
     },
+    generation: () => generation,
     unpacked
   }
 }
