@@ -1,5 +1,5 @@
 // The framework floor for bench/sideBySide.mjs: the static route (`GET /api/spaces/modules`) served by a bare
-// Effect `HttpApi` the way Roda serves its own (`NodeHttpServer.makeHandler` on node:http), with nothing of
+// Effect `HttpApi` the way Roda serves its own (`makeAppHandler` of @roda/http-node on node:http), with nothing of
 // Roda: one group, one endpoint, the `X-CommunityId` header decoded as a UUID, the same success schema shape
 // and the same JSON, tracing off as in Roda by default. No middleware, no envelope, no request log. What it
 // reaches is the most any route built on `HttpApi` can reach on this machine; Roda's static route is measured
@@ -17,11 +17,14 @@ const adapter = createRequire(
   join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "packages/http-node/package.json")
 )
 const load = (name) => import(adapter.resolve(name))
-const { Effect, Layer, ManagedRuntime, Runtime, Schema } = await load("effect")
+const { Effect, Layer, ManagedRuntime, Schema } = await load("effect")
 const { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpMiddleware, HttpServer } = await load(
   "@effect/platform"
 )
-const { NodeHttpServer } = await load("@effect/platform-node")
+// The adapter Roda's server uses (the built library: run `pnpm build` first, as `pnpm bench` does).
+const { makeAppHandler } = await import(
+  join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "packages/http-node/dist/index.js")
+)
 
 const modules = process.env.MODULES_JSON ? JSON.parse(readFileSync(process.env.MODULES_JSON, "utf8")) : []
 
@@ -62,7 +65,7 @@ const runtime = ManagedRuntime.make(
   )
 )
 const app = await runtime.runPromise(HttpApiBuilder.httpApp)
-const handler = Runtime.runSync(await runtime.runtime())(NodeHttpServer.makeHandler(app))
+const handler = makeAppHandler(app, await runtime.runtime())
 
 http.createServer((req, res) => {
   if (req.url === "/healthz") {

@@ -1,3 +1,5 @@
+export { makeAppHandler } from "./appHandler"
+export type { AppHandlerOptions } from "./appHandler"
 export { loadConfig } from "./config"
 export type { ServerConfig } from "./config"
 export { defaultLogSettings, makeLog } from "./log"
