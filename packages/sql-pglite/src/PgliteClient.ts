@@ -15,6 +15,7 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import { makeConnection, statementFailed } from "./internal/connection"
 import { type Engine, later } from "./internal/engine"
@@ -134,6 +135,14 @@ export const make = (
       ? yield* Effect.tryPromise({ try: () => opening, catch: (cause) => cause as SqlError })
       : later(opening)
     const session = makeSessionLock()
+    const runtime = yield* Effect.runtime<never>()
+    engine.onDeath(({ error, restarted }) =>
+      Runtime.runFork(runtime)(
+        restarted
+          ? Effect.logWarning(`PGlite's worker thread stopped (${error.message}): started again on the same folder`)
+          : Effect.logError(`PGlite's worker thread stopped (${error.message}); it was not started again`)
+      )
+    )
     let failure: SqlError | undefined
     const client = yield* clientOver(engine, session, config, () => failure)
 

@@ -4,6 +4,7 @@ import { PgliteClient } from "@roda/sql-pglite"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Logger from "effect/Logger"
 import * as Scope from "effect/Scope"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -12,6 +13,11 @@ import type { Worker } from "node:worker_threads"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { onWorkerSpawned } from "../src/internal/workerEngine"
 
+const logged: Array<string> = []
+const capture = Logger.replace(
+  Logger.defaultLogger,
+  Logger.make(({ logLevel, message }) => logged.push(`${logLevel.label} ${String(message)}`))
+)
 const workers: Array<Worker> = []
 const stopListening = onWorkerSpawned((worker) => workers.push(worker))
 /** Stops the worker running now, as a crash would (its `exit` event, code 1). */
@@ -38,6 +44,7 @@ describe("PgliteClient in a worker thread whose worker dies", () => {
     const client = await Effect.runPromise(
       PgliteClient.make({ dataDir: join(dir, "db"), thread: "worker" }).pipe(
         Effect.provide(Reactivity.layer),
+        Effect.provide(capture),
         Scope.extend(scope)
       )
     )
@@ -62,6 +69,7 @@ describe("PgliteClient in a worker thread whose worker dies", () => {
     await run(insert("kept"))
     await crash()
     expect(await run(count)).toBe(1)
+    expect(logged).toEqual([expect.stringMatching(/^WARN PGlite's worker thread stopped .*started again/)])
     await run(insert("after"))
     expect(await run(count)).toBe(2)
   })
@@ -94,5 +102,6 @@ describe("PgliteClient in a worker thread whose worker dies", () => {
     const exit = await run(Effect.exit(count))
     expect(Exit.isFailure(exit)).toBe(true)
     expect(lostCode(exit)).not.toBe("57P02")
+    expect(logged.at(-1)).toMatch(/^ERROR PGlite's worker thread stopped .*not started again/)
   })
 })

@@ -23,8 +23,16 @@ export interface Engine {
    * begun before a restart is gone with its session.
    */
   readonly generation: () => number
+  /** `listener` is told when the engine dies by itself (a worker's), and whether it was started again. */
+  readonly onDeath: (listener: (death: Death) => void) => void
   /** Whether this engine made its data folder (from `unpackFrom`) as it opened. */
   readonly unpacked: boolean
+}
+
+export interface Death {
+  readonly error: Error
+  /** False when it was left down (it died too often, or its database is in memory). */
+  readonly restarted: boolean
 }
 
 /** Runs the functions given one at a time, each after the one given before it has settled. */
@@ -51,6 +59,7 @@ export const inThread = (pglite: PGlite, unpacked: boolean): Engine => {
     dumpDataDir: () => queued(() => pglite.dumpDataDir("none") as Promise<Blob>),
     close: () => queued(() => pglite.closed ? Promise.resolve() : pglite.close()),
     generation: () => 0,
+    onDeath: () => undefined,
     unpacked
   }
 }
@@ -67,6 +76,7 @@ export const later = (opening: Promise<Engine>): Engine => {
     dumpDataDir: () => via((engine) => engine.dumpDataDir()),
     close: () => opening.then((engine) => engine.close(), () => undefined),
     generation: () => ready?.generation() ?? 0,
+    onDeath: (listener) => void opening.then((engine) => engine.onDeath(listener), () => undefined),
     unpacked: false
   }
 }

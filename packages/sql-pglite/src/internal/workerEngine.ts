@@ -3,7 +3,7 @@ import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
-import type { Engine } from "./engine"
+import type { Death, Engine } from "./engine"
 import { sharedRuntime } from "./runtime"
 import { receiveError, type Reply, type Request, type RuntimeMessage, type WorkerInit } from "./workerProtocol"
 
@@ -92,6 +92,7 @@ export const inWorker = async (
   let closing = false
   let generation = 0
   const restarts: Array<number> = []
+  const deathListeners = new Set<(death: Death) => void>()
   let nextId = 1
   // Compiled here while the first worker unpacks its folder; given again to every restarted one.
   const compiling = sharedRuntime()
@@ -122,7 +123,11 @@ export const inWorker = async (
 
   const died = (dead: Worker, error: Error) => {
     if (dead !== worker) return // the second event ("error", then "exit") of a worker already replaced
-    if (runtime === undefined || !mayRestart()) return stop(error)
+    const restart = runtime !== undefined && mayRestart()
+    if (!closing && stopped === undefined) {
+      for (const listener of deathListeners) listener({ error, restarted: restart })
+    }
+    if (!restart) return stop(error)
     restarts.push(Date.now())
     generation++
     failWaiting(crashed(error))
@@ -200,6 +205,7 @@ export const inWorker = async (
       await worker.terminate()
     },
     generation: () => generation,
+    onDeath: (listener) => void deathListeners.add(listener),
     unpacked
   }
 }
