@@ -1,10 +1,11 @@
 import { Cookies, HttpApp, HttpServerError, HttpServerRequest, HttpTraceContext } from "@effect/platform"
 import type { HttpServerResponse } from "@effect/platform"
-import { Cause, Chunk, Effect, Exit, Option, Runtime, type Scope, Stream } from "effect"
+import { Cause, Chunk, Context, Effect, Exit, Option, Runtime, Scope, Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import { NodeServerRequest } from "./nodeServerRequest"
+import { RequestScope } from "./requestScope"
 
 type App<R> = HttpApp.Default<unknown, R | HttpServerRequest.HttpServerRequest | Scope.Scope>
 
@@ -121,22 +122,33 @@ export interface AppHandlerOptions {
 /**
  * Serves an `HttpApp` on Node's `http` server, as `NodeHttpServer.makeHandler` does, but more
  * directly: the answer is written from inside the request's fiber and scope without waiting for
- * the write to flush, and the tracer middleware runs only when tracing is on. Like the platform's handler, the app runs uninterruptible but for its routes, and a client
- * that closes the connection before the answer is written interrupts it.
+ * the write to flush, the request's scope is made only if something uses it (`RequestScope`), and
+ * the tracer middleware runs only when tracing is on. Like the platform's handler, the app runs
+ * uninterruptible but for its routes, and a client that closes the connection before the answer is
+ * written interrupts it.
  */
 export const makeAppHandler = <R>(app: App<R>, runtime: Runtime.Runtime<R>, options: AppHandlerOptions = {}) => {
-  const run = Runtime.runFork(runtime)
   const served = options.tracing === true ? withServerSpan(app) : app
-  const answer = (request: HttpServerRequest.HttpServerRequest, res: ServerResponse) =>
-    Effect.uninterruptible(Effect.scoped(
+  const answer = (request: HttpServerRequest.HttpServerRequest, scope: RequestScope, res: ServerResponse) =>
+    Effect.uninterruptible(Effect.onExit(
       Effect.flatMap(
         served,
         (response) => Effect.flatMap(afterPreResponseHandlers(request, response), (final) => writeResponse(res, final))
-      )
+      ),
+      (exit) => scope.close(exit)
     ))
   return (req: IncomingMessage, res: ServerResponse): void => {
     const request = new NodeServerRequest(req)
-    const fiber = run(Effect.provideService(answer(request, res), HttpServerRequest.HttpServerRequest, request))
+    const scope = new RequestScope()
+    // The request and its scope are in the fiber's context from its start: no `provideService`
+    // (each copies the fiber's refs twice, to set them and to restore them).
+    const context = runtime.context.pipe(
+      Context.add(HttpServerRequest.HttpServerRequest, request),
+      Context.add(Scope.Scope, scope)
+    )
+    const fiber = Runtime.runFork(
+      Runtime.make({ context, fiberRefs: runtime.fiberRefs, runtimeFlags: runtime.runtimeFlags })
+    )(answer(request, scope, res))
     res.once("close", () => {
       if (!res.writableEnded) fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId)
     })

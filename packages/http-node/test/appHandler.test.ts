@@ -10,6 +10,7 @@ import { makeAppHandler } from "../src/appHandler"
 const BIG = 5 * 1024 * 1024
 const interrupted = Effect.runSync(Deferred.make<void>())
 const failures: Array<Cause.Cause<unknown>> = []
+const finalized: Array<string> = []
 
 const app = HttpRouter.empty.pipe(
   HttpRouter.get(
@@ -59,6 +60,13 @@ const app = HttpRouter.empty.pipe(
     Effect.never.pipe(Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)))
   ),
   HttpRouter.get("/defect", Effect.die("boom")),
+  HttpRouter.get(
+    "/finalizer",
+    Effect.zipRight(
+      Effect.addFinalizer((exit) => Effect.sync(() => finalized.push(exit._tag))),
+      HttpServerResponse.text("done")
+    )
+  ),
   Effect.catchTag("RouteNotFound", () => HttpServerResponse.empty({ status: 404 }))
 )
 
@@ -127,6 +135,12 @@ describe("makeAppHandler", () => {
       setTimeout(() => request.destroy(), 100)
     })
     await Effect.runPromise(Deferred.await(interrupted).pipe(Effect.timeout("5 seconds")))
+  })
+
+  it("closes the request's scope once the answer is written, running what was added to it", async () => {
+    expect(await (await fetch(`${base}/finalizer`)).text()).toBe("done")
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(finalized).toEqual(["Success"])
   })
 
   it("answers a defect with the 500 envelope and reports it", async () => {
