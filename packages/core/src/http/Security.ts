@@ -32,15 +32,14 @@ export class PublicScope extends HttpApiMiddleware.Tag<PublicScope>()("@roda/cor
 }) {}
 
 /** `X-CommunityId`: a valid id, or 400 with `errors[0].param = "X-CommunityId"` (spec §7). */
-export const communityIdHeader = Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
+export const communityIdHeader = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
   const value = request.headers["x-communityid"]?.trim()
   if (value === undefined || !isUuid(value)) {
-    return yield* Effect.fail(
+    return Effect.fail(
       badRequest(Messages.communityHeaderMissing, [
         fieldError("X-CommunityId", Messages.communityHeaderParam, "headers")
       ])
     )
   }
-  return value.toLowerCase()
+  return Effect.succeed(value.toLowerCase())
 })

@@ -1,6 +1,6 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
-import { unauthorized } from "../../domain/AppError"
+import { type AppError, unauthorized } from "../../domain/AppError"
 import type { Account } from "../../domain/Caller"
 import { Messages } from "../../domain/Messages"
 import { Authenticated } from "../../http/Security"
@@ -16,17 +16,20 @@ export const invalidToken = Effect.suspend(() => Effect.fail(unauthorized(Messag
  * The account id of `Authorization: Bearer <JWT>`, without reading the account: none when the header
  * is absent; 401 `Invalid or expired token` when it is not in that form, does not verify or has expired.
  */
-export const makeReadToken = Effect.map(Tokens, (tokens) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const header = request.headers["authorization"]
-    if (header === undefined || header.trim() === "") return Option.none<string>()
-    const match = BEARER.exec(header)
-    if (!match) return yield* invalidToken
-    const claims = yield* tokens.verify(match[1]!)
-    if (Option.isNone(claims)) return yield* invalidToken
-    return Option.some(claims.value.accountId)
-  }))
+export const makeReadToken = Effect.map(
+  Tokens,
+  (tokens) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): Effect.Effect<Option.Option<string>, AppError> => {
+      const header = request.headers["authorization"]
+      if (header === undefined || header.trim() === "") return Effect.succeed(Option.none())
+      const match = BEARER.exec(header)
+      if (!match) return invalidToken
+      return Effect.flatMap(
+        tokens.verify(match[1]!),
+        (claims) => Option.isNone(claims) ? invalidToken : Effect.succeed(Option.some(claims.value.accountId))
+      )
+    })
+)
 
 /**
  * Reads `Authorization: Bearer <JWT>`: none when the header is absent; 401 `Invalid or expired
@@ -35,13 +38,13 @@ export const makeReadToken = Effect.map(Tokens, (tokens) =>
 export const makeAuthenticate = Effect.gen(function*() {
   const readToken = yield* makeReadToken
   const identity = yield* Identity
-  return Effect.gen(function*() {
-    const accountId = yield* readToken
-    if (Option.isNone(accountId)) return Option.none<Account>()
-    const account = yield* identity.findAccount(accountId.value)
-    if (Option.isNone(account)) return yield* invalidToken
-    return account
-  })
+  return Effect.flatMap(readToken, (accountId) =>
+    Option.isNone(accountId)
+      ? Effect.succeed(Option.none<Account>())
+      : Effect.flatMap(
+        identity.findAccount(accountId.value),
+        (account) => Option.isNone(account) ? invalidToken : Effect.succeed(account)
+      ))
 })
 
 /** 401 `Authentication token is required` when there is no token. */

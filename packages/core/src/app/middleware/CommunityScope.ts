@@ -50,15 +50,19 @@ export const requireMembership = (member: Option.Option<Member>) =>
  * (400 with `param: "communityId"`). A body that is not JSON is left to the route's own validation.
  */
 export const bodyCommunityMatches = (communityId: string) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     // As the framework decodes payloads: media types are case-insensitive (`Application/JSON` is
     // JSON too), and a body without one is read as JSON.
     const type = request.headers["content-type"]
-    if (!HttpMethod.hasBody(request.method) || (type !== undefined && !/application\/json/i.test(type))) return
-    const body = yield* Effect.option(request.json)
-    const claimed = Option.getOrUndefined(body) as { communityId?: unknown } | null | undefined
-    if (typeof claimed !== "object" || claimed === null || !("communityId" in claimed)) return
-    if (typeof claimed.communityId === "string" && claimed.communityId.trim().toLowerCase() === communityId) return
-    return yield* Effect.fail(invalidField("communityId", Messages.communityMismatch))
+    if (!HttpMethod.hasBody(request.method) || (type !== undefined && !/application\/json/i.test(type))) {
+      return Effect.void
+    }
+    return Effect.flatMap(Effect.option(request.json), (body) => {
+      const claimed = Option.getOrUndefined(body) as { communityId?: unknown } | null | undefined
+      if (typeof claimed !== "object" || claimed === null || !("communityId" in claimed)) return Effect.void
+      if (typeof claimed.communityId === "string" && claimed.communityId.trim().toLowerCase() === communityId) {
+        return Effect.void
+      }
+      return Effect.fail(invalidField("communityId", Messages.communityMismatch))
+    })
   })
