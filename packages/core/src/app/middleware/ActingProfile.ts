@@ -1,7 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
-import { forbidden, invalidField, notFound } from "../../domain/AppError"
+import { type AppError, forbidden, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
@@ -12,13 +12,9 @@ import { same } from "../../domain/Text"
  * `X-ProfileId` (spec §5): only owner, admin and moderator may act as another profile; the profile
  * must be of the same community; only an owner may act as an owner; the caller keeps their own role.
  */
-export const makeApplyActingProfile = Effect.map(
-  Memberships,
-  (memberships) => (member: Member) =>
+export const makeApplyActingProfile = Effect.map(Memberships, (memberships) => {
+  const actAs = (member: Member, header: string) =>
     Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const header = request.headers["x-profileid"]?.trim()
-      if (header === undefined || header === "" || header.toLowerCase() === member.profileId) return member
       if (!staffRoles.includes(member.role)) return yield* Effect.fail(forbidden(Messages.actingProfileForbidden))
       if (!isUuid(header)) {
         return yield* Effect.fail(invalidField("X-ProfileId", same("X-ProfileId must be a valid UUID"), "headers"))
@@ -30,4 +26,10 @@ export const makeApplyActingProfile = Effect.map(
       }
       return { ...member, actingProfileId: header.toLowerCase() }
     })
-)
+  return (member: Member): Effect.Effect<Member, AppError, HttpServerRequest.HttpServerRequest> =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const header = request.headers["x-profileid"]?.trim()
+      const acting = header !== undefined && header !== "" && header.toLowerCase() !== member.profileId
+      return acting ? actAs(member, header) : Effect.succeed(member)
+    })
+})

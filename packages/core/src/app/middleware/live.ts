@@ -17,14 +17,16 @@ export const MemberScopeLive = Layer.effect(
     const applyActingProfile = yield* makeApplyActingProfile
     return {
       bearer: () =>
-        Effect.gen(function*() {
-          const accountId = yield* requireAccount(readToken)
-          const communityId = yield* communityIdOf(accountId)
-          const { member } = yield* findCaller(communityId, accountId)
-          const found = yield* requireMembership(member)
-          yield* bodyCommunityMatches(communityId)
-          return yield* applyActingProfile(found)
-        })
+        Effect.flatMap(
+          requireAccount(readToken),
+          (accountId) =>
+            Effect.flatMap(communityIdOf(accountId), (communityId) =>
+              findCaller(communityId, accountId).pipe(
+                Effect.flatMap(({ member }) => requireMembership(member)),
+                Effect.tap(() => bodyCommunityMatches(communityId)),
+                Effect.flatMap(applyActingProfile)
+              ))
+        )
     }
   })
 )
