@@ -113,7 +113,7 @@ const afterPreResponseHandlers = (
   })
 
 export interface AppHandlerOptions {
-  /** A server span per request (`HttpMiddleware.tracer`), for a runtime whose tracer exports. */
+  /** A server span per request (`withServerSpan`), for a runtime whose tracer exports. */
   readonly tracing?: boolean
   /** Told of a failure that left no answer (an error or defect the app did not answer itself): it gets a 500. */
   readonly onFailure?: (cause: Cause.Cause<unknown>) => void

@@ -17,8 +17,8 @@ const ALLOWED_HEADERS = [
   "idempotency-key"
 ].join(",")
 
-/** The answer headers a browser client may read. */
-const EXPOSED_HEADERS = ["retry-after", "idempotent-replayed"].join(",")
+/** The answer headers a browser client may read (named on every answer, as `HttpMiddleware.cors` did). */
+const EXPOSE = { "access-control-expose-headers": ["retry-after", "idempotent-replayed"].join(",") }
 
 /**
  * CORS: only the configured origins (default: the origin of `publicBaseUrl`) are answered, each
@@ -29,10 +29,10 @@ const EXPOSED_HEADERS = ["retry-after", "idempotent-replayed"].join(",")
  */
 export const corsMiddleware = (options: RodaOptions) => {
   const allowed = new Set((options.corsOrigins ?? [options.publicBaseUrl]).map(originOf))
-  const originHeaders = (origin: string | undefined): Record<string, string> =>
+  const originHeaders = (origin: string | undefined): Readonly<Record<string, string>> =>
     origin !== undefined && allowed.has(origin)
-      ? { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": EXPOSED_HEADERS }
-      : { "access-control-expose-headers": EXPOSED_HEADERS }
+      ? { "access-control-allow-origin": origin, vary: "Origin", ...EXPOSE }
+      : EXPOSE
   const preflight = (origin: string | undefined) =>
     HttpServerResponse.empty({
       status: 204,

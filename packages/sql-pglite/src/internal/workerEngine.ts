@@ -118,15 +118,14 @@ export const inWorker = async (
   const mayRestart = () => {
     const now = Date.now()
     while (restarts.length > 0 && restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift()
-    return !closing && stopped === undefined && restartable && restarts.length < MAX_RESTARTS
+    return runtime !== undefined && restartable && restarts.length < MAX_RESTARTS
   }
 
   const died = (dead: Worker, error: Error) => {
     if (dead !== worker) return // the second event ("error", then "exit") of a worker already replaced
-    const restart = runtime !== undefined && mayRestart()
-    if (!closing && stopped === undefined) {
-      for (const listener of deathListeners) listener({ error, restarted: restart })
-    }
+    if (closing || stopped !== undefined) return stop(error) // an end, not a death
+    const restart = mayRestart()
+    for (const listener of deathListeners) listener({ error, restarted: restart })
     if (!restart) return stop(error)
     restarts.push(Date.now())
     generation++
