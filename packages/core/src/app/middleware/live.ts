@@ -1,4 +1,5 @@
 import { Effect, Layer, Option } from "effect"
+import type { Account, Member } from "../../domain/Caller"
 import { communityIdHeader, MemberScope, PublicScope } from "../../http/Security"
 import { makeApplyActingProfile } from "./ActingProfile"
 import { makeReadToken, requireAccount } from "./Authentication"
@@ -38,16 +39,21 @@ export const PublicScopeLive = Layer.effect(
     const readToken = yield* makeReadToken
     const findCaller = yield* makeFindCaller
     const applyActingProfile = yield* makeApplyActingProfile
-    return Effect.gen(function*() {
-      const communityId = yield* communityIdHeader
-      yield* bodyCommunityMatches(communityId)
-      const accountId = yield* readToken
-      if (Option.isNone(accountId)) return { communityId, account: Option.none(), member: Option.none() }
-      const caller = yield* findCaller(communityId, accountId.value)
-      const member = Option.isSome(caller.member)
-        ? Option.some(yield* applyActingProfile(caller.member.value))
-        : Option.none()
-      return { communityId, account: Option.some(caller.account), member }
-    })
+    const anonymous = (communityId: string) =>
+      Effect.succeed({ communityId, account: Option.none<Account>(), member: Option.none<Member>() })
+    const asCaller = (communityId: string, accountId: string) =>
+      Effect.flatMap(findCaller(communityId, accountId), ({ account, member }) =>
+        Option.isNone(member)
+          ? Effect.succeed({ communityId, account: Option.some(account), member })
+          : Effect.map(
+            applyActingProfile(member.value),
+            (acting) => ({ communityId, account: Option.some(account), member: Option.some(acting) })
+          ))
+    return Effect.flatMap(communityIdHeader, (communityId) =>
+      Effect.zipRight(
+        bodyCommunityMatches(communityId),
+        Effect.flatMap(readToken, (accountId) =>
+          Option.isNone(accountId) ? anonymous(communityId) : asCaller(communityId, accountId.value))
+      ))
   })
 )
