@@ -11,7 +11,7 @@ import {
 } from "@effect/platform"
 import { NodeMultipart, NodeStream } from "@effect/platform-node"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { Effect, Inspectable, Option, type Scope, type Stream } from "effect"
+import { Context, Effect, Exit, Inspectable, Option, type Scope, type Stream } from "effect"
 import type { IncomingMessage } from "node:http"
 
 /**
@@ -56,22 +56,16 @@ export class NodeServerRequest extends Inspectable.Class implements HttpServerRe
     return this.cachedCookies ??= Cookies.parseHeader(this.headers.cookie ?? "")
   }
 
-  private textEffect: Effect.Effect<string, HttpServerError.RequestError> | undefined
+  /** The body as text, read from the socket once (shared with the copies `modify` makes). */
+  private body: BodyText = new BodyText()
+
   get text(): Effect.Effect<string, HttpServerError.RequestError> {
-    return this.textEffect ??= Effect.runSync(Effect.cached(
-      Effect.flatMap(HttpIncomingMessage.MaxBodySize, (maxBodySize) =>
-        NodeStream.toString(() => this.source, {
-          onFailure: this.decodeError,
-          maxBytes: Option.getOrUndefined(maxBodySize)
-        }))
-    ))
+    return this.body.read(this.source, this.decodeError)
   }
 
+  /** The body parsed as JSON once (an empty body is `null`); its readers must not change it. */
   get json(): Effect.Effect<unknown, HttpServerError.RequestError> {
-    return Effect.tryMap(this.text, {
-      try: (text) => text === "" ? null : JSON.parse(text) as unknown,
-      catch: this.decodeError
-    })
+    return this.body.json(this.source, this.decodeError)
   }
 
   get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpServerError.RequestError> {
@@ -131,7 +125,7 @@ export class NodeServerRequest extends Inspectable.Class implements HttpServerRe
       options.remoteAddress ?? this.remoteAddressOverride
     )
     // The body can be read from the socket only once: the copy shares what this one read.
-    modified.textEffect = this.textEffect
+    modified.body = this.body
     return modified
   }
 
@@ -145,5 +139,88 @@ export class NodeServerRequest extends Inspectable.Class implements HttpServerRe
       method: this.method,
       url: this.originalUrl
     })
+  }
+}
+
+type TextExit = Exit.Exit<string, HttpServerError.RequestError>
+
+/**
+ * A request body read once as UTF-8 text, at most `HttpIncomingMessage.MaxBodySize` bytes (the limit
+ * of the fiber that reads first), as `NodeStream.toString` reads it; the text and the parsed JSON are
+ * kept. Plain listeners and a list of waiters: `Effect.cached` and a scoped stream cost a POST about
+ * sixty interpreter steps.
+ */
+class BodyText {
+  private exit: TextExit | undefined
+  private waiters: Array<(exit: TextExit) => void> | undefined
+  private parsed: Exit.Exit<unknown, HttpServerError.RequestError> | undefined
+
+  read(
+    source: IncomingMessage,
+    decodeError: (cause: unknown) => HttpServerError.RequestError
+  ): Effect.Effect<string, HttpServerError.RequestError> {
+    return Effect.withFiberRuntime((fiber) => {
+      if (this.exit !== undefined) return this.exit
+      if (this.waiters === undefined) {
+        this.waiters = []
+        const max = Option.getOrUndefined(Context.get(fiber.currentContext, HttpIncomingMessage.MaxBodySize))
+        this.start(source, max === undefined ? undefined : Number(max), decodeError)
+        if (this.exit !== undefined) return this.exit
+      }
+      return Effect.async<string, HttpServerError.RequestError>((resume) => {
+        const waiter = (exit: TextExit) => resume(exit)
+        this.waiters!.push(waiter)
+        return Effect.sync(() => {
+          this.waiters = this.waiters?.filter((other) => other !== waiter)
+        })
+      })
+    })
+  }
+
+  json(
+    source: IncomingMessage,
+    decodeError: (cause: unknown) => HttpServerError.RequestError
+  ): Effect.Effect<unknown, HttpServerError.RequestError> {
+    return Effect.flatMap(this.read(source, decodeError), (text) => {
+      if (this.parsed === undefined) {
+        try {
+          this.parsed = Exit.succeed(text === "" ? null : JSON.parse(text) as unknown)
+        } catch (cause) {
+          this.parsed = Exit.fail(decodeError(cause))
+        }
+      }
+      return this.parsed
+    })
+  }
+
+  private start(
+    source: IncomingMessage,
+    max: number | undefined,
+    decodeError: (cause: unknown) => HttpServerError.RequestError
+  ) {
+    let text = ""
+    let bytes = 0
+    const settle = (exit: TextExit) => {
+      if (this.exit !== undefined) return
+      this.exit = exit
+      source.off("data", onData)
+      const waiters = this.waiters ?? []
+      this.waiters = undefined
+      for (const waiter of waiters) waiter(exit)
+    }
+    const onData = (chunk: string) => {
+      text += chunk
+      bytes += Buffer.byteLength(chunk)
+      if (max !== undefined && bytes > max) {
+        settle(Exit.fail(decodeError(new Error("maxBytes exceeded"))))
+        // The rest is left unread, the socket open for the answer (the platform's reader destroys
+        // it); the server reads and discards what is left once it has answered.
+        source.pause()
+      }
+    }
+    source.setEncoding("utf8")
+    source.once("error", (error) => settle(Exit.fail(decodeError(error))))
+    source.once("end", () => settle(Exit.succeed(text)))
+    source.on("data", onData)
   }
 }

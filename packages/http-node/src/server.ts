@@ -1,6 +1,6 @@
-import { Etag, FetchHttpClient, FileSystem, HttpPlatform, Path } from "@effect/platform"
+import { Etag, FetchHttpClient, FileSystem, HttpIncomingMessage, HttpPlatform, Path } from "@effect/platform"
 import { makeRoda, MAX_BODY_BYTES, type Roda, type RodaStartError, routeOf, stripeGateway } from "@roda/core/node"
-import { Cause, Context, Effect, Layer, Runtime } from "effect"
+import { Cause, Context, Effect, Layer, Option, Runtime } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -194,6 +194,9 @@ const requestRuntime = <R>(runtime: Runtime.Runtime<R>) =>
       runtime.context as Context.Context<
         HttpPlatform.HttpPlatform | FileSystem.FileSystem | Path.Path | Etag.Generator
       >
+    ).pipe(
+      // Every body is read within Roda's limit: the request gate then need not set it per request.
+      Context.add(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(MAX_BODY_BYTES)))
     ),
     fiberRefs: runtime.fiberRefs,
     runtimeFlags: runtime.runtimeFlags

@@ -1,6 +1,13 @@
-import { HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import {
+  FileSystem,
+  HttpApp,
+  HttpIncomingMessage,
+  HttpRouter,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { Cause, Deferred, Effect, Layer, ManagedRuntime, Stream } from "effect"
+import { Cause, Deferred, Effect, Layer, ManagedRuntime, Option, Stream } from "effect"
 import { createServer, request as httpRequest, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Readable } from "node:stream"
@@ -44,6 +51,31 @@ const app = HttpRouter.empty.pipe(
       const parsed = yield* request.json
       const again = yield* request.modify({ url: "/elsewhere" }).text
       return yield* HttpServerResponse.json({ parsed, again })
+    })
+  ),
+  HttpRouter.post(
+    "/together",
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      // Two fibers wait for the same body while it is still arriving.
+      const [text, parsed] = yield* Effect.all([request.text, request.json], { concurrency: 2 })
+      return yield* HttpServerResponse.json({ text, parsed })
+    })
+  ),
+  HttpRouter.post(
+    "/limited",
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const first = yield* Effect.either(
+        HttpIncomingMessage.withMaxBodySize(request.text, Option.some(FileSystem.Size(16)))
+      )
+      const second = yield* Effect.either(request.text)
+      const json = yield* Effect.either(request.json)
+      return yield* HttpServerResponse.json({
+        first: first._tag === "Left" ? String(first.left.cause) : first.right,
+        second: second._tag === "Left" ? "refused again" : second.right,
+        json: json._tag === "Left" ? json.left.reason : json.right
+      })
     })
   ),
   HttpRouter.post(
@@ -117,6 +149,33 @@ describe("makeAppHandler", () => {
   it("reads the body once: json, then text from a modified request, agree", async () => {
     const response = await fetch(`${base}/echo`, { method: "POST", body: JSON.stringify({ a: [1, 2] }) })
     expect(await response.json()).toEqual({ parsed: { a: [1, 2] }, again: "{\"a\":[1,2]}" })
+  })
+
+  it("gives the body to readers waiting together, as text and as JSON", async () => {
+    const chunks = [Buffer.from("{\"a\":"), Buffer.from("[1,2]}")]
+    const slow = Readable.from((async function*() {
+      for (const chunk of chunks) {
+        await new Promise((resolve) => setTimeout(resolve, 30))
+        yield chunk
+      }
+    })())
+    const response = await fetch(`${base}/together`, {
+      method: "POST",
+      body: Readable.toWeb(slow) as ReadableStream,
+      duplex: "half"
+    } as RequestInit)
+    expect(await response.json()).toEqual({ text: "{\"a\":[1,2]}", parsed: { a: [1, 2] } })
+  })
+
+  it("refuses a body over the reader's limit, and keeps refusing it", async () => {
+    const response = await fetch(`${base}/limited`, { method: "POST", body: "x".repeat(64) })
+    expect(await response.json()).toEqual({
+      first: "Error: maxBytes exceeded",
+      second: "refused again",
+      json: "Decode"
+    })
+    const small = await fetch(`${base}/limited`, { method: "POST", body: "{\"b\":1}" })
+    expect(await small.json()).toEqual({ first: "{\"b\":1}", second: "{\"b\":1}", json: { b: 1 } })
   })
 
   it("parses a multipart upload", async () => {

@@ -1,6 +1,12 @@
-import { HttpIncomingMessage, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import {
+  type FileSystem,
+  HttpIncomingMessage,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Context, Effect, Option } from "effect"
 import { AppError, fieldError, payloadTooLarge } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
 import { same } from "../domain/Text"
@@ -153,6 +159,18 @@ const emptyJson = (request: HttpServerRequest.HttpServerRequest): HttpServerRequ
     }
   })
 
+/** Whether the fiber already reads bodies within the limit (an adapter's runtime may set it once for all). */
+const limitedAlready = (limit: Option.Option<FileSystem.Size>) =>
+  Option.isSome(limit) && limit.value <= BigInt(MAX_BODY_BYTES)
+
+/** The body's text, at most `MAX_BODY_BYTES` (`withMaxBodySize` only where the runtime has no such limit). */
+const readLimited = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.withFiberRuntime<string, HttpServerError.RequestError>((fiber) =>
+    limitedAlready(Context.get(fiber.currentContext, HttpIncomingMessage.MaxBodySize))
+      ? request.text
+      : HttpIncomingMessage.withMaxBodySize(request.text, Option.some(MAX_BODY_BYTES))
+  )
+
 /**
  * The same gate as `admit`, as a middleware of the HttpApp: the body is read once (at most 1 MB)
  * and kept by the request, so the API decodes that same text.
@@ -164,8 +182,7 @@ export const gate = <E, R>(app: HttpApp.Default<E, R>) =>
     const method = request.method
     const contentType = request.headers["content-type"]
     if (method === "GET" || method === "HEAD" || method === "OPTIONS" || isBinary(contentType)) return app
-    return request.text.pipe(
-      HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
+    return readLimited(request).pipe(
       Effect.matchEffect({
         // A body that could not be read: too large, or broken (the API answers that as bad JSON).
         onFailure: (error) =>
