@@ -1,5 +1,5 @@
-import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
-import type { HttpApp, HttpRouter, HttpServerRequest } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, HttpMiddleware, HttpServer } from "@effect/platform"
+import type { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Context, Effect, Layer, Logger, ManagedRuntime, Runtime, type Scope } from "effect"
 import { docsPage, openApiDocument } from "../api/docsPage"
 import { RodaApi } from "../api/RodaApi"
@@ -8,6 +8,7 @@ import { Messages } from "../domain/Messages"
 import { ClientAddress } from "../http/ClientAddress"
 import { Options } from "../platform/Options"
 import { ping } from "../sql/Database"
+import { apiHttpApp } from "./apiApp"
 import type { RodaConfig } from "./config"
 import { contractsLayer } from "./contracts"
 import { corsMiddleware } from "./cors"
@@ -157,7 +158,10 @@ export const makeRoda = (config: RodaConfig): Roda => {
   const runtime = ManagedRuntime.make(servicesOn(infrastructure), memoMap)
   // One API layer for both paths: built once through the shared memo map (so is the infrastructure).
   const api = apiLayer(infrastructure)
-  const web = HttpApiBuilder.toWebHandler(Layer.merge(api, tracingLayer(tracingOn(config))), { memoMap })
+  const web = HttpApp.toWebHandlerLayerWith(
+    Layer.mergeAll(api, tracingLayer(tracingOn(config)), HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer),
+    { memoMap, toHandler: (runtime) => Effect.provide(apiHttpApp, runtime) }
+  )
   const direct = ManagedRuntime.make(
     Layer.mergeAll(
       api,
@@ -170,7 +174,7 @@ export const makeRoda = (config: RodaConfig): Roda => {
   let served: Promise<RodaHttpApp> | undefined
   const httpApp = () =>
     served ??= direct.runtime().then(async (runtime) => ({
-      app: gate(await Runtime.runPromise(runtime)(HttpApiBuilder.httpApp)),
+      app: gate(await Runtime.runPromise(runtime)(apiHttpApp)),
       runtime
     }))
   // The requests being handled, so that dispose closes the database only after them.
