@@ -279,6 +279,18 @@ describe("routes", () => {
     expect(english.body).toEqual({ success: false, message: "Route not found." })
   })
 
+  it("answers HEAD on a GET route with the GET's status and headers, and no body", async () => {
+    const community = (await makeCommunity(api)).community.id
+    const head = await roda.handler(
+      new Request("http://roda.test/api/spaces/modules", { method: "HEAD", headers: { "x-communityid": community } })
+    )
+    expect(head.status).toBe(200)
+    expect(head.headers.get("content-type")).toContain("application/json")
+    expect(await head.text()).toBe("")
+    const unknown = await roda.handler(new Request("http://roda.test/api/nothing-here", { method: "HEAD" }))
+    expect(unknown.status).toBe(404)
+  })
+
   it("answers 404 for a known path with another method", async () => {
     const reply = await api.del("/api/auth/login")
     expect(reply.status).toBe(404)

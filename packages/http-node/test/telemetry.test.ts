@@ -33,6 +33,7 @@ const spansOf = (bodies: Array<any>) =>
       resource.scopeSpans.flatMap((scope: any) =>
         scope.spans.map((span: any) => ({
           name: span.name as string,
+          route: span.attributes?.find((a: any) => a.key === "http.route")?.value.stringValue as string | undefined,
           service: resource.resource.attributes.find((a: any) => a.key === "service.name")?.value.stringValue
         }))
       )
@@ -73,6 +74,7 @@ describe("OpenTelemetry", () => {
       body: JSON.stringify({ fullName: "Otto Tel", email: "otto@roda.test", password: "Secret123" })
     })
     expect(reply.status).toBe(201)
+    expect((await fetch(`http://127.0.0.1:${port}/api/auth/me`)).status).toBe(401)
     // Stopping flushes the exporter's last batch.
     await Effect.runPromise(Scope.close(scope, Exit.void))
     const spans = spansOf(received)
@@ -81,5 +83,8 @@ describe("OpenTelemetry", () => {
     expect(spans.map((span) => span.name)).toEqual(
       expect.arrayContaining(["http.server POST", "sql.execute"])
     )
+    // The route template, set by the dispatch (app/apiApp.ts) on the server span (a POST's goes to
+    // its transaction's span).
+    expect(spans.find((span) => span.name === "http.server GET")?.route).toBe("/api/auth/me")
   })
 })
