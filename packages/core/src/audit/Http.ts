@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount } from "../domain/Caller"
+import { apiGroup } from "../http/apiGroup"
 import { page } from "../http/Reply"
 import { AuditLog } from "./AuditLog"
 import { auditMessages as M } from "./messages"
 
-export const AuditHttp = HttpApiBuilder.group(RodaApi, "operatorAudit", (handlers) =>
+export const AuditHttp = apiGroup(RodaApi, "operatorAudit", (handlers) =>
   Effect.gen(function*() {
     const log = yield* AuditLog
     return handlers.handle("list", ({ urlParams }) =>

@@ -1,7 +1,8 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { apiGroup } from "../http/apiGroup"
 import { ok, page } from "../http/Reply"
 import { viewerOfVisitor } from "../structure/Access"
 import { Certificates } from "./Certificates"
@@ -20,7 +21,7 @@ const fonts = fontCatalogue.map((font) => ({
 const binary = (bytes: Uint8Array, contentType: string, headers: Record<string, string>) =>
   HttpServerResponse.uint8Array(bytes, { contentType, headers })
 
-export const CertificatesHttp = HttpApiBuilder.group(RodaApi, "certificates", (handlers) =>
+export const CertificatesHttp = apiGroup(RodaApi, "certificates", (handlers) =>
   Effect.gen(function*() {
     const certificates = yield* Certificates
     const verification = yield* Verification
@@ -168,7 +169,7 @@ export const CertificatesHttp = HttpApiBuilder.group(RodaApi, "certificates", (h
         ))
   }))
 
-export const CertificatePagesHttp = HttpApiBuilder.group(
+export const CertificatePagesHttp = apiGroup(
   RodaApi,
   "certificatePages",
   (handlers) =>

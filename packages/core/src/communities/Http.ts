@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { apiGroup } from "../http/apiGroup"
 import { ok, page } from "../http/Reply"
 import { Communities } from "./Communities"
 
-export const CommunitiesHttp = HttpApiBuilder.group(RodaApi, "communities", (handlers) =>
+export const CommunitiesHttp = apiGroup(RodaApi, "communities", (handlers) =>
   Effect.gen(function*() {
     const communities = yield* Communities
     return handlers

@@ -1,13 +1,13 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { apiGroup } from "../http/apiGroup"
 import { ok, page } from "../http/Reply"
 import { communityIdHeader } from "../http/Security"
 import { Profiles } from "./Profiles"
 
-export const ProfilesHttp = HttpApiBuilder.group(RodaApi, "profiles", (handlers) =>
+export const ProfilesHttp = apiGroup(RodaApi, "profiles", (handlers) =>
   Effect.gen(function*() {
     const profiles = yield* Profiles
     const asMember = <A, E, R>(f: (member: typeof CurrentMember.Service) => Effect.Effect<A, E, R>) =>

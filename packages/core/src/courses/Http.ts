@@ -1,8 +1,8 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { apiGroup } from "../http/apiGroup"
 import { plainJson } from "../http/PlainJson"
 import { ok, page } from "../http/Reply"
 import { viewerOfVisitor } from "../structure/Access"
@@ -13,7 +13,7 @@ import { Learning } from "./Learning"
 
 const courseAnswer = plainJson(CourseAnswer)
 
-export const CoursesHttp = HttpApiBuilder.group(RodaApi, "courses", (handlers) =>
+export const CoursesHttp = apiGroup(RodaApi, "courses", (handlers) =>
   Effect.gen(function*() {
     const courses = yield* Courses
     const curriculum = yield* Curriculum

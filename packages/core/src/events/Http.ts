@@ -1,8 +1,9 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { apiGroup } from "../http/apiGroup"
 import { ok, page, requestLanguage } from "../http/Reply"
 import { viewerOfVisitor } from "../structure/Access"
 import { Events } from "./Events"
@@ -14,7 +15,7 @@ const participationMessage = {
   cancelled: Messages.participationCancelled
 } as const
 
-export const EventsHttp = HttpApiBuilder.group(RodaApi, "events", (handlers) =>
+export const EventsHttp = apiGroup(RodaApi, "events", (handlers) =>
   Effect.gen(function*() {
     const events = yield* Events
     return handlers

@@ -1,8 +1,8 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { apiGroup } from "../http/apiGroup"
 import { plainJson } from "../http/PlainJson"
 import { ok, page } from "../http/Reply"
 import { Comments } from "../social/Comments"
@@ -13,7 +13,7 @@ import { Feed } from "./Feed"
 
 const feedPage = plainJson(FeedPage)
 
-export const FeedHttp = HttpApiBuilder.group(RodaApi, "feed", (handlers) =>
+export const FeedHttp = apiGroup(RodaApi, "feed", (handlers) =>
   Effect.gen(function*() {
     const feed = yield* Feed
     const reactions = yield* Reactions

@@ -1,8 +1,8 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { apiGroup } from "../http/apiGroup"
 import { clientAddress } from "../http/ClientAddress"
 import { plainJson } from "../http/PlainJson"
 import { ok } from "../http/Reply"
@@ -11,7 +11,7 @@ import { Identity } from "./Identity"
 
 const meAnswer = plainJson(MeAnswer)
 
-export const IdentityHttp = HttpApiBuilder.group(RodaApi, "identity", (handlers) =>
+export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
   Effect.gen(function*() {
     const identity = yield* Identity
     return handlers

@@ -1,7 +1,8 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
+import { apiGroup } from "../http/apiGroup"
 import { clientAddress } from "../http/ClientAddress"
 import { ok, page, requestLanguage } from "../http/Reply"
 import { Ids } from "../platform/Ids"
@@ -26,7 +27,7 @@ const oauthError = (failure: OAuthFailure) =>
 
 const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status, headers: NO_STORE })
 
-export const OAuthServerHttp = HttpApiBuilder.group(RodaApi, "oauth", (handlers) =>
+export const OAuthServerHttp = apiGroup(RodaApi, "oauth", (handlers) =>
   Effect.gen(function*() {
     const urls = yield* OAuthUrls
     const clients = yield* Clients
@@ -81,7 +82,7 @@ export const OAuthServerHttp = HttpApiBuilder.group(RodaApi, "oauth", (handlers)
         ))
   }))
 
-export const OAuthConsentHttp = HttpApiBuilder.group(RodaApi, "oauthConsent", (handlers) =>
+export const OAuthConsentHttp = apiGroup(RodaApi, "oauthConsent", (handlers) =>
   Effect.gen(function*() {
     const authorization = yield* Authorization
     return handlers
@@ -102,7 +103,7 @@ export const OAuthConsentHttp = HttpApiBuilder.group(RodaApi, "oauthConsent", (h
         ))
   }))
 
-export const OAuthConnectionsHttp = HttpApiBuilder.group(
+export const OAuthConnectionsHttp = apiGroup(
   RodaApi,
   "oauthConnections",
   (handlers) =>
@@ -133,7 +134,7 @@ export const OAuthConnectionsHttp = HttpApiBuilder.group(
 )
 
 /** Only reached where `@roda/mcp` is not mounted in front of Roda. */
-export const McpEndpointHttp = HttpApiBuilder.group(
+export const McpEndpointHttp = apiGroup(
   RodaApi,
   "mcp",
   (handlers) =>

@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember } from "../domain/Caller"
+import { apiGroup } from "../http/apiGroup"
 import { ok } from "../http/Reply"
 import { reportMessages as M } from "./messages"
 import { Reports } from "./Reports"
 
-export const ReportsHttp = HttpApiBuilder.group(RodaApi, "reports", (handlers) =>
+export const ReportsHttp = apiGroup(RodaApi, "reports", (handlers) =>
   Effect.gen(function*() {
     const reports = yield* Reports
     return handlers

@@ -1,13 +1,13 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentVisitor } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { apiGroup } from "../http/apiGroup"
 import { ok } from "../http/Reply"
 import { viewerOfVisitor } from "../structure/Access"
 import { Search } from "./Search"
 
-export const SearchHttp = HttpApiBuilder.group(RodaApi, "search", (handlers) =>
+export const SearchHttp = apiGroup(RodaApi, "search", (handlers) =>
   Effect.gen(function*() {
     const search = yield* Search
     return handlers.handle("search", ({ urlParams }) =>

@@ -1,8 +1,8 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { apiGroup } from "../http/apiGroup"
 import { plainJson } from "../http/PlainJson"
 import { ok, page } from "../http/Reply"
 import { viewerOfVisitor } from "../structure/Access"
@@ -17,7 +17,7 @@ const statusCreated = plainJson(StatusCreated, { status: 201 })
 const reacted = <A extends { readonly reaction: string | null }>(state: A) =>
   ok(state.reaction === null ? Messages.reactionRemoved : Messages.reactionSaved, state)
 
-export const StatusHttp = HttpApiBuilder.group(RodaApi, "status", (handlers) =>
+export const StatusHttp = apiGroup(RodaApi, "status", (handlers) =>
   Effect.gen(function*() {
     const posts = yield* StatusPosts
     const comments = yield* Comments
@@ -76,7 +76,7 @@ export const StatusHttp = HttpApiBuilder.group(RodaApi, "status", (handlers) =>
         ))
   }))
 
-export const ContentHttp = HttpApiBuilder.group(RodaApi, "content", (handlers) =>
+export const ContentHttp = apiGroup(RodaApi, "content", (handlers) =>
   Effect.gen(function*() {
     const content = yield* ContentPosts
     return handlers

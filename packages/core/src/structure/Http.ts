@@ -1,8 +1,8 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
+import { apiGroup } from "../http/apiGroup"
 import { constantPlainJson } from "../http/PlainJson"
 import { ok, page } from "../http/Reply"
 import { viewerOfVisitor } from "./Access"
@@ -29,7 +29,7 @@ const modules = constantPlainJson(ModulesAnswer, (language) => ({
   }))
 }))
 
-export const SectionsHttp = HttpApiBuilder.group(RodaApi, "sections", (handlers) =>
+export const SectionsHttp = apiGroup(RodaApi, "sections", (handlers) =>
   Effect.gen(function*() {
     const sections = yield* Sections
     return handlers
@@ -65,7 +65,7 @@ export const SectionsHttp = HttpApiBuilder.group(RodaApi, "sections", (handlers)
         ))
   }))
 
-export const SpacesHttp = HttpApiBuilder.group(RodaApi, "spaces", (handlers) =>
+export const SpacesHttp = apiGroup(RodaApi, "spaces", (handlers) =>
   Effect.gen(function*() {
     const spaces = yield* Spaces
     return handlers

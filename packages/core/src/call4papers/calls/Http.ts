@@ -1,7 +1,7 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../../domain/Caller"
+import { apiGroup } from "../../http/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { viewerOfVisitor } from "../../structure/Access"
 import { Calls } from "./Calls"
@@ -9,7 +9,7 @@ import { CallMessages } from "./messages"
 
 const visitor = Effect.map(CurrentVisitor, viewerOfVisitor)
 
-export const CallsHttp = HttpApiBuilder.group(RodaApi, "call4papersCalls", (handlers) =>
+export const CallsHttp = apiGroup(RodaApi, "call4papersCalls", (handlers) =>
   Effect.gen(function*() {
     const calls = yield* Calls
     return handlers

@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember } from "../../domain/Caller"
+import { apiGroup } from "../../http/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { SubmissionMessages as M } from "./messages"
 import { Submissions } from "./Submissions"
 
-export const SubmissionsHttp = HttpApiBuilder.group(
+export const SubmissionsHttp = apiGroup(
   RodaApi,
   "call4papersSubmissions",
   (handlers) =>

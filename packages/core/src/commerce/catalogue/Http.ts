@@ -1,7 +1,7 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../../domain/Caller"
+import { apiGroup } from "../../http/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { viewerOfVisitor } from "../../structure/Access"
 import { DownsellOffers } from "./DownsellOffers"
@@ -10,7 +10,7 @@ import { Plans } from "./Plans"
 import { Products } from "./Products"
 import { Tiers } from "./Tiers"
 
-export const ProductsHttp = HttpApiBuilder.group(RodaApi, "products", (handlers) =>
+export const ProductsHttp = apiGroup(RodaApi, "products", (handlers) =>
   Effect.gen(function*() {
     const products = yield* Products
     return handlers
@@ -46,7 +46,7 @@ export const ProductsHttp = HttpApiBuilder.group(RodaApi, "products", (handlers)
         ))
   }))
 
-export const PlansHttp = HttpApiBuilder.group(RodaApi, "subscriptionGroups", (handlers) =>
+export const PlansHttp = apiGroup(RodaApi, "subscriptionGroups", (handlers) =>
   Effect.gen(function*() {
     const plans = yield* Plans
     return handlers
@@ -87,7 +87,7 @@ export const PlansHttp = HttpApiBuilder.group(RodaApi, "subscriptionGroups", (ha
         ))
   }))
 
-export const DownsellOffersHttp = HttpApiBuilder.group(RodaApi, "downsellOffers", (handlers) =>
+export const DownsellOffersHttp = apiGroup(RodaApi, "downsellOffers", (handlers) =>
   Effect.gen(function*() {
     const offers = yield* DownsellOffers
     return handlers
@@ -118,7 +118,7 @@ export const DownsellOffersHttp = HttpApiBuilder.group(RodaApi, "downsellOffers"
         ))
   }))
 
-export const PricingTiersHttp = HttpApiBuilder.group(RodaApi, "pricingTiers", (handlers) =>
+export const PricingTiersHttp = apiGroup(RodaApi, "pricingTiers", (handlers) =>
   Effect.gen(function*() {
     const tiers = yield* Tiers
     return handlers

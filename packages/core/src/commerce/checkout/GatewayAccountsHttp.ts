@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount } from "../../domain/Caller"
+import { apiGroup } from "../../http/apiGroup"
 import { ok } from "../../http/Reply"
 import { GatewayAccounts } from "./GatewayAccounts"
 import { checkoutMessages as M } from "./messages"
 
-export const GatewayAccountsHttp = HttpApiBuilder.group(
+export const GatewayAccountsHttp = apiGroup(
   RodaApi,
   "gatewayAccounts",
   (handlers) =>

@@ -1,12 +1,13 @@
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../../domain/Caller"
+import { apiGroup } from "../../http/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { Checkout } from "./Checkout"
 import { checkoutMessages as M } from "./messages"
 
-export const CheckoutHttp = HttpApiBuilder.group(RodaApi, "checkout", (handlers) =>
+export const CheckoutHttp = apiGroup(RodaApi, "checkout", (handlers) =>
   Effect.gen(function*() {
     const checkout = yield* Checkout
     return handlers
@@ -36,7 +37,7 @@ export const CheckoutHttp = HttpApiBuilder.group(RodaApi, "checkout", (handlers)
         ))
   }))
 
-export const CheckoutWebhooksHttp = HttpApiBuilder.group(
+export const CheckoutWebhooksHttp = apiGroup(
   RodaApi,
   "checkoutWebhooks",
   (handlers) =>
@@ -54,7 +55,7 @@ export const CheckoutWebhooksHttp = HttpApiBuilder.group(
     })
 )
 
-export const PurchasesHttp = HttpApiBuilder.group(RodaApi, "purchases", (handlers) =>
+export const PurchasesHttp = apiGroup(RodaApi, "purchases", (handlers) =>
   Effect.gen(function*() {
     const checkout = yield* Checkout
     return handlers.handle("mine", ({ urlParams }) =>

@@ -1,12 +1,13 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember } from "../../domain/Caller"
+import { apiGroup } from "../../http/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { refundMessages as M } from "./refundMessages"
 import { Refunds } from "./Refunds"
 
-export const PurchasesManageHttp = HttpApiBuilder.group(
+export const PurchasesManageHttp = apiGroup(
   RodaApi,
   "purchasesManage",
   (handlers) =>

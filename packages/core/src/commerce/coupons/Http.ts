@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember } from "../../domain/Caller"
+import { apiGroup } from "../../http/apiGroup"
 import { ok, page, requestLanguage } from "../../http/Reply"
 import { Coupons } from "./Coupons"
 import { couponMessages } from "./messages"
 
-export const CouponsHttp = HttpApiBuilder.group(RodaApi, "coupons", (handlers) =>
+export const CouponsHttp = apiGroup(RodaApi, "coupons", (handlers) =>
   Effect.gen(function*() {
     const coupons = yield* Coupons
     return handlers

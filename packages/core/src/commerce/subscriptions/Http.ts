@@ -1,7 +1,8 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember } from "../../domain/Caller"
+import { apiGroup } from "../../http/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { subscriptionMessages as M } from "./messages"
 import { Subscriptions } from "./Subscriptions"
@@ -9,7 +10,7 @@ import { Subscriptions } from "./Subscriptions"
 /** The request's `Idempotency-Key` header (the routes that charge or refund keep it themselves). */
 const idempotencyKey = Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.headers["idempotency-key"])
 
-export const SubscriptionsHttp = HttpApiBuilder.group(RodaApi, "subscriptions", (handlers) =>
+export const SubscriptionsHttp = apiGroup(RodaApi, "subscriptions", (handlers) =>
   Effect.gen(function*() {
     const subscriptions = yield* Subscriptions
     return handlers
@@ -113,7 +114,7 @@ export const SubscriptionsHttp = HttpApiBuilder.group(RodaApi, "subscriptions", 
         ))
   }))
 
-export const ManageSubscriptionsHttp = HttpApiBuilder.group(
+export const ManageSubscriptionsHttp = apiGroup(
   RodaApi,
   "manageSubscriptions",
   (handlers) =>

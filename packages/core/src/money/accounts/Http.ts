@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../../domain/Caller"
+import { apiGroup } from "../../http/apiGroup"
 import { ok, requestLanguage } from "../../http/Reply"
 import { type Decision, SellingAccounts } from "./Accounts"
 import { accountsMessages as M } from "./messages"
 
-export const BusinessInformationHttp = HttpApiBuilder.group(
+export const BusinessInformationHttp = apiGroup(
   RodaApi,
   "businessInformation",
   (handlers) =>
@@ -31,7 +31,7 @@ export const BusinessInformationHttp = HttpApiBuilder.group(
     })
 )
 
-export const PayoutSettingsHttp = HttpApiBuilder.group(RodaApi, "payoutSettings", (handlers) =>
+export const PayoutSettingsHttp = apiGroup(RodaApi, "payoutSettings", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* SellingAccounts
     return handlers
@@ -62,7 +62,7 @@ export const PayoutSettingsHttp = HttpApiBuilder.group(RodaApi, "payoutSettings"
         }))
   }))
 
-export const SellingReviewHttp = HttpApiBuilder.group(RodaApi, "sellingReview", (handlers) =>
+export const SellingReviewHttp = apiGroup(RodaApi, "sellingReview", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* SellingAccounts
     const business = (communityId: string, decision: Decision) =>

@@ -1,13 +1,13 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../../domain/Caller"
+import { apiGroup } from "../../http/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { Fees } from "./Fees"
 import { Ledger } from "./Ledger"
 import { ledgerMessages } from "./messages"
 
-export const FeesHttp = HttpApiBuilder.group(RodaApi, "fees", (handlers) =>
+export const FeesHttp = apiGroup(RodaApi, "fees", (handlers) =>
   Effect.gen(function*() {
     const fees = yield* Fees
     return handlers
@@ -23,7 +23,7 @@ export const FeesHttp = HttpApiBuilder.group(RodaApi, "fees", (handlers) =>
         ))
   }))
 
-export const FeeOverridesHttp = HttpApiBuilder.group(RodaApi, "feeOverrides", (handlers) =>
+export const FeeOverridesHttp = apiGroup(RodaApi, "feeOverrides", (handlers) =>
   Effect.gen(function*() {
     const fees = yield* Fees
     return handlers
@@ -39,7 +39,7 @@ export const FeeOverridesHttp = HttpApiBuilder.group(RodaApi, "feeOverrides", (h
         ))
   }))
 
-export const LedgerHttp = HttpApiBuilder.group(RodaApi, "ledger", (handlers) =>
+export const LedgerHttp = apiGroup(RodaApi, "ledger", (handlers) =>
   Effect.gen(function*() {
     const ledger = yield* Ledger
     return handlers

@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../../domain/Caller"
+import { apiGroup } from "../../http/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { payoutMessages as M } from "./messages"
 import { Payouts } from "./Payouts"
 
-export const PayoutsHttp = HttpApiBuilder.group(RodaApi, "payouts", (handlers) =>
+export const PayoutsHttp = apiGroup(RodaApi, "payouts", (handlers) =>
   Effect.gen(function*() {
     const payouts = yield* Payouts
     return handlers
@@ -36,7 +36,7 @@ export const PayoutsHttp = HttpApiBuilder.group(RodaApi, "payouts", (handlers) =
         ))
   }))
 
-export const PayoutOperationsHttp = HttpApiBuilder.group(
+export const PayoutOperationsHttp = apiGroup(
   RodaApi,
   "payoutOperations",
   (handlers) =>

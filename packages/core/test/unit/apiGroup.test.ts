@@ -1,0 +1,172 @@
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpApiEndpoint,
+  HttpApiError,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity,
+  HttpServer,
+  HttpServerResponse
+} from "@effect/platform"
+import { Context, Effect, Layer, Redacted, Schema } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { apiGroup } from "../../src/http/apiGroup"
+
+// A small API using every part of a group that Roda's `apiGroup` reimplements, served once by the
+// platform's `HttpApiBuilder.group` and once by `apiGroup`: both must answer every request alike.
+
+class User extends Context.Tag("test/User")<User, string>() {}
+class Greeting extends Context.Tag("test/Greeting")<Greeting, string>() {}
+
+class Authed extends HttpApiMiddleware.Tag<Authed>()("test/Authed", {
+  provides: User,
+  failure: HttpApiError.Unauthorized,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+class GroupStep extends HttpApiMiddleware.Tag<GroupStep>()("test/GroupStep") {}
+class MaybeUser extends HttpApiMiddleware.Tag<MaybeUser>()("test/MaybeUser", { provides: User, optional: true }) {}
+
+const Thing = Schema.Struct({ id: Schema.Number, tags: Schema.Array(Schema.String), by: Schema.String })
+
+class Things extends HttpApiGroup.make("things")
+  .add(
+    HttpApiEndpoint.get("one", "/things/:id")
+      .setPath(Schema.Struct({ id: Schema.NumberFromString }))
+      .setUrlParams(Schema.Struct({ tags: Schema.optional(Schema.Array(Schema.String)) }))
+      .addSuccess(Thing)
+      .middleware(Authed)
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/things")
+      .setPayload(Schema.Struct({ name: Schema.NonEmptyString }))
+      .addSuccess(Schema.Struct({ name: Schema.String, greeting: Schema.String }), { status: 201 })
+      .middleware(Authed)
+  )
+  .add(HttpApiEndpoint.get("text", "/text").addSuccess(HttpApiSchema.Text()))
+  .add(HttpApiEndpoint.del("remove", "/things/:id").setPath(Schema.Struct({ id: Schema.NumberFromString })))
+  .add(HttpApiEndpoint.get("raw", "/raw"))
+  .add(HttpApiEndpoint.get("maybe", "/maybe").addSuccess(Schema.String).middleware(MaybeUser))
+  .add(HttpApiEndpoint.get("trail", "/trail").addSuccess(Schema.Array(Schema.String)).middleware(Authed))
+  .middleware(GroupStep)
+{}
+
+class Api extends HttpApi.make("group-parity").add(Things) {}
+
+type GroupBuilder = typeof HttpApiBuilder.group
+
+const serve = (group: GroupBuilder) => {
+  const trail: Array<string> = []
+  const ThingsLive = group(Api, "things", (handlers) =>
+    handlers
+      .handle(
+        "one",
+        ({ path, urlParams }) => Effect.map(User, (by) => ({ id: path.id, tags: urlParams.tags ?? [], by }))
+      )
+      .handle("create", ({ payload }) => Effect.map(Greeting, (greeting) => ({ name: payload.name, greeting })))
+      .handle("text", () => Effect.succeed("plain words"))
+      .handle("remove", () => Effect.void)
+      .handleRaw("raw", ({ request }) => Effect.succeed(HttpServerResponse.text(`raw ${request.method}`)))
+      .handle(
+        "maybe",
+        () => Effect.map(Effect.serviceOption(User), (user) => user._tag === "Some" ? user.value : "nobody")
+      )
+      .handle("trail", () => Effect.sync(() => trail.splice(0)))).pipe(Layer.provide(Layer.succeed(Greeting, "olá")))
+  const Middleware = Layer.mergeAll(
+    Layer.succeed(Authed, {
+      bearer: (token) =>
+        Redacted.value(token) === "good"
+          ? Effect.sync(() => {
+            trail.push("endpoint")
+            return "ana"
+          })
+          : Effect.fail(new HttpApiError.Unauthorized())
+    }),
+    Layer.succeed(GroupStep, Effect.sync(() => void trail.push("group"))),
+    Layer.succeed(MaybeUser, Effect.fail(new HttpApiError.Unauthorized()) as unknown as Effect.Effect<string>)
+  )
+  const { dispose, handler } = HttpApiBuilder.toWebHandler(
+    Layer.mergeAll(
+      HttpApiBuilder.api(Api).pipe(Layer.provide(ThingsLive), Layer.provide(Middleware)),
+      HttpServer.layerContext
+    )
+  )
+  afterAll(() => dispose())
+  return async (method: string, path: string, init: { token?: string; body?: string } = {}) => {
+    const headers: Record<string, string> = {}
+    if (init.token) headers.authorization = `Bearer ${init.token}`
+    if (init.body !== undefined) headers["content-type"] = "application/json"
+    const request = new Request(
+      `http://roda.test${path}`,
+      init.body === undefined ? { method, headers } : { method, headers, body: init.body }
+    )
+    const response = await handler(request)
+    return {
+      status: response.status,
+      contentType: response.headers.get("content-type"),
+      body: await response.text()
+    }
+  }
+}
+
+const platform = serve(HttpApiBuilder.group)
+const roda = serve(apiGroup)
+
+const requests: ReadonlyArray<[string, string, { token?: string; body?: string }?]> = [
+  ["GET", "/things/7?tags=a&tags=b", { token: "good" }],
+  ["GET", "/things/7?tags=one", { token: "good" }],
+  ["GET", "/things/7", { token: "bad" }],
+  ["GET", "/things/7", {}],
+  ["GET", "/things/seven", { token: "good" }],
+  ["POST", "/things", { token: "good", body: JSON.stringify({ name: "Mesa" }) }],
+  ["POST", "/things", { token: "good", body: JSON.stringify({ name: "" }) }],
+  ["POST", "/things", { token: "good", body: JSON.stringify({ other: 1 }) }],
+  ["GET", "/text"],
+  ["DELETE", "/things/3"],
+  ["DELETE", "/things/x"],
+  ["GET", "/raw"],
+  ["GET", "/maybe"],
+  ["GET", "/trail", { token: "good" }]
+]
+
+describe("apiGroup answers as HttpApiBuilder.group", () => {
+  for (const [method, path, init] of requests) {
+    it(`${method} ${path} ${init?.token ?? ""}${init?.body ?? ""}`, async () => {
+      expect(await roda(method, path, init)).toEqual(await platform(method, path, init))
+    })
+  }
+
+  it("decodes the path and a repeated query parameter, and gives the middleware's service", async () => {
+    expect(await roda("GET", "/things/7?tags=a&tags=b", { token: "good" })).toMatchObject({
+      status: 200,
+      body: JSON.stringify({ id: 7, tags: ["a", "b"], by: "ana" })
+    })
+    expect(JSON.parse((await roda("GET", "/things/7?tags=one", { token: "good" })).body).tags).toEqual(["one"])
+  })
+
+  it("encodes by the success schema: its status, its encoding, and no body for void", async () => {
+    expect(await roda("POST", "/things", { token: "good", body: JSON.stringify({ name: "Mesa" }) })).toEqual({
+      status: 201,
+      contentType: "application/json",
+      body: JSON.stringify({ name: "Mesa", greeting: "olá" })
+    })
+    expect(await roda("GET", "/text")).toMatchObject({ status: 200, contentType: "text/plain", body: "plain words" })
+    expect(await roda("DELETE", "/things/3")).toMatchObject({ status: 204, body: "" })
+  })
+
+  it("refuses a bad path or payload with the decode error, and a bad token before the handler", async () => {
+    expect((await roda("GET", "/things/seven", { token: "good" })).status).toBe(400)
+    expect((await roda("POST", "/things", { token: "good", body: JSON.stringify({ name: "" }) })).status).toBe(400)
+    expect((await roda("GET", "/things/7", { token: "bad" })).status).toBe(401)
+  })
+
+  it("runs the endpoint's middleware before the group's, as the platform does", async () => {
+    await roda("GET", "/trail", { token: "good" }) // empties what earlier requests left
+    expect(JSON.parse((await roda("GET", "/trail", { token: "good" })).body)).toEqual(["endpoint", "group"])
+  })
+
+  it("goes on without an optional middleware's service when it fails", async () => {
+    expect(await roda("GET", "/maybe")).toMatchObject({ status: 200, body: JSON.stringify("nobody") })
+  })
+})
