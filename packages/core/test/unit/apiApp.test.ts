@@ -1,4 +1,11 @@
-import { HttpApi, HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpRouter,
+  HttpServer,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
 import { apiHttpApp } from "../../src/app/apiApp"
@@ -33,7 +40,7 @@ const call = (url: string) =>
       ),
       urlAfter
     }
-  }).pipe(Effect.provide(ApiLive), Effect.runPromise)
+  }).pipe(Effect.provide(ApiLive), Effect.provide(HttpServer.layerContext), Effect.runPromise)
 
 describe("apiHttpApp dispatch", () => {
   it("gives a prefixed route the sliced request, and the code around it the whole one afterwards", async () => {
