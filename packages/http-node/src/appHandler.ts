@@ -140,12 +140,12 @@ export const makeAppHandler = <R>(app: App<R>, runtime: Runtime.Runtime<R>, opti
   return (req: IncomingMessage, res: ServerResponse): void => {
     const request = new NodeServerRequest(req)
     const scope = new RequestScope()
-    // The request and its scope are in the fiber's context from its start: no `provideService`
-    // (each copies the fiber's refs twice, to set them and to restore them).
-    const context = runtime.context.pipe(
-      Context.add(HttpServerRequest.HttpServerRequest, request),
-      Context.add(Scope.Scope, scope)
-    )
+    // The request and its scope are in the fiber's context from its start, in one copy of the
+    // runtime's: no `provideService` (each copies the fiber's refs twice, to set them and to restore them).
+    const services = new Map(runtime.context.unsafeMap)
+    services.set(HttpServerRequest.HttpServerRequest.key, request)
+    services.set(Scope.Scope.key, scope)
+    const context = Context.unsafeMake<R | HttpServerRequest.HttpServerRequest | Scope.Scope>(services)
     const fiber = Runtime.runFork(
       Runtime.make({ context, fiberRefs: runtime.fiberRefs, runtimeFlags: runtime.runtimeFlags })
     )(answer(request, scope, res))

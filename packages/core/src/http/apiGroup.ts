@@ -3,6 +3,7 @@ import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Chunk, Context, Effect, FiberRef } from "effect"
 import { identity } from "effect/Function"
 import { pipeArguments } from "effect/Pipeable"
+import { registerDirectRoute, type RouteEntries } from "./directRoute"
 import { endpointEffect } from "./endpointRoute"
 
 type AnyEffect = Effect.Effect<any, any, any>
@@ -36,13 +37,21 @@ const handlersWith = (group: HttpApiGroup.HttpApiGroup.AnyWithProps, items: Chun
 }
 
 /**
- * Changes the request fiber's context for the rest of the request. Each request has a fiber of its
- * own, and what the code around a handler reads (the request, the route) is never replaced here, so
- * the restore of `Effect.provide` (an acquire/use/release and a second context change, the largest
- * share of a static route's framework cost) buys nothing.
+ * Changes the request fiber's context for the rest of the request, in one step: `group`'s services
+ * (when given) under the request's, then `entries`. Each request has a fiber of its own, and what
+ * the code around a handler reads (the request, the route) is never replaced here, so the restore of
+ * `Effect.provide` (an acquire/use/release and a second context change) buys nothing. The maps are
+ * copied with `forEach`, which makes no entry arrays as `Context.merge`'s iteration does.
  */
-const updateContext = (f: (context: Context.Context<never>) => Context.Context<never>) =>
-  FiberRef.update(FiberRef.currentContext, f)
+const enter = (group: Context.Context<never> | undefined, entries: RouteEntries) =>
+  FiberRef.update(FiberRef.currentContext, (current) => {
+    const services = new Map<string, unknown>()
+    const copy = (service: unknown, key: string) => services.set(key, service)
+    group?.unsafeMap.forEach(copy)
+    current.unsafeMap.forEach(copy)
+    for (const [key, service] of entries) services.set(key, service)
+    return Context.unsafeMake(services)
+  })
 
 interface Middleware {
   readonly tag: HttpApiMiddleware.TagClassAny
@@ -72,15 +81,27 @@ const middlewareOf = (tag: HttpApiMiddleware.TagClassAny, context: Context.Conte
   }
 }
 
-/** Runs a middleware before `next`, giving `next` the service it provides. */
-const withMiddleware = (next: AnyEffect, { effect, tag }: Middleware): AnyEffect => {
-  const provides = tag.provides as Context.Tag<unknown, unknown> | undefined
-  const provide = provides === undefined
-    ? () => next
-    : (service: unknown) => Effect.zipRight(updateContext(Context.add(provides, service)), next)
-  return tag.optional
-    ? Effect.matchEffect(effect, { onFailure: () => next, onSuccess: provide })
-    : Effect.flatMap(effect, provide)
+/**
+ * One request of a route: its middleware in the order they run, then one context change (the
+ * group's services, the dispatcher's `entries`, the service each middleware provided), then the
+ * answer. A middleware that follows one that provided a service gets that service set first, since
+ * it may read it (as under the platform's nested provides).
+ */
+const routeRun = (middleware: ReadonlyArray<Middleware>, group: Context.Context<never>, answer: AnyEffect) => {
+  const from = (i: number, entries: RouteEntries, provided: boolean): AnyEffect => {
+    if (i === middleware.length) return Effect.zipRight(enter(group, entries), answer)
+    if (provided) return Effect.zipRight(enter(undefined, entries), from(i, [], false))
+    const { effect, tag } = middleware[i]!
+    const provides = tag.provides as Context.Tag<unknown, unknown> | undefined
+    const skip = () => from(i + 1, entries, false)
+    const next = provides === undefined
+      ? skip
+      : (service: unknown) => from(i + 1, [...entries, [provides.key, service]], true)
+    return tag.optional
+      ? Effect.matchEffect(effect, { onFailure: skip, onSuccess: next })
+      : Effect.flatMap(effect, next)
+  }
+  return (entries: RouteEntries) => from(0, entries, false)
 }
 
 /**
@@ -88,8 +109,11 @@ const withMiddleware = (next: AnyEffect, { effect, tag }: Middleware): AnyEffect
  * `HttpApiBuilder.Router`), the same decoding and encoding per endpoint (`endpointEffect`), and the
  * same middleware order (the endpoint's, then the group's, each giving what it provides to the rest).
  * The difference is how the handler gets its services: the platform provides the group's layer
- * context around each handler call (a merge, then a provide with its restore); here the merge is set
- * on the request's fiber once, and each middleware's service likewise (see `updateContext`).
+ * context around each handler call (a merge, then a provide with its restore) and each middleware's
+ * service around the rest; here they are set on the request's fiber once, after the middleware ran
+ * (`routeRun`). Each route also has a direct form (`directRoute.ts`) for Roda's dispatcher, which
+ * hands over the route's own context entries to be set in that same change: a middleware then sees
+ * the request but not yet `RouteContext` (none of Roda's reads it).
  */
 export const apiGroup: typeof HttpApiBuilder.group = ((
   api: { readonly groups: Record<string, HttpApiGroup.HttpApiGroup.AnyWithProps> },
@@ -102,15 +126,20 @@ export const apiGroup: typeof HttpApiBuilder.group = ((
       const group = api.groups[groupName]!
       const built = build(handlersWith(group, Chunk.empty()))
       const handlers = Effect.isEffect(built) ? yield* built : built
-      const inGroup = updateContext((context) => Context.merge(groupContext, context))
       const routes = Chunk.map(handlers.handlers, (item) => {
         const endpoint = item.endpoint as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
         const answer = endpointEffect(endpoint, item.handler as (parts: unknown) => AnyEffect, item.withFullRequest)
-        // As the platform: one entry per tag, the group's wrapped first, so the endpoint's runs first.
+        // As the platform: one entry per tag, the group's wrapped first, so the endpoint's runs first
+        // (the list is reversed into the order they run).
         const tags = new Map([...group.middlewares, ...endpoint.middlewares].map((tag) => [tag.key, tag]))
-        const middleware = Array.from(tags.values(), (tag) => middlewareOf(tag, groupContext))
-        const handler = middleware.reduce(withMiddleware, Effect.zipRight(inGroup, answer))
-        return HttpRouter.makeRoute(endpoint.method, endpoint.path, handler, { uninterruptible: item.uninterruptible })
+        const middleware = Array.from(tags.values(), (tag) => middlewareOf(tag, groupContext)).reverse()
+        const run = routeRun(middleware, groupContext, answer)
+        // Dispatched by the platform, the route's context is already set: nothing to add.
+        const route = HttpRouter.makeRoute(endpoint.method, endpoint.path, run([]), {
+          uninterruptible: item.uninterruptible
+        })
+        registerDirectRoute(route as HttpRouter.Route<unknown, unknown>, run)
+        return route
       })
       yield* router.concat(HttpRouter.fromIterable(routes))
     })

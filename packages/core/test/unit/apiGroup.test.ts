@@ -7,15 +7,20 @@ import {
   HttpApiMiddleware,
   HttpApiSchema,
   HttpApiSecurity,
+  HttpApp,
+  HttpRouter,
   HttpServer,
   HttpServerResponse
 } from "@effect/platform"
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { apiHttpApp } from "../../src/app/apiApp"
 import { apiGroup } from "../../src/http/apiGroup"
 
 // A small API using every part of a group that Roda's `apiGroup` reimplements, served once by the
 // platform's `HttpApiBuilder.group` and once by `apiGroup`: both must answer every request alike.
+// Both are also served through Roda's dispatcher (`apiHttpApp`), where `apiGroup`'s routes take their
+// direct form (`http/directRoute.ts`): those two must answer alike too.
 
 class User extends Context.Tag("test/User")<User, string>() {}
 class Greeting extends Context.Tag("test/Greeting")<Greeting, string>() {}
@@ -56,7 +61,20 @@ class Api extends HttpApi.make("group-parity").add(Things) {}
 
 type GroupBuilder = typeof HttpApiBuilder.group
 
-const serve = (group: GroupBuilder) => {
+type Dispatcher = "platform" | "roda"
+
+/** Roda's dispatcher leaves failures to the envelope; here each becomes its tag, alike for both groups. */
+const failureAsTag = <R>(app: HttpApp.Default<unknown, R>) =>
+  Effect.catchAll(
+    app,
+    (error) =>
+      Effect.succeed(HttpServerResponse.unsafeJson({ failed: (error as { _tag?: string })._tag }, { status: 418 }))
+  )
+
+/** Whether the first middleware to run saw the route's context, request by request. */
+const sawRoute = { platform: [] as Array<boolean>, roda: [] as Array<boolean> }
+
+const serve = (group: GroupBuilder, dispatcher: Dispatcher = "platform") => {
   const trail: Array<string> = []
   const ThingsLive = group(Api, "things", (handlers) =>
     handlers
@@ -76,22 +94,34 @@ const serve = (group: GroupBuilder) => {
   const Middleware = Layer.mergeAll(
     Layer.succeed(Authed, {
       bearer: (token) =>
-        Redacted.value(token) === "good"
-          ? Effect.sync(() => {
-            trail.push("endpoint")
-            return "ana"
-          })
-          : Effect.fail(new HttpApiError.Unauthorized())
+        Effect.flatMap(Effect.serviceOption(HttpRouter.RouteContext), (route) => {
+          sawRoute[dispatcher].push(route._tag === "Some")
+          return Redacted.value(token) === "good"
+            ? Effect.sync(() => {
+              trail.push("endpoint")
+              return "ana"
+            })
+            : Effect.fail(new HttpApiError.Unauthorized())
+        })
     }),
-    Layer.succeed(GroupStep, Effect.sync(() => void trail.push("group"))),
+    Layer.succeed(
+      GroupStep,
+      Effect.map(Effect.serviceOption(User), (user) => {
+        trail.push(user._tag === "Some" ? `group after ${user.value}` : "group")
+      })
+    ),
     Layer.succeed(MaybeUser, Effect.fail(new HttpApiError.Unauthorized()) as unknown as Effect.Effect<string>)
   )
-  const { dispose, handler } = HttpApiBuilder.toWebHandler(
-    Layer.mergeAll(
-      HttpApiBuilder.api(Api).pipe(Layer.provide(ThingsLive), Layer.provide(Middleware)),
-      HttpServer.layerContext
-    )
+  const apiLive = Layer.mergeAll(
+    HttpApiBuilder.api(Api).pipe(Layer.provide(ThingsLive), Layer.provide(Middleware)),
+    HttpServer.layerContext
   )
+  const { dispose, handler } = dispatcher === "platform"
+    ? HttpApiBuilder.toWebHandler(apiLive)
+    : HttpApp.toWebHandlerLayerWith(
+      Layer.mergeAll(apiLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer),
+      { toHandler: (runtime) => Effect.map(Effect.provide(apiHttpApp, runtime), failureAsTag) }
+    )
   afterAll(() => dispose())
   return async (method: string, path: string, init: { token?: string; body?: string } = {}) => {
     const headers: Record<string, string> = {}
@@ -112,6 +142,8 @@ const serve = (group: GroupBuilder) => {
 
 const platform = serve(HttpApiBuilder.group)
 const roda = serve(apiGroup)
+const platformDispatched = serve(HttpApiBuilder.group, "roda")
+const rodaDispatched = serve(apiGroup, "roda")
 
 const requests: ReadonlyArray<[string, string, { token?: string; body?: string }?]> = [
   ["GET", "/things/7?tags=a&tags=b", { token: "good" }],
@@ -163,10 +195,39 @@ describe("apiGroup answers as HttpApiBuilder.group", () => {
 
   it("runs the endpoint's middleware before the group's, as the platform does", async () => {
     await roda("GET", "/trail", { token: "good" }) // empties what earlier requests left
-    expect(JSON.parse((await roda("GET", "/trail", { token: "good" })).body)).toEqual(["endpoint", "group"])
+    expect(JSON.parse((await roda("GET", "/trail", { token: "good" })).body)).toEqual(["endpoint", "group after ana"])
   })
 
   it("goes on without an optional middleware's service when it fails", async () => {
     expect(await roda("GET", "/maybe")).toMatchObject({ status: 200, body: JSON.stringify("nobody") })
+  })
+})
+
+describe("apiGroup through Roda's dispatcher answers as HttpApiBuilder.group through it", () => {
+  for (const [method, path, init] of requests) {
+    it(`${method} ${path} ${init?.token ?? ""}${init?.body ?? ""}`, async () => {
+      expect(await rodaDispatched(method, path, init)).toEqual(await platformDispatched(method, path, init))
+    })
+  }
+
+  it("gives a middleware the service an earlier one provided, and the handler both in one change", async () => {
+    await rodaDispatched("GET", "/trail", { token: "good" })
+    expect(JSON.parse((await rodaDispatched("GET", "/trail", { token: "good" })).body)).toEqual([
+      "endpoint",
+      "group after ana"
+    ])
+    expect(await rodaDispatched("GET", "/things/7?tags=x", { token: "good" })).toMatchObject({
+      status: 200,
+      body: JSON.stringify({ id: 7, tags: ["x"], by: "ana" })
+    })
+  })
+
+  it("takes the direct form: the route's context is set with the first middleware's service, not before", async () => {
+    sawRoute.roda.length = 0
+    sawRoute.platform.length = 0
+    await rodaDispatched("GET", "/trail", { token: "good" })
+    await roda("GET", "/trail", { token: "good" })
+    expect(sawRoute.roda).toEqual([false])
+    expect(sawRoute.platform).toEqual([true])
   })
 })
