@@ -21,13 +21,21 @@ export const makeStatementNames = () => {
   }
 }
 
-/** A node-postgres client class that names hot parameterised statements (see `makeStatementNames`). */
+/**
+ * A node-postgres client class that names hot parameterised statements (see `makeStatementNames`).
+ * The `Query` is made from the text and then named: given a config object, node-postgres copies it
+ * property by property (`Object.getOwnPropertyDescriptors`) on every call.
+ */
 export const namingClient = (nameOf: (text: string) => string | undefined): typeof pg.Client =>
   class NamingClient extends pg.Client {
     override query(...args: Array<any>): any {
       const [text, values, callback] = args
       if (typeof text === "string" && Array.isArray(values) && values.length > 0) {
         const name = nameOf(text)
+        if (name !== undefined && typeof callback === "function") {
+          const query = Object.assign(new pg.Query(text, values, callback), { name })
+          return (super.query as any)(query)
+        }
         if (name !== undefined) return (super.query as any)({ name, text, values }, callback)
       }
       return (super.query as any)(...args)
