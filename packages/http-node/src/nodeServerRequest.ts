@@ -39,8 +39,9 @@ export class NodeServerRequest extends Inspectable.Class implements HttpServerRe
     return this.source.url ?? "/"
   }
 
+  /** Node's parser knows methods only in capitals (it refuses `get`): no `toUpperCase` per read. */
   get method(): HttpMethod {
-    return (this.source.method ?? "GET").toUpperCase() as HttpMethod
+    return (this.source.method ?? "GET") as HttpMethod
   }
 
   get headers(): Headers.Headers {
