@@ -108,76 +108,110 @@ const requestIdOf = (req: IncomingMessage) => {
   return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID()
 }
 
-/** The handlers running: each with what interrupts it. */
+/** The handlers running (an app request by its response, other work by its promise): each with what interrupts it. */
 interface InFlight {
-  readonly handlers: Map<Promise<void>, () => void>
+  readonly handlers: Map<object, () => void>
   /** Set once stopping: answers close their connection instead of keeping it alive. */
   stopping: boolean
 }
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
 
+/** The request's line in the log, written once its answer is sent (the route template is looked up only then). */
+const logWhenSent = (
+  log: Log,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  requestId: string,
+  started: number
+) => {
+  if (!res.writableFinished || !log.logsRequest(res.statusCode)) return
+  const method = req.method ?? "GET"
+  log.request({
+    requestId,
+    method,
+    path,
+    route: routeOf(method, path),
+    status: res.statusCode,
+    durationMs: performance.now() - started
+  })
+}
+
 /**
  * Health and readiness are answered here; everything else goes straight to Roda's HttpApp (no web
  * `Request`/`Response` in between). Every answer carries `X-Request-Id` and is logged in one line
  * once sent. A client that leaves before its answer is written (its connection closed) interrupts
  * the handler's fiber; so does a stop that has waited long enough (it closes the connection).
+ *
+ * An app request is in flight until its response closes (sent, or its connection gone): one
+ * `close` listener both ends its tracking and writes its log line, with no promise per request.
  */
 const handle =
   (roda: Roda, app: NodeHandler, log: Log, inFlight: InFlight, idle: IdleCollection) =>
   (req: IncomingMessage, res: ServerResponse) => {
     idle.touch()
     if (inFlight.stopping) res.setHeader("connection", "close")
-    const done = respond(roda, app, log, req, res).finally(() => inFlight.handlers.delete(done))
-    inFlight.handlers.set(done, () => res.destroy())
-  }
-
-/** Resolves once the answer is sent or the connection is gone. */
-const closed = (res: ServerResponse) =>
-  new Promise<void>((resolve) => {
-    if (res.closed) resolve()
-    else res.once("close", resolve)
-  })
-
-const respond = async (roda: Roda, app: NodeHandler, log: Log, req: IncomingMessage, res: ServerResponse) => {
-  const started = performance.now()
-  const url = req.url ?? "/"
-  const query = url.indexOf("?")
-  const path = query === -1 ? url : url.slice(0, query)
-  const requestId = requestIdOf(req)
-  res.setHeader("x-request-id", requestId)
-  res.once("finish", () => {
-    // The route template is looked up only for a line that is written.
-    if (!log.logsRequest(res.statusCode)) return
-    log.request({
-      requestId,
-      method: req.method ?? "GET",
-      path,
-      route: routeOf(req.method ?? "GET", path),
-      status: res.statusCode,
-      durationMs: performance.now() - started
+    const started = performance.now()
+    const url = req.url ?? "/"
+    const query = url.indexOf("?")
+    const path = query === -1 ? url : url.slice(0, query)
+    const requestId = requestIdOf(req)
+    res.setHeader("x-request-id", requestId)
+    inFlight.handlers.set(res, () => res.destroy())
+    res.once("close", () => {
+      inFlight.handlers.delete(res)
+      logWhenSent(log, req, res, path, requestId, started)
     })
-  })
-  try {
     if (path === "/healthz") return json(res, 200, { status: "ok" })
     if (path === "/readyz") {
-      return await roda.ready().then(
-        () => json(res, 200, { status: "ready" }),
-        () => json(res, 503, { status: "unavailable" })
+      return track(
+        inFlight,
+        roda.ready().then(
+          () => json(res, 200, { status: "ready" }),
+          () => json(res, 503, { status: "unavailable" })
+        )
       )
     }
-    if (path === MCP_PATH) return await serveMcp(roda, req, res)
+    if (path === MCP_PATH) {
+      return track(
+        inFlight,
+        serveMcp(roda, req, res).catch((error) => answerFailure(log, req, res, requestId, error))
+      )
+    }
     settleUnreadBody(req, res)
-    app(isChunked(req) ? await replayChunked(req) : req, res)
-    await closed(res)
-  } catch (error) {
-    if (res.closed) return
-    log.write("error", "request failed", { requestId, error: String(error) })
-    if (!res.headersSent) {
-      settleUnreadBody(req, res)
-      json(res, 500, { success: false, message: "Internal server error." })
-    } else res.end()
+    if (!isChunked(req)) return runApp(app, log, req, res, requestId)
+    track(
+      inFlight,
+      replayChunked(req).then(
+        (replayed) => runApp(app, log, replayed, res, requestId),
+        (error) => answerFailure(log, req, res, requestId, error)
+      )
+    )
   }
+
+const runApp = (app: NodeHandler, log: Log, req: IncomingMessage, res: ServerResponse, requestId: string) => {
+  try {
+    app(req, res)
+  } catch (error) {
+    answerFailure(log, req, res, requestId, error)
+  }
+}
+
+/** Keeps asynchronous work (readiness, MCP, a chunked body being read) in flight until it settles. */
+const track = (inFlight: InFlight, work: Promise<void>) => {
+  const done = work.finally(() => inFlight.handlers.delete(done))
+  inFlight.handlers.set(done, () => undefined)
+}
+
+/** A failure outside the app's own error handling: logged, and answered with a 500 if nothing was sent. */
+const answerFailure = (log: Log, req: IncomingMessage, res: ServerResponse, requestId: string, error: unknown) => {
+  if (res.closed) return
+  log.write("error", "request failed", { requestId, error: String(error) })
+  if (!res.headersSent) {
+    settleUnreadBody(req, res)
+    json(res, 500, { success: false, message: "Internal server error." })
+  } else res.end()
 }
 
 /**
@@ -216,21 +250,15 @@ const otlpTracer = (telemetry: TelemetrySettings) =>
 const DEFAULT_GRACE_MS = 10_000
 /** How long interrupted handlers are given to finish (roll back, release connections). */
 const INTERRUPT_GRACE_MS = 2_000
+/** How often a stop looks whether the handlers in flight have settled. */
+const SETTLE_POLL_MS = 10
 
 /** Resolves when every handler in flight has settled, or after `ms`; true when they all did. */
 const settled = async (inFlight: InFlight, ms: number) => {
   const deadline = Date.now() + ms
   while (inFlight.handlers.size > 0) {
-    const left = deadline - Date.now()
-    if (left <= 0) return false
-    let timer: ReturnType<typeof setTimeout> | undefined
-    await Promise.race([
-      Promise.allSettled([...inFlight.handlers.keys()]),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, left)
-      })
-    ])
-    clearTimeout(timer)
+    if (Date.now() >= deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS))
   }
   return true
 }
