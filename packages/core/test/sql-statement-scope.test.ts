@@ -1,5 +1,5 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { SqlClient, type SqlConnection, Statement } from "@effect/sql"
+import { Effect, RuntimeFlags, RuntimeFlagsPatch, Supervisor, Tracer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { startRoda } from "./support/harness"
 
@@ -35,5 +35,58 @@ describe("statements (the @effect/sql patch)", () => {
       return rows[0]?.count
     }))
     expect(count).toBe(0)
+  })
+})
+
+/** Counts the interpreter's steps of the fibers it supervises. */
+class StepCounter extends Supervisor.AbstractSupervisor<void> {
+  steps = 0
+  get value() {
+    return Effect.void
+  }
+  override onEffect() {
+    this.steps++
+  }
+}
+
+/**
+ * A statement on a stand-in connection (this tests the patch, not a database), under a tracer that
+ * records the spans it is asked for, counting the interpreter's steps.
+ */
+const statementRun = (tracing: boolean) =>
+  Effect.gen(function*() {
+    const native = yield* Effect.tracer
+    const spans: Array<string> = []
+    const tracer = Tracer.make({
+      span: (name, ...rest) => {
+        spans.push(name)
+        return native.span(name, ...rest)
+      },
+      context: (f) => f()
+    })
+    const connection = { execute: () => Effect.succeed([{ n: 1 }]) } as unknown as SqlConnection.Connection
+    const sql = Statement.make(Effect.succeed(connection), Statement.makeCompilerSqlite(), [], undefined)
+    const counter = new StepCounter()
+    const rows = yield* sql<{ n: number }>`SELECT 1 AS n`.pipe(
+      Effect.withTracer(tracer),
+      Effect.withTracerEnabled(tracing),
+      Effect.supervised(counter),
+      Effect.withRuntimeFlagsPatch(RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision))
+    )
+    return { rows, spans, steps: counter.steps }
+  }).pipe(Effect.runPromise)
+
+describe("statement spans (the @effect/sql patch)", () => {
+  it("are made when tracing is on", async () => {
+    const run = await statementRun(true)
+    expect(run.rows).toEqual([{ n: 1 }])
+    expect(run.spans).toEqual(["sql.execute"])
+  })
+
+  it("are not made when tracing is off, not even one that is not recorded (it cost a statement a dozen steps)", async () => {
+    const off = await statementRun(false)
+    expect(off).toMatchObject({ rows: [{ n: 1 }], spans: [] })
+    // Without the patch both take the same steps (111 against 100 with it, effect 3.22).
+    expect(off.steps).toBeLessThanOrEqual((await statementRun(true)).steps - 10)
   })
 })
