@@ -56,6 +56,7 @@ const dispatch = (router: HttpRouter.HttpRouter<unknown, unknown>) =>
         params: found.params,
         route
       }
+      // A prefixed route is a copy that `apiGroup` never registered; the guard only says so.
       const direct = Option.isNone(route.prefix) ? directRouteOf(route) : undefined
       if (direct !== undefined) {
         // The route sets these with its own services, in one context change.
@@ -71,18 +72,18 @@ const dispatch = (router: HttpRouter.HttpRouter<unknown, unknown>) =>
           )
         )
       }
-      const entries = new Map(context.unsafeMap)
+      const services = new Map(context.unsafeMap)
       if (Option.isSome(route.prefix)) {
         const prefix = route.prefix.value
-        entries.set(
+        services.set(
           HttpServerRequest.HttpServerRequest.key,
           request.modify({ url: request.url.length <= prefix.length ? "/" : request.url.slice(prefix.length) })
         )
       }
-      entries.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
-      entries.set(HttpRouter.RouteContext.key, routeContext)
+      services.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
+      services.set(HttpRouter.RouteContext.key, routeContext)
       const run = interruptibleUnless(route, Effect.flatMap(route.handler, toResponse))
-      const withRoute = Context.unsafeMake(entries)
+      const withRoute = Context.unsafeMake(services)
       // A prefixed route's request is a sliced copy: it must not outlive the handler, since the
       // middleware around the dispatch reads the request (the envelope, the log).
       if (Option.isSome(route.prefix)) return Effect.locally(run, FiberRef.currentContext, withRoute)
