@@ -108,9 +108,15 @@ const requestIdOf = (req: IncomingMessage) => {
   return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID()
 }
 
-/** The handlers running (an app request by its response, other work by its promise): each with what interrupts it. */
+/**
+ * What is running: each request until its response closes, and each piece of asynchronous work
+ * (readiness, MCP, a chunked body being read) until it settles. A count, not a collection of them:
+ * a Map or Set churned by every request kept whole requests alive through young-generation
+ * collections (see the `effect` patch, `patches/effect@3.22.4.patch`). A stop interrupts what
+ * still runs by closing every connection.
+ */
 interface InFlight {
-  readonly handlers: Map<object, () => void>
+  running: number
   /** Set once stopping: answers close their connection instead of keeping it alive. */
   stopping: boolean
 }
@@ -158,9 +164,9 @@ const handle =
     const path = query === -1 ? url : url.slice(0, query)
     const requestId = requestIdOf(req)
     res.setHeader("x-request-id", requestId)
-    inFlight.handlers.set(res, () => res.destroy())
+    inFlight.running++
     res.once("close", () => {
-      inFlight.handlers.delete(res)
+      inFlight.running--
       logWhenSent(log, req, res, path, requestId, started)
     })
     if (path === "/healthz") return json(res, 200, { status: "ok" })
@@ -200,8 +206,11 @@ const runApp = (app: NodeHandler, log: Log, req: IncomingMessage, res: ServerRes
 
 /** Keeps asynchronous work (readiness, MCP, a chunked body being read) in flight until it settles. */
 const track = (inFlight: InFlight, work: Promise<void>) => {
-  const done = work.finally(() => inFlight.handlers.delete(done))
-  inFlight.handlers.set(done, () => undefined)
+  inFlight.running++
+  const done = () => {
+    inFlight.running--
+  }
+  work.then(done, done)
 }
 
 /** A failure outside the app's own error handling: logged, and answered with a 500 if nothing was sent. */
@@ -256,7 +265,7 @@ const SETTLE_POLL_MS = 10
 /** Resolves when every handler in flight has settled, or after `ms`; true when they all did. */
 const settled = async (inFlight: InFlight, ms: number) => {
   const deadline = Date.now() + ms
-  while (inFlight.handlers.size > 0) {
+  while (inFlight.running > 0) {
     if (Date.now() >= deadline) return false
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS))
   }
@@ -271,8 +280,9 @@ const stop = async (server: Server, inFlight: InFlight, log: Log, graceMs: numbe
   inFlight.stopping = true
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   if (!(await settled(inFlight, graceMs))) {
-    log.write("warn", "Shutting down: interrupting requests still running", { count: inFlight.handlers.size })
-    for (const interrupt of inFlight.handlers.values()) interrupt()
+    log.write("warn", "Shutting down: interrupting requests still running", { count: inFlight.running })
+    // A request whose connection closes interrupts its handler (see `appHandler.ts`).
+    server.closeAllConnections()
     await settled(inFlight, INTERRUPT_GRACE_MS)
   }
   server.closeAllConnections()
@@ -312,7 +322,7 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
     const building = roda.httpApp()
     building.catch(() => undefined) // a database that cannot be used is reported by `ready`
     yield* Effect.tryPromise({ try: () => roda.ready(), catch: (error) => error as RodaStartError })
-    const inFlight: InFlight = { handlers: new Map(), stopping: false }
+    const inFlight: InFlight = { running: 0, stopping: false }
     const { app, runtime } = yield* Effect.promise(() => building)
     const nodeHandler = makeAppHandler(app, requestRuntime(runtime), {
       tracing: config.telemetry !== undefined,
@@ -343,6 +353,6 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
       port: address.port,
       roda,
       /** How many requests are being handled (for probes and tests). */
-      inFlight: () => inFlight.handlers.size
+      inFlight: () => inFlight.running
     }
   })
