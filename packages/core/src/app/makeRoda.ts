@@ -129,15 +129,33 @@ export interface Roda {
 /** How long dispose waits for the requests in flight before closing the database anyway. */
 const DISPOSE_GRACE_MS = 10_000
 
-const settledWithin = async (promises: ReadonlyArray<Promise<unknown>>, ms: number) => {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  await Promise.race([
-    Promise.allSettled(promises),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, ms)
-    })
-  ])
-  clearTimeout(timer)
+/**
+ * The requests being handled, counted (not kept: a Set churned by every request kept whole requests
+ * alive through young-generation collections, see `patches/effect@3.22.4.patch`), and a way to
+ * wait, at most `ms`, until none is left.
+ */
+const requestsInFlight = () => {
+  let running = 0
+  let whenNone: (() => void) | undefined
+  const done = () => {
+    running--
+    if (running === 0) whenNone?.()
+  }
+  return {
+    track: <A>(answer: Promise<A>) => {
+      running++
+      answer.then(done, done)
+    },
+    settled: async (ms: number) => {
+      if (running === 0) return
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await new Promise<void>((resolve) => {
+        whenNone = resolve
+        timer = setTimeout(resolve, ms)
+      })
+      clearTimeout(timer)
+    }
+  }
 }
 
 /** The answer to a request that arrives once Roda is being disposed: 503, retry elsewhere or later. */
@@ -178,7 +196,7 @@ export const makeRoda = (config: RodaConfig): Roda => {
       runtime
     }))
   // The requests being handled, so that dispose closes the database only after them.
-  const inFlight = new Set<Promise<Response>>()
+  const inFlight = requestsInFlight()
   let disposing = false
   const run = async (request: Request, info?: RequestInfo) => {
     const admitted = await admit(request)
@@ -192,9 +210,7 @@ export const makeRoda = (config: RodaConfig): Roda => {
   const handler = (request: Request, info?: RequestInfo) => {
     if (disposing) return Promise.resolve(unavailable(request))
     const answer = run(request, info)
-    inFlight.add(answer)
-    const forget = () => inFlight.delete(answer)
-    answer.then(forget, forget)
+    inFlight.track(answer)
     return answer
   }
   return {
@@ -204,7 +220,7 @@ export const makeRoda = (config: RodaConfig): Roda => {
     ready: () => runtime.runPromise(ping).catch((error: unknown) => Promise.reject(startFailure(error))),
     dispose: async (graceMs = DISPOSE_GRACE_MS) => {
       disposing = true
-      await settledWithin([...inFlight], graceMs)
+      await inFlight.settled(graceMs)
       await web.dispose()
       await direct.dispose()
       await runtime.dispose()
