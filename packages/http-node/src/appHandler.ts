@@ -137,7 +137,8 @@ export const makeAppHandler = <R>(app: App<R>, runtime: Runtime.Runtime<R>, opti
       ),
       (exit) => scope.close(exit)
     ))
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  /** `ended` (optional) is called once the request's fiber has ended, after its scope closed. */
+  return (req: IncomingMessage, res: ServerResponse, ended?: () => void): void => {
     const request = new NodeServerRequest(req)
     const scope = new RequestScope()
     // The request and its scope are in the fiber's context from its start, in one copy of the
@@ -153,6 +154,7 @@ export const makeAppHandler = <R>(app: App<R>, runtime: Runtime.Runtime<R>, opti
       if (!res.writableEnded) fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId)
     })
     fiber.addObserver((exit) => {
+      ended?.()
       if (Exit.isSuccess(exit) || res.writableEnded) return
       if (Cause.isInterruptedOnly(exit.cause)) {
         res.destroy()

@@ -109,10 +109,10 @@ const requestIdOf = (req: IncomingMessage) => {
 }
 
 /**
- * What is running: each request until its response closes, and each piece of asynchronous work
- * (readiness, MCP, a chunked body being read) until it settles. A count, not a collection of them:
- * a Map or Set churned by every request kept whole requests alive through young-generation
- * collections (see the `effect` patch, `patches/effect@3.22.4.patch`). A stop interrupts what
+ * What is running: each request until its response closes and its fiber ends (`requestInFlight`),
+ * and each piece of asynchronous work (readiness, MCP, a chunked body being read) until it settles.
+ * A count, not a collection of them: a Map or Set churned by every request kept whole requests alive
+ * through young-generation collections (see `patches/effect@3.22.4.patch`). A stop interrupts what
  * still runs by closing every connection.
  */
 interface InFlight {
@@ -121,7 +121,8 @@ interface InFlight {
   stopping: boolean
 }
 
-type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
+/** Roda's app on Node's request and response; `ended` is called once the request's fiber has ended. */
+type NodeHandler = (req: IncomingMessage, res: ServerResponse, ended: () => void) => void
 
 /** The request's line in the log, written once its answer is sent (the route template is looked up only then). */
 const logWhenSent = (
@@ -150,8 +151,10 @@ const logWhenSent = (
  * once sent. A client that leaves before its answer is written (its connection closed) interrupts
  * the handler's fiber; so does a stop that has waited long enough (it closes the connection).
  *
- * An app request is in flight until its response closes (sent, or its connection gone): one
- * `close` listener both ends its tracking and writes its log line, with no promise per request.
+ * A request is in flight until its response closes (sent, or its connection gone) and, for the
+ * app, until its fiber has ended too (an interrupted handler may still be rolling back): a stop
+ * waits for both before the database closes. One `close` listener ends the response's part and
+ * writes the log line, with no promise per request.
  */
 const handle =
   (roda: Roda, app: NodeHandler, log: Log, inFlight: InFlight, idle: IdleCollection) =>
@@ -164,9 +167,10 @@ const handle =
     const path = query === -1 ? url : url.slice(0, query)
     const requestId = requestIdOf(req)
     res.setHeader("x-request-id", requestId)
-    inFlight.running++
+    const part = requestInFlight(inFlight)
+    const responseEnded = part()
     res.once("close", () => {
-      inFlight.running--
+      responseEnded()
       logWhenSent(log, req, res, path, requestId, started)
     })
     if (path === "/healthz") return json(res, 200, { status: "ok" })
@@ -186,20 +190,46 @@ const handle =
       )
     }
     settleUnreadBody(req, res)
-    if (!isChunked(req)) return runApp(app, log, req, res, requestId)
+    if (!isChunked(req)) return runApp(app, log, part, req, res, requestId)
     track(
       inFlight,
       replayChunked(req).then(
-        (replayed) => runApp(app, log, replayed, res, requestId),
+        (replayed) => runApp(app, log, part, replayed, res, requestId),
         (error) => answerFailure(log, req, res, requestId, error)
       )
     )
   }
 
-const runApp = (app: NodeHandler, log: Log, req: IncomingMessage, res: ServerResponse, requestId: string) => {
+/**
+ * A request counted in flight until each of its parts has ended: its response (closed), and for
+ * the app its fiber. `part()` opens one and returns what ends it (once).
+ */
+const requestInFlight = (inFlight: InFlight) => {
+  let open = 0
+  return () => {
+    if (open++ === 0) inFlight.running++
+    let ended = false
+    return () => {
+      if (ended) return
+      ended = true
+      if (--open === 0) inFlight.running--
+    }
+  }
+}
+
+const runApp = (
+  app: NodeHandler,
+  log: Log,
+  part: () => () => void,
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string
+) => {
+  const ended = part()
   try {
-    app(req, res)
+    app(req, res, ended)
   } catch (error) {
+    ended()
     answerFailure(log, req, res, requestId, error)
   }
 }

@@ -18,6 +18,8 @@ const BIG = 5 * 1024 * 1024
 const interrupted = Effect.runSync(Deferred.make<void>())
 const failures: Array<Cause.Cause<unknown>> = []
 const finalized: Array<string> = []
+/** When each request's fiber was reported ended (`makeAppHandler`'s `ended`), by path. */
+const endedAt = new Map<string, number>()
 
 const app = HttpRouter.empty.pipe(
   HttpRouter.get(
@@ -93,6 +95,13 @@ const app = HttpRouter.empty.pipe(
   ),
   HttpRouter.get("/defect", Effect.die("boom")),
   HttpRouter.get(
+    "/slow-finalizer",
+    Effect.zipRight(
+      Effect.addFinalizer(() => Effect.zipRight(Effect.sleep("150 millis"), Effect.sync(() => finalized.push("slow")))),
+      HttpServerResponse.text("sent first")
+    )
+  ),
+  HttpRouter.get(
     "/finalizer",
     Effect.zipRight(
       Effect.addFinalizer((exit) => Effect.sync(() => finalized.push(exit._tag))),
@@ -108,7 +117,7 @@ let base = ""
 
 beforeAll(async () => {
   const handler = makeAppHandler(app, await runtime.runtime(), { onFailure: (cause) => failures.push(cause) })
-  server = createServer(handler)
+  server = createServer((req, res) => handler(req, res, () => endedAt.set(req.url ?? "", Date.now())))
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })
@@ -200,6 +209,19 @@ describe("makeAppHandler", () => {
     expect(await (await fetch(`${base}/finalizer`)).text()).toBe("done")
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(finalized).toEqual(["Success"])
+  })
+
+  it("reports the request's end once its fiber has ended, after the answer and the scope's finalizers", async () => {
+    const response = await fetch(`${base}/slow-finalizer`)
+    expect(await response.text()).toBe("sent first")
+    const answeredAt = Date.now()
+    expect(endedAt.has("/slow-finalizer")).toBe(false)
+    const deadline = answeredAt + 5_000
+    while (!endedAt.has("/slow-finalizer") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(finalized).toContain("slow")
+    expect(endedAt.get("/slow-finalizer")! - answeredAt).toBeGreaterThanOrEqual(100)
   })
 
   it("answers a defect with the 500 envelope and reports it", async () => {
