@@ -8,6 +8,8 @@ import { makeRoda as makeRodaOn, servicesLayer as servicesLayerOn } from "../src
 import type { Roda, RodaConfig } from "../src/app/makeRoda"
 import { nodePlatform } from "./platform"
 
+export { makeInFlight } from "../src/app/inFlight"
+export type { InFlight } from "../src/app/inFlight"
 export * from "../src/index"
 export { blobStoreFromOptions, filesystemBlobStore } from "./blobs"
 export { nodeCertificateRenderer } from "./certificates/renderer"

@@ -1,5 +1,14 @@
 import { Etag, FetchHttpClient, FileSystem, HttpIncomingMessage, HttpPlatform, Path } from "@effect/platform"
-import { makeRoda, MAX_BODY_BYTES, type Roda, type RodaStartError, routeOf, stripeGateway } from "@roda/core/node"
+import {
+  type InFlight,
+  makeInFlight,
+  makeRoda,
+  MAX_BODY_BYTES,
+  type Roda,
+  type RodaStartError,
+  routeOf,
+  stripeGateway
+} from "@roda/core/node"
 import { Cause, Context, Effect, Layer, Option, Runtime } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
@@ -109,14 +118,12 @@ const requestIdOf = (req: IncomingMessage) => {
 }
 
 /**
- * What is running: each request until its response closes and its fiber ends (`requestInFlight`),
- * and each piece of asynchronous work (readiness, MCP, a chunked body being read) until it settles.
- * A count, not a collection of them: a Map or Set churned by every request kept whole requests alive
- * through young-generation collections (see `patches/effect@3.22.4.patch`). A stop interrupts what
- * still runs by closing every connection.
+ * The requests running, each until every part of it has ended (`requestInFlight`): its response
+ * closed, its fiber ended, and any asynchronous work of its own (readiness, MCP, a chunked body
+ * being read) settled. A stop interrupts what still runs by closing every connection.
  */
-interface InFlight {
-  running: number
+interface Running {
+  readonly requests: InFlight
   /** Set once stopping: answers close their connection instead of keeping it alive. */
   stopping: boolean
 }
@@ -157,17 +164,17 @@ const logWhenSent = (
  * writes the log line, with no promise per request.
  */
 const handle =
-  (roda: Roda, app: NodeHandler, log: Log, inFlight: InFlight, idle: IdleCollection) =>
+  (roda: Roda, app: NodeHandler, log: Log, running: Running, idle: IdleCollection) =>
   (req: IncomingMessage, res: ServerResponse) => {
     idle.touch()
-    if (inFlight.stopping) res.setHeader("connection", "close")
+    if (running.stopping) res.setHeader("connection", "close")
     const started = performance.now()
     const url = req.url ?? "/"
     const query = url.indexOf("?")
     const path = query === -1 ? url : url.slice(0, query)
     const requestId = requestIdOf(req)
     res.setHeader("x-request-id", requestId)
-    const part = requestInFlight(inFlight)
+    const part = requestInFlight(running.requests)
     const responseEnded = part()
     res.once("close", () => {
       responseEnded()
@@ -176,7 +183,7 @@ const handle =
     if (path === "/healthz") return json(res, 200, { status: "ok" })
     if (path === "/readyz") {
       return track(
-        inFlight,
+        part,
         roda.ready().then(
           () => json(res, 200, { status: "ready" }),
           () => json(res, 503, { status: "unavailable" })
@@ -185,14 +192,14 @@ const handle =
     }
     if (path === MCP_PATH) {
       return track(
-        inFlight,
+        part,
         serveMcp(roda, req, res).catch((error) => answerFailure(log, req, res, requestId, error))
       )
     }
     settleUnreadBody(req, res)
     if (!isChunked(req)) return runApp(app, log, part, req, res, requestId)
     track(
-      inFlight,
+      part,
       replayChunked(req).then(
         (replayed) => runApp(app, log, part, replayed, res, requestId),
         (error) => answerFailure(log, req, res, requestId, error)
@@ -204,15 +211,16 @@ const handle =
  * A request counted in flight until each of its parts has ended: its response (closed), and for
  * the app its fiber. `part()` opens one and returns what ends it (once).
  */
-const requestInFlight = (inFlight: InFlight) => {
+const requestInFlight = (requests: InFlight) => {
   let open = 0
+  let leave = () => {}
   return () => {
-    if (open++ === 0) inFlight.running++
+    if (open++ === 0) leave = requests.enter()
     let ended = false
     return () => {
       if (ended) return
       ended = true
-      if (--open === 0) inFlight.running--
+      if (--open === 0) leave()
     }
   }
 }
@@ -234,12 +242,9 @@ const runApp = (
   }
 }
 
-/** Keeps asynchronous work (readiness, MCP, a chunked body being read) in flight until it settles. */
-const track = (inFlight: InFlight, work: Promise<void>) => {
-  inFlight.running++
-  const done = () => {
-    inFlight.running--
-  }
+/** Keeps a request in flight while asynchronous work of its own (readiness, MCP, a chunked body being read) runs. */
+const track = (part: () => () => void, work: Promise<void>) => {
+  const done = part()
   work.then(done, done)
 }
 
@@ -289,31 +294,18 @@ const otlpTracer = (telemetry: TelemetrySettings) =>
 const DEFAULT_GRACE_MS = 10_000
 /** How long interrupted handlers are given to finish (roll back, release connections). */
 const INTERRUPT_GRACE_MS = 2_000
-/** How often a stop looks whether the handlers in flight have settled. */
-const SETTLE_POLL_MS = 10
-
-/** Resolves when every handler in flight has settled, or after `ms`; true when they all did. */
-const settled = async (inFlight: InFlight, ms: number) => {
-  const deadline = Date.now() + ms
-  while (inFlight.running > 0) {
-    if (Date.now() >= deadline) return false
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS))
-  }
-  return true
-}
-
 /**
  * Stops accepting connections, waits (at most `graceMs`) for the handlers in flight, interrupts
  * those still running, then closes every connection left (idle keep-alive ones included).
  */
-const stop = async (server: Server, inFlight: InFlight, log: Log, graceMs: number) => {
-  inFlight.stopping = true
+const stop = async (server: Server, running: Running, log: Log, graceMs: number) => {
+  running.stopping = true
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-  if (!(await settled(inFlight, graceMs))) {
-    log.write("warn", "Shutting down: interrupting requests still running", { count: inFlight.running })
+  if (!(await running.requests.settled(graceMs))) {
+    log.write("warn", "Shutting down: interrupting requests still running", { count: running.requests.running() })
     // A request whose connection closes interrupts its handler (see `appHandler.ts`).
     server.closeAllConnections()
-    await settled(inFlight, INTERRUPT_GRACE_MS)
+    await running.requests.settled(INTERRUPT_GRACE_MS)
   }
   server.closeAllConnections()
   await closed
@@ -352,7 +344,7 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
     const building = roda.httpApp()
     building.catch(() => undefined) // a database that cannot be used is reported by `ready`
     yield* Effect.tryPromise({ try: () => roda.ready(), catch: (error) => error as RodaStartError })
-    const inFlight: InFlight = { running: 0, stopping: false }
+    const running: Running = { requests: makeInFlight(), stopping: false }
     const { app, runtime } = yield* Effect.promise(() => building)
     const nodeHandler = makeAppHandler(app, requestRuntime(runtime), {
       tracing: config.telemetry !== undefined,
@@ -361,13 +353,13 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
     const idle = yield* Effect.acquireRelease(Effect.sync(() => idleCollection()), (idle) => Effect.sync(idle.stop))
     const server = yield* Effect.acquireRelease(
       Effect.async<Server>((resume) => {
-        const server = createServer(handle(roda, nodeHandler, log, inFlight, idle))
+        const server = createServer(handle(roda, nodeHandler, log, running, idle))
         server.once("error", (error) => resume(Effect.die(error)))
         server.listen(config.port, config.host, () => resume(Effect.succeed(server)))
       }),
       (server) =>
         Effect.sync(() => log.write("info", "Shutting down: finishing requests in flight")).pipe(
-          Effect.zipRight(Effect.promise(() => stop(server, inFlight, log, options.graceMs ?? DEFAULT_GRACE_MS)))
+          Effect.zipRight(Effect.promise(() => stop(server, running, log, options.graceMs ?? DEFAULT_GRACE_MS)))
         )
     )
     const address = server.address() as AddressInfo
@@ -383,6 +375,6 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
       port: address.port,
       roda,
       /** How many requests are being handled (for probes and tests). */
-      inFlight: () => inFlight.running
+      inFlight: () => running.requests.running()
     }
   })

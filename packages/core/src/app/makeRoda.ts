@@ -16,6 +16,7 @@ import { docsSwitch } from "./docsSwitch"
 import { envelopeMiddleware } from "./Envelope"
 import { errorBody } from "./errorBody"
 import { featureHandlers, featureServices } from "./features"
+import { makeInFlight } from "./inFlight"
 import { AuthenticatedLive } from "./middleware/Authentication"
 import { MemberScopeLive, PublicScopeLive } from "./middleware/live"
 import { platformLayer } from "./platform"
@@ -129,35 +130,6 @@ export interface Roda {
 /** How long dispose waits for the requests in flight before closing the database anyway. */
 const DISPOSE_GRACE_MS = 10_000
 
-/**
- * The requests being handled, counted (not kept: a Set churned by every request kept whole requests
- * alive through young-generation collections, see `patches/effect@3.22.4.patch`), and a way to
- * wait, at most `ms`, until none is left.
- */
-const requestsInFlight = () => {
-  let running = 0
-  let whenNone: (() => void) | undefined
-  const done = () => {
-    running--
-    if (running === 0) whenNone?.()
-  }
-  return {
-    track: <A>(answer: Promise<A>) => {
-      running++
-      answer.then(done, done)
-    },
-    settled: async (ms: number) => {
-      if (running === 0) return
-      let timer: ReturnType<typeof setTimeout> | undefined
-      await new Promise<void>((resolve) => {
-        whenNone = resolve
-        timer = setTimeout(resolve, ms)
-      })
-      clearTimeout(timer)
-    }
-  }
-}
-
 /** The answer to a request that arrives once Roda is being disposed: 503, retry elsewhere or later. */
 const unavailable = (request: Request) =>
   Response.json(
@@ -196,7 +168,7 @@ export const makeRoda = (config: RodaConfig): Roda => {
       runtime
     }))
   // The requests being handled, so that dispose closes the database only after them.
-  const inFlight = requestsInFlight()
+  const inFlight = makeInFlight()
   let disposing = false
   const run = async (request: Request, info?: RequestInfo) => {
     const admitted = await admit(request)
