@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PaymentGateway, type Roda, sandboxGateway, secret } from "../../node/index"
@@ -567,5 +568,43 @@ describe("a price changed in the catalogue while a change is at the gateway", ()
       price: 12990
     })
     expect(await unbalanced(roda, made.community.id)).toEqual([])
+  })
+})
+
+/**
+ * A request that waits for the subscription's row lock while another transaction changes its option
+ * must find the subscription as it stands after the wait. PostgreSQL only: PGlite runs one
+ * transaction at a time, so nothing ever waits for a row lock there.
+ */
+describe.skipIf(process.env.DATABASE_URL === undefined)("a change waiting for the subscription's lock", () => {
+  /** Statements of this database waiting for a lock right now. */
+  const waitingForLocks = async () =>
+    (await query<{ waiting: number }>(
+      roda,
+      (sql) => sql`SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted`
+    ))[0]!.waiting
+
+  it("finds the subscription moved to another option meanwhile (not a 404) and plans from the option it has now", async () => {
+    const made = await withUltra()
+    let commit!: () => void
+    const committing = new Promise<void>((resolve) => (commit = resolve))
+    let holding!: () => void
+    const held = new Promise<void>((resolve) => (holding = resolve))
+    // another transaction moves the subscription to Ultra and holds its row until `commit`
+    const moved = roda.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql.withTransaction(
+        sql`UPDATE subscriptions SET product_id = ${made.ultra.id}, price = 19990 WHERE id = ${made.subscriptionId}`
+          .pipe(Effect.zipRight(Effect.sync(holding)), Effect.zipRight(Effect.promise(() => committing)))
+      )))
+    await held
+    expect((await subscriptionOf(made.subscriptionId)).productId).toBe(made.monthly.id)
+    const reply = changeTier(made, made.premium.id)
+    await expect.poll(waitingForLocks, { timeout: 5000 }).toBeGreaterThan(0)
+    commit()
+    await moved
+    // Premium from Ultra is a move down: scheduled for the period's end, nothing charged
+    const answer = expectOk(await reply)
+    expect(answer).toMatchObject({ scheduled: true, subscription: { productId: made.ultra.id } })
+    expect((await subscriptionOf(made.subscriptionId)).productId).toBe(made.ultra.id)
   })
 })

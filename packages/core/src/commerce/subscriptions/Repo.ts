@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { PaymentMethod } from "../../domain/Money"
 import type { BillingInterval } from "./billing"
@@ -138,12 +138,25 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
 
     const columns = sql`s.*, p.billing_interval, p.title AS product_title`
 
+    /**
+     * The subscriptions matching `where`, with their option's title and interval; locked, the rows are
+     * locked first and joined after. A lock taken in the join itself (`FOR UPDATE OF s`) would recheck
+     * a row updated meanwhile against the option row read before the wait, so a subscription whose
+     * option had just changed would not be found at all.
+     */
+    const selectRows = (where: Statement.Fragment, lock: boolean) =>
+      lock
+        ? sql<SubscriptionRow>`WITH s AS (SELECT * FROM subscriptions s WHERE ${where} FOR UPDATE)
+            SELECT ${columns} FROM s JOIN product_summaries p ON p.id = s.product_id`
+        : sql<SubscriptionRow>`SELECT ${columns} FROM subscriptions s
+            JOIN product_summaries p ON p.id = s.product_id WHERE ${where}`
+
     const find = (communityId: string, id: string, options: { lock?: boolean; profileId?: string } = {}) =>
-      sql<SubscriptionRow>`SELECT ${columns} FROM subscriptions s
-        JOIN product_summaries p ON p.id = s.product_id
-        WHERE s.community_id = ${communityId} AND s.id = ${id}
-          ${options.profileId === undefined ? sql`` : sql`AND s.profile_id = ${options.profileId}`}
-        ${options.lock ? sql`FOR UPDATE OF s` : sql``}`.pipe(Effect.map(first), Effect.orDie)
+      selectRows(
+        sql`s.community_id = ${communityId} AND s.id = ${id}
+          ${options.profileId === undefined ? sql`` : sql`AND s.profile_id = ${options.profileId}`}`,
+        options.lock === true
+      ).pipe(Effect.map(first), Effect.orDie)
 
     const filterSql = (filters: ListFilters) =>
       sql.and([
@@ -192,8 +205,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       )
 
     const byCharge = (chargeId: string, lock = false) =>
-      sql<SubscriptionRow>`SELECT ${columns} FROM subscriptions s JOIN product_summaries p ON p.id = s.product_id
-        WHERE s.first_charge_id = ${chargeId} ${lock ? sql`FOR UPDATE OF s` : sql``}`.pipe(
+      selectRows(sql`s.first_charge_id = ${chargeId}`, lock).pipe(
         Effect.map(first),
         Effect.orDie
       )
