@@ -3,7 +3,7 @@
 // route by route, in interleaved wrk rounds, so the noise of a shared machine falls on both. The static route is
 // also measured on bench/floor.mjs (a bare `HttpApi`): the framework's own floor.
 //
-//   node bench/sideBySide.mjs [--posts 20000] [--duration 10] [--rounds 2] [--connections 64]
+//   node bench/sideBySide.mjs [--posts 20000] [--duration 10] [--rounds 2] [--connections 64] [--warmup 5]
 //                             [--pg postgres://postgres@127.0.0.1:5432] [--keep] [--dir /tmp/roda-bench]
 //                             [--roda-main <a built packages/http-node/dist/main.js, e.g. of another checkout>]
 //
@@ -29,6 +29,10 @@ const POSTS = Number(opt("posts", 20000))
 const DURATION = Number(opt("duration", 10))
 const ROUNDS = Number(opt("rounds", 2))
 const CONNS = Number(opt("connections", 64))
+// Each server's routes run this long before the rounds: Roda has far more code for V8 to optimize
+// than the raw server, and with 2 s its first round of a route still ran partly unoptimized (CPU a
+// request 20-50% above its later rounds).
+const WARMUP = Number(opt("warmup", 5))
 const KEEP = opt("keep", false) === true
 const DIR = resolve(String(opt("dir", "/tmp/roda-bench")))
 const JWT_SECRET = "bench-jwt-secret-bench-jwt-secret-0123456789"
@@ -319,8 +323,8 @@ const run = async () => {
 
   await sleep(1000)
   const rssBefore = Object.fromEntries(servers.map((x) => [x.label, rssMb(x.pid)]))
-  log(`warm-up (${CONNS} connections, 2 s per route and server)`)
-  for (const route of routes) for (const server of serversOf(route)) await wrk(route, server, 2)
+  log(`warm-up (${CONNS} connections, ${WARMUP} s per route and server)`)
+  for (const route of routes) for (const server of serversOf(route)) await wrk(route, server, WARMUP)
   const runs = Object.fromEntries(routes.map((r) => [r.key, { raw: [], roda: [], floor: [] }]))
   for (let round = 1; round <= ROUNDS; round++) {
     for (const route of routes) {
