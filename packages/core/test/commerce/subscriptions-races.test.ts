@@ -577,7 +577,7 @@ describe("a price changed in the catalogue while a change is at the gateway", ()
  * transaction at a time, so nothing ever waits for a row lock there.
  */
 describe.skipIf(process.env.DATABASE_URL === undefined)("a change waiting for the subscription's lock", () => {
-  /** Statements of this database waiting for a lock right now. */
+  /** Lock waits on the server right now (a row lock's wait is on a transaction id, which names no database). */
   const waitingForLocks = async () =>
     (await query<{ waiting: number }>(
       roda,
