@@ -20,15 +20,20 @@ beforeAll(async () => {
   setup = await socialCommunity(api, "Consultas de status")
 })
 
+const statusCount = () =>
+  roda.runtime.runPromise(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM status_posts`)
+  ).then((rows) => rows[0]!.n)
+
 /**
  * Before issue 11 `POST /api/status` took 11 statements (account, membership, insert, mentions
  * delete and insert, the post read back, reactions, the caller's reaction, comments, mentions), in
- * the request's transaction with a savepoint inside. Now: the caller with their membership, the post
- * (answered by its insert), its mentions (when any); a transaction only for the post with its
- * mentions, or for an `Idempotency-Key`.
+ * the request's transaction with a savepoint inside. Now the caller's membership is read in the
+ * post's insert (`DeferredMemberScope`): one statement, and its mentions when any; a transaction only
+ * for the post with its mentions, or for an `Idempotency-Key`.
  */
 describe("POST /api/status statements", () => {
-  it("creates a post without mentions in 2 statements and no transaction (2 round trips)", async () => {
+  it("creates a post without mentions in 1 statement and no transaction (1 round trip)", async () => {
     const { n, result, transactions } = await statements(() =>
       api.post("/api/status", { body: "Sem menções" }, as(setup.alice, setup.community))
     )
@@ -42,28 +47,30 @@ describe("POST /api/status statements", () => {
       myReaction: null,
       mentions: []
     })
-    expect(n).toBe(2)
+    expect(n).toBe(1)
     expect(transactions).toBe(0)
+    const listed = expectOk(await api.get("/api/status?limit=1", as(setup.alice, setup.community)))
+    expect(listed[0]).toEqual(post)
   })
 
   it("with an Idempotency-Key, runs in the request's transaction, with no savepoint inside", async () => {
     const key = { ...as(setup.alice, setup.community), headers: { "idempotency-key": "status-queries-1" } }
     const { n, result, transactions } = await statements(() => api.post("/api/status", { body: "Com chave" }, key))
     expectOk(result, 201)
-    // The caller, the key's claim, the post, the stored answer.
-    expect([n, transactions]).toEqual([4, 1])
+    // The key's claim, the post with its caller, the stored answer.
+    expect([n, transactions]).toEqual([3, 1])
     const again = await statements(() => api.post("/api/status", { body: "Com chave" }, key))
     expect(again.result.headers.get("idempotent-replayed")).toBe("true")
     expect(expectOk(again.result, 201)).toEqual(expectOk(result, 201))
   })
 
-  it("creates a post with mentions in 3 statements, answering what a read would", async () => {
+  it("creates a post with mentions in 2 statements, answering what a read would", async () => {
     const body = `Oi @[Bruno](${setup.bruno.profileId}) e @${setup.alice.profileId}`
     const { n, result, transactions } = await statements(() =>
       api.post("/api/status", { body }, as(setup.alice, setup.community))
     )
     const post = expectOk(result, 201)
-    expect([n, transactions]).toEqual([3, 1])
+    expect([n, transactions]).toEqual([2, 1])
     const listed = expectOk(await api.get("/api/status?limit=1", as(setup.alice, setup.community)))
     expect(listed[0]).toEqual(post)
     expect(post.mentions.map((m: { profileId: string }) => m.profileId).sort()).toEqual(
@@ -71,11 +78,89 @@ describe("POST /api/status statements", () => {
     )
   })
 
-  it("refuses a non-member in 1 statement (the caller read)", async () => {
+  it("staff acting as a profile (X-ProfileId): the caller and that profile read first, then the post (3 statements)", async () => {
+    const { n, result } = await statements(() =>
+      api.post("/api/status", { body: "Em nome de Bruno" }, {
+        ...as(setup.owner, setup.community),
+        profile: setup.bruno.profileId
+      })
+    )
+    expect(expectOk(result, 201).author.id).toBe(setup.bruno.profileId)
+    expect(n).toBe(3)
+  })
+
+  it("refuses a non-member in 1 statement (the insert, which writes nothing)", async () => {
     const stranger = await register(api, "Sara Stranger")
+    const before = await statusCount()
     const { n, result } = await statements(() => api.post("/api/status", { body: "x" }, as(stranger, setup.community)))
     expectError(result, 403, NOT_MEMBER)
     expect(n).toBe(1)
+    const mentioning = await api.post(
+      "/api/status",
+      { body: `@${setup.bruno.profileId}` },
+      as(stranger, setup.community)
+    )
+    expectError(mentioning, 403, NOT_MEMBER)
+    expect(await statusCount()).toBe(before)
+  })
+})
+
+/**
+ * The membership is read after the input on this route, yet the answers keep MemberScope's order:
+ * token (401), community header (400), account gone (401), no member (403), then the input (400).
+ */
+describe("POST /api/status: the order of answers with the membership in the insert", () => {
+  it("a non-member with an invalid body, or a body naming another community, gets 403", async () => {
+    const stranger = await register(api, "Nico Nonmember")
+    const auth = as(stranger, setup.community)
+    expectError(await api.post("/api/status", {}, auth), 403, NOT_MEMBER)
+    expectError(await api.post("/api/status", { body: "   " }, auth), 403, NOT_MEMBER)
+    expectError(await api.post("/api/status", { body: "x".repeat(5001) }, auth), 403, NOT_MEMBER)
+    expectError(await api.post("/api/status", { body: "x", communityId: crypto.randomUUID() }, auth), 403, NOT_MEMBER)
+  })
+
+  it("a member gets the 400 of the input, the membership read once for it", async () => {
+    const auth = as(setup.alice, setup.community)
+    const { n, result } = await statements(() => api.post("/api/status", { body: "   " }, auth))
+    expectError(result, 400)
+    expect(result.body.errors[0].param).toBe("body")
+    expect(n).toBe(1)
+    const mismatch = await api.post("/api/status", { body: "x", communityId: crypto.randomUUID() }, auth)
+    expectError(mismatch, 400)
+    expect(mismatch.body.errors[0].param).toBe("communityId")
+  })
+
+  it("an invitation not accepted, a removed member and another community's member are no members", async () => {
+    const invitee = await register(api, "Ivo Invited")
+    const invited = expectOk(
+      await api.post(
+        "/api/profiles/invite",
+        { email: invitee.email, role: "member" },
+        as(setup.owner, setup.community)
+      ),
+      201
+    )
+    expect(invited.status).toBe("invited")
+    expectError(await api.post("/api/status", { body: "x" }, as(invitee, setup.community)), 403, NOT_MEMBER)
+    const leaving = await setup.addMember("member", "Rui Removed")
+    expectOk(await api.post("/api/status", { body: "antes" }, as(leaving, setup.community)), 201)
+    expectOk(await api.del(`/api/profiles/${leaving.profileId}`, as(setup.owner, setup.community)))
+    expectError(await api.post("/api/status", { body: "depois" }, as(leaving, setup.community)), 403, NOT_MEMBER)
+    const elsewhere = await socialCommunity(api, "Outra comunidade")
+    expectError(await api.post("/api/status", { body: "x" }, as(elsewhere.alice, setup.community)), 403, NOT_MEMBER)
+  })
+
+  it("a deleted account gets 401 whatever its body", async () => {
+    const gone = await register(api, "Gina Gone")
+    await deleteAccount(gone.id)
+    const auth = as(gone, setup.community)
+    expectError(await api.post("/api/status", { body: "x" }, auth), 401, "Invalid or expired token")
+    expectError(await api.post("/api/status", {}, auth), 401, "Invalid or expired token")
+    expectError(
+      await api.post("/api/status", { body: "x", communityId: crypto.randomUUID() }, auth),
+      401,
+      "Invalid or expired token"
+    )
   })
 })
 

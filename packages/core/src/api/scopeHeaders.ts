@@ -1,5 +1,5 @@
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { MemberScope, PublicScope } from "../http/Security"
+import { DeferredMemberScope, MemberScope, PublicScope } from "../http/Security"
 
 type Spec = { paths: Record<string, Record<string, { operationId?: string; parameters?: Array<unknown> }>> }
 
@@ -41,7 +41,7 @@ export const addScopeHeaders = (api: HttpApi.HttpApi.Any, spec: Spec): Spec => {
   for (const group of groups) {
     for (const endpoint of Object.values(group.endpoints) as Array<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>) {
       const middlewares = new Set<unknown>([...group.middlewares, ...endpoint.middlewares])
-      if (middlewares.has(MemberScope) || middlewares.has(PublicScope)) {
+      if (middlewares.has(MemberScope) || middlewares.has(DeferredMemberScope) || middlewares.has(PublicScope)) {
         scoped.add(`${group.identifier}.${endpoint.name}`)
       }
     }

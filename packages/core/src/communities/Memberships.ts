@@ -1,3 +1,4 @@
+import type { Fragment } from "@effect/sql/Statement"
 import { Context, type Effect, type Option } from "effect"
 import type { Role } from "../domain/Role"
 
@@ -19,6 +20,12 @@ export interface CallerMembership {
 export class Memberships extends Context.Tag("@roda/core/Memberships")<Memberships, {
   /** The account with its membership in the community, in one statement; none when the account is gone. */
   readonly callerIn: (communityId: string, accountId: string) => Effect.Effect<Option.Option<CallerMembership>>
+  /**
+   * `callerIn`'s membership as a query to put in another statement: one row `(profile_id, role)`
+   * when the account exists, both null when it is no member (a route that reads the caller in its
+   * own statement: `DeferredMember`).
+   */
+  readonly callerRow: (communityId: string, accountId: string) => Fragment
   /** The role of a live, accepted profile of the community. */
   readonly profileRole: (communityId: string, profileId: string) => Effect.Effect<Option.Option<Role>>
   /** Live, accepted profiles of the community among `profileIds`, with their name and login e-mail. */

@@ -8,6 +8,7 @@ export const MembershipsLive = Layer.mergeAll(
     Memberships,
     Effect.map(CommunitiesRepo, (repo) => ({
       callerIn: repo.callerIn,
+      callerRow: repo.callerRow,
       profileRole: repo.profileRole,
       recipients: repo.recipients
     }))

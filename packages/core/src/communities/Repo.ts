@@ -42,6 +42,13 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const columns = sql`id, name, slug, custom_domain, settings, created_at, updated_at`
+    /** The account, joined with its live, accepted profile in the community if it is alive. */
+    const callerFrom = (communityId: string, accountId: string) =>
+      sql`FROM account_contacts a
+          LEFT JOIN (profiles p JOIN communities c ON c.id = p.community_id AND c.deleted_at IS NULL)
+            ON p.account_id = a.id AND p.community_id = ${communityId}
+              AND p.removed_at IS NULL AND p.status = 'active'
+          WHERE a.id = ${accountId}`
     return {
       findById: (id: string) =>
         sql<CommunityRow>`SELECT ${columns} FROM communities WHERE id = ${id} AND deleted_at IS NULL`.pipe(
@@ -88,11 +95,10 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
       callerIn: (communityId: string, accountId: string) =>
         sql<CallerRow>`SELECT a.id, a.email, a.full_name, a.email_verified_at, a.created_at,
             p.id AS profile_id, p.role
-          FROM account_contacts a
-          LEFT JOIN (profiles p JOIN communities c ON c.id = p.community_id AND c.deleted_at IS NULL)
-            ON p.account_id = a.id AND p.community_id = ${communityId}
-              AND p.removed_at IS NULL AND p.status = 'active'
-          WHERE a.id = ${accountId}`.pipe(Effect.map(first), Effect.orDie),
+          ${callerFrom(communityId, accountId)}`.pipe(Effect.map(first), Effect.orDie),
+      /** `callerIn`'s membership alone, as a query for another statement (`Memberships.callerRow`). */
+      callerRow: (communityId: string, accountId: string) =>
+        sql`SELECT p.id AS profile_id, p.role ${callerFrom(communityId, accountId)}`,
       /** The role of a live, accepted profile of the community. */
       profileRole: (communityId: string, profileId: string) =>
         sql<{ role: Role }>`SELECT role FROM profiles WHERE community_id = ${communityId} AND id = ${profileId}

@@ -1,4 +1,6 @@
-import { Context, type Option } from "effect"
+import type { Fragment } from "@effect/sql/Statement"
+import { Context, type Effect, type Option } from "effect"
+import type { AppError } from "./AppError"
 import type { Role } from "./Role"
 
 /** The account a valid access token belongs to. */
@@ -35,3 +37,28 @@ export interface Visitor {
 }
 
 export class CurrentVisitor extends Context.Tag("@roda/core/CurrentVisitor")<CurrentVisitor, Visitor>() {}
+
+/**
+ * The caller of a member route that reads the membership in its own statement (`DeferredMemberScope`):
+ * the token and the community header are checked, the membership is not read yet, saving that
+ * statement's round trip. The route puts `caller` in its statement and, where it found no member,
+ * answers `refuse`; a failure the route finds before its statement (its input) comes after `settle`.
+ */
+export interface DeferredMember {
+  readonly communityId: string
+  /** Read already where the request names an `X-ProfileId` (its rules need the caller's role). */
+  readonly member: Option.Option<Member>
+  /**
+   * A query of one row, `(profile_id, role)`, when the token's account exists: `profile_id` and
+   * `role` are null when it is no member of the community.
+   */
+  readonly caller: Fragment
+  /** MemberScope's refusal where the statement found no member: 401 without the account, else 403. */
+  readonly refuse: (accountFound: boolean) => Effect.Effect<never, AppError>
+  /** The membership read and checked as MemberScope does (one statement). */
+  readonly settle: Effect.Effect<Member, AppError>
+}
+
+export class CurrentDeferredMember
+  extends Context.Tag("@roda/core/CurrentDeferredMember")<CurrentDeferredMember, DeferredMember>()
+{}

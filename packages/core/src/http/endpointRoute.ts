@@ -10,6 +10,7 @@ import {
   UrlParams
 } from "@effect/platform"
 import { Context, Effect, Option, ParseResult, Schema, type SchemaAST } from "effect"
+import { CurrentDeferredMember } from "../domain/Caller"
 
 type AnyEffect = Effect.Effect<any, any, any>
 
@@ -200,6 +201,19 @@ export const endpointEffect = (
       return run
     }),
     ParseResult.isParseError,
-    HttpApiError.HttpApiDecodeError.refailParseError
+    decodeFailure
   )
 }
+
+/**
+ * A request whose input does not decode: 400, after the membership a `DeferredMemberScope` left to
+ * the route's statement (a non-member gets MemberScope's 401 or 403 first, as on any member route).
+ */
+const decodeFailure = (error: ParseResult.ParseError) =>
+  Effect.flatMap(
+    Effect.serviceOption(CurrentDeferredMember),
+    (deferred) =>
+      Option.isSome(deferred) && Option.isNone(deferred.value.member)
+        ? Effect.zipRight(deferred.value.settle, HttpApiError.HttpApiDecodeError.refailParseError(error))
+        : HttpApiError.HttpApiDecodeError.refailParseError(error)
+  )

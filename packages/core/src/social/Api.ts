@@ -6,7 +6,7 @@ import { Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
-import { MemberScope, PublicScope } from "../http/Security"
+import { DeferredMemberScope, MemberScope, PublicScope } from "../http/Security"
 import { commentableTypes, MAX_ATTACHMENTS, MAX_BODY, reactionTypes } from "./kinds"
 
 const ReactionTypeSchema = OneOf(...reactionTypes)
@@ -104,17 +104,6 @@ export class StatusApi extends HttpApiGroup.make("status")
     description: "Community-wide status posts with reactions and threaded comments."
   }))
   .add(
-    HttpApiEndpoint.post("create", "/status")
-      .setPayload(StatusInput)
-      .addSuccess(StatusCreated, { status: 201 })
-      .addError(BadRequest)
-      .annotate(
-        OpenApi.Description,
-        `Member. A community-wide status post (no space) by the caller (the X-ProfileId profile when acting). \`body\`: 1 to 5000 characters after trimming. ${MENTIONS}`
-      )
-      .annotate(OpenApi.Summary, "Post a status")
-  )
-  .add(
     HttpApiEndpoint.put("update", "/status/:id")
       .setPath(StatusIdParam)
       .setPayload(StatusInput)
@@ -206,6 +195,20 @@ export class StatusApi extends HttpApiGroup.make("status")
       .annotate(OpenApi.Summary, "React to a comment")
   )
   .middlewareEndpoints(MemberScope)
+  .add(
+    HttpApiEndpoint.post("create", "/status")
+      .setPayload(StatusInput)
+      .addSuccess(StatusCreated, { status: 201 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      // The membership is read in the post's own insert: one statement (spec order of answers kept).
+      .middleware(DeferredMemberScope)
+      .annotate(
+        OpenApi.Description,
+        `Member. A community-wide status post (no space) by the caller (the X-ProfileId profile when acting). \`body\`: 1 to 5000 characters after trimming. ${MENTIONS}`
+      )
+      .annotate(OpenApi.Summary, "Post a status")
+  )
   .add(
     HttpApiEndpoint.get("list", "/status")
       .setUrlParams(PageQuery)

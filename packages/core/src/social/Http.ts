@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
-import { CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { CurrentDeferredMember, CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/apiGroup"
 import { plainJson } from "../http/PlainJson"
@@ -29,8 +29,8 @@ export const StatusHttp = apiGroup(RodaApi, "status", (handlers) =>
           Effect.flatMap((result) => page(Messages.statusPosts, result))
         ))
       .handle("create", ({ payload }) =>
-        CurrentMember.pipe(
-          Effect.flatMap((member) => posts.create(member, payload.body)),
+        CurrentDeferredMember.pipe(
+          Effect.flatMap((caller) => posts.createAs(caller, payload.body)),
           Effect.flatMap((data) => ok(Messages.statusCreated, data)),
           statusCreated
         ))

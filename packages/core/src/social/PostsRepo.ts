@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Option } from "effect"
 import type { Role } from "../domain/Role"
 
@@ -38,6 +39,9 @@ export type NewContentRow = {
   readonly attachments: ReadonlyArray<string>
 }
 
+/** A row of `insertStatusAs`: the caller's profile, and the post when one was written. */
+type CallerStatusRow = { readonly callerProfileId: string | null } & StatusRow
+
 const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 
 /** SQL for status posts and content posts (soft-deleted: `deleted_at`). */
@@ -65,6 +69,25 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
           Effect.flatMap((rows) =>
             rows[0] === undefined ? Effect.dieMessage(`status post ${row.id} has no author`) : Effect.succeed(rows[0])
           ),
+          Effect.orDie
+        ),
+      /**
+       * The post by the caller `caller` finds (`DeferredMember.caller`), in one statement: none when
+       * the caller's account is gone, `row` none when it is no member (nothing is written then).
+       */
+      insertStatusAs: (caller: Fragment, row: { id: string; communityId: string; body: string }) =>
+        sql<CallerStatusRow>`WITH caller AS (${caller}),
+          t AS (INSERT INTO status_posts (id, community_id, author_profile_id, body)
+            SELECT ${row.id}, ${row.communityId}, caller.profile_id, ${row.body} FROM caller
+            WHERE caller.profile_id IS NOT NULL
+            RETURNING *)
+          SELECT caller.profile_id AS caller_profile_id, ${statusColumns}
+          FROM caller LEFT JOIN (t ${authorJoin}) ON true`.pipe(
+          Effect.map((rows): Option.Option<{ row: Option.Option<StatusRow> }> => {
+            const found = rows[0]
+            if (found === undefined) return Option.none()
+            return Option.some({ row: found.callerProfileId === null ? Option.none() : Option.some<StatusRow>(found) })
+          }),
           Effect.orDie
         ),
       updateStatus: (communityId: string, id: string, body: string) =>

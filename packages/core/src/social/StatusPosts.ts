@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { notFound } from "../domain/AppError"
-import type { Member } from "../domain/Caller"
+import type { DeferredMember, Member } from "../domain/Caller"
 import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
@@ -93,6 +93,37 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       return statusView(row, { reactions: new Map(), mine: new Map(), mentions: groupMentions(mentioned) })
     })
 
+    /**
+     * `create` for a caller whose membership is read in the post's insert (`DeferredMember`): one
+     * statement without mentions, two in a transaction with them; nothing is written for a non-member.
+     */
+    const createAs = (caller: DeferredMember, body: string) =>
+      Option.isSome(caller.member) ? create(caller.member.value, body) : createAsCaller(caller, body)
+
+    const createAsCaller = traced("StatusPosts.create")(function*(caller: DeferredMember, body: string) {
+      const id = yield* ids.next
+      const insert = Effect.flatMap(
+        repo.insertStatusAs(caller.caller, { id, communityId: caller.communityId, body }),
+        (found) =>
+          Option.isSome(found) && Option.isSome(found.value.row)
+            ? Effect.succeed(found.value.row.value)
+            : caller.refuse(Option.isSome(found))
+      )
+      const { mentioned, row } = mentionedIds(body).length === 0
+        ? { row: yield* insert, mentioned: [] }
+        : yield* atomic(sql)(
+          Effect.flatMap(
+            insert,
+            (row) =>
+              Effect.map(
+                mentions.insertFor(caller.communityId, "status", id, body),
+                (mentioned) => ({ row, mentioned })
+              )
+          )
+        )
+      return statusView(row, { reactions: new Map(), mine: new Map(), mentions: groupMentions(mentioned) })
+    })
+
     const update = traced("StatusPosts.update")(function*(member: Member, id: string, body: string) {
       const post = yield* find(member, id)
       yield* requireMayEdit(member, { profileId: post.authorProfileId, role: post.authorRole })
@@ -109,7 +140,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       yield* repo.removeStatus(member.communityId, post.id)
     })
 
-    return { list, create, update, remove }
+    return { list, create, createAs, update, remove }
   }),
   dependencies: [PostsRepo.Default, MentionsRepo.Default, Reactions.Default, Comments.Default, SocialItems.Default]
 }) {}

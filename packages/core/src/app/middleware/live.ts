@@ -1,8 +1,13 @@
+import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
-import type { Account, Member } from "../../domain/Caller"
-import { communityIdHeader, MemberScope, PublicScope } from "../../http/Security"
+import { Memberships } from "../../communities/Memberships"
+import { forbidden } from "../../domain/AppError"
+import type { AppError } from "../../domain/AppError"
+import type { Account, DeferredMember, Member } from "../../domain/Caller"
+import { Messages } from "../../domain/Messages"
+import { communityIdHeader, DeferredMemberScope, MemberScope, PublicScope } from "../../http/Security"
 import { makeApplyActingProfile } from "./ActingProfile"
-import { makeReadToken, requireAccount } from "./Authentication"
+import { invalidToken, makeReadToken, requireAccount } from "./Authentication"
 import { bodyCommunityMatches, makeCommunityIdOf, makeFindCaller, requireMembership } from "./CommunityScope"
 
 /**
@@ -27,6 +32,64 @@ export const MemberScopeLive = Layer.effect(
                 Effect.tap(() => bodyCommunityMatches(communityId)),
                 Effect.flatMap(applyActingProfile)
               ))
+        )
+    }
+  })
+)
+
+const refuse = (accountFound: boolean) => accountFound ? Effect.fail(forbidden(Messages.notMember)) : invalidToken
+
+/**
+ * MemberScope's checks, with the membership left to the route's statement where it can be: token,
+ * then community header, then (without SQL) the body's `communityId`; a request naming an
+ * `X-ProfileId` is read here as MemberScope reads it. Where the body's `communityId` is wrong, the
+ * membership is read first, so a non-member still gets MemberScope's 401 or 403 before that 400.
+ */
+export const DeferredMemberScopeLive = Layer.effect(
+  DeferredMemberScope,
+  Effect.gen(function*() {
+    const readToken = yield* makeReadToken
+    const communityIdOf = yield* makeCommunityIdOf
+    const findCaller = yield* makeFindCaller
+    const applyActingProfile = yield* makeApplyActingProfile
+    const memberships = yield* Memberships
+    const deferred = (
+      communityId: string,
+      accountId: string
+    ): Effect.Effect<DeferredMember, AppError, HttpServerRequest.HttpServerRequest> => {
+      const settle = Effect.flatMap(findCaller(communityId, accountId), ({ member }) => requireMembership(member))
+      return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const header = request.headers["x-profileid"]?.trim()
+        if (header !== undefined && header !== "") {
+          return settle.pipe(
+            Effect.tap(() => bodyCommunityMatches(communityId)),
+            Effect.flatMap(applyActingProfile),
+            Effect.map((member) => ({
+              communityId,
+              member: Option.some(member),
+              caller: memberships.callerRow(communityId, accountId),
+              refuse,
+              settle
+            }))
+          )
+        }
+        return Effect.as(
+          Effect.catchAll(bodyCommunityMatches(communityId), (error) => Effect.zipRight(settle, Effect.fail(error))),
+          {
+            communityId,
+            member: Option.none<Member>(),
+            caller: memberships.callerRow(communityId, accountId),
+            refuse,
+            settle
+          }
+        )
+      })
+    }
+    return {
+      bearer: () =>
+        Effect.flatMap(
+          requireAccount(readToken),
+          (accountId) => Effect.flatMap(communityIdOf(accountId), (communityId) => deferred(communityId, accountId))
         )
     }
   })
