@@ -577,11 +577,17 @@ describe("a price changed in the catalogue while a change is at the gateway", ()
  * transaction at a time, so nothing ever waits for a row lock there.
  */
 describe.skipIf(process.env.DATABASE_URL === undefined)("a change waiting for the subscription's lock", () => {
-  /** Lock waits on the server right now (a row lock's wait is on a transaction id, which names no database). */
+  /**
+   * Statements locking subscriptions that wait for a lock right now, in this database (a row lock's
+   * wait is on a transaction id, which names no database: the waiting backend does). Other test files
+   * may run beside this one on the same database, hence the statement's text too.
+   */
   const waitingForLocks = async () =>
     (await query<{ waiting: number }>(
       roda,
-      (sql) => sql`SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted`
+      (sql) =>
+        sql`SELECT count(*)::int AS waiting FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+          WHERE NOT l.granted AND a.datname = current_database() AND a.query ILIKE '%subscriptions%FOR UPDATE%'`
     ))[0]!.waiting
 
   it("finds the subscription moved to another option meanwhile (not a 404) and plans from the option it has now", async () => {
