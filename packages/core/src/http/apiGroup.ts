@@ -58,14 +58,22 @@ interface Middleware {
   readonly effect: AnyEffect
 }
 
-/** A security middleware: each scheme's credential decoded then checked, the next scheme tried on failure. */
+/**
+ * A security middleware: each scheme's credential decoded then checked, the next scheme tried on
+ * failure. A check that declares no parameter reads the request itself (Roda's do), so its credential
+ * is not decoded: a bearer's is a `Redacted`, whose value lives in a global WeakMap, and an entry
+ * per request in that table lengthened every young-generation collection.
+ */
 const securityEffect = (
   tag: HttpApiMiddleware.TagClassSecurityAny,
-  implementation: Record<string, (credential: unknown) => AnyEffect>
+  implementation: Record<string, (credential?: unknown) => AnyEffect>
 ) => {
   let effect: AnyEffect | undefined
   for (const [name, security] of Object.entries(tag.security)) {
-    const check = Effect.flatMap(HttpApiBuilder.securityDecode(security), implementation[name]!)
+    const checkOf = implementation[name]!
+    const check = checkOf.length === 0
+      ? Effect.suspend(() => checkOf())
+      : Effect.flatMap(HttpApiBuilder.securityDecode(security), checkOf)
     effect = effect === undefined ? check : Effect.catchAll(effect, () => check)
   }
   return effect ?? Effect.void
@@ -76,7 +84,7 @@ const middlewareOf = (tag: HttpApiMiddleware.TagClassAny, context: Context.Conte
   return {
     tag,
     effect: HttpApiMiddleware.isSecurity(tag)
-      ? securityEffect(tag, implementation as Record<string, (credential: unknown) => AnyEffect>)
+      ? securityEffect(tag, implementation as Record<string, (credential?: unknown) => AnyEffect>)
       : implementation as AnyEffect
   }
 }

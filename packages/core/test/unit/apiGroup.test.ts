@@ -10,6 +10,7 @@ import {
   HttpApp,
   HttpRouter,
   HttpServer,
+  HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
@@ -26,6 +27,12 @@ class User extends Context.Tag("test/User")<User, string>() {}
 class Greeting extends Context.Tag("test/Greeting")<Greeting, string>() {}
 
 class Authed extends HttpApiMiddleware.Tag<Authed>()("test/Authed", {
+  provides: User,
+  failure: HttpApiError.Unauthorized,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+/** A bearer check that reads the header itself (as Roda's do): it declares no credential parameter. */
+class HeaderAuthed extends HttpApiMiddleware.Tag<HeaderAuthed>()("test/HeaderAuthed", {
   provides: User,
   failure: HttpApiError.Unauthorized,
   security: { bearer: HttpApiSecurity.bearer }
@@ -53,6 +60,7 @@ class Things extends HttpApiGroup.make("things")
   .add(HttpApiEndpoint.del("remove", "/things/:id").setPath(Schema.Struct({ id: Schema.NumberFromString })))
   .add(HttpApiEndpoint.get("raw", "/raw"))
   .add(HttpApiEndpoint.get("maybe", "/maybe").addSuccess(Schema.String).middleware(MaybeUser))
+  .add(HttpApiEndpoint.get("header", "/header").addSuccess(Schema.String).middleware(HeaderAuthed))
   .add(HttpApiEndpoint.get("trail", "/trail").addSuccess(Schema.Array(Schema.String)).middleware(Authed))
   .middleware(GroupStep)
 {}
@@ -90,6 +98,7 @@ const serve = (group: GroupBuilder, dispatcher: Dispatcher = "platform") => {
         "maybe",
         () => Effect.map(Effect.serviceOption(User), (user) => user._tag === "Some" ? user.value : "nobody")
       )
+      .handle("header", () => User)
       .handle("trail", () => Effect.sync(() => trail.splice(0)))).pipe(Layer.provide(Layer.succeed(Greeting, "olá")))
   const Middleware = Layer.mergeAll(
     Layer.succeed(Authed, {
@@ -103,6 +112,13 @@ const serve = (group: GroupBuilder, dispatcher: Dispatcher = "platform") => {
             })
             : Effect.fail(new HttpApiError.Unauthorized())
         })
+    }),
+    Layer.succeed(HeaderAuthed, {
+      bearer: () =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          request.headers.authorization === "Bearer good"
+            ? Effect.succeed("bia")
+            : Effect.fail(new HttpApiError.Unauthorized()))
     }),
     Layer.succeed(
       GroupStep,
@@ -159,6 +175,9 @@ const requests: ReadonlyArray<[string, string, { token?: string; body?: string }
   ["DELETE", "/things/x"],
   ["GET", "/raw"],
   ["GET", "/maybe"],
+  ["GET", "/header", { token: "good" }],
+  ["GET", "/header", { token: "bad" }],
+  ["GET", "/header", {}],
   ["GET", "/trail", { token: "good" }]
 ]
 
@@ -196,6 +215,11 @@ describe("apiGroup answers as HttpApiBuilder.group", () => {
   it("runs the endpoint's middleware before the group's, as the platform does", async () => {
     await roda("GET", "/trail", { token: "good" }) // empties what earlier requests left
     expect(JSON.parse((await roda("GET", "/trail", { token: "good" })).body)).toEqual(["endpoint", "group after ana"])
+  })
+
+  it("runs a bearer check that takes no credential, which reads the request itself", async () => {
+    expect(await roda("GET", "/header", { token: "good" })).toMatchObject({ status: 200, body: JSON.stringify("bia") })
+    expect((await roda("GET", "/header", { token: "bad" })).status).toBe(401)
   })
 
   it("goes on without an optional middleware's service when it fails", async () => {
