@@ -4,10 +4,14 @@ import { alias } from "./vitest.shared"
 
 export default defineConfig({
   test: {
-    // Two test files at a time even on 2 cores (vitest's default there is one): much of a file's time
-    // is spent waiting (spawned binaries, PGlite's worker thread, PostgreSQL), and on this project's
-    // 2-core machines a run took 29% less time (CI has 90 minutes).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // On the embedded database, two test files at a time even on 2 cores (vitest's default there is
+    // one): each file opens databases of its own, and much of its time is spent waiting (spawned
+    // binaries, PGlite's worker thread); on this project's 2-core machines a run took ~30% less time
+    // (CI has 90 minutes). On PostgreSQL every file shares one database, and a file's job runner
+    // would run another's jobs (a controlled clock years ahead ends the other's subscriptions), so
+    // files run one at a time there.
+    maxWorkers: process.env.DATABASE_URL === undefined ? Math.max(2, availableParallelism() - 1) : 1,
+    minWorkers: 1,
     projects: ["core", "sql-pglite", "http-node", "cli", "mcp"].map((name) => ({
       resolve: { alias },
       test: {

@@ -579,8 +579,8 @@ describe("a price changed in the catalogue while a change is at the gateway", ()
 describe.skipIf(process.env.DATABASE_URL === undefined)("a change waiting for the subscription's lock", () => {
   /**
    * Statements locking subscriptions that wait for a lock right now, in this database (a row lock's
-   * wait is on a transaction id, which names no database: the waiting backend does). Other test files
-   * may run beside this one on the same database, hence the statement's text too.
+   * wait is on a transaction id, which names no database: the waiting backend does). Other work on the
+   * server (a job runner, another database's tests) may wait for locks too, hence the statement's text.
    */
   const waitingForLocks = async () =>
     (await query<{ waiting: number }>(
