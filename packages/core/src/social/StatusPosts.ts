@@ -77,20 +77,24 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
     })
 
     /**
-     * One statement without mentions, two with them (all or nothing): the post and its mentions, each
-     * answered by its insert. A new post has no reactions or comments yet, so nothing is read back.
-     * It needs no request transaction (see `selfContained` in app/requestTransaction.ts).
+     * A new post written by `insert` (one statement), and its mentions when it has any (then both in
+     * a transaction, all or nothing), each answered by its insert. A new post has no reactions or
+     * comments yet, so nothing is read back. It needs no request transaction (see `selfContained`
+     * in app/requestTransaction.ts).
      */
+    const post = <E>(communityId: string, id: string, body: string, insert: Effect.Effect<StatusRow, E>) =>
+      Effect.map(
+        mentionedIds(body).length === 0
+          ? Effect.map(insert, (row) => ({ row, mentioned: [] }))
+          : atomic(sql)(Effect.all({ row: insert, mentioned: mentions.insertFor(communityId, "status", id, body) })),
+        ({ mentioned, row }) =>
+          statusView(row, { reactions: new Map(), mine: new Map(), mentions: groupMentions(mentioned) })
+      )
+
     const create = traced("StatusPosts.create")(function*(member: Member, body: string) {
       const id = yield* ids.next
-      const post = { id, communityId: member.communityId, authorProfileId: member.actingProfileId, body }
-      const { mentioned, row } = mentionedIds(body).length === 0
-        ? { row: yield* repo.insertStatus(post), mentioned: [] }
-        : yield* atomic(sql)(Effect.all({
-          row: repo.insertStatus(post),
-          mentioned: mentions.insertFor(member.communityId, "status", id, body)
-        }))
-      return statusView(row, { reactions: new Map(), mine: new Map(), mentions: groupMentions(mentioned) })
+      const row = { id, communityId: member.communityId, authorProfileId: member.actingProfileId, body }
+      return yield* post(member.communityId, id, body, repo.insertStatus(row))
     })
 
     /**
@@ -109,19 +113,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
             ? Effect.succeed(found.value.row.value)
             : caller.refuse(Option.isSome(found))
       )
-      const { mentioned, row } = mentionedIds(body).length === 0
-        ? { row: yield* insert, mentioned: [] }
-        : yield* atomic(sql)(
-          Effect.flatMap(
-            insert,
-            (row) =>
-              Effect.map(
-                mentions.insertFor(caller.communityId, "status", id, body),
-                (mentioned) => ({ row, mentioned })
-              )
-          )
-        )
-      return statusView(row, { reactions: new Map(), mine: new Map(), mentions: groupMentions(mentioned) })
+      return yield* post(caller.communityId, id, body, insert)
     })
 
     const update = traced("StatusPosts.update")(function*(member: Member, id: string, body: string) {

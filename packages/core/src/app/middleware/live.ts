@@ -11,30 +11,37 @@ import { invalidToken, makeReadToken, requireAccount } from "./Authentication"
 import { bodyCommunityMatches, makeCommunityIdOf, makeFindCaller, requireMembership } from "./CommunityScope"
 
 /**
+ * What MemberScope and DeferredMemberScope share: `scoped` checks the token (401) and the community
+ * header (400) before the rest; `settle` reads the account and its membership in one statement (401,
+ * 403); `resolve` is `settle`, then the body's `communityId` (400), then `X-ProfileId`.
+ */
+const makeMemberChecks = Effect.gen(function*() {
+  const readToken = yield* makeReadToken
+  const communityIdOf = yield* makeCommunityIdOf
+  const findCaller = yield* makeFindCaller
+  const applyActingProfile = yield* makeApplyActingProfile
+  const scoped = <A, R>(next: (communityId: string, accountId: string) => Effect.Effect<A, AppError, R>) => () =>
+    Effect.flatMap(
+      requireAccount(readToken),
+      (accountId) => Effect.flatMap(communityIdOf(accountId), (communityId) => next(communityId, accountId))
+    )
+  const settle = (communityId: string, accountId: string) =>
+    Effect.flatMap(findCaller(communityId, accountId), ({ member }) => requireMembership(member))
+  const resolve = (communityId: string, accountId: string) =>
+    settle(communityId, accountId).pipe(
+      Effect.tap(() => bodyCommunityMatches(communityId)),
+      Effect.flatMap(applyActingProfile)
+    )
+  return { scoped, settle, resolve }
+})
+
+/**
  * Token, then community header, then account and membership (one statement), then `X-ProfileId`.
  * The token's account is read with the membership, not before it.
  */
 export const MemberScopeLive = Layer.effect(
   MemberScope,
-  Effect.gen(function*() {
-    const readToken = yield* makeReadToken
-    const communityIdOf = yield* makeCommunityIdOf
-    const findCaller = yield* makeFindCaller
-    const applyActingProfile = yield* makeApplyActingProfile
-    return {
-      bearer: () =>
-        Effect.flatMap(
-          requireAccount(readToken),
-          (accountId) =>
-            Effect.flatMap(communityIdOf(accountId), (communityId) =>
-              findCaller(communityId, accountId).pipe(
-                Effect.flatMap(({ member }) => requireMembership(member)),
-                Effect.tap(() => bodyCommunityMatches(communityId)),
-                Effect.flatMap(applyActingProfile)
-              ))
-        )
-    }
-  })
+  Effect.map(makeMemberChecks, ({ resolve, scoped }) => ({ bearer: scoped(resolve) }))
 )
 
 const refuse = (accountFound: boolean) => accountFound ? Effect.fail(forbidden(Messages.notMember)) : invalidToken
@@ -48,50 +55,27 @@ const refuse = (accountFound: boolean) => accountFound ? Effect.fail(forbidden(M
 export const DeferredMemberScopeLive = Layer.effect(
   DeferredMemberScope,
   Effect.gen(function*() {
-    const readToken = yield* makeReadToken
-    const communityIdOf = yield* makeCommunityIdOf
-    const findCaller = yield* makeFindCaller
-    const applyActingProfile = yield* makeApplyActingProfile
+    const { resolve, scoped, settle } = yield* makeMemberChecks
     const memberships = yield* Memberships
-    const deferred = (
-      communityId: string,
-      accountId: string
-    ): Effect.Effect<DeferredMember, AppError, HttpServerRequest.HttpServerRequest> => {
-      const settle = Effect.flatMap(findCaller(communityId, accountId), ({ member }) => requireMembership(member))
-      return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const deferred = (communityId: string, accountId: string) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const settled = settle(communityId, accountId)
+        const of = (member: Option.Option<Member>): DeferredMember => ({
+          communityId,
+          member,
+          caller: memberships.callerRow(communityId, accountId),
+          refuse,
+          settle: settled
+        })
         const header = request.headers["x-profileid"]?.trim()
-        if (header !== undefined && header !== "") {
-          return settle.pipe(
-            Effect.tap(() => bodyCommunityMatches(communityId)),
-            Effect.flatMap(applyActingProfile),
-            Effect.map((member) => ({
-              communityId,
-              member: Option.some(member),
-              caller: memberships.callerRow(communityId, accountId),
-              refuse,
-              settle
-            }))
+        return header !== undefined && header !== ""
+          ? Effect.map(resolve(communityId, accountId), (member) => of(Option.some(member)))
+          : Effect.as(
+            Effect.catchAll(bodyCommunityMatches(communityId), (error) => Effect.zipRight(settled, Effect.fail(error))),
+            of(Option.none())
           )
-        }
-        return Effect.as(
-          Effect.catchAll(bodyCommunityMatches(communityId), (error) => Effect.zipRight(settle, Effect.fail(error))),
-          {
-            communityId,
-            member: Option.none<Member>(),
-            caller: memberships.callerRow(communityId, accountId),
-            refuse,
-            settle
-          }
-        )
       })
-    }
-    return {
-      bearer: () =>
-        Effect.flatMap(
-          requireAccount(readToken),
-          (accountId) => Effect.flatMap(communityIdOf(accountId), (communityId) => deferred(communityId, accountId))
-        )
-    }
+    return { bearer: scoped(deferred) }
   })
 )
 
