@@ -1,19 +1,20 @@
 /**
  * The worker thread that runs a PGlite database for `PgliteClient` with `thread: "worker"`. It
- * opens the database its `workerData` names (unpacking a new folder first while the main thread
- * compiles PGlite's WebAssembly), answers each request with the same engine a PGlite on the main
- * thread has (one at a time, in the order they came), and stops after `close`.
+ * opens the database its `workerData` names (unpacking a new folder first while PGlite's WebAssembly
+ * compiles, here or on the thread that started it), answers each request with the same engine a
+ * PGlite on the main thread has (one at a time, in the order they came), and stops after `close`.
  */
 import { parentPort, workerData } from "node:worker_threads"
 import { createDatabase, unpackFirst } from "./internal/create"
 import { type Engine, inThread } from "./internal/engine"
-import type { Runtime } from "./internal/runtime"
-import { type Request, type RuntimeMessage, sendError, type WorkerInit } from "./internal/workerProtocol"
+import { type Runtime, sharedRuntime } from "./internal/runtime"
+import { type Opened, type Request, type RuntimeMessage, sendError, type WorkerInit } from "./internal/workerProtocol"
 
 const port = parentPort!
 const init = workerData as WorkerInit
 let receiveRuntime: (runtime: Runtime) => void = () => undefined
-const runtime = new Promise<Runtime>((resolve) => receiveRuntime = resolve)
+// Compiled here (started before the unpack, it runs on V8's threads meanwhile) or received.
+const runtime = init.compile ? sharedRuntime() : new Promise<Runtime>((resolve) => receiveRuntime = resolve)
 
 const open = async (): Promise<Engine> => {
   const options = { contrib: init.contrib, loadDataDir: init.loadDataDir, unpackFrom: init.unpackFrom }
@@ -23,7 +24,10 @@ const open = async (): Promise<Engine> => {
 const opened = open()
 
 opened.then(
-  (engine) => port.postMessage({ id: 0, value: { unpacked: engine.unpacked } }),
+  async (engine) => {
+    const value: Opened = { unpacked: engine.unpacked, runtime: init.compile ? await runtime : undefined }
+    port.postMessage({ id: 0, value })
+  },
   (error) => port.postMessage({ id: 0, error: sendError(error) })
 )
 

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises"
+import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 
@@ -16,16 +16,29 @@ let runtime: Promise<Runtime> | undefined
 /**
  * PGlite compiles its WebAssembly and reads its file system bundle for every instance; both are
  * the same for all of them, so a process does it once (tests open dozens of databases). A worker
- * thread is handed the compiled module rather than compiling it again.
+ * thread is handed the compiled module rather than compiling it again. The files are read at once,
+ * synchronously: the compilation then runs on V8's background threads even while this thread is
+ * busy (unpacking a data folder synchronously, loading modules), where an asynchronous read would
+ * wait for this thread to be free before the compilation could begin.
  */
 export const sharedRuntime = (): Promise<Runtime> =>
-  runtime ??= Promise.all([
-    readFile(join(distDir(), "pglite.wasm")).then((bytes) => WebAssembly.compile(bytes)),
-    readFile(join(distDir(), "pglite.data")).then((bytes) => new Blob([bytes]))
-  ]).then(([wasmModule, fsBundle]) => ({ wasmModule, fsBundle })).catch((error) => {
+  runtime ??= new Promise<Runtime>((resolve) => {
+    const dist = distDir()
+    const compiling = WebAssembly.compile(readFileSync(join(dist, "pglite.wasm")))
+    const fsBundle = new Blob([readFileSync(join(dist, "pglite.data"))])
+    resolve(compiling.then((wasmModule) => ({ wasmModule, fsBundle })))
+  }).catch((error) => {
     runtime = undefined
     throw error
   })
+
+/** This thread's shared runtime if it has one or is making one (a worker may then be handed it). */
+export const startedRuntime = (): Promise<Runtime> | undefined => runtime
+
+/** A runtime another thread made becomes this thread's shared one, unless it has one already. */
+export const adoptRuntime = (made: Runtime): void => {
+  runtime ??= Promise.resolve(made)
+}
 
 /**
  * Starts compiling PGlite's WebAssembly and reading its file system bundle now, for the next open:

@@ -4,8 +4,15 @@ import { createRequire } from "node:module"
 import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
 import type { Death, Engine } from "./engine"
-import { sharedRuntime } from "./runtime"
-import { receiveError, type Reply, type Request, type RuntimeMessage, type WorkerInit } from "./workerProtocol"
+import { adoptRuntime, startedRuntime } from "./runtime"
+import {
+  type Opened,
+  receiveError,
+  type Reply,
+  type Request,
+  type RuntimeMessage,
+  type WorkerInit
+} from "./workerProtocol"
 
 /**
  * A parameter as PGlite would serialize it on this thread. A message drops prototypes, and with them
@@ -85,7 +92,7 @@ export const onWorkerSpawned = (listener: (worker: Worker) => void): () => void 
  */
 export const inWorker = async (
   dataDir: string | undefined,
-  options: Omit<WorkerInit, "dataDir">
+  options: Omit<WorkerInit, "dataDir" | "compile">
 ): Promise<Engine> => {
   const waiting = new Map<number, Waiting>()
   let stopped: Error | undefined
@@ -94,8 +101,10 @@ export const inWorker = async (
   const restarts: Array<number> = []
   const deathListeners = new Set<(death: Death) => void>()
   let nextId = 1
-  // Compiled here while the first worker unpacks its folder; given again to every restarted one.
-  const compiling = sharedRuntime()
+  // This thread's runtime when it has one (or is compiling it); else the first worker compiles it, on
+  // its own thread while it unpacks (this one is often busy loading the program) and hands it back.
+  // Either way it is given to every restarted worker.
+  const known = startedRuntime()
   let runtime: RuntimeMessage | undefined
 
   const settle = (id: number, answer: (entry: Waiting) => void) => {
@@ -132,7 +141,13 @@ export const inWorker = async (
     failWaiting(crashed(error))
     // The folder is there now: nothing to unpack or load. Calls made meanwhile wait in the new
     // worker until it has opened the database.
-    worker = launch({ dataDir, contrib: options.contrib, loadDataDir: undefined, unpackFrom: undefined })
+    worker = launch({
+      dataDir,
+      contrib: options.contrib,
+      loadDataDir: undefined,
+      unpackFrom: undefined,
+      compile: false
+    })
     worker.postMessage(runtime)
   }
 
@@ -174,14 +189,21 @@ export const inWorker = async (
     return answer as Promise<A>
   }
 
-  let worker = launch({ dataDir, ...options })
+  let worker = launch({ dataDir, ...options, compile: known === undefined })
   let unpacked: boolean
   try {
     const ready = expect(0)
     ready.catch(() => undefined) // observed below, unless the runtime fails first
-    runtime = { op: "runtime", runtime: await compiling }
-    worker.postMessage(runtime)
-    unpacked = (await ready as { readonly unpacked: boolean }).unpacked
+    if (known !== undefined) {
+      runtime = { op: "runtime", runtime: await known }
+      worker.postMessage(runtime)
+    }
+    const opened = await ready as Opened
+    if (opened.runtime !== undefined) {
+      adoptRuntime(opened.runtime)
+      runtime = { op: "runtime", runtime: opened.runtime }
+    }
+    unpacked = opened.unpacked
   } catch (error) {
     closing = true
     await worker.terminate()

@@ -1,14 +1,24 @@
 import type { Runtime } from "./runtime"
 
 /**
- * What the worker opens, given as its `workerData`. PGlite's compiled WebAssembly follows in a
- * message (`RuntimeMessage`): the worker unpacks a new folder meanwhile.
+ * What the worker opens, given as its `workerData`. PGlite's compiled WebAssembly either follows in a
+ * message (`RuntimeMessage`), when the starting thread has it or is compiling it, or the worker
+ * compiles it itself (`compile`) and hands it back with its first answer (`Opened`). Either way the
+ * worker unpacks a new folder meanwhile.
  */
 export interface WorkerInit {
   readonly dataDir: string | undefined
   readonly contrib: ReadonlyArray<string>
   readonly loadDataDir: Blob | undefined
   readonly unpackFrom: string | undefined
+  readonly compile: boolean
+}
+
+/** The value of the worker's first answer (id 0): the database is open. */
+export interface Opened {
+  readonly unpacked: boolean
+  /** The runtime the worker compiled, when `WorkerInit.compile` asked it to. */
+  readonly runtime: Runtime | undefined
 }
 
 export interface RuntimeMessage {
