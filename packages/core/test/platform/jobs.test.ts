@@ -2,11 +2,13 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Jobs } from "../../src/platform/Jobs"
 import { startRoda } from "../support/harness"
+import { statements } from "../support/queries"
 import { query } from "../support/sql"
 
 // Two processes on one database when PostgreSQL runs; one (several fibers) on the embedded one.
 const shared = process.env.DATABASE_URL !== undefined
-const first = startRoda({ runJobs: false })
+// Traced, so that `statements` counts what a round sends.
+const first = startRoda({ runJobs: false }, { tracing: true })
 const second = shared ? startRoda({ runJobs: false }) : first
 const runners = [first, second]
 
@@ -118,5 +120,50 @@ describe("Jobs (durable queue)", () => {
       (sql) => sql`SELECT status, attempts FROM jobs WHERE kind = ${kind}`
     )
     expect(row).toEqual({ status: "queued", attempts: 0 })
+  })
+
+  it("claims up to `limit` due jobs of each kind in one statement, each leased for its handler's time", async () => {
+    const [short, long, idle] = [kindOf("short"), kindOf("long"), kindOf("idle")]
+    const leases = new Map<string, Array<number>>()
+    const recordLease = (kind: string) => (_payload: unknown, run: { readonly id: string }) =>
+      Effect.gen(function*() {
+        const [row] = yield* Effect.promise(() =>
+          query<{ seconds: number }>(
+            first,
+            (sql) =>
+              sql`SELECT extract(epoch FROM locked_until - now())::float8 AS seconds FROM jobs WHERE id = ${run.id}`
+          )
+        )
+        leases.set(kind, [...(leases.get(kind) ?? []), row!.seconds])
+      })
+    await withJobs(first, (jobs) => jobs.handle(short, recordLease(short), { leaseSeconds: 30 }))
+    await withJobs(first, (jobs) => jobs.handle(long, recordLease(long), { leaseSeconds: 600 }))
+    await withJobs(first, (jobs) => jobs.handle(idle, () => Effect.void))
+    const kinds = [short, long, idle]
+    // A round over three kinds with nothing due is one statement (it was one a kind).
+    const empty = await statements(() =>
+      withJobs(first, (jobs) => jobs.runDue({ kinds }).pipe(Effect.withSpan("http.server jobs")))
+    )
+    expect(empty).toMatchObject({ n: 1, result: 0 })
+    for (const kind of [short, long]) {
+      for (let n = 0; n < 3; n++) await withJobs(first, (jobs) => jobs.enqueue({ kind, payload: { n } }))
+    }
+    const round = await statements(() =>
+      withJobs(first, (jobs) => jobs.runDue({ limit: 2, kinds }).pipe(Effect.withSpan("http.server jobs")))
+    )
+    // Two of each kind with due jobs: one claim, then each job's finish.
+    expect(round.result).toBe(4)
+    expect(round.n).toBe(1 + 4)
+    expect(leases.get(short)).toHaveLength(2)
+    expect(leases.get(long)).toHaveLength(2)
+    for (const [kind, lease] of [[short, 30], [long, 600]] as const) {
+      for (const seconds of leases.get(kind)!) {
+        expect(seconds).toBeGreaterThan(lease - 5)
+        expect(seconds).toBeLessThanOrEqual(lease)
+      }
+    }
+    // The third of each is claimed by the next round.
+    expect(await withJobs(first, (jobs) => jobs.runDue({ limit: 2, kinds }))).toBe(2)
+    expect(await withJobs(first, (jobs) => jobs.runDue({ limit: 2, kinds }))).toBe(0)
   })
 })
