@@ -15,7 +15,7 @@ import { createRequire } from "node:module"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { dropDatabase, freshDatabase, startRoda, stop, wrk as harnessWrk } from "./harness.mjs"
+import { dropDatabase, freshDatabase, lowerMedian as median, startRoda, stop, wrk as harnessWrk } from "./harness.mjs"
 import { throughApi, throughSql } from "./seed.mjs"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
@@ -72,8 +72,6 @@ const seedPostgres = async () => {
   }
   return ids
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
 
 const main = async () => {
   rmSync(DIR, { recursive: true, force: true })

@@ -11,15 +11,13 @@
 import { mkdirSync, rmSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { option, startRoda, stop } from "./harness.mjs"
+import { lowerMedian as median, option, startRoda, stop } from "./harness.mjs"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const opt = option(process.argv.slice(2))
 const STARTS = Number(opt("starts", 9))
 const DIR = resolve(String(opt("dir", "/tmp/roda-bench-fresh")))
 const mainJs = resolve(String(opt("roda-main", join(root, "packages/http-node/dist/main.js"))))
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
 
 const main = async () => {
   rmSync(DIR, { recursive: true, force: true })

@@ -18,6 +18,9 @@ export const rodaEnv = {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
+/** The middle value (the lower of the two middle ones for an even count). */
+export const lowerMedian = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
+
 /**
  * The Node flags a script's shebang asks for (`#!/usr/bin/env -S node --flag …`): servers are measured
  * as their binaries run them.

@@ -15,11 +15,11 @@ let runtime: Promise<Runtime> | undefined
 
 /**
  * PGlite compiles its WebAssembly and reads its file system bundle for every instance; both are
- * the same for all of them, so a process does it once (tests open dozens of databases). A worker
- * thread is handed the compiled module rather than compiling it again. The files are read at once,
- * synchronously: the compilation then runs on V8's background threads even while this thread is
- * busy (unpacking a data folder synchronously, loading modules), where an asynchronous read would
- * wait for this thread to be free before the compilation could begin.
+ * the same for all of them, so a process does it once (tests open dozens of databases): a worker
+ * is handed this thread's module, or compiles it and hands it back (`workerEngine.ts`). The files
+ * are read at once, synchronously: the compilation then runs on V8's background threads even while
+ * this thread is busy (unpacking a data folder synchronously, loading modules), where an
+ * asynchronous read would wait for this thread to be free before the compilation could begin.
  */
 export const sharedRuntime = (): Promise<Runtime> =>
   runtime ??= new Promise<Runtime>((resolve) => {
