@@ -1,6 +1,7 @@
-import { Effect, Option, Tracer } from "effect"
+import { Effect, Either, Option, Tracer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Courses } from "../src/courses/Courses"
+import type { AppError } from "../src/domain/AppError"
 import type { Member } from "../src/domain/Caller"
 import { type Viewer, viewerOfMember } from "../src/structure/Access"
 import { accountOf } from "./support/auth"
@@ -8,6 +9,7 @@ import { as } from "./support/community"
 import { type CourseCommunity, courseCommunity, publishedCourse } from "./support/courses"
 import { expectOk } from "./support/envelope"
 import { client, startRoda } from "./support/harness"
+import { createSpace } from "./support/structure"
 
 // Statements are counted through their spans, which only exist with tracing on.
 const roda = startRoda({}, { tracing: true })
@@ -30,8 +32,12 @@ const statementsOfDetail = (viewer: Viewer, identifier: string) =>
       context: base.context
     })
     const courses = yield* Courses
-    const detail = yield* courses.detail(viewer, identifier).pipe(Effect.withTracer(counting))
-    return { statements, lessons: detail.lessonCount }
+    const detail = yield* courses.detail(viewer, identifier).pipe(Effect.withTracer(counting), Effect.either)
+    return {
+      statements,
+      lessons: Either.isRight(detail) ? detail.right.lessonCount : undefined,
+      status: Either.isLeft(detail) ? (detail.left as AppError).status : 200
+    }
   }))
 
 let setup: CourseCommunity
@@ -51,7 +57,7 @@ beforeAll(async () => {
 })
 
 describe("course detail", () => {
-  it("loads in three statements whatever the viewer and the number of modules and lessons", async () => {
+  it("loads in one statement whatever the viewer and the number of modules and lessons", async () => {
     const small = await publishedCourse(api, setup, { modules: 1, lessons: 2 })
     const large = await publishedCourse(api, setup, { modules: 4, lessons: 5 })
     for (const course of [small, large]) {
@@ -71,8 +77,17 @@ describe("course detail", () => {
       const few = await statementsOfDetail(viewer, small.id)
       const many = await statementsOfDetail(viewer, large.slug)
       expect([few.lessons, many.lessons]).toEqual([2, 20])
-      // The course, the access decision, the outline (with enrollment and progress for a member).
-      expect([few.statements, many.statements]).toEqual([3, 3])
+      // The course with the access decision and the outline (with enrollment and progress for a member).
+      expect([few.statements, many.statements]).toEqual([1, 1])
     }
+  })
+
+  it("tells a viewer who may not read the space why, in a second statement", async () => {
+    const privateSpace = await createSpace(api, setup, setup.section.id, { visibility: "private", title: "Privado" })
+    const course = await publishedCourse(api, { ...setup, space: privateSpace }, { modules: 1, lessons: 1 })
+    const anonymous: Viewer = { communityId: setup.community.id, member: Option.none() }
+    // The detail statement, then the space as the visitor sees it (hidden: 404).
+    expect(await statementsOfDetail(anonymous, course.id)).toEqual({ statements: 2, lessons: undefined, status: 404 })
+    expect(await statementsOfDetail(viewerOfMember(member), course.slug)).toMatchObject({ statements: 1, lessons: 1 })
   })
 })

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { type AppError, invalidField, notFound } from "../domain/AppError"
+import { type AppError, forbidden, invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { orNotFound } from "../domain/found"
@@ -161,18 +161,28 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
     })
 
     /**
-     * Course detail in three statements: the course, the access decision (before any lesson
-     * content is read), then the outline with, for a member, enrollment and progress.
+     * Course detail in one statement (`OutlineRepo.detailOf`): the course with the viewer's access
+     * to its space and, when they may see it, the outline with, for a member, enrollment and progress.
+     * A viewer who may not read the space is told why by `Access.readContent` (404 when the space is
+     * hidden from them, else 403), a second statement on that path only.
      */
     const detail = traced("Courses.detail")(function*(viewer: Viewer, identifier: string) {
-      const course = yield* orNotFound(Messages.courseNotFound)(repo.findByIdentifier(viewer.communityId, identifier))
       const staff = Option.exists(viewer.member, (member) => isStaff(member.role))
+      const found = yield* outlines.detailOf(viewer.communityId, identifier, {
+        readable: yield* access.readableSpaces(viewer),
+        profileId: Option.getOrUndefined(Option.map(viewer.member, (member) => member.actingProfileId)),
+        staff
+      })
+      if (Option.isNone(found)) return yield* Effect.fail(notFound(Messages.courseNotFound))
+      const { course, outline: parts, readable } = found.value
       if (course.status !== "published" && !staff) return yield* Effect.fail(notFound(Messages.courseNotFound))
-      yield* access.readContent(viewer, course.spaceId)
-      const learnerId = Option.getOrUndefined(Option.map(viewer.member, (member) => member.actingProfileId))
-      const { learner, lessons, modules } = yield* outlines.outlineOf(course, learnerId)
+      if (!readable || parts === undefined) {
+        yield* access.readContent(viewer, course.spaceId)
+        // Readable since the statement ran (an entitlement granted in between): its answer stands.
+        return yield* Effect.fail(forbidden(Messages.spaceContentForbidden))
+      }
       const now = yield* Clock.currentTimeMillis
-      return { ...courseView(course), ...outline({ modules, lessons, learner, staff, now }) }
+      return { ...courseView(course), ...outline({ ...parts, staff, now }) }
     })
 
     return { create, update, remove, list, detail }

@@ -1,15 +1,18 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { SqlClient, type Statement } from "@effect/sql"
+import { Effect, Option } from "effect"
 import type { LessonRow, ModuleRow } from "./CurriculumRepo"
 import type { EnrollmentRow, ProgressRow } from "./LearningRepo"
 import type { OutlineInput } from "./outline"
-import type { LessonType } from "./Policy"
-import type { CourseRow } from "./Repo"
+import type { CourseLevel, CourseStatus, LessonType } from "./Policy"
+import { type CourseRow, identifierMatch } from "./Repo"
 
-/** One row of the outline statement: the columns of every kind, null where a kind has no such column. */
-interface OutlineLine {
-  readonly kind: "module" | "lesson" | "enrollment" | "progress"
-  /** The module, lesson or enrollment id; the lesson id of a progress row. */
+/**
+ * One row of the detail statement: the course's own line, then its outline's, with the columns of
+ * every kind, null where a kind has no such column.
+ */
+interface DetailLine {
+  readonly kind: "course" | "module" | "lesson" | "enrollment" | "progress"
+  /** The course, module, lesson or enrollment id; the lesson id of a progress row. */
   readonly id: string
   readonly moduleId: string | null
   readonly profileId: string | null
@@ -29,70 +32,138 @@ interface OutlineLine {
   /** The enrollment date of an enrollment row. */
   readonly createdAt: Date | null
   readonly updatedAt: Date | null
+  // The course line's own columns.
+  readonly spaceId: string | null
+  readonly slug: string | null
+  readonly description: string | null
+  readonly level: CourseLevel | null
+  readonly status: CourseStatus | null
+  readonly coverUrl: string | null
+  readonly publishedAt: Date | null
+  /** Whether the viewer may read the course's space, by `Access.readableSpaces`. */
+  readonly readable: boolean | null
 }
 
-/** A course as read by CoursesRepo: its ids as the database spells them. */
-type CourseIds = Pick<CourseRow, "communityId" | "id">
+export interface DetailViewer {
+  /** `Access.readableSpaces` of the viewer: the spaces whose content they may read. */
+  readonly readable: Statement.Fragment
+  /** The learner whose enrollment and progress are read (a member's acting profile). */
+  readonly profileId: string | undefined
+  /** Staff see drafts. */
+  readonly staff: boolean
+}
+
+export interface Detail {
+  readonly course: CourseRow
+  /** Whether the viewer may read the course's space. */
+  readonly readable: boolean
+  /** Read only when the viewer may see it: readable, and published or the viewer is staff. */
+  readonly outline: Pick<OutlineInput, "learner" | "lessons" | "modules"> | undefined
+}
 
 /**
- * The course detail's read of the curriculum (modules, lessons) and learning (enrollment, progress)
- * tables in ONE statement: a UNION ALL of typed rows, so that the driver parses every column (dates
- * included) as the single-table reads of CurriculumRepo and LearningRepo do.
+ * The course detail's read in ONE statement: the course by id or slug with the viewer's access to
+ * its space, and, only when the viewer may see it (no lesson content is read otherwise), its
+ * curriculum (modules, lessons) and the learner's enrollment and progress. A UNION ALL of typed
+ * rows, so that the driver parses every column (dates included) as the single-table reads of
+ * CoursesRepo, CurriculumRepo and LearningRepo do.
  */
 export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/OutlineRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    /** The course's own ids are not read again: every row belongs to `course`. */
-    const outlineOf = (course: CourseIds, profileId: string | undefined) => {
-      const { communityId, id: courseId } = course
-      // Every branch lists the same columns on the same lines: ids; lesson (and module) fields; progress; times.
+    const detailOf = (communityId: string, identifier: string, viewer: DetailViewer) => {
+      const { profileId } = viewer
+      const { match, order } = identifierMatch(sql, identifier)
+      const shown = sql`(SELECT id FROM shown)`
+      // Every branch lists the same columns on the same lines: ids; lesson (and module) fields;
+      // progress; times; the course's own.
       const learnerRows = profileId === undefined ? sql`` : sql`
         UNION ALL
         SELECT 'enrollment', id, NULL, profile_id,
           NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
           NULL, NULL, NULL, NULL,
-          enrolled_at, NULL
-        FROM enrollments WHERE community_id = ${communityId} AND course_id = ${courseId} AND profile_id = ${profileId}
+          enrolled_at, NULL,
+          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        FROM enrollments WHERE community_id = ${communityId} AND course_id = ${shown} AND profile_id = ${profileId}
         UNION ALL
         SELECT 'progress', lesson_id, NULL, profile_id,
           NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
           completed, percent, last_position_seconds, completed_at,
-          NULL, updated_at
+          NULL, updated_at,
+          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
         FROM lesson_progress
-        WHERE community_id = ${communityId} AND course_id = ${courseId} AND profile_id = ${profileId}`
-      return sql<OutlineLine>`
-        SELECT 'module' AS kind, id, NULL::uuid AS module_id, NULL::uuid AS profile_id,
+        WHERE community_id = ${communityId} AND course_id = ${shown} AND profile_id = ${profileId}`
+      return sql<DetailLine>`
+        WITH course AS (
+          SELECT id, space_id, title, slug, description, level, status, cover_url, created_at, updated_at,
+            published_at, space_id IN (${viewer.readable}) AS readable
+          FROM courses WHERE community_id = ${communityId} AND ${match} ORDER BY ${order} LIMIT 1
+        ), shown AS (
+          SELECT id FROM course WHERE readable AND (status = 'published' OR ${viewer.staff}::boolean)
+        )
+        SELECT 'course' AS kind, id, NULL::uuid AS module_id, NULL::uuid AS profile_id,
           title, NULL::text AS type, NULL::text AS body, NULL::text AS image_url, NULL::text AS video_url,
-            NULL::text AS url, NULL::int AS duration_seconds, position, NULL::int AS release_after_days,
+            NULL::text AS url, NULL::int AS duration_seconds, NULL::int AS position,
+            NULL::int AS release_after_days,
           NULL::boolean AS completed, NULL::int AS percent, NULL::int AS last_position_seconds,
             NULL::timestamptz AS completed_at,
-          created_at, updated_at
-        FROM course_modules WHERE community_id = ${communityId} AND course_id = ${courseId}
+          created_at, updated_at,
+          space_id, slug, description, level, status, cover_url, published_at, readable
+        FROM course
+        UNION ALL
+        SELECT 'module', id, NULL, NULL,
+          title, NULL, NULL, NULL, NULL, NULL, NULL, position, NULL,
+          NULL, NULL, NULL, NULL,
+          created_at, updated_at,
+          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        FROM course_modules WHERE community_id = ${communityId} AND course_id = ${shown}
         UNION ALL
         SELECT 'lesson', id, module_id, NULL,
           title, type, body, image_url, video_url, url, duration_seconds, position, release_after_days,
           NULL, NULL, NULL, NULL,
-          created_at, updated_at
-        FROM lessons WHERE community_id = ${communityId} AND course_id = ${courseId}
+          created_at, updated_at,
+          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        FROM lessons WHERE community_id = ${communityId} AND course_id = ${shown}
         ${learnerRows}
         ORDER BY kind, position, id`.pipe(
-        Effect.map((lines) => outlineFrom(course, lines, profileId !== undefined)),
+        Effect.map((lines) => detailFrom(communityId, lines, viewer)),
         Effect.orDie
       )
     }
 
-    return { outlineOf }
+    return { detailOf }
   })
 }) {}
 
-/** The lines split back into the row types of the curriculum and learning repos (modules in order). */
-const outlineFrom = (
-  course: CourseIds,
-  lines: ReadonlyArray<OutlineLine>,
-  withLearner: boolean
-): Pick<OutlineInput, "learner" | "lessons" | "modules"> => {
-  const { communityId, id: courseId } = course
+const courseFrom = (communityId: string, line: DetailLine): CourseRow => ({
+  id: line.id,
+  communityId,
+  spaceId: line.spaceId!,
+  title: line.title!,
+  slug: line.slug!,
+  description: line.description,
+  level: line.level!,
+  status: line.status!,
+  coverUrl: line.coverUrl,
+  createdAt: line.createdAt!,
+  updatedAt: line.updatedAt!,
+  publishedAt: line.publishedAt
+})
+
+/** The lines split back into the row types of the course, curriculum and learning repos (modules in order). */
+const detailFrom = (
+  communityId: string,
+  lines: ReadonlyArray<DetailLine>,
+  viewer: DetailViewer
+): Option.Option<Detail> => {
+  const head = lines[0]
+  if (head === undefined || head.kind !== "course") return Option.none()
+  const course = courseFrom(communityId, head)
+  const courseId = course.id
+  const readable = head.readable === true
+  // The statement's `shown`: the outline lines are there only then.
+  const shown = readable && (course.status === "published" || viewer.staff)
   const modules: Array<ModuleRow> = []
   const lessons: Array<LessonRow> = []
   const progress: Array<ProgressRow> = []
@@ -146,5 +217,11 @@ const outlineFrom = (
         break
     }
   }
-  return { modules, lessons, learner: withLearner ? { enrollment, progress } : undefined }
+  return Option.some({
+    course,
+    readable,
+    outline: shown
+      ? { modules, lessons, learner: viewer.profileId === undefined ? undefined : { enrollment, progress } }
+      : undefined
+  })
 }

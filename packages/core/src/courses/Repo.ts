@@ -53,6 +53,18 @@ export type CourseChanges = Partial<{
 
 const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 
+/**
+ * A course by id or by slug, over `courses`: the condition and the order that puts the match by id
+ * first (an id-shaped slug is found too; the id wins). Take the first row.
+ */
+export const identifierMatch = (sql: SqlClient.SqlClient, identifier: string) => {
+  const value = identifier.trim().toLowerCase()
+  return {
+    match: isUuid(value) ? sql`(id = ${value} OR slug = ${value})` : sql`slug = ${value}`,
+    order: sql`(slug = ${value})`
+  }
+}
+
 /** SQL for courses. */
 export class CoursesRepo extends Effect.Service<CoursesRepo>()("@roda/core/CoursesRepo", {
   effect: Effect.gen(function*() {
@@ -81,13 +93,6 @@ export class CoursesRepo extends Effect.Service<CoursesRepo>()("@roda/core/Cours
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
-      /** By id or by slug (an id-shaped slug is found too; the id wins). */
-      findByIdentifier: (communityId: string, identifier: string) => {
-        const value = identifier.trim().toLowerCase()
-        const match = isUuid(value) ? sql`(id = ${value} OR slug = ${value})` : sql`slug = ${value}`
-        return sql<CourseRow>`${select} WHERE community_id = ${communityId} AND ${match}
-          ORDER BY (slug = ${value}) LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
-      },
       /** Fails with the SqlError of a unique violation when the slug is taken in the community. */
       insert: (row: NewCourseRow) => sql`INSERT INTO courses ${sql.insert(row)}`.pipe(Effect.asVoid),
       /** Fails with the SqlError of a unique violation when the new slug is taken. */
