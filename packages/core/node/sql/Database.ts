@@ -15,6 +15,7 @@ import { folderClient } from "./folderClient"
 import { makeStatementNames, namingClient } from "./namedStatements"
 import { loadTemplate, saveTemplate, templateKey } from "./template"
 import { templateFile } from "./templateFiles"
+import { timestamptzParser } from "./timestamps"
 
 /**
  * A name conversion remembered per name: it runs on every column of every row read, over a few
@@ -46,9 +47,17 @@ const int8AsNumber = (value: string): number | bigint => {
   return Number.isSafeInteger(number) ? number : BigInt(value)
 }
 
+const TIMESTAMPTZ_OID = 1184
+const timestamptz = timestamptzParser(pg.types.getTypeParser(TIMESTAMPTZ_OID, "text"))
+
 const pgTypes = {
-  getTypeParser: (oid: number, format?: "text" | "binary") =>
-    oid === INT8_OID && format !== "binary" ? int8AsNumber : pg.types.getTypeParser(oid, format)
+  getTypeParser: (oid: number, format?: "text" | "binary") => {
+    if (format !== "binary") {
+      if (oid === INT8_OID) return int8AsNumber
+      if (oid === TIMESTAMPTZ_OID) return timestamptz
+    }
+    return pg.types.getTypeParser(oid, format)
+  }
 }
 
 /** A pool whose connections name (prepare) hot statements; ended with the layer. */
