@@ -168,13 +168,13 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
      */
     const detail = traced("Courses.detail")(function*(viewer: Viewer, identifier: string) {
       const staff = Option.exists(viewer.member, (member) => isStaff(member.role))
-      const found = yield* outlines.detailOf(viewer.communityId, identifier, {
-        readable: yield* access.readableSpaces(viewer),
-        profileId: Option.getOrUndefined(Option.map(viewer.member, (member) => member.actingProfileId)),
-        staff
-      })
-      if (Option.isNone(found)) return yield* Effect.fail(notFound(Messages.courseNotFound))
-      const { course, outline: parts, readable } = found.value
+      const { course, outline: parts, readable } = yield* orNotFound(Messages.courseNotFound)(
+        outlines.detailOf(viewer.communityId, identifier, {
+          readable: yield* access.readableSpaces(viewer),
+          profileId: Option.getOrUndefined(Option.map(viewer.member, (member) => member.actingProfileId)),
+          staff
+        })
+      )
       if (course.status !== "published" && !staff) return yield* Effect.fail(notFound(Messages.courseNotFound))
       if (!readable || parts === undefined) {
         yield* access.readContent(viewer, course.spaceId)
