@@ -64,6 +64,30 @@ describe("POST /api/courses/:courseId/enroll", () => {
   })
 })
 
+describe("GET /api/courses/:identifier (times)", () => {
+  it("answers the outline's times as the writes answered them, to the millisecond", async () => {
+    const course = await createCourse(api, setup)
+    const module = await createModule(api, setup, course.id)
+    const lesson = await createLesson(api, setup, module.id)
+    await publish(api, setup, course.id)
+    const options = await learner()
+    const enrollment = expectCreated(await api.post(`/api/courses/${course.id}/enroll`, undefined, options))
+    const progress = expectOk(await api.post(progressPath(course.id, lesson.id), { completed: true }, options))
+
+    const detail = expectOk(await api.get(`/api/courses/${course.id}`, options))
+    expect(detail.modules[0]).toMatchObject({ createdAt: module.createdAt, updatedAt: module.updatedAt })
+    expect(detail.modules[0].lessons[0]).toMatchObject({ createdAt: lesson.createdAt, updatedAt: lesson.updatedAt })
+    expect(detail.enrollment.enrolledAt).toBe(enrollment.enrolledAt)
+    expect(detail.modules[0].lessons[0].progress).toEqual({
+      completed: true,
+      percent: 100,
+      lastPositionSeconds: progress.lastPositionSeconds,
+      completedAt: progress.completedAt,
+      updatedAt: progress.updatedAt
+    })
+  })
+})
+
 describe("POST /api/courses/:courseId/lesson/:lessonId/progress", () => {
   it("records progress and reports completion (completed lessons / lessons)", async () => {
     const course = await publishedCourse(api, setup, { modules: 2, lessons: 2 })

@@ -31,16 +31,17 @@ export const moduleView = (row: ModuleRow) => ({
   updatedAt: row.updatedAt.toISOString()
 })
 
-export const lessonView = (row: LessonRow) => ({
+/** A lesson; `withheld` (a locked drip lesson in an outline) answers its content as null. */
+export const lessonView = (row: LessonRow, withheld = false) => ({
   id: row.id,
   courseId: row.courseId,
   moduleId: row.moduleId,
   title: row.title,
   type: row.type,
-  body: row.body,
-  imageUrl: row.imageUrl,
-  videoUrl: row.videoUrl,
-  url: row.url,
+  body: withheld ? null : row.body,
+  imageUrl: withheld ? null : row.imageUrl,
+  videoUrl: withheld ? null : row.videoUrl,
+  url: withheld ? null : row.url,
   durationSeconds: row.durationSeconds,
   duration: row.durationSeconds,
   position: row.position,
