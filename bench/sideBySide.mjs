@@ -186,6 +186,7 @@ const wrk = async (route, server, seconds) => {
   if (errors > 0) log(`  ! ${route.key} on ${server.label}: ${bad} non-2xx, socket errors ${errors - bad}`)
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
+    p50: toMs(/^\s+50%\s+(\S+)/m.exec(out)?.[1]),
     p99: toMs(/^\s+99%\s+(\S+)/m.exec(out)?.[1]),
     cpu: cpu / requests,
     db: db / requests,
@@ -332,9 +333,9 @@ const run = async () => {
         const r = await wrk(route, server, DURATION)
         runs[route.key][server.label].push(r)
         log(
-          `  r${round} ${route.key.padEnd(6)} ${server.label.padEnd(5)} ${f(r.rps).padStart(7)} req/s  p99 ${
-            f(r.p99, 1)
-          } ms  cpu ${f(r.cpu, 3)} + pg ${f(r.db, 3)} ms/req  load ${f(r.load, 1)}`
+          `  r${round} ${route.key.padEnd(6)} ${server.label.padEnd(5)} ${f(r.rps).padStart(7)} req/s  p50 ${
+            f(r.p50, 1)
+          } ms  p99 ${f(r.p99, 1)} ms  cpu ${f(r.cpu, 3)} + pg ${f(r.db, 3)} ms/req  load ${f(r.load, 1)}`
         )
       }
     }
@@ -361,20 +362,21 @@ const run = async () => {
   )
   lines.push("")
   lines.push(
-    "| route | raw req/s | Roda req/s | ratio | raw p99 | Roda p99 | p99 ratio | CPU ms/req raw → Roda (node + PostgreSQL) |"
+    "| route | raw req/s | Roda req/s | ratio | raw p99 | Roda p99 | p99 ratio | p50 ratio | CPU ms/req raw → Roda (node + PostgreSQL) |"
   )
-  lines.push("|---|---|---|---|---|---|---|---|")
+  lines.push("|---|---|---|---|---|---|---|---|---|")
   for (const route of routes) {
     const { raw: a, roda: b } = runs[route.key]
     const ratio = median(b.map((x, i) => x.rps / a[i].rps))
     const p99Ratio = median(b.map((x, i) => x.p99 / a[i].p99))
+    const p50Ratio = median(b.map((x, i) => x.p50 / a[i].p50))
     const m = (xs, k) => median(xs.map((x) => x[k]))
     lines.push(
       `| ${route.label} | ${f(m(a, "rps"))} | ${f(m(b, "rps"))} | **${f(ratio, 2)}x** | ${f(m(a, "p99"), 1)} ms | ${
         f(m(b, "p99"), 1)
-      } ms | ${f(p99Ratio, 2)}x | ${f(m(a, "cpu"), 3)} + ${f(m(a, "db"), 3)} → ${f(m(b, "cpu"), 3)} + ${
-        f(m(b, "db"), 3)
-      } |`
+      } ms | ${f(p99Ratio, 2)}x | ${f(p50Ratio, 2)}x | ${f(m(a, "cpu"), 3)} + ${f(m(a, "db"), 3)} → ${
+        f(m(b, "cpu"), 3)
+      } + ${f(m(b, "db"), 3)} |`
     )
   }
   const { raw: rawStatic, roda: rodaStatic, floor: floorStatic } = runs.static
