@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option, Tracer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Courses } from "../src/courses/Courses"
@@ -6,9 +7,17 @@ import type { Member } from "../src/domain/Caller"
 import { type Viewer, viewerOfMember } from "../src/structure/Access"
 import { accountOf } from "./support/auth"
 import { as } from "./support/community"
-import { type CourseCommunity, courseCommunity, publishedCourse } from "./support/courses"
-import { expectOk } from "./support/envelope"
-import { client, startRoda } from "./support/harness"
+import {
+  COURSE_NOT_FOUND,
+  type CourseCommunity,
+  courseCommunity,
+  createCourse,
+  publish,
+  publishedCourse
+} from "./support/courses"
+import { expectError, expectOk } from "./support/envelope"
+import { client, register, startRoda } from "./support/harness"
+import { statements } from "./support/queries"
 import { createSpace } from "./support/structure"
 
 // Statements are counted through their spans, which only exist with tracing on.
@@ -56,21 +65,25 @@ beforeAll(async () => {
   }
 })
 
+/** Enrolls the learner and completes the course's first lesson, so every branch of the detail runs. */
+const enrollWithProgress = async (course: Awaited<ReturnType<typeof publishedCourse>>) => {
+  expectOk(await api.post(`/api/courses/${course.id}/enroll`, undefined, as(learner, setup.community)), 201)
+  const lesson = course.modules[0]!.lessons[0]!.id
+  expectOk(
+    await api.post(
+      `/api/courses/${course.id}/lesson/${lesson}/progress`,
+      { completed: true },
+      as(learner, setup.community)
+    )
+  )
+}
+
 describe("course detail", () => {
   it("loads in one statement whatever the viewer and the number of modules and lessons", async () => {
     const small = await publishedCourse(api, setup, { modules: 1, lessons: 2 })
     const large = await publishedCourse(api, setup, { modules: 4, lessons: 5 })
     for (const course of [small, large]) {
-      // The learner is enrolled and has progress, so every branch of the detail runs.
-      expectOk(await api.post(`/api/courses/${course.id}/enroll`, undefined, as(learner, setup.community)), 201)
-      const lesson = course.modules[0]!.lessons[0]!.id
-      expectOk(
-        await api.post(
-          `/api/courses/${course.id}/lesson/${lesson}/progress`,
-          { completed: true },
-          as(learner, setup.community)
-        )
-      )
+      await enrollWithProgress(course)
     }
     const anonymous: Viewer = { communityId: setup.community.id, member: Option.none() }
     for (const viewer of [viewerOfMember(member), viewerOfMember({ ...member, role: "owner" }), anonymous]) {
@@ -89,5 +102,70 @@ describe("course detail", () => {
     // The detail statement, then the space as the visitor sees it (hidden: 404).
     expect(await statementsOfDetail(anonymous, course.id)).toEqual({ statements: 2, lessons: undefined, status: 404 })
     expect(await statementsOfDetail(viewerOfMember(member), course.slug)).toMatchObject({ statements: 1, lessons: 1 })
+  })
+})
+
+const deleteAccount = (id: string) =>
+  roda.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM accounts WHERE id = ${id}`))
+
+/**
+ * Through HTTP the detail is a Public route whose caller is read in the detail's own statement
+ * (`DeferredPublicScope`): one round trip for a caller with a token, where PublicScope took two.
+ */
+describe("GET /api/courses/{identifier} statements", () => {
+  it("answers a member in 1 statement, as the detail answers once the caller is read", async () => {
+    const course = await publishedCourse(api, setup, { modules: 2, lessons: 3 })
+    await enrollWithProgress(course)
+    const { n, result } = await statements(() => api.get(`/api/courses/${course.slug}`, as(learner, setup.community)))
+    const data = expectOk(result, 200, "Curso encontrado.")
+    expect(n).toBe(1)
+    expect(data.enrollment).not.toBeNull()
+    expect(data.completion).toMatchObject({ completedLessons: 1 })
+    const read = await roda.runtime.runPromise(
+      Effect.flatMap(Courses, (c) => c.detail(viewerOfMember(member), course.id))
+    )
+    expect(data).toEqual(JSON.parse(JSON.stringify(read)))
+    // Naming an X-ProfileId, the caller is read first (its rules need the role): staff see the learner's progress.
+    const acting = await statements(() =>
+      api.get(`/api/courses/${course.slug}`, { ...as(setup.owner, setup.community), profile: member.profileId })
+    )
+    expect(expectOk(acting.result)).toEqual(data)
+    expect(acting.n).toBeGreaterThan(1)
+  })
+
+  it("answers staff a draft, a non-member's token and an anonymous visit in 1 statement", async () => {
+    const draft = await createCourse(api, setup, { title: "Rascunho" })
+    const owner = await statements(() => api.get(`/api/courses/${draft.id}`, as(setup.owner, setup.community)))
+    expect(expectOk(owner.result).status).toBe("draft")
+    expect(owner.n).toBe(1)
+    const member = await statements(() => api.get(`/api/courses/${draft.id}`, as(learner, setup.community)))
+    expectError(member.result, 404, COURSE_NOT_FOUND)
+
+    const published = await createCourse(api, setup, { title: "Publicado" })
+    await publish(api, setup, published.id)
+    const stranger = await register(api, "Sara Stranger")
+    const strangers = await statements(() => api.get(`/api/courses/${published.id}`, as(stranger, setup.community)))
+    expect(expectOk(strangers.result).enrollment).toBeNull()
+    expect(strangers.n).toBe(1)
+    const anonymous = await statements(() => api.get(`/api/courses/${published.id}`, { community: setup.community.id }))
+    expectOk(anonymous.result)
+    expect(anonymous.n).toBe(1)
+  })
+
+  it("answers a course that matches none 404 in 1 statement", async () => {
+    const { n, result } = await statements(() => api.get("/api/courses/nenhum-curso", as(learner, setup.community)))
+    expectError(result, 404, COURSE_NOT_FOUND)
+    expect(n).toBe(1)
+  })
+
+  it("refuses a deleted account's token 401 before any other answer, as PublicScope does", async () => {
+    const course = await publishedCourse(api, setup, { modules: 1, lessons: 1 })
+    const gone = await register(api, "Gil Gone")
+    await deleteAccount(gone.id)
+    const auth = as(gone, setup.community)
+    for (const path of [course.id, course.slug, "nenhum-curso"]) {
+      expectError(await api.get(`/api/courses/${path}`, auth), 401, "Invalid or expired token")
+    }
+    expectError(await api.get(`/api/courses/${course.id}`, { token: gone.token, community: "nope" }), 400)
   })
 })

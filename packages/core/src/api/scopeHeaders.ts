@@ -1,5 +1,5 @@
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { DeferredMemberScope, MemberScope, PublicScope } from "../http/Security"
+import { DeferredMemberScope, DeferredPublicScope, MemberScope, PublicScope } from "../http/Security"
 
 type Spec = { paths: Record<string, Record<string, { operationId?: string; parameters?: Array<unknown> }>> }
 
@@ -41,7 +41,8 @@ export const addScopeHeaders = (api: HttpApi.HttpApi.Any, spec: Spec): Spec => {
   for (const group of groups) {
     for (const endpoint of Object.values(group.endpoints) as Array<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>) {
       const middlewares = new Set<unknown>([...group.middlewares, ...endpoint.middlewares])
-      if (middlewares.has(MemberScope) || middlewares.has(DeferredMemberScope) || middlewares.has(PublicScope)) {
+      const scopes = [MemberScope, DeferredMemberScope, PublicScope, DeferredPublicScope]
+      if (scopes.some((scope) => middlewares.has(scope))) {
         scoped.add(`${group.identifier}.${endpoint.name}`)
       }
     }

@@ -18,7 +18,7 @@ import { errorBody } from "./errorBody"
 import { featureHandlers, featureServices } from "./features"
 import { makeInFlight } from "./inFlight"
 import { AuthenticatedLive } from "./middleware/Authentication"
-import { DeferredMemberScopeLive, MemberScopeLive, PublicScopeLive } from "./middleware/live"
+import { DeferredMemberScopeLive, DeferredPublicScopeLive, MemberScopeLive, PublicScopeLive } from "./middleware/live"
 import { platformLayer } from "./platform"
 import { admit, gate } from "./requestGate"
 import { makeRequestTransaction } from "./requestTransaction"
@@ -65,7 +65,13 @@ const telemetryLayer = (config: RodaConfig) => {
  * as that context (about 40 services instead of 80).
  */
 export const apiLayer = <A, E, R>(infrastructure: Layer.Layer<A, E, R>) => {
-  const middleware = Layer.mergeAll(AuthenticatedLive, MemberScopeLive, DeferredMemberScopeLive, PublicScopeLive)
+  const middleware = Layer.mergeAll(
+    AuthenticatedLive,
+    MemberScopeLive,
+    DeferredMemberScopeLive,
+    PublicScopeLive,
+    DeferredPublicScopeLive
+  )
   const envelope = envelopeMiddleware(RodaApi)
   const api = HttpApiBuilder.api(RodaApi).pipe(Layer.provide(featureHandlers), Layer.provide(middleware))
   return Layer.mergeAll(

@@ -6,7 +6,7 @@ import { isUuid, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
-import { MemberScope, PublicScope } from "../http/Security"
+import { DeferredPublicScope, MemberScope } from "../http/Security"
 import { courseLevels, courseStatuses, lessonTypes } from "./Policy"
 
 /** A course id: a UUID, or 400 `Valid course ID is required` (spec §7, always English). */
@@ -369,7 +369,7 @@ export class CoursesApi extends HttpApiGroup.make("courses")
       .addSuccess(CourseAnswer)
       .addError(Forbidden)
       .addError(NotFound)
-      .middleware(PublicScope)
+      .middleware(DeferredPublicScope)
       .annotate(
         OpenApi.Description,
         "Public (token optional). By id or slug. Modules and lessons in order. Drafts are not found (404) except for staff; reading the content of the course's space is decided by the space's access rules (403 or 404). For a member: `enrollment`, per-lesson `progress` and `completion` (completed lessons / lessons, rounded down). Drip: a lesson whose `releaseAfterDays` have not passed since enrollment (or that has a delay and the viewer is not enrolled) is `locked: true` with its content fields null; `availableAt` tells when it opens. Staff see every lesson unlocked."

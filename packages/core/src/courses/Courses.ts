@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { type AppError, forbidden, invalidField, notFound } from "../domain/AppError"
-import type { Member } from "../domain/Caller"
+import type { DeferredVisitor, Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { orNotFound } from "../domain/found"
 import { Uuid } from "../domain/Ids"
@@ -14,10 +14,10 @@ import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { insertWithFreeSlug as insertFreeSlug, slugTaken } from "../sql/freeSlug"
 import { transactional } from "../sql/transaction"
-import { Access, type Viewer, viewerOfMember } from "../structure/Access"
+import { Access, type Viewer, viewerOfMember, viewerOfVisitor } from "../structure/Access"
 import { LearningRepo } from "./LearningRepo"
 import { outline } from "./outline"
-import { OutlineRepo } from "./OutlineRepo"
+import { type Detail, OutlineRepo } from "./OutlineRepo"
 import { checkMove, type CourseLevel, type CourseStatus, isMove } from "./Policy"
 import { type CourseChanges, CoursesRepo } from "./Repo"
 import { courseView } from "./view"
@@ -161,31 +161,59 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
     })
 
     /**
+     * The detail's answer from what its statement read: 404 when no course matches or a draft is
+     * shown to no staff; a viewer who may not read the space is told why by `Access.readContent`
+     * (404 when the space is hidden from them, else 403), a second statement on that path only.
+     */
+    const answer = (found: Option.Option<Detail>, staff: boolean, viewer: Effect.Effect<Viewer, AppError>) => {
+      if (Option.isNone(found)) return Effect.fail(notFound(Messages.courseNotFound))
+      const { course, outline: parts, readable } = found.value
+      if (course.status !== "published" && !staff) return Effect.fail(notFound(Messages.courseNotFound))
+      if (!readable || parts === undefined) {
+        // Readable since the statement ran (an entitlement granted in between): its answer stands.
+        return Effect.flatMap(viewer, (seen) =>
+          Effect.zipRight(
+            access.readContent(seen, course.spaceId),
+            Effect.fail(forbidden(Messages.spaceContentForbidden))
+          ))
+      }
+      return Effect.map(
+        Clock.currentTimeMillis,
+        (now) => ({ ...courseView(course), ...outline({ ...parts, staff, now }) })
+      )
+    }
+
+    /**
      * Course detail in one statement (`OutlineRepo.detailOf`): the course with the viewer's access
      * to its space and, when they may see it, the outline with, for a member, enrollment and progress.
-     * A viewer who may not read the space is told why by `Access.readContent` (404 when the space is
-     * hidden from them, else 403), a second statement on that path only.
      */
     const detail = traced("Courses.detail")(function*(viewer: Viewer, identifier: string) {
       const staff = Option.exists(viewer.member, (member) => isStaff(member.role))
-      const { course, outline: parts, readable } = yield* orNotFound(Messages.courseNotFound)(
-        outlines.detailOf(viewer.communityId, identifier, {
-          readable: yield* access.readableSpaces(viewer),
-          profileId: Option.getOrUndefined(Option.map(viewer.member, (member) => member.actingProfileId)),
-          staff
-        })
-      )
-      if (course.status !== "published" && !staff) return yield* Effect.fail(notFound(Messages.courseNotFound))
-      if (!readable || parts === undefined) {
-        yield* access.readContent(viewer, course.spaceId)
-        // Readable since the statement ran (an entitlement granted in between): its answer stands.
-        return yield* Effect.fail(forbidden(Messages.spaceContentForbidden))
-      }
-      const now = yield* Clock.currentTimeMillis
-      return { ...courseView(course), ...outline({ ...parts, staff, now }) }
+      const found = yield* outlines.detailOf(viewer.communityId, identifier, {
+        readable: yield* access.readableSpaces(viewer),
+        profileId: Option.getOrUndefined(Option.map(viewer.member, (member) => member.actingProfileId)),
+        staff
+      })
+      return yield* answer(found, staff, Effect.succeed(viewer))
     })
 
-    return { create, update, remove, list, detail }
+    /**
+     * `detail` for a Public route's caller (`DeferredVisitor`): where the caller is left to the
+     * route's statement, the account and its membership are read in the detail's own statement
+     * (`OutlineRepo.detailAs`), one round trip in all; a gone account is refused as PublicScope
+     * refuses it (401).
+     */
+    const detailAs = traced("Courses.detail")(function*(caller: DeferredVisitor, identifier: string) {
+      if (caller._tag === "Read") return yield* detail(viewerOfVisitor(caller.visitor), identifier)
+      const { communityId } = caller
+      const readable = yield* access.readableSpacesOf(communityId, outlines.callerColumns)
+      const read = yield* outlines.detailAs(communityId, identifier, caller.caller, readable)
+      if (Option.isNone(read)) return yield* caller.refuse
+      const staff = Option.exists(read.value.caller, (member) => isStaff(member.role))
+      return yield* answer(read.value.detail, staff, Effect.map(caller.settle, viewerOfVisitor))
+    })
+
+    return { create, update, remove, list, detail, detailAs }
   }),
   dependencies: [CoursesRepo.Default, LearningRepo.Default, OutlineRepo.Default]
 }) {}

@@ -1,11 +1,10 @@
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
-import { CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { CurrentDeferredVisitor, CurrentMember } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/apiGroup"
 import { plainJson } from "../http/PlainJson"
 import { ok, page } from "../http/Reply"
-import { viewerOfVisitor } from "../structure/Access"
 import { CourseAnswer } from "./Api"
 import { Courses } from "./Courses"
 import { Curriculum } from "./Curriculum"
@@ -30,8 +29,8 @@ export const CoursesHttp = apiGroup(RodaApi, "courses", (handlers) =>
           Effect.flatMap((data) => ok(Messages.courseCreated, data))
         ))
       .handle("detail", ({ path }) =>
-        CurrentVisitor.pipe(
-          Effect.flatMap((visitor) => courses.detail(viewerOfVisitor(visitor), path.id)),
+        CurrentDeferredVisitor.pipe(
+          Effect.flatMap((caller) => courses.detailAs(caller, path.id)),
           Effect.flatMap((data) => ok(Messages.course, data)),
           courseAnswer
         ))

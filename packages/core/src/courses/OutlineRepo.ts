@@ -1,5 +1,8 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { isStaff, type Role } from "../domain/Role"
+import { isStaffSql } from "../sql/roles"
+import type { CallerColumns } from "../structure/Access"
 import type { LessonRow, ModuleRow } from "./CurriculumRepo"
 import type { EnrollmentRow, ProgressRow } from "./LearningRepo"
 import type { OutlineInput } from "./outline"
@@ -75,6 +78,18 @@ export interface DetailViewer {
   readonly staff: boolean
 }
 
+/** The caller columns `detailAs` adds to the line. */
+interface CallerLine {
+  readonly callerProfileId: string | null
+  readonly callerRole: Role | null
+}
+
+/** What `detailAs` read: the caller's membership (none when no member), and the detail as `detailOf`'s. */
+export interface DetailOfCaller {
+  readonly caller: Option.Option<{ readonly profileId: string; readonly role: Role }>
+  readonly detail: Option.Option<Detail>
+}
+
 export interface Detail {
   readonly course: CourseRow
   /** Whether the viewer may read the course's space. */
@@ -101,7 +116,18 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
      */
     const epochMs = (column: string) => sql`floor(extract(epoch FROM ${sql(column)}) * 1000)::int8`
 
-    const detailOf = (communityId: string, identifier: string, viewer: DetailViewer) => {
+    /**
+     * The statement for a viewer whose learner and staff flag are SQL expressions (a parameter, or a
+     * column of the `caller` CTE that `prefix` opens); `from` is what the course row is read from.
+     */
+    const detailStatement = (communityId: string, identifier: string, viewer: {
+      readonly prefix: Statement.Fragment
+      readonly readable: Statement.Fragment
+      readonly profileId: Statement.Fragment | undefined
+      readonly staff: Statement.Fragment
+      readonly from: Statement.Fragment
+      readonly callerColumns: Statement.Fragment
+    }) => {
       const { profileId } = viewer
       const { match, order } = identifierMatch(sql, identifier)
       const shown = sql`(SELECT id FROM shown)`
@@ -119,12 +145,12 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
             WHERE community_id = ${communityId} AND course_id = ${shown} AND profile_id = ${profileId}
           ) p) AS progress`
       return sql<DetailLine>`
-        WITH course AS (
+        WITH ${viewer.prefix} course AS (
           SELECT id, space_id, title, slug, description, level, status, cover_url, created_at, updated_at,
             published_at, space_id IN (${viewer.readable}) AS readable
           FROM courses WHERE community_id = ${communityId} AND ${match} ORDER BY ${order} LIMIT 1
         ), shown AS (
-          SELECT id FROM course WHERE readable AND (status = 'published' OR ${viewer.staff}::boolean)
+          SELECT id FROM course WHERE readable AND (status = 'published' OR ${viewer.staff})
         )
         SELECT course.*,
           (SELECT json_agg(m ORDER BY m.position, m.id) FROM (
@@ -136,14 +162,61 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
               release_after_days, ${epochMs("created_at")} AS created_at, ${epochMs("updated_at")} AS updated_at
             FROM lessons WHERE community_id = ${communityId} AND course_id = ${shown}
           ) l) AS lessons,
-          ${learner}
-        FROM course`.pipe(
+          ${learner}${viewer.callerColumns}
+        FROM ${viewer.from}`
+    }
+
+    const detailOf = (communityId: string, identifier: string, viewer: DetailViewer) =>
+      detailStatement(communityId, identifier, {
+        prefix: sql``,
+        readable: viewer.readable,
+        profileId: viewer.profileId === undefined ? undefined : sql`${viewer.profileId}`,
+        staff: sql`${viewer.staff}::boolean`,
+        from: sql`course`,
+        callerColumns: sql``
+      }).pipe(
         Effect.map((lines) => detailFrom(communityId, lines[0], viewer)),
         Effect.orDie
       )
+
+    /**
+     * `detailOf` for a caller read in the same statement (`DeferredVisitor.caller`, as the CTE
+     * `caller`; `readable` is `Access.readableSpacesOf` over `callerColumns`): none when the caller's
+     * account is gone, else the caller's profile and role with the detail (none when no course matches).
+     */
+    const detailAs = (
+      communityId: string,
+      identifier: string,
+      caller: Statement.Fragment,
+      readable: Statement.Fragment
+    ) =>
+      detailStatement(communityId, identifier, {
+        prefix: sql`caller AS (${caller}),`,
+        readable,
+        profileId: callerColumns.profileId,
+        staff: isStaffSql(sql, callerColumns.role),
+        from: sql`caller LEFT JOIN course ON true`,
+        callerColumns: sql`, caller.profile_id AS caller_profile_id, caller.role AS caller_role`
+      }).pipe(
+        Effect.map((lines): Option.Option<DetailOfCaller> => {
+          const line = lines[0] as (DetailLine & CallerLine) | undefined
+          if (line === undefined) return Option.none()
+          const profileId = line.callerProfileId ?? undefined
+          const staff = line.callerRole !== null && isStaff(line.callerRole)
+          const role = line.callerRole
+          const caller = profileId === undefined || role === null ? Option.none() : Option.some({ profileId, role })
+          const found = line.id === null ? undefined : line
+          return Option.some({ caller, detail: detailFrom(communityId, found, { profileId, staff }) })
+        }),
+        Effect.orDie
+      )
+
+    const callerColumns: CallerColumns = {
+      profileId: sql`(SELECT profile_id FROM caller)`,
+      role: sql`(SELECT role FROM caller)`
     }
 
-    return { detailOf }
+    return { detailOf, detailAs, callerColumns }
   })
 }) {}
 
@@ -163,7 +236,11 @@ const courseFrom = (communityId: string, line: DetailLine): CourseRow => ({
 })
 
 /** The row split back into the row types of the course, curriculum and learning repos (modules in order). */
-const detailFrom = (communityId: string, line: DetailLine | undefined, viewer: DetailViewer): Option.Option<Detail> => {
+const detailFrom = (
+  communityId: string,
+  line: DetailLine | undefined,
+  viewer: Pick<DetailViewer, "profileId" | "staff">
+): Option.Option<Detail> => {
   if (line === undefined) return Option.none()
   const course = courseFrom(communityId, line)
   const courseId = course.id

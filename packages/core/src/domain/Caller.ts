@@ -62,3 +62,30 @@ export interface DeferredMember {
 export class CurrentDeferredMember
   extends Context.Tag("@roda/core/CurrentDeferredMember")<CurrentDeferredMember, DeferredMember>()
 {}
+
+/**
+ * The caller of a Public route that reads the caller in its own statement (`DeferredPublicScope`):
+ * the community header and the token are checked; where the token names an account and no
+ * `X-ProfileId` is named, the account and its membership are left to the route's statement
+ * (`Deferred`), saving that statement's round trip. Otherwise the visitor is read already (`Read`:
+ * anonymous, or with an `X-ProfileId`, whose rules need the caller's role).
+ */
+export type DeferredVisitor =
+  | { readonly _tag: "Read"; readonly visitor: Visitor }
+  | {
+    readonly _tag: "Deferred"
+    readonly communityId: string
+    /**
+     * A query of one row, `(profile_id, role)`, when the token's account exists: `profile_id` and
+     * `role` are null when it is no member of the community (`Memberships.callerRow`).
+     */
+    readonly caller: Fragment
+    /** PublicScope's refusal where the statement found no account: 401. */
+    readonly refuse: Effect.Effect<never, AppError>
+    /** The visitor read as PublicScope reads it (one statement). */
+    readonly settle: Effect.Effect<Visitor, AppError>
+  }
+
+export class CurrentDeferredVisitor
+  extends Context.Tag("@roda/core/CurrentDeferredVisitor")<CurrentDeferredVisitor, DeferredVisitor>()
+{}

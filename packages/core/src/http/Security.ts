@@ -1,7 +1,13 @@
 import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { badRequest, fieldError } from "../domain/AppError"
-import { CurrentAccount, CurrentDeferredMember, CurrentMember, CurrentVisitor } from "../domain/Caller"
+import {
+  CurrentAccount,
+  CurrentDeferredMember,
+  CurrentDeferredVisitor,
+  CurrentMember,
+  CurrentVisitor
+} from "../domain/Caller"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { AnyAppError } from "./ApiErrors"
@@ -42,6 +48,17 @@ export class PublicScope extends HttpApiMiddleware.Tag<PublicScope>()("@roda/cor
   provides: CurrentVisitor,
   failure: AnyAppError
 }) {}
+
+/**
+ * PublicScope for a route that reads the caller in its own statement (`DeferredVisitor`): the same
+ * rules, answers and order, one round trip fewer for a caller with a token.
+ */
+export class DeferredPublicScope
+  extends HttpApiMiddleware.Tag<DeferredPublicScope>()("@roda/core/DeferredPublicScope", {
+    provides: CurrentDeferredVisitor,
+    failure: AnyAppError
+  })
+{}
 
 /** `X-CommunityId`: a valid id, or 400 with `errors[0].param = "X-CommunityId"` (spec §7). */
 export const communityIdHeader = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {

@@ -10,7 +10,8 @@ import {
   UrlParams
 } from "@effect/platform"
 import { Context, Effect, Option, ParseResult, Schema, type SchemaAST } from "effect"
-import { CurrentDeferredMember } from "../domain/Caller"
+import type { AppError } from "../domain/AppError"
+import { CurrentDeferredMember, CurrentDeferredVisitor } from "../domain/Caller"
 
 type AnyEffect = Effect.Effect<any, any, any>
 
@@ -205,15 +206,23 @@ export const endpointEffect = (
   )
 }
 
+/** The caller a deferred scope left to the route's statement, to read on a path that runs none. */
+const unsettledCaller = Effect.map(
+  Effect.all([Effect.serviceOption(CurrentDeferredMember), Effect.serviceOption(CurrentDeferredVisitor)]),
+  ([member, visitor]): Effect.Effect<unknown, AppError> | undefined => {
+    if (Option.isSome(member) && Option.isNone(member.value.member)) return member.value.settle
+    if (Option.isSome(visitor) && visitor.value._tag === "Deferred") return visitor.value.settle
+    return undefined
+  }
+)
+
 /**
- * A request whose input does not decode: 400, after the membership a `DeferredMemberScope` left to
- * the route's statement (a non-member gets MemberScope's 401 or 403 first, as on any member route).
+ * A request whose input does not decode: 400, after the caller a deferred scope left to the route's
+ * statement (a caller without a membership or an account gets the scope's 401 or 403 first, as on
+ * any route of that scope).
  */
 const decodeFailure = (error: ParseResult.ParseError) =>
-  Effect.flatMap(
-    Effect.serviceOption(CurrentDeferredMember),
-    (deferred) =>
-      Option.isSome(deferred) && Option.isNone(deferred.value.member)
-        ? Effect.zipRight(deferred.value.settle, HttpApiError.HttpApiDecodeError.refailParseError(error))
-        : HttpApiError.HttpApiDecodeError.refailParseError(error)
-  )
+  Effect.flatMap(unsettledCaller, (settle) => {
+    const refail = HttpApiError.HttpApiDecodeError.refailParseError(error)
+    return settle === undefined ? refail : Effect.zipRight(settle, refail)
+  })

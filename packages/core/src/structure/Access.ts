@@ -55,7 +55,18 @@ export class Access extends Context.Tag("@roda/core/Access")<Access, {
    * `space_id IN (…)` inside a feature's own statement: no round trip of its own.
    */
   readonly readableSpaces: (viewer: Viewer) => Effect.Effect<Statement.Fragment>
+  /**
+   * `readableSpaces` of a caller read in the same statement (`DeferredVisitor`): its profile and
+   * role as SQL expressions of that statement, both null for a visitor who is no member.
+   */
+  readonly readableSpacesOf: (communityId: string, caller: CallerColumns) => Effect.Effect<Statement.Fragment>
 }>() {}
+
+/** A caller's profile and role as SQL expressions of the statement that reads them (null: no member). */
+export interface CallerColumns {
+  readonly profileId: Statement.Fragment
+  readonly role: Statement.Fragment
+}
 
 /** Space access grants, as stored on a space. */
 export interface AccessGrants {

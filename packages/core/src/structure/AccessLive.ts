@@ -4,7 +4,7 @@ import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { isStaff } from "../domain/Role"
 import { traced } from "../platform/traced"
-import { Access, type SpaceAccess, type Viewer } from "./Access"
+import { Access, type CallerColumns, type SpaceAccess, type Viewer } from "./Access"
 import { audienceOf } from "./audience"
 import { StructureRepo } from "./Repo"
 
@@ -44,6 +44,12 @@ export const AccessLive = Layer.effect(
     const readableSpaces = (viewer: Viewer) =>
       Effect.map(audience(viewer), (audience) => repo.readableSpaces(viewer.communityId, audience))
 
-    return { space, readContent, readableSpaceIds, readableSpaces }
+    const readableSpacesOf = (communityId: string, caller: CallerColumns) =>
+      Effect.map(
+        Clock.currentTimeMillis,
+        (now) => repo.readableSpaces(communityId, { kind: "caller", caller, now: new Date(now) })
+      )
+
+    return { space, readContent, readableSpaceIds, readableSpaces, readableSpacesOf }
   })
 ).pipe(Layer.provide(StructureRepo.Default))

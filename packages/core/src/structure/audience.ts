@@ -1,7 +1,8 @@
-import type { SqlClient } from "@effect/sql"
+import type { SqlClient, Statement } from "@effect/sql"
 import { Option } from "effect"
 import { isStaff } from "../domain/Role"
-import type { Viewer } from "./Access"
+import { isStaffSql } from "../sql/roles"
+import type { CallerColumns, Viewer } from "./Access"
 
 /**
  * Who is looking, reduced to what the access rules need: staff see everything, a member's
@@ -9,8 +10,9 @@ import type { Viewer } from "./Access"
  */
 export type Audience =
   | { readonly kind: "staff" }
-  | { readonly kind: "member"; readonly profileId: string; readonly now: Date }
+  | { readonly kind: "member"; readonly profileId: string | Statement.Fragment; readonly now: Date }
   | { readonly kind: "anonymous" }
+  | { readonly kind: "caller"; readonly caller: CallerColumns; readonly now: Date }
 
 export const audienceOf = (viewer: Viewer, now: Date): Audience =>
   Option.match(viewer.member, {
@@ -23,7 +25,10 @@ export const audienceOf = (viewer: Viewer, now: Date): Audience =>
  * The access rules as SQL, over a space `s` joined with its section `sec`: the one definition
  * that lists, details and the `Access` service all use.
  */
-export const spaceRules = (sql: SqlClient.SqlClient, audience: Audience) => {
+export const spaceRules = (
+  sql: SqlClient.SqlClient,
+  audience: Audience
+): { readonly visible: Statement.Fragment; readonly readable: Statement.Fragment } => {
   switch (audience.kind) {
     case "staff":
       return { visible: sql`TRUE`, readable: sql`TRUE` }
@@ -48,6 +53,15 @@ export const spaceRules = (sql: SqlClient.SqlClient, audience: Audience) => {
           AND cardinality(s.access_product_ids) = 0) OR ${entitled})`
       }
     }
+    case "caller": {
+      const { profileId, role } = audience.caller
+      const member = spaceRules(sql, { kind: "member", profileId, now: audience.now })
+      const anonymous = spaceRules(sql, { kind: "anonymous" })
+      const staff = isStaffSql(sql, role)
+      const either = (rule: "visible" | "readable") =>
+        sql`(${staff} OR CASE WHEN ${profileId} IS NULL THEN ${anonymous[rule]} ELSE ${member[rule]} END)`
+      return { visible: either("visible"), readable: either("readable") }
+    }
   }
 }
 
@@ -55,7 +69,7 @@ export const spaceRules = (sql: SqlClient.SqlClient, audience: Audience) => {
  * Sections a viewer sees, over a section `sec`: staff all; anonymous visitors public ones; members
  * public and private ones, and a secret one only when they see a space in it.
  */
-export const sectionVisible = (sql: SqlClient.SqlClient, audience: Audience) => {
+export const sectionVisible = (sql: SqlClient.SqlClient, audience: Audience): Statement.Fragment => {
   switch (audience.kind) {
     case "staff":
       return sql`TRUE`
@@ -64,5 +78,11 @@ export const sectionVisible = (sql: SqlClient.SqlClient, audience: Audience) => 
     case "member":
       return sql`(sec.visibility <> 'secret' OR EXISTS (SELECT 1 FROM spaces s
         WHERE s.community_id = sec.community_id AND s.section_id = sec.id AND ${spaceRules(sql, audience).visible}))`
+    case "caller": {
+      const { profileId, role } = audience.caller
+      const member = sectionVisible(sql, { kind: "member", profileId, now: audience.now })
+      return sql`(${isStaffSql(sql, role)} OR CASE WHEN ${profileId} IS NULL
+        THEN ${sectionVisible(sql, { kind: "anonymous" })} ELSE ${member} END)`
+    }
   }
 }

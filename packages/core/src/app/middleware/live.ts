@@ -3,9 +3,15 @@ import { Effect, Layer, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
 import { forbidden } from "../../domain/AppError"
 import type { AppError } from "../../domain/AppError"
-import type { Account, DeferredMember, Member } from "../../domain/Caller"
+import type { Account, DeferredMember, DeferredVisitor, Member, Visitor } from "../../domain/Caller"
 import { Messages } from "../../domain/Messages"
-import { communityIdHeader, DeferredMemberScope, MemberScope, PublicScope } from "../../http/Security"
+import {
+  communityIdHeader,
+  DeferredMemberScope,
+  DeferredPublicScope,
+  MemberScope,
+  PublicScope
+} from "../../http/Security"
 import { makeApplyActingProfile } from "./ActingProfile"
 import { invalidToken, makeReadToken, requireAccount } from "./Authentication"
 import { bodyCommunityMatches, makeCommunityIdOf, makeFindCaller, requireMembership } from "./CommunityScope"
@@ -79,28 +85,81 @@ export const DeferredMemberScopeLive = Layer.effect(
   })
 )
 
+/**
+ * What PublicScope and DeferredPublicScope share: `scoped` checks the community header (400) and the
+ * body's `communityId` (400), then the token (401, none for an anonymous visitor); `visitorOf` reads
+ * the account and its membership in one statement (401 without the account), then `X-ProfileId`.
+ */
+const makeVisitorChecks = Effect.gen(function*() {
+  const readToken = yield* makeReadToken
+  const findCaller = yield* makeFindCaller
+  const applyActingProfile = yield* makeApplyActingProfile
+  const anonymous = (communityId: string): Visitor => ({
+    communityId,
+    account: Option.none<Account>(),
+    member: Option.none<Member>()
+  })
+  const visitorOf = (communityId: string, accountId: string) =>
+    Effect.flatMap(findCaller(communityId, accountId), ({ account, member }) =>
+      Option.isNone(member)
+        ? Effect.succeed<Visitor>({ communityId, account: Option.some(account), member })
+        : Effect.map(
+          applyActingProfile(member.value),
+          (acting): Visitor => ({ communityId, account: Option.some(account), member: Option.some(acting) })
+        ))
+  const scoped = <A, R>(
+    next: (communityId: string, accountId: Option.Option<string>) => Effect.Effect<A, AppError, R>
+  ) =>
+    Effect.flatMap(communityIdHeader, (communityId) =>
+      Effect.zipRight(
+        bodyCommunityMatches(communityId),
+        Effect.flatMap(readToken, (accountId) => next(communityId, accountId))
+      ))
+  return { anonymous, visitorOf, scoped }
+})
+
 /** Community header required, token optional; a member's `X-ProfileId` still follows the rules. */
 export const PublicScopeLive = Layer.effect(
   PublicScope,
+  Effect.map(
+    makeVisitorChecks,
+    ({ anonymous, scoped, visitorOf }) =>
+      scoped((communityId, accountId) =>
+        Option.isNone(accountId) ? Effect.succeed(anonymous(communityId)) : visitorOf(communityId, accountId.value)
+      )
+  )
+)
+
+/**
+ * PublicScope's checks, with the caller left to the route's statement where it can be: a token and
+ * no `X-ProfileId`. Without a token, or naming an `X-ProfileId`, the visitor is read here as
+ * PublicScope reads it.
+ */
+export const DeferredPublicScopeLive = Layer.effect(
+  DeferredPublicScope,
   Effect.gen(function*() {
-    const readToken = yield* makeReadToken
-    const findCaller = yield* makeFindCaller
-    const applyActingProfile = yield* makeApplyActingProfile
-    const anonymous = (communityId: string) =>
-      Effect.succeed({ communityId, account: Option.none<Account>(), member: Option.none<Member>() })
-    const asCaller = (communityId: string, accountId: string) =>
-      Effect.flatMap(findCaller(communityId, accountId), ({ account, member }) =>
-        Option.isNone(member)
-          ? Effect.succeed({ communityId, account: Option.some(account), member })
-          : Effect.map(
-            applyActingProfile(member.value),
-            (acting) => ({ communityId, account: Option.some(account), member: Option.some(acting) })
-          ))
-    return Effect.flatMap(communityIdHeader, (communityId) =>
-      Effect.zipRight(
-        bodyCommunityMatches(communityId),
-        Effect.flatMap(readToken, (accountId) =>
-          Option.isNone(accountId) ? anonymous(communityId) : asCaller(communityId, accountId.value))
-      ))
+    const { anonymous, scoped, visitorOf } = yield* makeVisitorChecks
+    const memberships = yield* Memberships
+    const read = (visitor: Visitor): DeferredVisitor => ({ _tag: "Read", visitor })
+    return scoped((communityId, accountId) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        if (Option.isNone(accountId)) return Effect.succeed(read(anonymous(communityId)))
+        const header = request.headers["x-profileid"]?.trim()
+        if (header !== undefined && header !== "") {
+          return Effect.map(visitorOf(communityId, accountId.value), read)
+        }
+        return Effect.succeed<DeferredVisitor>({
+          _tag: "Deferred",
+          communityId,
+          caller: memberships.callerRow(communityId, accountId.value),
+          refuse: invalidToken,
+          settle: Effect.provideService(
+            visitorOf(communityId, accountId.value),
+            HttpServerRequest.HttpServerRequest,
+            request
+          )
+        })
+      })
+    )
   })
 )
