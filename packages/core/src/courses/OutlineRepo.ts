@@ -179,6 +179,12 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
         Effect.orDie
       )
 
+    /** The caller's profile and role in `detailAs`'s statement (its CTE `caller`), for `Access.readableSpacesOf`. */
+    const callerColumns: CallerColumns = {
+      profileId: sql`(SELECT profile_id FROM caller)`,
+      role: sql`(SELECT role FROM caller)`
+    }
+
     /**
      * `detailOf` for a caller read in the same statement (`DeferredVisitor.caller`, as the CTE
      * `caller`; `readable` is `Access.readableSpacesOf` over `callerColumns`): none when the caller's
@@ -199,6 +205,7 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
         callerColumns: sql`, caller.profile_id AS caller_profile_id, caller.role AS caller_role`
       }).pipe(
         Effect.map((lines): Option.Option<DetailOfCaller> => {
+          // `caller LEFT JOIN course`: no row without the account, the course's columns null when none matches.
           const line = lines[0] as (DetailLine & CallerLine) | undefined
           if (line === undefined) return Option.none()
           const profileId = line.callerProfileId ?? undefined
@@ -210,11 +217,6 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
         }),
         Effect.orDie
       )
-
-    const callerColumns: CallerColumns = {
-      profileId: sql`(SELECT profile_id FROM caller)`,
-      role: sql`(SELECT role FROM caller)`
-    }
 
     return { detailOf, detailAs, callerColumns }
   })
