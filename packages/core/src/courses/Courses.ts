@@ -209,8 +209,7 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
       const readable = yield* access.readableSpacesOf(communityId, outlines.callerColumns)
       const read = yield* outlines.detailAs(communityId, identifier, caller.caller, readable)
       if (Option.isNone(read)) return yield* caller.refuse
-      const staff = Option.exists(read.value.caller, (member) => isStaff(member.role))
-      return yield* answer(read.value.detail, staff, Effect.map(caller.settle, viewerOfVisitor))
+      return yield* answer(read.value.detail, read.value.staff, Effect.map(caller.settle, viewerOfVisitor))
     })
 
     return { create, update, remove, list, detail, detailAs }

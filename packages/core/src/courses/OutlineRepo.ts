@@ -87,6 +87,8 @@ interface CallerLine {
 /** What `detailAs` read: the caller's membership (none when no member), and the detail as `detailOf`'s. */
 export interface DetailOfCaller {
   readonly caller: Option.Option<{ readonly profileId: string; readonly role: Role }>
+  /** The caller is staff (sees drafts), as the statement decided. */
+  readonly staff: boolean
   readonly detail: Option.Option<Detail>
 }
 
@@ -213,7 +215,7 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
           const role = line.callerRole
           const caller = profileId === undefined || role === null ? Option.none() : Option.some({ profileId, role })
           const found = line.id === null ? undefined : line
-          return Option.some({ caller, detail: detailFrom(communityId, found, { profileId, staff }) })
+          return Option.some({ caller, staff, detail: detailFrom(communityId, found, { profileId, staff }) })
         }),
         Effect.orDie
       )

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { Visibility } from "./Access"
-import { type Audience, sectionVisible, spaceRules } from "./audience"
+import { type Audience, sectionVisible, spaceRules, type ViewerAudience } from "./audience"
 import type { NewEntitlement } from "./Entitlements"
 
 export type PostingPolicy = "members" | "staff"
@@ -90,14 +90,14 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
             ORDER BY valid_until DESC NULLS FIRST, created_at LIMIT 1 FOR UPDATE)`.pipe(Effect.asVoid, Effect.orDie),
       listSections: (
         communityId: string,
-        audience: Audience,
+        audience: ViewerAudience,
         page: { readonly limit: number; readonly after?: readonly [number, string] | undefined }
       ) =>
         sql<SectionRow>`SELECT ${sectionColumns} FROM sections sec
           WHERE sec.community_id = ${communityId} AND ${sectionVisible(sql, audience)}
             ${page.after ? sql`AND (sec.position, sec.id) > (${page.after[0]}, ${page.after[1]}::uuid)` : sql``}
           ORDER BY sec.position, sec.id LIMIT ${page.limit + 1}`.pipe(Effect.orDie),
-      findSection: (communityId: string, id: string, audience: Audience) =>
+      findSection: (communityId: string, id: string, audience: ViewerAudience) =>
         sql<SectionRow>`SELECT ${sectionColumns} FROM sections sec
           WHERE sec.community_id = ${communityId} AND sec.id = ${id} AND ${sectionVisible(sql, audience)}`.pipe(
           Effect.map(first),

@@ -11,7 +11,7 @@ import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import type { Viewer, Visibility } from "./Access"
-import { type Audience, audienceOf } from "./audience"
+import { audienceOf, type ViewerAudience } from "./audience"
 import { StructureRepo } from "./Repo"
 import { checkSameSet } from "./rules"
 import { sectionView } from "./view"
@@ -20,7 +20,7 @@ import { moreOpenThan } from "./Visibility"
 /** Sections are listed by position, then id; the cursor is the last `[position, id]`. */
 const SectionCursor = Schema.Tuple(CursorPart.int4, Uuid)
 
-const staff: Audience = { kind: "staff" }
+const staff: ViewerAudience = { kind: "staff" }
 
 /** Sections: the top level of a community's structure, each holding spaces. */
 export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", {
@@ -32,7 +32,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
 
     const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
 
-    const find = (communityId: string, id: string, who: Audience) =>
+    const find = (communityId: string, id: string, who: ViewerAudience) =>
       Effect.flatMap(
         repo.findSection(communityId, id.toLowerCase(), who),
         Option.match({ onNone: () => Effect.fail(notFound(Messages.sectionNotFound)), onSome: Effect.succeed })

@@ -8,16 +8,20 @@ import type { CallerColumns, Viewer } from "./Access"
  * Who is looking, reduced to what the access rules need: staff see everything, a member's
  * entitlements (valid at `now`) open secret and gated spaces, an anonymous visitor sees public only.
  */
-export type Audience =
+export type ViewerAudience =
   | { readonly kind: "staff" }
   | { readonly kind: "member"; readonly profileId: string | Statement.Fragment; readonly now: Date }
   | { readonly kind: "anonymous" }
+
+/** Also a caller read in the same statement (`CallerColumns`), whose kind SQL decides row by row. */
+export type Audience =
+  | ViewerAudience
   | { readonly kind: "caller"; readonly caller: CallerColumns; readonly now: Date }
 
-export const audienceOf = (viewer: Viewer, now: Date): Audience =>
+export const audienceOf = (viewer: Viewer, now: Date): ViewerAudience =>
   Option.match(viewer.member, {
-    onNone: (): Audience => ({ kind: "anonymous" }),
-    onSome: (member): Audience =>
+    onNone: (): ViewerAudience => ({ kind: "anonymous" }),
+    onSome: (member): ViewerAudience =>
       isStaff(member.role) ? { kind: "staff" } : { kind: "member", profileId: member.profileId, now }
   })
 
@@ -69,7 +73,7 @@ export const spaceRules = (
  * Sections a viewer sees, over a section `sec`: staff all; anonymous visitors public ones; members
  * public and private ones, and a secret one only when they see a space in it.
  */
-export const sectionVisible = (sql: SqlClient.SqlClient, audience: Audience): Statement.Fragment => {
+export const sectionVisible = (sql: SqlClient.SqlClient, audience: ViewerAudience): Statement.Fragment => {
   switch (audience.kind) {
     case "staff":
       return sql`TRUE`
@@ -78,11 +82,5 @@ export const sectionVisible = (sql: SqlClient.SqlClient, audience: Audience): St
     case "member":
       return sql`(sec.visibility <> 'secret' OR EXISTS (SELECT 1 FROM spaces s
         WHERE s.community_id = sec.community_id AND s.section_id = sec.id AND ${spaceRules(sql, audience).visible}))`
-    case "caller": {
-      const { profileId, role } = audience.caller
-      const member = sectionVisible(sql, { kind: "member", profileId, now: audience.now })
-      return sql`(${isStaffSql(sql, role)} OR CASE WHEN ${profileId} IS NULL
-        THEN ${sectionVisible(sql, { kind: "anonymous" })} ELSE ${member} END)`
-    }
   }
 }
