@@ -1,5 +1,5 @@
 import { type DatabaseOptions, redactedDatabaseTarget } from "@roda/core"
-import { Logger, LogLevel as EffectLogLevel } from "effect"
+import { Cause, Logger, LogLevel as EffectLogLevel } from "effect"
 import { resolve } from "node:path"
 
 export const LOG_FORMATS = ["json", "pretty"] as const
@@ -119,9 +119,12 @@ export const makeLog = (
   return { request, logsRequest, write, flush }
 }
 
-/** Roda's own lines (migrations, e-mail delivery, jobs) written to the server's log. */
+/**
+ * Roda's own lines (migrations, e-mail delivery, jobs) written to the server's log, with the cause
+ * logged beside the message (a 500's defect, a failed job round) as a `cause` field.
+ */
 export const logTo = (log: Log) =>
-  Logger.make(({ logLevel, message }) => {
+  Logger.make(({ cause, logLevel, message }) => {
     const level: LogLevel = EffectLogLevel.lessThan(logLevel, EffectLogLevel.Info)
       ? "debug"
       : EffectLogLevel.lessThan(logLevel, EffectLogLevel.Warning)
@@ -130,7 +133,11 @@ export const logTo = (log: Log) =>
       ? "warn"
       : "error"
     const parts = Array.isArray(message) ? message : [message]
-    log.write(level, parts.map((part) => typeof part === "string" ? part : String(part)).join(" "))
+    log.write(
+      level,
+      parts.map((part) => typeof part === "string" ? part : String(part)).join(" "),
+      Cause.isEmpty(cause) ? undefined : { cause: Cause.pretty(cause) }
+    )
   })
 
 /** The first line of a start: which database, where (a folder as an absolute path, a URL without its password). */

@@ -1,5 +1,6 @@
+import { Effect, Logger } from "effect"
 import { describe, expect, it } from "vitest"
-import { makeLog } from "../src/log"
+import { logTo, makeLog } from "../src/log"
 
 const capture = (format: "json" | "pretty", level: "debug" | "info" | "warn" | "error" = "info") => {
   const chunks: Array<string> = []
@@ -65,5 +66,25 @@ describe("request log", () => {
     await nextTurn()
     expect(chunks).toHaveLength(1)
     expect(lines().map((text) => JSON.parse(text).requestId)).toEqual(["req-0", "req-1", "req-2"])
+  })
+})
+
+describe("Roda's own lines", () => {
+  it("carry the cause logged with them, and no cause field when there is none", async () => {
+    const { log, lines } = capture("json")
+    const logger = Logger.replace(Logger.defaultLogger, logTo(log))
+    await Effect.runPromise(
+      Effect.gen(function*() {
+        const failed = yield* Effect.cause(Effect.die(new Error("relation \"accounts\" does not exist")))
+        yield* Effect.logError("Unexpected failure", failed)
+        yield* Effect.logInfo("migrated")
+      }).pipe(Effect.provide(logger))
+    )
+    log.flush()
+    const [failure, info] = lines().map((text) => JSON.parse(text))
+    expect(failure).toMatchObject({ level: "error", msg: "Unexpected failure" })
+    expect(failure.cause).toContain("relation \"accounts\" does not exist")
+    expect(info).toMatchObject({ level: "info", msg: "migrated" })
+    expect(info).not.toHaveProperty("cause")
   })
 })
