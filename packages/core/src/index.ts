@@ -1,6 +1,7 @@
 export { RodaApi, routeOf } from "./api/RodaApi"
+export type { AnswerAtOnce, PlainRequest } from "./app/answerAtOnce"
 export { apiLayer, infrastructureLayer, makeRoda, servicesLayer } from "./app/makeRoda"
-export type { RequestInfo, Roda, RodaConfig } from "./app/makeRoda"
+export type { RequestInfo, Roda, RodaConfig, RodaHttpApp } from "./app/makeRoda"
 export { MAX_BODY_BYTES } from "./app/requestGate"
 export type { RodaPlatform } from "./app/RodaPlatform"
 export { RodaStartError } from "./app/startFailure"

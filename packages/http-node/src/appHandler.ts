@@ -39,6 +39,16 @@ const writeStream = (res: ServerResponse, body: Stream.Stream<Uint8Array, unknow
     )
   })
 
+/** Writes an answer held in memory (no body, or bytes) at once, with one `end`; false for any other body. */
+export const writeInMemory = (res: ServerResponse, response: HttpServerResponse.HttpServerResponse): boolean => {
+  const body = response.body
+  if (body._tag !== "Empty" && body._tag !== "Uint8Array") return false
+  res.writeHead(response.status, headersOf(response))
+  if (body._tag === "Empty") res.end()
+  else res.end(body.body)
+  return true
+}
+
 /**
  * Writes the answer: bytes at once (one `end`, no wait for the write to flush), streams and Node
  * readables as they come (interruptibly: a client that leaves stops them). Runs inside the
@@ -47,16 +57,12 @@ const writeStream = (res: ServerResponse, body: Stream.Stream<Uint8Array, unknow
 const writeResponse = (res: ServerResponse, response: HttpServerResponse.HttpServerResponse) =>
   Effect.suspend((): Effect.Effect<void, unknown> => {
     if (res.writableEnded) return Effect.void
+    if (writeInMemory(res, response)) return Effect.void
     const body = response.body
     switch (body._tag) {
       case "Empty":
-        res.writeHead(response.status, headersOf(response))
-        res.end()
-        return Effect.void
       case "Uint8Array":
-        res.writeHead(response.status, headersOf(response))
-        res.end(body.body)
-        return Effect.void
+        return Effect.void // written above
       case "Raw":
         res.writeHead(response.status, headersOf(response))
         if (body.body instanceof Readable) {

@@ -1,5 +1,6 @@
 import { Etag, FetchHttpClient, FileSystem, HttpIncomingMessage, HttpPlatform, Path } from "@effect/platform"
 import {
+  type AnswerAtOnce,
   type InFlight,
   makeInFlight,
   makeRoda,
@@ -15,7 +16,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net"
 import { resolve } from "node:path"
 import { Readable } from "node:stream"
-import { makeAppHandler } from "./appHandler"
+import { makeAppHandler, writeInMemory } from "./appHandler"
 import type { ServerConfig, TelemetrySettings } from "./config"
 import { type IdleCollection, idleCollection } from "./idleCollection"
 import { defaultLogSettings, type Log, logTo, makeLog, openingMessage } from "./log"
@@ -153,7 +154,8 @@ const logWhenSent = (
 }
 
 /**
- * Health and readiness are answered here; everything else goes straight to Roda's HttpApp (no web
+ * Health and readiness are answered here; so are the app's answers that need no fiber (a constant
+ * route's, `answerAtOnce`); everything else goes straight to Roda's HttpApp (no web
  * `Request`/`Response` in between). Every answer carries `X-Request-Id` and is logged in one line
  * once sent. A client that leaves before its answer is written (its connection closed) interrupts
  * the handler's fiber; so does a stop that has waited long enough (it closes the connection).
@@ -164,7 +166,7 @@ const logWhenSent = (
  * writes the log line, with no promise per request.
  */
 const handle =
-  (roda: Roda, app: NodeHandler, log: Log, running: Running, idle: IdleCollection) =>
+  (roda: Roda, app: NodeHandler, answerAtOnce: AnswerAtOnce, log: Log, running: Running, idle: IdleCollection) =>
   (req: IncomingMessage, res: ServerResponse) => {
     idle.touch()
     if (running.stopping) res.setHeader("connection", "close")
@@ -196,6 +198,8 @@ const handle =
         serveMcp(roda, req, res).catch((error) => answerFailure(log, req, res, requestId, error))
       )
     }
+    const atOnce = answerAtOnce({ method: req.method ?? "GET", url, headers: req.headers })
+    if (atOnce !== undefined && writeInMemory(res, atOnce)) return
     settleUnreadBody(req, res)
     if (!isChunked(req)) return runApp(app, log, part, req, res, requestId)
     track(
@@ -206,6 +210,8 @@ const handle =
       )
     )
   }
+
+const noAnswerAtOnce: AnswerAtOnce = () => undefined
 
 /**
  * A request counted in flight until each of its parts has ended: its response (closed), and for
@@ -345,15 +351,19 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
     building.catch(() => undefined) // a database that cannot be used is reported by `ready`
     yield* Effect.tryPromise({ try: () => roda.ready(), catch: (error) => error as RodaStartError })
     const running: Running = { requests: makeInFlight(), stopping: false }
-    const { app, runtime } = yield* Effect.promise(() => building)
+    const { answerAtOnce, app, runtime } = yield* Effect.promise(() => building)
+    const tracing = config.telemetry !== undefined
     const nodeHandler = makeAppHandler(app, requestRuntime(runtime), {
-      tracing: config.telemetry !== undefined,
+      tracing,
       onFailure: (cause) => log.write("error", "request failed", { error: Cause.pretty(cause) })
     })
     const idle = yield* Effect.acquireRelease(Effect.sync(() => idleCollection()), (idle) => Effect.sync(idle.stop))
     const server = yield* Effect.acquireRelease(
       Effect.async<Server>((resume) => {
-        const server = createServer(handle(roda, nodeHandler, log, running, idle))
+        const server = createServer(
+          // With tracing on, every request goes through the app, which opens its server span.
+          handle(roda, nodeHandler, tracing ? noAnswerAtOnce : answerAtOnce, log, running, idle)
+        )
         server.once("error", (error) => resume(Effect.die(error)))
         server.listen(config.port, config.host, () => resume(Effect.succeed(server)))
       }),

@@ -23,12 +23,10 @@ const EXPOSE = { "access-control-expose-headers": EXPOSE_HEADERS }
 
 /**
  * CORS: only the configured origins (default: the origin of `publicBaseUrl`) are answered, each
- * reflected with `Vary: Origin`; never `*`. A preflight (`OPTIONS`, any path) is answered 204 here.
- *
- * The headers are set on the answer itself rather than through a pre-response handler (as
- * `HttpMiddleware.cors` does): that would set a fiber ref on every request, copying the fiber's refs.
+ * reflected with `Vary: Origin`; never `*`. `preflight` is the answer to an `OPTIONS` request (any
+ * path); `decorate` adds the headers to any other answer.
  */
-export const corsMiddleware = (options: RodaOptions) => {
+export const makeCors = (options: RodaOptions) => {
   const allowed = new Set((options.corsOrigins ?? [options.publicBaseUrl]).map(originOf))
   const isAllowed = (origin: string | undefined): origin is string => origin !== undefined && allowed.has(origin)
   const allowedHeaders = (origin: string) => ({ "access-control-allow-origin": origin, vary: "Origin", ...EXPOSE })
@@ -41,17 +39,25 @@ export const corsMiddleware = (options: RodaOptions) => {
         "access-control-allow-headers": ALLOWED_HEADERS
       }
     })
+  const decorate = (response: HttpServerResponse.HttpServerResponse, origin: string | undefined) =>
+    isAllowed(origin)
+      ? HttpServerResponse.setHeaders(response, allowedHeaders(origin))
+      // One header set is an eighth of the cost of `setHeaders`, which spreads and re-reads every header.
+      : HttpServerResponse.setHeader(response, "access-control-expose-headers", EXPOSE_HEADERS)
+  return { isAllowed, preflight, decorate }
+}
+
+/**
+ * `makeCors` as the app's middleware: a preflight is answered 204 here. The headers are set on the
+ * answer itself rather than through a pre-response handler (as `HttpMiddleware.cors` does): that
+ * would set a fiber ref on every request, copying the fiber's refs.
+ */
+export const corsMiddleware = (options: RodaOptions) => {
+  const { decorate, preflight } = makeCors(options)
   return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const origin = request.headers["origin"]
       if (request.method === "OPTIONS") return Effect.succeed(preflight(origin))
-      if (isAllowed(origin)) {
-        return Effect.map(app, (response) => HttpServerResponse.setHeaders(response, allowedHeaders(origin)))
-      }
-      // One header set is an eighth of the cost of `setHeaders`, which spreads and re-reads every header.
-      return Effect.map(
-        app,
-        (response) => HttpServerResponse.setHeader(response, "access-control-expose-headers", EXPOSE_HEADERS)
-      )
+      return Effect.map(app, (response) => decorate(response, origin))
     })
 }

@@ -8,6 +8,7 @@ import { Messages } from "../domain/Messages"
 import { ClientAddress } from "../http/ClientAddress"
 import { Options } from "../platform/Options"
 import { ping } from "../sql/Database"
+import { type AnswerAtOnce, makeAnswerAtOnce } from "./answerAtOnce"
 import { apiHttpApp } from "./apiApp"
 import type { RodaConfig } from "./config"
 import { contractsLayer } from "./contracts"
@@ -111,6 +112,11 @@ export interface RodaHttpApp {
     HttpServerRequest.HttpServerRequest | Scope.Scope | HttpRouter.HttpRouter.DefaultServices
   >
   readonly runtime: Runtime.Runtime<HttpRouter.HttpRouter.DefaultServices>
+  /**
+   * The answers `app` would give that need no fiber (a constant route's, `answerAtOnce.ts`): an
+   * adapter may write them at once and run `app` only when this gives none.
+   */
+  readonly answerAtOnce: AnswerAtOnce
 }
 
 export interface Roda {
@@ -171,7 +177,8 @@ export const makeRoda = (config: RodaConfig): Roda => {
   const httpApp = () =>
     served ??= direct.runtime().then(async (runtime) => ({
       app: gate(await Runtime.runPromise(runtime)(apiHttpApp)),
-      runtime
+      runtime,
+      answerAtOnce: await Runtime.runPromise(runtime)(makeAnswerAtOnce)
     }))
   // The requests being handled, so that dispose closes the database only after them.
   const inFlight = makeInFlight()

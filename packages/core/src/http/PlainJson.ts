@@ -66,22 +66,40 @@ export const plainJson = <S extends Schema.Schema.Any>(schema: S, options?: { re
     Effect.map(body, (value) => HttpServerResponse.unsafeJson(value, init))
 }
 
+/** Where a constant handler (`constantPlainJson`) keeps its answers, for `http/constantRoute.ts`. */
+export const ConstantAnswer: unique symbol = Symbol.for("@roda/core/http/ConstantAnswer")
+
 /**
- * `plainJson` for an answer that depends on nothing but the request's language (a catalogue): made
- * once per language, then the same immutable response is answered again.
+ * A handler whose answer depends on nothing but the request's language: the answer in each
+ * language, made once, is also readable without running the handler (`handler[ConstantAnswer]`).
+ */
+export interface ConstantHandler {
+  (): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
+  readonly [ConstantAnswer]: (language: Language) => HttpServerResponse.HttpServerResponse
+}
+
+/**
+ * `plainJson` for an answer that depends on nothing but the request's language (a catalogue): a
+ * handler that makes it once per language, then answers the same immutable response again.
  */
 export const constantPlainJson = <S extends Schema.Schema.Any>(
   schema: S,
   answer: (language: Language) => Schema.Schema.Encoded<S>
-): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> => {
+): ConstantHandler => {
   requirePlain(schema)
   const made = new Map<Language, HttpServerResponse.HttpServerResponse>()
-  return Effect.map(requestLanguage, (language) => {
+  const answerIn = (language: Language) => {
     let response = made.get(language)
     if (response === undefined) {
       response = HttpServerResponse.unsafeJson(answer(language))
       made.set(language, response)
     }
     return response
-  })
+  }
+  const effect = Effect.map(requestLanguage, answerIn)
+  return Object.assign(() => effect, { [ConstantAnswer]: answerIn })
 }
+
+/** The answers of a handler made by `constantPlainJson`, if it is one. */
+export const constantAnswerOf = (handler: unknown): ConstantHandler[typeof ConstantAnswer] | undefined =>
+  typeof handler === "function" && ConstantAnswer in handler ? (handler as ConstantHandler)[ConstantAnswer] : undefined

@@ -1,10 +1,12 @@
 import { HttpApiBuilder, HttpApiMiddleware, HttpRouter } from "@effect/platform"
 import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { Chunk, Context, Effect, FiberRef } from "effect"
+import { Chunk, Context, Effect, FiberRef, Option } from "effect"
 import { identity } from "effect/Function"
 import { pipeArguments } from "effect/Pipeable"
+import { registerConstantRoute } from "./constantRoute"
 import { registerDirectRoute, type RouteEntries } from "./directRoute"
 import { endpointEffect } from "./endpointRoute"
+import { constantAnswerOf } from "./PlainJson"
 
 type AnyEffect = Effect.Effect<any, any, any>
 type Item = HttpApiBuilder.Handlers.Item<unknown, unknown>
@@ -112,6 +114,11 @@ const routeRun = (middleware: ReadonlyArray<Middleware>, group: Context.Context<
   return (entries: RouteEntries) => from(0, entries, false)
 }
 
+/** An endpoint that declares no path, query, header or body schema: nothing of the request is decoded. */
+const takesNoInput = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps) =>
+  Option.isNone(endpoint.pathSchema) && Option.isNone(endpoint.urlParamsSchema) &&
+  Option.isNone(endpoint.headersSchema) && Option.isNone(endpoint.payloadSchema)
+
 /**
  * `HttpApiBuilder.group` with the same contract (a layer that adds the group's routes to
  * `HttpApiBuilder.Router`), the same decoding and encoding per endpoint (`endpointEffect`), and the
@@ -147,6 +154,13 @@ export const apiGroup: typeof HttpApiBuilder.group = ((
           uninterruptible: item.uninterruptible
         })
         registerDirectRoute(route as HttpRouter.Route<unknown, unknown>, run)
+        const constant = constantAnswerOf(item.handler)
+        if (constant !== undefined && takesNoInput(endpoint)) {
+          registerConstantRoute(route as HttpRouter.Route<unknown, unknown>, {
+            middleware: middleware.map(({ tag }) => tag.key),
+            answer: constant
+          })
+        }
         return route
       })
       yield* router.concat(HttpRouter.fromIterable(routes))

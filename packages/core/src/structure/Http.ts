@@ -74,7 +74,7 @@ export const SpacesHttp = apiGroup(RodaApi, "spaces", (handlers) =>
           Effect.flatMap((viewer) => spaces.list(viewer, urlParams)),
           Effect.flatMap((result) => page(Messages.spaces, result))
         ))
-      .handle("modules", () => modules)
+      .handle("modules", modules)
       .handle("get", ({ path }) =>
         visitor.pipe(
           Effect.flatMap((viewer) => spaces.get(viewer, path.id)),

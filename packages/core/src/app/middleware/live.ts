@@ -4,6 +4,7 @@ import { Memberships } from "../../communities/Memberships"
 import { forbidden } from "../../domain/AppError"
 import type { AppError } from "../../domain/AppError"
 import type { Account, DeferredMember, DeferredVisitor, Member, Visitor } from "../../domain/Caller"
+import { isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import {
   communityIdHeader,
@@ -117,6 +118,29 @@ const makeVisitorChecks = Effect.gen(function*() {
       ))
   return { anonymous, visitorOf, scoped }
 })
+
+/** A request's headers as Node gives them (lower-case names). */
+export type PlainHeaders = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+
+/**
+ * Whether a request without a body passes PublicScope as an anonymous visitor, which reads nothing:
+ * no token (an absent or blank `Authorization`) and a valid `X-CommunityId`. PublicScope's other
+ * checks need a body (its `communityId`) or a token (the account, `X-ProfileId`).
+ */
+export const passesPublicScopeAnonymously = (headers: PlainHeaders) => {
+  const authorization = headers["authorization"]
+  if (authorization !== undefined && (typeof authorization !== "string" || authorization.trim() !== "")) return false
+  const community = headers["x-communityid"]
+  return typeof community === "string" && isUuid(community.trim())
+}
+
+/**
+ * The middleware that can tell, from the headers of a request without a body, that they let it
+ * through without reading anything or providing anything a constant answer reads (`answerAtOnce`).
+ */
+export const passesWithoutState: ReadonlyMap<string, (headers: PlainHeaders) => boolean> = new Map([
+  [PublicScope.key, passesPublicScopeAnonymously]
+])
 
 /** Community header required, token optional; a member's `X-ProfileId` still follows the rules. */
 export const PublicScopeLive = Layer.effect(
