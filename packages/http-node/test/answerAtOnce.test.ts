@@ -16,6 +16,7 @@ const ALLOWED_ORIGIN = "https://app.example"
 let atOnceBase = ""
 let appBase = ""
 let answerAtOnce: AnswerAtOnce
+let roda: Effect.Effect.Success<ReturnType<typeof serve>>["roda"]
 let appServer: Server
 
 beforeAll(async () => {
@@ -32,7 +33,8 @@ beforeAll(async () => {
     }, { logSink: () => undefined }).pipe(Scope.extend(scope))
   )
   atOnceBase = `http://127.0.0.1:${served.port}`
-  const built = await served.roda.httpApp()
+  roda = served.roda
+  const built = await roda.httpApp()
   answerAtOnce = built.answerAtOnce
   const handler = makeAppHandler(built.app, built.runtime)
   appServer = createServer((req, res) => handler(req, res))
@@ -86,13 +88,16 @@ const ignored = new Set(["x-request-id", "date", "connection", "keep-alive"])
 const headersOf = (response: Response) =>
   Object.fromEntries([...response.headers.entries()].filter(([name]) => !ignored.has(name)))
 
-const send = async (base: string, probe: Probe) => {
-  const response = await fetch(`${base}${probe.path ?? MODULES}`, {
-    method: probe.method ?? "GET",
-    headers: probe.headers ?? {}
-  })
-  return { status: response.status, headers: headersOf(response), body: await response.text() }
-}
+const init = (probe: Probe) => ({ method: probe.method ?? "GET", headers: probe.headers ?? {} })
+const read = async (response: Response) => ({
+  status: response.status,
+  headers: headersOf(response),
+  body: await response.text()
+})
+const send = async (base: string, probe: Probe) => read(await fetch(`${base}${probe.path ?? MODULES}`, init(probe)))
+/** Through the web handler (`roda.handler`), which answers the same requests at once in its own fiber. */
+const sendWeb = async (probe: Probe) =>
+  read(await roda.handler(new Request(`http://roda.test${probe.path ?? MODULES}`, init(probe))))
 
 describe("answers given without running the app", () => {
   for (const probe of probes) {
@@ -105,6 +110,13 @@ describe("answers given without running the app", () => {
       expect(given !== undefined).toBe(probe.atOnce)
       const [fromServer, fromApp] = await Promise.all([send(atOnceBase, probe), send(appBase, probe)])
       expect(fromServer).toEqual(fromApp)
+      const fromWeb = await sendWeb(probe)
+      // Node's server counts the length of every answer, and leaves out the body of one to HEAD.
+      const { "content-length": _app, ...appHeaders } = fromApp.headers
+      const { "content-length": _web, ...webHeaders } = fromWeb.headers
+      expect(fromWeb.status).toBe(fromApp.status)
+      expect(webHeaders).toEqual(appHeaders)
+      if (probe.method !== "HEAD") expect(fromWeb.body).toBe(fromApp.body)
     })
   }
 

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, type HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, type HttpApp, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { languageOf } from "../domain/Text"
 import { type ConstantRoute, constantRouteOf } from "../http/constantRoute"
@@ -61,3 +61,16 @@ export const makeAnswerAtOnce: Effect.Effect<AnswerAtOnce, never, HttpApiBuilder
     }
   }
 )
+
+/**
+ * `app` answering first what `answerAtOnce` gives: for an adapter that runs the app for every
+ * request (the web handler), which still saves the app's layers, routing and middleware.
+ */
+export const withAnswersAtOnce = <E, R>(
+  app: HttpApp.Default<E, R>,
+  answerAtOnce: AnswerAtOnce
+): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const atOnce = answerAtOnce(request)
+    return atOnce === undefined ? app : Effect.succeed(atOnce)
+  })

@@ -8,7 +8,7 @@ import { Messages } from "../domain/Messages"
 import { ClientAddress } from "../http/ClientAddress"
 import { Options } from "../platform/Options"
 import { ping } from "../sql/Database"
-import { type AnswerAtOnce, makeAnswerAtOnce } from "./answerAtOnce"
+import { type AnswerAtOnce, makeAnswerAtOnce, withAnswersAtOnce } from "./answerAtOnce"
 import { apiHttpApp } from "./apiApp"
 import type { RodaConfig } from "./config"
 import { contractsLayer } from "./contracts"
@@ -162,7 +162,10 @@ export const makeRoda = (config: RodaConfig): Roda => {
   const api = apiLayer(infrastructure)
   const web = HttpApp.toWebHandlerLayerWith(
     Layer.mergeAll(api, tracingLayer(tracingOn(config)), HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer),
-    { memoMap, toHandler: (runtime) => Effect.provide(apiHttpApp, runtime) }
+    {
+      memoMap,
+      toHandler: (runtime) => Effect.provide(Effect.zipWith(apiHttpApp, makeAnswerAtOnce, withAnswersAtOnce), runtime)
+    }
   )
   const direct = ManagedRuntime.make(
     Layer.mergeAll(
