@@ -226,18 +226,22 @@ const firstDifference = (a, b, path = "") => {
 }
 
 /**
- * RSS of each server once idle: sampled every 5 s until no server's moved by more than 1 MB for three
- * samples in a row (at most 90 s), with the seconds it took.
+ * RSS of each server once idle: sampled every 5 s from `IDLE_RSS_AFTER` seconds after the load (Roda
+ * gives memory back after a minute without requests, then collects three times, 5 s apart:
+ * http-node/src/idleCollection.ts) until no server's moved by more than 1 MB for three samples in a
+ * row (at most 180 s), with the seconds it took.
  */
+const IDLE_RSS_AFTER = 75
 const settledRss = async (servers) => {
   const samples = []
-  for (let seconds = 5; seconds <= 90; seconds += 5) {
+  await sleep((IDLE_RSS_AFTER - 5) * 1000)
+  for (let seconds = IDLE_RSS_AFTER; seconds <= 180; seconds += 5) {
     await sleep(5000)
     samples.push(Object.fromEntries(servers.map((x) => [x.label, rssMb(x.pid)])))
     const last = samples.slice(-4)
     const still = last.length === 4 &&
       servers.every(({ label }) => Math.max(...last.map((r) => r[label])) - Math.min(...last.map((r) => r[label])) <= 1)
-    if (still || seconds === 90) return { ...samples.at(-1), seconds }
+    if (still || seconds === 180) return { ...samples.at(-1), seconds }
   }
 }
 
@@ -342,7 +346,7 @@ const run = async () => {
   }
   await sleep(3000)
   const rssAfter = Object.fromEntries(servers.map((x) => [x.label, rssMb(x.pid)]))
-  log("idle after the load: RSS until it holds still (V8 gives pages back ~30 s after allocation stops)")
+  log(`idle after the load: RSS from ${IDLE_RSS_AFTER} s on, until it holds still (Roda collects after 60 s without a request)`)
   const rssIdle = await settledRss(servers)
 
   const lines = []
