@@ -1,39 +1,27 @@
 import type { AnswerAtOnce } from "@roda/core"
-import { defaultOptions, secret } from "@roda/core"
-import { Effect, Exit, Scope } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeAppHandler } from "../src/appHandler"
-import { serve } from "../src/server"
+import { type Served, serveEmbedded } from "./serveEmbedded"
 
 // The Node server answers a constant route's requests without running the app (`answerAtOnce`);
 // every such answer must be the app's own: compared here, request by request, with a server that
 // runs the app for every request.
-const scope = Effect.runSync(Scope.make())
 const COMMUNITY = "0193c2a4-5b6e-7d8f-9a0b-1c2d3e4f5a6b"
 const ALLOWED_ORIGIN = "https://app.example"
 let atOnceBase = ""
 let appBase = ""
 let answerAtOnce: AnswerAtOnce
-let roda: Effect.Effect.Success<ReturnType<typeof serve>>["roda"]
+let roda: Served["roda"]
+let close: () => Promise<void>
 let appServer: Server
 
 beforeAll(async () => {
-  const served = await Effect.runPromise(
-    serve({
-      port: 0,
-      host: "127.0.0.1",
-      database: { _tag: "Embedded", dataDir: "memory" },
-      options: defaultOptions({
-        jwtSecret: secret("a-test-secret-that-is-long-enough-123"),
-        corsOrigins: [ALLOWED_ORIGIN]
-      }),
-      log: { format: "json", level: "error" }
-    }, { logSink: () => undefined }).pipe(Scope.extend(scope))
-  )
-  atOnceBase = `http://127.0.0.1:${served.port}`
+  const served = await serveEmbedded(ALLOWED_ORIGIN)
+  atOnceBase = served.base
   roda = served.roda
+  close = served.close
   const built = await roda.httpApp()
   answerAtOnce = built.answerAtOnce
   const handler = makeAppHandler(built.app, built.runtime)
@@ -44,7 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => appServer.close(resolve))
-  await Effect.runPromise(Scope.close(scope, Exit.void))
+  await close()
 })
 
 const MODULES = "/api/spaces/modules"

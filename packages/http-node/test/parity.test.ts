@@ -1,32 +1,20 @@
-import { defaultOptions, secret } from "@roda/core"
-import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { serve } from "../src/server"
+import { type Served, serveEmbedded } from "./serveEmbedded"
 
 // The Node server serves Roda's HttpApp directly; embedders call `roda.handler` with a web Request.
 // Both must answer every request alike: same status, same body, same headers that matter.
-const scope = Effect.runSync(Scope.make())
 let base = ""
-let roda: Effect.Effect.Success<ReturnType<typeof serve>>["roda"]
+let roda: Served["roda"]
+let close: () => Promise<void>
 
 beforeAll(async () => {
-  const served = await Effect.runPromise(
-    serve({
-      port: 0,
-      host: "127.0.0.1",
-      database: { _tag: "Embedded", dataDir: "memory" },
-      options: defaultOptions({
-        jwtSecret: secret("a-test-secret-that-is-long-enough-123"),
-        corsOrigins: ["https://app.example"]
-      }),
-      log: { format: "json", level: "error" }
-    }, { logSink: () => undefined }).pipe(Scope.extend(scope))
-  )
-  base = `http://127.0.0.1:${served.port}`
+  const served = await serveEmbedded("https://app.example")
+  base = served.base
   roda = served.roda
+  close = served.close
 })
 
-afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+afterAll(() => close())
 
 interface Probe {
   readonly name: string

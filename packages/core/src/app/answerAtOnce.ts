@@ -1,4 +1,10 @@
-import { HttpApiBuilder, type HttpApp, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import {
+  HttpApiBuilder,
+  type HttpApp,
+  type HttpRouter,
+  HttpServerRequest,
+  type HttpServerResponse
+} from "@effect/platform"
 import { Effect, Option } from "effect"
 import { languageOf } from "../domain/Text"
 import { type ConstantRoute, constantRouteOf } from "../http/constantRoute"
@@ -37,7 +43,7 @@ export const makeAnswerAtOnce: Effect.Effect<AnswerAtOnce, never, HttpApiBuilder
     const cors = makeCors(yield* Options)
     const constants = new Map<string, ConstantRoute>()
     for (const route of router.routes) {
-      const constant = constantRouteOf(route as never)
+      const constant = constantRouteOf(route as HttpRouter.Route<unknown, unknown>)
       if (
         constant === undefined || route.method !== "GET" || Option.isSome(route.prefix) ||
         /[:*]/.test(route.path) || !constant.middleware.every((key) => passesWithoutState.has(key))

@@ -44,7 +44,7 @@ export const makeCors = (options: RodaOptions) => {
       ? HttpServerResponse.setHeaders(response, allowedHeaders(origin))
       // One header set is an eighth of the cost of `setHeaders`, which spreads and re-reads every header.
       : HttpServerResponse.setHeader(response, "access-control-expose-headers", EXPOSE_HEADERS)
-  return { isAllowed, preflight, decorate }
+  return { preflight, decorate }
 }
 
 /**

@@ -178,11 +178,11 @@ export const makeRoda = (config: RodaConfig): Roda => {
   )
   let served: Promise<RodaHttpApp> | undefined
   const httpApp = () =>
-    served ??= direct.runtime().then(async (runtime) => ({
-      app: gate(await Runtime.runPromise(runtime)(apiHttpApp)),
-      runtime,
-      answerAtOnce: await Runtime.runPromise(runtime)(makeAnswerAtOnce)
-    }))
+    served ??= direct.runtime().then((runtime) =>
+      Runtime.runPromise(runtime)(
+        Effect.zipWith(apiHttpApp, makeAnswerAtOnce, (app, answerAtOnce) => ({ app: gate(app), runtime, answerAtOnce }))
+      )
+    )
   // The requests being handled, so that dispose closes the database only after them.
   const inFlight = makeInFlight()
   let disposing = false
