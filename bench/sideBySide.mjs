@@ -6,6 +6,7 @@
 //   node bench/sideBySide.mjs [--posts 20000] [--duration 10] [--rounds 2] [--connections 64] [--warmup 5]
 //                             [--pg postgres://postgres@127.0.0.1:5432] [--keep] [--dir /tmp/roda-bench]
 //                             [--roda-main <a built packages/http-node/dist/main.js, e.g. of another checkout>]
+//                             [--routes feed,static,staticApp,status,me,course (all by default)]
 //
 // Needs a build (packages/http-node/dist/main.js: `pnpm build`), wrk on the PATH, and a PostgreSQL where the
 // user may create databases. It creates roda_bench (dropped at the end unless --keep), uses ports 4301-4303 on
@@ -37,6 +38,8 @@ const KEEP = opt("keep", false) === true
 const DIR = resolve(String(opt("dir", "/tmp/roda-bench")))
 const JWT_SECRET = "bench-jwt-secret-bench-jwt-secret-0123456789"
 const PORTS = { roda: 4301, raw: 4302, floor: 4303 }
+// A subset of the routes (keys of `routes` below) to study one of them; the idle RSS is read only when all run.
+const ONLY = opt("routes", "") === "" ? undefined : new Set(String(opt("routes", "")).split(","))
 const mainJs = resolve(String(opt("roda-main", join(root, "packages/http-node/dist/main.js"))))
 mkdirSync(DIR, { recursive: true })
 
@@ -277,12 +280,12 @@ const run = async () => {
   const modulesFile = join(DIR, "modules.json")
   writeFileSync(modulesFile, JSON.stringify(modules))
   const raw = await startRaw(modulesFile)
-  const floor = await startFloor(modulesFile)
+  const floor = ONLY === undefined || ONLY.has("staticApp") ? await startFloor(modulesFile) : undefined
   const servers = [raw, roda]
   /** The servers a route is measured on: the static one through the app also on the framework floor. */
   const serversOf = (route) => (route.key === "staticApp" ? [...servers, floor] : servers)
 
-  const routes = [
+  const allRoutes = [
     { key: "feed", label: "`GET /api/feed` first page (member)", path: "/api/feed", headers: reader },
     {
       key: "static",
@@ -314,6 +317,8 @@ const run = async () => {
       headers: reader
     }
   ]
+  const routes = allRoutes.filter((route) => ONLY === undefined || ONLY.has(route.key))
+  if (routes.length === 0) throw new Error(`--routes names none of ${allRoutes.map((r) => r.key).join(",")}`)
 
   // Same answer from both, before any load: parsed JSON compared with keys sorted.
   const ignoreFor = { status: new Set(["id", "createdAt", "updatedAt"]) }
@@ -356,10 +361,12 @@ const run = async () => {
   }
   await sleep(3000)
   const rssAfter = Object.fromEntries(servers.map((x) => [x.label, rssMb(x.pid)]))
-  log(
-    `idle after the load: RSS from ${IDLE_RSS_AFTER} s on, until it holds still (Roda collects after 60 s without a request)`
-  )
-  const rssIdle = await settledRss(servers)
+  if (ONLY === undefined) {
+    log(
+      `idle after the load: RSS from ${IDLE_RSS_AFTER} s on, until it holds still (Roda collects after 60 s without a request)`
+    )
+  }
+  const rssIdle = ONLY === undefined ? await settledRss(servers) : undefined
 
   const lines = []
   let commit = ""
@@ -395,26 +402,30 @@ const run = async () => {
       } + ${f(m(b, "db"), 3)} |`
     )
   }
-  const { raw: rawStatic, roda: rodaStatic, floor: floorStatic } = runs.staticApp
-  const rpsOf = (xs) => median(xs.map((x) => x.rps))
+  if (runs.staticApp !== undefined) {
+    const { raw: rawStatic, roda: rodaStatic, floor: floorStatic } = runs.staticApp
+    const rpsOf = (xs) => median(xs.map((x) => x.rps))
+    lines.push("")
+    lines.push(
+      `Framework floor (\`bench/floor.mjs\`: the static route on a bare \`HttpApi\`, the same JSON, nothing of Roda): ` +
+        `${f(rpsOf(floorStatic))} req/s, ${f(median(floorStatic.map((x, i) => x.rps / rawStatic[i].rps)), 2)}x raw, ` +
+        `p99 ${f(median(floorStatic.map((x) => x.p99)), 1)} ms, CPU ${
+          f(median(floorStatic.map((x) => x.cpu)), 3)
+        } ms/req; ` +
+        `Roda's static route through the app reaches ${
+          f(median(rodaStatic.map((x, i) => x.rps / floorStatic[i].rps)), 2)
+        }x of it.`
+    )
+  }
   lines.push("")
-  lines.push(
-    `Framework floor (\`bench/floor.mjs\`: the static route on a bare \`HttpApi\`, the same JSON, nothing of Roda): ` +
-      `${f(rpsOf(floorStatic))} req/s, ${f(median(floorStatic.map((x, i) => x.rps / rawStatic[i].rps)), 2)}x raw, ` +
-      `p99 ${f(median(floorStatic.map((x) => x.p99)), 1)} ms, CPU ${
-        f(median(floorStatic.map((x) => x.cpu)), 3)
-      } ms/req; ` +
-      `Roda's static route through the app reaches ${
-        f(median(rodaStatic.map((x, i) => x.rps / floorStatic[i].rps)), 2)
-      }x of it.`
-  )
-  lines.push("")
-  lines.push(
-    `RSS (MB), idle before the load → 3 s after it → idle after it (held still for 15 s, ${rssIdle.seconds} s after): ` +
-      `raw ${f(rssBefore.raw)} → ${f(rssAfter.raw)} → ${f(rssIdle.raw)}, ` +
-      `Roda ${f(rssBefore.roda)} → ${f(rssAfter.roda)} → ${f(rssIdle.roda)} ` +
-      `(${f(rssIdle.roda / rssBefore.roda, 2)}x its idle RSS before the load).`
-  )
+  if (rssIdle !== undefined) {
+    lines.push(
+      `RSS (MB), idle before the load → 3 s after it → idle after it (held still for 15 s, ${rssIdle.seconds} s after): ` +
+        `raw ${f(rssBefore.raw)} → ${f(rssAfter.raw)} → ${f(rssIdle.raw)}, ` +
+        `Roda ${f(rssBefore.roda)} → ${f(rssAfter.roda)} → ${f(rssIdle.roda)} ` +
+        `(${f(rssIdle.roda / rssBefore.roda, 2)}x its idle RSS before the load).`
+    )
+  }
   const loads = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda, ...r.floor]).map((r) => r.load)
   lines.push(
     `Machine load (1-minute average, ${execFileSync("nproc").toString().trim()} CPUs) during the runs: ${
