@@ -39,7 +39,8 @@ const DIR = resolve(String(opt("dir", "/tmp/roda-bench")))
 const JWT_SECRET = "bench-jwt-secret-bench-jwt-secret-0123456789"
 const PORTS = { roda: 4301, raw: 4302, floor: 4303 }
 // A subset of the routes (keys of `routes` below) to study one of them; the idle RSS is read only when all run.
-const ONLY = opt("routes", "") === "" ? undefined : new Set(String(opt("routes", "")).split(","))
+const ONLY = opt("routes", undefined) === undefined ? undefined : new Set(String(opt("routes")).split(","))
+const measured = (key) => ONLY === undefined || ONLY.has(key)
 const mainJs = resolve(String(opt("roda-main", join(root, "packages/http-node/dist/main.js"))))
 mkdirSync(DIR, { recursive: true })
 
@@ -280,7 +281,7 @@ const run = async () => {
   const modulesFile = join(DIR, "modules.json")
   writeFileSync(modulesFile, JSON.stringify(modules))
   const raw = await startRaw(modulesFile)
-  const floor = ONLY === undefined || ONLY.has("staticApp") ? await startFloor(modulesFile) : undefined
+  const floor = measured("staticApp") ? await startFloor(modulesFile) : undefined
   const servers = [raw, roda]
   /** The servers a route is measured on: the static one through the app also on the framework floor. */
   const serversOf = (route) => (route.key === "staticApp" ? [...servers, floor] : servers)
@@ -317,7 +318,7 @@ const run = async () => {
       headers: reader
     }
   ]
-  const routes = allRoutes.filter((route) => ONLY === undefined || ONLY.has(route.key))
+  const routes = allRoutes.filter((route) => measured(route.key))
   if (routes.length === 0) throw new Error(`--routes names none of ${allRoutes.map((r) => r.key).join(",")}`)
 
   // Same answer from both, before any load: parsed JSON compared with keys sorted.
@@ -361,12 +362,13 @@ const run = async () => {
   }
   await sleep(3000)
   const rssAfter = Object.fromEntries(servers.map((x) => [x.label, rssMb(x.pid)]))
+  let rssIdle
   if (ONLY === undefined) {
     log(
       `idle after the load: RSS from ${IDLE_RSS_AFTER} s on, until it holds still (Roda collects after 60 s without a request)`
     )
+    rssIdle = await settledRss(servers)
   }
-  const rssIdle = ONLY === undefined ? await settledRss(servers) : undefined
 
   const lines = []
   let commit = ""
