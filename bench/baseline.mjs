@@ -14,13 +14,18 @@
 //   GET  /api/courses/:idOrSlug token, ONE statement: membership, the course, the space access decision,
 //                               modules, lessons, enrollment and progress; the outline (drip, completion) in JS.
 //   GET  /healthz
-// Env: PORT, DATABASE_URL, JWT_SECRET, MODULES_JSON (file), POOL (default 10), PLATFORM_ADMIN_EMAILS.
+// Env: PORT, DATABASE_URL, JWT_SECRET, MODULES_JSON (file), POOL (default 10), POOL_IDLE_MS (default 300000, as
+// Roda's pool: the connections live through the pauses between rounds), PLATFORM_ADMIN_EMAILS.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { readFileSync } from "node:fs"
 import http from "node:http"
 import pg from "pg"
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL ?? 10) })
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.POOL ?? 10),
+  idleTimeoutMillis: Number(process.env.POOL_IDLE_MS ?? 300_000)
+})
 const key = Buffer.from(process.env.JWT_SECRET ?? "", "utf8")
 const modules = process.env.MODULES_JSON ? JSON.parse(readFileSync(process.env.MODULES_JSON, "utf8")) : []
 const admins = new Set(

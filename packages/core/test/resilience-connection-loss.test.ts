@@ -76,13 +76,33 @@ describe.skipIf(serverUrl === undefined)(
       }
     })
 
+    const terminated = new Set<number>()
+
     /** Terminates every backend of the test database but the killer's own; answers how many. */
     const killBackends = async () => {
-      const result = await killer.query(
-        `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity
+      const result = await killer.query<{ pid: number }>(
+        `SELECT pid, pg_terminate_backend(pid) AS killed FROM pg_stat_activity
        WHERE datname = current_database() AND pid <> pg_backend_pid()`
       )
+      for (const row of result.rows) terminated.add(row.pid)
       return result.rowCount ?? 0
+    }
+
+    /**
+     * Waits until every backend the storm terminated has exited. pg_terminate_backend only signals
+     * it: a backend still on its way out (a busy machine may not schedule it for a while) could take
+     * a retry's first statement and die under it, and that retry would not be calm.
+     */
+    const stormOver = async () => {
+      for (let attempt = 0; attempt < 500; attempt++) {
+        const alive = await killer.query<{ count: number }>(
+          "SELECT count(*)::int AS count FROM pg_stat_activity WHERE pid = ANY($1::int[])",
+          [[...terminated]]
+        )
+        if (alive.rows[0]!.count === 0) return
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      throw new Error("terminated backends did not exit within 5 s")
     }
 
     const create = (key: string, title: string) =>
@@ -132,6 +152,7 @@ describe.skipIf(serverUrl === undefined)(
       expect(unavailable, "no request was cut by the killed connections").toBeGreaterThan(0)
 
       // Retried calmly with the same keys, every request ends 201, and each key made one row.
+      await stormOver()
       const finalReplies = await Promise.all(requests.map((request) => create(request.key, request.title)))
       for (const reply of finalReplies) expect(reply.status, JSON.stringify(reply.body)).toBe(201)
       const rows = await sectionIds(prefix)

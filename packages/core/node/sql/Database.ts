@@ -60,17 +60,29 @@ const pgTypes = {
   }
 }
 
-/** A pool whose connections name (prepare) hot statements; ended with the layer. */
+/**
+ * How long a PostgreSQL connection may sit idle before the pool closes it. node-postgres closes one
+ * after 10 s by default: a burst of requests after a quiet spell then opened every connection again
+ * on fresh server processes that had to prepare every named statement anew, and its p99 doubled
+ * (bench/README.md). Five minutes keeps them through the pauses of bursty traffic.
+ */
+export const POOL_IDLE_MS = 5 * 60_000
+
+/** The pool's options: its connections name (prepare) hot statements and live through quiet spells. */
+export const poolOptions = (url: Redacted.Redacted<string>): pg.PoolConfig => ({
+  connectionString: Redacted.value(url),
+  application_name: "roda",
+  idleTimeoutMillis: POOL_IDLE_MS,
+  types: pgTypes,
+  Client: namingClient(makeStatementNames())
+})
+
+/** The pool (see `poolOptions`), ended with the layer. */
 const namingPool = (url: Redacted.Redacted<string>) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        const pool = new pg.Pool({
-          connectionString: Redacted.value(url),
-          application_name: "roda",
-          types: pgTypes,
-          Client: namingClient(makeStatementNames())
-        })
+        const pool = new pg.Pool(poolOptions(url))
         pool.on("error", () => undefined)
         await pool.query("SELECT 1")
         return pool

@@ -1,0 +1,28 @@
+import { Redacted } from "effect"
+import pg from "pg"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { POOL_IDLE_MS, poolOptions } from "../../node/sql/Database"
+
+describe.skipIf(process.env.DATABASE_URL === undefined)("the PostgreSQL pool", () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it("keeps its connections through a quiet spell and closes them after five idle minutes", async () => {
+    const pool = new pg.Pool(poolOptions(Redacted.make(process.env.DATABASE_URL!)))
+    // The pool's idle timers (set as a connection is released) run on a fake clock; the sockets do not.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] })
+    try {
+      await Promise.all(Array.from({ length: 4 }, () => pool.query("SELECT pg_sleep(0.05)")))
+      expect(pool.totalCount).toBe(4)
+      expect(pool.idleCount).toBe(4)
+      vi.advanceTimersByTime(60_000)
+      expect(pool.totalCount).toBe(4)
+      vi.advanceTimersByTime(POOL_IDLE_MS)
+      expect(pool.totalCount).toBe(0)
+    } finally {
+      vi.useRealTimers()
+      await pool.end()
+    }
+  })
+})
