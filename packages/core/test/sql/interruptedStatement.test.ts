@@ -1,0 +1,72 @@
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Duration, Effect, Exit, Fiber, Redacted } from "effect"
+import { describe, expect, it } from "vitest"
+
+/**
+ * A request whose client leaves is interrupted (issue 11, item 5), often while one of its statements
+ * runs. That statement must not reach anyone else's: @effect/sql-pg used to answer the interruption
+ * with `SELECT pg_cancel_backend(<pid>)` sent through the pool, which waited for a free connection
+ * while the interrupted statement finished and gave its connection back, so the cancel landed on
+ * whatever that backend ran by then: another request's statement, or its own query.
+ */
+describe.skipIf(process.env.DATABASE_URL === undefined)("an interrupted statement on PostgreSQL", () => {
+  const applicationName = `roda-interrupt-test-${process.pid}`
+  const withPool = (max: number) =>
+    Effect.provide(PgClient.layer({
+      url: Redacted.make(process.env.DATABASE_URL!),
+      maxConnections: max,
+      idleTimeout: Duration.minutes(1),
+      applicationName
+    }))
+  /** Cancel requests sent from this test's connections. */
+  const cancelsSent = (sql: SqlClient.SqlClient) =>
+    Effect.map(
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE application_name = ${applicationName} AND query LIKE 'SELECT pg_cancel_backend(%'`,
+      (rows) => rows[0]!.n
+    )
+
+  it("finishes, then lets the pool's next statement run uncancelled", async () => {
+    const outcome = await Effect.runPromise(
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        // A holds one connection briefly, X the other longer; B queues for a connection before the
+        // interruption of A, so it takes A's connection when A's statement ends.
+        const a = yield* Effect.fork(sql`SELECT pg_sleep(0.15)`)
+        const x = yield* Effect.fork(sql`SELECT pg_sleep(0.6)`)
+        yield* Effect.sleep("30 millis")
+        const b = yield* Effect.fork(sql`SELECT pg_sleep(0.8)`)
+        yield* Effect.sleep("30 millis")
+        const interrupted = yield* Effect.fork(Fiber.interrupt(a))
+        const bExit = yield* Fiber.await(b)
+        yield* Fiber.join(x)
+        const aExit = yield* Fiber.join(interrupted)
+        return { aExit, bExit, cancels: yield* cancelsSent(sql) }
+      }).pipe(withPool(2))
+    )
+    expect(Exit.isInterrupted(outcome.aExit)).toBe(true)
+    expect(Exit.isSuccess(outcome.bExit) ? "ran" : String(outcome.bExit)).toBe("ran")
+    expect(outcome.cancels).toBe(0)
+  })
+
+  it("is waited for: the interruption ends once the statement has answered", async () => {
+    const waitedMs = await Effect.runPromise(
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        // A second connection is free, so nothing but the statement itself holds the interruption up.
+        const a = yield* Effect.fork(sql`SELECT pg_sleep(0.2)`)
+        yield* Effect.sleep("40 millis")
+        const started = Date.now()
+        yield* Fiber.interrupt(a)
+        const waited = Date.now() - started
+        // The connection is back and usable at once.
+        const [row] = yield* sql<{ one: number }>`SELECT 1 AS one`
+        expect(row!.one).toBe(1)
+        expect(yield* cancelsSent(sql)).toBe(0)
+        return waited
+      }).pipe(withPool(2))
+    )
+    expect(waitedMs).toBeGreaterThanOrEqual(100)
+  })
+})
