@@ -69,4 +69,29 @@ describe.skipIf(process.env.DATABASE_URL === undefined)("an interrupted statemen
     )
     expect(waitedMs).toBeGreaterThanOrEqual(100)
   })
+  it(
+    "is waited for five seconds at most: then its connection is dropped, not given to the next statement",
+    async () => {
+      const { selectMs, waitedMs } = await Effect.runPromise(
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const a = yield* Effect.fork(sql`SELECT pg_sleep(9)`)
+          yield* Effect.sleep("50 millis")
+          const started = Date.now()
+          yield* Fiber.interrupt(a)
+          const waitedMs = Date.now() - started
+          // The only connection is still busy sleeping: the next statement gets a new one at once.
+          const selected = Date.now()
+          const [row] = yield* sql<{ one: number }>`SELECT 1 AS one`
+          expect(row!.one).toBe(1)
+          expect(yield* cancelsSent(sql)).toBe(0)
+          return { selectMs: Date.now() - selected, waitedMs }
+        }).pipe(withPool(1))
+      )
+      expect(waitedMs).toBeGreaterThanOrEqual(4_500)
+      expect(waitedMs).toBeLessThan(8_000)
+      expect(selectMs).toBeLessThan(2_000)
+    },
+    20_000
+  )
 })
