@@ -50,44 +50,37 @@ describe.skipIf(process.env.DATABASE_URL === undefined)("an interrupted statemen
     expect(outcome.cancels).toBe(0)
   })
 
+  /**
+   * Interrupts a `pg_sleep(seconds)` after `afterMs`, then runs `SELECT 1`: how long the interruption
+   * and that next statement took, with no cancel sent.
+   */
+  const interruptSleep = (seconds: number, afterMs: number) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const a = yield* Effect.fork(sql`SELECT pg_sleep(${seconds})`)
+      yield* Effect.sleep(afterMs)
+      const started = Date.now()
+      yield* Fiber.interrupt(a)
+      const waitedMs = Date.now() - started
+      const selected = Date.now()
+      const [row] = yield* sql<{ one: number }>`SELECT 1 AS one`
+      expect(row!.one).toBe(1)
+      expect(yield* cancelsSent(sql)).toBe(0)
+      return { selectMs: Date.now() - selected, waitedMs }
+    })
+
   it("is waited for: the interruption ends once the statement has answered", async () => {
-    const waitedMs = await Effect.runPromise(
-      Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        // A second connection is free, so nothing but the statement itself holds the interruption up.
-        const a = yield* Effect.fork(sql`SELECT pg_sleep(0.2)`)
-        yield* Effect.sleep("40 millis")
-        const started = Date.now()
-        yield* Fiber.interrupt(a)
-        const waited = Date.now() - started
-        // The connection is back and usable at once.
-        const [row] = yield* sql<{ one: number }>`SELECT 1 AS one`
-        expect(row!.one).toBe(1)
-        expect(yield* cancelsSent(sql)).toBe(0)
-        return waited
-      }).pipe(withPool(2))
-    )
+    // A second connection is free, so nothing but the statement itself holds the interruption up;
+    // the connection is back and usable at once.
+    const { waitedMs } = await Effect.runPromise(interruptSleep(0.2, 40).pipe(withPool(2)))
     expect(waitedMs).toBeGreaterThanOrEqual(100)
   })
+
   it(
     "is waited for five seconds at most: then its connection is dropped, not given to the next statement",
     async () => {
-      const { selectMs, waitedMs } = await Effect.runPromise(
-        Effect.gen(function*() {
-          const sql = yield* SqlClient.SqlClient
-          const a = yield* Effect.fork(sql`SELECT pg_sleep(9)`)
-          yield* Effect.sleep("50 millis")
-          const started = Date.now()
-          yield* Fiber.interrupt(a)
-          const waitedMs = Date.now() - started
-          // The only connection is still busy sleeping: the next statement gets a new one at once.
-          const selected = Date.now()
-          const [row] = yield* sql<{ one: number }>`SELECT 1 AS one`
-          expect(row!.one).toBe(1)
-          expect(yield* cancelsSent(sql)).toBe(0)
-          return { selectMs: Date.now() - selected, waitedMs }
-        }).pipe(withPool(1))
-      )
+      // The only connection is still busy sleeping: the next statement gets a new one at once.
+      const { selectMs, waitedMs } = await Effect.runPromise(interruptSleep(9, 50).pipe(withPool(1)))
       expect(waitedMs).toBeGreaterThanOrEqual(4_500)
       expect(waitedMs).toBeLessThan(8_000)
       expect(selectMs).toBeLessThan(2_000)
