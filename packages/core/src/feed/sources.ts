@@ -55,6 +55,18 @@ export const limitLiteral = (sql: SqlClient.SqlClient, limit: number) => {
  * conditions, a few dozen fragments) is made here, and the function returned adds only the
  * community and the status-post switch, instead of rebuilding every fragment twice per page.
  */
+/**
+ * A fixed source with the scope's condition, field by field: built on every page, and an object spread
+ * there measurably raised what V8 copies into the old generation per request (more mark-compacts).
+ */
+const withWhere = (source: Omit<FeedSource, "where">, where: Statement.Fragment): FeedSource => ({
+  type: source.type,
+  time: source.time,
+  from: source.from,
+  select: source.select,
+  where
+})
+
 export const makeFeedSources = (sql: SqlClient.SqlClient) => {
   const inSpaces = sql`t.space_id IN (SELECT id FROM feed_spaces)`
   const columns = (type: FeedItemType, time: Statement.Fragment) =>
@@ -99,13 +111,10 @@ export const makeFeedSources = (sql: SqlClient.SqlClient) => {
   return (scope: FeedScope): Record<FeedItemType, FeedSource> => {
     const community = scope.communityId
     return {
-      status: {
-        ...fixed.status,
-        where: scope.statusPosts ? sql`t.community_id = ${community} AND ${statusWhere}` : none
-      },
-      content: { ...fixed.content, where: sql`t.community_id = ${community} AND ${contentWhere}` },
-      course: { ...fixed.course, where: sql`t.community_id = ${community} AND ${courseWhere}` },
-      event: { ...fixed.event, where: sql`t.community_id = ${community} AND ${eventWhere}` }
+      status: withWhere(fixed.status, scope.statusPosts ? sql`t.community_id = ${community} AND ${statusWhere}` : none),
+      content: withWhere(fixed.content, sql`t.community_id = ${community} AND ${contentWhere}`),
+      course: withWhere(fixed.course, sql`t.community_id = ${community} AND ${courseWhere}`),
+      event: withWhere(fixed.event, sql`t.community_id = ${community} AND ${eventWhere}`)
     }
   }
 }
