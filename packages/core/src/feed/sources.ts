@@ -47,15 +47,6 @@ export const limitLiteral = (sql: SqlClient.SqlClient, limit: number) => {
 }
 
 /**
- * One definition of every feed item type as SQL, each with the same columns: type, id, title,
- * excerpt, space_id, author_profile_id, created_at and cursor_time (the time with microseconds, for
- * keysets). The stream, pins, recommendations and lookups all build on these.
- *
- * Built once per client: what does not depend on the scope (the columns, tables and fixed
- * conditions, a few dozen fragments) is made here, and the function returned adds only the
- * community and the status-post switch, instead of rebuilding every fragment twice per page.
- */
-/**
  * A fixed source with the scope's condition, field by field: built on every page, and an object spread
  * there measurably raised what V8 copies into the old generation per request (more mark-compacts).
  */
@@ -67,6 +58,15 @@ const withWhere = (source: Omit<FeedSource, "where">, where: Statement.Fragment)
   where
 })
 
+/**
+ * One definition of every feed item type as SQL, each with the same columns: type, id, title,
+ * excerpt, space_id, author_profile_id, created_at and cursor_time (the time with microseconds, for
+ * keysets). The stream, pins, recommendations and lookups all build on these.
+ *
+ * Built once per client: what does not depend on the scope (the columns, tables and fixed
+ * conditions, a few dozen fragments) is made here, and the function returned adds only the
+ * community and the status-post switch, instead of rebuilding every fragment twice per page.
+ */
 export const makeFeedSources = (sql: SqlClient.SqlClient) => {
   const inSpaces = sql`t.space_id IN (SELECT id FROM feed_spaces)`
   const columns = (type: FeedItemType, time: Statement.Fragment) =>
