@@ -1,10 +1,12 @@
 import { execFile, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { freePort } from "../../../testing/ports"
+import { skipWhen } from "../../../testing/skips"
 
 const run = promisify(execFile)
 const packages = fileURLToPath(new URL("../../../packages/", import.meta.url))
@@ -21,29 +23,12 @@ const closure = (name: string, seen: Array<string> = []): Array<string> => {
   return seen
 }
 
-const newest = (dir: string): number =>
-  readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
-    const path = join(dir, entry.name)
-    return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs)
-  }, 0)
-
-/** Built with declarations and newer than the sources (`pnpm build` in CI), else built now. */
-const ensureBuilt = async (name: string) => {
-  const types = join(packages, name, "dist", "index.d.ts")
-  const sources = ["src", "node"].map((folder) => join(packages, name, folder)).filter((dir) => existsSync(dir))
-  if (existsSync(types) && statSync(types).mtimeMs >= Math.max(...sources.map(newest))) return
-  await run("pnpm", ["--filter", `@roda/${name}`, "run", "build"], { cwd: packages, maxBuffer: 1 << 26 })
-}
-
 const registryAnswers = () => run("npm", ["ping"], { timeout: 20_000 }).then(() => true, () => false)
 
-// It uses the embedded database only: CI's second run (on PostgreSQL) would repeat it as it was.
-const onPostgres = process.env.DATABASE_URL !== undefined
-const online = !onPostgres && await registryAnswers()
-if (onPostgres) console.warn("examples/from-tarballs: runs in the embedded-database run only (DATABASE_URL is set)")
-else if (!online) {
-  console.warn("examples/from-tarballs: the npm registry does not answer (npm ping): install test skipped")
-}
+// The server test runs on the run's database: a data folder in the embedded run, the test file's own
+// PostgreSQL database (DATABASE_URL, testing/fileDatabase.ts) in the PostgreSQL run.
+const postgres = process.env.DATABASE_URL
+const offline = await registryAnswers() ? undefined : "the npm registry does not answer (npm ping)"
 
 const project = mkdtempSync(join(tmpdir(), "roda-tarballs-"))
 afterAll(() => rmSync(project, { recursive: true, force: true }))
@@ -83,10 +68,10 @@ roda.handler(new Request("http://localhost/healthz")).then(async (reply) => {
 })
 `
 
-describe.runIf(online)("the packed packages, installed with npm outside the workspace", () => {
+skipWhen(offline).describe("the packed packages, installed with npm outside the workspace", () => {
   beforeAll(async () => {
     const names = closure("http-node")
-    for (const name of names) await ensureBuilt(name)
+    // Built by `pnpm build` (or by testing/builtPackages.ts before the run)
     const tarballs: Record<string, string> = {}
     for (const name of names) {
       const { stdout } = await run("pnpm", ["pack", "--pack-destination", project], { cwd: join(packages, name) })
@@ -136,17 +121,19 @@ describe.runIf(online)("the packed packages, installed with npm outside the work
   })
 
   it(
-    "the roda-server binary starts on a new embedded data folder, from the shipped template, and answers",
+    `the roda-server binary starts on ${
+      postgres === undefined ? "a new embedded data folder, from the shipped template," : "PostgreSQL"
+    } and answers`,
     async () => {
       const dataDir = join(project, "server-data")
-      const port = 4391
+      const port = await freePort()
       const server = spawn(join(project, "node_modules", ".bin", "roda-server"), [], {
         cwd: project,
         env: {
           PATH: process.env.PATH,
           PORT: String(port),
           HOST: "127.0.0.1",
-          DATA_DIR: dataDir,
+          ...(postgres === undefined ? { DATA_DIR: dataDir } : { DATABASE_URL: postgres }),
           JWT_SECRET: "a-secret-of-at-least-thirty-two-characters",
           PAYMENT_GATEWAY: "sandbox",
           SANDBOX_WEBHOOK_SECRET: "a-sandbox-webhook-secret-of-32-characters",
@@ -165,9 +152,9 @@ describe.runIf(online)("the packed packages, installed with npm outside the work
         }
         expect((await fetch(`${base}/readyz`)).status).toBe(200)
         expect((await fetch(`${base}/api/openapi.json`)).status).toBe(200)
-        // Every migration was in the template: none was applied at start.
+        // Every migration was in the template (shipped, or the run's on PostgreSQL): none was applied at start.
         expect(output).not.toContain("applying")
-        expect(existsSync(join(dataDir, "pg", "PG_VERSION"))).toBe(true)
+        if (postgres === undefined) expect(existsSync(join(dataDir, "pg", "PG_VERSION"))).toBe(true)
       } finally {
         server.kill("SIGTERM")
         await new Promise((resolve) => server.exitCode !== null ? resolve(undefined) : server.once("exit", resolve))

@@ -1,18 +1,8 @@
-import { createServer } from "node:net"
-import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freePort } from "../../../testing/ports"
 import { startStandalone } from "../src/start"
 
 let server: Awaited<ReturnType<typeof startStandalone>>
-
-/** A port free now (PORT must be 1..65535: the server does not take 0). */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 
 beforeAll(async () => {
   server = await startStandalone({ PORT: String(await freePort()), DATA_DIR: "memory", LOG_FORMAT: "json" })

@@ -1,16 +1,7 @@
 import { spawn } from "node:child_process"
-import { createServer } from "node:net"
 import { describe, expect, it } from "vitest"
+import { freePort } from "../../../testing/ports"
 import { BIN, createCommunity, jsonOf, makeWorld, register, uniqueEmail } from "./support"
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 

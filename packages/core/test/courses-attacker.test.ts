@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { POSTGRES_ONLY, skipWhen } from "../../../testing/skips"
 import { as } from "./support/community"
 import {
   COURSE_NOT_FOUND,
@@ -10,7 +11,7 @@ import {
   MODULE_NOT_FOUND,
   publishedCourse
 } from "./support/courses"
-import { holdTransaction, lockWaiters, onPostgres } from "./support/coursesAttacker"
+import { holdTransaction, lockWaiters } from "./support/coursesAttacker"
 import { expectError, expectOk } from "./support/envelope"
 import { client, startRoda } from "./support/harness"
 import { query } from "./support/sql"
@@ -79,7 +80,7 @@ describe("courses report (GET /api/reports/courses)", () => {
   })
 })
 
-describe.skipIf(!onPostgres)("races on PostgreSQL", () => {
+skipWhen(POSTGRES_ONLY).describe("races on PostgreSQL", () => {
   it("a course moved back to draft while a member enrolls: never a draft with an enrollment", async () => {
     const course = await publishedCourse(api, setup)
     const member = as(await setup.addMember("member"), setup.community)

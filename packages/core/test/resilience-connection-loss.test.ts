@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto"
 import pg from "pg"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { POSTGRES_ONLY, skipWhen } from "../../../testing/skips"
 import { defaultOptions, makeRoda, type Roda, secret } from "../node/index"
 import { type Client, client, makeCommunity, type Reply } from "./support/harness"
 
@@ -10,7 +11,8 @@ import { type Client, client, makeCommunity, type Reply } from "./support/harnes
  * Idempotency-Key never duplicates a row. Needs a PostgreSQL server (`pg_terminate_backend`); PGlite
  * is one in-process session with no backends to kill.
  */
-const serverUrl = process.env.DATABASE_URL
+/** The file's own database (testing/fileDatabase.ts): terminating its backends disturbs no other file. */
+const databaseUrl = process.env.DATABASE_URL
 
 /** The little of node-postgres this suite uses (the package ships no types). */
 interface PgConnection {
@@ -24,36 +26,17 @@ interface PgConnection {
 }
 const { Client } = pg as unknown as { Client: new(config: { connectionString: string }) => PgConnection }
 
-describe.skipIf(serverUrl === undefined)(
+skipWhen(POSTGRES_ONLY).describe(
   "killed database connections (PostgreSQL only: PGlite has no backends to kill)",
   () => {
-    let databaseUrl = ""
     let roda: Roda
     let api: Client
     let killer: PgConnection
     let auth: { token: string; community: string }
 
-    /** A database of its own, so terminating its backends disturbs no other suite. */
-    const admin = async <A>(run: (c: PgConnection) => Promise<A>) => {
-      const url = new URL(serverUrl!)
-      url.pathname = "/postgres"
-      const c = new Client({ connectionString: url.toString() })
-      await c.connect()
-      try {
-        return await run(c)
-      } finally {
-        await c.end()
-      }
-    }
-
     beforeAll(async () => {
-      const name = `roda_test_kill_${Date.now()}_${process.pid}`
-      await admin((c) => c.query(`CREATE DATABASE "${name}"`))
-      const url = new URL(serverUrl!)
-      url.pathname = `/${name}`
-      databaseUrl = url.toString()
       roda = makeRoda({
-        database: { _tag: "Postgres", url: secret(databaseUrl) },
+        database: { _tag: "Postgres", url: secret(databaseUrl!) },
         options: defaultOptions({
           jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
           publicBaseUrl: "http://roda.test"
@@ -62,7 +45,7 @@ describe.skipIf(serverUrl === undefined)(
       api = client(roda)
       const { owner, community } = await makeCommunity(api, "Queda de Conexão")
       auth = { token: owner.token, community: community.id }
-      killer = new Client({ connectionString: databaseUrl })
+      killer = new Client({ connectionString: databaseUrl! })
       killer.on("error", () => undefined)
       await killer.connect()
     })
@@ -70,10 +53,6 @@ describe.skipIf(serverUrl === undefined)(
     afterAll(async () => {
       await killer?.end().catch(() => undefined)
       await roda?.dispose()
-      if (databaseUrl !== "") {
-        const name = new URL(databaseUrl).pathname.slice(1)
-        await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))
-      }
     })
 
     const terminated = new Set<number>()

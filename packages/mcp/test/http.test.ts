@@ -6,20 +6,12 @@ import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprot
 import { defaultOptions, type Roda, secret } from "@roda/core"
 import { serve } from "@roda/http-node"
 import { Effect, Exit, Scope } from "effect"
-import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freePort } from "../../../testing/ports"
 import { newCommunity } from "../../core/test/support/community"
 import { type Client as Api, client, REGISTRATION_LIMIT_OFF, testDatabase } from "../../core/test/support/harness"
 import { connectMcpClient } from "../../core/test/support/oauth"
 import { errorOf } from "./support"
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
-  })
 
 let scope: Scope.CloseableScope
 let base: string

@@ -11,7 +11,7 @@ import { newCommunity } from "../../core/test/support/community"
 import { client } from "../../core/test/support/harness"
 import { errorOf } from "./support"
 
-/** The BUILT entry, as an assistant's configuration runs it (built by globalSetup). */
+/** The BUILT entry, as an assistant's configuration runs it (built by `pnpm build`, else by testing/builtPackages.ts). */
 const STDIO = fileURLToPath(new URL("../dist/stdio.js", import.meta.url))
 const JWT_SECRET = "stdio-test-secret-that-is-long-enough-for-hs256"
 const WEBHOOK_SECRET = "whsec_dGVzdC1zYW5kYm94LXdlYmhvb2stc2VjcmV0LWtleQ=="

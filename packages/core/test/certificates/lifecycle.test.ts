@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { NO_PDFTOTEXT, skipWhen } from "../../../../testing/skips"
 import { as } from "../support/community"
 import { expectError, expectInvalid, expectOk } from "../support/envelope"
 import { client, startRoda } from "../support/harness"
@@ -36,17 +37,8 @@ beforeAll(async () => {
   brunoCertificate = certificates.find((c) => c.profileId === setup.bruno.profileId)
 }, 120_000)
 
-const hasPdftotext = (() => {
-  try {
-    execFileSync("pdftotext", ["-v"], { stdio: "ignore" })
-    return true
-  } catch {
-    return false
-  }
-})()
-
 describe("files", () => {
-  it.skipIf(!hasPdftotext)(
+  skipWhen(NO_PDFTOTEXT).it(
     "redirects /pdf to a signed link serving a PDF whose text has the recipient's name",
     async () => {
       const reply = await api.get(`/api/certificates/${anaCertificate.id}/pdf`, as(setup.ana, setup.community))

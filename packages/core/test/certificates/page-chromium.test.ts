@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs"
 import { createServer, type Server } from "node:http"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { CHROMIUM, NO_CHROMIUM, skipWhen } from "../../../../testing/skips"
 import { expectOk } from "../support/envelope"
 import { client, startRoda } from "../support/harness"
 import { activeTemplate, type CertificateCommunity, certificateCommunity, issueAndWait } from "./support"
@@ -9,11 +9,7 @@ import { activeTemplate, type CertificateCommunity, certificateCommunity, issueA
  * The public verification page in a real browser (headless Chromium through playwright-core). Skipped,
  * with the reason printed, where /usr/bin/chromium is absent.
  */
-const CHROMIUM = "/usr/bin/chromium"
-const hasChromium = existsSync(CHROMIUM)
-if (!hasChromium) console.warn(`page-chromium.test.ts skipped: ${CHROMIUM} is absent (install chromium to run it)`)
-
-describe.skipIf(!hasChromium)("verification page in Chromium", () => {
+skipWhen(NO_CHROMIUM).describe("verification page in Chromium", () => {
   const roda = startRoda()
   const api = client(roda)
   let server: Server

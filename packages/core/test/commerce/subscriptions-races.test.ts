@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { POSTGRES_ONLY, skipWhen } from "../../../../testing/skips"
 import { PaymentGateway, type Roda, sandboxGateway, secret } from "../../node/index"
 import { rodaWith } from "../stripe/support/gateways"
 import { as } from "../support/community"
@@ -576,7 +577,7 @@ describe("a price changed in the catalogue while a change is at the gateway", ()
  * must find the subscription as it stands after the wait. PostgreSQL only: PGlite runs one
  * transaction at a time, so nothing ever waits for a row lock there.
  */
-describe.skipIf(process.env.DATABASE_URL === undefined)("a change waiting for the subscription's lock", () => {
+skipWhen(POSTGRES_ONLY).describe("a change waiting for the subscription's lock", () => {
   /**
    * Statements locking subscriptions that wait for a lock right now, in this database (a row lock's
    * wait is on a transaction id, which names no database: the waiting backend does). Other work on the

@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { CHROMIUM, NO_CHROMIUM, skipWhen } from "../../../../testing/skips"
 import { startRoda } from "../support/harness"
 
 /**
@@ -10,13 +11,9 @@ import { startRoda } from "../support/harness"
  * refused: it must load, find an operation through its search, and open it by a deep link. Skipped,
  * with the reason printed, where /usr/bin/chromium is absent.
  */
-const CHROMIUM = "/usr/bin/chromium"
-const hasChromium = existsSync(CHROMIUM)
-if (!hasChromium) console.warn(`docs-page-chromium.test.ts skipped: ${CHROMIUM} is absent (install chromium to run it)`)
-
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
-describe.skipIf(!hasChromium)("the docs page in Chromium", () => {
+skipWhen(NO_CHROMIUM).describe("the docs page in Chromium", () => {
   const roda = startRoda()
   let server: Server
   let base = ""

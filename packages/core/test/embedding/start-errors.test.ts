@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest"
+import { answeringServer } from "../../../../testing/databases"
+import { skipWhen } from "../../../../testing/skips"
 import { defaultOptions, makeRoda, RodaStartError, secret } from "../../node/index"
 
 const jwtSecret = secret("a-test-secret-that-is-long-enough-123")
@@ -16,6 +18,9 @@ const failureOf = async (url: string) => {
   }
 }
 
+/** A server that answers, for the last two: the run's, else a local one (in the embedded run). */
+const server = await answeringServer()
+
 describe("ready() says why the database cannot be used, naming the target without its password", () => {
   it("connection refused", async () => {
     const error = await failureOf("postgres://ana:hunter2@127.0.0.1:1/roda")
@@ -32,19 +37,20 @@ describe("ready() says why the database cannot be used, naming the target withou
     )
   })
 
-  // A server that answers is needed for these two (the suites' DATABASE_URL, when set).
-  const server = process.env.DATABASE_URL
-  it.runIf(server)("unknown database and authentication failed", async () => {
-    const unknownDatabase = new URL(server!)
-    unknownDatabase.pathname = "/roda_no_such_database"
-    const missing = (await failureOf(unknownDatabase.toString())) as Error
-    expect(missing.message).toMatch(/: unknown database \(database "roda_no_such_database" does not exist\)$/)
+  skipWhen(server === undefined ? "no PostgreSQL server answers" : undefined).it(
+    "unknown database and authentication failed",
+    async () => {
+      const unknownDatabase = new URL(server!)
+      unknownDatabase.pathname = "/roda_no_such_database"
+      const missing = (await failureOf(unknownDatabase.toString())) as Error
+      expect(missing.message).toMatch(/: unknown database \(database "roda_no_such_database" does not exist\)$/)
 
-    const stranger = new URL(server!)
-    stranger.username = "roda_no_such_role"
-    stranger.password = "secret-password"
-    const refused = (await failureOf(stranger.toString())) as Error
-    expect(refused.message).toMatch(/: authentication failed \(/)
-    expect(refused.message).not.toContain("secret-password")
-  })
+      const stranger = new URL(server!)
+      stranger.username = "roda_no_such_role"
+      stranger.password = "secret-password"
+      const refused = (await failureOf(stranger.toString())) as Error
+      expect(refused.message).toMatch(/: authentication failed \(/)
+      expect(refused.message).not.toContain("secret-password")
+    }
+  )
 })

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs"
 import { createServer, type Server } from "node:http"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { CHROMIUM, NO_CHROMIUM, skipWhen } from "../../../../testing/skips"
 import { newCommunity } from "../support/community"
 import { PASSWORD } from "../support/harness"
 import { pkce, type ServedRoda, serveRoda } from "../support/oauth"
@@ -11,11 +11,7 @@ import { authenticate, registerClient, token } from "./support"
  * community, Deny, then Allow, landing on the client's redirect URI (a local server) with a code.
  * Skipped, with the reason printed, where /usr/bin/chromium is absent.
  */
-const CHROMIUM = "/usr/bin/chromium"
-const hasChromium = existsSync(CHROMIUM)
-if (!hasChromium) console.warn(`consent-chromium.test.ts skipped: ${CHROMIUM} is absent (install chromium to run it)`)
-
-describe.skipIf(!hasChromium)("the consent page in Chromium", () => {
+skipWhen(NO_CHROMIUM).describe("the consent page in Chromium", () => {
   let served: ServedRoda
   let callbacks: Server
   let redirectUri = ""

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Exit, Fiber, Redacted } from "effect"
-import { describe, expect, it } from "vitest"
+import { expect, it } from "vitest"
+import { POSTGRES_ONLY, skipWhen } from "../../../../testing/skips"
 
 /**
  * A request whose client leaves is interrupted (issue 11, item 5), often while one of its statements
@@ -10,7 +11,7 @@ import { describe, expect, it } from "vitest"
  * while the interrupted statement finished and gave its connection back, so the cancel landed on
  * whatever that backend ran by then: another request's statement, or its own query.
  */
-describe.skipIf(process.env.DATABASE_URL === undefined)("an interrupted statement on PostgreSQL", () => {
+skipWhen(POSTGRES_ONLY).describe("an interrupted statement on PostgreSQL", () => {
   const applicationName = `roda-interrupt-test-${process.pid}`
   const withPool = (max: number) =>
     Effect.provide(PgClient.layer({

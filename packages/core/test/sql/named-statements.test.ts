@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { POSTGRES_ONLY, skipWhen } from "../../../../testing/skips"
 import { makeStatementNames } from "../../node/sql/namedStatements"
 import { startRoda } from "../support/harness"
 
@@ -44,7 +45,7 @@ describe("names for hot statements", () => {
   })
 })
 
-describe.skipIf(process.env.DATABASE_URL === undefined)("on PostgreSQL", () => {
+skipWhen(POSTGRES_ONLY).describe("on PostgreSQL", () => {
   const roda = startRoda()
   afterAll(() => roda.dispose())
 

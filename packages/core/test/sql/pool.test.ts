@@ -1,9 +1,10 @@
 import { Redacted } from "effect"
 import pg from "pg"
-import { describe, expect, it, vi } from "vitest"
+import { expect, it, vi } from "vitest"
+import { POSTGRES_ONLY, skipWhen } from "../../../../testing/skips"
 import { POOL_IDLE_MS, poolOptions } from "../../node/sql/Database"
 
-describe.skipIf(process.env.DATABASE_URL === undefined)("the PostgreSQL pool", () => {
+skipWhen(POSTGRES_ONLY).describe("the PostgreSQL pool", () => {
   it("keeps its connections through a quiet spell and closes them after five idle minutes", async () => {
     const pool = new pg.Pool(poolOptions(Redacted.make(process.env.DATABASE_URL!)))
     // The pool's idle timers (set as a connection is released) run on a fake clock; the sockets do not.

@@ -23,7 +23,7 @@ const runIn = <A>(dataDir: string, snapshotDir: string, query: Effect.Effect<A, 
     )
   ))
 
-describe.skipIf(process.env.DATABASE_URL !== undefined)("embedded data folders", () => {
+describe("embedded data folders", () => {
   it("a new folder starts from the migrated template, then keeps its own data", async () => {
     const templates = join(scratch, "templates")
     mkdirSync(templates)

@@ -3,9 +3,6 @@ import { Effect } from "effect"
 import type { Roda } from "../../src/index"
 import { query } from "./sql"
 
-/** Whether the suites run on PostgreSQL (PGlite has one connection: a held transaction would block everything). */
-export const onPostgres = process.env.DATABASE_URL !== undefined
-
 /**
  * Opens a transaction on its own connection, runs `work` in it and keeps it open (with its row locks)
  * until `commit()` is called: a concurrent writer caught between its check and its write.

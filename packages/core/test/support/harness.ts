@@ -1,16 +1,16 @@
 import type { Clock } from "effect"
 import { randomUUID } from "node:crypto"
-import { fileURLToPath } from "node:url"
+import { EMBEDDED_TEMPLATE_DIR } from "../../../../testing/embeddedTemplate"
 import { defaultOptions, makeRoda, type Roda, secret } from "../../node/index"
 
-/** The database the suites run on: PostgreSQL when DATABASE_URL is set, else in-memory PGlite. */
+/**
+ * The database the suites run on: PostgreSQL when DATABASE_URL is set (the test file's own database,
+ * see testing/fileDatabase.ts), else in-memory PGlite.
+ */
 export const testDatabase = () =>
   process.env.DATABASE_URL
     ? { _tag: "Postgres" as const, url: secret(process.env.DATABASE_URL) }
-    : { _tag: "Embedded" as const, dataDir: "memory" as const, snapshotDir: TEMPLATE_DIR }
-
-/** Where the migrated embedded template is kept between test processes. */
-const TEMPLATE_DIR = fileURLToPath(new URL("../../../../node_modules/.cache/roda-pglite", import.meta.url))
+    : { _tag: "Embedded" as const, dataDir: "memory" as const, snapshotDir: EMBEDDED_TEMPLATE_DIR }
 
 export const PLATFORM_ADMIN = "operator@roda.test"
 
