@@ -7,6 +7,7 @@ import { mkdtemp } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { testPlatform } from "../../../testing/passwords"
 
 export const BIN = fileURLToPath(new URL("../dist/main.js", import.meta.url))
 export const PASSWORD = "Secret123"
@@ -42,6 +43,7 @@ export const makeWorld = async (operators: ReadonlyArray<string>) => {
   /** Roda in-process on the same database, for preparing data; disposed before the binary runs (PGlite is one process's). */
   const open = (): Roda =>
     makeRoda({
+      platform: testPlatform,
       database: postgres
         ? { _tag: "Postgres", url: secret(postgres) }
         : { _tag: "Embedded", dataDir: join(dataDir, "pg") },

@@ -81,7 +81,7 @@ export type { Deliver, Mail } from "./platform/Mailer"
 export { MailStats } from "./platform/MailStats"
 export { defaultOptions, Options, secret } from "./platform/Options"
 export type { OAuthRegistrationLimit, RodaOptions } from "./platform/Options"
-export { isStrongPassword, Passwords } from "./platform/Passwords"
+export { isStrongPassword, PASSWORD_COST, Passwords, type ScryptCost } from "./platform/Passwords"
 export {
   PaymentGateway,
   SANDBOX_WEBHOOK_TOLERANCE_SECONDS,

@@ -3,7 +3,16 @@ import { Context, Effect, Layer } from "effect"
 import { constantTimeEqual, fromBase64, randomBytes, toBase64, utf8Bytes } from "./bytes"
 
 const KEY_LENGTH = 64
-const COST = { N: 16384, r: 8, p: 1 }
+
+/** scrypt's parameters: N (CPU and memory), r (block size), p (parallelism). */
+export interface ScryptCost {
+  readonly N: number
+  readonly r: number
+  readonly p: number
+}
+
+/** The cost new hashes are made with (16 MB and ~40 ms a hash on one core). */
+export const PASSWORD_COST: ScryptCost = { N: 16384, r: 8, p: 1 }
 /** The stored form: `scrypt$N$r$p$<salt base64>$<key base64>`, its parameters kept so they can be raised later. */
 const SCHEME = "scrypt"
 
@@ -18,8 +27,8 @@ export const parseStored = (stored: string) => {
   return saltBytes === undefined || key === undefined ? undefined : { cost, salt: saltBytes, key }
 }
 
-export const formatStored = (salt: Uint8Array, key: Uint8Array) =>
-  `${SCHEME}$${COST.N}$${COST.r}$${COST.p}$${toBase64(salt)}$${toBase64(key)}`
+export const formatStored = (salt: Uint8Array, key: Uint8Array, cost: ScryptCost = PASSWORD_COST) =>
+  `${SCHEME}$${cost.N}$${cost.r}$${cost.p}$${toBase64(salt)}$${toBase64(key)}`
 
 /**
  * Password hashing, a port: the platform provides it. `@roda/core/node` uses node:crypto's scrypt
@@ -34,7 +43,7 @@ export class Passwords extends Context.Tag("@roda/core/Passwords")<Passwords, {
     hash: (password) =>
       Effect.promise(async () => {
         const salt = randomBytes(16)
-        return formatStored(salt, await derive(password, salt, COST))
+        return formatStored(salt, await derive(password, salt, PASSWORD_COST))
       }),
     verify: (password, stored) =>
       Effect.promise(async () => {
@@ -45,7 +54,7 @@ export class Passwords extends Context.Tag("@roda/core/Passwords")<Passwords, {
   })
 }
 
-const derive = (password: string, salt: Uint8Array, cost: typeof COST) =>
+const derive = (password: string, salt: Uint8Array, cost: ScryptCost) =>
   scryptAsync(utf8Bytes(password.normalize("NFKC")), salt, {
     ...cost,
     dkLen: KEY_LENGTH,

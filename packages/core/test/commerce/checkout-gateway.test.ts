@@ -1,5 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { testPlatform } from "../../../../testing/passwords"
 import { defaultOptions, makeRoda, PaymentGateway, secret } from "../../node/index"
 import { expectError, expectOk, unknownId } from "../support/envelope"
 import { client, PLATFORM_ADMIN, testDatabase } from "../support/harness"
@@ -42,6 +43,7 @@ const AcmeGateway = Layer.succeed(PaymentGateway, {
 
 const roda = makeRoda({
   database: testDatabase(),
+  platform: testPlatform,
   options: defaultOptions({
     jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
     publicBaseUrl: "http://roda.test",

@@ -1,4 +1,5 @@
 import { Clock, Effect, Layer } from "effect"
+import { testPlatform } from "../../../../testing/passwords"
 import { defaultOptions, makeRoda, PaymentGateway, type Roda, sandboxGateway, secret } from "../../node/index"
 import { Jobs } from "../../src/platform/Jobs"
 import { as } from "../support/community"
@@ -53,6 +54,7 @@ export const countingGateway = (log: ChargeLog) =>
 export const startTimedRoda = (clock: Clock.Clock, log: ChargeLog): Roda =>
   makeRoda({
     database: testDatabase(),
+    platform: testPlatform,
     clock,
     paymentGateway: countingGateway(log),
     options: defaultOptions({

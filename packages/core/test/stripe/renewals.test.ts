@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest"
+import { testPlatform } from "../../../../testing/passwords"
 import { defaultOptions, makeRoda, secret } from "../../node/index"
 import { controlledClock, DAY, runJobs, subscribed, unbalanced } from "../commerce/subscriptions-support"
 import { client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../support/harness"
@@ -10,6 +11,7 @@ const time = controlledClock(Date.now())
 const fake = await startFakeStripe()
 const roda = makeRoda({
   database: testDatabase(),
+  platform: testPlatform,
   clock: time.clock,
   paymentGateway: stripeLayer(fake),
   options: defaultOptions({

@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { testPlatform } from "../../../../testing/passwords"
 import { defaultOptions, makeRoda, PaymentGateway, sandboxGateway, secret, signSandboxWebhook } from "../../node/index"
 import { Checkout } from "../../src/commerce/checkout/Checkout"
 import { SubscriptionsRepo } from "../../src/commerce/subscriptions/Repo"
@@ -60,6 +61,7 @@ const time = controlledClock(Date.now())
 const timedRoda = (gateway: Layer.Layer<PaymentGateway, never, any>) =>
   makeRoda({
     database: testDatabase(),
+    platform: testPlatform,
     clock: time.clock,
     paymentGateway: gateway,
     options: defaultOptions({

@@ -1,6 +1,7 @@
 import type { Clock } from "effect"
 import { randomUUID } from "node:crypto"
 import { EMBEDDED_TEMPLATE_DIR } from "../../../../testing/embeddedTemplate"
+import { testPlatform } from "../../../../testing/passwords"
 import { defaultOptions, makeRoda, type Roda, secret } from "../../node/index"
 
 /**
@@ -26,6 +27,7 @@ export const startRoda = (
 ): Roda =>
   makeRoda({
     ...config,
+    platform: testPlatform,
     database: testDatabase(),
     options: defaultOptions({
       jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),

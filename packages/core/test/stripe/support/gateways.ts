@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import type { Layer } from "effect"
+import { testPlatform } from "../../../../../testing/passwords"
 import {
   defaultOptions,
   type Ids,
@@ -30,6 +31,7 @@ export const stripeLayer = (fake: FakeStripe) =>
 export const rodaWith = (gateway: GatewayLayer | Layer.Layer<PaymentGateway, never, Ids | SqlClient.SqlClient>): Roda =>
   makeRoda({
     database: testDatabase(),
+    platform: testPlatform,
     options: defaultOptions({
       jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
       publicBaseUrl: "http://roda.test",
