@@ -16,7 +16,7 @@ const roda = startRoda()
 const api = client(roda)
 afterAll(() => roda.dispose())
 
-/** A community with a unique name, so slugs never clash with other suites sharing the database. */
+/** A community with a unique name, so slugs never clash with those of the other tests of the file. */
 const newCommunity = (label = "Comunidade") => makeCommunity(api, `${label} ${uniqueTag()}`)
 
 const NOT_MEMBER = "Você não é membro desta comunidade."

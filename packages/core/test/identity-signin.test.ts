@@ -111,7 +111,7 @@ describe("password recovery", () => {
   it("answers before the e-mail work: a failing e-mail changes neither the answer nor its status", async () => {
     const user = await register(api)
     const unknown = await api.post("/api/auth/recovery-password", { email: uniqueEmail("nobody") })
-    // The outbox refuses this one recipient (a trigger; other suites sharing the database are untouched).
+    // The outbox refuses this one recipient (a trigger; the file's other tests are untouched).
     const name = `refuse_${user.id.replace(/-/g, "")}`
     await query(roda, (sql) =>
       sql.unsafe(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$

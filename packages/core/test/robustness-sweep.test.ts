@@ -123,8 +123,8 @@ const typesOf = (schema: Schema): ReadonlySet<string> =>
 /** A plausible value of a schema, for the parts of a request not under test. */
 /**
  * The example with addresses of its own: a variant that is still valid (an optional field set to
- * null, say) would otherwise register the document's example account in a database other suites
- * share (PostgreSQL), and the docs suite registers that example expecting 201.
+ * null, say) would otherwise register the document's example account, and the next variant would
+ * find its address taken.
  */
 const ownAddresses = (example: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(

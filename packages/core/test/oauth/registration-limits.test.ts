@@ -9,8 +9,9 @@ import { query } from "../support/sql"
 const HOUR = 60 * 60 * 1000
 
 /**
- * A clock ten minutes into an hour of its own, far from now: the suites may share one database, and
- * the count of everyone's registrations ("all") is kept per hour, so each instance here counts alone.
+ * A clock ten minutes into an hour of its own, far from now: the tests of this file share its
+ * database, and the count of everyone's registrations ("all") is kept per hour, so each instance here
+ * counts alone.
  */
 const ownHour = () => {
   const hour = Math.floor(Date.now() / HOUR) + 1000 + randomInt(100_000)

@@ -119,7 +119,7 @@ describe.each(gateways)("subscription charges outside any transaction ($name)", 
         SELECT ${crypto.randomUUID()}, kind, NULL, payload, run_at, max_attempts FROM jobs
         WHERE kind = 'subscriptions.charge-reconcile' AND key = ${`${billingId}:1`} RETURNING id`)
     const kinds = ["subscriptions.charge-reconcile"]
-    // (on a shared PostgreSQL database other suites' due jobs of the kind may run too)
+    // (other tests' due jobs of the kind, in this file's database, may run too)
     const ran = await Promise.all([runJobs(kinds), runJobs(kinds)])
     expect(ran[0] + ran[1]).toBeGreaterThanOrEqual(2)
   }
@@ -308,7 +308,7 @@ describe.each(gateways)("subscription charges outside any transaction ($name)", 
         roda,
         (sql) => sql`SELECT key FROM subscription_request_keys WHERE community_id = ${communityId} ORDER BY key`
       )).map((row) => row.key)
-    // (a sweep takes 100 at a time; a shared database may hold other suites' expired keys)
+    // (a sweep takes 100 at a time; the file's database may hold other tests' expired keys)
     for (let round = 0; round < 20 && (await keysLeft()).length > 1; round++) {
       await roda.runtime.runPromise(
         Effect.flatMap(SubscriptionsRepo, (repo) => repo.sweepKeys(hoursAgo(24))).pipe(

@@ -6,8 +6,8 @@ import type { Account } from "../../src/domain/Caller"
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256"
 
 /**
- * A client address of its own, so that sign-in throttling per address never mixes tests (with
- * PostgreSQL several files share one database).
+ * A client address of its own, so that sign-in throttling per address never mixes the tests of a
+ * file (they share its database).
  */
 export const uniqueAddress = () => `2001:db8::${randomBytes(6).toString("hex").match(/.{4}/g)!.join(":")}`
 

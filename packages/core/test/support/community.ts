@@ -1,7 +1,7 @@
 import { uniqueTag } from "./envelope"
 import { type Client, makeCommunity } from "./harness"
 
-/** A community with a unique name, so generated slugs never clash with other suites sharing the database. */
+/** A community with a unique name, so generated slugs never clash with those of the other tests of the file. */
 export const newCommunity = (api: Client, label = "Comunidade") => makeCommunity(api, `${label} ${uniqueTag()}`)
 
 export type TestCommunity = Awaited<ReturnType<typeof newCommunity>>

@@ -5,7 +5,7 @@ import type { Reply } from "./harness"
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-/** A short lower-case tag that keeps names, slugs and domains unique in a shared database. */
+/** A short lower-case tag that keeps names, slugs and domains unique in the database a file's tests share. */
 export const uniqueTag = () => randomUUID().replace(/-/g, "").slice(0, 10)
 
 /** A well-formed id that names nothing. */

@@ -34,7 +34,7 @@ export const startRoda = (
       publicBaseUrl: "http://roda.test",
       platformAdminEmails: [PLATFORM_ADMIN],
       sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
-      // Off: suites sharing one database (all registering from 127.0.0.1) would share one budget.
+      // Off: the tests of a file share its database (all registering from 127.0.0.1) and would share one budget.
       oauthRegistrationLimit: REGISTRATION_LIMIT_OFF,
       ...overrides
     })

@@ -10,8 +10,8 @@ export const VALID_CPF = "529.982.247-25"
 /**
  * The platform operator's token (PLATFORM_ADMIN of the harness); registered on first use, and its
  * e-mail verified for real (operator rights need a verified address): a recovery link is requested
- * and used to set the same password. Safe when several suites share one database: whoever verifies
- * first wins, and a link closed by another suite's is simply retried.
+ * and used to set the same password. Safe when several Rodas of a file share its database: whoever
+ * verifies first wins, and a link closed by another's is simply retried.
  */
 export const platformAdmin = async (api: Client): Promise<string> => {
   const signIn = async () => {
@@ -23,7 +23,7 @@ export const platformAdmin = async (api: Client): Promise<string> => {
       password: PASSWORD
     })
     if (registered.status === 201) return registered.body.data.token as string
-    // registered concurrently by another suite sharing the database
+    // registered concurrently by another Roda of the file
     return expectOk(await api.post("/api/auth/login", { email: PLATFORM_ADMIN, password: PASSWORD })).token as string
   }
   const token = await signIn()
