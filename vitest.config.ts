@@ -3,15 +3,30 @@ import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 import { alias } from "./vitest.shared"
 
-/** The projects whose tests spawn the built packages (`dist/`): see testing/builtPackages.ts. */
-const spawnsBuilt = new Set(["cli", "mcp", "examples"])
-
 const testing = (file: string) => fileURLToPath(new URL(`./testing/${file}`, import.meta.url))
 
-const setup = (name: string) => ({
-  // The run's migrated template, made once; each test file's own database, made from it.
-  globalSetup: [testing("globalSetup.ts"), ...(spawnsBuilt.has(name) ? [testing("builtPackages.ts")] : [])],
-  setupFiles: [testing("fileDatabase.ts")]
+/**
+ * Files that replace a module (`vi.mock`) run in a worker of their own (the threads pool, isolated):
+ * every other file shares its worker's modules with the files run there before it.
+ */
+const ownWorker = ["packages/core/test/unit/authenticationErrors.test.ts"]
+
+const project = (name: string, include: Array<string>, exclude: Array<string>, pool: "forks" | "threads") => ({
+  resolve: { alias },
+  test: {
+    name,
+    include,
+    exclude: ["**/node_modules/**", ...exclude],
+    pool,
+    benchmark: { include: ["packages/*/bench/**/*.bench.ts"] },
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // The run's migrated template and the packages' builds, made once (testing/globalSetup.ts,
+    // testing/builtPackages.ts: the CLI, MCP, server and example tests spawn what ships); then each
+    // test file's own database, made from the template (testing/fileDatabase.ts).
+    globalSetup: [testing("globalSetup.ts"), testing("builtPackages.ts")],
+    setupFiles: [testing("fileDatabase.ts")]
+  }
 })
 
 export default defineConfig({
@@ -21,29 +36,15 @@ export default defineConfig({
     // thread, the PostgreSQL server); on this project's 2-core machines a run took ~30% less time.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     minWorkers: 1,
-    projects: ["core", "sql-pglite", "http-node", "cli", "mcp"].map((name) => ({
-      resolve: { alias },
-      test: {
-        name,
-        root: `./packages/${name}`,
-        include: ["test/**/*.test.ts"],
-        benchmark: { include: ["bench/**/*.bench.ts"] },
-        // Each CLI test spawns the binary several times, each opening a database: slow on a busy machine.
-        testTimeout: name === "cli" ? 240_000 : 60_000,
-        hookTimeout: 120_000,
-        ...setup(name)
-      }
-    })).concat([{
-      resolve: { alias },
-      test: {
-        name: "examples",
-        root: "./examples",
-        include: ["*/test/**/*.test.ts"],
-        benchmark: { include: [] },
-        testTimeout: 120_000,
-        hookTimeout: 900_000,
-        ...setup("examples")
-      }
-    }])
+    // A worker keeps its modules from one file to the next: importing Effect and Roda afresh for each
+    // file was about 3 s of every file's time. What a file changes in its process it undoes (timers,
+    // listeners; its Rodas disposed); its database is its own. One project, so that both workers stay
+    // busy to the end of the run (vitest runs the files of one project after another's when workers
+    // are shared).
+    poolOptions: { forks: { isolate: false }, threads: { isolate: true } },
+    projects: [
+      project("roda", ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"], ownWorker, "forks"),
+      project("roda (own worker)", ownWorker, [], "threads")
+    ]
   }
 })

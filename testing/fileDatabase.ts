@@ -12,7 +12,8 @@ import { createDatabase, dropDatabase, fileDatabaseName, withDatabase } from "./
 import { EMBEDDED_TEMPLATE_DIR } from "./embeddedTemplate"
 
 const template = process.env.RODA_TEST_TEMPLATE
-const serverUrl = process.env.DATABASE_URL
+// The server, as the run was given it: a worker runs many files, and DATABASE_URL names the last one's.
+const serverUrl = process.env.RODA_TEST_SERVER
 
 if (serverUrl !== undefined && template !== undefined && template !== "embedded") {
   const name = fileDatabaseName(template, randomUUID().slice(0, 8))

@@ -11,6 +11,7 @@ import { createDatabase, dropRunDatabases, templateName, withDatabase } from "./
 import { EMBEDDED_TEMPLATE_DIR } from "./embeddedTemplate"
 
 const MADE = "RODA_TEST_TEMPLATE"
+const SERVER = "RODA_TEST_SERVER"
 
 const migrated = (database: Parameters<typeof DatabaseLive>[0]) =>
   Effect.runPromise(Effect.scoped(Layer.build(DatabaseLive(database))))
@@ -27,8 +28,9 @@ export default async function setup() {
   await dropRunDatabases(serverUrl, process.pid)
   await createDatabase(serverUrl, template)
   await migrated({ _tag: "Postgres", url: Redacted.make(withDatabase(serverUrl, template)) })
-  // Read by the workers (forked after this) and by `fileDatabase.ts` in each of them.
+  // Read by the workers (forked after this), in `fileDatabase.ts`: DATABASE_URL is each file's there.
   process.env[MADE] = template
+  process.env[SERVER] = serverUrl
   return async () => {
     if (process.env[MADE] !== template) return
     delete process.env[MADE]

@@ -1,5 +1,4 @@
 import { defineConfig } from "tsup"
-import { againstBuiltPackages } from "../../tsup.declarations"
 
 export default defineConfig({
   // `@roda/core` (runtime-agnostic) and `@roda/core/node` (the Node platform): one build, so both
@@ -8,7 +7,7 @@ export default defineConfig({
   format: ["esm"],
   // `pnpm start` builds the JavaScript only (RODA_SKIP_DTS=1): declarations take minutes. It leaves
   // the declarations of an earlier build in place.
-  dts: process.env.RODA_SKIP_DTS ? false : againstBuiltPackages,
+  dts: !process.env.RODA_SKIP_DTS,
   clean: !process.env.RODA_SKIP_DTS,
   sourcemap: true,
   target: "node20"

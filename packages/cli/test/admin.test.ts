@@ -6,6 +6,7 @@ import {
   makeWorld,
   operatorAccount,
   register,
+  SPAWNS,
   submitBusiness,
   submitPayoutSettings,
   uniqueEmail
@@ -36,7 +37,7 @@ beforeAll(async () => {
   })
 })
 
-describe("roda admin reviews", () => {
+describe("roda admin reviews", SPAWNS, () => {
   it("lists what waits for review, as JSON and as a table", async () => {
     const queue = jsonOf(await world.cli(["admin", "reviews", "list", "--as", OPERATOR, "--json"]))
     const mine = queue.filter((row: any) => row.communityId === shop.id)
@@ -135,7 +136,7 @@ describe("roda admin reviews", () => {
   })
 })
 
-describe("roda admin fees", () => {
+describe("roda admin fees", SPAWNS, () => {
   it("sets, shows and removes a community's fee override", async () => {
     const saved = jsonOf(
       await world.cli([

@@ -7,6 +7,7 @@ import {
   operatorAccount,
   recordSale,
   register,
+  SPAWNS,
   submitBusiness,
   submitPayoutSettings,
   uniqueEmail,
@@ -43,7 +44,7 @@ const SLOW = 240_000
 let payoutId: string
 let listed: any
 
-describe("roda admin audit", () => {
+describe("roda admin audit", SPAWNS, () => {
   it("records what the CLI does with the --as operator as the actor, and lists it as JSON", async () => {
     const base = ["--as", OPERATOR, "--json"]
     jsonOf(await world.cli(["admin", "reviews", "approve", "business", shop.id, ...base]))

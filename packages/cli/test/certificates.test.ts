@@ -10,6 +10,7 @@ import {
   makeWorld,
   operatorAccount,
   register,
+  SPAWNS,
   uniqueEmail,
   type User
 } from "./support"
@@ -90,7 +91,7 @@ const codesOf = (batchId: string) =>
     )
   )
 
-describe("roda certificates", () => {
+describe("roda certificates", SPAWNS, () => {
   let batchId: string
 
   it("issues a batch from a CSV of e-mails and profile ids; failures are shown and retried", async () => {
@@ -216,7 +217,7 @@ describe("roda certificates", () => {
   })
 })
 
-describe("the progress bar", () => {
+describe("the progress bar", SPAWNS, () => {
   const stream = (isTTY: boolean) => {
     const written: Array<string> = []
     return {

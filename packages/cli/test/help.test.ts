@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { runBinary } from "./support"
+import { runBinary, SPAWNS } from "./support"
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g")
 
@@ -19,7 +19,7 @@ const commands = (text: string) =>
   text.slice(text.indexOf("COMMANDS")).split("\n").filter((line) => line.startsWith("  - "))
     .map((line) => line.slice(4).split(/\s{2,}/)[0])
 
-describe("help of nested commands", () => {
+describe("help of nested commands", SPAWNS, () => {
   it("names the whole path in the usage line", async () => {
     expect(usageLine(await help("admin", "--help"))).toBe("$ roda admin <command>")
     expect(usageLine(await help("admin", "reviews", "--help"))).toBe("$ roda admin reviews <command>")

@@ -8,6 +8,7 @@ import {
   operatorAccount,
   recordSale,
   register,
+  SPAWNS,
   submitBusiness,
   submitPayoutSettings,
   uniqueEmail,
@@ -42,7 +43,7 @@ beforeAll(async () => {
   })
 })
 
-describe("roda payouts", () => {
+describe("roda payouts", SPAWNS, () => {
   it("lists payouts with filters, as JSON and as a table", async () => {
     const all = jsonOf(await world.cli(["payouts", "list", "--as", OPERATOR, "--json"]))
     const ids = all.data.map((row: any) => row.id)

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process"
 import { describe, expect, it } from "vitest"
 import { freePort } from "../../../testing/ports"
-import { BIN, createCommunity, jsonOf, makeWorld, register, uniqueEmail } from "./support"
+import { BIN, createCommunity, jsonOf, makeWorld, register, SPAWNS, uniqueEmail } from "./support"
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 
-describe("roda migrate", () => {
+describe("roda migrate", SPAWNS, () => {
   it("shows the status, applies what is pending, and shows it applied", async () => {
     const world = await makeWorld([])
     const before = jsonOf(await world.cli(["migrate", "--status", "--json"]))
@@ -75,7 +75,7 @@ describe("roda migrate", () => {
   })
 })
 
-describe("roda serve", () => {
+describe("roda serve", SPAWNS, () => {
   it("runs the server with the server's environment and stops on SIGTERM", async () => {
     const world = await makeWorld([])
     const port = await freePort()
@@ -103,7 +103,7 @@ describe("roda serve", () => {
   })
 })
 
-describe("roda mcp", () => {
+describe("roda mcp", SPAWNS, () => {
   it("serves the MCP tools over stdio to the account of RODA_TOKEN, until stdin closes", async () => {
     const world = await makeWorld([])
     const { community, token } = await world.withRoda(async (api) => {
@@ -163,7 +163,7 @@ describe("roda mcp", () => {
   })
 })
 
-describe("usage", () => {
+describe("usage", SPAWNS, () => {
   it("prints help (exit 0) and refuses unknown commands and options (exit 2)", async () => {
     const world = await makeWorld([])
     const help = await world.cli(["--help"])

@@ -9,6 +9,9 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { testPlatform } from "../../../testing/passwords"
 
+/** The options of a suite whose tests spawn the binary several times, each opening a database: slow on a busy machine. */
+export const SPAWNS = { timeout: 240_000 } as const
+
 export const BIN = fileURLToPath(new URL("../dist/main.js", import.meta.url))
 export const PASSWORD = "Secret123"
 const JWT_SECRET = "cli-test-secret-that-is-long-enough-for-hs256"

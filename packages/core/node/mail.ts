@@ -5,7 +5,9 @@ import { type Mail, MailTransport } from "../src/platform/Mailer"
 export const nodemailerTransport = Layer.succeed(MailTransport, {
   smtp: (url, from) =>
     Effect.promise(async () => {
-      const nodemailer = await import("nodemailer")
+      // nodemailer is CommonJS: its functions are on `default` (module.exports) wherever it is loaded
+      // from; the bundled server's import of it has no named exports at all.
+      const { default: nodemailer } = await import("nodemailer")
       const transport = nodemailer.createTransport(url)
       return (mail: Mail) =>
         Effect.tryPromise(() => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text }))

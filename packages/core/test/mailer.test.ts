@@ -44,11 +44,6 @@ const sentAt = (id: string) =>
 describe("Mailer over SMTP", () => {
   it("writes the outbox and delivers the e-mail", async () => {
     const to = uniqueEmail("smtp")
-    // Suites sharing a PostgreSQL database leave unsent e-mails (they run without SMTP); this worker
-    // would deliver that backlog first, oldest first. Mark it handled so only this e-mail is waited for.
-    await roda.runtime.runPromise(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE outbox SET sent_at = now() WHERE sent_at IS NULL`)
-    )
     await roda.runtime.runPromise(
       Effect.flatMap(Mailer, (mailer) => mailer.send({ to, subject: "Olá", text: "Corpo da mensagem", kind: "test" }))
     )
