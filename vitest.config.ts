@@ -6,10 +6,14 @@ import { alias } from "./vitest.shared"
 const testing = (file: string) => fileURLToPath(new URL(`./testing/${file}`, import.meta.url))
 
 /**
- * Files that replace a module (`vi.mock`) run in a worker of their own (the threads pool, isolated):
- * every other file shares its worker's modules with the files run there before it.
+ * Files that need a process no other file ran in (each in a worker of its own: the threads pool,
+ * isolated): a module replaced (`vi.mock`), or a thread with no PGlite runtime yet. Every other file
+ * shares its worker's modules with the files run there before it.
  */
-const ownWorker = ["packages/core/test/unit/authenticationErrors.test.ts"]
+const ownWorker = [
+  "packages/core/test/unit/authenticationErrors.test.ts",
+  "packages/sql-pglite/test/workerRuntime.test.ts"
+]
 
 const project = (name: string, include: Array<string>, exclude: Array<string>, pool: "forks" | "threads") => ({
   resolve: { alias },
