@@ -38,4 +38,15 @@ describe("examples/embed-hono", () => {
     expect(me.status).toBe(200)
     expect((await me.json()).data.email).toBe("hana@example.com")
   })
+
+  it("answers Roda's refusals under @hono/node-server, which replaces the global Response", async () => {
+    const nul = await fetch(`${base}/api/spaces/modules?x=%00`)
+    expect(nul.status).toBe(400)
+    const tooDeep = await fetch(`${base}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `{"email":${"[".repeat(3000)}${"]".repeat(3000)}}`
+    })
+    expect(tooDeep.status).toBe(400)
+  })
 })

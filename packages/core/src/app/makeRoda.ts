@@ -188,11 +188,11 @@ export const makeRoda = (config: RodaConfig): Roda => {
   let disposing = false
   const run = async (request: Request, info?: RequestInfo) => {
     const admitted = await admit(request)
-    if (admitted instanceof Response) return admitted
+    if (admitted.refused !== undefined) return admitted.refused
     // The client left while its body was read: the fiber would never hear of it.
-    if (admitted.signal.aborted) return new Response(null, { status: 499 })
+    if (admitted.request.signal.aborted) return new Response(null, { status: 499 })
     const context = info?.clientAddress ? Context.make(ClientAddress, info.clientAddress) : undefined
-    return web.handler(admitted, context)
+    return web.handler(admitted.request, context)
   }
   /** Aborting `request.signal` (the client left) interrupts the request's fiber. */
   const handler = (request: Request, info?: RequestInfo) => {

@@ -125,19 +125,23 @@ const reject = (request: Request, error: AppError) =>
  * What every request passes before the API sees it: a body of at most 1 MB (whatever
  * Content-Length claims, since an embedder's Request need not keep to it), no NUL character in
  * the URL or body, and JSON nested at most `MAX_JSON_DEPTH` levels with no unpaired surrogate
- * escape. Answers the refusal, or the request to handle (its body buffered).
+ * escape. Answers the refusal, or the request to handle (its body buffered). Tagged, not told apart
+ * with `instanceof Response`: a host may replace the global `Response` (`@hono/node-server` does),
+ * and `Response.json` then makes objects that are not instances of it.
  */
-export const admit = async (request: Request): Promise<Request | Response> => {
+export const admit = async (
+  request: Request
+): Promise<{ readonly refused: Response } | { readonly refused?: undefined; readonly request: Request }> => {
   const early = refuseUrl(request.url) ?? refuseDeclaredLength(request.headers.get("content-length"))
-  if (early) return reject(request, early)
-  if (request.body === null) return request
+  if (early) return { refused: reject(request, early) }
+  if (request.body === null) return { request }
   const body = await readAtMost(request.body, MAX_BODY_BYTES)
-  if (body === undefined) return reject(request, tooLarge())
+  if (body === undefined) return { refused: reject(request, tooLarge()) }
   const contentType = request.headers.get("content-type")
-  if (body.includes(0)) return reject(request, nulIn("body"))
+  if (body.includes(0)) return { refused: reject(request, nulIn("body")) }
   const refused = isBinary(contentType) ? undefined : refuseBody(utf8Text(body), contentType)
-  if (refused) return reject(request, refused)
-  return new Request(request, { body, duplex: "half" } as RequestInit)
+  if (refused) return { refused: reject(request, refused) }
+  return { request: new Request(request, { body, duplex: "half" } as RequestInit) }
 }
 
 // ---------------------------------------------------------------------------------------------
