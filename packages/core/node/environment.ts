@@ -12,6 +12,7 @@ import {
 import { loadStripeSettings } from "../src/platform/stripe/settings"
 import type { StripeGatewayOptions } from "../src/platform/stripe/StripeGateway"
 import type { DatabaseOptions } from "../src/sql/Database"
+import { blobLocationFromEnvironment } from "./blobs/blobUrl"
 import { DEFAULT_DATA_DIR, embeddedFolder } from "./dataDir"
 
 /**
@@ -83,7 +84,7 @@ const loadOAuthRegistrationLimit = Effect.gen(function*() {
   } satisfies OAuthRegistrationLimit
 })
 
-/** `DATABASE_URL`, `DATA_DIR`, `JWT_SECRET`, `PUBLIC_BASE_URL` (default `http://localhost:$PORT`) and the rest. */
+/** `DATABASE_URL`, `DATA_DIR`, `JWT_SECRET`, `PUBLIC_BASE_URL` (default `http://localhost:$PORT`), `BLOB_URL` and the rest. */
 export const loadRodaEnvironment = Effect.gen(function*() {
   const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
   const databaseUrl = yield* Config.option(Config.redacted("DATABASE_URL"))
@@ -138,6 +139,7 @@ export const loadRodaEnvironment = Effect.gen(function*() {
   }
 
   const stripe = paymentGateway === "stripe" ? yield* loadStripeSettings : undefined
+  const blobStore = yield* blobLocationFromEnvironment(database, dataDir)
 
   return {
     database,
@@ -149,8 +151,7 @@ export const loadRodaEnvironment = Effect.gen(function*() {
       platformAdminEmails: admins.split(",").map((email) => email.trim().toLowerCase()).filter(Boolean),
       smtpUrl: Option.getOrUndefined(smtpUrl),
       sandboxWebhookSecret,
-      // Stored files (certificate PDFs and images): under DATA_DIR, or in memory with DATA_DIR=memory.
-      blobDir: dataDir === "memory" ? undefined : join(dataDir, "blobs"),
+      blobStore,
       ...(Option.isSome(corsOrigins) ? { corsOrigins: yield* parseCorsOrigins(corsOrigins.value) } : {}),
       oauthRegistrationLimit
     })

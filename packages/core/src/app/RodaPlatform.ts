@@ -22,8 +22,11 @@ export interface RodaPlatform {
   readonly passwords: Layer.Layer<Passwords>
   /** SMTP, used when `options.smtpUrl` is set (`MailTransport.unavailable` where there is none). */
   readonly mail: Layer.Layer<MailTransport>
-  /** Where certificate files and uploaded images are kept (`BlobStore.memory` is runtime-free). */
-  readonly blobs: Layer.Layer<BlobStore, never, Options>
+  /**
+   * Where certificate files and uploaded images are kept (`BlobStore.memory` and `databaseBlobStore`
+   * are runtime-free); given the options and the database.
+   */
+  readonly blobs: Layer.Layer<BlobStore, never, Options | SqlClient.SqlClient>
   /** Certificate PDF and PNG rendering, fonts included. */
   readonly certificates: Layer.Layer<CertificateRenderer>
   /**

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { apiGroup } from "../http/apiGroup"
+import type { StoredBlob } from "../platform/BlobStore"
 import { ok, page } from "../http/Reply"
 import { viewerOfVisitor } from "../structure/Access"
 import { Certificates } from "./Certificates"
@@ -20,6 +21,10 @@ const fonts = fontCatalogue.map((font) => ({
 
 const binary = (bytes: Uint8Array, contentType: string, headers: Record<string, string>) =>
   HttpServerResponse.uint8Array(bytes, { contentType, headers })
+
+/** A stored file, streamed from the BlobStore as the client reads it. */
+const streamed = (blob: StoredBlob, headers: Record<string, string>) =>
+  HttpServerResponse.stream(blob.stream, { contentType: blob.contentType, contentLength: blob.size, headers })
 
 export const CertificatesHttp = apiGroup(RodaApi, "certificates", (handlers) =>
   Effect.gen(function*() {
@@ -112,7 +117,7 @@ export const CertificatesHttp = apiGroup(RodaApi, "certificates", (handlers) =>
       .handle("file", ({ path }) =>
         verification.file(path.token).pipe(
           Effect.map((file) =>
-            binary(file.bytes, file.contentType, {
+            streamed(file.blob, {
               "cache-control": `private, max-age=${file.maxAge}`,
               "content-disposition": `inline; filename="${file.filename}"`,
               "x-content-type-options": "nosniff"
@@ -187,7 +192,7 @@ export const CertificatePagesHttp = apiGroup(
           ))
         .handle("pageImage", ({ path }) =>
           verification.publicImage(path.code).pipe(
-            Effect.map((bytes) => binary(bytes, "image/png", { "cache-control": "public, max-age=3600" }))
+            Effect.map((blob) => streamed(blob, { "cache-control": "public, max-age=3600" }))
           ))
         .handle("credential", ({ path }) =>
           verification.credential(path.code).pipe(

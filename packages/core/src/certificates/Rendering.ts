@@ -1,5 +1,5 @@
-import { Effect, Option } from "effect"
-import { BlobStore } from "../platform/BlobStore"
+import { Effect, Option, Stream } from "effect"
+import { blobBytes, BlobStore, type StoredBlob } from "../platform/BlobStore"
 import { Options } from "../platform/Options"
 import { type CertificateContent, fill, type ImageAsset, printedDate } from "./render/content"
 import type { ImageVariant } from "./render/variants"
@@ -24,10 +24,14 @@ export class Rendering extends Effect.Service<Rendering>()("@roda/core/Certifica
     const asset = (key: string | null) =>
       key === null
         ? Effect.succeed(undefined)
-        : Effect.map(blobs.get(key), (blob) =>
+        : Effect.flatMap(blobs.get(key), (blob) =>
           Option.match(blob, {
-            onNone: () => undefined,
-            onSome: (value): ImageAsset => ({ bytes: value.bytes, type: value.contentType as ImageAsset["type"] })
+            onNone: () => Effect.succeed(undefined),
+            onSome: (value) =>
+              Effect.map(blobBytes(value), (bytes): ImageAsset => ({
+                bytes,
+                type: value.contentType as ImageAsset["type"]
+              }))
           }))
 
     const content = (
@@ -75,15 +79,15 @@ export class Rendering extends Effect.Service<Rendering>()("@roda/core/Certifica
         catch: (error) => new RenderError(String(error))
       })
 
-    /** The stored PNG of a rendered certificate, rendered and stored on first use. */
+    /** The stored PNG of a rendered certificate (streamed from the store), rendered and stored on first use. */
     const image = (certificate: CertificateRow, template: TemplateRow, variant: ImageVariant) =>
       Effect.gen(function*() {
         const key = imageKeyOf(certificate, variant)
         const stored = yield* blobs.get(key)
-        if (Option.isSome(stored)) return stored.value.bytes
+        if (Option.isSome(stored)) return stored.value
         const bytes = yield* png(yield* contentOf(certificate, template), variant)
         yield* blobs.put(key, bytes, "image/png")
-        return bytes
+        return { contentType: "image/png", size: bytes.length, stream: Stream.make(bytes) } satisfies StoredBlob
       })
 
     return { content, contentOf, pdf, png, image, base }

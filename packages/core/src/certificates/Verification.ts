@@ -195,10 +195,10 @@ ${
       if (kind === "pdf") {
         const blob = yield* blobs.get(row.value.pdfKey)
         if (Option.isNone(blob)) return yield* Effect.fail(invalid)
-        return { bytes: blob.value.bytes, contentType: "application/pdf", maxAge, filename: `${name}.pdf` }
+        return { blob: { ...blob.value, contentType: "application/pdf" }, maxAge, filename: `${name}.pdf` }
       }
-      const bytes = yield* rendering.image(row.value, yield* templateOf(row.value), kind).pipe(Effect.orDie)
-      return { bytes, contentType: "image/png", maxAge, filename: `${name}-${kind}.png` }
+      const blob = yield* rendering.image(row.value, yield* templateOf(row.value), kind).pipe(Effect.orDie)
+      return { blob, maxAge, filename: `${name}-${kind}.png` }
     })
 
     return { verify, credential, publicImage, page, signedUrl, file, jwks: credentials.jwks }

@@ -35,9 +35,11 @@ export interface RodaOptions {
    */
   readonly runJobs?: boolean | undefined
   /**
-   * Folder of stored files (certificate PDFs and images) for the Node platform's BlobStore; unset keeps
-   * them in memory (tests, `DATA_DIR=memory`).
+   * Where the Node platform keeps stored files (certificate PDFs and images): `BLOB_URL`, see
+   * `BlobLocation`. Unset: a folder when `blobDir` is set, else memory (tests, `DATA_DIR=memory`).
    */
+  readonly blobStore?: BlobLocation | undefined
+  /** Folder of stored files, when `blobStore` is unset (the embedded server's `DATA_DIR/blobs`). */
   readonly blobDir?: string | undefined
   /** The sender of e-mails sent over SMTP, `Name <address>` or an address. Default: `Roda <no-reply@roda.local>`. */
   readonly mailFrom?: string | undefined
@@ -56,6 +58,30 @@ export interface RodaOptions {
    */
   readonly oauthRegistrationLimit?: OAuthRegistrationLimit | undefined
 }
+
+/**
+ * A place for stored files: this process's memory; a folder; the database's own tables (every process
+ * on a PostgreSQL database sees them); an S3-compatible bucket under a key prefix. S3 without
+ * `credentials` uses the AWS SDK's default chain (AWS_ACCESS_KEY_ID…, profiles, instance roles); with
+ * an `endpoint` (MinIO, R2, a local server) requests use path-style addressing.
+ */
+export type BlobLocation =
+  | { readonly _tag: "Memory" }
+  | { readonly _tag: "Folder"; readonly dir: string }
+  | { readonly _tag: "Database" }
+  | {
+    readonly _tag: "S3"
+    readonly bucket: string
+    /** Keys are `<prefix>/<key>`; empty for the bucket's root. */
+    readonly prefix: string
+    readonly region: string
+    readonly endpoint?: string | undefined
+    readonly credentials?: {
+      readonly accessKeyId: string
+      readonly secretAccessKey: Redacted.Redacted<string>
+      readonly sessionToken?: Redacted.Redacted<string> | undefined
+    } | undefined
+  }
 
 export interface OAuthRegistrationLimit {
   readonly perAddressPerHour: number

@@ -1,0 +1,86 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option, Stream } from "effect"
+import { transactional } from "../sql/transaction"
+import { BlobStore, checkedKey, type StoredBlob } from "./BlobStore"
+
+/** Bytes per `blob_chunks` row: a read holds one chunk at a time, a write sends one per statement. */
+export const BLOB_CHUNK_SIZE = 256 * 1024
+
+/**
+ * Files in the database itself (tables `blobs` and `blob_chunks`, migration 0034), so every process
+ * on the database sees them: PostgreSQL or PGlite alike. A write is one transaction (a savepoint in
+ * the caller's); a read finds the key's current content and streams it chunk by chunk, a query each.
+ */
+export const databaseBlobStore = Layer.effect(
+  BlobStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const orDie = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
+    // Writers of one key take turns: each drops the chunks of the content it replaces.
+    const lockKey = (key: string) => sql`SELECT pg_advisory_xact_lock(hashtext(${`blob:${key}`}))`
+    const currentId = (key: string) =>
+      Effect.map(
+        sql<{ id: string }>`SELECT id FROM blobs WHERE key = ${key}`,
+        (rows) => Option.fromNullable(rows[0]?.id)
+      )
+    const dropChunks = (id: Option.Option<string>) =>
+      Option.isSome(id) ? sql`DELETE FROM blob_chunks WHERE blob_id = ${id.value}` : Effect.void
+
+    const put = (key: string, bytes: Uint8Array, contentType: string) =>
+      transactional(sql)(Effect.gen(function*() {
+        checkedKey(key)
+        yield* lockKey(key)
+        const previous = yield* currentId(key)
+        const id = crypto.randomUUID()
+        for (let seq = 0; seq * BLOB_CHUNK_SIZE < bytes.length; seq++) {
+          const data = bytes.subarray(seq * BLOB_CHUNK_SIZE, (seq + 1) * BLOB_CHUNK_SIZE)
+          yield* sql`INSERT INTO blob_chunks (blob_id, seq, data) VALUES (${id}, ${seq}, ${data})`
+        }
+        yield* sql`
+          INSERT INTO blobs (key, id, content_type, size) VALUES (${key}, ${id}, ${contentType}, ${bytes.length})
+          ON CONFLICT (key) DO UPDATE
+            SET id = EXCLUDED.id, content_type = EXCLUDED.content_type, size = EXCLUDED.size, created_at = now()`
+        yield* dropChunks(previous)
+      })).pipe(orDie)
+
+    const chunk = (id: string, seq: number) =>
+      sql<{ data: Uint8Array }>`SELECT data FROM blob_chunks WHERE blob_id = ${id} AND seq = ${seq}`.pipe(
+        Effect.flatMap((rows) =>
+          rows[0] === undefined
+            // Only a rewrite that committed while this read ran drops chunks it still needed.
+            ? Effect.dieMessage(`Blob content ${id} was replaced while it was read`)
+            : Effect.succeed(rows[0].data)
+        ),
+        orDie
+      )
+
+    const get = (key: string) =>
+      Effect.suspend(() =>
+        sql<{ id: string; contentType: string; size: string | number }>`
+          SELECT id, content_type, size FROM blobs WHERE key = ${checkedKey(key)}`
+      ).pipe(
+        Effect.map((rows) =>
+          Option.map(Option.fromNullable(rows[0]), (row): StoredBlob => {
+            const size = Number(row.size)
+            const chunks = Math.ceil(size / BLOB_CHUNK_SIZE)
+            return {
+              contentType: row.contentType,
+              size,
+              stream: Stream.mapEffect(Stream.range(0, chunks - 1), (seq) => chunk(row.id, seq))
+            }
+          })
+        ),
+        orDie
+      )
+
+    const remove = (key: string) =>
+      transactional(sql)(Effect.gen(function*() {
+        yield* lockKey(checkedKey(key))
+        const previous = yield* currentId(key)
+        yield* sql`DELETE FROM blobs WHERE key = ${key}`
+        yield* dropChunks(previous)
+      })).pipe(orDie)
+
+    return BlobStore.of({ put, get, remove })
+  })
+)
