@@ -1,0 +1,7 @@
+import { blobStoreContract } from "./contract"
+
+blobStoreContract("memory", {
+  location: async () => ({ _tag: "Memory" }),
+  shared: false,
+  pieces: false
+})
