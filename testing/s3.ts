@@ -11,6 +11,8 @@ export interface S3TestServer {
   /** `http://127.0.0.1:<port>`, for AWS_ENDPOINT_URL (path-style requests). */
   readonly endpoint: string
   readonly bucket: string
+  /** Where s3rver keeps the objects: `<directory>/<bucket>/<key>._S3rver_object`. */
+  readonly directory: string
   readonly stop: () => Promise<void>
 }
 
@@ -23,6 +25,7 @@ export const startS3 = async (bucket = "roda-test"): Promise<S3TestServer> => {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     bucket,
+    directory,
     stop: async () => {
       await server.close()
       rmSync(directory, { recursive: true, force: true })

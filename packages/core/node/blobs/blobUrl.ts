@@ -26,7 +26,9 @@ const s3Location = (url: URL, value: string) =>
     }
     if (!bucketName.test(url.hostname)) return yield* refuse(`${shown(value)} does not name a bucket`)
     const segments = url.pathname.split("/").filter(Boolean)
-    if (segments.some((segment) => !prefixSegment.test(segment) || segment.includes(".."))) {
+    // (The URL parser resolves `a/../b` to `b`: the raw text is checked for such segments too.)
+    const raw = value.slice("s3://".length).split("/")
+    if (raw.some((segment) => /^(\.|%2e){1,2}$/i.test(segment)) || segments.some((s) => !prefixSegment.test(s))) {
       return yield* refuse(`the prefix of ${value} may hold letters, digits, '.', '_' and '-' between slashes`)
     }
     const endpoint = (yield* optional("AWS_ENDPOINT_URL_S3")) ?? (yield* optional("AWS_ENDPOINT_URL"))

@@ -202,8 +202,17 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 - Files: the PDF (pdf-lib + fontkit: vector text, A4 or Letter by \`pageSize\`, the template's orientation, QR code
   of the verification page drawn as one vector path) and PNGs (satori + resvg: the 1200×630 card and the full page,
   rendered on first request and kept). \`/pdf\` and \`/image\` answer 302 to \`/api/certificates/files/{token}\`, an
-  HMAC-signed link valid 10 minutes (key derived from the JWT secret). Storage: \`BlobStore\` — filesystem under
-  \`DATA_DIR/blobs\`, memory with \`DATA_DIR=memory\` and in tests.
+  HMAC-signed link valid 10 minutes (key derived from the JWT secret), whose body is streamed from the store with its
+  \`Content-Length\` (a file is never held whole in memory to be served).
+- Storage: the \`BlobStore\` port, chosen by \`BLOB_URL\`. Unset: on PostgreSQL (\`DATABASE_URL\`) the database itself
+  (tables \`blobs\` and \`blob_chunks\`, 256 KB a row, a file written in one transaction), so every server process on
+  the database serves the files any of them made; on the embedded database the folder \`DATA_DIR/blobs\` (memory with
+  \`DATA_DIR=memory\`). \`BLOB_URL=postgres\` chooses the database (on the embedded one too),
+  \`file:///absolute/folder\` a folder (shared storage mounted on every machine), \`s3://bucket/prefix\` an
+  S3-compatible bucket (\`AWS_REGION\`, \`AWS_ACCESS_KEY_ID\`/\`AWS_SECRET_ACCESS_KEY\` or the SDK's default credentials;
+  \`AWS_ENDPOINT_URL_S3\` or \`AWS_ENDPOINT_URL\` for MinIO, R2 and the like, addressed path-style). Anything else
+  stops the start with a message naming \`BLOB_URL\`. Servers that moved from the folder to the database keep their
+  older files only with \`BLOB_URL=file:///…/blobs\`.
 - Verification codes: 80 random bits as 16 Crockford base32 characters (\`XXXX-XXXX-XXXX-XXXX\`; case, dashes and
   I/L/O look-alikes forgiven). The public page \`/certificates/{code}\` is server-rendered HTML with Open Graph tags
   (\`og:image\` = \`/certificates/{code}/image.png\`) and \`noindex\` unless the holder or staff turn indexing on. Each
