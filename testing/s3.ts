@@ -20,7 +20,13 @@ export interface S3TestServer {
 export const startS3 = async (bucket = "roda-test"): Promise<S3TestServer> => {
   const directory = mkdtempSync(join(tmpdir(), "roda-s3-"))
   const port = await freePort()
-  const server = new S3rver({ address: "127.0.0.1", port, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] })
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }]
+  })
   await server.run()
   return {
     endpoint: `http://127.0.0.1:${port}`,

@@ -33,7 +33,9 @@ const s3Location = (url: URL, value: string) =>
     }
     const endpoint = (yield* optional("AWS_ENDPOINT_URL_S3")) ?? (yield* optional("AWS_ENDPOINT_URL"))
     if (endpoint !== undefined && !/^https?:\/\/[^/]/.test(endpoint)) {
-      return yield* Effect.dieMessage(`AWS_ENDPOINT_URL: ${endpoint} is not an http(s) URL such as https://minio.example:9000`)
+      return yield* Effect.dieMessage(
+        `AWS_ENDPOINT_URL: ${endpoint} is not an http(s) URL such as https://minio.example:9000`
+      )
     }
     const region = (yield* optional("AWS_REGION")) ?? (yield* optional("AWS_DEFAULT_REGION"))
     if (region === undefined && endpoint === undefined) {

@@ -65,9 +65,8 @@ export const s3BlobStore = (location: S3Location) =>
 
       // Deleting an object that is not there succeeds: removing twice is not an error.
       const remove = (key: string) =>
-        call((abortSignal) =>
-          client.send(new s3.DeleteObjectCommand({ Bucket, Key: keyOf(key) }), { abortSignal })
-        ).pipe(Effect.asVoid, Effect.orDie)
+        call((abortSignal) => client.send(new s3.DeleteObjectCommand({ Bucket, Key: keyOf(key) }), { abortSignal }))
+          .pipe(Effect.asVoid, Effect.orDie)
 
       return BlobStore.of({ put, get, remove })
     })

@@ -65,7 +65,9 @@ describe("BLOB_URL", () => {
       `BLOB_URL: ftp://files.example/roda is not one of s3://bucket/prefix, file:///absolute/folder or postgres ${fix}`
     )
     expect(await refusal({ BLOB_URL: "./blobs" })).toMatch(/^BLOB_URL: \.\/blobs is not one of/)
-    expect(await refusal({ BLOB_URL: "file://relative/blobs" })).toMatch(/^BLOB_URL: .*not a file URL of an absolute folder/)
+    expect(await refusal({ BLOB_URL: "file://relative/blobs" })).toMatch(
+      /^BLOB_URL: .*not a file URL of an absolute folder/
+    )
     const withKeys = await refusal({ BLOB_URL: "s3://AKIA:secret@roda-files/x", AWS_REGION: "us-east-1" })
     expect(withKeys).toMatch(/^BLOB_URL: .*AWS_ACCESS_KEY_ID/)
     expect(withKeys).not.toContain("secret")

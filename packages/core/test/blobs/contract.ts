@@ -2,7 +2,7 @@ import { Cause, Chunk, Effect, Exit, Option, Stream } from "effect"
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Roda } from "../../node/index"
-import { BlobStore, blobBytes } from "../../src/platform/BlobStore"
+import { blobBytes, BlobStore } from "../../src/platform/BlobStore"
 import type { BlobLocation } from "../../src/platform/Options"
 import { startRoda } from "../support/harness"
 

@@ -21,9 +21,12 @@ describe("database BlobStore: chunks", () => {
   const withStore = <A>(f: (store: BlobStore["Type"]) => Effect.Effect<A>) =>
     roda.runtime.runPromise(Effect.flatMap(BlobStore, f))
   const chunksOf = (key: string) =>
-    query<{ seq: number; length: number }>(roda, (sql) =>
-      sql`SELECT c.seq, length(c.data) AS length FROM blob_chunks c JOIN blobs b ON b.id = c.blob_id
-        WHERE b.key = ${key} ORDER BY c.seq`)
+    query<{ seq: number; length: number }>(
+      roda,
+      (sql) =>
+        sql`SELECT c.seq, length(c.data) AS length FROM blob_chunks c JOIN blobs b ON b.id = c.blob_id
+        WHERE b.key = ${key} ORDER BY c.seq`
+    )
   const allChunks = async () =>
     Number((await query<{ n: string }>(roda, (sql) => sql`SELECT count(*) AS n FROM blob_chunks`))[0]!.n)
 

@@ -81,7 +81,12 @@ skipWhen(POSTGRES_ONLY).describe("two built servers on one PostgreSQL database",
     const { setup, certificates } = await renderedBatch(first)
     const owner = { token: setup.ownerUser.token, community: setup.community.id }
     // The first renders a card image too (cached in the store on first use), then stops.
-    const card = await download(first, `/api/certificates/${certificates[0]!.id}/image?variant=card`, owner.token, owner.community)
+    const card = await download(
+      first,
+      `/api/certificates/${certificates[0]!.id}/image?variant=card`,
+      owner.token,
+      owner.community
+    )
     expect(card.status).toBe(200)
     await first.stop()
     const stored = await blobRows()
@@ -101,7 +106,12 @@ skipWhen(POSTGRES_ONLY).describe("two built servers on one PostgreSQL database",
       expect(pdf.bytes.length).toBe(row.size)
       expect(new TextDecoder().decode(pdf.bytes.subarray(0, 5))).toBe("%PDF-")
     }
-    const again = await download(second, `/api/certificates/${certificates[0]!.id}/image?variant=card`, owner.token, owner.community)
+    const again = await download(
+      second,
+      `/api/certificates/${certificates[0]!.id}/image?variant=card`,
+      owner.token,
+      owner.community
+    )
     expect(again.status).toBe(200)
     expect(again.headers.get("content-type")).toBe("image/png")
     expect(Buffer.from(again.bytes).equals(Buffer.from(card.bytes))).toBe(true)
@@ -111,36 +121,42 @@ skipWhen(POSTGRES_ONLY).describe("two built servers on one PostgreSQL database",
 })
 
 describe("the built server with BLOB_URL=s3://…", () => {
-  it("keeps certificate files in the bucket (the AWS SDK loaded by the bundle) and serves them from there", async () => {
-    const s3: S3TestServer = await startS3()
-    cleanups.push(s3.stop)
-    const server = await start({
-      BLOB_URL: `s3://${s3.bucket}/roda-files`,
-      AWS_ENDPOINT_URL: s3.endpoint,
-      AWS_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey
-    })
-    const { setup, certificates } = await renderedBatch(server)
-    const objects = join(s3.directory, s3.bucket, "roda-files", "certificates", setup.community.id)
-    for (const certificate of certificates) {
-      expect(existsSync(join(objects, `${certificate.id}.pdf._S3rver_object`))).toBe(true)
-      const pdf = await download(
-        server,
-        `/api/certificates/${certificate.id}/pdf`,
-        setup.ownerUser.token,
-        setup.community.id
-      )
-      expect(pdf.status).toBe(200)
-      expect(new TextDecoder().decode(pdf.bytes.subarray(0, 5))).toBe("%PDF-")
-    }
-    expect(readdirSync(objects).length).toBe(2 * 3) // each object with its metadata and md5 files
-    expect(server.output()).not.toMatch(/could not start|Cannot find/)
-  }, 180_000)
+  it(
+    "keeps certificate files in the bucket (the AWS SDK loaded by the bundle) and serves them from there",
+    async () => {
+      const s3: S3TestServer = await startS3()
+      cleanups.push(s3.stop)
+      const server = await start({
+        BLOB_URL: `s3://${s3.bucket}/roda-files`,
+        AWS_ENDPOINT_URL: s3.endpoint,
+        AWS_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey
+      })
+      const { setup, certificates } = await renderedBatch(server)
+      const objects = join(s3.directory, s3.bucket, "roda-files", "certificates", setup.community.id)
+      for (const certificate of certificates) {
+        expect(existsSync(join(objects, `${certificate.id}.pdf._S3rver_object`))).toBe(true)
+        const pdf = await download(
+          server,
+          `/api/certificates/${certificate.id}/pdf`,
+          setup.ownerUser.token,
+          setup.community.id
+        )
+        expect(pdf.status).toBe(200)
+        expect(new TextDecoder().decode(pdf.bytes.subarray(0, 5))).toBe("%PDF-")
+      }
+      expect(readdirSync(objects).length).toBe(2 * 3) // each object with its metadata and md5 files
+      expect(server.output()).not.toMatch(/could not start|Cannot find/)
+    },
+    180_000
+  )
 
   it("refuses a BLOB_URL it cannot use at start-up, naming BLOB_URL and the fix", async () => {
     await expect(start({ BLOB_URL: "ftp://files.example/roda" })).rejects.toThrow(
       /Roda could not start: BLOB_URL: ftp:\/\/files\.example\/roda is not one of s3:\/\/bucket\/prefix, file:\/\/\/absolute\/folder or postgres/
     )
-    await expect(start({ BLOB_URL: "s3://roda-files/x" })).rejects.toThrow(/BLOB_URL=s3:\/\/roda-files\/x needs AWS_REGION/)
+    await expect(start({ BLOB_URL: "s3://roda-files/x" })).rejects.toThrow(
+      /BLOB_URL=s3:\/\/roda-files\/x needs AWS_REGION/
+    )
   })
 })
