@@ -211,7 +211,8 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   \`file:///absolute/folder\` a folder (shared storage mounted on every machine), \`s3://bucket/prefix\` an
   S3-compatible bucket (\`AWS_REGION\`, \`AWS_ACCESS_KEY_ID\`/\`AWS_SECRET_ACCESS_KEY\` or the SDK's default credentials;
   \`AWS_ENDPOINT_URL_S3\` or \`AWS_ENDPOINT_URL\` for MinIO, R2 and the like, addressed path-style). Anything else
-  stops the start with a message naming \`BLOB_URL\`. Servers that moved from the folder to the database keep their
+  stops the start with a message naming \`BLOB_URL\`. Every process on one database needs the same \`BLOB_URL\`
+  (any of them runs the rendering jobs). Servers that moved from the folder to the database keep their
   older files only with \`BLOB_URL=file:///…/blobs\`.
 - Verification codes: 80 random bits as 16 Crockford base32 characters (\`XXXX-XXXX-XXXX-XXXX\`; case, dashes and
   I/L/O look-alikes forgiven). The public page \`/certificates/{code}\` is server-rendered HTML with Open Graph tags

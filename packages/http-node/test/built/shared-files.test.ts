@@ -117,6 +117,9 @@ skipWhen(POSTGRES_ONLY).describe("two built servers on one PostgreSQL database",
     expect(Buffer.from(again.bytes).equals(Buffer.from(card.bytes))).toBe(true)
     // Served from the store, not rendered again: the rows are those the first server wrote.
     expect(await blobRows()).toEqual(stored)
+    // (Its job worker would render the next suite's batches into the database: processes on one
+    // database share their BLOB_URL.)
+    await second.stop()
   }, 180_000)
 })
 
