@@ -13,8 +13,19 @@ export type { InFlight } from "../src/app/inFlight"
 export * from "../src/index"
 export { blobStoreFromOptions, filesystemBlobStore } from "./blobs"
 export { nodeCertificateRenderer } from "./certificates/renderer"
-export { loadRodaEnvironment } from "./environment"
-export type { PaymentGatewayName, RodaEnvironment } from "./environment"
+export { loadRodaEnvironment, loadRodaEnvironmentWith } from "./environment"
+export type { EnvironmentOptions, PaymentGatewayName, RodaEnvironment } from "./environment"
+export {
+  type CheckContext,
+  isSettingsError,
+  problem,
+  problemLine,
+  rodaSettingChecks,
+  type SettingCheck,
+  settingProblems,
+  SettingsError,
+  type SettingProblem
+} from "./settings/index"
 export { nodemailerTransport } from "./mail"
 export { scryptPasswords, scryptPasswordsAt } from "./passwords"
 export { nodePlatform } from "./platform"
