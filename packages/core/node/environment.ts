@@ -52,11 +52,14 @@ const embeddedSecret = (
     if (dataDir === "memory") return generate()
     await mkdir(dataDir, { recursive: true })
     const file = join(dataDir, name)
-    const existing = await readFile(file, "utf8").catch(() => undefined)
-    if (existing?.trim()) return existing.trim()
     const created = generate()
-    await writeFile(file, created, { mode: 0o600 })
-    return created
+    // "wx": of two processes starting at once on a new folder, one writes it and both use it.
+    if (await writeFile(file, created, { mode: 0o600, flag: "wx" }).then(() => true, () => false)) return created
+    for (let tries = 0;; tries++) {
+      const existing = (await readFile(file, "utf8")).trim()
+      if (existing !== "" || tries === 50) return existing
+      await new Promise((resolve) => setTimeout(resolve, 20)) // its maker is writing it
+    }
   })
 
 /** `CORS_ORIGINS`: comma-separated origins (`https://app.example`), checked by `corsOriginsCheck`. */

@@ -30,7 +30,8 @@ export { nodemailerTransport } from "./mail"
 export { scryptPasswords, scryptPasswordsAt } from "./passwords"
 export { nodePlatform } from "./platform"
 export { nodePublicFetch } from "./publicFetch"
-export { DatabaseLive } from "./sql/Database"
+export { DataDirInUse, lockDataDir } from "./dataDirLock"
+export { DatabaseLive, holdDataDir } from "./sql/Database"
 
 const onNode = (config: RodaConfig): RodaConfig => config.platform ? config : { ...config, platform: nodePlatform }
 
