@@ -16,14 +16,22 @@ export interface BuiltServer {
   readonly stop: () => Promise<void>
 }
 
+export interface BuiltServerOptions {
+  /** The run's database (a new data folder, or the test file's PostgreSQL), or an embedded one in `env.DATA_DIR`. */
+  readonly database?: "run" | "embedded"
+}
+
 /**
  * Starts the built `roda-server` on a free port, on the run's database (a new data folder, or the test
  * file's PostgreSQL database), with `env` added; resolves once `/readyz` answers 200.
  */
-export const startBuiltServer = async (env: Record<string, string> = {}): Promise<BuiltServer> => {
+export const startBuiltServer = async (
+  env: Record<string, string> = {},
+  options: BuiltServerOptions = {}
+): Promise<BuiltServer> => {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), "roda-built-"))
-  const postgres = process.env.DATABASE_URL
+  const postgres = options.database === "embedded" ? undefined : process.env.DATABASE_URL
   const child = spawn(SERVER_BIN, [], {
     env: {
       PATH: process.env.PATH ?? "",
@@ -62,3 +70,31 @@ export const startBuiltServer = async (env: Record<string, string> = {}): Promis
   await stop()
   throw new Error(`roda-server did not answer /readyz within 60 s: ${output}`)
 }
+
+export interface Exited {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/**
+ * Runs the built `roda-server` with exactly `env` (and PATH) until it exits (killed after
+ * `timeoutMs`): for starts that must fail.
+ */
+export const runBuiltServer = (env: Record<string, string>, timeoutMs = 60_000) =>
+  new Promise<Exited>((resolve, reject) => {
+    const child = spawn(SERVER_BIN, [], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk) => (stdout += chunk))
+    child.stderr.on("data", (chunk) => (stderr += chunk))
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
+    child.once("error", reject)
+    child.once("close", (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
