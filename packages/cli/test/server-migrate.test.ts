@@ -71,7 +71,11 @@ describe("roda migrate", SPAWNS, () => {
     target.password = ""
     const name = url.pathname.slice(1)
     expect(run.stderr.trim()).toMatch(
-      new RegExp(`^DATABASE_URL: cannot connect to PostgreSQL at ${escape(target.toString())}: unknown database \\(.*${name}.*\\) — `)
+      new RegExp(
+        `^DATABASE_URL: cannot connect to PostgreSQL at ${
+          escape(target.toString())
+        }: unknown database \\(.*${name}.*\\) — `
+      )
     )
     expect(run.stderr).not.toContain("s3cret-pw")
   })

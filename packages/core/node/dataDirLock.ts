@@ -26,8 +26,8 @@ interface Held {
  * The locks this process holds, by file, on `globalThis`: a program may carry two copies of this
  * module (a bundle and a package), which must still see one another's locks.
  */
-const held: Map<string, Held> = ((globalThis as Record<symbol, unknown>)[Symbol.for("@roda/core/dataDirLocks")] ??=
-  new Map()) as Map<string, Held>
+const held: Map<string, Held> =
+  ((globalThis as Record<symbol, unknown>)[Symbol.for("@roda/core/dataDirLocks")] ??= new Map()) as Map<string, Held>
 
 /** How long a lock file may stay empty (its maker between creating it and writing its pid) before it is stale. */
 const EMPTY_GRACE_MS = 2_000

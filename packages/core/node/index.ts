@@ -13,8 +13,13 @@ export type { InFlight } from "../src/app/inFlight"
 export * from "../src/index"
 export { blobStoreFromOptions, filesystemBlobStore } from "./blobs"
 export { nodeCertificateRenderer } from "./certificates/renderer"
+export { DataDirInUse, lockDataDir } from "./dataDirLock"
 export { loadRodaEnvironment, loadRodaEnvironmentWith } from "./environment"
 export type { EnvironmentOptions, PaymentGatewayName, RodaEnvironment } from "./environment"
+export { nodemailerTransport } from "./mail"
+export { scryptPasswords, scryptPasswordsAt } from "./passwords"
+export { nodePlatform } from "./platform"
+export { nodePublicFetch } from "./publicFetch"
 export {
   type CheckContext,
   isSettingsError,
@@ -22,15 +27,10 @@ export {
   problemLine,
   rodaSettingChecks,
   type SettingCheck,
+  type SettingProblem,
   settingProblems,
-  SettingsError,
-  type SettingProblem
+  SettingsError
 } from "./settings/index"
-export { nodemailerTransport } from "./mail"
-export { scryptPasswords, scryptPasswordsAt } from "./passwords"
-export { nodePlatform } from "./platform"
-export { nodePublicFetch } from "./publicFetch"
-export { DataDirInUse, lockDataDir } from "./dataDirLock"
 export { DatabaseLive, holdDataDir } from "./sql/Database"
 
 const onNode = (config: RodaConfig): RodaConfig => config.platform ? config : { ...config, platform: nodePlatform }

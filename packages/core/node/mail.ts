@@ -14,7 +14,9 @@ const causeOf = (error: unknown, url: string) => {
   let text = [code, message ?? response ?? String(error)].filter(Boolean).join(": ")
   const { password, username } = new URL(url)
   // The user name only when it is long enough not to be an ordinary word of the message.
-  const secrets = [password, ...(username.length >= 4 ? [username] : [])].flatMap((part) => [part, decodeURIComponent(part)])
+  const secrets = [password, ...(username.length >= 4 ? [username] : [])].flatMap((
+    part
+  ) => [part, decodeURIComponent(part)])
   for (const secret of secrets) {
     if (secret.length > 0) text = text.split(secret).join("***")
   }

@@ -8,7 +8,13 @@ const oneOf = (variable: string, allowed: ReadonlyArray<string>): SettingCheck =
     const value = env[variable]
     return value === undefined || allowed.includes(value.trim().toLowerCase())
       ? []
-      : [problem(variable, `${value} is not one of ${allowed.join(", ")}`, `set one of ${allowed.join(", ")}, or unset it`)]
+      : [
+        problem(
+          variable,
+          `${value} is not one of ${allowed.join(", ")}`,
+          `set one of ${allowed.join(", ")}, or unset it`
+        )
+      ]
   }
 })
 
@@ -43,7 +49,9 @@ const trustProxyCheck: SettingCheck = {
     )
     return wrong.length === 0 ? [] : [problem(
       "TRUST_PROXY",
-      `${wrong.map((entry) => JSON.stringify(entry)).join(", ")} ${wrong.length === 1 ? "is" : "are"} not false, a number, an address, a block (CIDR), loopback or private`,
+      `${wrong.map((entry) => JSON.stringify(entry)).join(", ")} ${
+        wrong.length === 1 ? "is" : "are"
+      } not false, a number, an address, a block (CIDR), loopback or private`,
       "set false, the number of proxies in front, or a comma list such as loopback,10.0.0.0/8"
     )]
   }

@@ -7,7 +7,10 @@ export const serveCommand = Command.make(
   "serve",
   {},
   () =>
-    Effect.flatMap(loadConfigWith({ connect: true, missingDataDir: "create" }), (config) => serve(config)).pipe(Effect.zipRight(Effect.never), Effect.scoped)
+    Effect.flatMap(loadConfigWith({ connect: true, missingDataDir: "create" }), (config) => serve(config)).pipe(
+      Effect.zipRight(Effect.never),
+      Effect.scoped
+    )
 ).pipe(
   Command.withDescription(
     "Run the HTTP server (PORT, HOST, DATABASE_URL, DATA_DIR, …: the environment of the server)"

@@ -32,7 +32,10 @@ export interface SettingProblem {
 export interface SettingCheck {
   /** Every variable `check` reads. */
   readonly variables: ReadonlyArray<string>
-  readonly check: (env: Env, context: CheckContext) => ReadonlyArray<SettingProblem> | Promise<ReadonlyArray<SettingProblem>>
+  readonly check: (
+    env: Env,
+    context: CheckContext
+  ) => ReadonlyArray<SettingProblem> | Promise<ReadonlyArray<SettingProblem>>
 }
 
 export const problem = (variable: string, what: string, fix: string): SettingProblem => ({
@@ -60,7 +63,9 @@ const readEnv = (checks: ReadonlyArray<SettingCheck>) =>
   Effect.gen(function*() {
     const env: Record<string, string | undefined> = {}
     for (const name of new Set(checks.flatMap((entry) => entry.variables))) {
-      env[name] = Option.getOrUndefined(yield* Config.option(Config.string(name)).pipe(Effect.orElseSucceed(Option.none)))
+      env[name] = Option.getOrUndefined(
+        yield* Config.option(Config.string(name)).pipe(Effect.orElseSucceed(Option.none))
+      )
     }
     return env
   })

@@ -71,7 +71,9 @@ const unwritable = (path: string) => {
 }
 
 const dataDirProblems = (setting: string | undefined, context: CheckContext) => {
-  if (setting?.trim() === "") return [problem("DATA_DIR", "is empty", `set a folder (default ${DEFAULT_DATA_DIR}) or memory`)]
+  if (setting?.trim() === "") {
+    return [problem("DATA_DIR", "is empty", `set a folder (default ${DEFAULT_DATA_DIR}) or memory`)]
+  }
   const folder = resolve(setting ?? DEFAULT_DATA_DIR)
   const existing = nearestExisting(folder)
   if (existing !== folder && context.missingDataDir === "refuse") {

@@ -5,7 +5,7 @@
  */
 import { blobUrlCheck } from "./blobUrl"
 import type { SettingCheck } from "./checks"
-import { dataDirCheck, databaseUrlCheck } from "./database"
+import { databaseUrlCheck, dataDirCheck } from "./database"
 import { jwtSecretCheck, paymentGatewayCheck, sandboxSecretCheck, stripeKeysCheck } from "./secrets"
 import { corsOriginsCheck, oauthLimitsCheck, portCheck, publicBaseUrlCheck, smtpUrlCheck } from "./web"
 
@@ -33,8 +33,8 @@ export {
   problemLine,
   requireSettings,
   type SettingCheck,
+  type SettingProblem,
   settingProblems,
-  SettingsError,
-  type SettingProblem
+  SettingsError
 } from "./checks"
 export { isGateway, PAYMENT_GATEWAYS, type PaymentGatewayName } from "./secrets"

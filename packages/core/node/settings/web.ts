@@ -57,6 +57,8 @@ export const oauthLimitsCheck: SettingCheck = {
       const value = env[name]
       return value === undefined || /^\d+$/.test(value.trim())
         ? []
-        : [problem(name, `${value} is not a whole number`, "set a whole number of registrations an hour, 0 for no limit")]
+        : [
+          problem(name, `${value} is not a whole number`, "set a whole number of registrations an hour, 0 for no limit")
+        ]
     })
 }

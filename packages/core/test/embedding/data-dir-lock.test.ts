@@ -26,10 +26,12 @@ const contend = async (folder: string, count: number) => {
       stdio: ["pipe", "pipe", "inherit"]
     })
     let out = ""
-    const printed = new Promise<string>((resolve) => child.stdout.on("data", (chunk) => {
-      out += chunk
-      if (out.endsWith("\n")) resolve(out.trim())
-    }))
+    const printed = new Promise<string>((resolve) =>
+      child.stdout.on("data", (chunk) => {
+        out += chunk
+        if (out.endsWith("\n")) resolve(out.trim())
+      })
+    )
     const closed = new Promise((resolve) => child.once("close", resolve))
     return { child, printed, closed }
   })
@@ -59,7 +61,9 @@ describe("DATA_DIR's lock file", () => {
       lockDataDir(join(folder, "..", "x")) // the parent exists now
       writeFileSync(`${folder}.lock`, `${holder.pid}\n`)
       expect(() => lockDataDir(folder)).toThrow(new DataDirInUse(holder.pid!))
-      expect(() => lockDataDir(folder)).toThrow(`DATA_DIR in use by process ${holder.pid}: stop it, or use DATABASE_URL`)
+      expect(() => lockDataDir(folder)).toThrow(
+        `DATA_DIR in use by process ${holder.pid}: stop it, or use DATABASE_URL`
+      )
       expect(readFileSync(`${folder}.lock`, "utf8")).toBe(`${holder.pid}\n`)
     } finally {
       holder.kill()

@@ -35,6 +35,8 @@ describe("PAYMENT_GATEWAY=stripe at start-up", () => {
       expect(Redacted.value(exit.value.stripe!.secretKey)).toBe("sk_test_123")
       expect(Redacted.value(exit.value.stripe!.webhookSecret)).toBe("whsec_abc")
     }
-    expect(failure(await load({ ...base, PAYMENT_GATEWAY: "paypal" }))).toContain("PAYMENT_GATEWAY: unknown gateway paypal — set it to sandbox or stripe")
+    expect(failure(await load({ ...base, PAYMENT_GATEWAY: "paypal" }))).toContain(
+      "PAYMENT_GATEWAY: unknown gateway paypal — set it to sandbox or stripe"
+    )
   })
 })

@@ -1,5 +1,5 @@
-import { SMTPServer } from "smtp-server"
 import type { AddressInfo } from "node:net"
+import { SMTPServer } from "smtp-server"
 import { describe, expect, it } from "vitest"
 import { startBuiltServer } from "../../../../testing/builtServer"
 import { freePort } from "../../../../testing/ports"
@@ -25,7 +25,9 @@ const failedDelivery = async (smtpUrl: string) => {
     expect((await post("/api/auth/recovery-password", { email })).status).toBe(200)
     for (let tries = 0; tries < 300; tries++) {
       const line = server.output().split("\n").find((text) => text.includes("not delivered"))
-      if (line !== undefined) return { line: JSON.parse(line) as { level: string; msg: string }, output: server.output() }
+      if (line !== undefined) {
+        return { line: JSON.parse(line) as { level: string; msg: string }, output: server.output() }
+      }
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     throw new Error(`no failed delivery logged: ${server.output()}`)

@@ -24,7 +24,11 @@ export const stripeKeyProblems = (env: Readonly<Record<string, string | undefine
   KEYS.flatMap(({ prefixes, variable, what, where }) => {
     const value = env[variable]?.trim() ?? ""
     if (value === "") {
-      return [{ variable, problem: `is required when PAYMENT_GATEWAY is stripe (${what})`, fix: `copy it from the ${where}` }]
+      return [{
+        variable,
+        problem: `is required when PAYMENT_GATEWAY is stripe (${what})`,
+        fix: `copy it from the ${where}`
+      }]
     }
     return prefixes.some((prefix) => value.startsWith(prefix)) ? [] : [{
       variable,
@@ -44,7 +48,9 @@ export const loadStripeSettings: Effect.Effect<StripeGatewayOptions> = Effect.ge
   }
   const problems = stripeKeyProblems(env)
   if (problems.length > 0) {
-    return yield* Effect.dieMessage(problems.map((found) => `${found.variable}: ${found.problem} — ${found.fix}`).join("\n"))
+    return yield* Effect.dieMessage(
+      problems.map((found) => `${found.variable}: ${found.problem} — ${found.fix}`).join("\n")
+    )
   }
   return {
     secretKey: Redacted.make(env.STRIPE_SECRET_KEY!.trim()),
