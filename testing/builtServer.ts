@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freePort } from "./ports"
+import { runToEnd } from "./runToEnd"
 
 /** The built server binary, as `roda-server` runs it (its shebang's Node flags included). */
 export const SERVER_BIN = fileURLToPath(new URL("../packages/http-node/dist/main.js", import.meta.url))
@@ -71,30 +72,9 @@ export const startBuiltServer = async (
   throw new Error(`roda-server did not answer /readyz within 60 s: ${output}`)
 }
 
-export interface Exited {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
 /**
  * Runs the built `roda-server` with exactly `env` (and PATH) until it exits (killed after
  * `timeoutMs`): for starts that must fail.
  */
 export const runBuiltServer = (env: Record<string, string>, timeoutMs = 60_000) =>
-  new Promise<Exited>((resolve, reject) => {
-    const child = spawn(SERVER_BIN, [], {
-      env: { PATH: process.env.PATH ?? "", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk) => (stdout += chunk))
-    child.stderr.on("data", (chunk) => (stderr += chunk))
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
-    child.once("error", reject)
-    child.once("close", (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
+  runToEnd(SERVER_BIN, [], { PATH: process.env.PATH ?? "", ...env }, timeoutMs)

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { runBuiltServer, startBuiltServer } from "../../../../testing/builtServer"
 import { freePort } from "../../../../testing/ports"
+import { runToEnd } from "../../../../testing/runToEnd"
 
 /**
  * One writer per embedded database, with the built binaries: a process that opens DATA_DIR holds
@@ -25,18 +26,7 @@ const inUse = (pid: number) => `DATA_DIR in use by process ${pid}: stop it, or u
 
 /** Runs a built Node entry (the CLI, the MCP server) with exactly `env`, to its end. */
 const runNode = (entry: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, ...args], {
-      env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", JWT_SECRET, ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk) => (stdout += chunk))
-    child.stderr.on("data", (chunk) => (stderr += chunk))
-    child.once("error", reject)
-    child.once("close", (code) => resolve({ code, stdout, stderr }))
-  })
+  runToEnd(process.execPath, [entry, ...args], { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", JWT_SECRET, ...env })
 
 const cli = (dataDir: string, ...args: Array<string>) => runNode(CLI, args, { DATA_DIR: dataDir })
 
