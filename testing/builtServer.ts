@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freePort } from "./ports"
+import { runToEnd } from "./runToEnd"
 
 /** The built server binary, as `roda-server` runs it (its shebang's Node flags included). */
 export const SERVER_BIN = fileURLToPath(new URL("../packages/http-node/dist/main.js", import.meta.url))
@@ -16,14 +17,22 @@ export interface BuiltServer {
   readonly stop: () => Promise<void>
 }
 
+export interface BuiltServerOptions {
+  /** The run's database (a new data folder, or the test file's PostgreSQL), or an embedded one in `env.DATA_DIR`. */
+  readonly database?: "run" | "embedded"
+}
+
 /**
  * Starts the built `roda-server` on a free port, on the run's database (a new data folder, or the test
  * file's PostgreSQL database), with `env` added; resolves once `/readyz` answers 200.
  */
-export const startBuiltServer = async (env: Record<string, string> = {}): Promise<BuiltServer> => {
+export const startBuiltServer = async (
+  env: Record<string, string> = {},
+  options: BuiltServerOptions = {}
+): Promise<BuiltServer> => {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), "roda-built-"))
-  const postgres = process.env.DATABASE_URL
+  const postgres = options.database === "embedded" ? undefined : process.env.DATABASE_URL
   const child = spawn(SERVER_BIN, [], {
     env: {
       PATH: process.env.PATH ?? "",
@@ -62,3 +71,10 @@ export const startBuiltServer = async (env: Record<string, string> = {}): Promis
   await stop()
   throw new Error(`roda-server did not answer /readyz within 60 s: ${output}`)
 }
+
+/**
+ * Runs the built `roda-server` with exactly `env` (and PATH) until it exits (killed after
+ * `timeoutMs`): for starts that must fail.
+ */
+export const runBuiltServer = (env: Record<string, string>, timeoutMs = 60_000) =>
+  runToEnd(SERVER_BIN, [], { PATH: process.env.PATH ?? "", ...env }, timeoutMs)

@@ -1,8 +1,9 @@
 import { type SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { databaseConnectFailure, type DatabaseOptions } from "@roda/core"
+import { holdDataDir } from "@roda/core/node"
 import { PgliteClient } from "@roda/sql-pglite"
-import { Layer, type Redacted, String as Str } from "effect"
+import { Effect, Layer, type Redacted, String as Str } from "effect"
 
 const names = { transformQueryNames: Str.camelToSnake, transformResultNames: Str.snakeToCamel }
 
@@ -29,8 +30,12 @@ const postgres = (url: Redacted.Redacted<string>) =>
 export const rawDatabase = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient> =>
   (options._tag === "Postgres"
     ? postgres(options.url)
-    : PgliteClient.layer({
-      ...(options.dataDir === "memory" ? {} : { dataDir: options.dataDir }),
-      contrib: ["pg_trgm", "unaccent"],
-      ...names
-    })).pipe(Layer.orDie) as Layer.Layer<SqlClient.SqlClient>
+    : options.dataDir === "memory"
+    ? embedded(undefined)
+    : Layer.unwrapScoped(Effect.as(holdDataDir(options.dataDir), embedded(options.dataDir)))).pipe(
+      Layer.orDie
+    ) as Layer.Layer<SqlClient.SqlClient>
+
+/** PGlite in `dataDir` (held by this process, as core's database layer holds it) or in memory. */
+const embedded = (dataDir: string | undefined) =>
+  PgliteClient.layer({ ...(dataDir === undefined ? {} : { dataDir }), contrib: ["pg_trgm", "unaccent"], ...names })

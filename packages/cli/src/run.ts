@@ -1,5 +1,6 @@
 import { Command, ValidationError } from "@effect/cli"
 import { NodeContext } from "@effect/platform-node"
+import { isSettingsError } from "@roda/core/node"
 import { Cause, Console, Effect, Layer, Logger, Option } from "effect"
 import { command } from "./cli"
 import { CliError, isAppError } from "./errors"
@@ -27,9 +28,16 @@ const report = (error: unknown, language: Language) => {
 /** Log lines (start-up, jobs) go to stderr: stdout carries only the result (tables, JSON, CSV). */
 const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))
 
-/** A defect (configuration refused, database unreachable, a bug): its message, one line. */
+/**
+ * A defect (configuration refused, database unreachable, a bug): its message, one line; a refused
+ * environment, a line per problem.
+ */
 const defectLine = (defect: unknown) =>
-  defect instanceof Error ? oneLine(defect.message || String(defect)) : oneLine(String(defect))
+  isSettingsError(defect)
+    ? defect.message
+    : defect instanceof Error
+    ? oneLine(defect.message || String(defect))
+    : oneLine(String(defect))
 
 /**
  * Runs `roda` with the process's arguments (`argv` as `process.argv`: node, script, then the

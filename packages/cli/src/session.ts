@@ -9,10 +9,17 @@ import {
   servicesLayer,
   stripeGateway
 } from "@roda/core/node"
-import { loadConfig } from "@roda/http-node"
+import { loadConfigWith } from "@roda/http-node"
 import { Effect, type Layer, Option } from "effect"
 import { failure } from "./errors"
 import { cliMessages } from "./messages"
+
+/**
+ * The server's environment as a command reads it: every problem reported at once, DATABASE_URL
+ * connected to first, and a DATA_DIR that does not exist refused (only the server's first start makes
+ * one: a typo must not open a new, empty database).
+ */
+export const commandConfig = loadConfigWith({ connect: true, missingDataDir: "refuse" })
 
 /** Everything core offers in-process: database, ports and every feature's use cases. */
 export type Services = Layer.Layer.Success<ReturnType<typeof servicesLayer>>
@@ -32,7 +39,7 @@ export interface SessionOptions {
  */
 export const withServices = <A, E>(use: Effect.Effect<A, E, Services>, options: SessionOptions = {}) =>
   Effect.gen(function*() {
-    const config = yield* loadConfig
+    const config = yield* commandConfig
     const rodaConfig: RodaConfig = {
       database: config.database,
       options: { ...config.options, runJobs: options.runJobs === true },

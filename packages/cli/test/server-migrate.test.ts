@@ -37,7 +37,9 @@ describe("roda migrate", SPAWNS, () => {
     const world = await makeWorld([])
     const run = await world.cli(["migrate"], { JWT_SECRET: "short" })
     expect(run.code).toBe(1)
-    expect(run.stderr.trim()).toBe("JWT_SECRET must be at least 32 characters long")
+    expect(run.stderr.trim()).toBe(
+      "JWT_SECRET: must be at least 32 characters long (it has 5) — set it to 32 or more random characters, e.g. the output of: openssl rand -base64 48"
+    )
   })
 
   // The PostgreSQL of the test environment (DATABASE_URL), else the usual local one.
@@ -54,7 +56,7 @@ describe("roda migrate", SPAWNS, () => {
     const run = await world.cli(["migrate"], onPostgres(`postgres://roda:s3cret-pw@127.0.0.1:${port}/roda`))
     expect(run.code).toBe(1)
     expect(run.stderr.trim()).toBe(
-      `cannot connect to PostgreSQL at postgres://roda@127.0.0.1:${port}/roda: connection refused (is PostgreSQL running and listening there?)`
+      `DATABASE_URL: cannot connect to PostgreSQL at postgres://roda@127.0.0.1:${port}/roda: connection refused (is PostgreSQL running and listening there?) — check its host, port, database, user and password, and that this machine may connect`
     )
   })
 
@@ -69,7 +71,11 @@ describe("roda migrate", SPAWNS, () => {
     target.password = ""
     const name = url.pathname.slice(1)
     expect(run.stderr.trim()).toMatch(
-      new RegExp(`^cannot connect to PostgreSQL at ${escape(target.toString())}: unknown database \\(.*${name}.*\\)$`)
+      new RegExp(
+        `^DATABASE_URL: cannot connect to PostgreSQL at ${
+          escape(target.toString())
+        }: unknown database \\(.*${name}.*\\) — `
+      )
     )
     expect(run.stderr).not.toContain("s3cret-pw")
   })

@@ -1,13 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { defaultOptions, LedgerPosting, makeRoda, Pricing, type Roda, secret } from "@roda/core/node"
 import { Effect } from "effect"
-import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { mkdtemp } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { testPlatform } from "../../../testing/passwords"
+import { type Exited, runToEnd } from "../../../testing/runToEnd"
 
 /** The options of a suite whose tests spawn the binary several times, each opening a database: slow on a busy machine. */
 export const SPAWNS = { timeout: 240_000 } as const
@@ -72,22 +72,10 @@ export const makeWorld = async (operators: ReadonlyArray<string>) => {
   return { dataDir, env, withRoda, cli, postgres: postgres !== undefined }
 }
 
-export interface Run {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
+export type Run = Exited
 
 export const runBinary = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk) => (stdout += chunk))
-    child.stderr.on("data", (chunk) => (stderr += chunk))
-    child.once("error", reject)
-    child.once("close", (code) => resolve({ code, stdout, stderr }))
-  })
+  runToEnd(process.execPath, [BIN, ...args], env)
 
 /** The JSON a `--json` run printed (fails the test with what it printed otherwise). */
 export const jsonOf = (run: Run): any => {

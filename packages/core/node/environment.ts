@@ -14,6 +14,16 @@ import type { StripeGatewayOptions } from "../src/platform/stripe/StripeGateway"
 import type { DatabaseOptions } from "../src/sql/Database"
 import { blobLocationFromEnvironment } from "./blobs/blobUrl"
 import { DEFAULT_DATA_DIR, embeddedFolder } from "./dataDir"
+import {
+  type CheckContext,
+  defaultCheckContext,
+  type PaymentGatewayName,
+  requireSettings,
+  rodaSettingChecks,
+  type SettingCheck
+} from "./settings/index"
+
+export type { PaymentGatewayName } from "./settings/index"
 
 /**
  * Roda's own environment (conventions.md), read the same way by every process that runs it on
@@ -29,13 +39,6 @@ export interface RodaEnvironment {
   readonly stripe?: StripeGatewayOptions | undefined
 }
 
-/** Gateways Roda can run; real gateways join the list as they are built. */
-const PAYMENT_GATEWAYS = ["sandbox", "stripe"] as const
-export type PaymentGatewayName = (typeof PAYMENT_GATEWAYS)[number]
-
-const isGateway = (name: string): name is PaymentGatewayName =>
-  (PAYMENT_GATEWAYS as ReadonlyArray<string>).includes(name)
-
 /**
  * In embedded mode the JWT secret (and the sandbox webhook secret, `sandbox-webhook-secret`) is
  * generated once and kept in the data folder (beside the database in `pg/`), so tokens survive
@@ -50,28 +53,22 @@ const embeddedSecret = (
     if (dataDir === "memory") return generate()
     await mkdir(dataDir, { recursive: true })
     const file = join(dataDir, name)
-    const existing = await readFile(file, "utf8").catch(() => undefined)
-    if (existing?.trim()) return existing.trim()
     const created = generate()
-    await writeFile(file, created, { mode: 0o600 })
-    return created
+    // "wx": of two processes starting at once on a new folder, one writes it and both use it.
+    if (await writeFile(file, created, { mode: 0o600, flag: "wx" }).then(() => true, () => false)) return created
+    for (let tries = 0;; tries++) {
+      const existing = (await readFile(file, "utf8")).trim()
+      if (existing !== "" || tries === 50) return existing
+      await new Promise((resolve) => setTimeout(resolve, 20)) // its maker is writing it
+    }
   })
 
-/** `CORS_ORIGINS`: comma-separated origins (`https://app.example`); `*` is refused, like any non-URL. */
+/** `CORS_ORIGINS`: comma-separated origins (`https://app.example`), checked by `corsOriginsCheck`. */
 const parseCorsOrigins = (value: string) =>
-  Effect.forEach(value.split(",").map((entry) => entry.trim()).filter(Boolean), (entry) => {
-    const origin = URL.canParse(entry) ? new URL(entry).origin : "null"
-    return origin === "null"
-      ? Effect.dieMessage(`CORS_ORIGINS: ${entry} is not an origin such as https://app.example`)
-      : Effect.succeed(origin)
-  })
+  value.split(",").map((entry) => entry.trim()).filter(Boolean).map((entry) => new URL(entry).origin)
 
-/** A count per hour that may be 0 (no limit). */
-const hourlyLimit = (name: string, fallback: number) =>
-  Config.integer(name).pipe(
-    Config.withDefault(fallback),
-    Config.validate({ message: "must be a whole number, 0 for no limit", validation: (value) => value >= 0 })
-  )
+/** A count per hour that may be 0 (no limit), checked by `oauthLimitsCheck`. */
+const hourlyLimit = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
 
 /** `OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR` (20) and `OAUTH_REGISTRATIONS_PER_HOUR` (1000); 0 is no limit. */
 const loadOAuthRegistrationLimit = Effect.gen(function*() {
@@ -84,8 +81,13 @@ const loadOAuthRegistrationLimit = Effect.gen(function*() {
   } satisfies OAuthRegistrationLimit
 })
 
-/** `DATABASE_URL`, `DATA_DIR`, `JWT_SECRET`, `PUBLIC_BASE_URL` (default `http://localhost:$PORT`), `BLOB_URL` and the rest. */
-export const loadRodaEnvironment = Effect.gen(function*() {
+export interface EnvironmentOptions extends Partial<CheckContext> {
+  /** The program's own settings, checked with Roda's (all problems are reported together). */
+  readonly checks?: ReadonlyArray<SettingCheck> | undefined
+}
+
+/** The environment, once checked. */
+const readEnvironment = Effect.gen(function*() {
   const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
   const databaseUrl = yield* Config.option(Config.redacted("DATABASE_URL"))
   const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIR))
@@ -99,44 +101,19 @@ export const loadRodaEnvironment = Effect.gen(function*() {
   const oauthRegistrationLimit = yield* loadOAuthRegistrationLimit
 
   const database: DatabaseOptions = Option.isSome(databaseUrl)
-    ? { _tag: "Postgres", url: databaseUrl.value }
+    ? { _tag: "Postgres", url: Redacted.make(Redacted.value(databaseUrl.value).trim()) }
     : { _tag: "Embedded", dataDir: embeddedFolder(dataDir) }
-  const resolvedSecret = Option.isSome(jwtSecret)
-    ? jwtSecret.value
-    : database._tag === "Postgres"
-    ? yield* Effect.dieMessage("JWT_SECRET is required when DATABASE_URL is set")
-    : secret(yield* embeddedSecret(dataDir))
-  if (Redacted.value(resolvedSecret).length < 32) {
-    return yield* Effect.dieMessage("JWT_SECRET must be at least 32 characters long")
-  }
-  // PAYMENT_GATEWAY: the sandbox by default only on the embedded database (never by accident in production).
-  const paymentGateway = Option.isSome(gatewayName)
-    ? gatewayName.value.trim().toLowerCase()
-    : database._tag === "Postgres"
-    ? yield* Effect.dieMessage(
-      `PAYMENT_GATEWAY is required when DATABASE_URL is set (available: ${PAYMENT_GATEWAYS.join(", ")})`
-    )
-    : "sandbox"
-  if (!isGateway(paymentGateway)) {
-    return yield* Effect.dieMessage(
-      `PAYMENT_GATEWAY: unknown gateway ${paymentGateway} (available: ${PAYMENT_GATEWAYS.join(", ")})`
-    )
-  }
+  // Checked already: JWT_SECRET is there with DATABASE_URL, PAYMENT_GATEWAY one of the gateways.
+  const resolvedSecret = Option.isSome(jwtSecret) ? jwtSecret.value : secret(yield* embeddedSecret(dataDir))
+  const paymentGateway = Option.getOrElse(gatewayName, () => "sandbox").trim().toLowerCase() as PaymentGatewayName
   // SANDBOX_WEBHOOK_SECRET: generated and kept like JWT_SECRET (a Standard Webhooks `whsec_` key).
   const sandboxWebhookSecret = Option.isSome(sandboxSecret)
     ? sandboxSecret.value
     : paymentGateway !== "sandbox"
     ? undefined // another gateway: no sandbox, no secret file made for it
-    : database._tag === "Postgres"
-    ? yield* Effect.dieMessage(
-      "SANDBOX_WEBHOOK_SECRET is required when DATABASE_URL is set and PAYMENT_GATEWAY is sandbox"
-    )
     : secret(
       yield* embeddedSecret(dataDir, "sandbox-webhook-secret", () => `whsec_${randomBytes(32).toString("base64")}`)
     )
-  if (sandboxWebhookSecret !== undefined && Redacted.value(sandboxWebhookSecret).length < 32) {
-    return yield* Effect.dieMessage("SANDBOX_WEBHOOK_SECRET must be at least 32 characters long")
-  }
 
   const stripe = paymentGateway === "stripe" ? yield* loadStripeSettings : undefined
   const blobStore = yield* blobLocationFromEnvironment(database, dataDir)
@@ -152,8 +129,25 @@ export const loadRodaEnvironment = Effect.gen(function*() {
       smtpUrl: Option.getOrUndefined(smtpUrl),
       sandboxWebhookSecret,
       blobStore,
-      ...(Option.isSome(corsOrigins) ? { corsOrigins: yield* parseCorsOrigins(corsOrigins.value) } : {}),
+      ...(Option.isSome(corsOrigins) ? { corsOrigins: parseCorsOrigins(corsOrigins.value) } : {}),
       oauthRegistrationLimit
     })
   } satisfies RodaEnvironment
 })
+
+/**
+ * `DATABASE_URL`, `DATA_DIR`, `JWT_SECRET`, `PUBLIC_BASE_URL` (default `http://localhost:$PORT`) and
+ * the rest, once every check of `rodaSettingChecks` (and the program's `checks`) has passed: dies with
+ * a `SettingsError` naming every problem otherwise.
+ */
+export const loadRodaEnvironmentWith = (startup: EnvironmentOptions = {}) =>
+  Effect.gen(function*() {
+    yield* requireSettings([...rodaSettingChecks, ...(startup.checks ?? [])], {
+      missingDataDir: startup.missingDataDir ?? defaultCheckContext.missingDataDir,
+      connect: startup.connect ?? defaultCheckContext.connect
+    })
+    return yield* readEnvironment
+  })
+
+/** `loadRodaEnvironmentWith()`: as a server reads it, without connecting to the database first. */
+export const loadRodaEnvironment = loadRodaEnvironmentWith()

@@ -14,13 +14,25 @@ export * from "../src/index"
 export { blobStoreAt, blobStoreFromOptions, filesystemBlobStore, s3BlobStore } from "./blobs"
 export { blobLocationFromEnvironment } from "./blobs/blobUrl"
 export { nodeCertificateRenderer } from "./certificates/renderer"
-export { loadRodaEnvironment } from "./environment"
-export type { PaymentGatewayName, RodaEnvironment } from "./environment"
+export { DataDirInUse, lockDataDir } from "./dataDirLock"
+export { loadRodaEnvironment, loadRodaEnvironmentWith } from "./environment"
+export type { EnvironmentOptions, PaymentGatewayName, RodaEnvironment } from "./environment"
 export { nodemailerTransport } from "./mail"
 export { scryptPasswords, scryptPasswordsAt } from "./passwords"
 export { nodePlatform } from "./platform"
 export { nodePublicFetch } from "./publicFetch"
-export { DatabaseLive } from "./sql/Database"
+export {
+  type CheckContext,
+  isSettingsError,
+  problem,
+  problemLine,
+  rodaSettingChecks,
+  type SettingCheck,
+  type SettingProblem,
+  settingProblems,
+  SettingsError
+} from "./settings/index"
+export { DatabaseLive, holdDataDir } from "./sql/Database"
 
 const onNode = (config: RodaConfig): RodaConfig => config.platform ? config : { ...config, platform: nodePlatform }
 

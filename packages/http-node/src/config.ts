@@ -1,12 +1,14 @@
 import {
   type DatabaseOptions,
-  loadRodaEnvironment,
+  type EnvironmentOptions,
+  loadRodaEnvironmentWith,
   type PaymentGatewayName,
   type RodaOptions,
   type StripeGatewayOptions
 } from "@roda/core/node"
 import { Config, Effect, Option } from "effect"
-import { defaultLogSettings, LOG_FORMATS, LOG_LEVELS, type LogSettings } from "./log"
+import { defaultLogSettings, type LogFormat, type LogLevel, type LogSettings } from "./log"
+import { serverSettingChecks } from "./settings"
 
 export interface ServerConfig {
   readonly port: number
@@ -31,41 +33,46 @@ export interface TelemetrySettings {
 
 export type { PaymentGatewayName } from "@roda/core/node"
 
-/** `LOG_FORMAT` (json|pretty; pretty on a terminal, else json) and `LOG_LEVEL` (debug|info|warn|error; info). */
+/** `LOG_FORMAT` (json|pretty; pretty on a terminal, else json) and `LOG_LEVEL` (debug|info|warn|error; info), checked already. */
 const loadLogSettings = Effect.gen(function*() {
   const defaults = defaultLogSettings()
   const format = yield* Config.string("LOG_FORMAT").pipe(Config.withDefault(defaults.format))
   const level = yield* Config.string("LOG_LEVEL").pipe(Config.withDefault(defaults.level))
-  const oneOf = <A extends string>(name: string, value: string, allowed: ReadonlyArray<A>) => {
-    const normalized = value.trim().toLowerCase()
-    return (allowed as ReadonlyArray<string>).includes(normalized)
-      ? Effect.succeed(normalized as A)
-      : Effect.dieMessage(`${name}: ${value} is not one of ${allowed.join(", ")}`)
-  }
   return {
-    format: yield* oneOf("LOG_FORMAT", format, LOG_FORMATS),
-    level: yield* oneOf("LOG_LEVEL", level, LOG_LEVELS)
+    format: format.trim().toLowerCase() as LogFormat,
+    level: level.trim().toLowerCase() as LogLevel
   } satisfies LogSettings
 })
 
-/** The environment of conventions.md, read once at start-up: Roda's own (`loadRodaEnvironment`) and the server's. */
-export const loadConfig = Effect.gen(function*() {
-  const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
-  const host = yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
-  const log = yield* loadLogSettings
-  const otlpEndpoint = yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT"))
-  const serviceName = yield* Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("roda"))
-  const { database, options, paymentGateway, stripe } = yield* loadRodaEnvironment
-  return {
-    port,
-    host,
-    database,
-    paymentGateway,
-    ...(stripe === undefined ? {} : { stripe }),
-    log,
-    ...(Option.isSome(otlpEndpoint)
-      ? { telemetry: { endpoint: otlpEndpoint.value.toString().replace(/\/$/, ""), serviceName } }
-      : {}),
-    options
-  } satisfies ServerConfig
-})
+/**
+ * The environment of conventions.md, read once at start-up: Roda's own (`loadRodaEnvironmentWith`) and
+ * the server's (`serverSettingChecks`), every problem of both reported together (a `SettingsError`).
+ * `options`: whether to connect to DATABASE_URL first, and whether a missing DATA_DIR may be created.
+ */
+export const loadConfigWith = (startup: Omit<EnvironmentOptions, "checks"> = {}) =>
+  Effect.gen(function*() {
+    const { database, options, paymentGateway, stripe } = yield* loadRodaEnvironmentWith({
+      ...startup,
+      checks: serverSettingChecks
+    })
+    const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
+    const host = yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
+    const log = yield* loadLogSettings
+    const otlpEndpoint = yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT"))
+    const serviceName = yield* Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("roda"))
+    return {
+      port,
+      host,
+      database,
+      paymentGateway,
+      ...(stripe === undefined ? {} : { stripe }),
+      log,
+      ...(Option.isSome(otlpEndpoint)
+        ? { telemetry: { endpoint: otlpEndpoint.value.toString().replace(/\/$/, ""), serviceName } }
+        : {}),
+      options
+    } satisfies ServerConfig
+  })
+
+/** `loadConfigWith()`: the server's environment, a missing DATA_DIR to be created, no connection made first. */
+export const loadConfig = loadConfigWith()

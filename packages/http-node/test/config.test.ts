@@ -115,14 +115,14 @@ describe("configuration", () => {
       if (!Exit.isFailure(exit)) throw new Error("config should have failed")
       return Cause.pretty(exit.cause)
     }
-    expect(await failure(postgres)).toContain("PAYMENT_GATEWAY is required when DATABASE_URL is set")
+    expect(await failure(postgres)).toContain("PAYMENT_GATEWAY: is required when DATABASE_URL is set")
     expect(await failure({ ...postgres, PAYMENT_GATEWAY: "sandbox" })).toContain(
-      "SANDBOX_WEBHOOK_SECRET is required"
+      "SANDBOX_WEBHOOK_SECRET: is required"
     )
     expect(await failure({ ...postgres, PAYMENT_GATEWAY: "paypal", SANDBOX_WEBHOOK_SECRET: "w".repeat(40) }))
-      .toContain("PAYMENT_GATEWAY: unknown gateway paypal (available: sandbox, stripe)")
+      .toContain("PAYMENT_GATEWAY: unknown gateway paypal — set it to sandbox or stripe")
     expect(await failure({ ...postgres, PAYMENT_GATEWAY: "stripe" })).toContain(
-      "STRIPE_SECRET_KEY is required when PAYMENT_GATEWAY is stripe"
+      "STRIPE_SECRET_KEY: is required when PAYMENT_GATEWAY is stripe"
     )
     const stripe = await load({
       ...postgres,
@@ -133,7 +133,7 @@ describe("configuration", () => {
     if (Exit.isFailure(stripe)) throw new Error("stripe configuration refused")
     expect(stripe.value).toMatchObject({ paymentGateway: "stripe", stripe: { secretKey: expect.anything() } })
     expect(await failure({ DATA_DIR: "memory", PAYMENT_GATEWAY: "sandbox", SANDBOX_WEBHOOK_SECRET: "short" }))
-      .toContain("SANDBOX_WEBHOOK_SECRET must be at least 32 characters long")
+      .toContain("SANDBOX_WEBHOOK_SECRET: must be at least 32 characters long")
     const exit = await load({ ...postgres, PAYMENT_GATEWAY: "sandbox", SANDBOX_WEBHOOK_SECRET: "w".repeat(40) })
     if (!Exit.isSuccess(exit)) throw new Error("config failed")
     expect(exit.value.paymentGateway).toBe("sandbox")

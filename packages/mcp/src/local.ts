@@ -1,12 +1,24 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import { loadRodaEnvironment, makeRoda, McpAccess } from "@roda/core/node"
-import { ConfigProvider, Effect, Either } from "effect"
+import { loadRodaEnvironmentWith, makeRoda, McpAccess } from "@roda/core/node"
+import { Cause, ConfigProvider, Effect, Either, Runtime } from "effect"
 import type { Language } from "./call"
 import { makeServer } from "./server"
 
-/** Thrown when the local server cannot start (missing or refused credentials, bad configuration). */
+/**
+ * Thrown when the local server cannot start (missing or refused credentials, bad configuration, a
+ * database it cannot open). `startup`: the environment or the database was the reason, a line each.
+ */
 export class StdioStartError extends Error {
   override readonly name = "StdioStartError"
+  constructor(message: string, readonly startup = false) {
+    super(message)
+  }
+}
+
+/** The reason a start failed, as lines: every problem of the environment, or the database's reason. */
+const startupFailure = (error: unknown) => {
+  const root = Runtime.isFiberFailure(error) ? Cause.squash(error[Runtime.FiberFailureCauseId]) : error
+  return new StdioStartError(root instanceof Error ? root.message : String(root), true)
 }
 
 export interface StdioOptions {
@@ -41,18 +53,22 @@ export const serveStdio = async (options: StdioOptions = {}) => {
       "RODA_TOKEN (an access token from POST /api/auth/login) and RODA_COMMUNITY_ID are required"
     )
   }
+  // Like any program but the server, it refuses a DATA_DIR that does not exist (a typo in an
+  // assistant's configuration would open a new, empty database).
+  const load = loadRodaEnvironmentWith({ connect: true, missingDataDir: "refuse" })
   const environment = await Effect.runPromise(
     options.env === undefined
-      ? loadRodaEnvironment
+      ? load
       : Effect.withConfigProvider(
-        loadRodaEnvironment,
+        load,
         ConfigProvider.fromMap(
           new Map(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined))
         )
       )
-  )
+  ).catch((error: unknown) => Promise.reject(startupFailure(error)))
   const roda = makeRoda({ database: environment.database, options: environment.options })
   try {
+    await roda.ready().catch((error: unknown) => Promise.reject(startupFailure(error)))
     const authenticated = await roda.runtime.runPromise(
       Effect.either(Effect.flatMap(McpAccess, (access) => access.authenticateLocal(token, communityId)))
     )

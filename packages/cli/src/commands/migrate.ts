@@ -1,11 +1,11 @@
 import { Command, Options } from "@effect/cli"
 import { SqlClient } from "@effect/sql"
 import { migrate, migrations } from "@roda/core"
-import { loadConfig } from "@roda/http-node"
 import { Effect } from "effect"
 import { rawDatabase } from "../database"
 import { json } from "../options"
 import { print, table } from "../output"
+import { commandConfig } from "../session"
 
 interface Applied {
   readonly migrationId: number
@@ -38,7 +38,7 @@ export const migrateCommand = Command.make(
   },
   (input) =>
     Effect.gen(function*() {
-      const config = yield* loadConfig
+      const config = yield* commandConfig
       const report = yield* Effect.gen(function*() {
         const before = yield* appliedMigrations
         if (!input.status) yield* migrate.pipe(Effect.orDie)

@@ -1,12 +1,16 @@
 import { Command } from "@effect/cli"
-import { loadConfig, serve } from "@roda/http-node"
+import { loadConfigWith, serve } from "@roda/http-node"
 import { Effect } from "effect"
 
 /** The Node server of `@roda/http-node` (same environment), until SIGTERM or SIGINT. */
 export const serveCommand = Command.make(
   "serve",
   {},
-  () => Effect.flatMap(loadConfig, (config) => serve(config)).pipe(Effect.zipRight(Effect.never), Effect.scoped)
+  () =>
+    Effect.flatMap(loadConfigWith({ connect: true, missingDataDir: "create" }), (config) => serve(config)).pipe(
+      Effect.zipRight(Effect.never),
+      Effect.scoped
+    )
 ).pipe(
   Command.withDescription(
     "Run the HTTP server (PORT, HOST, DATABASE_URL, DATA_DIR, …: the environment of the server)"

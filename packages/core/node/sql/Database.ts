@@ -11,6 +11,7 @@ import pg from "pg"
 import { connectFailure } from "../../src/sql/connectError"
 import type { DatabaseOptions } from "../../src/sql/Database"
 import { migrate } from "../../src/sql/migrate"
+import { lockDataDir } from "../dataDirLock"
 import { folderClient } from "./folderClient"
 import { makeStatementNames, namingClient } from "./namedStatements"
 import { loadTemplate, saveTemplate, templateKey } from "./template"
@@ -93,6 +94,13 @@ const namingPool = (url: Redacted.Redacted<string>) =>
   )
 
 /**
+ * The embedded database in `folder` held by this process for the scope (`dataDirLock.ts`): dies with
+ * `DataDirInUse` when another process holds it.
+ */
+export const holdDataDir = (folder: string) =>
+  Effect.acquireRelease(Effect.sync(() => lockDataDir(folder)), (release) => Effect.sync(release))
+
+/**
  * The SqlClient for the chosen database, with every migration applied: PostgreSQL through
  * node-postgres, or PGlite in a folder or in memory. The Node platform's `database`.
  */
@@ -113,10 +121,12 @@ export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.Sq
  * cores). A new folder starts from the migrated template: unpacked from its file when there is one
  * (the server may have started that already, see `prestart.ts`), else loaded from a dump. The layer
  * is there at once: the rest of Roda is built while the folder opens and migrates (`prepare`), and
- * its statements wait for that (or fail with the reason it could not be done).
+ * its statements wait for that (or fail with the reason it could not be done). The folder is this
+ * process's alone while it is open (`dataDirLock.ts`).
  */
 const folderDatabase = (dataDir: string, snapshotDir: string | undefined) =>
-  Layer.unwrapEffect(Effect.gen(function*() {
+  Layer.unwrapScoped(Effect.gen(function*() {
+    yield* holdDataDir(dataDir)
     const fresh = !existsSync(join(dataDir, "PG_VERSION"))
     if (fresh) PgliteClient.preload()
     const key = templateKey()

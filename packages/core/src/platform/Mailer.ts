@@ -12,7 +12,10 @@ export interface Mail {
   readonly communityId?: string | null | undefined
 }
 
-/** Sends one e-mail (the outbox worker marks it sent when this succeeds). */
+/**
+ * Sends one e-mail (the outbox worker marks it sent when this succeeds). Its failure's message is
+ * logged: it names the relay and the cause, and never a credential.
+ */
 export type Deliver = (mail: Mail) => Effect.Effect<void, unknown>
 
 /**
@@ -73,6 +76,9 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
   )
 }
 
+/** Why a delivery failed, in one line: the transport's message (the relay and its answer). */
+const reasonOf = (error: unknown) => error instanceof Error ? error.message : String(error)
+
 const deliveryWorker = (sql: SqlClient.SqlClient, deliver: Deliver, wake: Queue.Queue<void>) => {
   const lease = sql<{ id: string; recipient: string; subject: string; body: string; kind: string }>`
     UPDATE outbox SET attempts = attempts + 1, lease_until = now() + interval '1 minute'
@@ -84,7 +90,9 @@ const deliveryWorker = (sql: SqlClient.SqlClient, deliver: Deliver, wake: Queue.
   const deliverOne = (row: { id: string; recipient: string; subject: string; body: string; kind: string }) =>
     deliver({ to: row.recipient, subject: row.subject, text: row.body, kind: row.kind }).pipe(
       Effect.zipRight(sql`UPDATE outbox SET sent_at = now(), lease_until = NULL WHERE id = ${row.id}`),
-      Effect.catchAll((error) => Effect.logWarning(`E-mail ${row.id} not delivered; it stays in the outbox`, error))
+      Effect.catchAll((error) =>
+        Effect.logWarning(`E-mail ${row.id} not delivered (${reasonOf(error)}); it stays in the outbox`)
+      )
     )
   const round = lease.pipe(
     Effect.flatMap((rows) => Effect.forEach(rows, deliverOne, { discard: true })),

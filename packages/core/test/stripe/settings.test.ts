@@ -17,14 +17,14 @@ const failure = (exit: Exit.Exit<unknown, unknown>) => (Exit.isFailure(exit) ? S
 
 describe("PAYMENT_GATEWAY=stripe at start-up", () => {
   it("fails with a clear message when STRIPE_SECRET_KEY or STRIPE_WEBHOOK_SECRET is missing or malformed", async () => {
-    expect(failure(await load(base))).toContain("STRIPE_SECRET_KEY is required when PAYMENT_GATEWAY is stripe")
+    expect(failure(await load(base))).toContain("STRIPE_SECRET_KEY: is required when PAYMENT_GATEWAY is stripe")
     expect(failure(await load({ ...base, STRIPE_SECRET_KEY: "sk_test_123" }))).toContain(
-      "STRIPE_WEBHOOK_SECRET is required when PAYMENT_GATEWAY is stripe"
+      "STRIPE_WEBHOOK_SECRET: is required when PAYMENT_GATEWAY is stripe"
     )
     expect(failure(await load({ ...base, STRIPE_SECRET_KEY: "pk_test_123", STRIPE_WEBHOOK_SECRET: "whsec_1" })))
-      .toContain("STRIPE_SECRET_KEY must start with sk_ or rk_")
+      .toContain("STRIPE_SECRET_KEY: must start with sk_ or rk_")
     expect(failure(await load({ ...base, STRIPE_SECRET_KEY: "sk_test_123", STRIPE_WEBHOOK_SECRET: "secret" })))
-      .toContain("STRIPE_WEBHOOK_SECRET must start with whsec_")
+      .toContain("STRIPE_WEBHOOK_SECRET: must start with whsec_")
   })
 
   it("starts with both, needing no sandbox secret", async () => {
@@ -35,6 +35,8 @@ describe("PAYMENT_GATEWAY=stripe at start-up", () => {
       expect(Redacted.value(exit.value.stripe!.secretKey)).toBe("sk_test_123")
       expect(Redacted.value(exit.value.stripe!.webhookSecret)).toBe("whsec_abc")
     }
-    expect(failure(await load({ ...base, PAYMENT_GATEWAY: "paypal" }))).toContain("available: sandbox, stripe")
+    expect(failure(await load({ ...base, PAYMENT_GATEWAY: "paypal" }))).toContain(
+      "PAYMENT_GATEWAY: unknown gateway paypal — set it to sandbox or stripe"
+    )
   })
 })

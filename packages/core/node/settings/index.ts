@@ -1,0 +1,40 @@
+/**
+ * Roda's own settings, each checked by one entry of `rodaSettingChecks`: `loadRodaEnvironment` runs
+ * them all before reading anything and reports every problem together. A program adds its own
+ * entries (the HTTP server: its log, telemetry and proxy settings).
+ */
+import { blobUrlCheck } from "./blobUrl"
+import type { SettingCheck } from "./checks"
+import { databaseUrlCheck, dataDirCheck } from "./database"
+import { jwtSecretCheck, paymentGatewayCheck, sandboxSecretCheck, stripeKeysCheck } from "./secrets"
+import { corsOriginsCheck, oauthLimitsCheck, portCheck, publicBaseUrlCheck, smtpUrlCheck } from "./web"
+
+export const rodaSettingChecks: ReadonlyArray<SettingCheck> = [
+  databaseUrlCheck,
+  dataDirCheck,
+  jwtSecretCheck,
+  paymentGatewayCheck,
+  sandboxSecretCheck,
+  stripeKeysCheck,
+  portCheck,
+  publicBaseUrlCheck,
+  corsOriginsCheck,
+  smtpUrlCheck,
+  oauthLimitsCheck,
+  blobUrlCheck
+]
+
+export {
+  type CheckContext,
+  defaultCheckContext,
+  type Env,
+  isSettingsError,
+  problem,
+  problemLine,
+  requireSettings,
+  type SettingCheck,
+  type SettingProblem,
+  settingProblems,
+  SettingsError
+} from "./checks"
+export { isGateway, PAYMENT_GATEWAYS, type PaymentGatewayName } from "./secrets"
