@@ -19,7 +19,8 @@ export { nodemailerTransport } from "./mail"
 export { scryptPasswords, scryptPasswordsAt } from "./passwords"
 export { nodePlatform } from "./platform"
 export { nodePublicFetch } from "./publicFetch"
-export { DatabaseLive } from "./sql/Database"
+export { DatabaseLive, poolOptions, postgresClient } from "./sql/Database"
+export { ABANDON_AFTER_MS, GuardedPool } from "./sql/guardedPool"
 
 const onNode = (config: RodaConfig): RodaConfig => config.platform ? config : { ...config, platform: nodePlatform }
 

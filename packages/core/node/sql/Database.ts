@@ -92,7 +92,8 @@ export const postgresClient = (config: pg.PoolConfig): Layer.Layer<PgClient.PgCl
           await pool.query("SELECT 1")
           return pool
         },
-        catch: (cause) => new SqlError({ cause, message: connectFailure(Redacted.make(config.connectionString ?? ""), cause) })
+        catch: (cause) =>
+          new SqlError({ cause, message: connectFailure(Redacted.make(config.connectionString ?? ""), cause) })
       }),
       (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
     ),

@@ -44,7 +44,8 @@ const answered = (client: Guarded | undefined) =>
     if (client === undefined) return resolve()
     const timer = setTimeout(() => {
       const release = client.release
-      client.release = (err) => release(err instanceof Error ? err : new Error("statement abandoned after interruption"))
+      client.release = (err) =>
+        release(err instanceof Error ? err : new Error("statement abandoned after interruption"))
       resolve()
     }, ABANDON_AFTER_MS)
     client.query("", () => {
