@@ -32,7 +32,8 @@ export {
   settingProblems,
   SettingsError
 } from "./settings/index"
-export { DatabaseLive, holdDataDir } from "./sql/Database"
+export { DatabaseLive, holdDataDir, poolOptions, postgresClient } from "./sql/Database"
+export { ABANDON_AFTER_MS, GuardedPool } from "./sql/guardedPool"
 
 const onNode = (config: RodaConfig): RodaConfig => config.platform ? config : { ...config, platform: nodePlatform }
 

@@ -13,6 +13,7 @@ import type { DatabaseOptions } from "../../src/sql/Database"
 import { migrate } from "../../src/sql/migrate"
 import { lockDataDir } from "../dataDirLock"
 import { folderClient } from "./folderClient"
+import { GuardedPool } from "./guardedPool"
 import { makeStatementNames, namingClient } from "./namedStatements"
 import { loadTemplate, saveTemplate, templateKey } from "./template"
 import { templateFile } from "./templateFiles"
@@ -78,20 +79,28 @@ export const poolOptions = (url: Redacted.Redacted<string>): pg.PoolConfig => ({
   Client: namingClient(makeStatementNames())
 })
 
-/** The pool (see `poolOptions`), ended with the layer. */
-const namingPool = (url: Redacted.Redacted<string>) =>
-  Effect.acquireRelease(
-    Effect.tryPromise({
-      try: async () => {
-        const pool = new pg.Pool(poolOptions(url))
-        pool.on("error", () => undefined)
-        await pool.query("SELECT 1")
-        return pool
-      },
-      catch: (cause) => new SqlError({ cause, message: connectFailure(url, cause) })
-    }),
-    (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
-  )
+/**
+ * The SqlClient on PostgreSQL through node-postgres, with a `GuardedPool` made from `config` (see
+ * `poolOptions`), ended with the layer: an interrupted statement cannot cancel another request's.
+ */
+export const postgresClient = (config: pg.PoolConfig): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
+  PgClient.layerFromPool({
+    acquire: Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          const pool = new GuardedPool(config)
+          pool.on("error", () => undefined)
+          await pool.query("SELECT 1")
+          return pool
+        },
+        catch: (cause) =>
+          new SqlError({ cause, message: connectFailure(Redacted.make(config.connectionString ?? ""), cause) })
+      }),
+      (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+    ),
+    types: pgTypes,
+    ...names
+  })
 
 /**
  * The embedded database in `folder` held by this process for the scope (`dataDirLock.ts`): dies with
@@ -111,7 +120,7 @@ export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.Sq
       : folderDatabase(options.dataDir, options.snapshotDir)
   }
   return Layer.effectDiscard(migrate).pipe(
-    Layer.provideMerge(PgClient.layerFromPool({ acquire: namingPool(options.url), types: pgTypes, ...names })),
+    Layer.provideMerge(postgresClient(poolOptions(options.url))),
     Layer.orDie
   ) as Layer.Layer<SqlClient.SqlClient>
 }

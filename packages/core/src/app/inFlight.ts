@@ -2,7 +2,7 @@
  * The requests being handled, so that a stop (`dispose`, a server closing) releases the database
  * only after them. A count and the waits for none, not a collection of the requests: a Map or Set
  * churned by every request kept whole requests alive through young-generation collections (see
- * `patches/effect@3.22.4.patch` and bench/README.md).
+ * bench/README.md).
  */
 export interface InFlight {
   /** How many are running. */

@@ -23,6 +23,7 @@ import { DeferredMemberScopeLive, DeferredPublicScopeLive, MemberScopeLive, Publ
 import { platformLayer } from "./platform"
 import { admit, gate } from "./requestGate"
 import { makeRequestTransaction } from "./requestTransaction"
+import { schedulerLayer } from "./scheduler"
 import { startFailure } from "./startFailure"
 import { validateConfig } from "./validateConfig"
 
@@ -35,7 +36,8 @@ export const infrastructureLayer = (config: RodaConfig) =>
   contractsLayer.pipe(
     Layer.provideMerge(platformLayer(config)),
     Layer.provideMerge(telemetryLayer(config)),
-    Layer.provideMerge(loggerLayer(config))
+    Layer.provideMerge(loggerLayer(config)),
+    Layer.provideMerge(schedulerLayer)
   )
 
 const servicesOn = <A, E, R>(infrastructure: Layer.Layer<A, E, R>) =>

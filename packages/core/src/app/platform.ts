@@ -6,6 +6,7 @@ import { Options } from "../platform/Options"
 import { sandboxGateway } from "../platform/PaymentGateway"
 import { PublicFetch } from "../platform/PublicFetch"
 import { Tokens } from "../platform/Tokens"
+import { directStatements } from "../sql/directStatements"
 import type { RodaConfig } from "./config"
 import { missingPlatform, RodaConfigError } from "./validateConfig"
 
@@ -24,7 +25,7 @@ export const platformLayer = (config: RodaConfig) => {
     platform.certificates,
     platform.publicFetch ?? PublicFetch.web,
     Layer.succeed(Options, config.options),
-    platform.database(config.database)
+    directStatements(platform.database(config.database))
   )
   const gateway = config.paymentGateway ?? sandboxGateway({ webhookSecret: config.options.sandboxWebhookSecret })
   return Layer.mergeAll(Tokens.layer, Mailer.layer, Jobs.layer, platform.blobs, gateway).pipe(Layer.provideMerge(base))
