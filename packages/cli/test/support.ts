@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto"
 import { mkdtemp } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { testPlatform } from "../../../testing/passwords"
 import { type Exited, runToEnd } from "../../../testing/runToEnd"
 
@@ -30,6 +30,8 @@ export const makeWorld = async (operators: ReadonlyArray<string>) => {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     DATA_DIR: dataDir,
+    // Files in `blobs/` on PostgreSQL too (its default is the database), as the in-process Roda keeps them.
+    BLOB_URL: pathToFileURL(join(dataDir, "blobs")).href,
     PLATFORM_ADMIN_EMAILS: operators.join(","),
     PUBLIC_BASE_URL: "http://roda.test",
     LOG_LEVEL: "warn",

@@ -7,20 +7,20 @@ import type { DatabaseOptions } from "../../src/sql/Database"
 const postgres: DatabaseOptions = { _tag: "Postgres", url: secret("postgres://localhost/roda") }
 const embedded: DatabaseOptions = { _tag: "Embedded", dataDir: "/srv/roda/pg" }
 
-const choose = (env: Record<string, string>, database = postgres, dataDir = "/srv/roda") =>
+const choose = (env: Record<string, string>, database: DatabaseOptions = postgres, dataDir = "/srv/roda") =>
   Effect.runPromiseExit(
     blobLocationFromEnvironment(database, dataDir).pipe(
       Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
     )
   )
 
-const chosen = async (env: Record<string, string>, database = postgres, dataDir = "/srv/roda") => {
+const chosen = async (env: Record<string, string>, database: DatabaseOptions = postgres, dataDir = "/srv/roda") => {
   const exit = await choose(env, database, dataDir)
   if (Exit.isFailure(exit)) throw new Error(Cause.pretty(exit.cause))
   return exit.value
 }
 
-const refusal = async (env: Record<string, string>, database = postgres) => {
+const refusal = async (env: Record<string, string>, database: DatabaseOptions = postgres) => {
   const exit = await choose(env, database)
   if (Exit.isSuccess(exit)) throw new Error(`accepted: ${JSON.stringify(exit.value)}`)
   return (Cause.squash(exit.cause) as Error).message

@@ -1,3 +1,4 @@
+import type { Roda } from "@roda/core"
 import { existsSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import pg from "pg"
@@ -6,7 +7,7 @@ import { type BuiltServer, startBuiltServer } from "../../../../testing/builtSer
 import { S3_TEST_CREDENTIALS, type S3TestServer, startS3 } from "../../../../testing/s3"
 import { POSTGRES_ONLY, skipWhen } from "../../../../testing/skips"
 import { activeTemplate, certificateCommunity, issueAndWait } from "../../../core/test/certificates/support"
-import { client, type Roda } from "../../../core/test/support/harness"
+import { client } from "../../../core/test/support/harness"
 
 /**
  * Certificate files through the built `roda-server`'s BlobStore (BLOB_URL, or its default): on
