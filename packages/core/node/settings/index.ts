@@ -3,7 +3,7 @@
  * them all before reading anything and reports every problem together. A program adds its own
  * entries (the HTTP server: its log, telemetry and proxy settings).
  */
-import { blobUrlCheck } from "./blobUrl"
+import { blobUrlCheck } from "../blobs/blobUrl"
 import type { SettingCheck } from "./checks"
 import { databaseUrlCheck, dataDirCheck } from "./database"
 import { jwtSecretCheck, paymentGatewayCheck, sandboxSecretCheck, stripeKeysCheck } from "./secrets"

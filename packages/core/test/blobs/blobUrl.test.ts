@@ -60,9 +60,9 @@ describe("BLOB_URL", () => {
   })
 
   it("refuses what it cannot use, naming BLOB_URL (or the AWS variable) and the fix", async () => {
-    const fix = "(set BLOB_URL to s3://bucket/prefix, file:///absolute/folder or postgres, or unset it for the default)"
+    const fix = "set BLOB_URL to s3://bucket/prefix, file:///absolute/folder or postgres, or unset it for the default"
     expect(await refusal({ BLOB_URL: "ftp://files.example/roda" })).toBe(
-      `BLOB_URL: ftp://files.example/roda is not one of s3://bucket/prefix, file:///absolute/folder or postgres ${fix}`
+      `BLOB_URL: ftp://files.example/roda is not one of s3://bucket/prefix, file:///absolute/folder or postgres — ${fix}`
     )
     expect(await refusal({ BLOB_URL: "./blobs" })).toMatch(/^BLOB_URL: \.\/blobs is not one of/)
     expect(await refusal({ BLOB_URL: "file://relative/blobs" })).toMatch(
@@ -73,12 +73,15 @@ describe("BLOB_URL", () => {
     expect(withKeys).not.toContain("secret")
     expect(await refusal({ BLOB_URL: "s3://Roda_Files/x", AWS_REGION: "us-east-1" })).toMatch(/does not name a bucket/)
     expect(await refusal({ BLOB_URL: "s3://roda-files/a/../b", AWS_REGION: "us-east-1" })).toMatch(/prefix/)
-    expect(await refusal({ BLOB_URL: "s3://roda-files/x" })).toMatch(/needs AWS_REGION/)
+    expect(await refusal({ BLOB_URL: "s3://roda-files/x" })).toMatch(/^AWS_REGION: BLOB_URL=s3:\/\/roda-files\/x needs the bucket's region/)
     expect(await refusal({ BLOB_URL: "s3://roda-files/x", AWS_ENDPOINT_URL: "minio:9000" })).toMatch(
       /^AWS_ENDPOINT_URL: minio:9000 is not an http\(s\) URL/
     )
+    // Every problem at once, each on its own line.
+    expect((await refusal({ BLOB_URL: "s3://roda-files/x", AWS_ENDPOINT_URL: "minio:9000", AWS_ACCESS_KEY_ID: "A" }))
+      .split("\n").map((line) => line.split(":")[0])).toEqual(["AWS_ENDPOINT_URL", "AWS_SECRET_ACCESS_KEY"])
     expect(await refusal({ BLOB_URL: "s3://roda-files", AWS_REGION: "eu-west-1", AWS_ACCESS_KEY_ID: "AKIA1" })).toMatch(
-      /AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together/
+      /^AWS_SECRET_ACCESS_KEY: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together/
     )
   })
 })
