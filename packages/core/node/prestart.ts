@@ -3,8 +3,9 @@
  * rest of itself. Unpacking a new data folder and starting PGlite (in its worker thread) then overlap
  * with loading Roda's modules on the main thread, instead of following it.
  *
- * Light on purpose: it loads neither Effect nor PGlite. It takes the folder's lock (`dataDirLock.ts`). It reads `DATABASE_URL` and `DATA_DIR` as
- * the environment does (`environment.ts`), and the template the build shipped from its manifest;
+ * Light on purpose: it loads neither Effect nor PGlite. It takes the folder's lock first
+ * (`dataDirLock.ts`). It reads `DATABASE_URL` and `DATA_DIR` as the environment does
+ * (`environment.ts`), and the template the build shipped from its manifest;
  * the database layer takes the started database over when it would open the same folder the same
  * way, else closes it (removing the folder it made) and opens its own.
  */
