@@ -1,6 +1,6 @@
 import { currencyOfCountry } from "../../domain/Money"
 import type { BusinessRow, PayoutRow, Review } from "./Repo"
-import { needsSubmit, stageOf } from "./review"
+import { needsSubmit, stageOf } from "./Policy"
 
 const iso = (date: Date | null) => date === null ? null : date.toISOString()
 
