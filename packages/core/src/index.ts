@@ -81,6 +81,8 @@ export type { Deliver, Mail } from "./platform/Mailer"
 export { MailStats } from "./platform/MailStats"
 export { defaultOptions, Options, secret } from "./platform/Options"
 export type { OAuthRegistrationLimit, RodaOptions } from "./platform/Options"
+export { PublicUrlUnknown, recordedPublicBaseUrl } from "./platform/PublicUrl"
+export type { PublicUrlSource } from "./platform/PublicUrl"
 export { isStrongPassword, PASSWORD_COST, Passwords, type ScryptCost } from "./platform/Passwords"
 export {
   PaymentGateway,

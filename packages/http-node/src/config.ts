@@ -13,6 +13,8 @@ export interface ServerConfig {
   readonly host: string
   readonly database: DatabaseOptions
   readonly options: RodaOptions
+  /** Whether `PUBLIC_BASE_URL` was set (`options.publicBaseUrl` is otherwise `http://localhost:$PORT`). */
+  readonly publicBaseUrlGiven?: boolean | undefined
   /** `PAYMENT_GATEWAY`: `sandbox` (core's default, given the webhook secret) or `stripe` (with `stripe`). */
   readonly paymentGateway?: PaymentGatewayName | undefined
   /** `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET` when `PAYMENT_GATEWAY=stripe`. */
@@ -55,12 +57,13 @@ export const loadConfig = Effect.gen(function*() {
   const log = yield* loadLogSettings
   const otlpEndpoint = yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT"))
   const serviceName = yield* Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("roda"))
-  const { database, options, paymentGateway, stripe } = yield* loadRodaEnvironment
+  const { database, options, paymentGateway, publicBaseUrlGiven, stripe } = yield* loadRodaEnvironment
   return {
     port,
     host,
     database,
     paymentGateway,
+    publicBaseUrlGiven,
     ...(stripe === undefined ? {} : { stripe }),
     log,
     ...(Option.isSome(otlpEndpoint)
