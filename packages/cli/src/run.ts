@@ -4,6 +4,7 @@ import { Cause, Console, Effect, Layer, Logger, Option } from "effect"
 import { command } from "./cli"
 import { CliError, isAppError } from "./errors"
 import { helpText } from "./help"
+import { wantsColor, withColours } from "./colour"
 import { type Language, languageOf } from "./lang"
 
 export const VERSION = "0.1.0"
@@ -38,7 +39,8 @@ const defectLine = (defect: unknown) =>
 export const run = (argv: ReadonlyArray<string>, env: Record<string, string | undefined> = process.env) => {
   const language = languageOf(env)
   const app = { name: "roda", version: VERSION }
-  const help = helpText(command, argv.slice(2), app)
+  const colour = { stdout: wantsColor(process.stdout.isTTY, env), stderr: wantsColor(process.stderr.isTTY, env) }
+  const help = helpText(command, argv.slice(2), app, colour.stdout)
   const cli = Effect.suspend(() => Option.isSome(help) ? Console.log(help.value) : Command.run(command, app)(argv))
   return cli.pipe(
     Effect.as<number>(EXIT.ok),
@@ -53,6 +55,7 @@ export const run = (argv: ReadonlyArray<string>, env: Record<string, string | un
           })
         ).pipe(Effect.as(EXIT.failure))
     ),
+    withColours(colour),
     Effect.provide(Layer.merge(NodeContext.layer, stderrLogger))
   )
 }
