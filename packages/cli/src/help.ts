@@ -94,7 +94,11 @@ const commandsSection = (entry: Entry, config: CliConfig.CliConfig, colour: bool
 }
 
 /** The help page of the command at the end of `path`, as @effect/cli lays it out. */
-const page = (path: ReadonlyArray<Entry>, app: { readonly name: string; readonly version: string }, colour: boolean) => {
+const page = (
+  path: ReadonlyArray<Entry>,
+  app: { readonly name: string; readonly version: string },
+  colour: boolean
+) => {
   const config = CliConfig.defaultConfig
   const entry = path.at(-1)!
   const above = path.slice(0, -1).map((each) => `${each.name} `).join("")

@@ -1,8 +1,8 @@
 import type { HelpDoc } from "@effect/cli"
 import type * as Span from "@effect/cli/HelpDoc/Span"
-import * as Doc from "@effect/printer/Doc"
 import * as Ansi from "@effect/printer-ansi/Ansi"
 import * as AnsiDoc from "@effect/printer-ansi/AnsiDoc"
+import * as Doc from "@effect/printer/Doc"
 
 /**
  * Help pages laid out as @effect/cli lays them out, but wrapped at `HELP_WIDTH` columns and coloured
@@ -48,9 +48,7 @@ export const spanLines = (span: Span.Span, width: number, colour: boolean, stron
 
 /** `lines` indented by `first` on the first line and by as many spaces on the others (blank lines stay blank). */
 export const indent = (lines: ReadonlyArray<string>, first: string): Array<string> =>
-  lines.map((line, index) =>
-    line === "" ? "" : `${index === 0 ? first : " ".repeat(first.length)}${line}`
-  )
+  lines.map((line, index) => line === "" ? "" : `${index === 0 ? first : " ".repeat(first.length)}${line}`)
 
 /** Blocks one after the other, a blank line between two (as the library's `Sequence`). */
 export const joinBlocks = (blocks: ReadonlyArray<ReadonlyArray<string>>): Array<string> =>

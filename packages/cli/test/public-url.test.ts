@@ -56,11 +56,14 @@ const sql = <A extends object>(text: string) =>
   world.withRoda((api) => api.sql<A>((client) => client.unsafe<A>(text)), "given")
 
 const certificateMails = (recipient: string) =>
-  world.withRoda((api) =>
-    api.sql<{ body: string }>((client) =>
-      client`SELECT body FROM outbox WHERE kind = 'certificate-issued' AND lower(recipient) = lower(${recipient})
+  world.withRoda(
+    (api) =>
+      api.sql<{ body: string }>((client) =>
+        client`SELECT body FROM outbox WHERE kind = 'certificate-issued' AND lower(recipient) = lower(${recipient})
         ORDER BY created_at`
-    ), "given")
+      ),
+    "given"
+  )
 
 describe("the public URL of the links the CLI builds", SPAWNS, () => {
   // First in the file: the database is new, no server has run on it.
@@ -92,7 +95,9 @@ describe("the public URL of the links the CLI builds", SPAWNS, () => {
     })
     // A PUBLIC_BASE_URL of the CLI's own wins over the recorded one (and is not recorded).
     const own = jsonOf(
-      await world.cli(["certificates", "verify", certificate!.code, "--json"], { PUBLIC_BASE_URL: "https://ops.example" })
+      await world.cli(["certificates", "verify", certificate!.code, "--json"], {
+        PUBLIC_BASE_URL: "https://ops.example"
+      })
     )
     expect(own.pageUrl).toBe(`https://ops.example/certificates/${certificate!.code}`)
     expect(await sql<{ value: string }>("SELECT value FROM instance_settings")).toEqual([{ value: SERVER_URL }])

@@ -81,8 +81,6 @@ export type { Deliver, Mail } from "./platform/Mailer"
 export { MailStats } from "./platform/MailStats"
 export { defaultOptions, Options, secret } from "./platform/Options"
 export type { OAuthRegistrationLimit, RodaOptions } from "./platform/Options"
-export { PublicUrlUnknown, recordedPublicBaseUrl } from "./platform/PublicUrl"
-export type { PublicUrlSource } from "./platform/PublicUrl"
 export { isStrongPassword, PASSWORD_COST, Passwords, type ScryptCost } from "./platform/Passwords"
 export {
   PaymentGateway,
@@ -93,6 +91,8 @@ export {
 export type { ChargeOutcome, ChargeRequest, GatewayEvent, SandboxGatewayOptions } from "./platform/PaymentGateway"
 export { PublicFetch } from "./platform/PublicFetch"
 export type { PublicAnswer, PublicFetchInit } from "./platform/PublicFetch"
+export { PublicUrlUnknown, recordedPublicBaseUrl } from "./platform/PublicUrl"
+export type { PublicUrlSource } from "./platform/PublicUrl"
 export { loadStripeSettings } from "./platform/stripe/settings"
 export { STRIPE_WEBHOOK_TOLERANCE_SECONDS, stripeGateway } from "./platform/stripe/StripeGateway"
 export type { StripeGatewayOptions } from "./platform/stripe/StripeGateway"

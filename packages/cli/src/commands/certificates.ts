@@ -140,16 +140,19 @@ const batch = Command.make(
   "batch",
   { as, json, community: communityOption, id: batchArg },
   (input) =>
-    withServices(Effect.gen(function*() {
-      const member = yield* acting(input.as, input.community)
-      const id = yield* uuid("batchId", input.id)
-      const found = yield* (yield* Certificates).batch(member, id)
-      const failed = found.failed > 0 ? yield* failedOf(member, id) : []
-      yield* print(input.json, { ...found, failedCertificates: failed }, ({ failedCertificates, ...data }) =>
-        failedCertificates.length === 0
-          ? batchView(data)
-          : `${batchView(data)}\n\nFailed certificates\n${table(failedCertificates, failedColumns)}`)
-    }), LINKS)
+    withServices(
+      Effect.gen(function*() {
+        const member = yield* acting(input.as, input.community)
+        const id = yield* uuid("batchId", input.id)
+        const found = yield* (yield* Certificates).batch(member, id)
+        const failed = found.failed > 0 ? yield* failedOf(member, id) : []
+        yield* print(input.json, { ...found, failedCertificates: failed }, ({ failedCertificates, ...data }) =>
+          failedCertificates.length === 0
+            ? batchView(data)
+            : `${batchView(data)}\n\nFailed certificates\n${table(failedCertificates, failedColumns)}`)
+      }),
+      LINKS
+    )
 ).pipe(Command.withDescription("Show a batch: counters, status and its failed certificates"))
 
 const retry = Command.make(
@@ -182,22 +185,28 @@ const revoke = Command.make(
     reason: Options.text("reason").pipe(Options.withDescription("Why (shown on the verification page)"))
   },
   (input) =>
-    withServices(Effect.gen(function*() {
-      const member = yield* acting(input.as, input.community)
-      const id = yield* uuid("certificateId", input.id)
-      const revoked = yield* (yield* Certificates).revoke(member, id, yield* reasonOf(input.reason, 500))
-      yield* print(input.json, revoked, fields)
-    }), LINKS)
+    withServices(
+      Effect.gen(function*() {
+        const member = yield* acting(input.as, input.community)
+        const id = yield* uuid("certificateId", input.id)
+        const revoked = yield* (yield* Certificates).revoke(member, id, yield* reasonOf(input.reason, 500))
+        yield* print(input.json, revoked, fields)
+      }),
+      LINKS
+    )
 ).pipe(Command.withDescription("Revoke an issued certificate"))
 
 const verify = Command.make(
   "verify",
   { json, code: Args.text({ name: "code" }).pipe(Args.withDescription("Verification code (XXXX-XXXX-XXXX-XXXX)")) },
   (input) =>
-    withServices(Effect.gen(function*() {
-      const verdict = yield* (yield* CertificateVerification).verify(input.code)
-      yield* print(input.json, verdict, fields)
-    }), LINKS)
+    withServices(
+      Effect.gen(function*() {
+        const verdict = yield* (yield* CertificateVerification).verify(input.code)
+        yield* print(input.json, verdict, fields)
+      }),
+      LINKS
+    )
 ).pipe(Command.withDescription("Verify a certificate by its code (anyone may: no --as)"))
 
 export const certificates = Command.make("certificates").pipe(

@@ -25,11 +25,14 @@ export class PublicUrlUnknown extends Error {
 const NAME = "public_base_url"
 
 /** The public URL a server recorded, if one did. */
-export const recordedPublicBaseUrl = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ value: string }>`SELECT value FROM instance_settings WHERE name = ${NAME}`.pipe(
-    Effect.map((rows) => Option.fromNullable(rows[0]?.value)),
-    Effect.orDie
-  ))
+export const recordedPublicBaseUrl = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    sql<{ value: string }>`SELECT value FROM instance_settings WHERE name = ${NAME}`.pipe(
+      Effect.map((rows) => Option.fromNullable(rows[0]?.value)),
+      Effect.orDie
+    )
+)
 
 /** Records `url` as the public URL of the service (an upsert: several servers may start at once). */
 export const recordPublicBaseUrl = (url: string) =>

@@ -39,7 +39,11 @@ const checkout = (made: Shop) =>
 const config = (made: Shop) => api.get("/api/checkout/config", { community: made.community.id })
 const draftProduct = async (made: Shop) =>
   expectCreated(
-    await api.post("/api/products", { type: "ONE_TIME", title: "Novo", price: 500, allowedPaymentMethods: ["PIX"] }, made.scoped)
+    await api.post(
+      "/api/products",
+      { type: "ONE_TIME", title: "Novo", price: 500, allowedPaymentMethods: ["PIX"] },
+      made.scoped
+    )
   )
 
 describe("submitting approved business information", () => {

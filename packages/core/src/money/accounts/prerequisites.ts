@@ -1,7 +1,7 @@
 import type { Text } from "../../domain/Text"
 import { accountsMessages as M } from "./messages"
-import type { Review } from "./Repo"
 import { stageOf } from "./Policy"
+import type { Review } from "./Repo"
 
 export interface Prerequisite {
   readonly code: string
