@@ -1,6 +1,7 @@
 import { CliConfig, CommandDescriptor, HelpDoc, Usage } from "@effect/cli"
 import * as Span from "@effect/cli/HelpDoc/Span"
 import { Option } from "effect"
+import { HELP_WIDTH, helpLines, indent, joinBlocks, spanLines } from "./helpRender"
 
 /**
  * Help for nested commands. @effect/cli 0.77 prints the usage of a subcommand without the commands
@@ -61,21 +62,6 @@ const target = (root: Entry, args: ReadonlyArray<string>): Option.Option<Readonl
   return asked || bare ? Option.some(path) : Option.none()
 }
 
-/** The printed width of a span (the library's own `Span.size` is internal). */
-const width = (span: Span.Span): number => {
-  switch (span._tag) {
-    case "Sequence":
-      return width(span.left) + width(span.right)
-    case "Highlight":
-    case "Strong":
-    case "Weak":
-      return width(span.value)
-    case "Text":
-    case "URI":
-      return span.value.length
-  }
-}
-
 const usageOf = (entry: Entry, config: CliConfig.CliConfig) =>
   Usage.enumerate(CommandDescriptor.getUsage(entry.own), config)[0] ?? Span.text(entry.name)
 
@@ -93,22 +79,26 @@ const listing = (
     ]
   })
 
-const commandsSection = (entry: Entry, config: CliConfig.CliConfig) => {
-  const rows = listing(entry, config, "")
-  const longest = Math.max(0, ...rows.map(([usage]) => width(usage)))
-  const items = rows.map(([usage, description]) =>
-    HelpDoc.p(Span.spans([usage, Span.text(" ".repeat(longest - width(usage) + 2)), description]))
+/**
+ * Each command's usage, its description below it: usages run up to ~100 columns, which leaves no
+ * room for a second column.
+ */
+const commandsSection = (entry: Entry, config: CliConfig.CliConfig, colour: boolean) => {
+  const items = listing(entry, config, "").map(([usage, description]) =>
+    indent([
+      ...spanLines(usage, HELP_WIDTH - 4, colour),
+      ...indent(spanLines(description, HELP_WIDTH - 6, colour), "  ")
+    ], "  - ")
   )
-  return items.length === 0
-    ? HelpDoc.empty
-    : HelpDoc.sequence(
-      HelpDoc.h1("COMMANDS"),
-      HelpDoc.enumeration(items as [HelpDoc.HelpDoc, ...Array<HelpDoc.HelpDoc>])
-    )
+  return items.length === 0 ? [] : [spanLines(Span.text("COMMANDS"), HELP_WIDTH, colour, true), joinBlocks(items)]
 }
 
 /** The help page of the command at the end of `path`, as @effect/cli lays it out. */
-const page = (path: ReadonlyArray<Entry>, app: { readonly name: string; readonly version: string }) => {
+const page = (
+  path: ReadonlyArray<Entry>,
+  app: { readonly name: string; readonly version: string },
+  colour: boolean
+) => {
   const config = CliConfig.defaultConfig
   const entry = path.at(-1)!
   const above = path.slice(0, -1).map((each) => `${each.name} `).join("")
@@ -117,25 +107,24 @@ const page = (path: ReadonlyArray<Entry>, app: { readonly name: string; readonly
     usageOf(entry, config),
     entry.children.length > 0 ? Span.text(" <command>") : Span.empty
   ])
-  return [
+  const described = [
     HelpDoc.h1(Span.code(app.name)),
     HelpDoc.p(`${app.name} ${app.version}`),
     HelpDoc.h1("USAGE"),
     HelpDoc.p(usage),
-    CommandDescriptor.getHelp(entry.own, config),
-    commandsSection(entry, config)
+    CommandDescriptor.getHelp(entry.own, config)
   ].reduce((doc, next) => HelpDoc.sequence(doc, next))
+  return joinBlocks([helpLines(described, HELP_WIDTH, colour), ...commandsSection(entry, config, colour)]).join("\n")
 }
 
 /**
- * The help `args` (the arguments after `roda`) ask for, as text to print; none when they ask for
- * something else.
+ * The help `args` (the arguments after `roda`) ask for, as text to print: wrapped at 100 columns,
+ * with ANSI colours only when `colour`; none when they ask for something else.
  */
 export const helpText = (
   command: { readonly descriptor: unknown },
   args: ReadonlyArray<string>,
-  app: { readonly name: string; readonly version: string }
+  app: { readonly name: string; readonly version: string },
+  colour: boolean
 ): Option.Option<string> =>
-  target(entryOf(command.descriptor as Node), args).pipe(
-    Option.map((path) => HelpDoc.toAnsiText(page(path, app)))
-  )
+  target(entryOf(command.descriptor as Node), args).pipe(Option.map((path) => page(path, app, colour)))

@@ -25,6 +25,10 @@ export const cliMessages = {
       `${email} is not an active member of this community.`
     ),
   nothingToRetry: text("Nenhum certificado com falha neste lote.", "No failed certificate in this batch."),
+  noPublicUrl: text(
+    "Nenhum endereço público conhecido para os links (páginas e e-mails de certificados): defina PUBLIC_BASE_URL (por exemplo https://comunidade.exemplo) ou inicie o servidor uma vez com ele, que o registra no banco de dados.",
+    "No public URL is known for links (certificate pages and e-mails): set PUBLIC_BASE_URL (for example https://community.example), or start the server once with it, which records it in the database."
+  ),
   mcpUnavailable: text(
     "O servidor MCP (@roda/mcp) não está instalado.",
     "The MCP server (@roda/mcp) is not installed."

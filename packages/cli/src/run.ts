@@ -3,6 +3,7 @@ import { NodeContext } from "@effect/platform-node"
 import { isSettingsError } from "@roda/core/node"
 import { Cause, Console, Effect, Layer, Logger, Option } from "effect"
 import { command } from "./cli"
+import { wantsColor, withColours } from "./colour"
 import { CliError, isAppError } from "./errors"
 import { helpText } from "./help"
 import { type Language, languageOf } from "./lang"
@@ -46,7 +47,8 @@ const defectLine = (defect: unknown) =>
 export const run = (argv: ReadonlyArray<string>, env: Record<string, string | undefined> = process.env) => {
   const language = languageOf(env)
   const app = { name: "roda", version: VERSION }
-  const help = helpText(command, argv.slice(2), app)
+  const colour = { stdout: wantsColor(process.stdout.isTTY, env), stderr: wantsColor(process.stderr.isTTY, env) }
+  const help = helpText(command, argv.slice(2), app, colour.stdout)
   const cli = Effect.suspend(() => Option.isSome(help) ? Console.log(help.value) : Command.run(command, app)(argv))
   return cli.pipe(
     Effect.as<number>(EXIT.ok),
@@ -61,6 +63,7 @@ export const run = (argv: ReadonlyArray<string>, env: Record<string, string | un
           })
         ).pipe(Effect.as(EXIT.failure))
     ),
+    withColours(colour),
     Effect.provide(Layer.merge(NodeContext.layer, stderrLogger))
   )
 }

@@ -5,6 +5,7 @@ import {
   type Member,
   Memberships,
   Messages,
+  PublicUrlUnknown,
   type RodaConfig,
   servicesLayer,
   stripeGateway
@@ -30,12 +31,19 @@ export interface SessionOptions {
    * default: a command does its own work and leaves the rest to the server.
    */
   readonly runJobs?: boolean
+  /**
+   * The command builds public links (certificate pages and e-mails, and whatever the jobs it runs
+   * send): without a `PUBLIC_BASE_URL` of its own, it uses the URL the server recorded when it last
+   * started, and refuses to run when there is none (never links to a guessed address).
+   */
+  readonly links?: boolean
 }
 
 /**
  * Runs `use` against the configured database (the server's environment: `DATABASE_URL`, else the
  * embedded database in `DATA_DIR`), with pending migrations applied first; the database is closed
- * when it ends. The embedded database is one process's at a time: stop the server first.
+ * when it ends. The embedded database is one process's at a time: stop the server first. Links are
+ * built with `PUBLIC_BASE_URL` when set, else with the URL the server recorded (see `links`).
  */
 export const withServices = <A, E>(use: Effect.Effect<A, E, Services>, options: SessionOptions = {}) =>
   Effect.gen(function*() {
@@ -43,9 +51,15 @@ export const withServices = <A, E>(use: Effect.Effect<A, E, Services>, options: 
     const rodaConfig: RodaConfig = {
       database: config.database,
       options: { ...config.options, runJobs: options.runJobs === true },
+      // Not the server: its own PUBLIC_BASE_URL, else the one the server recorded.
+      publicUrl: config.publicBaseUrlGiven === true ? "given" : options.links === true ? "recordedOnly" : "recorded",
       ...(config.stripe ? { paymentGateway: stripeGateway(config.stripe) } : {})
     }
-    return yield* Effect.provide(use, servicesLayer(rodaConfig))
+    return yield* Effect.provide(use, servicesLayer(rodaConfig)).pipe(
+      Effect.catchSomeDefect((defect) =>
+        defect instanceof PublicUrlUnknown ? Option.some(Effect.fail(failure(cliMessages.noPublicUrl))) : Option.none()
+      )
+    )
   })
 
 /**

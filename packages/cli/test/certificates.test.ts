@@ -3,7 +3,9 @@ import { join } from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeProgress } from "../src/progress"
 import {
-  type Api,
+  activeTemplate,
+  addPerson,
+  courseSpace,
   createCommunity,
   errorLines,
   jsonOf,
@@ -11,8 +13,7 @@ import {
   operatorAccount,
   register,
   SPAWNS,
-  uniqueEmail,
-  type User
+  uniqueEmail
 } from "./support"
 
 const OPERATOR = uniqueEmail("ops")
@@ -25,40 +26,18 @@ let templates: { first: string; second: string }
 let carlaProfile: string
 let anaProfile: string
 
-const addPerson = async (api: Api, operator: User, email: string, fullName: string) => {
-  const profile = await api.post("/api/profiles/create", { email, fullName }, { token: operator.token, community })
-  return profile.id as string
-}
-
-const activeTemplate = async (api: Api, operator: User, name: string) => {
-  const scoped = { token: operator.token, community }
-  const template = await api.post(
-    "/api/certificates/templates",
-    { spaceId: space, name, title: `Certificado ${name}` },
-    scoped
-  )
-  await api.post(`/api/certificates/templates/${template.id}/activate`, undefined, scoped)
-  return template.id as string
-}
-
 beforeAll(async () => {
   await world.withRoda(async (api) => {
     const operator = await operatorAccount(api, OPERATOR)
     community = (await createCommunity(api, operator, "Escola de Cerâmica")).id
-    const scoped = { token: operator.token, community }
-    const section = await api.post("/api/sections", { title: "Cursos", visibility: "public" }, scoped)
-    space = (await api.post(
-      "/api/spaces",
-      { sectionId: section.id, title: "Curso de Cerâmica", module: "courses", visibility: "public" },
-      scoped
-    )).id
+    space = await courseSpace(api, operator, community)
     templates = {
-      first: await activeTemplate(api, operator, "Conclusão"),
-      second: await activeTemplate(api, operator, "Mérito")
+      first: await activeTemplate(api, operator, community, space, "Conclusão"),
+      second: await activeTemplate(api, operator, community, space, "Mérito")
     }
-    anaProfile = await addPerson(api, operator, people.ana, "Ana Aprendiz")
-    await addPerson(api, operator, people.bruno, "Bruno Bolsista")
-    carlaProfile = await addPerson(api, operator, people.carla, "Carla Ceramista")
+    anaProfile = await addPerson(api, operator, community, people.ana, "Ana Aprendiz")
+    await addPerson(api, operator, community, people.bruno, "Bruno Bolsista")
+    carlaProfile = await addPerson(api, operator, community, people.carla, "Carla Ceramista")
     const stranger = await register(api, uniqueEmail("owner"))
     elsewhere = (await createCommunity(api, stranger)).id
   })

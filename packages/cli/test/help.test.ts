@@ -1,12 +1,17 @@
+import { execFile, execFileSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
-import { runBinary, SPAWNS } from "./support"
+import { skipWhen } from "../../../testing/skips"
+import { BIN, runBinary, SPAWNS } from "./support"
 
-const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g")
+const ESCAPE = String.fromCharCode(27)
 
+/** The help page, written to a pipe: plain text (no ANSI escapes), no line over 100 columns. */
 const help = async (...args: ReadonlyArray<string>) => {
   const run = await runBinary(args, { PATH: process.env.PATH ?? "" })
   expect(run.code).toBe(0)
-  return run.stdout.replace(ANSI, "")
+  expect(run.stdout).not.toContain(ESCAPE)
+  expect(run.stdout.split("\n").filter((line) => line.length > 100)).toEqual([])
+  return run.stdout
 }
 
 const usageLine = (text: string) => {
@@ -56,4 +61,52 @@ describe("help of nested commands", SPAWNS, () => {
     expect(list).toContain("--limit integer")
     expect(list).not.toContain("COMMANDS")
   })
+})
+
+describe("help on a pipe and on a terminal", SPAWNS, () => {
+  it("wraps at 100 columns, continuing a long usage or description under its first line", async () => {
+    const root = (await help("--help")).split("\n")
+    const audit = root.findIndex((line) => line.startsWith("  - admin audit --as text"))
+    expect(audit).toBeGreaterThan(0)
+    expect(root[audit + 1]).toMatch(/^ {4}\S/)
+    const mcp = root.findIndex((line) => line === "  - mcp")
+    expect(root[mcp + 1]).toMatch(/^ {6}Serve the MCP tools over stdio/)
+    expect(root[mcp + 2]).toMatch(/^ {6}\S/)
+    // a bracketed option is never cut in two
+    expect(root.filter((line) => /\[--limit$/.test(line))).toEqual([])
+    for (const page of [["admin", "--help"], ["certificates", "issue", "--help"], ["payouts", "list", "-h"]]) {
+      await help(...page)
+    }
+  })
+
+  const hasScript = (() => {
+    try {
+      execFileSync("script", ["--version"], { stdio: "ignore" })
+      return true
+    } catch {
+      return false
+    }
+  })()
+
+  /** The help page as a terminal gets it (`script` gives the binary a pseudo-terminal). */
+  const onTerminal = (env: Record<string, string>) =>
+    new Promise<string>((resolve, reject) =>
+      execFile(
+        "script",
+        ["-qec", `${process.execPath} ${BIN} admin --help`, "/dev/null"],
+        { env: { PATH: process.env.PATH ?? "", TERM: "xterm", ...env } },
+        (error, stdout) => error ? reject(error) : resolve(stdout)
+      )
+    )
+
+  skipWhen(hasScript ? undefined : "no script(1) to give the binary a terminal (util-linux)").it(
+    "colours a terminal, unless NO_COLOR is set to something",
+    async () => {
+      expect(await onTerminal({})).toContain(`${ESCAPE}[`)
+      expect(await onTerminal({ NO_COLOR: "" })).toContain(`${ESCAPE}[`)
+      const plain = await onTerminal({ NO_COLOR: "1" })
+      expect(plain).toContain("reviews list --as text")
+      expect(plain).not.toContain(ESCAPE)
+    }
+  )
 })

@@ -1,5 +1,13 @@
 import { SqlClient } from "@effect/sql"
-import { defaultOptions, LedgerPosting, makeRoda, Pricing, type Roda, secret } from "@roda/core/node"
+import {
+  defaultOptions,
+  LedgerPosting,
+  makeRoda,
+  Pricing,
+  type PublicUrlSource,
+  type Roda,
+  secret
+} from "@roda/core/node"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { mkdtemp } from "node:fs/promises"
@@ -20,11 +28,19 @@ const SANDBOX_SECRET = "whsec_dGVzdC1zYW5kYm94LXdlYmhvb2stc2VjcmV0LWtleQ=="
 export const tag = () => randomUUID().slice(0, 8)
 export const uniqueEmail = (prefix: string) => `${prefix}-${tag()}@roda.test`
 
+export interface WorldOptions {
+  /** The URL the in-process Roda runs with (and records, as a server does). Default `http://roda.test`. */
+  readonly serverUrl?: string
+  /** The binary's own `PUBLIC_BASE_URL`; `null` gives it none. Default `http://roda.test`. */
+  readonly cliUrl?: string | null
+}
+
 /**
  * A place for one suite: a temporary DATA_DIR (the embedded database, `pg/`, and its files, `blobs/`),
  * or the PostgreSQL of `DATABASE_URL` when set; and the platform operators' e-mails.
  */
-export const makeWorld = async (operators: ReadonlyArray<string>) => {
+export const makeWorld = async (operators: ReadonlyArray<string>, options: WorldOptions = {}) => {
+  const cliUrl = options.cliUrl === undefined ? "http://roda.test" : options.cliUrl
   const dataDir = await mkdtemp(join(tmpdir(), "roda-cli-"))
   const postgres = process.env.DATABASE_URL
   const env: Record<string, string> = {
@@ -33,7 +49,7 @@ export const makeWorld = async (operators: ReadonlyArray<string>) => {
     // Files in `blobs/` on PostgreSQL too (its default is the database), as the in-process Roda keeps them.
     BLOB_URL: pathToFileURL(join(dataDir, "blobs")).href,
     PLATFORM_ADMIN_EMAILS: operators.join(","),
-    PUBLIC_BASE_URL: "http://roda.test",
+    ...(cliUrl === null ? {} : { PUBLIC_BASE_URL: cliUrl }),
     LOG_LEVEL: "warn",
     // The same secret as the in-process Roda: its tokens are good for the binary too (`roda mcp`).
     JWT_SECRET,
@@ -46,22 +62,24 @@ export const makeWorld = async (operators: ReadonlyArray<string>) => {
       : {})
   }
   /** Roda in-process on the same database, for preparing data; disposed before the binary runs (PGlite is one process's). */
-  const open = (): Roda =>
+  const open = (publicUrl: PublicUrlSource = "record"): Roda =>
     makeRoda({
+      publicUrl,
       platform: testPlatform,
       database: postgres
         ? { _tag: "Postgres", url: secret(postgres) }
         : { _tag: "Embedded", dataDir: join(dataDir, "pg") },
       options: defaultOptions({
         jwtSecret: secret(JWT_SECRET),
-        publicBaseUrl: "http://roda.test",
+        publicBaseUrl: options.serverUrl ?? "http://roda.test",
         platformAdminEmails: [...operators],
         sandboxWebhookSecret: secret(SANDBOX_SECRET),
         blobDir: join(dataDir, "blobs")
       })
     })
-  const withRoda = async <A>(use: (api: Api) => Promise<A>): Promise<A> => {
-    const roda = open()
+  /** `publicUrl: "given"` leaves the recorded public URL as it is (a server records its own). */
+  const withRoda = async <A>(use: (api: Api) => Promise<A>, publicUrl?: PublicUrlSource): Promise<A> => {
+    const roda = open(publicUrl)
     try {
       return await use(client(roda))
     } finally {
@@ -170,6 +188,36 @@ export const submitBusiness = async (api: Api, owner: User, communityId: string)
     scoped
   )
   await api.post("/api/business-information/submit", {}, scoped)
+}
+
+/** An active certificate template of the space, made by a member of the community's staff. */
+export const activeTemplate = async (api: Api, staff: User, community: string, space: string, name: string) => {
+  const scoped = { token: staff.token, community }
+  const template = await api.post(
+    "/api/certificates/templates",
+    { spaceId: space, name, title: `Certificado ${name}` },
+    scoped
+  )
+  await api.post(`/api/certificates/templates/${template.id}/activate`, undefined, scoped)
+  return template.id as string
+}
+
+/** A person added to the community by its staff (a new account, invited by e-mail): their profile id. */
+export const addPerson = async (api: Api, staff: User, community: string, email: string, fullName: string) => {
+  const profile = await api.post("/api/profiles/create", { email, fullName }, { token: staff.token, community })
+  return profile.id as string
+}
+
+/** A public section with a courses space: the space's id. */
+export const courseSpace = async (api: Api, staff: User, community: string) => {
+  const scoped = { token: staff.token, community }
+  const section = await api.post("/api/sections", { title: "Cursos", visibility: "public" }, scoped)
+  const space = await api.post(
+    "/api/spaces",
+    { sectionId: section.id, title: "Curso de Cerâmica", module: "courses", visibility: "public" },
+    scoped
+  )
+  return space.id as string
 }
 
 /** Payout settings (a PIX key) saved and submitted by the owner. */

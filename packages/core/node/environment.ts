@@ -33,6 +33,12 @@ export type { PaymentGatewayName } from "./settings/index"
 export interface RodaEnvironment {
   readonly database: DatabaseOptions
   readonly options: RodaOptions
+  /**
+   * Whether `PUBLIC_BASE_URL` was set. Without it `options.publicBaseUrl` is the default
+   * `http://localhost:$PORT`; a process that serves nothing itself (the CLI, the stdio MCP server) then
+   * uses the URL the server recorded instead (`publicUrl: "recorded"` of `RodaConfig`).
+   */
+  readonly publicBaseUrlGiven: boolean
   /** `PAYMENT_GATEWAY`: `sandbox` (core's default, given the webhook secret) or `stripe`. */
   readonly paymentGateway: PaymentGatewayName
   /** `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET`, with `PAYMENT_GATEWAY=stripe` (pass to `stripeGateway`). */
@@ -92,7 +98,8 @@ const readEnvironment = Effect.gen(function*() {
   const databaseUrl = yield* Config.option(Config.redacted("DATABASE_URL"))
   const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIR))
   const jwtSecret = yield* Config.option(Config.redacted("JWT_SECRET"))
-  const publicBaseUrl = yield* Config.string("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))
+  const givenPublicBaseUrl = yield* Config.option(Config.string("PUBLIC_BASE_URL"))
+  const publicBaseUrl = Option.getOrElse(givenPublicBaseUrl, () => `http://localhost:${port}`)
   const admins = yield* Config.string("PLATFORM_ADMIN_EMAILS").pipe(Config.withDefault(""))
   const smtpUrl = yield* Config.option(Config.string("SMTP_URL"))
   const gatewayName = yield* Config.option(Config.string("PAYMENT_GATEWAY"))
@@ -120,6 +127,7 @@ const readEnvironment = Effect.gen(function*() {
 
   return {
     database,
+    publicBaseUrlGiven: Option.isSome(givenPublicBaseUrl),
     paymentGateway,
     ...(stripe === undefined ? {} : { stripe }),
     options: defaultOptions({

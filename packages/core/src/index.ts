@@ -92,6 +92,8 @@ export {
 export type { ChargeOutcome, ChargeRequest, GatewayEvent, SandboxGatewayOptions } from "./platform/PaymentGateway"
 export { PublicFetch } from "./platform/PublicFetch"
 export type { PublicAnswer, PublicFetchInit } from "./platform/PublicFetch"
+export { PublicUrlUnknown, recordedPublicBaseUrl } from "./platform/PublicUrl"
+export type { PublicUrlSource } from "./platform/PublicUrl"
 export { loadStripeSettings } from "./platform/stripe/settings"
 export { STRIPE_WEBHOOK_TOLERANCE_SECONDS, stripeGateway } from "./platform/stripe/StripeGateway"
 export type { StripeGatewayOptions } from "./platform/stripe/StripeGateway"

@@ -15,6 +15,8 @@ export interface ServerConfig {
   readonly host: string
   readonly database: DatabaseOptions
   readonly options: RodaOptions
+  /** Whether `PUBLIC_BASE_URL` was set (`options.publicBaseUrl` is otherwise `http://localhost:$PORT`). */
+  readonly publicBaseUrlGiven?: boolean | undefined
   /** `PAYMENT_GATEWAY`: `sandbox` (core's default, given the webhook secret) or `stripe` (with `stripe`). */
   readonly paymentGateway?: PaymentGatewayName | undefined
   /** `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET` when `PAYMENT_GATEWAY=stripe`. */
@@ -51,7 +53,7 @@ const loadLogSettings = Effect.gen(function*() {
  */
 export const loadConfigWith = (startup: Omit<EnvironmentOptions, "checks"> = {}) =>
   Effect.gen(function*() {
-    const { database, options, paymentGateway, stripe } = yield* loadRodaEnvironmentWith({
+    const { database, options, paymentGateway, publicBaseUrlGiven, stripe } = yield* loadRodaEnvironmentWith({
       ...startup,
       checks: serverSettingChecks
     })
@@ -65,6 +67,7 @@ export const loadConfigWith = (startup: Omit<EnvironmentOptions, "checks"> = {})
       host,
       database,
       paymentGateway,
+      publicBaseUrlGiven,
       ...(stripe === undefined ? {} : { stripe }),
       log,
       ...(Option.isSome(otlpEndpoint)

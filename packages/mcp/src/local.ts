@@ -41,7 +41,9 @@ const keepStdoutForProtocol = () => {
  * Serves Roda's MCP tools over stdio for an assistant on the same machine, in-process against the
  * configured database (the same environment as the HTTP server). Credentials come from the
  * environment, never from tool arguments: `RODA_TOKEN` (an access token of `POST /api/auth/login`)
- * and `RODA_COMMUNITY_ID`; `RODA_LANGUAGE=en` answers in English. Resolves when stdin closes.
+ * and `RODA_COMMUNITY_ID`; `RODA_LANGUAGE=en` answers in English. Links (invitations, certificates)
+ * use `PUBLIC_BASE_URL` when set, else the URL the server recorded when it last started (else
+ * `http://localhost:$PORT`). Resolves when stdin closes.
  */
 export const serveStdio = async (options: StdioOptions = {}) => {
   keepStdoutForProtocol()
@@ -66,7 +68,12 @@ export const serveStdio = async (options: StdioOptions = {}) => {
         )
       )
   ).catch((error: unknown) => Promise.reject(startupFailure(error)))
-  const roda = makeRoda({ database: environment.database, options: environment.options })
+  // Not the server: without a PUBLIC_BASE_URL of its own, links use the one the server recorded.
+  const roda = makeRoda({
+    database: environment.database,
+    options: environment.options,
+    publicUrl: environment.publicBaseUrlGiven ? "given" : "recorded"
+  })
   try {
     await roda.ready().catch((error: unknown) => Promise.reject(startupFailure(error)))
     const authenticated = await roda.runtime.runPromise(

@@ -17,6 +17,9 @@ const noWait = Options.boolean("no-wait").pipe(
   Options.withDescription("Return once the batch is queued (a running server generates it)")
 )
 
+/** Every command here shows or sends certificate links (pages, e-mails, a batch's certificates as JSON). */
+const LINKS = { links: true } as const
+
 /** How often a waiting command reads the batch's counters. */
 const POLL_MS = 200
 
@@ -97,7 +100,7 @@ const issue = Command.make(
         const result = input.noWait ? batch : yield* waitFor(member, batch.id)
         yield* print(input.json, result, batchView)
       }),
-      { runJobs: !input.noWait }
+      { ...LINKS, runJobs: !input.noWait }
     )
 ).pipe(Command.withDescription("Issue certificates to the recipients of a CSV file, with a progress bar"))
 
@@ -137,16 +140,19 @@ const batch = Command.make(
   "batch",
   { as, json, community: communityOption, id: batchArg },
   (input) =>
-    withServices(Effect.gen(function*() {
-      const member = yield* acting(input.as, input.community)
-      const id = yield* uuid("batchId", input.id)
-      const found = yield* (yield* Certificates).batch(member, id)
-      const failed = found.failed > 0 ? yield* failedOf(member, id) : []
-      yield* print(input.json, { ...found, failedCertificates: failed }, ({ failedCertificates, ...data }) =>
-        failedCertificates.length === 0
-          ? batchView(data)
-          : `${batchView(data)}\n\nFailed certificates\n${table(failedCertificates, failedColumns)}`)
-    }))
+    withServices(
+      Effect.gen(function*() {
+        const member = yield* acting(input.as, input.community)
+        const id = yield* uuid("batchId", input.id)
+        const found = yield* (yield* Certificates).batch(member, id)
+        const failed = found.failed > 0 ? yield* failedOf(member, id) : []
+        yield* print(input.json, { ...found, failedCertificates: failed }, ({ failedCertificates, ...data }) =>
+          failedCertificates.length === 0
+            ? batchView(data)
+            : `${batchView(data)}\n\nFailed certificates\n${table(failedCertificates, failedColumns)}`)
+      }),
+      LINKS
+    )
 ).pipe(Command.withDescription("Show a batch: counters, status and its failed certificates"))
 
 const retry = Command.make(
@@ -165,7 +171,7 @@ const retry = Command.make(
         const result = input.noWait ? yield* certificates.batch(member, id) : yield* waitFor(member, id)
         yield* print(input.json, { ...result, retried: failed.length }, fields)
       }),
-      { runJobs: !input.noWait }
+      { ...LINKS, runJobs: !input.noWait }
     )
 ).pipe(Command.withDescription("Generate the failed certificates of a batch again"))
 
@@ -179,22 +185,28 @@ const revoke = Command.make(
     reason: Options.text("reason").pipe(Options.withDescription("Why (shown on the verification page)"))
   },
   (input) =>
-    withServices(Effect.gen(function*() {
-      const member = yield* acting(input.as, input.community)
-      const id = yield* uuid("certificateId", input.id)
-      const revoked = yield* (yield* Certificates).revoke(member, id, yield* reasonOf(input.reason, 500))
-      yield* print(input.json, revoked, fields)
-    }))
+    withServices(
+      Effect.gen(function*() {
+        const member = yield* acting(input.as, input.community)
+        const id = yield* uuid("certificateId", input.id)
+        const revoked = yield* (yield* Certificates).revoke(member, id, yield* reasonOf(input.reason, 500))
+        yield* print(input.json, revoked, fields)
+      }),
+      LINKS
+    )
 ).pipe(Command.withDescription("Revoke an issued certificate"))
 
 const verify = Command.make(
   "verify",
   { json, code: Args.text({ name: "code" }).pipe(Args.withDescription("Verification code (XXXX-XXXX-XXXX-XXXX)")) },
   (input) =>
-    withServices(Effect.gen(function*() {
-      const verdict = yield* (yield* CertificateVerification).verify(input.code)
-      yield* print(input.json, verdict, fields)
-    }))
+    withServices(
+      Effect.gen(function*() {
+        const verdict = yield* (yield* CertificateVerification).verify(input.code)
+        yield* print(input.json, verdict, fields)
+      }),
+      LINKS
+    )
 ).pipe(Command.withDescription("Verify a certificate by its code (anyone may: no --as)"))
 
 export const certificates = Command.make("certificates").pipe(

@@ -87,7 +87,8 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   currency (BR→BRL, PT→EUR…). Business information and payout settings go \`draft → pending → approved |
   rejected\` (\`DRAFT\`, \`PENDING\`, \`APPROVED\`, \`REJECTED\` on the wire), decided by platform operators at
   \`/api/admin/communities/{communityId}/…\`; editing approved data sends it back to \`PENDING\` (it needs a
-  submit again), and until it is approved again publishing and checkout are refused.
+  submit again), and submitting approved data puts it under review again (\`PENDING\`): until it is approved
+  again publishing and checkout are refused (and payouts, for payout settings).
 - Products start \`DRAFT\`; publishing needs approved business information in the product's currency. A
   billing option may belong to several plans (checkout then needs \`subscriptionGroupId\`); add-ons are
   monthly SUBSCRIPTION products and never billing options. Deleted products are soft-deleted.

@@ -3,12 +3,21 @@ import type { Clock, Effect, Layer, Logger, Scope, Tracer } from "effect"
 import type { Ids } from "../platform/Ids"
 import type { RodaOptions } from "../platform/Options"
 import type { PaymentGateway } from "../platform/PaymentGateway"
+import type { PublicUrlSource } from "../platform/PublicUrl"
 import type { DatabaseOptions } from "../sql/Database"
 import type { RodaPlatform } from "./RodaPlatform"
 
 export interface RodaConfig {
   readonly database: DatabaseOptions
   readonly options: RodaOptions
+  /**
+   * Whose public URL this Roda uses (`PublicUrlSource`): `makeRoda` records `options.publicBaseUrl`
+   * in the database by default (`"record"`), as the URL the service is reached at; `servicesLayer`
+   * uses it as given (`"given"`). A process that serves nothing (the CLI, the stdio MCP server) and
+   * has no URL of its own takes the recorded one (`"recorded"`, or `"recordedOnly"` to refuse to start
+   * without one).
+   */
+  readonly publicUrl?: PublicUrlSource | undefined
   /**
    * The runtime's side of Roda: database drivers, password hashing, SMTP, file storage, certificate
    * rendering. Required by `makeRoda` from `@roda/core`; `@roda/core/node` fills in `nodePlatform`.

@@ -155,8 +155,9 @@ const unavailable = (request: Request) =>
   )
 
 /** Builds Roda: migrations run on first use, then every request goes through the same HttpApi. */
-export const makeRoda = (config: RodaConfig): Roda => {
-  validateConfig(config)
+export const makeRoda = (given: RodaConfig): Roda => {
+  validateConfig(given)
+  const config: RodaConfig = { ...given, publicUrl: given.publicUrl ?? "record" }
   const memoMap = Effect.runSync(Layer.makeMemoMap)
   const infrastructure = infrastructureLayer(config)
   const runtime = ManagedRuntime.make(servicesOn(infrastructure), memoMap)

@@ -2,9 +2,9 @@ import { Layer } from "effect"
 import { Ids } from "../platform/Ids"
 import { Jobs } from "../platform/Jobs"
 import { Mailer } from "../platform/Mailer"
-import { Options } from "../platform/Options"
 import { sandboxGateway } from "../platform/PaymentGateway"
 import { PublicFetch } from "../platform/PublicFetch"
+import { optionsLayer } from "../platform/PublicUrl"
 import { Tokens } from "../platform/Tokens"
 import { directStatements } from "../sql/directStatements"
 import type { RodaConfig } from "./config"
@@ -17,6 +17,8 @@ import { missingPlatform, RodaConfigError } from "./validateConfig"
 export const platformLayer = (config: RodaConfig) => {
   const platform = config.platform
   if (platform === undefined) throw new RodaConfigError(`Invalid Roda configuration: ${missingPlatform}`)
+  // Built once (layers are memoised by reference), whether Options reads or records through it.
+  const database = directStatements(platform.database(config.database))
   const base = Layer.mergeAll(
     config.clock === undefined ? Layer.empty : Layer.setClock(config.clock),
     Ids.layer,
@@ -24,8 +26,8 @@ export const platformLayer = (config: RodaConfig) => {
     platform.mail,
     platform.certificates,
     platform.publicFetch ?? PublicFetch.web,
-    Layer.succeed(Options, config.options),
-    directStatements(platform.database(config.database))
+    optionsLayer(config.options, config.publicUrl ?? "given", database),
+    database
   )
   const gateway = config.paymentGateway ?? sandboxGateway({ webhookSecret: config.options.sandboxWebhookSecret })
   return Layer.mergeAll(Tokens.layer, Mailer.layer, Jobs.layer, platform.blobs, gateway).pipe(Layer.provideMerge(base))

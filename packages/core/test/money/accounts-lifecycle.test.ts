@@ -55,7 +55,7 @@ const table: ReadonlyArray<readonly [string, string, string | ReadonlyArray<stri
   ["PENDING", "approve", "APPROVED"],
   ["PENDING", "reject", "REJECTED"],
   ["APPROVED", "edit", "PENDING"],
-  ["APPROVED", "submit", "APPROVED"],
+  ["APPROVED", "submit", "PENDING"],
   ["APPROVED", "approve", ["edit", "submit"]],
   ["APPROVED", "reject", ["edit", "submit"]],
   ["REJECTED", "edit", "DRAFT"],

@@ -81,7 +81,7 @@ describe.each<Subject>(["business-information", "payout-settings"])("%s (spec §
     ["DRAFT", "PENDING"],
     ["PENDING", "PENDING"],
     ["REJECTED", "PENDING"],
-    ["APPROVED", "APPROVED"]
+    ["APPROVED", "PENDING"]
   ])("accepts submit from %s (→ %s)", async (from, to) => {
     const made = await newCommunity(api)
     const scoped = as(made.owner, made.community)
@@ -93,8 +93,9 @@ describe.each<Subject>(["business-information", "payout-settings"])("%s (spec §
     expect(before.status).toBe(from)
     const after = expectOk(await api.post(`/api/${subject}/submit`, {}, scoped))
     expect(after.status).toBe(to)
-    // a repeated submit keeps the place in the review queue
-    if (from === "PENDING" || from === "APPROVED") expect(after.submittedAt).toBe(before.submittedAt)
+    // a repeated submit keeps the place in the review queue; an approved record joins it anew (spec §3)
+    if (from === "PENDING") expect(after.submittedAt).toBe(before.submittedAt)
+    if (from === "APPROVED") expect(Date.parse(after.submittedAt)).toBeGreaterThan(Date.parse(before.submittedAt))
   })
 })
 

@@ -13,9 +13,9 @@ import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { accountsMessages as M } from "./messages"
 import { parsePixKey } from "./pixKey"
+import { nextStage, type ReviewAction, type ReviewStage, stageOf, statusOf } from "./Policy"
 import { prerequisitesOf } from "./prerequisites"
 import { type BankAccount, type Review, type ReviewChange, SellingAccountsRepo } from "./Repo"
-import { nextStage, type ReviewAction, type ReviewStage, stageOf, statusOf } from "./review"
 import { reviewMail } from "./reviewMail"
 import { businessView, payoutStatusView, payoutView } from "./view"
 
@@ -67,7 +67,7 @@ const firstSave = (at: Date): ReviewChange => reviewAfter(undefined, "DRAFT", "e
 
 /**
  * Business information and payout settings of a community, and their review by platform operators
- * (conventions.md "Approval"). Both follow the lifecycle of `review.ts`.
+ * (conventions.md "Approval"). Both follow the lifecycle of `Policy.ts`.
  */
 export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/core/SellingAccounts", {
   effect: Effect.gen(function*() {
@@ -152,7 +152,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
           : yield* requirePayout(communityId, true)
         const from = stageOf(previous)
         const to = yield* nextStage(from, action)
-        if (action === "submit" && to === from) return // a repeated submit, or one of approved data: nothing to do
+        if (action === "submit" && to === from) return // a repeated submit keeps its place in the queue
         const change = { ...reviewAfter(previous, to, action, yield* now), rejectionReason: reason }
         yield* repo.setReview(subject === "business" ? "business_information" : "payout_settings", communityId, change)
         if (action === "approve" || action === "reject") {

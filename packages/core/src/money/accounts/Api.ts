@@ -8,7 +8,7 @@ import { PostalAddressBody } from "../../domain/PostalAddress"
 import { OneOf } from "../../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
 import { Authenticated, MemberScope } from "../../http/Security"
-import { reviewStatuses } from "./review"
+import { reviewStatuses } from "./Policy"
 
 const Text = (max: number) => Name(max)
 
@@ -109,7 +109,7 @@ const Prerequisite = Schema.Struct({ code: Schema.String, message: Schema.String
 const MANAGERS = "Owner or admin."
 const READERS = "Owner, admin or finance."
 const LIFECYCLE =
-  "Review lifecycle (spec §3; `status` codes `DRAFT`, `PENDING`, `APPROVED`, `REJECTED`): the first save creates `DRAFT`. `submit` is accepted from any state: `DRAFT`, `REJECTED` or an edited `PENDING` go under review (`PENDING` with `submittedAt`; a platform operator answers within 7 business days); a repeated submit of a record under review changes nothing (keeps `submittedAt`, its place in the queue); a submit of an `APPROVED` record changes nothing (it stays approved: there is nothing new to review). The operator approves (`APPROVED`) or rejects (`REJECTED`, with `rejectionReason`) only a submitted `PENDING` record. Editing: `DRAFT` stays `DRAFT`; `REJECTED` goes back to `DRAFT` (reason cleared); `PENDING` keeps its stage (under review: the reviewer sees the latest data); `APPROVED` becomes `PENDING` with `submittedAt: null` and `needsSubmit: true` (spec: \"needs submit again\") — until it is submitted and approved again publishing and checkout are refused. `needsSubmit` is true while the owner has to submit (DRAFT, REJECTED, edited PENDING). An operator decision on anything but a submitted `PENDING` record answers 409 with `errors[0].param = \"status\"` and the allowed actions."
+  "Review lifecycle (spec §3; `status` codes `DRAFT`, `PENDING`, `APPROVED`, `REJECTED`): the first save creates `DRAFT`. `submit` is accepted from any state: `DRAFT`, `REJECTED` or an edited `PENDING` go under review (`PENDING` with `submittedAt`; a platform operator answers within 7 business days); a repeated submit of a record under review changes nothing (keeps `submittedAt`, its place in the queue); a submit of an `APPROVED` record puts it under review again (`PENDING` with a new `submittedAt`; spec §3: any state → submit → under review): until it is approved again, publishing and checkout are refused as if it had never been approved, and so are payout requests and sending pending payouts for payout settings. The operator approves (`APPROVED`) or rejects (`REJECTED`, with `rejectionReason`) only a submitted `PENDING` record. Editing: `DRAFT` stays `DRAFT`; `REJECTED` goes back to `DRAFT` (reason cleared); `PENDING` keeps its stage (under review: the reviewer sees the latest data); `APPROVED` becomes `PENDING` with `submittedAt: null` and `needsSubmit: true` (spec: \"needs submit again\") — until it is submitted and approved again publishing and checkout are refused. `needsSubmit` is true while the owner has to submit (DRAFT, REJECTED, edited PENDING). An operator decision on anything but a submitted `PENDING` record answers 409 with `errors[0].param = \"status\"` and the allowed actions."
 const EMPTY =
   "Before anything was saved the answer is 200 with the empty state: `configured: false`, `status: null`, `needsSubmit: false` and every other field null (never 404)."
 

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { PostalAddress } from "../../domain/PostalAddress"
-import type { ReviewStatus } from "./review"
+import type { ReviewStatus } from "./Policy"
 
 export interface Review {
   readonly status: ReviewStatus

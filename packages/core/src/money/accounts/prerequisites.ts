@@ -1,7 +1,7 @@
 import type { Text } from "../../domain/Text"
 import { accountsMessages as M } from "./messages"
+import { stageOf } from "./Policy"
 import type { Review } from "./Repo"
-import { stageOf } from "./review"
 
 export interface Prerequisite {
   readonly code: string

@@ -1,6 +1,6 @@
 import { currencyOfCountry } from "../../domain/Money"
+import { needsSubmit, stageOf } from "./Policy"
 import type { BusinessRow, PayoutRow, Review } from "./Repo"
-import { needsSubmit, stageOf } from "./review"
 
 const iso = (date: Date | null) => date === null ? null : date.toISOString()
 

@@ -30,8 +30,8 @@ export const payoutMessages = {
   settingsChanged: (requested: string | null, approved: string | null): Text =>
     approved === null
       ? text(
-        "As configurações de repasse não estão aprovadas (foram alteradas depois do pedido); aprove-as antes de enviar o saque.",
-        "The payout settings are not approved (they were changed after the request); approve them before sending the payout."
+        "As configurações de repasse não estão aprovadas (foram alteradas ou enviadas para análise depois do pedido); aprove-as antes de enviar o saque.",
+        "The payout settings are not approved (they were changed or submitted for review after the request); approve them before sending the payout."
       )
       : text(
         `O saque foi pedido para ${

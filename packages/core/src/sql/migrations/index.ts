@@ -32,6 +32,7 @@ import subscriptionScheduledPrice from "./0031_subscription_scheduled_price"
 import call4papersCoSpeakerConsent from "./0032_call4papers_co_speaker_consent"
 import payoutDestination from "./0033_payout_destination"
 import blobs from "./0034_blobs"
+import instanceSettings from "./0035_instance_settings"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -68,5 +69,6 @@ export const migrations = {
   "0031_subscription_scheduled_price": subscriptionScheduledPrice,
   "0032_call4papers_co_speaker_consent": call4papersCoSpeakerConsent,
   "0033_payout_destination": payoutDestination,
-  "0034_blobs": blobs
+  "0034_blobs": blobs,
+  "0035_instance_settings": instanceSettings
 }

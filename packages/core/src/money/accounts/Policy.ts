@@ -25,19 +25,21 @@ export const needsSubmit = (stage: ReviewStage): boolean =>
   stage === "DRAFT" || stage === "AWAITING_SUBMIT" || stage === "REJECTED"
 
 /**
- * The lifecycle (spec §3: "approved → edit → PENDING, needs submit again"; "any → submit"):
+ * The lifecycle (spec §3: "approved → edit → PENDING, needs submit again"; "any → submit → under
+ * review"):
  * - `edit`: a draft stays draft; a rejected one becomes draft again (reason cleared); a pending one keeps
  *   its stage (under review: the reviewer sees the latest data); an approved one becomes PENDING awaiting
  *   a new submit (selling is suspended until it is approved again);
- * - `submit` from any state: draft, rejected or awaiting submit → under review; under review stays
- *   (idempotent, keeps its place in the queue); approved stays approved (nothing changed to review);
+ * - `submit` from any state goes under review: draft, rejected, awaiting submit and approved records
+ *   (an approved one is reviewed again: publishing, checkout and payouts wait for the new approval);
+ *   one already under review stays there (idempotent, keeps its place in the queue);
  * - `approve` / `reject` (platform operator): only a submitted PENDING record.
  */
 const transitions: Record<ReviewStage, Partial<Record<ReviewAction, ReviewStage>>> = {
   DRAFT: { edit: "DRAFT", submit: "UNDER_REVIEW" },
   AWAITING_SUBMIT: { edit: "AWAITING_SUBMIT", submit: "UNDER_REVIEW" },
   UNDER_REVIEW: { edit: "UNDER_REVIEW", submit: "UNDER_REVIEW", approve: "APPROVED", reject: "REJECTED" },
-  APPROVED: { edit: "AWAITING_SUBMIT", submit: "APPROVED" },
+  APPROVED: { edit: "AWAITING_SUBMIT", submit: "UNDER_REVIEW" },
   REJECTED: { edit: "DRAFT", submit: "UNDER_REVIEW" }
 }
 
