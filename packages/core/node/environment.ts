@@ -1,7 +1,8 @@
-import { Config, Effect, Option, Redacted } from "effect"
+import { Config, Effect, Either, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import { parseTrustProxy } from "../src/http/proxy/trustProxy"
 import {
   DEFAULT_OAUTH_REGISTRATION_LIMIT,
   defaultOptions,
@@ -83,6 +84,14 @@ const loadOAuthRegistrationLimit = Effect.gen(function*() {
   } satisfies OAuthRegistrationLimit
 })
 
+/** `TRUST_PROXY`: unset, `false`, a number of hops, or a comma list of addresses, CIDRs, `loopback`, `private`. */
+const loadTrustProxy = Effect.gen(function*() {
+  const given = yield* Config.option(Config.string("TRUST_PROXY"))
+  if (Option.isNone(given)) return undefined
+  const rule = parseTrustProxy(given.value)
+  return Either.isLeft(rule) ? yield* Effect.dieMessage(`TRUST_PROXY: ${rule.left}`) : given.value
+})
+
 /** `DATABASE_URL`, `DATA_DIR`, `JWT_SECRET`, `PUBLIC_BASE_URL` (default `http://localhost:$PORT`) and the rest. */
 export const loadRodaEnvironment = Effect.gen(function*() {
   const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
@@ -96,6 +105,7 @@ export const loadRodaEnvironment = Effect.gen(function*() {
   const sandboxSecret = yield* Config.option(Config.redacted("SANDBOX_WEBHOOK_SECRET"))
   const corsOrigins = yield* Config.option(Config.string("CORS_ORIGINS"))
   const oauthRegistrationLimit = yield* loadOAuthRegistrationLimit
+  const trustProxy = yield* loadTrustProxy
 
   const database: DatabaseOptions = Option.isSome(databaseUrl)
     ? { _tag: "Postgres", url: databaseUrl.value }
@@ -152,7 +162,8 @@ export const loadRodaEnvironment = Effect.gen(function*() {
       // Stored files (certificate PDFs and images): under DATA_DIR, or in memory with DATA_DIR=memory.
       blobDir: dataDir === "memory" ? undefined : join(dataDir, "blobs"),
       ...(Option.isSome(corsOrigins) ? { corsOrigins: yield* parseCorsOrigins(corsOrigins.value) } : {}),
-      oauthRegistrationLimit
+      oauthRegistrationLimit,
+      trustProxy
     })
   } satisfies RodaEnvironment
 })

@@ -109,7 +109,9 @@ describe("Forwarded (RFC 7239)", () => {
   })
 
   it("an unknown or obfuscated client, or an element without for=, stops at the trusted proxy", () => {
-    for (const element of ["for=unknown", "for=_hidden", "for=\"_x:_y\"", "proto=https", "for=", "for=\"[::1\"", "garbage"]) {
+    for (
+      const element of ["for=unknown", "for=_hidden", "for=\"_x:_y\"", "proto=https", "for=", "for=\"[::1\"", "garbage"]
+    ) {
       expect(address(1, "10.0.0.1", { forwarded: `for=6.6.6.6, ${element}` }), element).toBe("10.0.0.1")
     }
   })

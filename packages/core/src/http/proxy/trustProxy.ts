@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import { type Ip, parseRange, type Range, inRange } from "./address"
+import { inRange, type Ip, parseRange, type Range } from "./address"
 
 /**
  * What `TRUST_PROXY` (makeRoda's `trustProxy`) may be: unset or `false` (the socket's address is the
