@@ -75,6 +75,8 @@ describe("roda admin audit", SPAWNS, () => {
       ["payout_settings.reject", OPERATOR],
       ["business_information.approve", OPERATOR]
     ])
+    // Where each operator acted from: nowhere over the CLI, the client's address over HTTP.
+    expect(listed.data.map((entry: any) => entry.clientAddress)).toEqual([null, "127.0.0.1", null, null, null])
     const [inTransit, , fee, rejected] = listed.data
     expect(inTransit).toMatchObject({
       actor: { id: operator.id, email: OPERATOR },

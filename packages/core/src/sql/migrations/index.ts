@@ -31,6 +31,7 @@ import subscriptionRequestKeysCreated from "./0030_subscription_request_keys_cre
 import subscriptionScheduledPrice from "./0031_subscription_scheduled_price"
 import call4papersCoSpeakerConsent from "./0032_call4papers_co_speaker_consent"
 import payoutDestination from "./0033_payout_destination"
+import operatorAuditClientAddress from "./0034_operator_audit_client_address"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -66,5 +67,6 @@ export const migrations = {
   "0030_subscription_request_keys_created": subscriptionRequestKeysCreated,
   "0031_subscription_scheduled_price": subscriptionScheduledPrice,
   "0032_call4papers_co_speaker_consent": call4papersCoSpeakerConsent,
-  "0033_payout_destination": payoutDestination
+  "0033_payout_destination": payoutDestination,
+  "0034_operator_audit_client_address": operatorAuditClientAddress
 }
