@@ -5,7 +5,8 @@ const port = Number(process.env.PORT ?? 3000)
 const host = await makeHost({
   dataDir: process.env.DATA_DIR ?? "memory",
   jwtSecret: process.env.JWT_SECRET ?? "an-example-secret-of-at-least-32-characters",
-  publicBaseUrl: `http://localhost:${port}`
+  publicBaseUrl: `http://localhost:${port}`,
+  trustProxy: process.env.TRUST_PROXY
 }).catch((error: unknown) => {
   console.error(`Roda could not start: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)

@@ -75,6 +75,9 @@ describe("roda admin audit", SPAWNS, () => {
       ["payout_settings.reject", OPERATOR],
       ["business_information.approve", OPERATOR]
     ])
+    // The CLI acts from no client address.
+    const fromCli = listed.data.filter((entry: any) => entry.actor.email === OPERATOR)
+    expect(fromCli.map((entry: any) => entry.clientAddress)).toEqual([null, null, null, null])
     const [inTransit, , fee, rejected] = listed.data
     expect(inTransit).toMatchObject({
       actor: { id: operator.id, email: OPERATOR },

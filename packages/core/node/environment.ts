@@ -1,7 +1,8 @@
-import { Config, Effect, Option, Redacted } from "effect"
+import { Config, Effect, Either, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import { parseTrustProxy } from "../src/http/proxy/trustProxy"
 import {
   DEFAULT_OAUTH_REGISTRATION_LIMIT,
   defaultOptions,
@@ -87,6 +88,14 @@ const loadOAuthRegistrationLimit = Effect.gen(function*() {
   } satisfies OAuthRegistrationLimit
 })
 
+/** `TRUST_PROXY`: unset, `false`, a number of hops, or a comma list of addresses, CIDRs, `loopback`, `private`. */
+const loadTrustProxy = Effect.gen(function*() {
+  const given = yield* Config.option(Config.string("TRUST_PROXY"))
+  if (Option.isNone(given)) return undefined
+  const rule = parseTrustProxy(given.value)
+  return Either.isLeft(rule) ? yield* Effect.dieMessage(`TRUST_PROXY: ${rule.left}`) : given.value
+})
+
 export interface EnvironmentOptions extends Partial<CheckContext> {
   /** The program's own settings, checked with Roda's (all problems are reported together). */
   readonly checks?: ReadonlyArray<SettingCheck> | undefined
@@ -106,6 +115,7 @@ const readEnvironment = Effect.gen(function*() {
   const sandboxSecret = yield* Config.option(Config.redacted("SANDBOX_WEBHOOK_SECRET"))
   const corsOrigins = yield* Config.option(Config.string("CORS_ORIGINS"))
   const oauthRegistrationLimit = yield* loadOAuthRegistrationLimit
+  const trustProxy = yield* loadTrustProxy
 
   const database: DatabaseOptions = Option.isSome(databaseUrl)
     ? { _tag: "Postgres", url: Redacted.make(Redacted.value(databaseUrl.value).trim()) }
@@ -138,7 +148,8 @@ const readEnvironment = Effect.gen(function*() {
       sandboxWebhookSecret,
       blobStore,
       ...(Option.isSome(corsOrigins) ? { corsOrigins: parseCorsOrigins(corsOrigins.value) } : {}),
-      oauthRegistrationLimit
+      oauthRegistrationLimit,
+      trustProxy
     })
   } satisfies RodaEnvironment
 })

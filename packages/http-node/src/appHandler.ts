@@ -1,5 +1,6 @@
 import { Cookies, HttpApp, HttpServerError, HttpServerRequest, HttpTraceContext } from "@effect/platform"
 import type { HttpServerResponse } from "@effect/platform"
+import { ClientAddress } from "@roda/core/node"
 import { Cause, Chunk, Context, Effect, Exit, Option, Runtime, Scope, Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Readable } from "node:stream"
@@ -143,8 +144,11 @@ export const makeAppHandler = <R>(app: App<R>, runtime: Runtime.Runtime<R>, opti
       ),
       (exit) => scope.close(exit)
     ))
-  /** `ended` (optional) is called once the request's fiber has ended, after its scope closed. */
-  return (req: IncomingMessage, res: ServerResponse, ended?: () => void): void => {
+  /**
+   * `ended` (optional) is called once the request's fiber has ended, after its scope closed;
+   * `clientAddress`, the client resolved by the adapter, is the request's `ClientAddress`.
+   */
+  return (req: IncomingMessage, res: ServerResponse, ended?: () => void, clientAddress?: string): void => {
     const request = new NodeServerRequest(req)
     const scope = new RequestScope()
     // The request and its scope are in the fiber's context from its start, in one copy of the
@@ -152,6 +156,7 @@ export const makeAppHandler = <R>(app: App<R>, runtime: Runtime.Runtime<R>, opti
     const services = new Map(runtime.context.unsafeMap)
     services.set(HttpServerRequest.HttpServerRequest.key, request)
     services.set(Scope.Scope.key, scope)
+    if (clientAddress !== undefined) services.set(ClientAddress.key, clientAddress)
     const context = Context.unsafeMake<R | HttpServerRequest.HttpServerRequest | Scope.Scope>(services)
     const fiber = Runtime.runFork(
       Runtime.make({ context, fiberRefs: runtime.fiberRefs, runtimeFlags: runtime.runtimeFlags })

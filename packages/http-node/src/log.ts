@@ -27,6 +27,8 @@ export interface RequestLine {
   readonly path: string
   /** The route template it matched (`/api/courses/:slug`), when it matched one. */
   readonly route?: string | undefined
+  /** The client's address (`TRUST_PROXY` decides whose), when known. */
+  readonly clientAddress?: string | undefined
   readonly status: number
   readonly durationMs: number
 }
@@ -107,12 +109,15 @@ export const makeLog = (
         method: line.method,
         path: line.path,
         ...(line.route === undefined ? {} : { route: line.route }),
+        ...(line.clientAddress === undefined ? {} : { clientAddress: line.clientAddress }),
         status: line.status,
         durationMs
       }))
     } else {
       emit(
-        `[${clock(now)}] ${LABEL[level]} ${line.method} ${line.path} ${line.status} ${durationMs}ms ${line.requestId}`
+        `[${clock(now)}] ${LABEL[level]} ${line.method} ${line.path} ${line.status} ${durationMs}ms ${line.requestId}${
+          line.clientAddress === undefined ? "" : ` ${line.clientAddress}`
+        }`
       )
     }
   }

@@ -16,8 +16,10 @@ const parsed = (req: IncomingMessage) => req as unknown as { readonly body?: unk
 
 export interface NodeHandlerOptions {
   /**
-   * The client's address for sign-in and OAuth registration limits. Default: the socket's remote
-   * address (behind a proxy, pass e.g. `(req) => req.headers["x-real-ip"]` or Express's `req.ip`).
+   * The peer's address, from which Roda finds the client (`RequestInfo.clientAddress`). Default: the
+   * socket's remote address; behind a proxy, set Roda's `trustProxy` (`TRUST_PROXY`). A host that
+   * resolves the client itself (Express's `req.ip` with its `trust proxy`) may pass that instead,
+   * leaving `trustProxy` unset.
    */
   readonly clientAddress?: ((req: IncomingMessage) => string | undefined) | undefined
 }

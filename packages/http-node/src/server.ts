@@ -7,11 +7,9 @@ import {
   MAX_BODY_BYTES,
   type Roda,
   type RodaStartError,
-  routeOf,
   stripeGateway
 } from "@roda/core/node"
 import { Cause, Context, Effect, Layer, Option, Runtime } from "effect"
-import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { resolve } from "node:path"
@@ -21,6 +19,7 @@ import type { ServerConfig, TelemetrySettings } from "./config"
 import { type IdleCollection, idleCollection } from "./idleCollection"
 import { defaultLogSettings, type Log, logTo, makeLog, openingMessage } from "./log"
 import { MCP_PATH, serveMcp } from "./mcp"
+import { type ClientOf, headerOf, logWhenSent, requestIdOf } from "./requestLine"
 
 /**
  * A chunked body (no Content-Length) is read here, up to one chunk past the 1 MB limit, and
@@ -111,13 +110,6 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body))
 }
 
-/** A client's `X-Request-Id` is kept when it is a plain token; otherwise one is made. */
-const REQUEST_ID = /^[\w.:-]{1,128}$/
-const requestIdOf = (req: IncomingMessage) => {
-  const given = req.headers["x-request-id"]
-  return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID()
-}
-
 /**
  * The requests running, each until every part of it has ended (`requestInFlight`): its response
  * closed, its fiber ended, and any asynchronous work of its own (readiness, MCP, a chunked body
@@ -129,29 +121,11 @@ interface Running {
   stopping: boolean
 }
 
-/** Roda's app on Node's request and response; `ended` is called once the request's fiber has ended. */
-type NodeHandler = (req: IncomingMessage, res: ServerResponse, ended: () => void) => void
-
-/** The request's line in the log, written once its answer is sent (the route template is looked up only then). */
-const logWhenSent = (
-  log: Log,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  requestId: string,
-  started: number
-) => {
-  if (!res.writableFinished || !log.logsRequest(res.statusCode)) return
-  const method = req.method ?? "GET"
-  log.request({
-    requestId,
-    method,
-    path,
-    route: routeOf(method, path),
-    status: res.statusCode,
-    durationMs: performance.now() - started
-  })
-}
+/**
+ * Roda's app on Node's request and response; `ended` is called once the request's fiber has ended;
+ * `clientAddress` is the request's client (`RodaHttpApp.clientAddress`).
+ */
+type NodeHandler = (req: IncomingMessage, res: ServerResponse, ended: () => void, clientAddress?: string) => void
 
 /**
  * Health and readiness are answered here; so are the app's answers that need no fiber (a constant
@@ -165,51 +139,59 @@ const logWhenSent = (
  * waits for both before the database closes. One `close` listener ends the response's part and
  * writes the log line, with no promise per request.
  */
-const handle =
-  (roda: Roda, app: NodeHandler, answerAtOnce: AnswerAtOnce, log: Log, running: Running, idle: IdleCollection) =>
-  (req: IncomingMessage, res: ServerResponse) => {
-    idle.touch()
-    if (running.stopping) res.setHeader("connection", "close")
-    const started = performance.now()
-    const url = req.url ?? "/"
-    const query = url.indexOf("?")
-    const path = query === -1 ? url : url.slice(0, query)
-    const requestId = requestIdOf(req)
-    res.setHeader("x-request-id", requestId)
-    const part = requestInFlight(running.requests)
-    const responseEnded = part()
-    res.once("close", () => {
-      responseEnded()
-      logWhenSent(log, req, res, path, requestId, started)
-    })
-    if (path === "/healthz") return json(res, 200, { status: "ok" })
-    if (path === "/readyz") {
-      return track(
-        part,
-        roda.ready().then(
-          () => json(res, 200, { status: "ready" }),
-          () => json(res, 503, { status: "unavailable" })
-        )
-      )
-    }
-    if (path === MCP_PATH) {
-      return track(
-        part,
-        serveMcp(roda, req, res).catch((error) => answerFailure(log, req, res, requestId, error))
-      )
-    }
-    const atOnce = answerAtOnce({ method: req.method ?? "GET", url, headers: req.headers })
-    if (atOnce !== undefined && writeInMemory(res, atOnce)) return
-    settleUnreadBody(req, res)
-    if (!isChunked(req)) return runApp(app, log, part, req, res, requestId)
-    track(
+const handle = (
+  roda: Roda,
+  app: NodeHandler,
+  answerAtOnce: AnswerAtOnce,
+  clientOf: ClientOf,
+  log: Log,
+  running: Running,
+  idle: IdleCollection
+) =>
+(req: IncomingMessage, res: ServerResponse) => {
+  idle.touch()
+  if (running.stopping) res.setHeader("connection", "close")
+  const started = performance.now()
+  const url = req.url ?? "/"
+  const query = url.indexOf("?")
+  const path = query === -1 ? url : url.slice(0, query)
+  const requestId = requestIdOf(req)
+  const clientAddress = clientOf(req.socket.remoteAddress, headerOf(req))
+  res.setHeader("x-request-id", requestId)
+  const part = requestInFlight(running.requests)
+  const responseEnded = part()
+  res.once("close", () => {
+    responseEnded()
+    logWhenSent(log, req, res, path, requestId, started, clientAddress)
+  })
+  if (path === "/healthz") return json(res, 200, { status: "ok" })
+  if (path === "/readyz") {
+    return track(
       part,
-      replayChunked(req).then(
-        (replayed) => runApp(app, log, part, replayed, res, requestId),
-        (error) => answerFailure(log, req, res, requestId, error)
+      roda.ready().then(
+        () => json(res, 200, { status: "ready" }),
+        () => json(res, 503, { status: "unavailable" })
       )
     )
   }
+  if (path === MCP_PATH) {
+    return track(
+      part,
+      serveMcp(roda, req, res).catch((error) => answerFailure(log, req, res, requestId, error))
+    )
+  }
+  const atOnce = answerAtOnce({ method: req.method ?? "GET", url, headers: req.headers })
+  if (atOnce !== undefined && writeInMemory(res, atOnce)) return
+  settleUnreadBody(req, res)
+  if (!isChunked(req)) return runApp(app, log, part, req, res, requestId, clientAddress)
+  track(
+    part,
+    replayChunked(req).then(
+      (replayed) => runApp(app, log, part, replayed, res, requestId, clientAddress),
+      (error) => answerFailure(log, req, res, requestId, error)
+    )
+  )
+}
 
 const noAnswerAtOnce: AnswerAtOnce = () => undefined
 
@@ -237,11 +219,12 @@ const runApp = (
   part: () => () => void,
   req: IncomingMessage,
   res: ServerResponse,
-  requestId: string
+  requestId: string,
+  clientAddress: string | undefined
 ) => {
   const ended = part()
   try {
-    app(req, res, ended)
+    app(req, res, ended, clientAddress)
   } catch (error) {
     ended()
     answerFailure(log, req, res, requestId, error)
@@ -351,7 +334,7 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
     building.catch(() => undefined) // a database that cannot be used is reported by `ready`
     yield* Effect.tryPromise({ try: () => roda.ready(), catch: (error) => error as RodaStartError })
     const running: Running = { requests: makeInFlight(), stopping: false }
-    const { answerAtOnce, app, runtime } = yield* Effect.promise(() => building)
+    const { answerAtOnce, app, clientAddress, runtime } = yield* Effect.promise(() => building)
     const tracing = config.telemetry !== undefined
     const nodeHandler = makeAppHandler(app, requestRuntime(runtime), {
       tracing,
@@ -362,7 +345,7 @@ export const serve = (config: ServerConfig, options: ServeOptions = {}) =>
       Effect.async<Server>((resume) => {
         const server = createServer(
           // With tracing on, every request goes through the app, which opens its server span.
-          handle(roda, nodeHandler, tracing ? noAnswerAtOnce : answerAtOnce, log, running, idle)
+          handle(roda, nodeHandler, tracing ? noAnswerAtOnce : answerAtOnce, clientAddress, log, running, idle)
         )
         server.once("error", (error) => resume(Effect.die(error)))
         server.listen(config.port, config.host, () => resume(Effect.succeed(server)))

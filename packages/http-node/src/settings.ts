@@ -1,5 +1,6 @@
+import { parseTrustProxy } from "@roda/core"
 import { problem, type SettingCheck } from "@roda/core/node"
-import { isIP } from "node:net"
+import { Either } from "effect"
 import { LOG_FORMATS, LOG_LEVELS } from "./log"
 
 const oneOf = (variable: string, allowed: ReadonlyArray<string>): SettingCheck => ({
@@ -29,29 +30,14 @@ const otlpEndpointCheck: SettingCheck = {
     )]
 }
 
-/** An address or a block of them: `203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`. */
-const isAddressOrBlock = (entry: string) => {
-  const [address = "", bits, ...rest] = entry.split("/")
-  const family = isIP(address)
-  if (family === 0 || rest.length > 0) return false
-  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
-}
-
-/** `TRUST_PROXY`, its form only: `false`, a number of proxies, or addresses, blocks, `loopback` and `private`. */
+/** `TRUST_PROXY`: `false`, a number of proxies, or addresses, blocks, `loopback` and `private` (core's rule). */
 const trustProxyCheck: SettingCheck = {
   variables: ["TRUST_PROXY"],
   check: ({ TRUST_PROXY: value }) => {
-    if (value === undefined) return []
-    const trimmed = value.trim()
-    if (trimmed === "false" || /^\d+$/.test(trimmed)) return []
-    const wrong = trimmed.split(",").map((entry) => entry.trim()).filter((entry) =>
-      entry !== "loopback" && entry !== "private" && !isAddressOrBlock(entry)
-    )
-    return wrong.length === 0 ? [] : [problem(
+    const rule = parseTrustProxy(value)
+    return Either.isRight(rule) ? [] : [problem(
       "TRUST_PROXY",
-      `${wrong.map((entry) => JSON.stringify(entry)).join(", ")} ${
-        wrong.length === 1 ? "is" : "are"
-      } not false, a number, an address, a block (CIDR), loopback or private`,
+      rule.left,
       "set false, the number of proxies in front, or a comma list such as loopback,10.0.0.0/8"
     )]
   }

@@ -90,6 +90,27 @@ describe("configuration", () => {
     expect(Redacted.value(given.value.options.sandboxWebhookSecret!)).toBe("x".repeat(32))
   })
 
+  it("reads TRUST_PROXY as it is given, and refuses a bad value naming TRUST_PROXY", async () => {
+    const unset = await load({ DATA_DIR: "memory" })
+    if (!Exit.isSuccess(unset)) throw new Error("config failed")
+    expect(unset.value.options.trustProxy).toBeUndefined()
+    for (const value of ["1", "loopback, 10.0.0.0/8, fd00::/8", "false"]) {
+      const given = await load({ DATA_DIR: "memory", TRUST_PROXY: value })
+      if (!Exit.isSuccess(given)) throw new Error(`config failed for ${value}`)
+      expect(given.value.options.trustProxy).toBe(value)
+    }
+    for (const value of ["true", "-1", "loopback, proxy.internal", "10.0.0.0/40"]) {
+      const refused = await load({ DATA_DIR: "memory", TRUST_PROXY: value })
+      if (!Exit.isFailure(refused)) throw new Error(`TRUST_PROXY=${value} was accepted`)
+      expect(Cause.pretty(refused.cause)).toContain("TRUST_PROXY: ")
+    }
+    const named = await load({ DATA_DIR: "memory", TRUST_PROXY: "loopback,proxy.internal" })
+    if (!Exit.isFailure(named)) throw new Error("accepted")
+    expect(Cause.pretty(named.cause)).toContain(
+      "TRUST_PROXY: \"proxy.internal\" is not a number of hops, an address, a CIDR (10.0.0.0/8, fd00::/8), loopback or private"
+    )
+  })
+
   it("reads LOG_FORMAT and LOG_LEVEL, and refuses unknown values", async () => {
     const unset = await load({ DATA_DIR: "memory" })
     if (!Exit.isSuccess(unset)) throw new Error("config failed")

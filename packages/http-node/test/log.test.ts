@@ -34,10 +34,12 @@ describe("request log", () => {
     const { log, lines } = capture("pretty")
     log.request(line)
     log.write("warn", "slow", { ms: 12 })
+    log.request({ ...line, clientAddress: "2001:db8::7" })
     log.flush()
     expect(lines()).toEqual([
       expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO GET \/api\/feed 200 3\.1ms req-1$/),
-      expect.stringMatching(/^\[[\d:.]+\] WARN slow ms=12$/)
+      expect.stringMatching(/^\[[\d:.]+\] WARN slow ms=12$/),
+      expect.stringMatching(/^\[[\d:.]+\] INFO GET \/api\/feed 200 3\.1ms req-1 2001:db8::7$/)
     ])
   })
 

@@ -69,6 +69,7 @@ describe("Node server", () => {
       requestId: "probe-42",
       method: "GET",
       path: "/healthz",
+      clientAddress: "127.0.0.1",
       status: 200,
       durationMs: expect.any(Number)
     })

@@ -59,6 +59,17 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 - OAuth dynamic client registration (\`POST /oauth/register\`) is limited per clock hour, per client address
   (20) and in all (1,000), both configurable (0 is no limit): 429 \`temporarily_unavailable\` with \`Retry-After\`
   (seconds until the hour ends). Refused metadata (400) is not counted.
+- The client address every per-client limit and the operator audit log use is resolved once per request.
+  By default it is the socket's, and \`Forwarded\`, \`X-Forwarded-For\`, \`X-Forwarded-Proto\` and
+  \`X-Forwarded-Host\` are ignored. Behind proxies the server trusts (\`TRUST_PROXY\`: a number of hops, or
+  the proxies' addresses and CIDRs), the hops are walked from the right starting at the socket, as long as
+  the hop reached is trusted: with \`n\` hops the client is the \`n\`-th address from the right of
+  \`X-Forwarded-For\`; with addresses, the first hop that is not one of them. \`Forwarded\` (RFC 7239) is read
+  instead of \`X-Forwarded-For\` when present (\`for=\` with ports and quoted \`"[IPv6]:port"\` forms). Entries
+  left of the trusted ones are the client's to write and change nothing; a hop that names no address
+  (\`unknown\`, an obfuscated name, anything else) leaves the client at the trusted proxy that sent it. A
+  header sent by a peer that is not trusted is never read. Links in e-mails always use the configured public
+  base URL, never \`X-Forwarded-Host\`.
 - E-mail addresses are compared after Unicode NFC normalization and lower-casing. Password recovery
   answers at once, identically for any address; the link and the e-mail are made off the request path.
 - Set-password links: invites are valid 7 days, recovery links 1 hour; each is single use, and using one

@@ -1,11 +1,14 @@
 import { HttpApiBuilder, HttpApp, HttpMiddleware, HttpServer } from "@effect/platform"
 import type { HttpRouter, HttpServerRequest } from "@effect/platform"
-import { Context, Effect, Layer, Logger, ManagedRuntime, Runtime, type Scope } from "effect"
+import { Context, Effect, Either, Layer, Logger, ManagedRuntime, Runtime, type Scope } from "effect"
 import { docsPage, openApiDocument } from "../api/docsPage"
 import { RodaApi } from "../api/RodaApi"
 import { AppError } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
 import { ClientAddress } from "../http/ClientAddress"
+import type { HeaderLookup } from "../http/proxy/forwarded"
+import { resolveClient } from "../http/proxy/resolveClient"
+import { parseTrustProxy } from "../http/proxy/trustProxy"
 import { Options } from "../platform/Options"
 import { ping } from "../sql/Database"
 import { type AnswerAtOnce, makeAnswerAtOnce, withAnswersAtOnce } from "./answerAtOnce"
@@ -98,7 +101,12 @@ const tracingLayer = (enabled: boolean) =>
   enabled ? Layer.empty : Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true)
 
 export interface RequestInfo {
-  /** The client's address, for sign-in throttling. */
+  /**
+   * The address of the peer that sent the request (the socket's). It is the client's unless
+   * `options.trustProxy` trusts it as a proxy: then the client is read from its `Forwarded` or
+   * `X-Forwarded-For` header. A host that already resolved the client itself (Express's `req.ip`
+   * with its own `trust proxy`) passes that, and leaves `trustProxy` unset.
+   */
   readonly clientAddress?: string | undefined
 }
 
@@ -119,6 +127,11 @@ export interface RodaHttpApp {
    * adapter may write them at once and run `app` only when this gives none.
    */
   readonly answerAtOnce: AnswerAtOnce
+  /**
+   * The client of a request from `peer` with these headers (`options.trustProxy`): the adapter puts
+   * it in the request's context as `ClientAddress`, and may log it.
+   */
+  readonly clientAddress: (peer: string | undefined, header: HeaderLookup) => string | undefined
 }
 
 export interface Roda {
@@ -158,6 +171,9 @@ const unavailable = (request: Request) =>
 export const makeRoda = (given: RodaConfig): Roda => {
   validateConfig(given)
   const config: RodaConfig = { ...given, publicUrl: given.publicUrl ?? "record" }
+  const trustRule = Either.getOrThrow(parseTrustProxy(config.options.trustProxy))
+  const clientAddress = (peer: string | undefined, header: HeaderLookup) =>
+    resolveClient(trustRule, peer, header).address
   const memoMap = Effect.runSync(Layer.makeMemoMap)
   const infrastructure = infrastructureLayer(config)
   const runtime = ManagedRuntime.make(servicesOn(infrastructure), memoMap)
@@ -183,7 +199,12 @@ export const makeRoda = (given: RodaConfig): Roda => {
   const httpApp = () =>
     served ??= direct.runtime().then((runtime) =>
       Runtime.runPromise(runtime)(
-        Effect.zipWith(apiHttpApp, makeAnswerAtOnce, (app, answerAtOnce) => ({ app: gate(app), runtime, answerAtOnce }))
+        Effect.zipWith(apiHttpApp, makeAnswerAtOnce, (app, answerAtOnce) => ({
+          app: gate(app),
+          runtime,
+          answerAtOnce,
+          clientAddress
+        }))
       )
     )
   // The requests being handled, so that dispose closes the database only after them.
@@ -194,7 +215,9 @@ export const makeRoda = (given: RodaConfig): Roda => {
     if (admitted.refused !== undefined) return admitted.refused
     // The client left while its body was read: the fiber would never hear of it.
     if (admitted.request.signal.aborted) return new Response(null, { status: 499 })
-    const context = info?.clientAddress ? Context.make(ClientAddress, info.clientAddress) : undefined
+    const headers = admitted.request.headers
+    const address = clientAddress(info?.clientAddress, (name) => headers.get(name))
+    const context = address ? Context.make(ClientAddress, address) : undefined
     return web.handler(admitted.request, context)
   }
   /** Aborting `request.signal` (the client left) interrupts the request's fiber. */

@@ -1,4 +1,5 @@
-import { Redacted } from "effect"
+import { Either, Redacted } from "effect"
+import { parseTrustProxy } from "../http/proxy/trustProxy"
 import type { RodaConfig } from "./config"
 
 /** A `makeRoda` option that cannot work: thrown by `makeRoda` itself, before any request. */
@@ -69,6 +70,8 @@ export const configProblems = (config: RodaConfig): ReadonlyArray<string> => {
       problems.push(`options.oauthRegistrationLimit.${name} must be a whole number, 0 for no limit`)
     }
   }
+  const trustProxy = parseTrustProxy(options.trustProxy)
+  if (Either.isLeft(trustProxy)) problems.push(`options.trustProxy (TRUST_PROXY): ${trustProxy.left}`)
   return problems
 }
 

@@ -26,6 +26,7 @@ const AuditEntry = Schema.Struct({
   target: Schema.Struct({ type: OneOf(...auditTargetTypes), id: Schema.String }),
   communityId: Schema.NullOr(Schema.String),
   details: Schema.Unknown,
+  clientAddress: Schema.NullOr(Schema.String),
   createdAt: Schema.String
 })
 
@@ -46,7 +47,7 @@ export class AuditApi extends HttpApiGroup.make("operatorAudit")
         OpenApi.Description,
         `Platform operators (SuperAdmin) only: 403 \`${Messages.platformAdminRequired.en}\` for anyone else; no X-CommunityId. One entry per operator action, written in the action's own transaction (an action that failed or was rolled back has none), newest first (keyset: \`limit\`, \`cursor\`). Each names the \`actor\` (account id and e-mail as they were; over the CLI, the \`--as\` operator), the \`action\` (${
           auditActions.map((action) => `\`${action}\``).join(", ")
-        }), the \`target\` (type and id; a fee override is named by its payment method), the \`communityId\` and \`details\` (a reason, amounts, the batch size; secrets are never stored). Filters: \`action\`, \`actor\` (account id), \`community\` (id), \`since\` and \`until\` (an ISO 8601 date, a whole UTC day, or a date-time with an offset; both inclusive, \`since\` before \`until\`). A bad filter answers 400 naming it in \`errors[0].param\`.`
+        }), the \`target\` (type and id; a fee override is named by its payment method), the \`communityId\`, \`details\` (a reason, amounts, the batch size; secrets are never stored) and \`clientAddress\` (the address the operator acted from, found as every per-client limit finds it: the socket's, or behind \`TRUST_PROXY\` the client its trusted proxies name; null over the CLI and for entries older than it). Filters: \`action\`, \`actor\` (account id), \`community\` (id), \`since\` and \`until\` (an ISO 8601 date, a whole UTC day, or a date-time with an offset; both inclusive, \`since\` before \`until\`). A bad filter answers 400 naming it in \`errors[0].param\`.`
       )
   )
   .middleware(Authenticated)

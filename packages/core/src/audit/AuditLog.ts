@@ -30,6 +30,7 @@ export const auditView = (row: AuditRow) => ({
   target: { type: row.targetType, id: row.targetId },
   communityId: row.communityId,
   details: row.details,
+  clientAddress: row.clientAddress,
   createdAt: new Date(row.createdAt).toISOString()
 })
 

@@ -1,5 +1,6 @@
 import { Clock, Effect, Layer } from "effect"
 import { isUuid } from "../domain/Ids"
+import { ClientAddress } from "../http/ClientAddress"
 import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { storedDetails } from "./details"
@@ -23,6 +24,7 @@ export const OperatorAuditLive = Layer.effect(
           targetId: isUuid(entry.target.id) ? entry.target.id.toLowerCase() : entry.target.id,
           communityId: entry.community?.toLowerCase() ?? null,
           details: JSON.stringify(storedDetails(entry.details ?? {})),
+          clientAddress: (yield* ClientAddress) ?? null,
           createdAt: new Date(yield* Clock.currentTimeMillis)
         })
       })

@@ -12,6 +12,8 @@ export interface NewAuditRow {
   readonly communityId: string | null
   /** JSON text, already stripped of secrets. */
   readonly details: string
+  /** Where the operator acted from over HTTP; null from the CLI. */
+  readonly clientAddress: string | null
   readonly createdAt: Date
 }
 
@@ -24,6 +26,7 @@ export interface AuditRow {
   readonly targetId: string
   readonly communityId: string | null
   readonly details: unknown
+  readonly clientAddress: string | null
   readonly createdAt: Date
 }
 
@@ -45,13 +48,16 @@ export class AuditRepo extends Effect.Service<AuditRepo>()("@roda/core/AuditRepo
 
     const insert = (row: NewAuditRow) =>
       sql`INSERT INTO operator_audit (id, actor_id, actor_email, action, target_type, target_id, community_id,
-          details, created_at)
+          details, client_address, created_at)
         VALUES (${row.id}, ${row.actorId}, ${row.actorEmail}, ${row.action}, ${row.targetType}, ${row.targetId},
-          ${row.communityId}, ${row.details}::jsonb, ${row.createdAt})`.pipe(Effect.asVoid, Effect.orDie)
+          ${row.communityId}, ${row.details}::jsonb, ${row.clientAddress}, ${row.createdAt})`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
 
     const list = (filter: AuditFilter) =>
       sql<AuditRow & { readonly details: string }>`SELECT id, actor_id, actor_email, action, target_type, target_id,
-          community_id, details::text AS details, created_at
+          community_id, details::text AS details, client_address, created_at
         FROM operator_audit
         WHERE ${
         sql.and([

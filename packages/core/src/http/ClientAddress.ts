@@ -1,16 +1,15 @@
-import { HttpServerRequest } from "@effect/platform"
-import { Context, Effect, Option } from "effect"
+import { Context } from "effect"
 
-/** The client's address, when the adapter knows it (limits sign-in attempts and OAuth registrations). */
+/**
+ * The client's address, resolved once per request from the peer's address and the trusted proxies'
+ * headers (`options.trustProxy`, `http/proxy/`) by the adapter: makeRoda's web handler, or the Node
+ * server through `RodaHttpApp.clientAddress`. Every per-client limit (sign-in, OAuth registration)
+ * and the audit log read it; undefined when the adapter knows no address (the CLI, a host that
+ * gives none).
+ */
 export class ClientAddress extends Context.Reference<ClientAddress>()("@roda/core/ClientAddress", {
   defaultValue: (): string | undefined => undefined
 }) {}
 
-/** The address the adapter gave, else the socket's (Node serves requests without a web round trip). */
-export const clientAddress = Effect.flatMap(
-  ClientAddress,
-  (given) =>
-    given !== undefined
-      ? Effect.succeed(given)
-      : Effect.map(HttpServerRequest.HttpServerRequest, (request) => Option.getOrUndefined(request.remoteAddress))
-)
+/** The request's client address (`ClientAddress`). */
+export const clientAddress = ClientAddress

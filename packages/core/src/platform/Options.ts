@@ -1,4 +1,5 @@
 import { Context, Redacted } from "effect"
+import type { TrustProxySetting } from "../http/proxy/trustProxy"
 
 /** Typed options core is built with; adapters read them from the environment (architecture rule 7). */
 export interface RodaOptions {
@@ -57,6 +58,13 @@ export interface RodaOptions {
    * (`OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR`, `OAUTH_REGISTRATIONS_PER_HOUR`).
    */
   readonly oauthRegistrationLimit?: OAuthRegistrationLimit | undefined
+  /**
+   * The proxies in front of Roda (`TRUST_PROXY`), whose `Forwarded` / `X-Forwarded-For` name the
+   * client: unset or `false`, none (the peer's address is the client); a number, that many hops; or
+   * their addresses, CIDRs, `loopback` and `private` (a comma list or an array). Every per-client
+   * limit and the audit log use the client found this way.
+   */
+  readonly trustProxy?: TrustProxySetting | undefined
 }
 
 /**

@@ -177,16 +177,29 @@ describe("gateway accounts", () => {
     expectError(await api.put(path, { accountId: "acct_1Owner" }, { token: made.owner.token }), 403)
     expectInvalid(await api.put(path, { accountId: "not-an-account" }, { token: operator }), "accountId")
     expect(await rowsOf(id)).toBe(0)
-    expectOk(await api.put(path, { accountId: "acct_1Audited" }, { token: operator }))
-    expectOk(await api.del(path, { token: operator }))
+    // The address the operator acted from is the peer's: its spoofed X-Forwarded-For is not trusted.
+    const spoofed = { "x-forwarded-for": "203.0.113.66" }
+    expectOk(
+      await api.put(path, { accountId: "acct_1Audited" }, {
+        token: operator,
+        clientAddress: "192.0.2.44",
+        headers: spoofed
+      })
+    )
+    expectOk(await api.del(path, { token: operator, clientAddress: "::ffff:192.0.2.45" }))
     const [removed, set] = await auditOf(id)
     expect(set).toMatchObject({
       actor: byOperator,
       action: "gateway_account.set",
       target: { type: "gateway_account", id },
-      details: { accountId: "acct_1Audited" }
+      details: { accountId: "acct_1Audited" },
+      clientAddress: "192.0.2.44"
     })
-    expect(removed).toMatchObject({ action: "gateway_account.remove", target: { type: "gateway_account", id } })
+    expect(removed).toMatchObject({
+      action: "gateway_account.remove",
+      target: { type: "gateway_account", id },
+      clientAddress: "192.0.2.45"
+    })
   })
 })
 

@@ -29,6 +29,14 @@ describe("makeRoda validates its options itself", () => {
     expect(make).toThrow(/options\.mailFrom must be an address/)
   })
 
+  it("refuses a trustProxy it cannot read, naming TRUST_PROXY", () => {
+    for (const trustProxy of [true, -2, "everyone", ["10.0.0.0/8", "nope"]]) {
+      const make = () => makeRoda({ database: memory, options: defaultOptions({ jwtSecret, trustProxy }) })
+      expect(make).toThrow(RodaConfigError)
+      expect(make).toThrow(/options\.trustProxy \(TRUST_PROXY\): /)
+    }
+  })
+
   it("refuses to start without a platform, and names the Node import that brings one", () => {
     const config = { database: memory, options: defaultOptions({ jwtSecret }) }
     expect(() => makeRodaWithoutPlatform(config)).toThrow(RodaConfigError)

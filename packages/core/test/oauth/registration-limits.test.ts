@@ -66,6 +66,29 @@ describe("OAuth: dynamic registration is limited per client address and in all",
   }
   afterAll(() => Promise.all(started.map((roda) => roda.dispose())))
 
+  it("behind a trusted proxy (trustProxy: 1), counts the client X-Forwarded-For names, never the proxy", async () => {
+    const hour = ownHour()
+    const roda = startRoda({ oauthRegistrationLimit: { perAddressPerHour: 2, totalPerHour: 0 }, trustProxy: 1 }, {
+      clock: hour.clock
+    })
+    started.push(roda)
+    const api = client(roda)
+    const viaProxy = (forwardedFor: string) =>
+      api.post("/oauth/register", { redirect_uris: [REDIRECT_URI] }, {
+        clientAddress: "10.0.0.7",
+        headers: { "x-forwarded-for": forwardedFor }
+      })
+    // The entries left of the proxy's own are the client's to write: they change nothing.
+    expect((await viaProxy("6.6.6.1, 198.51.100.20")).status).toBe(201)
+    expect((await viaProxy("6.6.6.2, 198.51.100.20")).status).toBe(201)
+    expectRefused(await viaProxy("6.6.6.3, 198.51.100.20"))
+    expect((await viaProxy("[2001:DB8:0::20]:443")).status).toBe(201)
+    expect(await rowsOf(roda, hour.windowStart)).toEqual([
+      { scope: "address:198.51.100.20", used: 2 },
+      { scope: "address:2001:db8::20", used: 1 }
+    ])
+  })
+
   it("lets exactly 3 of 30 parallel registrations from one address through; another address is not affected", async () => {
     const { register } = start(3, 0)
     const from = address()

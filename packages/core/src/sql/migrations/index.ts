@@ -33,6 +33,7 @@ import call4papersCoSpeakerConsent from "./0032_call4papers_co_speaker_consent"
 import payoutDestination from "./0033_payout_destination"
 import blobs from "./0034_blobs"
 import instanceSettings from "./0035_instance_settings"
+import operatorAuditClientAddress from "./0036_operator_audit_client_address"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -70,5 +71,6 @@ export const migrations = {
   "0032_call4papers_co_speaker_consent": call4papersCoSpeakerConsent,
   "0033_payout_destination": payoutDestination,
   "0034_blobs": blobs,
-  "0035_instance_settings": instanceSettings
+  "0035_instance_settings": instanceSettings,
+  "0036_operator_audit_client_address": operatorAuditClientAddress
 }
