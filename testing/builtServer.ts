@@ -11,20 +11,35 @@ export const SERVER_BIN = fileURLToPath(new URL("../packages/http-node/dist/main
 export interface BuiltServer {
   readonly base: string
   readonly process: ChildProcess
+  /** Its embedded data folder (`stop` removes it unless `env` named it); undefined on PostgreSQL. */
+  readonly dataDir: string | undefined
   /** What it wrote to stdout and stderr so far. */
   readonly output: () => string
   readonly stop: () => Promise<void>
 }
 
+export interface BuiltServerOptions {
+  /** The binary to run (default the workspace's built `roda-server`), e.g. one installed from tarballs. */
+  readonly bin?: string
+  readonly cwd?: string
+  /** On a new embedded data folder even in the PostgreSQL run (default: the run's database). */
+  readonly embedded?: boolean
+}
+
 /**
- * Starts the built `roda-server` on a free port, on the run's database (a new data folder, or the test
+ * Starts a built `roda-server` on a free port, on the run's database (a new data folder, or the test
  * file's PostgreSQL database), with `env` added; resolves once `/readyz` answers 200.
  */
-export const startBuiltServer = async (env: Record<string, string> = {}): Promise<BuiltServer> => {
+export const startBuiltServer = async (
+  env: Record<string, string> = {},
+  options: BuiltServerOptions = {}
+): Promise<BuiltServer> => {
   const port = await freePort()
-  const dataDir = mkdtempSync(join(tmpdir(), "roda-built-"))
-  const postgres = process.env.DATABASE_URL
-  const child = spawn(SERVER_BIN, [], {
+  const postgres = options.embedded === true ? undefined : process.env.DATABASE_URL
+  const made = postgres === undefined && env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), "roda-built-")) : undefined
+  const dataDir = postgres === undefined ? env.DATA_DIR ?? made : undefined
+  const child = spawn(options.bin ?? SERVER_BIN, [], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: {
       PATH: process.env.PATH ?? "",
       PORT: String(port),
@@ -34,7 +49,7 @@ export const startBuiltServer = async (env: Record<string, string> = {}): Promis
       PAYMENT_GATEWAY: "sandbox",
       SANDBOX_WEBHOOK_SECRET: "whsec_dGVzdC1zYW5kYm94LXdlYmhvb2stc2VjcmV0LWtleQ==",
       LOG_LEVEL: "warn",
-      ...(postgres === undefined ? { DATA_DIR: dataDir } : { DATABASE_URL: postgres }),
+      ...(postgres === undefined ? { DATA_DIR: dataDir! } : { DATABASE_URL: postgres }),
       ...env
     },
     stdio: ["ignore", "pipe", "pipe"]
@@ -46,7 +61,7 @@ export const startBuiltServer = async (env: Record<string, string> = {}): Promis
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
     await exited
-    rmSync(dataDir, { recursive: true, force: true })
+    if (made !== undefined) rmSync(made, { recursive: true, force: true })
   }
   const base = `http://127.0.0.1:${port}`
   for (let tries = 0; tries < 600; tries++) {
@@ -55,10 +70,26 @@ export const startBuiltServer = async (env: Record<string, string> = {}): Promis
       throw new Error(`roda-server exited with ${child.exitCode}: ${output}`)
     }
     if (await fetch(`${base}/readyz`).then((reply) => reply.status === 200, () => false)) {
-      return { base, process: child, output: () => output, stop }
+      return { base, process: child, dataDir, output: () => output, stop }
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   await stop()
   throw new Error(`roda-server did not answer /readyz within 60 s: ${output}`)
 }
+
+/**
+ * A `Roda`-shaped stand-in for a running server, for the suites' clients (core's test harness calls
+ * `roda.handler(request)`): each request goes over HTTP to `base`, redirects not followed.
+ */
+export const overHttp = (base: string) => ({
+  handler: async (request: Request) => {
+    const url = new URL(request.url)
+    return fetch(`${base}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.method === "GET" || request.method === "HEAD" ? null : await request.arrayBuffer(),
+      redirect: "manual"
+    })
+  }
+})

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type BuiltServer, startBuiltServer } from "../../../../testing/builtServer"
-import { startSmtp } from "../../../../testing/smtp"
+import { startSmtp, textOf } from "../../../../testing/smtp"
 
 /**
  * The built `roda-server` (dist/, as shipped) sends its e-mails over SMTP: nodemailer is loaded
@@ -28,10 +28,6 @@ const post = async (path: string, body: unknown) => {
   return { status: reply.status, body: await reply.json() as any }
 }
 
-/** The text of a message, its quoted-printable soft breaks and escapes undone. */
-const textOf = (data: string) =>
-  data.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-
 describe("the built server's e-mail", () => {
   it("delivers the recovery e-mail over SMTP, and its link sets a new password", async () => {
     const email = `built-${Date.now()}@roda.test`
@@ -39,7 +35,7 @@ describe("the built server's e-mail", () => {
     expect((await post("/api/auth/recovery-password", { email })).status).toBe(200)
 
     const mail = await smtp.mailTo(email)
-    const link = new URL(/http:\/\/127\.0\.0\.1:\d+\/set-password\?[^\s"<>]+/.exec(textOf(mail.data))![0])
+    const link = new URL(/http:\/\/127\.0\.0\.1:\d+\/set-password\?[^\s"<>]+/.exec(textOf(mail))![0])
     expect(link.origin).toBe(server.base)
     const set = await post("/api/auth/set-password", {
       id: link.searchParams.get("id"),
