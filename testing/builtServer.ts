@@ -26,12 +26,16 @@ export interface BuiltServerOptions {
   readonly embedded?: boolean
 }
 
+const definedOnly = (env: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined))
+
 /**
  * Starts a built `roda-server` on a free port, on the run's database (a new data folder, or the test
- * file's PostgreSQL database), with `env` added; resolves once `/readyz` answers 200.
+ * file's PostgreSQL database), with `env` added (a variable given as undefined is left unset); resolves
+ * once `/readyz` answers 200.
  */
 export const startBuiltServer = async (
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
   options: BuiltServerOptions = {}
 ): Promise<BuiltServer> => {
   const port = await freePort()
@@ -40,7 +44,7 @@ export const startBuiltServer = async (
   const dataDir = postgres === undefined ? env.DATA_DIR ?? made : undefined
   const child = spawn(options.bin ?? SERVER_BIN, [], {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    env: {
+    env: definedOnly({
       PATH: process.env.PATH ?? "",
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -51,7 +55,7 @@ export const startBuiltServer = async (
       LOG_LEVEL: "warn",
       ...(postgres === undefined ? { DATA_DIR: dataDir! } : { DATABASE_URL: postgres }),
       ...env
-    },
+    }),
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""

@@ -19,6 +19,7 @@ import { client } from "../../core/test/support/harness"
 const STDIO = fileURLToPath(new URL("../dist/stdio.js", import.meta.url))
 const JWT_SECRET = "stdio-mail-secret-that-is-long-enough-for-hs256"
 const BASE = "http://roda.test"
+const WEBHOOK_SECRET = "whsec_dGVzdC1zYW5kYm94LXdlYmhvb2stc2VjcmV0LWtleQ=="
 
 let dataDir: string
 let smtp: Awaited<ReturnType<typeof startSmtp>>
@@ -33,7 +34,11 @@ beforeAll(async () => {
     database: process.env.DATABASE_URL
       ? { _tag: "Postgres", url: secret(process.env.DATABASE_URL) }
       : { _tag: "Embedded", dataDir: join(dataDir, "pg") },
-    options: defaultOptions({ jwtSecret: secret(JWT_SECRET), publicBaseUrl: BASE })
+    options: defaultOptions({
+      jwtSecret: secret(JWT_SECRET),
+      publicBaseUrl: BASE,
+      sandboxWebhookSecret: secret(WEBHOOK_SECRET)
+    })
   })
   try {
     const api = client(roda)
@@ -64,6 +69,8 @@ describe("roda-mcp over stdio, with SMTP_URL", () => {
       env: {
         PATH: process.env.PATH ?? "",
         JWT_SECRET,
+        PAYMENT_GATEWAY: "sandbox",
+        SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
         PUBLIC_BASE_URL: BASE,
         SMTP_URL: smtp.url,
         LOG_LEVEL: "warn",
@@ -73,8 +80,12 @@ describe("roda-mcp over stdio, with SMTP_URL", () => {
       },
       stderr: "pipe"
     })
+    let stderr = ""
+    transport.stderr!.on("data", (chunk) => (stderr += chunk))
     const mcp = new Client({ name: "stdio-mail-test", version: "1.0.0" })
-    await mcp.connect(transport)
+    await mcp.connect(transport).catch((error) => {
+      throw new Error(`roda-mcp did not start: ${error}\n${stderr}`)
+    })
     const certificateLink = /http:\/\/roda\.test\/certificates\/([0-9A-Z-]+)/
     let code: string
     try {
@@ -89,7 +100,12 @@ describe("roda-mcp over stdio, with SMTP_URL", () => {
       await mcp.close()
     }
 
-    const server = await startBuiltServer({ ...database(), JWT_SECRET, PUBLIC_BASE_URL: BASE })
+    const server = await startBuiltServer({
+      ...database(),
+      JWT_SECRET,
+      SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      PUBLIC_BASE_URL: BASE
+    })
     try {
       const page = await fetch(`${server.base}/certificates/${code}`)
       expect(page.status).toBe(200)
