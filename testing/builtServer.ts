@@ -21,6 +21,7 @@ export interface BuiltServer {
 export interface BuiltServerOptions {
   /** The binary to run (default the workspace's built `roda-server`), e.g. one installed from tarballs. */
   readonly bin?: string
+  readonly args?: ReadonlyArray<string>
   readonly cwd?: string
   /** On a new embedded data folder even in the PostgreSQL run (default: the run's database). */
   readonly embedded?: boolean
@@ -42,7 +43,7 @@ export const startBuiltServer = async (
   const postgres = options.embedded === true ? undefined : process.env.DATABASE_URL
   const made = postgres === undefined && env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), "roda-built-")) : undefined
   const dataDir = postgres === undefined ? env.DATA_DIR ?? made : undefined
-  const child = spawn(options.bin ?? SERVER_BIN, [], {
+  const child = spawn(options.bin ?? SERVER_BIN, options.args ?? [], {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: definedOnly({
       PATH: process.env.PATH ?? "",
