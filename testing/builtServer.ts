@@ -41,7 +41,9 @@ export const startBuiltServer = async (
 ): Promise<BuiltServer> => {
   const port = await freePort()
   const postgres = options.embedded === true ? undefined : process.env.DATABASE_URL
-  const made = postgres === undefined && env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), "roda-built-")) : undefined
+  const made = postgres === undefined && env.DATA_DIR === undefined
+    ? mkdtempSync(join(tmpdir(), "roda-built-"))
+    : undefined
   const dataDir = postgres === undefined ? env.DATA_DIR ?? made : undefined
   const child = spawn(options.bin ?? SERVER_BIN, options.args ?? [], {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),

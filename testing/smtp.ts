@@ -10,7 +10,10 @@ export interface ReceivedMail {
 
 /** The text of a message, its quoted-printable soft breaks and escapes undone. */
 export const textOf = (mail: ReceivedMail) =>
-  mail.data.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  mail.data.replace(/=\r?\n/g, "").replace(
+    /=([0-9A-F]{2})/g,
+    (_, hex: string) => String.fromCharCode(parseInt(hex, 16))
+  )
 
 /** An SMTP server on 127.0.0.1 that keeps every message it is given; `url` is an SMTP_URL for it. */
 export const startSmtp = async () => {

@@ -44,7 +44,10 @@ const personWithCommunity = async (base: string) => {
   const post = async (path: string, body: unknown, token?: string) => {
     const reply = await fetch(`${base}${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+      headers: {
+        "content-type": "application/json",
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
+      },
       body: JSON.stringify(body)
     })
     expect(reply.status).toBe(201)
@@ -169,47 +172,53 @@ skipWhen(offline).describe("the packed packages, installed with npm outside the 
     120_000
   )
 
-  it("the MCP client example's configuration (examples/mcp-client) starts the installed roda-mcp over stdio", async () => {
-    const config = JSON.parse(readFileSync(new URL("../../mcp-client/claude_desktop_config.json", import.meta.url), "utf8"))
-    const { args, command, env } = config.mcpServers.roda as { command: string; args: Array<string>; env: any }
-    // What the person filling the configuration in has: the server's data folder (or database), an
-    // access token from POST /api/auth/login, and their community's id.
-    const dataDir = join(project, "mcp-data")
-    const database = postgres === undefined ? { DATA_DIR: dataDir } : { DATABASE_URL: postgres, JWT_SECRET: SECRET }
-    // Embedded, the server keeps the JWT secret it generated in DATA_DIR, and roda-mcp reads it there.
-    const server = await startBuiltServer({ ...database, JWT_SECRET: postgres === undefined ? undefined : SECRET }, {
-      bin: serverBin,
-      cwd: project
-    })
-    let person: { token: string; community: { id: string; name: string } }
-    try {
-      person = await personWithCommunity(server.base)
-    } finally {
-      await server.stop()
-    }
-    const { DATA_DIR: _placeholder, ...rest } = env
-    const transport = new StdioClientTransport({
-      command,
-      args,
-      cwd: project,
-      env: {
-        ...rest,
-        ...database,
-        PATH: process.env.PATH ?? "",
-        RODA_TOKEN: person.token,
-        RODA_COMMUNITY_ID: person.community.id
-      },
-      stderr: "pipe"
-    })
-    const mcp = new Client({ name: "mcp-client-example", version: "1.0.0" })
-    await mcp.connect(transport)
-    try {
-      expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain("community_overview")
-      const overview = await mcp.callTool({ name: "community_overview", arguments: {} })
-      expect(overview.isError).not.toBe(true)
-      expect(JSON.stringify(overview.structuredContent)).toContain(person.community.name)
-    } finally {
-      await mcp.close()
-    }
-  }, 180_000)
+  it(
+    "the MCP client example's configuration (examples/mcp-client) starts the installed roda-mcp over stdio",
+    async () => {
+      const config = JSON.parse(
+        readFileSync(new URL("../../mcp-client/claude_desktop_config.json", import.meta.url), "utf8")
+      )
+      const { args, command, env } = config.mcpServers.roda as { command: string; args: Array<string>; env: any }
+      // What the person filling the configuration in has: the server's data folder (or database), an
+      // access token from POST /api/auth/login, and their community's id.
+      const dataDir = join(project, "mcp-data")
+      const database = postgres === undefined ? { DATA_DIR: dataDir } : { DATABASE_URL: postgres, JWT_SECRET: SECRET }
+      // Embedded, the server keeps the JWT secret it generated in DATA_DIR, and roda-mcp reads it there.
+      const server = await startBuiltServer({ ...database, JWT_SECRET: postgres === undefined ? undefined : SECRET }, {
+        bin: serverBin,
+        cwd: project
+      })
+      let person: { token: string; community: { id: string; name: string } }
+      try {
+        person = await personWithCommunity(server.base)
+      } finally {
+        await server.stop()
+      }
+      const { DATA_DIR: _placeholder, ...rest } = env
+      const transport = new StdioClientTransport({
+        command,
+        args,
+        cwd: project,
+        env: {
+          ...rest,
+          ...database,
+          PATH: process.env.PATH ?? "",
+          RODA_TOKEN: person.token,
+          RODA_COMMUNITY_ID: person.community.id
+        },
+        stderr: "pipe"
+      })
+      const mcp = new Client({ name: "mcp-client-example", version: "1.0.0" })
+      await mcp.connect(transport)
+      try {
+        expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain("community_overview")
+        const overview = await mcp.callTool({ name: "community_overview", arguments: {} })
+        expect(overview.isError).not.toBe(true)
+        expect(JSON.stringify(overview.structuredContent)).toContain(person.community.name)
+      } finally {
+        await mcp.close()
+      }
+    },
+    180_000
+  )
 })

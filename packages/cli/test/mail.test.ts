@@ -44,7 +44,20 @@ describe("roda's e-mails", SPAWNS, () => {
     await writeFile(file, `${ANA}\n`)
     const issued = jsonOf(
       await world.cli(
-        ["certificates", "issue", "-c", community, "--template", template, "--space", space, "--as", OPERATOR, file, "--json"],
+        [
+          "certificates",
+          "issue",
+          "-c",
+          community,
+          "--template",
+          template,
+          "--space",
+          space,
+          "--as",
+          OPERATOR,
+          file,
+          "--json"
+        ],
         { SMTP_URL: smtp.url }
       )
     )

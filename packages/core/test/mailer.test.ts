@@ -64,16 +64,23 @@ describe("Mailer over SMTP", () => {
     const recipients = [uniqueEmail("closing"), uniqueEmail("closing"), uniqueEmail("closing")]
     try {
       const closing = open(smtp.url)
-      await closing.runtime.runPromise(Effect.flatMap(Mailer, (mailer) =>
-        Effect.forEach(recipients, (to) => mailer.send({ to, subject: "Até logo", text: "Última", kind: "test" }))))
+      await closing.runtime.runPromise(
+        Effect.flatMap(
+          Mailer,
+          (mailer) =>
+            Effect.forEach(recipients, (to) => mailer.send({ to, subject: "Até logo", text: "Última", kind: "test" }))
+        )
+      )
       await closing.dispose()
       for (const to of recipients) expect(smtp.received.filter((mail) => mail.to.includes(to))).toHaveLength(1)
 
       const after = open()
       try {
-        const unsent = await after.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          sql<{ recipient: string }>`SELECT recipient FROM outbox
-            WHERE recipient IN ${sql.in(recipients)} AND sent_at IS NULL`))
+        const unsent = await after.runtime.runPromise(
+          Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            sql<{ recipient: string }>`SELECT recipient FROM outbox
+            WHERE recipient IN ${sql.in(recipients)} AND sent_at IS NULL`)
+        )
         expect(unsent).toEqual([])
       } finally {
         await after.dispose()

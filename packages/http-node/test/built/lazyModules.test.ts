@@ -9,10 +9,10 @@ import { type BuiltServer, overHttp, startBuiltServer } from "../../../../testin
 import { NO_PDFTOTEXT, skipWhen } from "../../../../testing/skips"
 import { startSmtp, textOf } from "../../../../testing/smtp"
 import { activeTemplate, certificateCommunity, decodePng, issueAndWait } from "../../../core/test/certificates/support"
-import { as } from "../../../core/test/support/community"
-import { client, type Client } from "../../../core/test/support/harness"
-import { connectMcpClient } from "../../../core/test/support/oauth"
 import { signStripe, STRIPE_TEST_WEBHOOK_SECRET, stripeEvent } from "../../../core/test/stripe/support/fakeStripe"
+import { as } from "../../../core/test/support/community"
+import { type Client, client } from "../../../core/test/support/harness"
+import { connectMcpClient } from "../../../core/test/support/oauth"
 import { qrModulesOfPdf, qrModulesOfUrl } from "./pdfPaths"
 
 /**
