@@ -3,7 +3,9 @@ import { join } from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeProgress } from "../src/progress"
 import {
+  activeTemplate,
   type Api,
+  coursesSpace,
   createCommunity,
   errorLines,
   jsonOf,
@@ -30,31 +32,14 @@ const addPerson = async (api: Api, operator: User, email: string, fullName: stri
   return profile.id as string
 }
 
-const activeTemplate = async (api: Api, operator: User, name: string) => {
-  const scoped = { token: operator.token, community }
-  const template = await api.post(
-    "/api/certificates/templates",
-    { spaceId: space, name, title: `Certificado ${name}` },
-    scoped
-  )
-  await api.post(`/api/certificates/templates/${template.id}/activate`, undefined, scoped)
-  return template.id as string
-}
-
 beforeAll(async () => {
   await world.withRoda(async (api) => {
     const operator = await operatorAccount(api, OPERATOR)
     community = (await createCommunity(api, operator, "Escola de Cerâmica")).id
-    const scoped = { token: operator.token, community }
-    const section = await api.post("/api/sections", { title: "Cursos", visibility: "public" }, scoped)
-    space = (await api.post(
-      "/api/spaces",
-      { sectionId: section.id, title: "Curso de Cerâmica", module: "courses", visibility: "public" },
-      scoped
-    )).id
+    space = await coursesSpace(api, operator, community, "Curso de Cerâmica")
     templates = {
-      first: await activeTemplate(api, operator, "Conclusão"),
-      second: await activeTemplate(api, operator, "Mérito")
+      first: await activeTemplate(api, operator, community, space, "Conclusão"),
+      second: await activeTemplate(api, operator, community, space, "Mérito")
     }
     anaProfile = await addPerson(api, operator, people.ana, "Ana Aprendiz")
     await addPerson(api, operator, people.bruno, "Bruno Bolsista")

@@ -3,7 +3,17 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startBuiltServer } from "../../../testing/builtServer"
 import { startSmtp, textOf } from "../../../testing/smtp"
-import { createCommunity, jsonOf, makeWorld, operatorAccount, SPAWNS, submitBusiness, uniqueEmail } from "./support"
+import {
+  activeTemplate,
+  coursesSpace,
+  createCommunity,
+  jsonOf,
+  makeWorld,
+  operatorAccount,
+  SPAWNS,
+  submitBusiness,
+  uniqueEmail
+} from "./support"
 
 /**
  * The `roda` binary (dist/, as shipped) with SMTP_URL delivers the e-mails its command wrote before
@@ -22,16 +32,12 @@ beforeAll(async () => {
   await world.withRoda(async (api) => {
     const operator = await operatorAccount(api, OPERATOR)
     community = (await createCommunity(api, operator, "Escola de Vidro")).id
-    const scoped = { token: operator.token, community }
-    const section = await api.post("/api/sections", { title: "Cursos", visibility: "public" }, scoped)
-    space = (await api.post(
-      "/api/spaces",
-      { sectionId: section.id, title: "Curso de Vitral", module: "courses", visibility: "public" },
-      scoped
-    )).id
-    template = (await api.post("/api/certificates/templates", { spaceId: space, name: "Conclusão" }, scoped)).id
-    await api.post(`/api/certificates/templates/${template}/activate`, undefined, scoped)
-    await api.post("/api/profiles/create", { email: ANA, fullName: "Ana Vidreira" }, scoped)
+    space = await coursesSpace(api, operator, community, "Curso de Vitral")
+    template = await activeTemplate(api, operator, community, space, "Conclusão")
+    await api.post("/api/profiles/create", { email: ANA, fullName: "Ana Vidreira" }, {
+      token: operator.token,
+      community
+    })
     await submitBusiness(api, operator, community)
   })
 })

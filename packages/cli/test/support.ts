@@ -169,6 +169,30 @@ export const createCommunity = async (api: Api, owner: User, name = `Comunidade 
   return { id: data.id as string, profileId: data.profileId as string, name }
 }
 
+/** A public section holding a courses space titled `title`; the space's id. */
+export const coursesSpace = async (api: Api, owner: User, communityId: string, title: string) => {
+  const scoped = { token: owner.token, community: communityId }
+  const section = await api.post("/api/sections", { title: "Cursos", visibility: "public" }, scoped)
+  const space = await api.post(
+    "/api/spaces",
+    { sectionId: section.id, title, module: "courses", visibility: "public" },
+    scoped
+  )
+  return space.id as string
+}
+
+/** An active certificate template `name` of the space; its id. */
+export const activeTemplate = async (api: Api, owner: User, communityId: string, spaceId: string, name: string) => {
+  const scoped = { token: owner.token, community: communityId }
+  const template = await api.post(
+    "/api/certificates/templates",
+    { spaceId, name, title: `Certificado ${name}` },
+    scoped
+  )
+  await api.post(`/api/certificates/templates/${template.id}/activate`, undefined, scoped)
+  return template.id as string
+}
+
 export const VALID_CNPJ = "11.222.333/0001-81"
 
 /** Business information saved and submitted by the owner (waiting for an operator). */

@@ -1,11 +1,10 @@
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type BuiltServer, overHttp, startBuiltServer } from "../../../../testing/builtServer"
+import { startOtlpCollector } from "../../../../testing/otlpCollector"
 import { NO_PDFTOTEXT, skipWhen } from "../../../../testing/skips"
 import { startSmtp, textOf } from "../../../../testing/smtp"
 import { activeTemplate, certificateCommunity, decodePng, issueAndWait } from "../../../core/test/certificates/support"
@@ -136,32 +135,23 @@ describe("the built server's lazily loaded modules", () => {
 })
 
 describe("a built server with Stripe and OpenTelemetry, on an embedded data folder", () => {
-  const received: Array<any> = []
-  let collector: Server
+  let collector: Awaited<ReturnType<typeof startOtlpCollector>>
   let stripeServer: BuiltServer
 
   beforeAll(async () => {
-    collector = createServer((req, res) => {
-      const chunks: Array<Buffer> = []
-      req.on("data", (chunk: Buffer) => chunks.push(chunk))
-      req.on("end", () => {
-        if (req.url === "/v1/traces") received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")))
-        res.writeHead(200, { "content-type": "application/json" }).end("{}")
-      })
-    })
-    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
+    collector = await startOtlpCollector()
     stripeServer = await startBuiltServer({
       PAYMENT_GATEWAY: "stripe",
       STRIPE_SECRET_KEY: "sk_test_roda_built_server",
       STRIPE_WEBHOOK_SECRET: STRIPE_TEST_WEBHOOK_SECRET,
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_SERVICE_NAME: "roda-built"
     }, { embedded: true })
   }, 120_000)
 
   afterAll(async () => {
     await stripeServer?.stop()
-    await new Promise<void>((resolve) => collector?.close(() => resolve()))
+    await collector?.close()
   })
 
   it("opens the embedded database in the PGlite worker thread", async () => {
@@ -198,7 +188,7 @@ describe("a built server with Stripe and OpenTelemetry, on an embedded data fold
   it("exports the requests' spans to the OTLP collector (flushed when it stops)", async () => {
     expect((await fetch(`${stripeServer.base}/api/auth/me`)).status).toBe(401)
     await stripeServer.stop()
-    const services = received.flatMap((body) =>
+    const services = collector.received.flatMap((body) =>
       body.resourceSpans.map((resource: any) =>
         resource.resource.attributes.find((a: any) => a.key === "service.name")?.value.stringValue
       )
