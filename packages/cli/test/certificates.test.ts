@@ -8,6 +8,7 @@ import {
   coursesSpace,
   createCommunity,
   errorLines,
+  issueArgs as issueArgsOf,
   jsonOf,
   makeWorld,
   operatorAccount,
@@ -49,19 +50,7 @@ beforeAll(async () => {
   })
 })
 
-const issueArgs = (template: string, file: string) => [
-  "certificates",
-  "issue",
-  "--community",
-  community,
-  "--template",
-  template,
-  "--space",
-  space,
-  "--as",
-  OPERATOR,
-  file
-]
+const issueArgs = (template: string, file: string) => issueArgsOf({ community, space, as: OPERATOR }, template, file)
 
 const csv = async (name: string, content: string) => {
   const path = join(world.dataDir, name)

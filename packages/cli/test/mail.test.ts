@@ -7,6 +7,7 @@ import {
   activeTemplate,
   coursesSpace,
   createCommunity,
+  issueArgs,
   jsonOf,
   makeWorld,
   operatorAccount,
@@ -50,20 +51,7 @@ describe("roda's e-mails", SPAWNS, () => {
     await writeFile(file, `${ANA}\n`)
     const issued = jsonOf(
       await world.cli(
-        [
-          "certificates",
-          "issue",
-          "-c",
-          community,
-          "--template",
-          template,
-          "--space",
-          space,
-          "--as",
-          OPERATOR,
-          file,
-          "--json"
-        ],
+        [...issueArgs({ community, space, as: OPERATOR }, template, file), "--json"],
         { SMTP_URL: smtp.url }
       )
     )

@@ -193,6 +193,21 @@ export const activeTemplate = async (api: Api, owner: User, communityId: string,
   return template.id as string
 }
 
+/** The arguments of `roda certificates issue`: the operator `as` issues `template` of `space` to the CSV `file`. */
+export const issueArgs = (to: { community: string; space: string; as: string }, template: string, file: string) => [
+  "certificates",
+  "issue",
+  "--community",
+  to.community,
+  "--template",
+  template,
+  "--space",
+  to.space,
+  "--as",
+  to.as,
+  file
+]
+
 export const VALID_CNPJ = "11.222.333/0001-81"
 
 /** Business information saved and submitted by the owner (waiting for an operator). */
