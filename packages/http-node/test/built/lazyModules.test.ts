@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type BuiltServer, overHttp, startBuiltServer } from "../../../../testing/builtServer"
 import { startOtlpCollector } from "../../../../testing/otlpCollector"
@@ -13,6 +14,8 @@ import { as } from "../../../core/test/support/community"
 import { type Client, client } from "../../../core/test/support/harness"
 import { connectMcpClient } from "../../../core/test/support/oauth"
 import { qrModulesOfPdf, qrModulesOfUrl } from "./pdfPaths"
+
+const WORKER_THREADS = fileURLToPath(new URL("../../../../testing/workerThreads.mjs", import.meta.url))
 
 /**
  * Every module the built `roda-server` loads on demand rather than at start, each loaded once by a run
@@ -145,7 +148,8 @@ describe("a built server with Stripe and OpenTelemetry, on an embedded data fold
       STRIPE_SECRET_KEY: "sk_test_roda_built_server",
       STRIPE_WEBHOOK_SECRET: STRIPE_TEST_WEBHOOK_SECRET,
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      OTEL_SERVICE_NAME: "roda-built"
+      OTEL_SERVICE_NAME: "roda-built",
+      NODE_OPTIONS: `--import=${WORKER_THREADS}`
     }, { embedded: true })
   }, 120_000)
 
@@ -155,7 +159,8 @@ describe("a built server with Stripe and OpenTelemetry, on an embedded data fold
   })
 
   it("opens the embedded database in the PGlite worker thread", async () => {
-    expect(stripeServer.dataDir).toBeDefined()
+    // Not PGlite on the main thread, the fallback of a bundle that lacks the worker's script.
+    expect(stripeServer.output()).toContain(`worker thread started: dataDir=${join(stripeServer.dataDir!, "pg")}`)
     const registered = await fetch(`${stripeServer.base}/api/auth/register`, {
       method: "POST",
       headers: { "content-type": "application/json" },
