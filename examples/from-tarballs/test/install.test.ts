@@ -179,10 +179,15 @@ skipWhen(offline).describe("the packed packages, installed with npm outside the 
         readFileSync(new URL("../../mcp-client/claude_desktop_config.json", import.meta.url), "utf8")
       )
       const { args, command, env } = config.mcpServers.roda as { command: string; args: Array<string>; env: any }
-      // What the person filling the configuration in has: the server's data folder (or database), an
-      // access token from POST /api/auth/login, and their community's id.
+      // What the person filling the configuration in has: the server's data folder (or its database
+      // settings), an access token from POST /api/auth/login, and their community's id.
       const dataDir = join(project, "mcp-data")
-      const database = postgres === undefined ? { DATA_DIR: dataDir } : { DATABASE_URL: postgres, JWT_SECRET: SECRET }
+      const database = postgres === undefined ? { DATA_DIR: dataDir } : {
+        DATABASE_URL: postgres,
+        JWT_SECRET: SECRET,
+        PAYMENT_GATEWAY: "sandbox",
+        SANDBOX_WEBHOOK_SECRET: `whsec_${Buffer.from(SECRET).toString("base64")}`
+      }
       // Embedded, the server keeps the JWT secret it generated in DATA_DIR, and roda-mcp reads it there.
       const server = await startBuiltServer({ ...database, JWT_SECRET: postgres === undefined ? undefined : SECRET }, {
         bin: serverBin,
