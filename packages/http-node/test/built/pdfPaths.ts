@@ -20,16 +20,22 @@ export const qrModulesOfUrl = (url: string) => {
   return dark.sort()
 }
 
-/** The text of a PDF's content streams (inflated where they are compressed). */
-const contentOf = (pdf: Buffer) =>
-  [...pdf.toString("latin1").matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)].map(([, body]) => {
-    const bytes = Buffer.from(body!, "latin1")
+/**
+ * The text of a PDF's streams, each read by its dictionary's `/Length` (its bytes may hold anything,
+ * line ends included) and inflated where it is compressed.
+ */
+const contentOf = (pdf: Buffer) => {
+  const text = pdf.toString("latin1")
+  return [...text.matchAll(/\/Length (\d+)(?=[\s/>])[^>]*>>\s*stream\r?\n/g)].map((match) => {
+    const start = match.index + match[0].length
+    const bytes = pdf.subarray(start, start + Number(match[1]))
     try {
       return inflateSync(bytes).toString("latin1")
     } catch {
-      return body!
+      return bytes.toString("latin1")
     }
   }).join("\n")
+}
 
 /**
  * The unit squares of the PDF's QR code as "column,row": the certificate draws it as one path of
