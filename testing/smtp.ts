@@ -8,6 +8,13 @@ export interface ReceivedMail {
   readonly data: string
 }
 
+/** The text of a message, its quoted-printable soft breaks and escapes undone. */
+export const textOf = (mail: ReceivedMail) =>
+  mail.data.replace(/=\r?\n/g, "").replace(
+    /=([0-9A-F]{2})/g,
+    (_, hex: string) => String.fromCharCode(parseInt(hex, 16))
+  )
+
 /** An SMTP server on 127.0.0.1 that keeps every message it is given; `url` is an SMTP_URL for it. */
 export const startSmtp = async () => {
   const received: Array<ReceivedMail> = []
@@ -32,13 +39,13 @@ export const startSmtp = async () => {
   return {
     url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
     received,
-    /** The first message to `to`, waited for up to `timeout` ms. */
-    mailTo: async (to: string, timeout = 15_000): Promise<ReceivedMail> => {
+    /** The first message to `to` (whose text matches `matching`), waited for up to `timeout` ms. */
+    mailTo: async (to: string, matching: RegExp = /./, timeout = 15_000): Promise<ReceivedMail> => {
       const until = Date.now() + timeout
       for (;;) {
-        const mail = received.find((message) => message.to.includes(to))
+        const mail = received.find((message) => message.to.includes(to) && matching.test(textOf(message)))
         if (mail !== undefined) return mail
-        if (Date.now() > until) throw new Error(`no e-mail to ${to} within ${timeout} ms`)
+        if (Date.now() > until) throw new Error(`no e-mail to ${to} matching ${matching} within ${timeout} ms`)
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
     },

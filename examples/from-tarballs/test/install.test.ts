@@ -1,12 +1,16 @@
-import { execFile, spawn } from "node:child_process"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { freePort } from "../../../testing/ports"
+import { startBuiltServer } from "../../../testing/builtServer"
+import { expectRecoveryByMail } from "../../../testing/recoveryByMail"
 import { skipWhen } from "../../../testing/skips"
+import { startSmtp } from "../../../testing/smtp"
 
 const run = promisify(execFile)
 const packages = fileURLToPath(new URL("../../../packages/", import.meta.url))
@@ -32,6 +36,32 @@ const offline = await registryAnswers() ? undefined : "the npm registry does not
 
 const project = mkdtempSync(join(tmpdir(), "roda-tarballs-"))
 afterAll(() => rmSync(project, { recursive: true, force: true }))
+const serverBin = join(project, "node_modules", ".bin", "roda-server")
+const SECRET = "a-secret-of-at-least-thirty-two-characters"
+
+/** A new account (its access token) that owns a new community, made over HTTP. */
+const personWithCommunity = async (base: string) => {
+  const post = async (path: string, body: unknown, token?: string) => {
+    const reply = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
+      },
+      body: JSON.stringify(body)
+    })
+    expect(reply.status).toBe(201)
+    return (await reply.json() as any).data
+  }
+  const { token } = await post("/api/auth/register", {
+    fullName: "Mara Assistente",
+    email: "mara@example.com",
+    password: "Secret123"
+  })
+  const name = "Clube do Livro"
+  const { id } = await post("/api/communities", { name }, token)
+  return { token: token as string, community: { id: id as string, name } }
+}
 
 const ESM = `
 import { defaultOptions, makeRoda, secret } from "@roda/core/node"
@@ -123,43 +153,77 @@ skipWhen(offline).describe("the packed packages, installed with npm outside the 
   it(
     `the roda-server binary starts on ${
       postgres === undefined ? "a new embedded data folder, from the shipped template," : "PostgreSQL"
-    } and answers`,
+    } and answers; its recovery e-mail goes out over SMTP_URL and its link sets a password`,
     async () => {
-      const dataDir = join(project, "server-data")
-      const port = await freePort()
-      const server = spawn(join(project, "node_modules", ".bin", "roda-server"), [], {
-        cwd: project,
-        env: {
-          PATH: process.env.PATH,
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          ...(postgres === undefined ? { DATA_DIR: dataDir } : { DATABASE_URL: postgres }),
-          JWT_SECRET: "a-secret-of-at-least-thirty-two-characters",
-          PAYMENT_GATEWAY: "sandbox",
-          SANDBOX_WEBHOOK_SECRET: "a-sandbox-webhook-secret-of-32-characters",
-          LOG_LEVEL: "info"
-        }
-      })
-      let output = ""
-      server.stdout.on("data", (chunk) => output += chunk)
-      server.stderr.on("data", (chunk) => output += chunk)
+      const smtp = await startSmtp()
+      const server = await startBuiltServer({ LOG_LEVEL: "info", SMTP_URL: smtp.url }, { bin: serverBin, cwd: project })
       try {
-        const base = `http://127.0.0.1:${port}`
-        for (let tries = 0; tries < 600; tries++) {
-          if (await fetch(`${base}/readyz`).then((r) => r.status === 200, () => false)) break
-          if (server.exitCode !== null) throw new Error(`roda-server exited: ${output}`)
-          await new Promise((resolve) => setTimeout(resolve, 100))
-        }
-        expect((await fetch(`${base}/readyz`)).status).toBe(200)
-        expect((await fetch(`${base}/api/openapi.json`)).status).toBe(200)
+        expect((await fetch(`${server.base}/api/openapi.json`)).status).toBe(200)
         // Every migration was in the template (shipped, or the run's on PostgreSQL): none was applied at start.
-        expect(output).not.toContain("applying")
-        if (postgres === undefined) expect(existsSync(join(dataDir, "pg", "PG_VERSION"))).toBe(true)
+        expect(server.output()).toContain("Roda listening on") // its info lines are written
+        expect(server.output()).not.toContain("applying")
+        if (postgres === undefined) expect(existsSync(join(server.dataDir!, "pg", "PG_VERSION"))).toBe(true)
+        await expectRecoveryByMail(server.base, smtp)
       } finally {
-        server.kill("SIGTERM")
-        await new Promise((resolve) => server.exitCode !== null ? resolve(undefined) : server.once("exit", resolve))
+        await server.stop()
+        await smtp.close()
       }
     },
     120_000
+  )
+
+  it(
+    "the MCP client example's configuration (examples/mcp-client) starts the installed roda-mcp over stdio",
+    async () => {
+      const config = JSON.parse(
+        readFileSync(new URL("../../mcp-client/claude_desktop_config.json", import.meta.url), "utf8")
+      )
+      const { args, command, env } = config.mcpServers.roda as { command: string; args: Array<string>; env: any }
+      // What the person filling the configuration in has: the server's data folder (or its database
+      // settings), an access token from POST /api/auth/login, and their community's id.
+      const dataDir = join(project, "mcp-data")
+      const database = postgres === undefined ? { DATA_DIR: dataDir } : {
+        DATABASE_URL: postgres,
+        JWT_SECRET: SECRET,
+        PAYMENT_GATEWAY: "sandbox",
+        SANDBOX_WEBHOOK_SECRET: `whsec_${Buffer.from(SECRET).toString("base64")}`
+      }
+      // Embedded, the server keeps the JWT secret it generated in DATA_DIR, and roda-mcp reads it there.
+      const server = await startBuiltServer({ ...database, JWT_SECRET: postgres === undefined ? undefined : SECRET }, {
+        bin: serverBin,
+        cwd: project
+      })
+      let person: { token: string; community: { id: string; name: string } }
+      try {
+        person = await personWithCommunity(server.base)
+      } finally {
+        await server.stop()
+      }
+      const { DATA_DIR: _placeholder, ...rest } = env
+      const transport = new StdioClientTransport({
+        command,
+        args,
+        cwd: project,
+        env: {
+          ...rest,
+          ...database,
+          PATH: process.env.PATH ?? "",
+          RODA_TOKEN: person.token,
+          RODA_COMMUNITY_ID: person.community.id
+        },
+        stderr: "pipe"
+      })
+      const mcp = new Client({ name: "mcp-client-example", version: "1.0.0" })
+      await mcp.connect(transport)
+      try {
+        expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain("community_overview")
+        const overview = await mcp.callTool({ name: "community_overview", arguments: {} })
+        expect(overview.isError).not.toBe(true)
+        expect(JSON.stringify(overview.structuredContent)).toContain(person.community.name)
+      } finally {
+        await mcp.close()
+      }
+    },
+    180_000
   )
 })

@@ -1,4 +1,6 @@
+import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startBuiltServer } from "../../../testing/builtServer"
 import { freePort } from "../../../testing/ports"
 import { startStandalone } from "../src/start"
 
@@ -23,4 +25,17 @@ describe("examples/standalone", () => {
     expect(registered.headers.get("x-request-id")).toBeTruthy()
     expect((await (await fetch(`${server.url}/api/openapi.json`)).json()).openapi).toMatch(/^3\./)
   })
+
+  it("`pnpm start` in this folder runs the built roda-server of the workspace", async () => {
+    const started = await startBuiltServer({}, {
+      bin: "pnpm",
+      args: ["start"],
+      cwd: fileURLToPath(new URL("..", import.meta.url))
+    })
+    try {
+      expect((await fetch(`${started.base}/api/openapi.json`)).status).toBe(200)
+    } finally {
+      await started.stop()
+    }
+  }, 120_000)
 })

@@ -5,9 +5,10 @@ import { makeProgress } from "../src/progress"
 import {
   activeTemplate,
   addPerson,
-  courseSpace,
+  coursesSpace,
   createCommunity,
   errorLines,
+  issueArgs as issueArgsOf,
   jsonOf,
   makeWorld,
   operatorAccount,
@@ -30,7 +31,7 @@ beforeAll(async () => {
   await world.withRoda(async (api) => {
     const operator = await operatorAccount(api, OPERATOR)
     community = (await createCommunity(api, operator, "Escola de Cerâmica")).id
-    space = await courseSpace(api, operator, community)
+    space = await coursesSpace(api, operator, community, "Curso de Cerâmica")
     templates = {
       first: await activeTemplate(api, operator, community, space, "Conclusão"),
       second: await activeTemplate(api, operator, community, space, "Mérito")
@@ -43,19 +44,7 @@ beforeAll(async () => {
   })
 })
 
-const issueArgs = (template: string, file: string) => [
-  "certificates",
-  "issue",
-  "--community",
-  community,
-  "--template",
-  template,
-  "--space",
-  space,
-  "--as",
-  OPERATOR,
-  file
-]
+const issueArgs = (template: string, file: string) => issueArgsOf({ community, space, as: OPERATOR }, template, file)
 
 const csv = async (name: string, content: string) => {
   const path = join(world.dataDir, name)

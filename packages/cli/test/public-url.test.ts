@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import {
   activeTemplate,
   addPerson,
-  courseSpace,
+  coursesSpace,
   createCommunity,
   errorLines,
   jsonOf,
@@ -35,7 +35,7 @@ const prepare = () =>
   world.withRoda(async (api) => {
     operator ??= await operatorAccount(api, OPERATOR)
     const community = (await createCommunity(api, operator, "Ateliê")).id
-    const space = await courseSpace(api, operator, community)
+    const space = await coursesSpace(api, operator, community, "Curso de Cerâmica")
     const template = await activeTemplate(api, operator, community, space, "Conclusão")
     const recipient = uniqueEmail("ana")
     await addPerson(api, operator, community, recipient, "Ana Aprendiz")

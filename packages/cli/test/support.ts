@@ -177,6 +177,45 @@ export const createCommunity = async (api: Api, owner: User, name = `Comunidade 
   return { id: data.id as string, profileId: data.profileId as string, name }
 }
 
+/** A public section holding a courses space titled `title`; the space's id. */
+export const coursesSpace = async (api: Api, owner: User, communityId: string, title: string) => {
+  const scoped = { token: owner.token, community: communityId }
+  const section = await api.post("/api/sections", { title: "Cursos", visibility: "public" }, scoped)
+  const space = await api.post(
+    "/api/spaces",
+    { sectionId: section.id, title, module: "courses", visibility: "public" },
+    scoped
+  )
+  return space.id as string
+}
+
+/** An active certificate template `name` of the space; its id. */
+export const activeTemplate = async (api: Api, owner: User, communityId: string, spaceId: string, name: string) => {
+  const scoped = { token: owner.token, community: communityId }
+  const template = await api.post(
+    "/api/certificates/templates",
+    { spaceId, name, title: `Certificado ${name}` },
+    scoped
+  )
+  await api.post(`/api/certificates/templates/${template.id}/activate`, undefined, scoped)
+  return template.id as string
+}
+
+/** The arguments of `roda certificates issue`: the operator `as` issues `template` of `space` to the CSV `file`. */
+export const issueArgs = (to: { community: string; space: string; as: string }, template: string, file: string) => [
+  "certificates",
+  "issue",
+  "--community",
+  to.community,
+  "--template",
+  template,
+  "--space",
+  to.space,
+  "--as",
+  to.as,
+  file
+]
+
 export const VALID_CNPJ = "11.222.333/0001-81"
 
 /** Business information saved and submitted by the owner (waiting for an operator). */
@@ -190,34 +229,10 @@ export const submitBusiness = async (api: Api, owner: User, communityId: string)
   await api.post("/api/business-information/submit", {}, scoped)
 }
 
-/** An active certificate template of the space, made by a member of the community's staff. */
-export const activeTemplate = async (api: Api, staff: User, community: string, space: string, name: string) => {
-  const scoped = { token: staff.token, community }
-  const template = await api.post(
-    "/api/certificates/templates",
-    { spaceId: space, name, title: `Certificado ${name}` },
-    scoped
-  )
-  await api.post(`/api/certificates/templates/${template.id}/activate`, undefined, scoped)
-  return template.id as string
-}
-
 /** A person added to the community by its staff (a new account, invited by e-mail): their profile id. */
 export const addPerson = async (api: Api, staff: User, community: string, email: string, fullName: string) => {
   const profile = await api.post("/api/profiles/create", { email, fullName }, { token: staff.token, community })
   return profile.id as string
-}
-
-/** A public section with a courses space: the space's id. */
-export const courseSpace = async (api: Api, staff: User, community: string) => {
-  const scoped = { token: staff.token, community }
-  const section = await api.post("/api/sections", { title: "Cursos", visibility: "public" }, scoped)
-  const space = await api.post(
-    "/api/spaces",
-    { sectionId: section.id, title: "Curso de Cerâmica", module: "courses", visibility: "public" },
-    scoped
-  )
-  return space.id as string
 }
 
 /** Payout settings (a PIX key) saved and submitted by the owner. */

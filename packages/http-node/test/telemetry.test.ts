@@ -1,31 +1,17 @@
 import { defaultOptions, secret } from "@roda/core"
 import { ConfigProvider, Effect, Exit, Scope } from "effect"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startOtlpCollector } from "../../../testing/otlpCollector"
 import { loadConfig } from "../src/config"
 import { serve } from "../src/server"
 
-/** A stand-in OpenTelemetry collector: keeps every OTLP/HTTP JSON body posted to /v1/traces. */
-const received: Array<any> = []
-let collector: Server
-let collectorUrl = ""
+let collector: Awaited<ReturnType<typeof startOtlpCollector>>
 
 beforeAll(async () => {
-  collector = createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (chunk: Buffer) => chunks.push(chunk))
-    req.on("end", () => {
-      if (req.url === "/v1/traces") received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")))
-      res.writeHead(200, { "content-type": "application/json" })
-      res.end("{}")
-    })
-  })
-  await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
-  collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`
+  collector = await startOtlpCollector()
 })
 
-afterAll(() => new Promise<void>((resolve) => collector.close(() => resolve())))
+afterAll(() => collector.close())
 
 const spansOf = (bodies: Array<any>) =>
   bodies.flatMap((body) =>
@@ -65,7 +51,7 @@ describe("OpenTelemetry", () => {
         database: { _tag: "Embedded", dataDir: "memory" },
         options: defaultOptions({ jwtSecret: secret("a-test-secret-that-is-long-enough-123") }),
         log: { format: "json", level: "error" },
-        telemetry: { endpoint: collectorUrl, serviceName: "roda-test" }
+        telemetry: { endpoint: collector.url, serviceName: "roda-test" }
       }, { logSink: () => undefined }).pipe(Scope.extend(scope))
     )
     const reply = await fetch(`http://127.0.0.1:${port}/api/auth/register`, {
@@ -77,7 +63,7 @@ describe("OpenTelemetry", () => {
     expect((await fetch(`http://127.0.0.1:${port}/api/auth/me`)).status).toBe(401)
     // Stopping flushes the exporter's last batch.
     await Effect.runPromise(Scope.close(scope, Exit.void))
-    const spans = spansOf(received)
+    const spans = spansOf(collector.received)
     expect(spans.length).toBeGreaterThan(0)
     expect(spans.every((span) => span.service === "roda-test")).toBe(true)
     expect(spans.map((span) => span.name)).toEqual(

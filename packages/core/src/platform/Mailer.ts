@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Context, Duration, Effect, Layer, Queue, Schedule } from "effect"
+import { Context, Deferred, Duration, Effect, Fiber, Layer, Queue } from "effect"
 import { Ids } from "./Ids"
 import { Options } from "./Options"
 
@@ -34,12 +34,16 @@ export class MailTransport extends Context.Tag("@roda/core/MailTransport")<MailT
 /** Delivery attempts before an e-mail is given up (counted as failed by `MailStats`). */
 export const MAX_ATTEMPTS = 5
 const POLL = Duration.seconds(2)
+/** How long a closing process gives its delivery worker to finish the e-mails in flight and the last ones due. */
+const CLOSING_GRACE = Duration.seconds(10)
 
 /**
  * Every e-mail is written to the `outbox` table in the caller's transaction, so none is lost and
  * none goes out for work that rolled back. With SMTP configured, a delivery worker sends what the
  * outbox holds: it leases a batch with `FOR UPDATE SKIP LOCKED` (several processes may share the
  * database), sends outside any transaction, and marks each row sent or counts the failed attempt.
+ * When its process closes (a server stopping, a `roda` command or an MCP stdio session ending), the
+ * worker finishes the e-mails in flight and sends those due, for at most 10 seconds.
  */
 export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
   readonly send: (mail: Mail) => Effect.Effect<void>
@@ -54,7 +58,15 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
       const wake = yield* Queue.sliding<void>(1)
       if (options.smtpUrl) {
         const deliver = yield* transport.smtp(options.smtpUrl, options.mailFrom ?? "Roda <no-reply@roda.local>")
-        yield* Effect.forkScoped(deliveryWorker(sql, deliver, wake))
+        const closing = yield* Deferred.make<void>()
+        const worker = yield* Effect.forkScoped(deliveryWorker(sql, deliver, wake, closing))
+        // Runs before the fork's interruption: the worker finishes, or is interrupted after the grace.
+        yield* Effect.addFinalizer(() =>
+          Deferred.succeed(closing, undefined).pipe(
+            Effect.zipRight(Fiber.await(worker).pipe(Effect.timeout(CLOSING_GRACE))),
+            Effect.ignore
+          )
+        )
       }
       return {
         send: (mail) =>
@@ -79,7 +91,17 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
 /** Why a delivery failed, in one line: the transport's message (the relay and its answer). */
 const reasonOf = (error: unknown) => error instanceof Error ? error.message : String(error)
 
-const deliveryWorker = (sql: SqlClient.SqlClient, deliver: Deliver, wake: Queue.Queue<void>) => {
+/**
+ * Delivers rounds until `closing`; then finishes the round in flight and sends what is due (the
+ * e-mails a short-lived process, such as a `roda` command, wrote just before it closed), so that none
+ * is delivered without being marked sent, which would send it again once its lease ran out.
+ */
+const deliveryWorker = (
+  sql: SqlClient.SqlClient,
+  deliver: Deliver,
+  wake: Queue.Queue<void>,
+  closing: Deferred.Deferred<void>
+) => {
   const lease = sql<{ id: string; recipient: string; subject: string; body: string; kind: string }>`
     UPDATE outbox SET attempts = attempts + 1, lease_until = now() + interval '1 minute'
     WHERE id IN (
@@ -94,12 +116,19 @@ const deliveryWorker = (sql: SqlClient.SqlClient, deliver: Deliver, wake: Queue.
         Effect.logWarning(`E-mail ${row.id} not delivered (${reasonOf(error)}); it stays in the outbox`)
       )
     )
+  /** One batch leased and delivered; how many it leased. */
   const round = lease.pipe(
-    Effect.flatMap((rows) => Effect.forEach(rows, deliverOne, { discard: true })),
-    Effect.catchAllCause((cause) => Effect.logWarning("Outbox delivery round failed", cause))
+    Effect.tap((rows) => Effect.forEach(rows, deliverOne, { discard: true })),
+    Effect.map((rows) => rows.length),
+    Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("Outbox delivery round failed", cause), 0))
   )
-  return round.pipe(
-    Effect.zipRight(Effect.race(wake.take, Effect.sleep(POLL))),
-    Effect.repeat(Schedule.forever)
-  )
+  const waitForWork = Effect.raceAll([wake.take, Effect.sleep(POLL), Deferred.await(closing)])
+  return Effect.gen(function*() {
+    while (!(yield* Deferred.isDone(closing))) {
+      yield* round
+      yield* waitForWork
+    }
+    // A failed e-mail stays leased for a minute, so the rounds end once nothing due is left.
+    yield* Effect.repeat(round, { while: (leased) => leased > 0 })
+  })
 }

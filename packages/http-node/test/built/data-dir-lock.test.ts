@@ -36,7 +36,7 @@ const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid!
 describe("the embedded database has one process at a time", SLOW, () => {
   it("a second server, the CLI and roda-mcp are refused while a server runs; the CLI works once it stops", async () => {
     const dataDir = newDataDir()
-    const server = await startBuiltServer({ DATA_DIR: dataDir }, { database: "embedded" })
+    const server = await startBuiltServer({ DATA_DIR: dataDir }, { embedded: true })
     try {
       const pid = server.process.pid!
       expect(readFileSync(join(dataDir, "pg.lock"), "utf8").trim()).toBe(String(pid))
@@ -67,7 +67,7 @@ describe("the embedded database has one process at a time", SLOW, () => {
 
   it("a lock left by a process that is gone is taken over", async () => {
     const dataDir = newDataDir()
-    const server = await startBuiltServer({ DATA_DIR: dataDir }, { database: "embedded" })
+    const server = await startBuiltServer({ DATA_DIR: dataDir }, { embedded: true })
     server.process.kill("SIGKILL") // no chance to remove its lock
     await server.stop()
     expect(readFileSync(join(dataDir, "pg.lock"), "utf8").trim()).toBe(String(server.process.pid))
@@ -75,7 +75,7 @@ describe("the embedded database has one process at a time", SLOW, () => {
     expect(afterCrash.code, afterCrash.stderr).toBe(0)
 
     writeFileSync(join(dataDir, "pg.lock"), `${deadPid()}\n`)
-    const restarted = await startBuiltServer({ DATA_DIR: dataDir }, { database: "embedded" })
+    const restarted = await startBuiltServer({ DATA_DIR: dataDir }, { embedded: true })
     try {
       expect(readFileSync(join(dataDir, "pg.lock"), "utf8").trim()).toBe(String(restarted.process.pid))
     } finally {
@@ -125,7 +125,7 @@ describe("a DATA_DIR that does not exist", SLOW, () => {
 
   it("is made by the server's first start", async () => {
     const dataDir = join(newDataDir(), "nested")
-    const server = await startBuiltServer({ DATA_DIR: dataDir }, { database: "embedded" })
+    const server = await startBuiltServer({ DATA_DIR: dataDir }, { embedded: true })
     await server.stop()
     expect(existsSync(join(dataDir, "pg", "PG_VERSION"))).toBe(true)
   })
