@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { type Mail, MailTransport } from "../src/platform/Mailer"
+import { MailTransport, type OutgoingMail } from "../src/platform/Mailer"
 
 /** SMTP through nodemailer, loaded only when `options.smtpUrl` is set. */
 export const nodemailerTransport = Layer.succeed(MailTransport, {
@@ -9,7 +9,9 @@ export const nodemailerTransport = Layer.succeed(MailTransport, {
       // from; the bundled server's import of it has no named exports at all.
       const { default: nodemailer } = await import("nodemailer")
       const transport = nodemailer.createTransport(url)
-      return (mail: Mail) =>
-        Effect.tryPromise(() => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text }))
+      return (mail: OutgoingMail) =>
+        Effect.tryPromise(() =>
+          transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, messageId: mail.messageId })
+        )
     })
 })

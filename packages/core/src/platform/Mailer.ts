@@ -12,8 +12,14 @@ export interface Mail {
   readonly communityId?: string | null | undefined
 }
 
+/** An e-mail as the outbox worker hands it over: `messageId` is its stable `Message-ID` header. */
+export interface OutgoingMail extends Mail {
+  /** `<outbox row id@host of publicBaseUrl>`: the same on every attempt, so a relay can drop a repeat. */
+  readonly messageId: string
+}
+
 /** Sends one e-mail (the outbox worker marks it sent when this succeeds). */
-export type Deliver = (mail: Mail) => Effect.Effect<void, unknown>
+export type Deliver = (mail: OutgoingMail) => Effect.Effect<void, unknown>
 
 /**
  * SMTP, a port: the platform connects to `options.smtpUrl` (`@roda/core/node`: nodemailer). A
@@ -31,12 +37,13 @@ export class MailTransport extends Context.Tag("@roda/core/MailTransport")<MailT
 /** Delivery attempts before an e-mail is given up (counted as failed by `MailStats`). */
 export const MAX_ATTEMPTS = 5
 const POLL = Duration.seconds(2)
+/** How long a claim on an outbox row lasts unless renewed (the worker renews it every third of it while sending). */
+export const OUTBOX_LEASE = Duration.minutes(1)
 
 /**
  * Every e-mail is written to the `outbox` table in the caller's transaction, so none is lost and
  * none goes out for work that rolled back. With SMTP configured, a delivery worker sends what the
- * outbox holds: it leases a batch with `FOR UPDATE SKIP LOCKED` (several processes may share the
- * database), sends outside any transaction, and marks each row sent or counts the failed attempt.
+ * outbox holds (`deliverOutbox`).
  */
 export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
   readonly send: (mail: Mail) => Effect.Effect<void>
@@ -51,7 +58,11 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
       const wake = yield* Queue.sliding<void>(1)
       if (options.smtpUrl) {
         const deliver = yield* transport.smtp(options.smtpUrl, options.mailFrom ?? "Roda <no-reply@roda.local>")
-        yield* Effect.forkScoped(deliveryWorker(sql, deliver, wake))
+        yield* Effect.forkScoped(
+          deliverOutbox(deliver, { host: new URL(options.publicBaseUrl).hostname, wake }).pipe(
+            Effect.provideService(SqlClient.SqlClient, sql)
+          )
+        )
       }
       return {
         send: (mail) =>
@@ -73,25 +84,69 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
   )
 }
 
-const deliveryWorker = (sql: SqlClient.SqlClient, deliver: Deliver, wake: Queue.Queue<void>) => {
-  const lease = sql<{ id: string; recipient: string; subject: string; body: string; kind: string }>`
-    UPDATE outbox SET attempts = attempts + 1, lease_until = now() + interval '1 minute'
-    WHERE id IN (
-      SELECT id FROM outbox
-      WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS} AND (lease_until IS NULL OR lease_until < now())
-      ORDER BY created_at LIMIT 20 FOR UPDATE SKIP LOCKED)
-    RETURNING id, recipient, subject, body, kind`
-  const deliverOne = (row: { id: string; recipient: string; subject: string; body: string; kind: string }) =>
-    deliver({ to: row.recipient, subject: row.subject, text: row.body, kind: row.kind }).pipe(
-      Effect.zipRight(sql`UPDATE outbox SET sent_at = now(), lease_until = NULL WHERE id = ${row.id}`),
-      Effect.catchAll((error) => Effect.logWarning(`E-mail ${row.id} not delivered; it stays in the outbox`, error))
-    )
-  const round = lease.pipe(
-    Effect.flatMap((rows) => Effect.forEach(rows, deliverOne, { discard: true })),
-    Effect.catchAllCause((cause) => Effect.logWarning("Outbox delivery round failed", cause))
-  )
-  return round.pipe(
-    Effect.zipRight(Effect.race(wake.take, Effect.sleep(POLL))),
-    Effect.repeat(Schedule.forever)
-  )
+interface OutboxRow {
+  readonly id: string
+  readonly recipient: string
+  readonly subject: string
+  readonly body: string
+  readonly kind: string
+  readonly attempts: number
 }
+
+/**
+ * The outbox delivery worker. It claims one row at a time with `FOR UPDATE SKIP LOCKED` (several
+ * processes may share the database) and a lease, sends outside any transaction while renewing the
+ * lease every third of it, and marks the row sent right after the relay accepts it: the claim
+ * outlives the send however slow the relay, so no other worker sends the same row meanwhile. A
+ * process that dies between the send and the mark leaves a row that is sent again once its lease
+ * lapses, with the same `Message-ID` (`<row id@host>`), which relays and inboxes deduplicate.
+ */
+export const deliverOutbox = (
+  deliver: Deliver,
+  config: { readonly host: string; readonly lease?: Duration.DurationInput; readonly wake?: Queue.Queue<void> }
+) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const lease = Duration.decode(config.lease ?? OUTBOX_LEASE)
+    const leaseMs = Duration.toMillis(lease)
+    const claim = sql<OutboxRow>`
+      UPDATE outbox SET attempts = attempts + 1, lease_until = now() + ${leaseMs}::int * interval '1 millisecond'
+      WHERE id = (
+        SELECT id FROM outbox
+        WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS} AND (lease_until IS NULL OR lease_until < now())
+        ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING id, recipient, subject, body, kind, attempts`
+    // The claim is this worker's while `attempts` is the value it set.
+    const renew = (row: OutboxRow) =>
+      sql`UPDATE outbox SET lease_until = now() + ${leaseMs}::int * interval '1 millisecond'
+        WHERE id = ${row.id} AND attempts = ${row.attempts} AND sent_at IS NULL`.pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning(`Outbox lease of ${row.id} not renewed`, cause))
+      )
+    const deliverOne = (row: OutboxRow) =>
+      Effect.scoped(
+        Effect.gen(function*() {
+          yield* Effect.forkScoped(
+            Effect.repeat(renew(row), Schedule.spaced(Duration.millis(leaseMs / 3))).pipe(
+              Effect.delay(Duration.millis(leaseMs / 3))
+            )
+          )
+          yield* deliver({
+            to: row.recipient,
+            subject: row.subject,
+            text: row.body,
+            kind: row.kind,
+            messageId: `<${row.id}@${config.host}>`
+          })
+        })
+      ).pipe(
+        Effect.zipRight(sql`UPDATE outbox SET sent_at = now(), lease_until = NULL WHERE id = ${row.id}`),
+        Effect.catchAll((error) => Effect.logWarning(`E-mail ${row.id} not delivered; it stays in the outbox`, error))
+      )
+    /** Claims and sends rows one by one until none is left to claim. */
+    const round: Effect.Effect<void> = claim.pipe(
+      Effect.flatMap(([row]) => row === undefined ? Effect.void : Effect.zipRight(deliverOne(row), Effect.suspend(() => round))),
+      Effect.catchAllCause((cause) => Effect.logWarning("Outbox delivery round failed", cause))
+    )
+    const idle = config.wake === undefined ? Effect.sleep(POLL) : Effect.race(config.wake.take, Effect.sleep(POLL))
+    return yield* round.pipe(Effect.zipRight(idle), Effect.repeat(Schedule.forever))
+  })
