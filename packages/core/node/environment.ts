@@ -11,7 +11,7 @@ import {
 } from "../src/platform/Options"
 import { loadStripeSettings } from "../src/platform/stripe/settings"
 import type { StripeGatewayOptions } from "../src/platform/stripe/StripeGateway"
-import type { DatabaseOptions } from "../src/sql/Database"
+import { type DatabaseOptions, DEFAULT_STATEMENT_TIMEOUT_MS } from "../src/sql/Database"
 import { DEFAULT_DATA_DIR, embeddedFolder } from "./dataDir"
 
 /**
@@ -96,9 +96,13 @@ export const loadRodaEnvironment = Effect.gen(function*() {
   const sandboxSecret = yield* Config.option(Config.redacted("SANDBOX_WEBHOOK_SECRET"))
   const corsOrigins = yield* Config.option(Config.string("CORS_ORIGINS"))
   const oauthRegistrationLimit = yield* loadOAuthRegistrationLimit
+  const statementTimeoutMs = yield* Config.integer("DATABASE_STATEMENT_TIMEOUT_MS").pipe(
+    Config.withDefault(DEFAULT_STATEMENT_TIMEOUT_MS),
+    Config.validate({ message: "must be a whole number of milliseconds, 0 for none", validation: (value) => value >= 0 })
+  )
 
   const database: DatabaseOptions = Option.isSome(databaseUrl)
-    ? { _tag: "Postgres", url: databaseUrl.value }
+    ? { _tag: "Postgres", url: databaseUrl.value, statementTimeoutMs }
     : { _tag: "Embedded", dataDir: embeddedFolder(dataDir) }
   const resolvedSecret = Option.isSome(jwtSecret)
     ? jwtSecret.value

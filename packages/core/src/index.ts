@@ -108,6 +108,7 @@ export type { CommentableType, ReactableType, ReactionCounts, ReactionType } fro
 export { Reactions } from "./social/Reactions"
 export { StatusPosts } from "./social/StatusPosts"
 export { connectFailure as databaseConnectFailure, redactedTarget as redactedDatabaseTarget } from "./sql/connectError"
+export { DEFAULT_STATEMENT_TIMEOUT_MS, withoutStatementTimeout } from "./sql/Database"
 export type { DatabaseOptions } from "./sql/Database"
 export { migrate } from "./sql/migrate"
 export { migrations } from "./sql/migrations"

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import pg from "pg"
 import { connectFailure } from "../../src/sql/connectError"
-import type { DatabaseOptions } from "../../src/sql/Database"
+import { type DatabaseOptions, DEFAULT_STATEMENT_TIMEOUT_MS } from "../../src/sql/Database"
 import { migrate } from "../../src/sql/migrate"
 import { folderClient } from "./folderClient"
 import { makeStatementNames, namingClient } from "./namedStatements"
@@ -68,21 +68,29 @@ const pgTypes = {
  */
 export const POOL_IDLE_MS = 5 * 60_000
 
-/** The pool's options: its connections name (prepare) hot statements and live through quiet spells. */
-export const poolOptions = (url: Redacted.Redacted<string>): pg.PoolConfig => ({
+/**
+ * The pool's options: its connections name (prepare) hot statements, live through quiet spells, and
+ * carry `statement_timeout` (a startup parameter of each connection, so PostgreSQL itself cancels a
+ * statement that runs longer, error 57014).
+ */
+export const poolOptions = (
+  url: Redacted.Redacted<string>,
+  statementTimeoutMs: number = DEFAULT_STATEMENT_TIMEOUT_MS
+): pg.PoolConfig => ({
   connectionString: Redacted.value(url),
   application_name: "roda",
+  statement_timeout: statementTimeoutMs,
   idleTimeoutMillis: POOL_IDLE_MS,
   types: pgTypes,
   Client: namingClient(makeStatementNames())
 })
 
 /** The pool (see `poolOptions`), ended with the layer. */
-const namingPool = (url: Redacted.Redacted<string>) =>
+const namingPool = (url: Redacted.Redacted<string>, statementTimeoutMs: number | undefined) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        const pool = new pg.Pool(poolOptions(url))
+        const pool = new pg.Pool(poolOptions(url, statementTimeoutMs))
         pool.on("error", () => undefined)
         await pool.query("SELECT 1")
         return pool
@@ -103,7 +111,7 @@ export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.Sq
       : folderDatabase(options.dataDir, options.snapshotDir)
   }
   return Layer.effectDiscard(migrate).pipe(
-    Layer.provideMerge(PgClient.layerFromPool({ acquire: namingPool(options.url), types: pgTypes, ...names })),
+    Layer.provideMerge(PgClient.layerFromPool({ acquire: namingPool(options.url, options.statementTimeoutMs), types: pgTypes, ...names })),
     Layer.orDie
   ) as Layer.Layer<SqlClient.SqlClient>
 }
