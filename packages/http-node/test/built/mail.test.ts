@@ -39,6 +39,8 @@ describe("the built server's e-mail", () => {
     expect((await post("/api/auth/recovery-password", { email })).status).toBe(200)
 
     const mail = await smtp.mailTo(email)
+    // The outbox row's stable Message-ID, on the public host, so a relay can drop a repeat.
+    expect(mail.data).toMatch(/^Message-ID: <[0-9a-f-]{36}@127\.0\.0\.1>\r?$/m)
     const link = new URL(/http:\/\/127\.0\.0\.1:\d+\/set-password\?[^\s"<>]+/.exec(textOf(mail.data))![0])
     expect(link.origin).toBe(server.base)
     const set = await post("/api/auth/set-password", {
