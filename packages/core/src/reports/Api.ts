@@ -2,14 +2,14 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { isStorableDay } from "../domain/DateRange"
 import { Ok } from "../domain/Envelope"
-import { TimeZone } from "../domain/Fields"
+import { TimeZone, Trimmed } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { Currency } from "../domain/Money"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
 import { MemberScope } from "../http/Security"
 
-const IsoDate = Schema.Trim.pipe(
+const IsoDate = Trimmed(10, "must be an ISO 8601 date such as 2026-11-01").pipe(
   Schema.filter((value) =>
     isStorableDay(value) ||
     "must be an ISO 8601 date such as 2026-11-01"
