@@ -44,4 +44,3 @@ export const printPage = <A>(
         ? Effect.void
         : Console.log(`next page: --cursor ${page.pagination.nextCursor}`)
     )
-

@@ -98,7 +98,10 @@ export const loadRodaEnvironment = Effect.gen(function*() {
   const oauthRegistrationLimit = yield* loadOAuthRegistrationLimit
   const statementTimeoutMs = yield* Config.integer("DATABASE_STATEMENT_TIMEOUT_MS").pipe(
     Config.withDefault(DEFAULT_STATEMENT_TIMEOUT_MS),
-    Config.validate({ message: "must be a whole number of milliseconds, 0 for none", validation: (value) => value >= 0 })
+    Config.validate({
+      message: "must be a whole number of milliseconds, 0 for none",
+      validation: (value) => value >= 0
+    })
   )
 
   const database: DatabaseOptions = Option.isSome(databaseUrl)

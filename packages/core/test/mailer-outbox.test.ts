@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Fiber } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startSmtp } from "../../../testing/smtp"
 import { POSTGRES_ONLY, skipWhen } from "../../../testing/skips"
+import { startSmtp } from "../../../testing/smtp"
 import { nodemailerTransport } from "../node/mail"
 import type { Roda } from "../src/index"
-import { deliverOutbox, type Deliver, Mailer, MailTransport } from "../src/platform/Mailer"
+import { type Deliver, deliverOutbox, Mailer, MailTransport } from "../src/platform/Mailer"
 import { startRoda, uniqueEmail } from "./support/harness"
 
 /**
@@ -42,10 +42,13 @@ afterAll(async () => {
 const enqueue = async (roda: Roda, tag: string) => {
   const recipients = Array.from({ length: N }, (_, i) => uniqueEmail(`${tag}${i}`))
   await roda.runtime.runPromise(
-    Effect.flatMap(Mailer, (mailer) =>
-      Effect.forEach(recipients, (to) => mailer.send({ to, subject: "Olá", text: `Para ${to}`, kind: "test" }), {
-        discard: true
-      }))
+    Effect.flatMap(
+      Mailer,
+      (mailer) =>
+        Effect.forEach(recipients, (to) => mailer.send({ to, subject: "Olá", text: `Para ${to}`, kind: "test" }), {
+          discard: true
+        })
+    )
   )
   return recipients
 }

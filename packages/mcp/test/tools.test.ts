@@ -174,7 +174,9 @@ describe("bounds", () => {
     expect(widest.isError).toBe(true)
     const error = errorOf(widest)
     expect(error.status).toBe(400)
-    expect(error.errors).toEqual([expect.objectContaining({ param: "from", msg: "the range must not span more than 10 years" })])
+    expect(error.errors).toEqual([
+      expect.objectContaining({ param: "from", msg: "the range must not span more than 10 years" })
+    ])
     const tenYears = await mcp.callTool({
       name: "sales_report",
       arguments: { from: "2016-01-01", to: "2025-12-31", interval: "month" }

@@ -111,7 +111,9 @@ export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.Sq
       : folderDatabase(options.dataDir, options.snapshotDir)
   }
   return Layer.effectDiscard(migrate).pipe(
-    Layer.provideMerge(PgClient.layerFromPool({ acquire: namingPool(options.url, options.statementTimeoutMs), types: pgTypes, ...names })),
+    Layer.provideMerge(
+      PgClient.layerFromPool({ acquire: namingPool(options.url, options.statementTimeoutMs), types: pgTypes, ...names })
+    ),
     Layer.orDie
   ) as Layer.Layer<SqlClient.SqlClient>
 }

@@ -85,7 +85,9 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
   .add(
     HttpApiEndpoint.post("resolveDomain", "/communities/domain")
       .setPayload(
-        Body({ domain: Schema.compose(Trimmed(253), Schema.Lowercase).pipe(Schema.minLength(1), Schema.maxLength(253)) })
+        Body({
+          domain: Schema.compose(Trimmed(253), Schema.Lowercase).pipe(Schema.minLength(1), Schema.maxLength(253))
+        })
       )
       .addSuccess(Ok(Community))
       .addError(NotFound)

@@ -30,9 +30,7 @@ const PASSWORD_RULE =
   "Password must be at least 8 characters long and contain an uppercase letter, a lowercase letter and a number"
 export const NewPassword = Schema.String.pipe(
   Schema.maxLength(200, { message: () => PASSWORD_RULE }),
-  Schema.filter((value) =>
-    (isStrongPassword(value) && value.length <= 200) || PASSWORD_RULE
-  ),
+  Schema.filter((value) => (isStrongPassword(value) && value.length <= 200) || PASSWORD_RULE),
   Schema.annotations({ identifier: "NewPassword" })
 )
 

@@ -53,7 +53,9 @@ const ipv6Groups = (address: string): ReadonlyArray<number> | undefined => {
   return groups.map((group) => parseInt(group, 16))
 }
 
-const embeddedIpv4 = (groups: ReadonlyArray<number>) => [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff]
+const embeddedIpv4 = (
+  groups: ReadonlyArray<number>
+) => [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff]
 
 /**
  * IPv6 on the public internet. Forms that carry an IPv4 address are judged by it (IPv4-compatible

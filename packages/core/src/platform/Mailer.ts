@@ -144,7 +144,9 @@ export const deliverOutbox = (
       )
     /** Claims and sends rows one by one until none is left to claim. */
     const round: Effect.Effect<void> = claim.pipe(
-      Effect.flatMap(([row]) => row === undefined ? Effect.void : Effect.zipRight(deliverOne(row), Effect.suspend(() => round))),
+      Effect.flatMap(([row]) =>
+        row === undefined ? Effect.void : Effect.zipRight(deliverOne(row), Effect.suspend(() => round))
+      ),
       Effect.catchAllCause((cause) => Effect.logWarning("Outbox delivery round failed", cause))
     )
     const idle = config.wake === undefined ? Effect.sleep(POLL) : Effect.race(config.wake.take, Effect.sleep(POLL))

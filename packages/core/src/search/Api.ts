@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Trimmed } from "../domain/Fields"
 import { Ok } from "../domain/Envelope"
+import { Trimmed } from "../domain/Fields"
 import { MAX_LIMIT, PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Unauthorized } from "../http/ApiErrors"

@@ -35,8 +35,10 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000
  * back to the pool with its own): for work that legitimately runs long, such as migrations.
  */
 export const withoutStatementTimeout = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql.withTransaction(Effect.zipRight(sql`SET LOCAL statement_timeout = 0`, effect)))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql.withTransaction(Effect.zipRight(sql`SET LOCAL statement_timeout = 0`, effect))
+  )
 
 /** Reads the database is reachable (readiness probe). */
 export const ping = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`).pipe(Effect.asVoid)

@@ -46,18 +46,24 @@ const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => runtime!
 const query = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text))
 
 skipWhen(POSTGRES_ONLY).describe("statement_timeout on the pool's connections", () => {
-  it("PostgreSQL cancels a statement that runs longer (57014); migrations and withoutStatementTimeout are exempt", async () => {
-    // Several at once, so more than one pooled connection carries it.
-    const shows = await Promise.all(Array.from({ length: 4 }, () => run(query("SHOW statement_timeout"))))
-    for (const show of shows) expect(Exit.isSuccess(show) && show.value).toEqual([{ statementTimeout: "300ms" }])
-    const slow = await run(query("SELECT pg_sleep(1)"))
-    expect(Exit.isFailure(slow)).toBe(true)
-    expect(JSON.stringify(slow)).toContain("57014")
-    const exempt = await run(withoutStatementTimeout(query("SELECT pg_sleep(0.6), current_setting('statement_timeout') AS t")))
-    expect(Exit.isSuccess(exempt) && exempt.value).toMatchObject([{ t: "0" }])
-    expect(Exit.isSuccess(await run(migrate))).toBe(true)
-    // SET LOCAL ended with the transaction: the connection went back to the pool with its timeout.
-    const after = await Promise.all(Array.from({ length: 4 }, () => run(query("SHOW statement_timeout"))))
-    for (const show of after) expect(Exit.isSuccess(show) && show.value).toEqual([{ statementTimeout: "300ms" }])
-  }, 30_000)
+  it(
+    "PostgreSQL cancels a statement that runs longer (57014); migrations and withoutStatementTimeout are exempt",
+    async () => {
+      // Several at once, so more than one pooled connection carries it.
+      const shows = await Promise.all(Array.from({ length: 4 }, () => run(query("SHOW statement_timeout"))))
+      for (const show of shows) expect(Exit.isSuccess(show) && show.value).toEqual([{ statementTimeout: "300ms" }])
+      const slow = await run(query("SELECT pg_sleep(1)"))
+      expect(Exit.isFailure(slow)).toBe(true)
+      expect(JSON.stringify(slow)).toContain("57014")
+      const exempt = await run(
+        withoutStatementTimeout(query("SELECT pg_sleep(0.6), current_setting('statement_timeout') AS t"))
+      )
+      expect(Exit.isSuccess(exempt) && exempt.value).toMatchObject([{ t: "0" }])
+      expect(Exit.isSuccess(await run(migrate))).toBe(true)
+      // SET LOCAL ended with the transaction: the connection went back to the pool with its timeout.
+      const after = await Promise.all(Array.from({ length: 4 }, () => run(query("SHOW statement_timeout"))))
+      for (const show of after) expect(Exit.isSuccess(show) && show.value).toEqual([{ statementTimeout: "300ms" }])
+    },
+    30_000
+  )
 })
