@@ -21,6 +21,8 @@ export const expectRecoveryByMail = async (base: string, smtp: Awaited<ReturnTyp
   expect((await post(base, "/api/auth/recovery-password", { email })).status).toBe(200)
 
   const mail = await smtp.mailTo(email, /set-password/)
+  // The outbox row's stable Message-ID, on the public host, so a relay can drop a repeat.
+  expect(mail.data).toMatch(/^Message-ID: <[0-9a-f-]{36}@127\.0\.0\.1>\r?$/m)
   const link = new URL(/http:\/\/127\.0\.0\.1:\d+\/set-password\?[^\s"<>]+/.exec(textOf(mail))![0])
   expect(link.origin).toBe(base)
   const set = await post(base, "/api/auth/set-password", {

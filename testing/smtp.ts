@@ -15,8 +15,11 @@ export const textOf = (mail: ReceivedMail) =>
     (_, hex: string) => String.fromCharCode(parseInt(hex, 16))
   )
 
-/** An SMTP server on 127.0.0.1 that keeps every message it is given; `url` is an SMTP_URL for it. */
-export const startSmtp = async () => {
+/**
+ * An SMTP server on 127.0.0.1 that keeps every message it is given; `url` is an SMTP_URL for it.
+ * `delayMs` makes it a slow relay: each message is accepted that long after its data arrived.
+ */
+export const startSmtp = async (options: { readonly delayMs?: number } = {}) => {
   const received: Array<ReceivedMail> = []
   const server = new SMTPServer({
     authOptional: true,
@@ -25,12 +28,16 @@ export const startSmtp = async () => {
       let data = ""
       stream.on("data", (chunk: Buffer) => (data += chunk.toString()))
       stream.on("end", () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((recipient) => recipient.address),
-          data
-        })
-        callback()
+        const accept = () => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((recipient) => recipient.address),
+            data
+          })
+          callback()
+        }
+        if (options.delayMs === undefined) accept()
+        else setTimeout(accept, options.delayMs)
       })
     }
   })

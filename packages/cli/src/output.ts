@@ -44,11 +44,3 @@ export const printPage = <A>(
         ? Effect.void
         : Console.log(`next page: --cursor ${page.pagination.nextCursor}`)
     )
-
-/** A CSV field, quoted when it has to be (RFC 4180). */
-const csvField = (value: unknown) => {
-  const raw = value === null || value === undefined ? "" : typeof value === "string" ? value : String(value)
-  return /[",\r\n]/.test(raw) ? `"${raw.replace(/"/g, "\"\"")}"` : raw
-}
-
-export const csvLine = (values: ReadonlyArray<unknown>) => values.map(csvField).join(",") + "\r\n"

@@ -16,6 +16,8 @@ import {
 } from "./support"
 
 const OPERATOR = uniqueEmail("ops")
+/** A failure reason a spreadsheet would run as a formula. */
+const FORMULA = "=HYPERLINK(\"http://evil.example\")"
 const world = await makeWorld([OPERATOR])
 let owner: User
 let first: { community: string; payout: string }
@@ -119,13 +121,13 @@ describe("roda payouts", SPAWNS, () => {
         "-c",
         second.community,
         "--reason",
-        "Conta encerrada",
+        FORMULA,
         "--as",
         OPERATOR,
         "--json"
       ])
     )
-    expect(failed).toMatchObject({ status: "failed", failureReason: "Conta encerrada", allowedMoves: [] })
+    expect(failed).toMatchObject({ status: "failed", failureReason: FORMULA, allowedMoves: [] })
     // Another community's payout is not found there.
     const elsewhere = await world.cli(["payouts", "show", second.payout, "-c", first.community, "--as", OPERATOR])
     expect(elsewhere.code).toBe(1)
@@ -177,7 +179,8 @@ describe("roda payouts", SPAWNS, () => {
     const failedRows = parse(await readFile(file, "utf8")).slice(1)
     expect(failedRows.map((row) => row[0])).toContain(second.payout)
     expect(failedRows.every((row) => row[2] === "failed")).toBe(true)
-    expect(failedRows.find((row) => row[0] === second.payout)![10]).toBe("Conta encerrada")
+    // A text a spreadsheet would run as a formula is written as text (OWASP CSV injection).
+    expect(failedRows.find((row) => row[0] === second.payout)![10]).toBe("\"'=HYPERLINK(\"\"http://evil.example\"\")\"")
     expect(header!.indexOf("failureReason")).toBe(10)
   })
 

@@ -12,7 +12,7 @@ import {
 } from "../src/platform/Options"
 import { loadStripeSettings } from "../src/platform/stripe/settings"
 import type { StripeGatewayOptions } from "../src/platform/stripe/StripeGateway"
-import type { DatabaseOptions } from "../src/sql/Database"
+import { type DatabaseOptions, DEFAULT_STATEMENT_TIMEOUT_MS } from "../src/sql/Database"
 import { blobLocationFromEnvironment } from "./blobs/blobUrl"
 import { DEFAULT_DATA_DIR, embeddedFolder } from "./dataDir"
 import {
@@ -116,9 +116,16 @@ const readEnvironment = Effect.gen(function*() {
   const corsOrigins = yield* Config.option(Config.string("CORS_ORIGINS"))
   const oauthRegistrationLimit = yield* loadOAuthRegistrationLimit
   const trustProxy = yield* loadTrustProxy
+  const statementTimeoutMs = yield* Config.integer("DATABASE_STATEMENT_TIMEOUT_MS").pipe(
+    Config.withDefault(DEFAULT_STATEMENT_TIMEOUT_MS),
+    Config.validate({
+      message: "must be a whole number of milliseconds, 0 for none",
+      validation: (value) => value >= 0
+    })
+  )
 
   const database: DatabaseOptions = Option.isSome(databaseUrl)
-    ? { _tag: "Postgres", url: Redacted.make(Redacted.value(databaseUrl.value).trim()) }
+    ? { _tag: "Postgres", url: Redacted.make(Redacted.value(databaseUrl.value).trim()), statementTimeoutMs }
     : { _tag: "Embedded", dataDir: embeddedFolder(dataDir) }
   // Checked already: JWT_SECRET is there with DATABASE_URL, PAYMENT_GATEWAY one of the gateways.
   const resolvedSecret = Option.isSome(jwtSecret) ? jwtSecret.value : secret(yield* embeddedSecret(dataDir))

@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { type Mail, MailTransport } from "../src/platform/Mailer"
+import { MailTransport, type OutgoingMail } from "../src/platform/Mailer"
 
 /** The relay of an SMTP URL as `host:port` (nodemailer's default ports), never its user or password. */
 export const relayOf = (url: string) => {
@@ -37,9 +37,9 @@ export const nodemailerTransport = Layer.succeed(MailTransport, {
       const { default: nodemailer } = await import("nodemailer")
       const transport = nodemailer.createTransport(url)
       const relay = relayOf(url)
-      return (mail: Mail) =>
+      return (mail: OutgoingMail) =>
         Effect.tryPromise({
-          try: () => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text }),
+          try: () => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, messageId: mail.messageId }),
           catch: (error) => new SmtpDeliveryError(`SMTP relay ${relay}: ${causeOf(error, url)}`)
         })
     })

@@ -161,3 +161,28 @@ describe("the tool registry", () => {
     await mcp.close()
   })
 })
+
+describe("bounds", () => {
+  it("a report tool refuses a range of more than 10 years at once, as the route does", async () => {
+    const mcp = await connect(await localCaller(owner))
+    const started = performance.now()
+    const widest = await mcp.callTool({
+      name: "overview_report",
+      arguments: { from: "0001-01-01", to: "9999-12-31", interval: "day" }
+    })
+    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(widest.isError).toBe(true)
+    const error = errorOf(widest)
+    expect(error.status).toBe(400)
+    expect(error.errors).toEqual([
+      expect.objectContaining({ param: "from", msg: "the range must not span more than 10 years" })
+    ])
+    const tenYears = await mcp.callTool({
+      name: "sales_report",
+      arguments: { from: "2016-01-01", to: "2025-12-31", interval: "month" }
+    })
+    expect(tenYears.isError).toBeFalsy()
+    expect((tenYears.structuredContent as any).data.series).toHaveLength(120)
+    await mcp.close()
+  })
+})

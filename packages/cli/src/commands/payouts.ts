@@ -1,9 +1,9 @@
 import { Args, Command, Options } from "@effect/cli"
-import { Payouts } from "@roda/core"
+import { csvLine, Payouts } from "@roda/core"
 import { Effect, Option } from "effect"
 import { writeFile } from "node:fs/promises"
 import { as, cursor, json, limit, reasonOf, uuid } from "../options"
-import { type Column, csvLine, fields, print, printPage } from "../output"
+import { type Column, fields, print, printPage } from "../output"
 import { operator, withServices } from "../session"
 
 const statuses = ["pending", "in_transit", "paid", "failed", "canceled"] as const

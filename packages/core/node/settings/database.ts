@@ -98,3 +98,14 @@ export const dataDirCheck: SettingCheck = {
   check: (env: Env, context) =>
     env.DATABASE_URL !== undefined || env.DATA_DIR === "memory" ? [] : dataDirProblems(env.DATA_DIR, context)
 }
+
+/** `DATABASE_STATEMENT_TIMEOUT_MS`: a whole number of milliseconds, 0 for none. */
+export const statementTimeoutCheck: SettingCheck = {
+  variables: ["DATABASE_STATEMENT_TIMEOUT_MS"],
+  check: ({ DATABASE_STATEMENT_TIMEOUT_MS: value }) =>
+    value === undefined || /^\d+$/.test(value.trim()) ? [] : [problem(
+      "DATABASE_STATEMENT_TIMEOUT_MS",
+      `${value} is not a whole number of milliseconds`,
+      "set how long a statement may run, e.g. 30000, or 0 for no limit"
+    )]
+}

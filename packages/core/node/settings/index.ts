@@ -5,12 +5,13 @@
  */
 import { blobUrlCheck } from "../blobs/blobUrl"
 import type { SettingCheck } from "./checks"
-import { databaseUrlCheck, dataDirCheck } from "./database"
+import { databaseUrlCheck, dataDirCheck, statementTimeoutCheck } from "./database"
 import { jwtSecretCheck, paymentGatewayCheck, sandboxSecretCheck, stripeKeysCheck } from "./secrets"
 import { corsOriginsCheck, oauthLimitsCheck, portCheck, publicBaseUrlCheck, smtpUrlCheck } from "./web"
 
 export const rodaSettingChecks: ReadonlyArray<SettingCheck> = [
   databaseUrlCheck,
+  statementTimeoutCheck,
   dataDirCheck,
   jwtSecretCheck,
   paymentGatewayCheck,

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import pg from "pg"
 import { connectFailure } from "../../src/sql/connectError"
-import type { DatabaseOptions } from "../../src/sql/Database"
+import { type DatabaseOptions, DEFAULT_STATEMENT_TIMEOUT_MS } from "../../src/sql/Database"
 import { migrate } from "../../src/sql/migrate"
 import { lockDataDir } from "../dataDirLock"
 import { folderClient } from "./folderClient"
@@ -70,10 +70,18 @@ const pgTypes = {
  */
 export const POOL_IDLE_MS = 5 * 60_000
 
-/** The pool's options: its connections name (prepare) hot statements and live through quiet spells. */
-export const poolOptions = (url: Redacted.Redacted<string>): pg.PoolConfig => ({
+/**
+ * The pool's options: its connections name (prepare) hot statements, live through quiet spells, and
+ * carry `statement_timeout` (a startup parameter of each connection, so PostgreSQL itself cancels a
+ * statement that runs longer, error 57014).
+ */
+export const poolOptions = (
+  url: Redacted.Redacted<string>,
+  statementTimeoutMs: number = DEFAULT_STATEMENT_TIMEOUT_MS
+): pg.PoolConfig => ({
   connectionString: Redacted.value(url),
   application_name: "roda",
+  statement_timeout: statementTimeoutMs,
   idleTimeoutMillis: POOL_IDLE_MS,
   types: pgTypes,
   Client: namingClient(makeStatementNames())
@@ -120,7 +128,7 @@ export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.Sq
       : folderDatabase(options.dataDir, options.snapshotDir)
   }
   return Layer.effectDiscard(migrate).pipe(
-    Layer.provideMerge(postgresClient(poolOptions(options.url))),
+    Layer.provideMerge(postgresClient(poolOptions(options.url, options.statementTimeoutMs))),
     Layer.orDie
   ) as Layer.Layer<SqlClient.SqlClient>
 }

@@ -4,7 +4,7 @@ import { Cause, Effect, Option } from "effect"
 import { AppError, badRequest, fieldError, notFound, payloadTooLarge } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
 import { same } from "../domain/Text"
-import { lostConnection } from "../sql/errors"
+import { lostConnection, statementCancelled } from "../sql/errors"
 import { errorBody, oauthErrorBody } from "./errorBody"
 import { makeLocator } from "./routeParams"
 
@@ -118,6 +118,9 @@ export const envelopeMiddleware = (api: HttpApi.HttpApi.Any) => {
     // Idempotency-Key, which then replays a kept answer).
     if ([...Cause.failures(cause), ...Cause.defects(cause)].some(lostConnection)) {
       return Effect.logWarning("Database connection lost", cause).pipe(Effect.as(serviceUnavailable()))
+    }
+    if ([...Cause.failures(cause), ...Cause.defects(cause)].some(statementCancelled)) {
+      return Effect.logError("Statement cancelled (statement_timeout)", cause).pipe(Effect.as(serviceUnavailable()))
     }
     return Effect.logError("Unexpected failure", cause).pipe(
       Effect.as(new AppError({ status: 500, text: Messages.internal }))

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../domain/Envelope"
-import { Body, HexColor, Name } from "../domain/Fields"
+import { Body, HexColor, Name, Trimmed } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
@@ -456,7 +456,7 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
   .add(
     HttpApiEndpoint.post("revoke", "/certificates/:id/revoke")
       .setPath(IdParam)
-      .setPayload(Body({ reason: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(500)) }))
+      .setPayload(Body({ reason: Trimmed(500).pipe(Schema.minLength(1), Schema.maxLength(500)) }))
       .addSuccess(Ok(Certificate))
       .addError(BadRequest)
       .addError(Forbidden)

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../domain/Envelope"
-import { Body, Email, HexColor, Hostname, HttpUrl, Name, Slug, TimeZone } from "../domain/Fields"
+import { Body, Email, HexColor, Hostname, HttpUrl, Name, Slug, TimeZone, Trimmed } from "../domain/Fields"
 import { IdParam } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf, Role } from "../domain/Role"
@@ -85,7 +85,9 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
   .add(
     HttpApiEndpoint.post("resolveDomain", "/communities/domain")
       .setPayload(
-        Body({ domain: Schema.compose(Schema.Trim, Schema.Lowercase).pipe(Schema.minLength(1), Schema.maxLength(253)) })
+        Body({
+          domain: Schema.compose(Trimmed(253), Schema.Lowercase).pipe(Schema.minLength(1), Schema.maxLength(253))
+        })
       )
       .addSuccess(Ok(Community))
       .addError(NotFound)

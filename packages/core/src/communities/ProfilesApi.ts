@@ -1,17 +1,17 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../domain/Envelope"
-import { Body, Email, HexColor, HttpUrl, Name } from "../domain/Fields"
+import { Body, Email, HexColor, HttpUrl, Name, Trimmed } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { Role } from "../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
 import { Authenticated, MemberScope } from "../http/Security"
 
-export const Tag = Schema.Trim.pipe(
+export const Tag = Trimmed(50, "must be between 1 and 50 characters").pipe(
   Schema.filter((value) => (value.length >= 1 && value.length <= 50) || "must be between 1 and 50 characters")
 )
-const Phone = Schema.Trim.pipe(
+const Phone = Trimmed(24, "must be a phone number such as +55 11 91234-5678").pipe(
   Schema.filter((value) => /^\+?[0-9 ()-]{7,24}$/.test(value) || "must be a phone number such as +55 11 91234-5678")
 )
 

@@ -4,9 +4,17 @@ import { isInstant, isRangeBound, readsAsRangeBound } from "./DateRange"
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
+/**
+ * A string of at most `max` characters as sent, then trimmed: the bound is checked before any other
+ * work and is the `maxLength` OpenAPI shows (a bound checked after `Trim` is invisible there).
+ * `message` is the field's own, so a long value reads as any other invalid one.
+ */
+export const Trimmed = (max: number, message = `must be at most ${max} characters`) =>
+  Schema.compose(Schema.String.pipe(Schema.maxLength(max, { message: () => message })), Schema.Trim)
+
 /** An e-mail address, trimmed, Unicode-normalized (NFC, so look-alike spellings are one address) and lower-cased. */
 export const Email = Schema.compose(
-  Schema.Trim,
+  Trimmed(254, "must be a valid e-mail address"),
   Schema.transform(Schema.String, Schema.String, {
     strict: true,
     decode: (value) => value.normalize("NFC").toLowerCase(),
@@ -18,28 +26,28 @@ export const Email = Schema.compose(
 )
 
 /** Spec §5.6: at least 8 characters with an uppercase letter, a lowercase letter and a number. */
+const PASSWORD_RULE =
+  "Password must be at least 8 characters long and contain an uppercase letter, a lowercase letter and a number"
 export const NewPassword = Schema.String.pipe(
-  Schema.filter((value) =>
-    (isStrongPassword(value) && value.length <= 200) ||
-    "Password must be at least 8 characters long and contain an uppercase letter, a lowercase letter and a number"
-  ),
+  Schema.maxLength(200, { message: () => PASSWORD_RULE }),
+  Schema.filter((value) => (isStrongPassword(value) && value.length <= 200) || PASSWORD_RULE),
   Schema.annotations({ identifier: "NewPassword" })
 )
 
 /** A required human-readable name or title, trimmed. */
 export const Name = (max = 200) =>
-  Schema.Trim.pipe(
+  Trimmed(max, `must be between 1 and ${max} characters`).pipe(
     Schema.filter((value) => (value.length >= 1 && value.length <= max) || `must be between 1 and ${max} characters`)
   )
 
-export const Slug = Schema.Trim.pipe(
+export const Slug = Trimmed(80, "must be lower-case letters, digits and single hyphens (at most 80 characters)").pipe(
   Schema.filter((value) =>
     /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value) && value.length <= 80 ||
     "must be lower-case letters, digits and single hyphens (at most 80 characters)"
   )
 )
 
-export const Hostname = Schema.compose(Schema.Trim, Schema.Lowercase).pipe(
+export const Hostname = Schema.compose(Trimmed(253, "must be a valid domain name"), Schema.Lowercase).pipe(
   Schema.filter((value) =>
     (/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(value)) || "must be a valid domain name"
   )
@@ -71,7 +79,7 @@ const hasControl = (value: string) => {
   return false
 }
 
-export const HttpUrl = Schema.Trim.pipe(
+export const HttpUrl = Trimmed(2000, "must be an http(s) URL").pipe(
   // no white space or control character: a URL is written into headers, e-mails and calendar files as it is
   Schema.filter((value) =>
     /^https?:\/\/\S+$/.test(value) && !hasControl(value) && value.length <= 2000 || "must be an http(s) URL"
@@ -88,13 +96,14 @@ const isTimeZone = (value: string) => {
 }
 
 /** An IANA time zone name such as `America/Sao_Paulo` (what PostgreSQL's `AT TIME ZONE` reads too). */
-export const TimeZone = Schema.Trim.pipe(
+export const TimeZone = Trimmed(64, "must be an IANA time zone such as America/Sao_Paulo").pipe(
   Schema.filter((value) =>
     (value.length <= 64 && isTimeZone(value)) || "must be an IANA time zone such as America/Sao_Paulo"
   )
 )
 
 export const HexColor = Schema.String.pipe(
+  Schema.maxLength(7, { message: () => "must be a color like #1a2b3c" }),
   Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a color like #1a2b3c" })
 )
 
@@ -102,7 +111,7 @@ export const HexColor = Schema.String.pipe(
  * An instant: ISO 8601 with a date, a time and an offset (`Z` or `±hh:mm`), in the years 0001 to
  * 9999 UTC (what PostgreSQL's `timestamptz` takes; another year would fail in the database).
  */
-export const Instant = Schema.Trim.pipe(
+export const Instant = Trimmed(40, "must be an ISO 8601 date-time with an offset, e.g. 2030-05-01T19:00:00Z").pipe(
   Schema.filter((value) =>
     isInstant(value) ||
     "must be an ISO 8601 date-time with an offset, e.g. 2030-05-01T19:00:00Z"
@@ -114,7 +123,10 @@ export const Instant = Schema.Trim.pipe(
  * A `from`/`to` query bound: a date (`2030-05-01`, a whole UTC day) or an instant with an offset,
  * in the years 0001 to 9999 (UTC); `DateRange` turns it into the bounds of a filter.
  */
-export const DateOrInstant = Schema.Trim.pipe(
+export const DateOrInstant = Trimmed(
+  40,
+  "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"
+).pipe(
   Schema.filter((value) =>
     !readsAsRangeBound(value)
       ? "must be an ISO 8601 date (2030-05-01) or date-time with an offset (2030-05-01T19:00:00Z)"

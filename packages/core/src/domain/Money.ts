@@ -6,6 +6,7 @@ export const MinorUnits = Schema.Int.pipe(Schema.nonNegative())
 
 /** An ISO 4217 code, upper case. */
 export const Currency = Schema.String.pipe(
+  Schema.maxLength(3, { message: () => "must be an ISO 4217 currency code such as BRL" }),
   Schema.pattern(/^[A-Z]{3}$/, { message: () => "must be an ISO 4217 currency code such as BRL" })
 )
 

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../domain/Envelope"
-import { Body, HttpUrl, Instant, Name, Slug, TimeZone } from "../domain/Fields"
+import { Body, HttpUrl, Instant, Name, Slug, TimeZone, Trimmed } from "../domain/Fields"
 import { isUuid, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
@@ -15,7 +15,7 @@ export const EventId = Schema.String.pipe(
   Schema.annotations({ identifier: "EventId", format: "uuid" })
 )
 
-const Part = (max: number) => Schema.NullOr(Schema.Trim.pipe(Schema.maxLength(max)))
+const Part = (max: number) => Schema.NullOr(Trimmed(max).pipe(Schema.maxLength(max)))
 
 const Address = Schema.Struct({
   street: Schema.optional(Part(200)),

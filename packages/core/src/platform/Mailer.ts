@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Context, Deferred, Duration, Effect, Fiber, Layer, Queue } from "effect"
+import { Context, Deferred, Duration, Effect, Fiber, Layer, Queue, Schedule } from "effect"
 import { Ids } from "./Ids"
 import { Options } from "./Options"
 
@@ -12,11 +12,17 @@ export interface Mail {
   readonly communityId?: string | null | undefined
 }
 
+/** An e-mail as the outbox worker hands it over: `messageId` is its stable `Message-ID` header. */
+export interface OutgoingMail extends Mail {
+  /** `<outbox row id@host of publicBaseUrl>`: the same on every attempt, so a relay can drop a repeat. */
+  readonly messageId: string
+}
+
 /**
  * Sends one e-mail (the outbox worker marks it sent when this succeeds). Its failure's message is
  * logged: it names the relay and the cause, and never a credential.
  */
-export type Deliver = (mail: Mail) => Effect.Effect<void, unknown>
+export type Deliver = (mail: OutgoingMail) => Effect.Effect<void, unknown>
 
 /**
  * SMTP, a port: the platform connects to `options.smtpUrl` (`@roda/core/node`: nodemailer). A
@@ -36,14 +42,15 @@ export const MAX_ATTEMPTS = 5
 const POLL = Duration.seconds(2)
 /** How long a closing process gives its delivery worker to finish the e-mails in flight and the last ones due. */
 const CLOSING_GRACE = Duration.seconds(10)
+/** How long a claim on an outbox row lasts unless renewed (the worker renews it every third of it while sending). */
+export const OUTBOX_LEASE = Duration.minutes(1)
 
 /**
  * Every e-mail is written to the `outbox` table in the caller's transaction, so none is lost and
  * none goes out for work that rolled back. With SMTP configured, a delivery worker sends what the
- * outbox holds: it leases a batch with `FOR UPDATE SKIP LOCKED` (several processes may share the
- * database), sends outside any transaction, and marks each row sent or counts the failed attempt.
- * When its process closes (a server stopping, a `roda` command or an MCP stdio session ending), the
- * worker finishes the e-mails in flight and sends those due, for at most 10 seconds.
+ * outbox holds (`deliverOutbox`). When its process closes (a server stopping, a `roda` command or an
+ * MCP stdio session ending), the worker finishes the e-mail in flight and sends those due, for at
+ * most 10 seconds.
  */
 export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
   readonly send: (mail: Mail) => Effect.Effect<void>
@@ -59,7 +66,11 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
       if (options.smtpUrl) {
         const deliver = yield* transport.smtp(options.smtpUrl, options.mailFrom ?? "Roda <no-reply@roda.local>")
         const closing = yield* Deferred.make<void>()
-        const worker = yield* Effect.forkScoped(deliveryWorker(sql, deliver, wake, closing))
+        const worker = yield* Effect.forkScoped(
+          deliverOutbox(deliver, { host: new URL(options.publicBaseUrl).hostname, wake, closing }).pipe(
+            Effect.provideService(SqlClient.SqlClient, sql)
+          )
+        )
         // Runs before the fork's interruption: the worker finishes, or is interrupted after the grace.
         yield* Effect.addFinalizer(() =>
           Deferred.succeed(closing, undefined).pipe(
@@ -91,44 +102,84 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
 /** Why a delivery failed, in one line: the transport's message (the relay and its answer). */
 const reasonOf = (error: unknown) => error instanceof Error ? error.message : String(error)
 
+interface OutboxRow {
+  readonly id: string
+  readonly recipient: string
+  readonly subject: string
+  readonly body: string
+  readonly kind: string
+  readonly attempts: number
+}
+
 /**
- * Delivers rounds until `closing`; then finishes the round in flight and sends what is due (the
- * e-mails a short-lived process, such as a `roda` command, wrote just before it closed), so that none
- * is delivered without being marked sent, which would send it again once its lease ran out.
+ * The outbox delivery worker. It claims one row at a time with `FOR UPDATE SKIP LOCKED` (several
+ * processes may share the database) and a lease, sends outside any transaction while renewing the
+ * lease every third of it, and marks the row sent right after the relay accepts it: the claim
+ * outlives the send however slow the relay, so no other worker sends the same row meanwhile. A
+ * process that dies between the send and the mark leaves a row that is sent again once its lease
+ * lapses, with the same `Message-ID` (`<row id@host>`), which relays and inboxes deduplicate.
  */
-const deliveryWorker = (
-  sql: SqlClient.SqlClient,
+export const deliverOutbox = (
   deliver: Deliver,
-  wake: Queue.Queue<void>,
-  closing: Deferred.Deferred<void>
-) => {
-  const lease = sql<{ id: string; recipient: string; subject: string; body: string; kind: string }>`
-    UPDATE outbox SET attempts = attempts + 1, lease_until = now() + interval '1 minute'
-    WHERE id IN (
-      SELECT id FROM outbox
-      WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS} AND (lease_until IS NULL OR lease_until < now())
-      ORDER BY created_at LIMIT 20 FOR UPDATE SKIP LOCKED)
-    RETURNING id, recipient, subject, body, kind`
-  const deliverOne = (row: { id: string; recipient: string; subject: string; body: string; kind: string }) =>
-    deliver({ to: row.recipient, subject: row.subject, text: row.body, kind: row.kind }).pipe(
-      Effect.zipRight(sql`UPDATE outbox SET sent_at = now(), lease_until = NULL WHERE id = ${row.id}`),
-      Effect.catchAll((error) =>
-        Effect.logWarning(`E-mail ${row.id} not delivered (${reasonOf(error)}); it stays in the outbox`)
+  config: {
+    readonly host: string
+    readonly lease?: Duration.DurationInput
+    readonly wake?: Queue.Queue<void>
+    /** Once done, the worker sends what is due and returns (a failed e-mail stays leased, so it ends). */
+    readonly closing?: Deferred.Deferred<void>
+  }
+) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const lease = Duration.decode(config.lease ?? OUTBOX_LEASE)
+    const leaseMs = Duration.toMillis(lease)
+    const claim = sql<OutboxRow>`
+      UPDATE outbox SET attempts = attempts + 1, lease_until = now() + ${leaseMs}::int * interval '1 millisecond'
+      WHERE id = (
+        SELECT id FROM outbox
+        WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS} AND (lease_until IS NULL OR lease_until < now())
+        ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING id, recipient, subject, body, kind, attempts`
+    // The claim is this worker's while `attempts` is the value it set.
+    const renew = (row: OutboxRow) =>
+      sql`UPDATE outbox SET lease_until = now() + ${leaseMs}::int * interval '1 millisecond'
+        WHERE id = ${row.id} AND attempts = ${row.attempts} AND sent_at IS NULL`.pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning(`Outbox lease of ${row.id} not renewed`, cause))
       )
+    const deliverOne = (row: OutboxRow) =>
+      Effect.scoped(
+        Effect.gen(function*() {
+          yield* Effect.forkScoped(
+            Effect.repeat(renew(row), Schedule.spaced(Duration.millis(leaseMs / 3))).pipe(
+              Effect.delay(Duration.millis(leaseMs / 3))
+            )
+          )
+          yield* deliver({
+            to: row.recipient,
+            subject: row.subject,
+            text: row.body,
+            kind: row.kind,
+            messageId: `<${row.id}@${config.host}>`
+          })
+        })
+      ).pipe(
+        Effect.zipRight(sql`UPDATE outbox SET sent_at = now(), lease_until = NULL WHERE id = ${row.id}`),
+        Effect.catchAll((error) =>
+          Effect.logWarning(`E-mail ${row.id} not delivered (${reasonOf(error)}); it stays in the outbox`)
+        )
+      )
+    /** Claims and sends rows one by one until none is left to claim. */
+    const round: Effect.Effect<void> = claim.pipe(
+      Effect.flatMap(([row]) =>
+        row === undefined ? Effect.void : Effect.zipRight(deliverOne(row), Effect.suspend(() => round))
+      ),
+      Effect.catchAllCause((cause) => Effect.logWarning("Outbox delivery round failed", cause))
     )
-  /** One batch leased and delivered; how many it leased. */
-  const round = lease.pipe(
-    Effect.tap((rows) => Effect.forEach(rows, deliverOne, { discard: true })),
-    Effect.map((rows) => rows.length),
-    Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("Outbox delivery round failed", cause), 0))
-  )
-  const waitForWork = Effect.raceAll([wake.take, Effect.sleep(POLL), Deferred.await(closing)])
-  return Effect.gen(function*() {
+    const closing = config.closing ?? (yield* Deferred.make<void>())
+    const idle = Effect.raceAll([Effect.sleep(POLL), Deferred.await(closing), ...(config.wake ? [config.wake.take] : [])])
     while (!(yield* Deferred.isDone(closing))) {
       yield* round
-      yield* waitForWork
+      yield* idle
     }
-    // A failed e-mail stays leased for a minute, so the rounds end once nothing due is left.
-    yield* Effect.repeat(round, { while: (leased) => leased > 0 })
+    yield* round
   })
-}

@@ -2,14 +2,14 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { isStorableDay } from "../domain/DateRange"
 import { Ok } from "../domain/Envelope"
-import { TimeZone } from "../domain/Fields"
+import { TimeZone, Trimmed } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { Currency } from "../domain/Money"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
 import { MemberScope } from "../http/Security"
 
-const IsoDate = Schema.Trim.pipe(
+const IsoDate = Trimmed(10, "must be an ISO 8601 date such as 2026-11-01").pipe(
   Schema.filter((value) =>
     isStorableDay(value) ||
     "must be an ISO 8601 date such as 2026-11-01"
@@ -93,7 +93,7 @@ const EmailStats = Schema.Struct({
 
 const READERS = "Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise)."
 const RANGE =
-  "Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ \"period\": \"2026-11-01\", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). At most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given."
+  "Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ \"period\": \"2026-11-01\", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given."
 
 const report = <const Name extends string, const Path extends `/${string}`, const F extends Schema.Struct.Fields>(
   name: Name,

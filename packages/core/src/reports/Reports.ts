@@ -75,15 +75,14 @@ export class Reports extends Effect.Service<Reports>()("@roda/core/Reports", {
           row.paymentMethod !== null && (paymentMethods as ReadonlyArray<string>).includes(row.paymentMethod)
             ? row.paymentMethod
             : "OTHER"
+        const grossOf = new Map<string, number>()
+        for (const row of rows) {
+          const key = `${row.period} ${methodOf(row)}`
+          grossOf.set(key, (grossOf.get(key) ?? 0) + row.gross)
+        }
         const series = zeroFilled(labels, rows, SALES).map((point) => ({
           ...point,
-          byMethod: Object.fromEntries(
-            methods.map((method) => [
-              method,
-              rows.filter((row) => row.period === point.period && methodOf(row) === method)
-                .reduce((sum, row) => sum + row.gross, 0)
-            ])
-          )
+          byMethod: Object.fromEntries(methods.map((method) => [method, grossOf.get(`${point.period} ${method}`) ?? 0]))
         }))
         const byMethod = methods.map((method) => ({
           paymentMethod: method,

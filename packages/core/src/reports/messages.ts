@@ -14,5 +14,6 @@ export const reportMessages = {
   profileNotFound: text("Perfil não encontrado.", "Profile not found."),
   periodOrder: same("from must not be after to"),
   outsideYears: same("the range must fall within the years 0001 to 9999"),
+  tooLong: (years: number): Text => same(`the range must not span more than ${years} years`),
   tooManyPeriods: (max: number): Text => same(`the range has more than ${max} periods; pick a larger interval`)
 } as const

@@ -12,6 +12,8 @@ export interface RangeQuery {
 
 /** The most periods one series may have (two years of days). */
 export const MAX_PERIODS = 731
+/** The longest range a report covers, whatever its interval. */
+export const MAX_YEARS = 10
 const DAY_MS = 24 * 60 * 60 * 1000
 
 const utc = (date: string) => new Date(`${date}T00:00:00Z`)
@@ -43,6 +45,17 @@ const next = (date: Date, interval: ReportRange["interval"]) =>
     ? new Date(date.getTime() + 7 * DAY_MS)
     : new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1))
 
+/** How many periods the range has, by arithmetic: a range is checked before any period is made. */
+export const periodCount = (range: ReportRange): number => {
+  const from = utc(range.from)
+  const to = utc(range.to)
+  if (range.interval === "month") {
+    return (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + to.getUTCMonth() - from.getUTCMonth() + 1
+  }
+  const step = range.interval === "week" ? 7 * DAY_MS : DAY_MS
+  return Math.floor((to.getTime() - periodStart(from, range.interval).getTime()) / step) + 1
+}
+
 /** The labels of every period of the range, in order: the series are zero-filled on them. */
 export const periodLabels = (range: ReportRange): ReadonlyArray<string> => {
   const labels: Array<string> = []
@@ -53,11 +66,19 @@ export const periodLabels = (range: ReportRange): ReadonlyArray<string> => {
   return labels
 }
 
+/** Whether `to` falls before the same day `MAX_YEARS` years after `from`. */
+const withinMaxYears = (from: string, to: string) => {
+  const start = utc(from)
+  const limit = Date.UTC(start.getUTCFullYear() + MAX_YEARS, start.getUTCMonth(), start.getUTCDate())
+  return utc(to).getTime() < limit
+}
+
 /**
  * The range asked for: `from` and `to` (dates, both included; default the last 30 days up to today
  * in the time zone), `interval` (default `day`), `timeZone` (default UTC). 400 with the param when
- * `from` is after `to`, a default end falls outside the years 0001 to 9999, or the series would pass
- * `MAX_PERIODS`.
+ * `from` is after `to`, a default end falls outside the years 0001 to 9999, the range spans more than
+ * `MAX_YEARS` years, or the series would pass `MAX_PERIODS`. Every check is arithmetic, made before
+ * any period is enumerated, so no range costs more than `MAX_PERIODS` steps.
  */
 export const rangeOf = (query: RangeQuery) =>
   Effect.gen(function*() {
@@ -71,12 +92,12 @@ export const rangeOf = (query: RangeQuery) =>
     // reads: the bound given is named (a date given is always within them).
     if (!withinYears(from)) return yield* Effect.fail(invalidField("to", M.outsideYears, "query"))
     if (!withinYears(to)) return yield* Effect.fail(invalidField("from", M.outsideYears, "query"))
+    if (!withinMaxYears(from, to)) return yield* Effect.fail(invalidField("from", M.tooLong(MAX_YEARS), "query"))
     const range: ReportRange = { from, to, interval, timeZone }
-    const labels = periodLabels(range)
-    if (labels.length > MAX_PERIODS) {
+    if (periodCount(range) > MAX_PERIODS) {
       return yield* Effect.fail(invalidField("from", M.tooManyPeriods(MAX_PERIODS), "query"))
     }
-    return { range, labels }
+    return { range, labels: periodLabels(range) }
   })
 
 /** Rows of a series placed on every period, with zeros where a period has none. */
@@ -84,16 +105,20 @@ export const zeroFilled = <K extends string>(
   labels: ReadonlyArray<string>,
   rows: ReadonlyArray<{ readonly period: string } & { readonly [key in K]: number }>,
   keys: ReadonlyArray<K>
-): Array<{ period: string } & Record<K, number>> =>
-  labels.map((period) => {
+): Array<{ period: string } & Record<K, number>> => {
+  const byPeriod = new Map<string, Record<string, number | string>>()
+  for (const period of labels) {
     const out: Record<string, number | string> = { period }
     for (const key of keys) out[key] = 0
-    for (const row of rows) {
-      if (row.period !== period) continue
-      for (const key of keys) out[key] = (out[key] as number) + (row as Record<K, number>)[key]
-    }
-    return out as { period: string } & Record<K, number>
-  })
+    byPeriod.set(period, out)
+  }
+  for (const row of rows) {
+    const out = byPeriod.get(row.period)
+    if (out === undefined) continue
+    for (const key of keys) out[key] = (out[key] as number) + (row as Record<K, number>)[key]
+  }
+  return [...byPeriod.values()] as Array<{ period: string } & Record<K, number>>
+}
 
 /** Each key summed over the series. */
 export const totalsOf = <K extends string>(series: ReadonlyArray<Record<K, number>>, keys: ReadonlyArray<K>) => {

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok } from "../domain/Envelope"
+import { Trimmed } from "../domain/Fields"
 import { MAX_LIMIT, PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Unauthorized } from "../http/ApiErrors"
@@ -17,7 +18,7 @@ const SearchResult = Schema.Struct({
 })
 
 const SearchQuery = Schema.Struct({
-  q: Schema.Trim.pipe(
+  q: Trimmed(100, "must be between 1 and 100 characters").pipe(
     Schema.filter((value) => (value.length >= 1 && value.length <= 100) || "must be between 1 and 100 characters")
   ),
   limit: PageQuery.fields.limit

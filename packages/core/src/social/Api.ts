@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../domain/Envelope"
-import { Body, HttpUrl, Name } from "../domain/Fields"
+import { Body, HttpUrl, Name, Trimmed } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
@@ -79,7 +79,7 @@ export const CommentChanges = Body({ body: PostBody })
 export const ContentInput = Body({
   spaceId: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100)))),
   title: Name(200),
-  body: Schema.Trim.pipe(
+  body: Trimmed(100_000, "must be between 1 and 100000 characters").pipe(
     Schema.filter((value) =>
       (value.length >= 1 && value.length <= 100_000) || "must be between 1 and 100000 characters"
     )

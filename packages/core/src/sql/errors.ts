@@ -52,3 +52,10 @@ export const isConnectionLoss = (error: unknown): boolean => {
 
 /** Whether `error` is a SqlError caused by a lost database connection. */
 export const lostConnection = (error: unknown): boolean => error instanceof SqlError && isConnectionLoss(error)
+
+/**
+ * Whether `error` is a SqlError of a statement PostgreSQL cancelled (SQLSTATE 57014, query_canceled:
+ * `statement_timeout`): the transaction rolled back, so the answer is 503 and the client may retry.
+ */
+export const statementCancelled = (error: unknown): boolean =>
+  error instanceof SqlError && (error.cause as { code?: unknown } | undefined)?.code === "57014"

@@ -1,11 +1,15 @@
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { withoutStatementTimeout } from "./Database"
 import { migrations } from "./migrations"
 
-/** Applies pending migrations; an advisory lock lets several processes start at once. */
+/**
+ * Applies pending migrations; an advisory lock lets several processes start at once. No
+ * `statement_timeout` applies: a migration may rewrite a large table.
+ */
 export const migrate = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  yield* sql.withTransaction(
+  yield* withoutStatementTimeout(
     Effect.gen(function*() {
       yield* sql`SELECT pg_advisory_xact_lock(7201)`
       // Created here because the Migrator probes for it with a failing query, which would abort

@@ -15,6 +15,7 @@ export const VisibilitySchema = OneOf("public", "private", "secret").annotations
 const PostingPolicy = OneOf("members", "staff")
 /** A module of the catalogue whose feature exists (`available` in structure/Modules.ts). */
 const ModuleId = Schema.String.pipe(
+  Schema.maxLength(50, { message: () => `must be one of: ${availableModuleIds.join(", ")}` }),
   Schema.filter((value) =>
     !moduleIds.includes(value)
       ? `must be one of: ${availableModuleIds.join(", ")}`

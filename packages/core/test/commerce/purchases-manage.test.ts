@@ -120,4 +120,19 @@ describe("GET /api/manage/purchases/export.csv", () => {
     expect((filtered.body as string).split("\r\n")).toHaveLength(3)
     expectInvalid(await api.get("/api/manage/purchases/export.csv?status=x", made.scoped), "status", "query")
   })
+
+  it("writes buyer names a spreadsheet would run as formulas as text (OWASP CSV injection)", async () => {
+    const made = await shop(api)
+    const names = ["=HYPERLINK(\"http://evil.example\";\"x\")", "+1+2", "-2+3", "@SUM(A1)", "Ana - Souza"]
+    for (const name of names) await buy(made, made.product.id, { buyer: { ...buyer(), name } })
+    const lines = ((await api.get("/api/manage/purchases/export.csv", made.scoped)).body as string).split("\r\n")
+    const cells = lines.slice(1, -1).map((line) => line.split(",")[4])
+    expect(cells.reverse()).toEqual([
+      "\"'=HYPERLINK(\"\"http://evil.example\"\";\"\"x\"\")\"",
+      "'+1+2",
+      "'-2+3",
+      "'@SUM(A1)",
+      "Ana - Souza"
+    ])
+  })
 })

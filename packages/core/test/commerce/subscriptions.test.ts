@@ -249,7 +249,7 @@ describe("team routes", () => {
 
   it("list filters and keyset pages; the CSV export is streamed with a header line (RFC 4180)", async () => {
     const made = await subscribed(api, "Ana \"Zé\", Souza")
-    const second = await made.addMember("member", "Bruno")
+    const second = await made.addMember("member", "=HYPERLINK(A1)")
     const secondId = await made.buy(made.premium.id, second)
     const all = expectOk(await api.get("/api/manage/subscriptions", made.scoped))
     expect(all.map((s: { id: string }) => s.id)).toEqual([secondId, made.subscriptionId])
@@ -283,6 +283,8 @@ describe("team routes", () => {
     expect(lines).toHaveLength(4)
     expect(lines[3]).toBe("")
     expect(lines[2]).toContain(`${made.subscriptionId},active,false,${made.member.profileId},"Ana ""Zé"", Souza",`)
+    // A member named like a formula is written as text (OWASP CSV injection).
+    expect(lines[1]).toContain(`${second.profileId},'=HYPERLINK(A1),`)
     expectError(await api.get("/api/manage/subscriptions/export.csv", memberOf(made)), 403)
   })
 

@@ -125,6 +125,32 @@ describe("GET /api/reports/sales", () => {
     expectInvalid(await api.get("/api/reports/sales?from=2020-01-01&to=2026-01-01", scoped), "from", "query")
     expectOk(await api.get("/api/reports/sales?from=2020-01-01&to=2026-01-01&interval=month", scoped))
     expectInvalid(await api.get("/api/reports/sales?timeZone=Mars/Olympus", scoped), "timeZone", "query")
+    // Ten years at most, whatever the interval: the day before the tenth anniversary passes, the day itself does not.
+    expectOk(await api.get("/api/reports/sales?from=2016-03-01&to=2026-02-28&interval=month", scoped))
+    const tooLong = expectInvalid(
+      await api.get("/api/reports/sales?from=2016-03-01&to=2026-03-01&interval=month", scoped),
+      "from",
+      "query"
+    )
+    expect(tooLong.errors[0].msg).toBe("the range must not span more than 10 years")
+  })
+
+  it("refuses the widest range at once, on every report and interval", async () => {
+    const scoped = as(made.owner, made.community)
+    for (const path of ["sales", "subscriptions", "members", "engagement", "events", "courses", "overview"]) {
+      for (const interval of ["day", "week", "month"]) {
+        const started = performance.now()
+        const reply = await api.get(`/api/reports/${path}?from=0001-01-01&to=9999-12-31&interval=${interval}`, scoped)
+        expect(performance.now() - started).toBeLessThan(500)
+        const body = expectInvalid(reply, "from", "query")
+        expect(body.errors[0].msg).toBe("the range must not span more than 10 years")
+      }
+    }
+    const activity = await api.get(
+      `/api/reports/members/${made.owner.profileId}/activity?from=0001-01-01&to=9999-12-31`,
+      scoped
+    )
+    expectInvalid(activity, "from", "query")
     expectInvalid(await api.get("/api/reports/sales?currency=real", scoped), "currency", "query")
   })
 })

@@ -76,7 +76,12 @@ const cases: ReadonlyArray<readonly [string, Record<string, string>, string]> = 
   ],
   ["TRUST_PROXY", { TRUST_PROXY: "loopback,10.0.0.0/33" }, `"10.0.0.0/33" is not a number of hops`],
   ["PAYMENT_GATEWAY", { PAYMENT_GATEWAY: "paypal" }, "unknown gateway paypal — set it to sandbox or stripe"],
-  ["SMTP_URL", { SMTP_URL: "http://mail:hunter2-pw@relay" }, "is not an smtp:// or smtps:// URL"]
+  ["SMTP_URL", { SMTP_URL: "http://mail:hunter2-pw@relay" }, "is not an smtp:// or smtps:// URL"],
+  [
+    "DATABASE_STATEMENT_TIMEOUT_MS",
+    { DATABASE_STATEMENT_TIMEOUT_MS: "30s" },
+    "30s is not a whole number of milliseconds"
+  ]
 ]
 
 describe("the built server refuses an environment it cannot use", () => {

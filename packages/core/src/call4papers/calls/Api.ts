@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CreatedId, Ok, Page } from "../../domain/Envelope"
-import { Body, HexColor, Instant, Name, Slug } from "../../domain/Fields"
+import { Body, HexColor, Instant, Name, Slug, Trimmed } from "../../domain/Fields"
 import { isUuid, Uuid } from "../../domain/Ids"
 import { PageQuery } from "../../domain/Pagination"
 import { OneOf } from "../../domain/Role"
@@ -21,7 +21,7 @@ export const TrackId = idOf("track").annotations({ identifier: "TrackId" })
 
 const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/
 /** A calendar day, `YYYY-MM-DD`. */
-export const IsoDate = Schema.Trim.pipe(
+export const IsoDate = Trimmed(10, "must be an ISO 8601 date (YYYY-MM-DD)").pipe(
   Schema.filter((value) => {
     const parts = isoDate.exec(value)
     if (parts === null) return "must be an ISO 8601 date (YYYY-MM-DD)"
@@ -33,12 +33,12 @@ export const IsoDate = Schema.Trim.pipe(
   Schema.annotations({ format: "date" })
 )
 /** A time of day, `HH:MM` (24 h). */
-const TimeOfDay = Schema.Trim.pipe(
+const TimeOfDay = Trimmed(5, "must be a time of day HH:MM (00:00 to 23:59)").pipe(
   Schema.filter((value) => /^([01]\d|2[0-3]):[0-5]\d$/.test(value) || "must be a time of day HH:MM (00:00 to 23:59)")
 )
 
 const Description = Schema.NullOr(Schema.String.pipe(Schema.maxLength(20_000)))
-const Label = Schema.NullOr(Schema.Trim.pipe(Schema.maxLength(200)))
+const Label = Schema.NullOr(Trimmed(200).pipe(Schema.maxLength(200)))
 const CallStatus = OneOf(...callStatuses)
 const InvitationStatus = OneOf(...invitationStatuses)
 const SpaceMode = OneOf(...spaceModes)

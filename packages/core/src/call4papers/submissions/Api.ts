@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../../domain/Envelope"
-import { Body, Name } from "../../domain/Fields"
+import { Body, Name, Trimmed } from "../../domain/Fields"
 import { isUuid, Uuid } from "../../domain/Ids"
 import { Currency } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
@@ -18,7 +18,7 @@ export const SubmissionId = Schema.String.pipe(
 )
 
 const SubmissionStatus = OneOf(...submissionStatuses)
-const Abstract = Schema.Trim.pipe(
+const Abstract = Trimmed(20_000, "must be between 1 and 20000 characters").pipe(
   Schema.filter((value) => (value.length >= 1 && value.length <= 20_000) || "must be between 1 and 20000 characters")
 )
 const CoSpeakers = Schema.Array(Uuid).pipe(

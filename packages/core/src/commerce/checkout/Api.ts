@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../../domain/Envelope"
-import { Body, Email, Name } from "../../domain/Fields"
+import { Body, Email, Name, Trimmed } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { PaymentMethod } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
@@ -26,7 +26,7 @@ export const QuoteBody = Body(quoteFields)
 
 /** The payer's address, which a registered boleto must carry (and Stripe asks for it). */
 const BillingAddress = PostalAddressBody(
-  Schema.compose(Schema.Trim, Schema.Uppercase).pipe(
+  Schema.compose(Trimmed(2, "must be an ISO 3166-1 alpha-2 country code such as BR"), Schema.Uppercase).pipe(
     Schema.filter((value) => /^[A-Z]{2}$/.test(value) || "must be an ISO 3166-1 alpha-2 country code such as BR")
   )
 )
@@ -209,7 +209,7 @@ export class CheckoutWebhooksApi extends HttpApiGroup.make("checkoutWebhooks")
   }))
   .add(
     HttpApiEndpoint.post("receive", "/checkout/webhooks/:gateway")
-      .setPath(Schema.Struct({ gateway: Schema.String }))
+      .setPath(Schema.Struct({ gateway: Schema.String.pipe(Schema.maxLength(50)) }))
       .setPayload(Schema.Unknown)
       .addSuccess(Ok(WebhookResult))
       .addError(BadRequest)

@@ -6,7 +6,7 @@ import { Uuid } from "../../domain/Ids"
 import { BadRequest, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
 import { Authenticated } from "../../http/Security"
 
-const AccountId = Schema.String.pipe(Schema.pattern(/^acct_[A-Za-z0-9]{1,100}$/)).annotations({
+const AccountId = Schema.String.pipe(Schema.maxLength(105), Schema.pattern(/^acct_[A-Za-z0-9]{1,100}$/)).annotations({
   message: () => ({ message: "must be a Stripe account id (acct_…)", override: true })
 })
 

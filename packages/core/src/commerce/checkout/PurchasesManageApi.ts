@@ -91,7 +91,7 @@ export class PurchasesManageApi extends HttpApiGroup.make("purchasesManage")
       .addError(Forbidden)
       .annotate(
         OpenApi.Description,
-        `${READERS} Every sale matching the filters as CSV (RFC 4180: a header line, CRLF line ends, fields quoted when needed), newest first. ${FILTERS}`
+        `${READERS} Every sale matching the filters as CSV (RFC 4180: a header line, CRLF line ends, fields quoted when needed; a text cell starting with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return gets a leading \`'\` so spreadsheets do not run it as a formula), newest first. ${FILTERS}`
       )
       .annotate(OpenApi.Summary, "Export sales as CSV")
   )

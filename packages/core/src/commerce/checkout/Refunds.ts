@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { AppError, badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
+import { csvLine } from "../../domain/Csv"
 import { rangeEnd, rangeStart } from "../../domain/DateRange"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
@@ -83,11 +84,6 @@ export const saleView = (row: SaleRow) => ({
   createdAt: iso(row.createdAt)!
 })
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
-const csvField = (value: string | number | null) => {
-  const text = value === null ? "" : String(value)
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text
-}
 export const SALES_CSV_HEADER = [
   "id",
   "chargeId",
@@ -107,9 +103,9 @@ export const SALES_CSV_HEADER = [
   "paidAt",
   "createdAt"
 ]
-const csvLine = (row: SaleRow) => {
+const saleLine = (row: SaleRow) => {
   const v = saleView(row)
-  return [
+  return csvLine([
     v.id,
     v.chargeId,
     v.status,
@@ -127,7 +123,7 @@ const csvLine = (row: SaleRow) => {
     v.refundedAmount,
     v.paidAt,
     v.createdAt
-  ].map(csvField).join(",") + "\r\n"
+  ])
 }
 
 /**
@@ -179,12 +175,12 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
     const csv = traced("Refunds.csv")(function*(member: Member, query: Omit<SaleQuery, "cursor" | "limit">) {
       yield* requireRole(member, salesReaders)
       const filter = yield* filterOf(query)
-      const chunks: Array<string> = [SALES_CSV_HEADER.join(",") + "\r\n"]
+      const chunks: Array<string> = [csvLine(SALES_CSV_HEADER)]
       let before: string | undefined
       while (true) {
         const rows = yield* repo.list(member.communityId, { ...filter, before, limit: 500 })
         const page = rows.slice(0, 500)
-        chunks.push(page.map(csvLine).join(""))
+        chunks.push(page.map(saleLine).join(""))
         if (rows.length <= 500) break
         before = page[page.length - 1]!.id
       }

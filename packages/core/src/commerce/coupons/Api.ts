@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Page } from "../../domain/Envelope"
-import { Body, Instant } from "../../domain/Fields"
+import { Body, Instant, Trimmed } from "../../domain/Fields"
 import { isUuid, Uuid } from "../../domain/Ids"
 import { Currency } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
@@ -28,10 +28,14 @@ const CouponId = Schema.String.pipe(
 
 /** A coupon code as sent: any case, surrounding spaces ignored. */
 const CouponCode = Schema.String.pipe(
+  Schema.maxLength(100, { message: () => couponMessages.invalidCode.en }),
   Schema.filter((value) => isCouponCode(normaliseCode(value)), { message: () => couponMessages.invalidCode.en })
 )
 
 const IdOrCode = Schema.String.pipe(
+  Schema.maxLength(100, {
+    message: () => "must be a coupon id (UUID) or a code of 3 to 40 letters, digits, hyphens or underscores"
+  }),
   Schema.filter((value) => isUuid(value.trim()) || isCouponCode(normaliseCode(value)), {
     message: () => "must be a coupon id (UUID) or a code of 3 to 40 letters, digits, hyphens or underscores"
   }),
@@ -46,7 +50,7 @@ const MaxRedemptions = IntBetween(1, 1_000_000, "must be an integer between 1 an
 const ProductIds = Schema.Array(Uuid).pipe(
   Schema.maxItems(100, { message: () => "must list at most 100 product ids" })
 )
-const CouponName = Schema.Trim.pipe(Schema.maxLength(200, { message: () => "must be at most 200 characters" }))
+const CouponName = Trimmed(200).pipe(Schema.maxLength(200, { message: () => "must be at most 200 characters" }))
 
 const Coupon = Schema.Struct({
   id: Schema.String,

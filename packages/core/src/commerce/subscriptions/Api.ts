@@ -381,7 +381,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
       .addError(BadRequest)
       .annotate(
         OpenApi.Description,
-        `${TEAM_READ} The subscriptions as CSV (RFC 4180: CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled), a header line first, streamed page by page; the same filters as the list.`
+        `${TEAM_READ} The subscriptions as CSV (RFC 4180: CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled; a text cell starting with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return gets a leading \`'\` so spreadsheets do not run it as a formula), a header line first, streamed page by page; the same filters as the list.`
       )
       .annotate(OpenApi.Summary, "Export subscriptions as CSV")
   )

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema, Stream } from "effect"
 import { AppError, badRequest, conflict, fieldError, gone, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
+import { csvLine } from "../../domain/Csv"
 import { Uuid } from "../../domain/Ids"
 import { decodeCursor, DEFAULT_LIMIT, toPage } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
@@ -28,7 +29,7 @@ import {
 import { type ListFilters, type SubscriptionRow, SubscriptionsRepo, type TeamRow } from "./Repo"
 import { makeKeyed } from "./requestKeys"
 import { JobKind, schedulePeriodEnd } from "./schedule"
-import { billingView, csvHeader, csvLine, subscriptionView, teamView } from "./view"
+import { billingView, csvHeader, subscriptionLine, subscriptionView, teamView } from "./view"
 
 const Cursor = Schema.Tuple(Uuid)
 
@@ -594,13 +595,13 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
           outsideTransaction(repo.list(member.communityId, filters, after, EXPORT_PAGE)).pipe(
             Effect.map((rows) =>
               [
-                rows.map(csvLine).join(""),
+                rows.map(subscriptionLine).join(""),
                 rows.length === EXPORT_PAGE ? Option.some(rows[rows.length - 1]!.id) : Option.none()
               ] as const
             )
           )
       )
-      return Stream.concat(Stream.make(csvHeader.join(",") + "\r\n"), pages).pipe(
+      return Stream.concat(Stream.make(csvLine(csvHeader)), pages).pipe(
         Stream.filter((chunk) => chunk.length > 0),
         Stream.encodeText
       )

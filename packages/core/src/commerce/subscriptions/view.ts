@@ -1,3 +1,4 @@
+import { csvLine } from "../../domain/Csv"
 import { allowedMoves, phaseOf } from "./Policy"
 import type { AddOnRow, BillingRow, SubscriptionRow, TeamRow } from "./Repo"
 
@@ -63,12 +64,6 @@ export const billingView = (row: BillingRow) => ({
   createdAt: iso(row.createdAt)!
 })
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; quotes doubled. */
-export const csvField = (value: string | number | boolean | null): string => {
-  const text = value === null ? "" : String(value)
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text
-}
-
 export const csvHeader = [
   "id",
   "status",
@@ -88,8 +83,8 @@ export const csvHeader = [
   "canceledAt"
 ]
 
-export const csvLine = (row: TeamRow): string =>
-  [
+export const subscriptionLine = (row: TeamRow): string =>
+  csvLine([
     row.id,
     row.status,
     row.cancelAtPeriodEnd,
@@ -106,4 +101,4 @@ export const csvLine = (row: TeamRow): string =>
     iso(row.currentPeriodEnd),
     iso(row.createdAt),
     iso(row.canceledAt)
-  ].map(csvField).join(",") + "\r\n"
+  ])

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok } from "../../domain/Envelope"
-import { Body, Email, Name } from "../../domain/Fields"
+import { Body, Email, Name, Trimmed } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { supportedCountries } from "../../domain/Money"
 import { PostalAddressBody } from "../../domain/PostalAddress"
@@ -12,14 +12,14 @@ import { reviewStatuses } from "./Policy"
 
 const Text = (max: number) => Name(max)
 
-const Country = Schema.compose(Schema.Trim, Schema.Uppercase).pipe(
+const Country = Schema.compose(Trimmed(2, "must be an ISO 3166-1 alpha-2 country code"), Schema.Uppercase).pipe(
   Schema.filter((value) =>
     supportedCountries.includes(value) ||
     `must be an ISO 3166-1 alpha-2 country code among ${supportedCountries.join(", ")}`
   )
 )
 
-const Phone = Schema.Trim.pipe(
+const Phone = Trimmed(20, "must be a phone number such as +55 11 99999-0000").pipe(
   Schema.filter((value) => /^\+?[\d\s().-]{8,20}$/.test(value) || "must be a phone number such as +55 11 99999-0000")
 )
 
@@ -35,7 +35,7 @@ export const BusinessBody = Body({
 })
 
 const Digits = (min: number, max: number) =>
-  Schema.Trim.pipe(
+  Trimmed(max, `must be ${min} to ${max} digits`).pipe(
     Schema.filter((value) => new RegExp(`^\\d{${min},${max}}$`).test(value) || `must be ${min} to ${max} digits`)
   )
 
@@ -44,7 +44,7 @@ const BankAccount = Schema.Struct({
   branch: Digits(1, 5),
   accountNumber: Digits(1, 20),
   accountDigit: Schema.optional(
-    Schema.Trim.pipe(Schema.pattern(/^[\dXx]$/, { message: () => "must be one digit or X" }))
+    Trimmed(1, "must be one digit or X").pipe(Schema.pattern(/^[\dXx]$/, { message: () => "must be one digit or X" }))
   ),
   accountType: OneOf("CHECKING", "SAVINGS"),
   holderName: Text(200),
