@@ -39,7 +39,14 @@ export const nodemailerTransport = Layer.succeed(MailTransport, {
       const relay = relayOf(url)
       return (mail: OutgoingMail) =>
         Effect.tryPromise({
-          try: () => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, messageId: mail.messageId }),
+          try: () =>
+            transport.sendMail({
+              from,
+              to: mail.to,
+              subject: mail.subject,
+              text: mail.text,
+              messageId: mail.messageId
+            }),
           catch: (error) => new SmtpDeliveryError(`SMTP relay ${relay}: ${causeOf(error, url)}`)
         })
     })

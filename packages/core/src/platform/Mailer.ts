@@ -176,7 +176,11 @@ export const deliverOutbox = (
       Effect.catchAllCause((cause) => Effect.logWarning("Outbox delivery round failed", cause))
     )
     const closing = config.closing ?? (yield* Deferred.make<void>())
-    const idle = Effect.raceAll([Effect.sleep(POLL), Deferred.await(closing), ...(config.wake ? [config.wake.take] : [])])
+    const idle = Effect.raceAll([
+      Effect.sleep(POLL),
+      Deferred.await(closing),
+      ...(config.wake ? [config.wake.take] : [])
+    ])
     while (!(yield* Deferred.isDone(closing))) {
       yield* round
       yield* idle

@@ -73,13 +73,17 @@ describe("BLOB_URL", () => {
     expect(withKeys).not.toContain("secret")
     expect(await refusal({ BLOB_URL: "s3://Roda_Files/x", AWS_REGION: "us-east-1" })).toMatch(/does not name a bucket/)
     expect(await refusal({ BLOB_URL: "s3://roda-files/a/../b", AWS_REGION: "us-east-1" })).toMatch(/prefix/)
-    expect(await refusal({ BLOB_URL: "s3://roda-files/x" })).toMatch(/^AWS_REGION: BLOB_URL=s3:\/\/roda-files\/x needs the bucket's region/)
+    expect(await refusal({ BLOB_URL: "s3://roda-files/x" })).toMatch(
+      /^AWS_REGION: BLOB_URL=s3:\/\/roda-files\/x needs the bucket's region/
+    )
     expect(await refusal({ BLOB_URL: "s3://roda-files/x", AWS_ENDPOINT_URL: "minio:9000" })).toMatch(
       /^AWS_ENDPOINT_URL: minio:9000 is not an http\(s\) URL/
     )
     // Every problem at once, each on its own line.
-    expect((await refusal({ BLOB_URL: "s3://roda-files/x", AWS_ENDPOINT_URL: "minio:9000", AWS_ACCESS_KEY_ID: "A" }))
-      .split("\n").map((line) => line.split(":")[0])).toEqual(["AWS_ENDPOINT_URL", "AWS_SECRET_ACCESS_KEY"])
+    expect(
+      (await refusal({ BLOB_URL: "s3://roda-files/x", AWS_ENDPOINT_URL: "minio:9000", AWS_ACCESS_KEY_ID: "A" }))
+        .split("\n").map((line) => line.split(":")[0])
+    ).toEqual(["AWS_ENDPOINT_URL", "AWS_SECRET_ACCESS_KEY"])
     expect(await refusal({ BLOB_URL: "s3://roda-files", AWS_REGION: "eu-west-1", AWS_ACCESS_KEY_ID: "AKIA1" })).toMatch(
       /^AWS_SECRET_ACCESS_KEY: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together/
     )
