@@ -47,7 +47,7 @@ afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
 const someClient = () =>
   Math.random() < 0.5
     ? `198.51.100.${randomBytes(1)[0]!}`
-    : `2001:db8::${randomBytes(4).toString("hex").match(/.{4}/g)!.join(":")}`
+    : `2001:db8::${[randomBytes(2), randomBytes(2)].map((group) => group.readUInt16BE(0).toString(16)).join(":")}`
 
 const post = async (server: Server, path: string, body: unknown, headers: Record<string, string> = {}) => {
   const requestId = randomUUID()

@@ -106,6 +106,6 @@ export const statementTimeoutCheck: SettingCheck = {
     value === undefined || /^\d+$/.test(value.trim()) ? [] : [problem(
       "DATABASE_STATEMENT_TIMEOUT_MS",
       `${value} is not a whole number of milliseconds`,
-      "set how long a statement may run, e.g. 30000, or 0 for no limit"
+      "set how long a statement may run in milliseconds, e.g. 30000, or 0 for none"
     )]
 }

@@ -129,6 +129,9 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   request_idempotency_keys: "app",
   outbox: "platform",
   jobs: "platform",
+  blobs: "platform",
+  blob_chunks: "platform",
+  instance_settings: "platform",
   stripe_saved_cards: "platform",
   roda_migrations: "sql"
 }

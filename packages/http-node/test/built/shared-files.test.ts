@@ -157,10 +157,10 @@ describe("the built server with BLOB_URL=s3://…", () => {
 
   it("refuses a BLOB_URL it cannot use at start-up, naming BLOB_URL and the fix", async () => {
     await expect(start({ BLOB_URL: "ftp://files.example/roda" })).rejects.toThrow(
-      /Roda could not start: BLOB_URL: ftp:\/\/files\.example\/roda is not one of s3:\/\/bucket\/prefix, file:\/\/\/absolute\/folder or postgres/
+      /Roda could not start:\s+BLOB_URL: ftp:\/\/files\.example\/roda is not one of s3:\/\/bucket\/prefix, file:\/\/\/absolute\/folder or postgres/
     )
     await expect(start({ BLOB_URL: "s3://roda-files/x" })).rejects.toThrow(
-      /BLOB_URL=s3:\/\/roda-files\/x needs AWS_REGION/
+      /AWS_REGION: BLOB_URL=s3:\/\/roda-files\/x needs the bucket.s region/
     )
   })
 })

@@ -68,7 +68,7 @@ const cases: ReadonlyArray<readonly [string, Record<string, string>, string]> = 
     { DATA_DIR: join(aFile, "data") },
     `${join(aFile, "data")} cannot be created: ${aFile} is a file, not a folder`
   ],
-  ["BLOB_URL", { BLOB_URL: "ftp://files.example/roda" }, "is not a place for stored files — set s3://bucket"],
+  ["BLOB_URL", { BLOB_URL: "ftp://files.example/roda" }, "is not one of s3://bucket/prefix, file:///absolute/folder or postgres — set BLOB_URL"],
   [
     "TRUST_PROXY",
     { TRUST_PROXY: "yes" },
@@ -127,7 +127,12 @@ describe("the built server refuses an environment it cannot use", () => {
       ]
     ) {
       // A refused start fails at once; an accepted one gets as far as the short JWT_SECRET only.
-      const { lines } = await refused({ BLOB_URL: BLOB_URL!, TRUST_PROXY: TRUST_PROXY!, JWT_SECRET: "short" })
+      const { lines } = await refused({
+        BLOB_URL: BLOB_URL!,
+        AWS_REGION: "sa-east-1",
+        TRUST_PROXY: TRUST_PROXY!,
+        JWT_SECRET: "short"
+      })
       expect(lines.map((line) => line.slice(0, line.indexOf(":")))).toEqual(["JWT_SECRET"])
     }
   })
