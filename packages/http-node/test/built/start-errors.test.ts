@@ -68,7 +68,11 @@ const cases: ReadonlyArray<readonly [string, Record<string, string>, string]> = 
     { DATA_DIR: join(aFile, "data") },
     `${join(aFile, "data")} cannot be created: ${aFile} is a file, not a folder`
   ],
-  ["BLOB_URL", { BLOB_URL: "ftp://files.example/roda" }, "is not one of s3://bucket/prefix, file:///absolute/folder or postgres — set BLOB_URL"],
+  [
+    "BLOB_URL",
+    { BLOB_URL: "ftp://files.example/roda" },
+    "is not one of s3://bucket/prefix, file:///absolute/folder or postgres — set BLOB_URL"
+  ],
   [
     "TRUST_PROXY",
     { TRUST_PROXY: "yes" },
