@@ -19,6 +19,8 @@ export interface ResolvedClient {
  * headers are not even read when the peer is not trusted.
  */
 export const resolveClient = (rule: TrustRule, peer: string | undefined, header: HeaderLookup): ResolvedClient => {
+  // No proxy trusted (the default): an IPv4 peer is already canonical, and nothing else is read.
+  if (rule._tag === "None" && (peer === undefined || !peer.includes(":"))) return { address: peer }
   const peerIp = peer === undefined ? undefined : parseIp(peer)
   let client: ResolvedClient = { address: peerIp === undefined ? peer : formatIp(peerIp) }
   if (!isTrusted(rule, peerIp, 0)) return client
