@@ -7,3 +7,12 @@
  * `pnpm build` builds the packages in dependency order, so the ones imported are built first.
  */
 export const againstBuiltPackages = { compilerOptions: { paths: {} } }
+
+/**
+ * `pnpm start` builds the JavaScript only (`RODA_SKIP_DTS=1`): declarations take minutes, and those of
+ * an earlier build are left in place (so such a build does not empty `dist/` either).
+ */
+export const javascriptOnly = Boolean(process.env.RODA_SKIP_DTS)
+
+/** `dts` of a package that imports other workspace packages: none when `javascriptOnly`. */
+export const declarations = javascriptOnly ? false : againstBuiltPackages

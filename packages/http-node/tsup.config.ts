@@ -1,10 +1,8 @@
 import { defineConfig } from "tsup"
-import { againstBuiltPackages } from "../../tsup.declarations"
+import { declarations } from "../../tsup.declarations"
 
-// `pnpm start` builds the JavaScript only (RODA_SKIP_DTS=1): declarations take minutes. It leaves
-// the declarations of an earlier build in place (the build script empties dist/ otherwise: the two
-// builds below share it, so neither cleans it).
-const dts = process.env.RODA_SKIP_DTS ? false : againstBuiltPackages
+// The build script empties dist/ (unless RODA_SKIP_DTS): the two builds below share it, so neither cleans it.
+const dts = declarations
 
 /**
  * Packages the `roda-server` binary loads rather than carries: WebAssembly, native addons, files
