@@ -1,6 +1,7 @@
 import { HttpApi } from "@effect/platform"
 import { Option, Schema, SchemaAST } from "effect"
 import { exampleOf } from "./examples"
+import { withoutEffectWords } from "./peopleWords"
 import { requestExamples } from "./requestExamples"
 
 type Json = Record<string, unknown>
@@ -106,18 +107,30 @@ const fixResponses = (spec: Spec): Spec => {
   return { ...spec, paths: rewrite(spec.paths, dropDecodeError) as Spec["paths"] }
 }
 
-/** A request example on every JSON body, made from the endpoint's payload schema (see `examples.ts`). */
+/**
+ * A request example on every JSON body, made from the endpoint's payload schema, and a response
+ * example on every JSON success answer, made from its success schema (see `examples.ts`).
+ */
 const addExamples = (api: HttpApi.HttpApi.Any, spec: Spec): Spec => {
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup: () => {},
-    onEndpoint: ({ endpoint, group, payloads }) => {
-      const json = payloads.get("application/json")
+    onEndpoint: ({ endpoint, group, payloads, successes }) => {
       const path = endpoint.path.replace(/:(\w+)\??/g, "{$1}")
-      const media = spec.paths[path]?.[endpoint.method.toLowerCase()]?.requestBody?.content?.["application/json"]
-      if (!json || !media || media.example !== undefined) return
-      const written = requestExamples[`${group.identifier}.${endpoint.name}`]
-      const value = written === undefined ? exampleOf(Schema.make(json.ast)) : Option.some(written)
-      if (Option.isSome(value)) media.example = value.value
+      const operation = spec.paths[path]?.[endpoint.method.toLowerCase()]
+      const json = payloads.get("application/json")
+      const media = operation?.requestBody?.content?.["application/json"]
+      if (json && media && media.example === undefined) {
+        const written = requestExamples[`${group.identifier}.${endpoint.name}`]
+        const value = written === undefined ? exampleOf(Schema.make(json.ast)) : Option.some(written)
+        if (Option.isSome(value)) media.example = value.value
+      }
+      for (const [status, success] of successes) {
+        const answer = operation?.responses?.[String(status)] as { content?: Record<string, Json> } | undefined
+        const answerMedia = answer?.content?.["application/json"]
+        if (Option.isNone(success.ast) || !answerMedia || answerMedia.example !== undefined) continue
+        const value = exampleOf(Schema.make(success.ast.value))
+        if (Option.isSome(value)) answerMedia.example = value.value
+      }
     }
   })
   return spec
@@ -136,4 +149,4 @@ const uniqueTags = (spec: Spec): Spec => {
 
 /** The served document, made clearer for its readers and linters; see each step. */
 export const polishDocument = (api: HttpApi.HttpApi.Any, spec: Spec): Spec =>
-  addExamples(api, uniqueTags(cleanComponents(fixResponses(spec))))
+  addExamples(api, uniqueTags(withoutEffectWords(cleanComponents(fixResponses(spec)))))

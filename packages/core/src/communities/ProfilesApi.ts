@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { Ok, Page } from "../domain/Envelope"
 import { Body, Email, HexColor, HttpUrl, Name, Trimmed } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
-import { PageQuery } from "../domain/Pagination"
+import { PageQuery, QueryInteger } from "../domain/Pagination"
 import { Role } from "../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
 import { Authenticated, MemberScope } from "../http/Security"
@@ -106,7 +106,14 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
     HttpApiEndpoint.get("autocomplete", "/profiles/autocomplete")
       .setUrlParams(Schema.Struct({
         q: Schema.String.pipe(Schema.maxLength(100)),
-        limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 20)))
+        limit: Schema.optional(
+          QueryInteger("limit", {
+            min: 1,
+            max: 20,
+            default: 10,
+            description: "How many members to list, 1 to 20 (default 10)."
+          })
+        )
       }))
       .addSuccess(Ok(Schema.Array(Profile)))
       .annotate(

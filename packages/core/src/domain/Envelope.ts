@@ -1,8 +1,14 @@
 import { Schema } from "effect"
 
+/** What every answer says in words, in the caller's language (`Accept-Language`; Portuguese by default). */
+const SuccessMessage = Schema.String.annotations({
+  description: "What was done, in the caller's language (`Accept-Language`; Portuguese by default).",
+  examples: ["Cursos encontrados."]
+})
+
 /** `{ success: true, message, data }`: the body of every successful answer. */
 export const Ok = <S extends Schema.Schema.Any>(data: S) =>
-  Schema.Struct({ success: Schema.Literal(true), message: Schema.String, data })
+  Schema.Struct({ success: Schema.Literal(true), message: SuccessMessage, data })
 
 export const Pagination = Schema.Struct({
   limit: Schema.Number,
@@ -14,7 +20,7 @@ export type Pagination = typeof Pagination.Type
 export const Page = <S extends Schema.Schema.Any>(item: S) =>
   Schema.Struct({
     success: Schema.Literal(true),
-    message: Schema.String,
+    message: SuccessMessage,
     data: Schema.Array(item),
     pagination: Pagination
   })

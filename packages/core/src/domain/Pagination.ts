@@ -8,15 +8,45 @@ import { same } from "./Text"
 export const DEFAULT_LIMIT = 20
 export const MAX_LIMIT = 100
 
+/**
+ * An integer query parameter from `min` to `max`: text on the wire, decoded to a number, and
+ * documented as the integer a client sends (with its default, when the route has one).
+ */
+export const QueryInteger = (name: string, options: {
+  readonly min: number
+  readonly max: number
+  readonly default?: number
+  readonly description: string
+}) =>
+  Schema.NumberFromString.pipe(Schema.int(), Schema.between(options.min, options.max)).annotations({
+    // override: also when the value is not a number at all
+    message: () => ({
+      message: `${name} must be an integer between ${options.min} and ${options.max}`,
+      override: true
+    }),
+    jsonSchema: {
+      type: "integer",
+      minimum: options.min,
+      maximum: options.max,
+      ...(options.default === undefined ? {} : { default: options.default }),
+      description: options.description
+    }
+  })
+
 /** `?limit=&cursor=`: every keyset-paginated list accepts these. */
 export const PageQuery = Schema.Struct({
-  limit: Schema.optional(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_LIMIT)).annotations({
-      // override: also when the value is not a number at all
-      message: () => ({ message: `limit must be an integer between 1 and ${MAX_LIMIT}`, override: true })
+  limit: Schema.optional(QueryInteger("limit", {
+    min: 1,
+    max: MAX_LIMIT,
+    default: DEFAULT_LIMIT,
+    description: `How many items the page holds, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`
+  })),
+  cursor: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(512)).annotations({
+      description:
+        "Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page."
     })
-  ),
-  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(512)))
+  )
 })
 export type PageQuery = typeof PageQuery.Type
 

@@ -21,8 +21,14 @@ const unbounded = (doc: any): Array<string> => {
     seen.add(schema)
     for (const key of ["anyOf", "oneOf", "allOf"]) for (const inner of schema[key] ?? []) walk(inner, where, seen)
     const bounded = schema.maxLength !== undefined || schema.enum !== undefined || schema.const !== undefined ||
-      schema.format === "uuid" || schema.description === "a string to be decoded into a number"
+      schema.format === "uuid"
     if (schema.type === "string" && !bounded) found.push(`${where}: a string without maxLength`)
+    if (
+      where.includes(" query ") && schema.type === "integer" &&
+      (schema.minimum === undefined || schema.maximum === undefined)
+    ) {
+      found.push(`${where}: an integer without minimum and maximum`)
+    }
     if (schema.type === "array") {
       if (schema.maxItems === undefined) found.push(`${where}: an array without maxItems`)
       walk(schema.items, `${where}[]`, seen)
