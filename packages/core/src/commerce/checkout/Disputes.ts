@@ -46,8 +46,8 @@ export class Disputes extends Effect.Service<Disputes>()("@roda/core/Disputes", 
           }
           : {
             subject: `Disputa encerrada (${outcomeWords[row.status]}): ${amount}`,
-            text: `A disputa de ${amount} da cobrança ${row.chargeId} foi encerrada: ${outcomeWords[row.status]}.` +
-              fee
+            text: `A disputa de ${amount} da cobrança ${row.chargeId} foi encerrada: ${outcomeWords[row.status]}.\n` +
+              `The dispute of ${amount} of charge ${row.chargeId} is closed: ${row.status}.` + fee
           }
         for (const to of yield* notices.ownerEmails(row.communityId)) {
           yield* mailer.send({ to, communityId: row.communityId, kind, ...mail })
