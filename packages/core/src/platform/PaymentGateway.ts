@@ -127,10 +127,11 @@ export interface GatewayDispute {
   readonly id: string
   readonly step: "opened" | "won" | "lost"
   readonly amount: number
-  readonly currency: string
+  /** Upper case; null when the gateway did not say (the charge's currency then). */
+  readonly currency: string | null
   readonly reason: string | null
   readonly fee: number
-  readonly feeCurrency: string
+  readonly feeCurrency: string | null
 }
 
 /**

@@ -98,16 +98,17 @@ export class Disputes extends Effect.Service<Disputes>()("@roda/core/Disputes", 
             return row
           }
           case "fee": {
+            const feeCurrency = dispute.feeCurrency ?? row.currency
             if (dispute.fee > 0) {
               yield* ledger.recordDispute({
                 ...move,
                 move: "fee",
-                currency: dispute.feeCurrency,
+                currency: feeCurrency,
                 amount: dispute.fee,
                 description: `Tarifa de disputa / Dispute fee: ${row.disputeId}`
               })
             }
-            return { ...row, fee: Math.max(0, dispute.fee), feeCurrency: dispute.feeCurrency }
+            return { ...row, fee: Math.max(0, dispute.fee), feeCurrency }
           }
           case "mailOpened":
             return yield* Effect.as(mailOwners(row, dispute, "dispute.opened"), row)

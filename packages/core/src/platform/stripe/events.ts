@@ -23,11 +23,13 @@ const closedAs: Partial<Record<string, "won" | "lost">> = {
  * carries the dispute fee; a reinstatement that gives it back carries it negative), in their currency.
  */
 const feeOf = (dispute: Extract<Stripe.Event, { type: "charge.dispute.closed" }>["data"]["object"]) => {
-  const transactions = dispute.balance_transactions ?? []
+  const transactions: ReadonlyArray<{ readonly fee?: number; readonly currency?: string }> =
+    dispute.balance_transactions ?? []
+  const currency = dispute.currency?.toUpperCase() ?? null
   return {
-    currency: dispute.currency.toUpperCase(),
-    fee: transactions.reduce((sum: number, transaction: { readonly fee?: number }) => sum + (transaction.fee ?? 0), 0),
-    feeCurrency: (transactions[0]?.currency ?? dispute.currency).toUpperCase()
+    currency,
+    fee: transactions.reduce((sum, transaction) => sum + (transaction.fee ?? 0), 0),
+    feeCurrency: transactions[0]?.currency?.toUpperCase() ?? currency
   }
 }
 
@@ -68,7 +70,9 @@ export const toGatewayEvent = (event: Stripe.Event): GatewayEvent => {
       const dispute = event.data.object
       const intent = idOf(dispute.payment_intent)
       const step = event.type === "charge.dispute.created" ? "opened" : closedAs[dispute.status]
-      if (step === undefined || intent === undefined) return other
+      if (step === undefined || intent === undefined || !Number.isSafeInteger(dispute.amount) || dispute.amount < 0) {
+        return other
+      }
       return {
         eventId: event.id,
         type: "charge.dispute",
