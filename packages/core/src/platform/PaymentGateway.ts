@@ -108,7 +108,13 @@ export interface GatewayEvent {
    * known: the sandbox); `charge.dispute` (a dispute opened or closed: `dispute`); anything else is
    * acknowledged and ignored.
    */
-  readonly type: "charge.paid" | "charge.expired" | "charge.refunded" | "charge.dispute_lost" | "charge.dispute" | "other"
+  readonly type:
+    | "charge.paid"
+    | "charge.expired"
+    | "charge.refunded"
+    | "charge.dispute_lost"
+    | "charge.dispute"
+    | "other"
   readonly gatewayChargeId: string
   /** Our charge id when the gateway carries it (metadata): found even before we stored theirs. */
   readonly chargeId?: string | undefined

@@ -156,7 +156,13 @@ describe("Stripe disputes hold money", () => {
     // the community's share of the sale (its net) goes back with the chargeback, and the fee on top
     expect(await balanceOf(made)).toMatchObject({ available: -DISPUTE_FEE, disputed: 0, pending: 0 })
     expect(await chargebacks(sale.chargeId)).toEqual([{ amount: "10000" }])
-    expect(await ledgerKinds(sale.chargeId)).toEqual(["sale", "dispute_hold", "dispute_release", "refund", "dispute_fee"])
+    expect(await ledgerKinds(sale.chargeId)).toEqual([
+      "sale",
+      "dispute_hold",
+      "dispute_release",
+      "refund",
+      "dispute_fee"
+    ])
     const fees = await query<{ amount: string }>(
       roda,
       (sql) =>
@@ -205,7 +211,13 @@ describe("Stripe disputes hold money", () => {
     expectOk(await postStripeEvent(api, disputeEvent(sale.intent, disputeId, "lost")))
     // a won after the loss (an appeal is not followed) changes nothing either
     expectOk(await postStripeEvent(api, disputeEvent(sale.intent, disputeId, "won")))
-    expect(await ledgerKinds(sale.chargeId)).toEqual(["sale", "dispute_hold", "dispute_release", "refund", "dispute_fee"])
+    expect(await ledgerKinds(sale.chargeId)).toEqual([
+      "sale",
+      "dispute_hold",
+      "dispute_release",
+      "refund",
+      "dispute_fee"
+    ])
     expect(await chargebacks(sale.chargeId)).toHaveLength(1)
     expect(await balanceOf(made)).toMatchObject({ available: -DISPUTE_FEE, disputed: 0 })
     expect((await ownerMails(made)).map((mail) => mail.kind)).toEqual(["dispute.opened", "dispute.closed"])

@@ -224,7 +224,11 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
         switch (outcome._tag) {
           case "Paid": {
             const submission = { gatewayChargeId: outcome.gatewayChargeId, paymentCode: null, expiresAt: null }
-            yield* repo.recordSubmission(charge.id, { ...submission, nextAction: null, settledTo: outcome.settledTo }, at)
+            yield* repo.recordSubmission(
+              charge.id,
+              { ...submission, nextAction: null, settledTo: outcome.settledTo },
+              at
+            )
             yield* settle(communityId, chargeId)
             break
           }

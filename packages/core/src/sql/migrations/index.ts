@@ -33,8 +33,8 @@ import call4papersCoSpeakerConsent from "./0032_call4papers_co_speaker_consent"
 import payoutDestination from "./0033_payout_destination"
 import blobs from "./0034_blobs"
 import instanceSettings from "./0035_instance_settings"
-import disputesConnect from "./0040_disputes_connect"
 import operatorAuditClientAddress from "./0036_operator_audit_client_address"
+import disputesConnect from "./0040_disputes_connect"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
