@@ -1,23 +1,14 @@
 import { randomUUID } from "node:crypto"
-import { afterAll, describe, expect, it } from "vitest"
-import { buyer, cardCheckout, shop } from "../commerce/checkout-support"
+import { describe, expect, it } from "vitest"
+import { cardCheckout, shop } from "../commerce/checkout-support"
 import { unbalancedTransactions } from "../money/ledger-support"
 import { expectCreated, expectInvalid, expectOk } from "../support/envelope"
-import { client } from "../support/harness"
 import { platformAdmin } from "../support/selling"
-import { query } from "../support/sql"
-import { startFakeStripe, stripeEvent } from "./support/fakeStripe"
-import { postStripeEvent, rodaWith, stripeLayer } from "./support/gateways"
+import { stripeEvent } from "./support/fakeStripe"
+import { postStripeEvent } from "./support/gateways"
+import { insufficient, type Shop, stripeSuite } from "./support/suite"
 
-const fake = await startFakeStripe()
-const roda = rodaWith(stripeLayer(fake))
-const api = client(roda)
-afterAll(async () => {
-  await roda.dispose()
-  await fake.close()
-})
-
-type Shop = Awaited<ReturnType<typeof shop>>
+const { api, balanceOf, fake, netOf, pixSale, roda } = await stripeSuite()
 
 const gatewayAccount = async (made: Shop, accountId: string | null) => {
   const operator = await platformAdmin(api)
@@ -25,26 +16,6 @@ const gatewayAccount = async (made: Shop, accountId: string | null) => {
   if (accountId === null) expectOk(await api.del(path, { token: operator }))
   else expectOk(await api.put(path, { accountId }, { token: operator }))
 }
-
-const netOf = async (chargeId: string) =>
-  Number(
-    (await query<{ net: string }>(roda, (sql) => sql`SELECT net::text AS net FROM charges WHERE id = ${chargeId}`))[0]!
-      .net
-  )
-
-/** A PIX sale paid at "Stripe" and reported by its webhook (released at once when Roda holds it). */
-const pixSale = async (made: Shop) => {
-  const sale = expectCreated(
-    await api.post("/api/checkout", { productId: made.product.id, paymentMethod: "PIX", buyer: buyer() }, made.scoped)
-  )
-  const intent = fake.succeed(fake.intentFor(sale.chargeId)!.id)
-  expectOk(await postStripeEvent(api, stripeEvent("payment_intent.succeeded", intent)))
-  return { chargeId: sale.chargeId as string, intent, net: await netOf(sale.chargeId) }
-}
-
-const balanceOf = async (made: Shop) => (expectOk(await api.get("/api/payouts/balance", made.scoped)) as Array<any>)[0]
-
-const insufficient = (available: number) => `Insufficient balance. Available: ${(available / 100).toFixed(2)} BRL`
 
 describe("One payout path per sale (Stripe Connect)", () => {
   it("keeps a Connect sale out of the balance Roda pays out; a platform sale still pays out", async () => {

@@ -1,44 +1,18 @@
 import { randomUUID } from "node:crypto"
-import { afterAll, describe, expect, it } from "vitest"
-import { buyer, shop } from "../commerce/checkout-support"
+import { describe, expect, it } from "vitest"
+import { shop } from "../commerce/checkout-support"
 import { unbalancedTransactions } from "../money/ledger-support"
 import { expectCreated, expectInvalid, expectOk } from "../support/envelope"
-import { client } from "../support/harness"
 import { outboxFor } from "../support/outbox"
 import { query } from "../support/sql"
-import { startFakeStripe, stripeEvent } from "./support/fakeStripe"
-import { postStripeEvent, rodaWith, stripeLayer } from "./support/gateways"
+import { stripeEvent } from "./support/fakeStripe"
+import { postStripeEvent } from "./support/gateways"
+import { insufficient, type Shop, stripeSuite } from "./support/suite"
 
-const fake = await startFakeStripe()
-const roda = rodaWith(stripeLayer(fake))
-const api = client(roda)
-afterAll(async () => {
-  await roda.dispose()
-  await fake.close()
-})
+const { api, balanceOf, pixSale, roda } = await stripeSuite()
 
 /** Stripe's dispute fee in these tests (R$ 15,00), as a dispute's withdrawal balance transaction carries it. */
 const DISPUTE_FEE = 1500
-
-type Shop = Awaited<ReturnType<typeof shop>>
-
-/** A PIX sale paid at "Stripe" and reported by its webhook: released to available at once. */
-const pixSale = async (made: Shop) => {
-  const sale = expectCreated(
-    await api.post(
-      "/api/checkout",
-      { productId: made.product.id, paymentMethod: "PIX", buyer: buyer() },
-      made.scoped
-    )
-  )
-  const intent = fake.succeed(fake.intentFor(sale.chargeId)!.id)
-  expectOk(await postStripeEvent(api, stripeEvent("payment_intent.succeeded", intent)))
-  const [charge] = await query<{ net: string }>(
-    roda,
-    (sql) => sql`SELECT net::text AS net FROM charges WHERE id = ${sale.chargeId}`
-  )
-  return { chargeId: sale.chargeId as string, intent, net: Number(charge!.net) }
-}
 
 const balanceTransaction = (amount: number, fee: number) => ({
   id: `txn_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
@@ -57,7 +31,7 @@ const balanceTransaction = (amount: number, fee: number) => ({
  * its fee), `closed` as `won` (the reinstatement gives the fee back) or `lost` (the withdrawal only).
  */
 const disputeEvent = (
-  intent: { readonly id: string; readonly latest_charge: string },
+  intent: Record<string, any>,
   disputeId: string,
   step: "created" | "won" | "lost",
   amount = 10000
@@ -82,9 +56,10 @@ const disputeEvent = (
   })
 }
 
-const newDisputeId = () => `du_${randomUUID().replace(/-/g, "").slice(0, 24)}`
+/** What a dispute opened, then lost, books, in order (a release of the hold, then the chargeback). */
+const LOST = ["sale", "dispute_hold", "dispute_release", "refund", "dispute_fee"]
 
-const balanceOf = async (made: Shop) => (expectOk(await api.get("/api/payouts/balance", made.scoped)) as Array<any>)[0]
+const newDisputeId = () => `du_${randomUUID().replace(/-/g, "").slice(0, 24)}`
 
 const ledgerKinds = async (chargeId: string) =>
   (await query<{ kind: string }>(
@@ -100,8 +75,6 @@ const chargebacks = (chargeId: string) =>
 
 const ownerMails = async (made: Shop) =>
   (await outboxFor(roda, made.owner.email)).filter((mail) => mail.kind.startsWith("dispute."))
-
-const insufficient = (available: number) => `Insufficient balance. Available: ${(available / 100).toFixed(2)} BRL`
 
 describe("Stripe disputes hold money", () => {
   it("holds the disputed amount at once: a payout cannot take it; the owners are told", async () => {
@@ -156,13 +129,7 @@ describe("Stripe disputes hold money", () => {
     // the community's share of the sale (its net) goes back with the chargeback, and the fee on top
     expect(await balanceOf(made)).toMatchObject({ available: -DISPUTE_FEE, disputed: 0, pending: 0 })
     expect(await chargebacks(sale.chargeId)).toEqual([{ amount: "10000" }])
-    expect(await ledgerKinds(sale.chargeId)).toEqual([
-      "sale",
-      "dispute_hold",
-      "dispute_release",
-      "refund",
-      "dispute_fee"
-    ])
+    expect(await ledgerKinds(sale.chargeId)).toEqual(LOST)
     const fees = await query<{ amount: string }>(
       roda,
       (sql) =>
@@ -211,13 +178,7 @@ describe("Stripe disputes hold money", () => {
     expectOk(await postStripeEvent(api, disputeEvent(sale.intent, disputeId, "lost")))
     // a won after the loss (an appeal is not followed) changes nothing either
     expectOk(await postStripeEvent(api, disputeEvent(sale.intent, disputeId, "won")))
-    expect(await ledgerKinds(sale.chargeId)).toEqual([
-      "sale",
-      "dispute_hold",
-      "dispute_release",
-      "refund",
-      "dispute_fee"
-    ])
+    expect(await ledgerKinds(sale.chargeId)).toEqual(LOST)
     expect(await chargebacks(sale.chargeId)).toHaveLength(1)
     expect(await balanceOf(made)).toMatchObject({ available: -DISPUTE_FEE, disputed: 0 })
     expect((await ownerMails(made)).map((mail) => mail.kind)).toEqual(["dispute.opened", "dispute.closed"])
