@@ -155,6 +155,20 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   partial unique index). Operators list them (\`GET /api/admin/communities/{communityId}/payouts\`) and move them with \`/api/admin/communities/{communityId}/payouts/{id}/in-transit\`,
   \`/paid\`, \`/failed\` (\`reason\`). The ledger has accounts \`community_in_transit\`, \`platform_payout_fees\`,
   \`payouts_sent\`; \`GET /api/payouts/balance\` shows pending, available and in transit per currency.
+- One payout path per sale: a sale Stripe Connect settles into the community's connected account (destination
+  charge: the PaymentIntent's \`transfer_data.destination\`, kept as \`charges.settled_to\`; renewals alike) credits
+  \`community_gateway_settled\` (the balance's \`settledByGateway\`), never pending or available, so Roda's manual
+  payouts cannot pay it again. Its refunds reverse the transfer (\`reverse_transfer\`, \`refund_application_fee\`)
+  and its disputes are Stripe's to reverse from the connected account: both are booked against
+  \`settledByGateway\`, nothing is held from Roda's balance.
+- Disputes hold money: \`charge.dispute.created\` moves the disputed amount from available to
+  \`community_disputed\` (the balance's \`disputed\`; available may go below zero, so no payout takes it); a close as
+  \`won\` (or an inquiry closed, a dispute prevented) gives it back; \`lost\` gives it back and posts the chargeback
+  as a refund does (pending first, then available), plus the dispute fee Stripe charged (its balance transactions'
+  fees, net) to \`gateway_dispute_fees\`. States \`open -> won | lost\` (\`disputes\` table, one row per Stripe
+  dispute, changed under the charge's and its own row lock): a close seen first books the outcome without a hold,
+  late and repeated events book nothing; the owners get \`dispute.opened\` / \`dispute.closed\` e-mails (outbox, same
+  transaction). Disputes of subscription renewals are booked when lost only (no hold while open).
 - Refunds (\`POST /api/manage/purchases/{id}/refund\`, owner or admin): full by default or \`amount\`, within the
   gateway's window (sandbox 180 days, 409 after); the charge's row lock serialises refunds (409 once refunded in
   full, 400 beyond what is left). The platform gives back its fee and interest in proportion; the community's part

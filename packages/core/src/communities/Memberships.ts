@@ -47,4 +47,6 @@ export interface ProfileRecipient {
 export class CommunityNotices extends Context.Tag("@roda/core/CommunityNotices")<CommunityNotices, {
   /** The address for sale notices, if the community set one. */
   readonly salesEmail: (communityId: string) => Effect.Effect<Option.Option<string>>
+  /** The login e-mails of the community's owners (notices about its money: disputes). */
+  readonly ownerEmails: (communityId: string) => Effect.Effect<ReadonlyArray<string>>
 }>() {}

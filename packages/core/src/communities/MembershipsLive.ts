@@ -16,6 +16,7 @@ export const MembershipsLive = Layer.mergeAll(
   Layer.effect(
     CommunityNotices,
     Effect.map(CommunitiesRepo, (repo) => ({
+      ownerEmails: repo.ownerEmails,
       salesEmail: (communityId: string) =>
         Effect.map(
           repo.notificationSettings(communityId),

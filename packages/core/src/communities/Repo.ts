@@ -106,6 +106,14 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
           Effect.map((rows) => Option.fromNullable(rows[0]?.role)),
           Effect.orDie
         ),
+      /** Login e-mails of the community's live, accepted owners (money notices: disputes). */
+      ownerEmails: (communityId: string) =>
+        sql<{ readonly email: string }>`SELECT a.email FROM profiles p JOIN account_contacts a ON a.id = p.account_id
+          WHERE p.community_id = ${communityId} AND p.role = 'owner' AND p.removed_at IS NULL
+            AND p.status = 'active' ORDER BY a.email`.pipe(
+          Effect.map((rows) => rows.map((row) => row.email)),
+          Effect.orDie
+        ),
       /** Live, accepted profiles among `profileIds`, with name and login e-mail (certificates). */
       recipients: (communityId: string, profileIds: ReadonlyArray<string>) =>
         profileIds.length === 0

@@ -44,10 +44,12 @@ export interface PendingAction {
 
 /** What the gateway answered: paid at once (approved card), pending (PIX, boleto) or declined. */
 export type ChargeOutcome =
-  | { readonly _tag: "Paid"; readonly gatewayChargeId: string }
+  | { readonly _tag: "Paid"; readonly gatewayChargeId: string; readonly settledTo?: string | undefined }
   | {
     readonly _tag: "Pending"
     readonly gatewayChargeId: string
+    /** The seller's own account the gateway settles the charge into (Stripe Connect destination), if any. */
+    readonly settledTo?: string | undefined
     /** PIX copy-and-paste code or boleto digitable line. */
     readonly paymentCode: string | null
     readonly expiresAt: Date
@@ -61,10 +63,11 @@ export type ChargeOutcome =
  * expiry): paid, still pending, failed or canceled, or never received (`Unknown`).
  */
 export type ChargeState =
-  | { readonly _tag: "Paid"; readonly gatewayChargeId: string }
+  | { readonly _tag: "Paid"; readonly gatewayChargeId: string; readonly settledTo?: string | undefined }
   | {
     readonly _tag: "Pending"
     readonly gatewayChargeId: string
+    readonly settledTo?: string | undefined
     readonly paymentCode?: string | null | undefined
     readonly expiresAt?: Date | undefined
     readonly action?: PendingAction | undefined
@@ -101,14 +104,40 @@ export interface GatewayEvent {
   /**
    * `charge.paid`; `charge.expired` (never paid: PIX or boleto past due, canceled, failed);
    * `charge.refunded` (money given back at the gateway: `amount` is the charge's refunded total so
-   * far); `charge.dispute_lost` (a chargeback the seller lost: `amount` taken back); anything else
-   * is acknowledged and ignored.
+   * far); `charge.dispute_lost` (a chargeback the seller lost: `amount` taken back, no dispute
+   * known: the sandbox); `charge.dispute` (a dispute opened or closed: `dispute`); anything else is
+   * acknowledged and ignored.
    */
-  readonly type: "charge.paid" | "charge.expired" | "charge.refunded" | "charge.dispute_lost" | "other"
+  readonly type:
+    | "charge.paid"
+    | "charge.expired"
+    | "charge.refunded"
+    | "charge.dispute_lost"
+    | "charge.dispute"
+    | "other"
   readonly gatewayChargeId: string
   /** Our charge id when the gateway carries it (metadata): found even before we stored theirs. */
   readonly chargeId?: string | undefined
   readonly amount?: number | undefined
+  /** `charge.paid`: the seller's own account the gateway settled the charge into, if any. */
+  readonly settledTo?: string | undefined
+  readonly dispute?: GatewayDispute | undefined
+}
+
+/**
+ * A dispute as the gateway reports it: `opened` (the disputed `amount` is taken from the seller
+ * until it closes), `won` (given back; an inquiry closed without a chargeback too) or `lost`.
+ * `fee`: what the gateway charged for it so far, net of fees it gave back, in `feeCurrency`.
+ */
+export interface GatewayDispute {
+  readonly id: string
+  readonly step: "opened" | "won" | "lost"
+  readonly amount: number
+  /** Upper case; null when the gateway did not say (the charge's currency then). */
+  readonly currency: string | null
+  readonly reason: string | null
+  readonly fee: number
+  readonly feeCurrency: string | null
 }
 
 /**

@@ -77,6 +77,7 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   idempotency_keys: "commerce/checkout",
   gateway_events: "commerce/checkout",
   gateway_accounts: "commerce/checkout",
+  disputes: "commerce/checkout",
   coupons: "commerce/coupons",
   coupon_products: "commerce/coupons",
   coupon_redemptions: "commerce/coupons",

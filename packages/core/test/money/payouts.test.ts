@@ -25,7 +25,9 @@ describe("GET /api/payouts/balance", () => {
   it("answers zeros in the community's currency before any sale, for owner, admin and finance only", async () => {
     const made = await newCommunity(api, "Saldo")
     const data = expectOk(await api.get("/api/payouts/balance", as(made.owner, made.community)))
-    expect(data).toEqual([{ currency: "BRL", pending: 0, available: 0, inTransit: 0, total: 0 }])
+    expect(data).toEqual([
+      { currency: "BRL", pending: 0, available: 0, inTransit: 0, disputed: 0, total: 0, settledByGateway: 0 }
+    ])
     const finance = await made.addMember("finance")
     expectOk(await api.get("/api/payouts/balance", as(finance, made.community)))
     const member = await made.addMember("member")

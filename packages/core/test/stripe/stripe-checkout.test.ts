@@ -364,9 +364,9 @@ describe("Stripe: refunds and disputes", () => {
     const made = await shop(api)
     const sale = expectOk(await api.post("/api/checkout", cardCheckout(made.product.id), community(made)), 201)
     const intent = fake.intentFor(sale.chargeId)!
-    const dispute = (status: string) =>
+    const dispute = (id: string, status: string) =>
       stripeEvent("charge.dispute.closed", {
-        id: "dp_1",
+        id,
         object: "dispute",
         amount: 10000,
         currency: "brl",
@@ -374,8 +374,14 @@ describe("Stripe: refunds and disputes", () => {
         reason: "fraudulent",
         status
       })
-    expect(expectOk(await postStripeEvent(api, dispute("won"))).chargeId).toBeNull()
-    expect(expectOk(await postStripeEvent(api, dispute("lost")))).toMatchObject({ chargeId: sale.chargeId })
+    // a dispute won (never seen open) takes nothing; a dispute still under review is not a close
+    expect(expectOk(await postStripeEvent(api, dispute(`dp_won_${sale.chargeId}`, "won"))).chargeId)
+      .toBe(sale.chargeId)
+    expect(expectOk(await postStripeEvent(api, dispute(`dp_open_${sale.chargeId}`, "under_review"))).ignored)
+      .toBe(true)
+    expect(expectOk(await postStripeEvent(api, dispute(`dp_lost_${sale.chargeId}`, "lost")))).toMatchObject({
+      chargeId: sale.chargeId
+    })
     const rows = await query<{ kind: string; amount: string; refundedBy: string | null }>(
       roda,
       (sql) => sql`SELECT kind, amount::text AS amount, refunded_by FROM refunds WHERE charge_id = ${sale.chargeId}`

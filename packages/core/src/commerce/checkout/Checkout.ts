@@ -29,6 +29,7 @@ import { type SellableProduct, SellableProducts } from "../catalogue/SellablePro
 import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
 import { Subscribing } from "../subscriptions/Subscribing"
+import { Disputes } from "./Disputes"
 import { LateRefunds } from "./LateRefunds"
 import { checkoutMessages as M } from "./messages"
 import { CheckoutRepo } from "./Repo"
@@ -97,6 +98,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
     const settlement = yield* Settlement
     const subscribing = yield* Subscribing
     const lateRefunds = yield* LateRefunds
+    const disputes = yield* Disputes
     const ids = yield* Ids
     const transaction = transactional(sql)
 
@@ -502,7 +504,11 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
             return yield* Effect.fail(notFound(M.chargeNotFound))
           }
           const row = found.value
-          const paid = { _tag: "Paid", gatewayChargeId: event.gatewayChargeId } as const
+          const paid = {
+            _tag: "Paid",
+            gatewayChargeId: event.gatewayChargeId,
+            ...(event.settledTo === undefined ? {} : { settledTo: event.settledTo })
+          } as const
           let lateRefund: string | null = null
           if (event.type === "charge.paid") {
             if (row.status === "expired" || row.status === "failed") lateRefund = yield* lateRefunds.reserve(row)
@@ -525,6 +531,10 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
             if (row.subscriptionGroupId !== null && posted > 0 && takenBack) {
               yield* subscribing.chargeTakenBack(row.id)
             }
+          }
+          if (event.type === "charge.dispute" && event.dispute !== undefined) {
+            yield* settlement.applyOutcome(row.communityId, row.id, paid)
+            yield* disputes.fromGateway(yield* settlement.chargeRow(row.communityId, row.id), event.dispute)
           }
           const after = yield* settlement.chargeRow(row.communityId, row.id)
           return { answer: answer(row.id, after.status), lateRefund, communityId: row.communityId }
@@ -559,5 +569,5 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
       expireDue: settlement.expireDue
     }
   }),
-  dependencies: [CheckoutRepo.Default, LateRefunds.Default]
+  dependencies: [CheckoutRepo.Default, LateRefunds.Default, Disputes.Default]
 }) {}

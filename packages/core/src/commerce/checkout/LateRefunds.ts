@@ -105,7 +105,8 @@ export class LateRefunds extends Effect.Service<LateRefunds>()("@roda/core/LateR
           chargeId: refund.chargeId,
           amounts: charge.amounts,
           paidAt: locked.createdAt,
-          description: `Pagamento tardio / Late payment: ${charge.id}`
+          description: `Pagamento tardio / Late payment: ${charge.id}`,
+          settledByGateway: charge.settledTo !== null
         })
         yield* posting.post({
           refundId,

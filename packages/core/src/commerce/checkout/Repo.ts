@@ -36,6 +36,8 @@ export interface ChargeRow {
   /** `next_action` as stored, keys untouched (`charge` reads it; `nextAction` has its keys camel-cased). */
   readonly nextActionText?: string | null | undefined
   readonly failureReason: string | null
+  /** The seller's own account the gateway settles the charge into (Connect destination), as the gateway answered. */
+  readonly settledTo: string | null
 }
 
 /** The gateway's answer to a charge, as stored (`recordSubmission`). */
@@ -44,6 +46,7 @@ export interface Submission {
   readonly paymentCode: string | null
   readonly expiresAt: Date | null
   readonly nextAction: unknown
+  readonly settledTo?: string | undefined
 }
 
 export type NewCharge =
@@ -57,6 +60,7 @@ export type NewCharge =
     | "nextAction"
     | "nextActionText"
     | "failureReason"
+    | "settledTo"
   >
   & {
     readonly amounts: string
@@ -89,7 +93,7 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       sql`UPDATE charges SET gateway_charge_id = ${submission.gatewayChargeId}, payment_code = ${submission.paymentCode},
           expires_at = ${submission.expiresAt},
           next_action = ${submission.nextAction === null ? null : JSON.stringify(submission.nextAction)}::jsonb,
-          submitted_at = ${at}, updated_at = now()
+          settled_to = ${submission.settledTo ?? null}, submitted_at = ${at}, updated_at = now()
         WHERE id = ${id} AND submitted_at IS NULL`.pipe(Effect.asVoid, Effect.orDie)
 
     const markFailed = (id: string, reason: string, at: Date) =>

@@ -187,7 +187,8 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
           chargeId,
           amounts: charge.amounts,
           paidAt,
-          description: `Venda: ${product.title}`
+          description: `Venda: ${product.title}`,
+          settledByGateway: charge.settledTo !== null
         })
         if (sold) yield* saleMails(charge, product.title)
       })
@@ -223,13 +224,18 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
         switch (outcome._tag) {
           case "Paid": {
             const submission = { gatewayChargeId: outcome.gatewayChargeId, paymentCode: null, expiresAt: null }
-            yield* repo.recordSubmission(charge.id, { ...submission, nextAction: null }, at)
+            yield* repo.recordSubmission(
+              charge.id,
+              { ...submission, nextAction: null, settledTo: outcome.settledTo },
+              at
+            )
             yield* settle(communityId, chargeId)
             break
           }
           case "Pending": {
             yield* repo.recordSubmission(charge.id, {
               gatewayChargeId: outcome.gatewayChargeId,
+              settledTo: outcome.settledTo,
               paymentCode: outcome.paymentCode ?? null,
               expiresAt: outcome.expiresAt ?? new Date(at.getTime() + PENDING_FALLBACK_MS),
               nextAction: outcome.action ?? null

@@ -535,7 +535,8 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
             chargeId: billing.id,
             amounts,
             paidAt: at,
-            description: attempt.description
+            description: attempt.description,
+            settledByGateway: outcome.settledTo !== undefined
           })
           updated = { ...billing, ...changes }
         } else {
@@ -651,7 +652,10 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
         const found = yield* repo.billingAtGateway(event.gatewayChargeId, event.chargeId)
         if (Option.isNone(found)) return Option.none<string>()
         const billing = found.value
-        if (event.type !== "charge.refunded" && event.type !== "charge.dispute_lost") return Option.some(billing.status)
+        // a lost dispute of a billing is taken back as before (disputes of billings hold nothing while open)
+        const disputeLost = event.type === "charge.dispute_lost" ||
+          (event.type === "charge.dispute" && event.dispute?.step === "lost")
+        if (event.type !== "charge.refunded" && !disputeLost) return Option.some(billing.status)
         const row = Option.getOrThrow(yield* repo.find(billing.communityId, billing.subscriptionId, { lock: true }))
         const current = Option.getOrThrow(yield* repo.lockBilling(billing.communityId, billing.id))
         if (current.status !== "paid" && current.status !== "refunded") return Option.some(current.status)
@@ -663,7 +667,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
         const at = yield* now
         const refunded = current.refundedAmount + amount
         if (amount > 0) {
-          const label = event.type === "charge.dispute_lost" ? "Chargeback" : "Reembolso"
+          const label = disputeLost ? "Chargeback" : "Reembolso"
           yield* postRefund(row, current, { refundId: yield* ids.next, amount, label }, at)
           yield* repo.updateBilling(current.id, {
             refundedAmount: refunded,
@@ -672,9 +676,9 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
               : {})
           }, at)
         }
-        const takenBack = event.type === "charge.dispute_lost" || refunded >= current.amount
+        const takenBack = disputeLost || refunded >= current.amount
         if (takenBack && amount > 0 && canMove(phaseOf(row), "cancel_now")) {
-          yield* life.end(row, at, event.type === "charge.dispute_lost" ? " Chargeback." : "")
+          yield* life.end(row, at, disputeLost ? " Chargeback." : "")
         }
         return Option.some(refunded >= current.amount ? "refunded" : current.status)
       })

@@ -3,7 +3,7 @@ import { Clock, Effect, Option } from "effect"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
-import type { PaidSale, PayoutMove, SaleRefund } from "./LedgerPosting"
+import type { DisputeMove, PaidSale, PayoutMove, SaleRefund } from "./LedgerPosting"
 import { type BalanceChange, LedgerRepo, type ReleaseRow } from "./LedgerRepo"
 import { releaseAfterDays } from "./salePricing"
 import { type LedgerAccount, lockRank, payoutBalanceAccounts, type TransactionKind } from "./terms"
@@ -159,6 +159,8 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
     const recordSale = traced("LedgerPosting.recordSale")(function*(sale: PaidSale) {
       yield* checkSale(sale)
       const a = sale.amounts
+      // settled by the gateway into the community's own account: never pending, never paid out here
+      const credited = sale.settledByGateway === true ? "community_gateway_settled" : "community_pending"
       yield* transactional(sql)(Effect.gen(function*() {
         const posted = yield* post({
           communityId: sale.communityId,
@@ -173,10 +175,10 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
             entry("buyer_payments", a.currency, -a.total),
             entry("platform_fees", a.currency, a.fee),
             entry("platform_interest", a.currency, a.interest),
-            entry("community_pending", a.currency, a.net)
+            entry(credited, a.currency, a.net)
           ]
         })
-        if (Option.isNone(posted) || a.net === 0) return
+        if (Option.isNone(posted) || a.net === 0 || credited !== "community_pending") return
         const row: ReleaseRow = {
           id: yield* ids.next,
           communityId: sale.communityId,
@@ -236,8 +238,11 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
       return yield* transactional(sql)(Effect.gen(function*() {
         // Pending first: what of this sale is still waiting for its release.
         const release = yield* repo.lockSaleRelease(refund.communityId, `sale:${refund.chargeId}`)
+        // A sale the gateway settled to the community's own account is reversed there (Stripe
+        // reverses the transfer): Roda's pending and available are untouched.
+        const settled = release === undefined && (yield* repo.saleSettledByGateway(refund.communityId, refund.chargeId))
         const fromPending = release !== undefined && release.releasedAt === null ? Math.min(share, release.amount) : 0
-        const fromAvailable = share - fromPending
+        const fromAvailable = settled ? 0 : share - fromPending
         const posted = yield* post({
           communityId: refund.communityId,
           kind: "refund",
@@ -257,7 +262,8 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
             entry("community_pending", refund.currency, -fromPending),
             entry("platform_fees", refund.currency, -refund.fee),
             entry("platform_interest", refund.currency, -refund.interest),
-            entry("community_available", refund.currency, -fromAvailable)
+            entry("community_available", refund.currency, -fromAvailable),
+            entry("community_gateway_settled", refund.currency, settled ? -share : 0)
           ]
         })
         if (Option.isSome(posted) && fromPending > 0) {
@@ -265,6 +271,33 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
         }
         return { fromPending, fromAvailable }
       }))
+    })
+
+    const settledByGateway = (communityId: string, chargeId: string) => repo.saleSettledByGateway(communityId, chargeId)
+
+    const recordDispute = traced("LedgerPosting.recordDispute")(function*(move: DisputeMove) {
+      if (!Number.isSafeInteger(move.amount) || move.amount < 0) {
+        return yield* Effect.dieMessage(`LedgerPosting.recordDispute: inconsistent amount ${JSON.stringify(move)}`)
+      }
+      const { amount, currency } = move
+      const payer: LedgerAccount = move.move === "fee" && (yield* settledByGateway(move.communityId, move.chargeId))
+        ? "community_gateway_settled"
+        : "community_available"
+      const entries = move.move === "hold"
+        ? [entry("community_available", currency, -amount), entry("community_disputed", currency, amount)]
+        : move.move === "release"
+        ? [entry("community_disputed", currency, -amount), entry("community_available", currency, amount)]
+        : [entry(payer, currency, -amount), entry("gateway_dispute_fees", currency, amount)]
+      const posted = yield* post({
+        communityId: move.communityId,
+        kind: move.move === "hold" ? "dispute_hold" : move.move === "release" ? "dispute_release" : "dispute_fee",
+        key: `dispute:${move.disputeId}:${move.move}`,
+        reference: move.chargeId,
+        description: move.description,
+        occurredAt: move.at,
+        entries
+      })
+      return Option.isSome(posted)
     })
 
     const payoutEntries = (move: PayoutMove): ReadonlyArray<BalanceChange> => {
@@ -319,7 +352,9 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
         currency,
         pending: of(currency, "community_pending"),
         available: of(currency, "community_available"),
-        inTransit: of(currency, "community_in_transit")
+        inTransit: of(currency, "community_in_transit"),
+        disputed: of(currency, "community_disputed"),
+        settledByGateway: of(currency, "community_gateway_settled")
       }))
     })
 
@@ -330,6 +365,8 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
       releaseAnyDue,
       refundable,
       recordRefund,
+      settledByGateway,
+      recordDispute,
       recordPayout,
       lockAvailable,
       payoutBalances

@@ -9,6 +9,11 @@ export interface PaidSale {
   readonly amounts: SaleAmounts
   readonly paidAt: Date
   readonly description: string
+  /**
+   * The gateway settled the charge into the community's own account (Stripe Connect destination
+   * charge): its net is `community_gateway_settled`, never pending or available (no manual payout).
+   */
+  readonly settledByGateway?: boolean | undefined
 }
 
 /**
@@ -46,12 +51,34 @@ export interface PayoutMove {
   readonly description: string
 }
 
-/** The community's money in one currency: pending, available and on its way to the bank. */
+/**
+ * A step of a gateway dispute of a recorded sale, idempotent per dispute and move: `hold` (the
+ * disputed amount from available to disputed), `release` (back to available), `fee` (what the
+ * gateway charged for the dispute, from available). For a sale the gateway settled to the
+ * community's own account, nothing is held here and the fee is taken from that account's side.
+ */
+export interface DisputeMove {
+  readonly communityId: string
+  readonly chargeId: string
+  readonly disputeId: string
+  readonly move: "hold" | "release" | "fee"
+  readonly currency: string
+  readonly amount: number
+  readonly at: Date
+  readonly description: string
+}
+
+/**
+ * The community's money in one currency: pending, available, on its way to the bank, held by open
+ * disputes, and what the gateway settled to the community's own account (never paid out by Roda).
+ */
 export interface PayoutBalance {
   readonly currency: string
   readonly pending: number
   readonly available: number
   readonly inTransit: number
+  readonly disputed: number
+  readonly settledByGateway: number
 }
 
 /**
@@ -71,6 +98,10 @@ export class LedgerPosting extends Context.Tag("@roda/core/LedgerPosting")<Ledge
   readonly recordRefund: (
     refund: SaleRefund
   ) => Effect.Effect<{ readonly fromPending: number; readonly fromAvailable: number }>
+  /** Whether the charge's sale was settled by the gateway to the community's own account (false when unknown). */
+  readonly settledByGateway: (communityId: string, chargeId: string) => Effect.Effect<boolean>
+  /** Entries of a dispute step (see `DisputeMove`); whether it was posted now (false: posted before). */
+  readonly recordDispute: (move: DisputeMove) => Effect.Effect<boolean>
   /** Entries of a payout move (see `PayoutMove`). */
   readonly recordPayout: (move: PayoutMove) => Effect.Effect<void>
   /**

@@ -9,6 +9,8 @@ export const LedgerPostingLive = Layer.effect(
     recordSale: journal.recordSale,
     refundable: journal.refundable,
     recordRefund: journal.recordRefund,
+    settledByGateway: journal.settledByGateway,
+    recordDispute: journal.recordDispute,
     recordPayout: journal.recordPayout,
     lockAvailable: journal.lockAvailable,
     payoutBalances: journal.payoutBalances

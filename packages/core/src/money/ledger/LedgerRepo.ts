@@ -250,6 +250,15 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
         Effect.orDie
       )
 
+    /** Whether a charge's sale credited the community's gateway-settled account (a Connect destination charge). */
+    const saleSettledByGateway = (communityId: string, chargeId: string) =>
+      sql<{ readonly settled: boolean }>`SELECT EXISTS (
+          SELECT 1 FROM ledger_transactions t
+          JOIN ledger_entries e ON e.community_id = t.community_id AND e.transaction_id = t.id
+          WHERE t.community_id = ${communityId} AND t.idempotency_key = ${`sale:${chargeId}`}
+            AND e.account = 'community_gateway_settled'
+        ) AS settled`.pipe(Effect.map((rows) => rows[0]?.settled === true), Effect.orDie)
+
     /** Takes `amount` off a release not yet posted (a refund took it from pending). */
     const reduceRelease = (communityId: string, id: string, amount: number) =>
       sql`UPDATE ledger_releases SET amount = amount - ${amount}
@@ -259,6 +268,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
       lockBalance,
       lockSaleRelease,
       lockSaleRefunds,
+      saleSettledByGateway,
       reduceRelease,
       insertTransaction,
       transactionIdByKey,

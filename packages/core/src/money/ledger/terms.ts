@@ -15,7 +15,11 @@ export const ledgerAccounts = [
   // Payouts (money/payouts): ranked after `community_available`, which a payout request locks first.
   "community_in_transit",
   "platform_payout_fees",
-  "payouts_sent"
+  "payouts_sent",
+  // Disputes (held from available until they close) and sales the gateway settled to the community itself.
+  "community_disputed",
+  "gateway_dispute_fees",
+  "community_gateway_settled"
 ] as const
 export type LedgerAccount = typeof ledgerAccounts[number]
 
@@ -29,11 +33,16 @@ export const lockRank = (account: LedgerAccount): number => ledgerAccounts.index
 /** The accounts that are the community's money: what the statement shows unless asked otherwise. */
 export const communityAccounts: ReadonlyArray<LedgerAccount> = ["community_pending", "community_available"]
 
-/** The community's money including what is on its way to its bank (payout balance). */
+/**
+ * The community's money including what is on its way to its bank and what open disputes hold
+ * (payout balance), and what the gateway settled to the community's own account (never paid out here).
+ */
 export const payoutBalanceAccounts: ReadonlyArray<LedgerAccount> = [
   "community_pending",
   "community_available",
-  "community_in_transit"
+  "community_in_transit",
+  "community_disputed",
+  "community_gateway_settled"
 ]
 
 export const transactionKinds = [
@@ -42,7 +51,10 @@ export const transactionKinds = [
   "refund",
   "payout",
   "payout_paid",
-  "payout_return"
+  "payout_return",
+  "dispute_hold",
+  "dispute_release",
+  "dispute_fee"
 ] as const
 export type TransactionKind = typeof transactionKinds[number]
 

@@ -44,7 +44,17 @@ const Balance = Schema.Struct({
   pending: Schema.Number,
   available: Schema.Number,
   inTransit: Schema.Number,
-  total: Schema.Number
+  disputed: Schema.Number.annotations({
+    description:
+      "Held by open gateway disputes: taken from `available` when a dispute opens (a payout cannot take it), given back when it is won, taken back as a chargeback when it is lost."
+  }),
+  total: Schema.Number.annotations({
+    description: "What Roda holds for the community: `pending + available + inTransit + disputed`."
+  }),
+  settledByGateway: Schema.Number.annotations({
+    description:
+      "The net of sales the gateway settled straight into the community's own account (Stripe Connect destination charges), less their refunds, chargebacks and dispute fees: never part of `available` or `total`, never paid out by Roda."
+  })
 })
 
 export const PayoutListQuery = Schema.Struct({
@@ -59,6 +69,8 @@ const READERS = "Owner, admin or finance (403 `Função necessária: owner ou ad
 const MANAGERS = "Owner or admin (403 `Função necessária: owner ou admin. Sua função: …` otherwise)."
 const MACHINE =
   "States: `pending -> in_transit -> paid`, `pending -> canceled` (the community), `pending | in_transit -> failed` (amount and fee back to available), `paid -> failed` (a bank return, the same). A move not allowed answers 409 with `errors[0].param = \"status\"` and the allowed moves; each payout shows its `allowedMoves`."
+const DISPUTES =
+  "Disputes (Stripe `charge.dispute.created` / `charge.dispute.closed`): when one opens, the disputed amount (at most what is left unrefunded of the sale) moves from `available` to `disputed` at once, even when that takes `available` below zero; `won` (or an inquiry closed, or a dispute prevented) moves it back; `lost` moves it back and takes the disputed amount as a chargeback (pending first, then available; the platform gives back its part of the fee and interest as for refunds) and debits the dispute fee Stripe charged (the fees of the dispute's balance transactions, net of any given back, in their currency; debited on any close). A close seen before its opening books the outcome without a hold; a late or repeated event changes nothing (`open -> won | lost`, final). Each step is a balanced ledger transaction (`dispute_hold`, `dispute_release`, `refund`, `dispute_fee`) posted once per dispute, and the community's owners get a `dispute.opened` / `dispute.closed` e-mail. A sale settled to the community's Connect account holds nothing here: Stripe reverses it from the connected account, so its refunds, chargebacks and dispute fee are taken from `settledByGateway`."
 const OPERATOR =
   "Platform operators (SuperAdmin) only (403 otherwise); no X-CommunityId: the path names the community (404 for an unknown community or a payout of another community)."
 
@@ -73,7 +85,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
       .addError(Forbidden)
       .annotate(
         OpenApi.Description,
-        `${READERS} The community's balance per currency, in minor units: \`pending\` (sales not yet released), \`available\` (may be paid out), \`inTransit\` (open payouts: pending or in transit) and their \`total\`. A community that never sold gets its currency with zeros. Releases that fell due are posted first.`
+        `${READERS} The community's balance per currency, in minor units, in two parts that never mix. Held by Roda (paid out by payout requests): \`pending\` (sales not yet released), \`available\` (may be paid out), \`inTransit\` (open payouts: pending or in transit), \`disputed\` (held by open disputes) and their \`total\`. Settled by the gateway: \`settledByGateway\`, the net of sales made through the community's Stripe Connect account (destination charges), which Stripe pays into that account; they never enter \`pending\` or \`available\`, so one sale has exactly one payout path. A community that never sold gets its currency with zeros. Releases that fell due are posted first. ${DISPUTES}`
       )
       .annotate(OpenApi.Summary, "Get the payout balance")
   )
@@ -98,7 +110,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        `${MANAGERS} Requests a payout of \`amount\` (minor units) in \`currency\` (default: the community's currency). Needs approved payout settings (400 \`Payment configuration has not been set up for this community\`). A fee of 200 minor units (R$ 2,00) is taken from the available balance on top of the amount: \`amount + fee\` must not exceed \`available\` (400 \`Insufficient balance. Available: 12.34 BRL\`, param \`amount\`). One open payout (pending or in transit) at a time (409). The checks run under the lock of the community's available balance, so concurrent requests never overdraw it; the ledger moves \`amount\` to in transit and the fee to the platform in the same transaction. Answers 201 with the payout (\`status: pending\`). ${MACHINE}`
+        `${MANAGERS} Requests a payout of \`amount\` (minor units) in \`currency\` (default: the community's currency). Needs approved payout settings (400 \`Payment configuration has not been set up for this community\`). A fee of 200 minor units (R$ 2,00) is taken from the available balance on top of the amount: \`amount + fee\` must not exceed \`available\` (400 \`Insufficient balance. Available: 12.34 BRL\`, param \`amount\`): money held by open disputes and money settled by Stripe to the community's Connect account are not in \`available\`, so a payout never takes them. One open payout (pending or in transit) at a time (409). The checks run under the lock of the community's available balance, so concurrent requests never overdraw it; the ledger moves \`amount\` to in transit and the fee to the platform in the same transaction. Answers 201 with the payout (\`status: pending\`). ${MACHINE}`
       )
       .annotate(OpenApi.Summary, "Request a payout")
   )

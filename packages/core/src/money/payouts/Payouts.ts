@@ -83,9 +83,11 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
     const balance = traced("Payouts.balance")(function*(member: Member) {
       yield* requireRole(member, payoutReaders)
       const rows = yield* ledger.payoutBalances(member.communityId)
-      if (rows.length > 0) return rows.map((row) => ({ ...row, total: row.pending + row.available + row.inTransit }))
+      if (rows.length > 0) {
+        return rows.map((row) => ({ ...row, total: row.pending + row.available + row.inTransit + row.disputed }))
+      }
       const currency = yield* selling.defaultCurrency(member.communityId)
-      return [{ currency, pending: 0, available: 0, inTransit: 0, total: 0 }]
+      return [{ currency, pending: 0, available: 0, inTransit: 0, disputed: 0, total: 0, settledByGateway: 0 }]
     })
 
     const listOf = (communityId: string, query: PayoutQuery) =>

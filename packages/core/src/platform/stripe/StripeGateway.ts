@@ -70,9 +70,12 @@ const seconds = (value: number | null | undefined) =>
 
 /** A PaymentIntent as Roda's charge state. */
 const stateOf = (intent: Stripe.PaymentIntent, now: number): ChargeState => {
+  const destination = intent.transfer_data?.destination
+  const settledTo = typeof destination === "string" ? destination : destination?.id
+  const connected = settledTo === undefined ? {} : { settledTo }
   switch (intent.status) {
     case "succeeded":
-      return { _tag: "Paid", gatewayChargeId: intent.id }
+      return { _tag: "Paid", gatewayChargeId: intent.id, ...connected }
     case "canceled":
       return { _tag: "Failed", gatewayChargeId: intent.id, reason: intent.cancellation_reason ?? "canceled" }
     case "requires_payment_method":
@@ -89,6 +92,7 @@ const stateOf = (intent: Stripe.PaymentIntent, now: number): ChargeState => {
       return {
         _tag: "Pending",
         gatewayChargeId: intent.id,
+        ...connected,
         paymentCode: pix?.data ?? boleto?.number ?? null,
         expiresAt: seconds(pix?.expires_at) ?? seconds(boleto?.expires_at) ?? new Date(now + ACTION_EXPIRES_MS),
         action: action === null
@@ -248,6 +252,7 @@ export const stripeGateway = (options: StripeGatewayOptions) =>
             return {
               _tag: "Pending",
               gatewayChargeId: intent.id,
+              ...(state.settledTo === undefined ? {} : { settledTo: state.settledTo }),
               paymentCode: state.paymentCode ?? null,
               expiresAt: state.expiresAt ?? new Date(now + ACTION_EXPIRES_MS),
               action: state.action
