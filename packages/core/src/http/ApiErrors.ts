@@ -47,7 +47,9 @@ const appErrorSchema = (accepts: (error: AppError) => boolean, statusOfWire: num
   Schema.declare([], {
     decode: () => (input) =>
       input instanceof AppError
-        ? accepts(input) ? ParseResult.succeed(input) : ParseResult.fail(new ParseResult.Forbidden(WireError.ast, input))
+        ? accepts(input)
+          ? ParseResult.succeed(input)
+          : ParseResult.fail(new ParseResult.Forbidden(WireError.ast, input))
         : ParseResult.map(decodeWireError(input), (wire) =>
           new AppError({
             status: statusOfWire,

@@ -2,7 +2,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import { Effect } from "effect"
 
 import type { SearchType } from "./types"
-export { searchTypes, type SearchType } from "./types"
+export { type SearchType, searchTypes } from "./types"
 
 export interface SearchScope {
   readonly communityId: string

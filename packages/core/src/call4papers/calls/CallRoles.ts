@@ -7,7 +7,7 @@ import { isStaff } from "../../domain/Role"
 import { CallMessages } from "./messages"
 
 import type { CallStatus } from "./statuses"
-export { callStatuses, type CallStatus } from "./statuses"
+export { type CallStatus, callStatuses } from "./statuses"
 
 /** A call for papers as stored (`call4papers_calls`), never a soft-deleted one. */
 export interface CallRow {

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { conflict, fieldError, forbidden } from "../../domain/AppError"
 import type { CallRolesOf } from "./CallRoles"
-import type { CallStatus } from "./statuses"
 import { CallMessages } from "./messages"
+import type { CallStatus } from "./statuses"
 
 export { callStatuses } from "./statuses"
 export type { CallStatus } from "./statuses"
