@@ -1,5 +1,6 @@
 /**
  * The types of Roda's OpenAPI document (the one `/api/openapi.json` serves), made by openapi-typescript.
+ * `X-CommunityId` is optional in them: the client sends it (its `communityId` option).
  * Generated: do not edit. Run `pnpm --filter @roda/client generate` after changing the contract.
  */
 export interface paths {
@@ -6195,9 +6196,9 @@ export interface operations {
     "communities.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -6312,9 +6313,9 @@ export interface operations {
     "communities.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -6394,9 +6395,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -6482,9 +6483,9 @@ export interface operations {
     "communities.settings": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -6601,9 +6602,9 @@ export interface operations {
     "communities.notificationSettings": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -6670,9 +6671,9 @@ export interface operations {
     "communities.setNotificationSettings": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -6750,9 +6751,9 @@ export interface operations {
     "profiles.invite": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -6862,9 +6863,9 @@ export interface operations {
     "profiles.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -6979,9 +6980,9 @@ export interface operations {
                 /** @description a string to be decoded into a number */
                 limit?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -7062,9 +7063,9 @@ export interface operations {
                 /** @description a string at most 100 character(s) long */
                 search?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -7148,9 +7149,9 @@ export interface operations {
     "profiles.tags": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -7209,9 +7210,9 @@ export interface operations {
     "profiles.renameTag": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -7304,9 +7305,9 @@ export interface operations {
     "profiles.removeTag": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -7384,9 +7385,9 @@ export interface operations {
     "profiles.tagColor": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -7480,9 +7481,9 @@ export interface operations {
     "profiles.email": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -7594,9 +7595,9 @@ export interface operations {
     "profiles.phone": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -7698,9 +7699,9 @@ export interface operations {
     "profiles.setTags": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -7808,9 +7809,9 @@ export interface operations {
     "profiles.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -7920,9 +7921,9 @@ export interface operations {
     "profiles.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -8006,9 +8007,9 @@ export interface operations {
     "profiles.role": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -8346,9 +8347,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -8419,9 +8420,9 @@ export interface operations {
     "sections.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -8520,9 +8521,9 @@ export interface operations {
     "sections.reorder": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -8617,9 +8618,9 @@ export interface operations {
     "sections.get": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -8697,9 +8698,9 @@ export interface operations {
     "sections.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -8807,9 +8808,9 @@ export interface operations {
     "sections.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -8899,9 +8900,9 @@ export interface operations {
                 cursor?: string;
                 sectionId?: components["schemas"]["Uuid"];
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -8981,9 +8982,9 @@ export interface operations {
     "spaces.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -9116,9 +9117,9 @@ export interface operations {
     "spaces.modules": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -9182,9 +9183,9 @@ export interface operations {
     "spaces.reorder": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -9293,9 +9294,9 @@ export interface operations {
     "spaces.get": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -9382,9 +9383,9 @@ export interface operations {
     "spaces.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -9525,9 +9526,9 @@ export interface operations {
     "spaces.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -9619,9 +9620,9 @@ export interface operations {
                 status?: "draft" | "published";
                 level?: "beginner" | "intermediate" | "advanced";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -9695,9 +9696,9 @@ export interface operations {
     "courses.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -9817,9 +9818,9 @@ export interface operations {
     "courses.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -9960,9 +9961,9 @@ export interface operations {
     "courses.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -10088,9 +10089,9 @@ export interface operations {
     "courses.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -10165,9 +10166,9 @@ export interface operations {
     "courses.createModule": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -10277,9 +10278,9 @@ export interface operations {
     "courses.updateModule": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -10388,9 +10389,9 @@ export interface operations {
     "courses.removeModule": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -10465,9 +10466,9 @@ export interface operations {
     "courses.createLesson": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -10598,9 +10599,9 @@ export interface operations {
     "courses.updateLesson": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -10730,9 +10731,9 @@ export interface operations {
     "courses.removeLesson": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -10807,9 +10808,9 @@ export interface operations {
     "courses.enroll": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -10923,9 +10924,9 @@ export interface operations {
     "courses.progress": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -11048,9 +11049,9 @@ export interface operations {
     "events.categories": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -11115,9 +11116,9 @@ export interface operations {
                 spaceId?: components["schemas"]["Uuid"];
                 upcoming?: "true" | "false";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -11213,9 +11214,9 @@ export interface operations {
     "events.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -11381,9 +11382,9 @@ export interface operations {
     "events.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -11502,9 +11503,9 @@ export interface operations {
     "events.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -11673,9 +11674,9 @@ export interface operations {
     "events.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -11750,9 +11751,9 @@ export interface operations {
     "events.participate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -11847,9 +11848,9 @@ export interface operations {
                 cursor?: string;
                 status?: "going" | "waitlisted" | "cancelled";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -11942,9 +11943,9 @@ export interface operations {
     "events.startStream": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -12067,9 +12068,9 @@ export interface operations {
     "events.stopStream": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -12192,9 +12193,9 @@ export interface operations {
     "events.calendar": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -12268,9 +12269,9 @@ export interface operations {
                 /** @description a string to be decoded into a number */
                 limit?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -12344,9 +12345,9 @@ export interface operations {
     "feed.pin": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -12438,9 +12439,9 @@ export interface operations {
     "feed.react": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -12542,9 +12543,9 @@ export interface operations {
     "feed.comment": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -12670,9 +12671,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -12749,9 +12750,9 @@ export interface operations {
     "feed.stats": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -12832,9 +12833,9 @@ export interface operations {
                 /** @description a string to be decoded into a number */
                 limit?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -12897,9 +12898,9 @@ export interface operations {
     "status.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -13013,9 +13014,9 @@ export interface operations {
     "status.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -13090,9 +13091,9 @@ export interface operations {
     "status.react": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -13184,9 +13185,9 @@ export interface operations {
     "status.comment": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -13302,9 +13303,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -13401,9 +13402,9 @@ export interface operations {
     "status.updateComment": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -13521,9 +13522,9 @@ export interface operations {
     "status.removeComment": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -13599,9 +13600,9 @@ export interface operations {
     "status.reactToComment": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -13699,9 +13700,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -13784,9 +13785,9 @@ export interface operations {
     "status.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -13891,9 +13892,9 @@ export interface operations {
     "content.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -14014,9 +14015,9 @@ export interface operations {
     "content.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -14118,9 +14119,9 @@ export interface operations {
     "businessInformation.read": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -14203,9 +14204,9 @@ export interface operations {
     "businessInformation.save": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -14374,9 +14375,9 @@ export interface operations {
     "businessInformation.submit": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -14479,9 +14480,9 @@ export interface operations {
     "payoutSettings.read": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -14560,9 +14561,9 @@ export interface operations {
     "payoutSettings.save": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -14704,9 +14705,9 @@ export interface operations {
     "payoutSettings.submit": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -14805,9 +14806,9 @@ export interface operations {
     "payoutSettings.status": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -14878,9 +14879,9 @@ export interface operations {
     "payoutSettings.prerequisites": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -15381,9 +15382,9 @@ export interface operations {
     "fees.list": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -15463,9 +15464,9 @@ export interface operations {
     "fees.simulate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -15786,9 +15787,9 @@ export interface operations {
                 /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -15870,9 +15871,9 @@ export interface operations {
     "ledger.balance": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -15947,9 +15948,9 @@ export interface operations {
                 cursor?: string;
                 status?: "active" | "inactive" | "expired" | "exhausted";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -16038,9 +16039,9 @@ export interface operations {
     "coupons.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -16163,9 +16164,9 @@ export interface operations {
     "coupons.validate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -16268,9 +16269,9 @@ export interface operations {
     "coupons.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -16367,9 +16368,9 @@ export interface operations {
     "coupons.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -16500,9 +16501,9 @@ export interface operations {
     "coupons.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -16583,9 +16584,9 @@ export interface operations {
                 cursor?: string;
                 status?: "reserved" | "redeemed" | "released";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -16677,9 +16678,9 @@ export interface operations {
     "coupons.changeStatus": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -16796,9 +16797,9 @@ export interface operations {
     "checkout.config": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -16872,9 +16873,9 @@ export interface operations {
     "checkout.quote": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -17002,11 +17003,11 @@ export interface operations {
     "checkout.checkout": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description a string at most 255 character(s) long */
                 "idempotency-key"?: string;
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -17219,9 +17220,9 @@ export interface operations {
     "checkout.charge": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -17310,9 +17311,9 @@ export interface operations {
     "checkout.sandboxPay": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -17723,9 +17724,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -17812,9 +17813,9 @@ export interface operations {
                 type?: "ONE_TIME" | "SUBSCRIPTION";
                 status?: "DRAFT" | "ACTIVE";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -17901,9 +17902,9 @@ export interface operations {
     "products.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -18028,9 +18029,9 @@ export interface operations {
     "products.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -18115,9 +18116,9 @@ export interface operations {
     "products.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -18260,9 +18261,9 @@ export interface operations {
     "products.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -18346,9 +18347,9 @@ export interface operations {
     "products.publish": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -18458,9 +18459,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -18538,9 +18539,9 @@ export interface operations {
     "subscriptionGroups.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -18645,9 +18646,9 @@ export interface operations {
     "subscriptionGroups.reorder": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -18738,9 +18739,9 @@ export interface operations {
     "subscriptionGroups.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -18825,9 +18826,9 @@ export interface operations {
     "subscriptionGroups.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -18939,9 +18940,9 @@ export interface operations {
     "subscriptionGroups.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -19025,9 +19026,9 @@ export interface operations {
     "subscriptionGroups.products": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -19129,9 +19130,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -19220,9 +19221,9 @@ export interface operations {
     "downsellOffers.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -19332,9 +19333,9 @@ export interface operations {
     "downsellOffers.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -19420,9 +19421,9 @@ export interface operations {
     "downsellOffers.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -19531,9 +19532,9 @@ export interface operations {
     "downsellOffers.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -19614,9 +19615,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -19702,9 +19703,9 @@ export interface operations {
     "pricingTiers.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -19826,9 +19827,9 @@ export interface operations {
     "pricingTiers.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -19921,9 +19922,9 @@ export interface operations {
     "pricingTiers.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -20054,9 +20055,9 @@ export interface operations {
     "pricingTiers.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -20131,9 +20132,9 @@ export interface operations {
     "payouts.balance": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -20209,9 +20210,9 @@ export interface operations {
                 cursor?: string;
                 status?: "pending" | "in_transit" | "paid" | "failed" | "canceled";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -20298,9 +20299,9 @@ export interface operations {
     "payouts.request": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -20414,9 +20415,9 @@ export interface operations {
     "payouts.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -20510,9 +20511,9 @@ export interface operations {
     "payouts.cancel": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -21058,9 +21059,9 @@ export interface operations {
                 /** @description a string at most 40 character(s) long */
                 to?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -21163,9 +21164,9 @@ export interface operations {
                 /** @description a string at most 40 character(s) long */
                 to?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -21224,9 +21225,9 @@ export interface operations {
     "purchasesManage.refund": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -21381,9 +21382,9 @@ export interface operations {
                 /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -21495,9 +21496,9 @@ export interface operations {
                 /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -21593,9 +21594,9 @@ export interface operations {
                 /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -21686,9 +21687,9 @@ export interface operations {
                 /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -21780,9 +21781,9 @@ export interface operations {
                 /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -21872,9 +21873,9 @@ export interface operations {
                 /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -21964,9 +21965,9 @@ export interface operations {
                 /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -22153,9 +22154,9 @@ export interface operations {
                 /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -22264,9 +22265,9 @@ export interface operations {
                 /** @description a string at most 10 character(s) long */
                 to?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -22344,9 +22345,9 @@ export interface operations {
     "call4papersCalls.spaceConfig": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -22419,9 +22420,9 @@ export interface operations {
     "call4papersCalls.configureSpace": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -22521,9 +22522,9 @@ export interface operations {
                 cursor?: string;
                 status?: "draft" | "published" | "closed";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -22622,9 +22623,9 @@ export interface operations {
     "call4papersCalls.callBySlug": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -22731,9 +22732,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -22813,9 +22814,9 @@ export interface operations {
     "call4papersCalls.open": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -22938,9 +22939,9 @@ export interface operations {
     "call4papersCalls.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -23040,9 +23041,9 @@ export interface operations {
     "call4papersCalls.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -23172,9 +23173,9 @@ export interface operations {
     "call4papersCalls.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -23249,9 +23250,9 @@ export interface operations {
     "call4papersCalls.setStatus": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -23367,9 +23368,9 @@ export interface operations {
     "call4papersCalls.publish": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -23475,9 +23476,9 @@ export interface operations {
     "call4papersCalls.unpublish": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -23583,9 +23584,9 @@ export interface operations {
     "call4papersCalls.close": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -23691,9 +23692,9 @@ export interface operations {
     "call4papersCalls.reopen": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -23804,9 +23805,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -23894,9 +23895,9 @@ export interface operations {
     "call4papersCalls.createTrack": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -24013,9 +24014,9 @@ export interface operations {
     "call4papersCalls.updateTrack": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -24131,9 +24132,9 @@ export interface operations {
     "call4papersCalls.removeTrack": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -24213,9 +24214,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -24306,9 +24307,9 @@ export interface operations {
     "call4papersCalls.inviteReviewer": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -24407,9 +24408,9 @@ export interface operations {
     "call4papersCalls.removeReviewer": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -24484,9 +24485,9 @@ export interface operations {
     "call4papersCalls.acceptReviewer": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -24584,9 +24585,9 @@ export interface operations {
     "call4papersCalls.declineReviewer": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -24689,9 +24690,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -24779,9 +24780,9 @@ export interface operations {
     "call4papersCalls.addEventDate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -24894,9 +24895,9 @@ export interface operations {
     "call4papersCalls.updateEventDate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -25008,9 +25009,9 @@ export interface operations {
     "call4papersCalls.removeEventDate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -25090,9 +25091,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -25182,9 +25183,9 @@ export interface operations {
     "call4papersCalls.inviteOwner": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -25283,9 +25284,9 @@ export interface operations {
     "call4papersCalls.removeOwner": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -25360,9 +25361,9 @@ export interface operations {
     "call4papersCalls.acceptOwner": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -25459,9 +25460,9 @@ export interface operations {
     "call4papersCalls.declineOwner": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -25564,9 +25565,9 @@ export interface operations {
                 cursor?: string;
                 status?: "rascunho" | "enviada" | "em_negociacao" | "aceita" | "recusada" | "retirada" | "confirmada";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -25662,9 +25663,9 @@ export interface operations {
                 cursor?: string;
                 pending?: "true" | "false";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -25764,9 +25765,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -25849,9 +25850,9 @@ export interface operations {
     "call4papersSubmissions.inviteSpeaker": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -25955,9 +25956,9 @@ export interface operations {
     "call4papersSubmissions.acceptCoSpeaking": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -26048,9 +26049,9 @@ export interface operations {
     "call4papersSubmissions.declineCoSpeaking": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -26141,9 +26142,9 @@ export interface operations {
     "call4papersSubmissions.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -26257,9 +26258,9 @@ export interface operations {
     "call4papersSubmissions.update": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -26409,9 +26410,9 @@ export interface operations {
     "call4papersSubmissions.submit": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -26528,9 +26529,9 @@ export interface operations {
     "call4papersSubmissions.withdraw": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -26647,9 +26648,9 @@ export interface operations {
     "call4papersSubmissions.review": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -26758,9 +26759,9 @@ export interface operations {
     "call4papersSubmissions.reviews": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -26855,9 +26856,9 @@ export interface operations {
     "call4papersSubmissions.vote": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -26959,9 +26960,9 @@ export interface operations {
     "call4papersSubmissions.unvote": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -27049,9 +27050,9 @@ export interface operations {
     "call4papersSubmissions.negotiation": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -27153,9 +27154,9 @@ export interface operations {
     "call4papersSubmissions.counterOffer": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -27285,9 +27286,9 @@ export interface operations {
     "call4papersSubmissions.retract": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -27400,9 +27401,9 @@ export interface operations {
     "call4papersSubmissions.speakerCounter": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -27532,9 +27533,9 @@ export interface operations {
     "call4papersSubmissions.accept": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -27651,9 +27652,9 @@ export interface operations {
     "call4papersSubmissions.decline": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -27770,9 +27771,9 @@ export interface operations {
     "call4papersSubmissions.decide": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -27902,9 +27903,9 @@ export interface operations {
     "call4papersSubmissions.confirm": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -28021,9 +28022,9 @@ export interface operations {
     "call4papersSubmissions.agreement": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -28134,9 +28135,9 @@ export interface operations {
                 status?: "rascunho" | "enviada" | "em_negociacao" | "aceita" | "recusada" | "retirada" | "confirmada";
                 trackId?: components["schemas"]["Uuid"];
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -28237,9 +28238,9 @@ export interface operations {
     "call4papersSubmissions.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -28397,9 +28398,9 @@ export interface operations {
                 cursor?: string;
                 status?: "rascunho" | "enviada" | "em_negociacao" | "aceita" | "recusada" | "retirada" | "confirmada";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -28500,9 +28501,9 @@ export interface operations {
     "call4papersSubmissions.reviewProgress": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -28598,9 +28599,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -28711,9 +28712,9 @@ export interface operations {
     "call4papersSubmissions.voteResults": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -28808,9 +28809,9 @@ export interface operations {
     "subscriptions.me": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -28912,9 +28913,9 @@ export interface operations {
                 cursor?: string;
                 status?: "incomplete" | "incomplete_expired" | "active" | "past_due" | "unpaid" | "paused" | "canceled";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -29014,9 +29015,9 @@ export interface operations {
     "subscriptions.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -29128,9 +29129,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -29225,9 +29226,9 @@ export interface operations {
     "subscriptions.cancel": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -29345,9 +29346,9 @@ export interface operations {
     "subscriptions.pause": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -29480,9 +29481,9 @@ export interface operations {
     "subscriptions.resume": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -29600,9 +29601,9 @@ export interface operations {
     "subscriptions.reactivate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -29720,9 +29721,9 @@ export interface operations {
     "subscriptions.changeTierQuote": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -29834,9 +29835,9 @@ export interface operations {
     "subscriptions.changeTier": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -29993,9 +29994,9 @@ export interface operations {
     "subscriptions.scheduledChange": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -30073,9 +30074,9 @@ export interface operations {
     "subscriptions.removeScheduledChange": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -30182,9 +30183,9 @@ export interface operations {
     "subscriptions.addOnQuote": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -30291,9 +30292,9 @@ export interface operations {
     "subscriptions.addOn": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -30444,9 +30445,9 @@ export interface operations {
     "subscriptions.payNow": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -30631,9 +30632,9 @@ export interface operations {
                 subscriptionGroupId?: components["schemas"]["Uuid"];
                 profileId?: components["schemas"]["Uuid"];
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -30738,9 +30739,9 @@ export interface operations {
     "manageSubscriptions.create": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -30838,9 +30839,9 @@ export interface operations {
                 subscriptionGroupId?: components["schemas"]["Uuid"];
                 profileId?: components["schemas"]["Uuid"];
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -30899,9 +30900,9 @@ export interface operations {
     "manageSubscriptions.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -31018,9 +31019,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -31115,9 +31116,9 @@ export interface operations {
     "manageSubscriptions.cancel": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -31257,9 +31258,9 @@ export interface operations {
     "manageSubscriptions.reactivate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -31382,9 +31383,9 @@ export interface operations {
     "manageSubscriptions.setDiscount": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -31525,9 +31526,9 @@ export interface operations {
     "manageSubscriptions.removeDiscount": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -31639,9 +31640,9 @@ export interface operations {
     "manageSubscriptions.addOn": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -31775,9 +31776,9 @@ export interface operations {
     "manageSubscriptions.removeAddOn": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -31899,9 +31900,9 @@ export interface operations {
     "manageSubscriptions.extend": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -32039,9 +32040,9 @@ export interface operations {
     "manageSubscriptions.paymentLink": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -32130,9 +32131,9 @@ export interface operations {
     "certificates.rule": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -32208,9 +32209,9 @@ export interface operations {
     "certificates.setRule": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -32307,9 +32308,9 @@ export interface operations {
     "certificates.fonts": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -32377,9 +32378,9 @@ export interface operations {
                 spaceId?: components["schemas"]["Uuid"];
                 status?: "draft" | "active" | "archived";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -32476,9 +32477,9 @@ export interface operations {
     "certificates.createTemplate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -32607,9 +32608,9 @@ export interface operations {
     "certificates.template": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -32704,9 +32705,9 @@ export interface operations {
     "certificates.updateTemplate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -32852,9 +32853,9 @@ export interface operations {
     "certificates.activateTemplate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -32960,9 +32961,9 @@ export interface operations {
     "certificates.archiveTemplate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -33068,9 +33069,9 @@ export interface operations {
     "certificates.duplicateTemplate": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -33169,9 +33170,9 @@ export interface operations {
             query?: {
                 format?: "png" | "pdf";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -33253,9 +33254,9 @@ export interface operations {
                 profileId?: components["schemas"]["Uuid"];
                 status?: "pending" | "generating" | "issued" | "failed" | "revoked" | "superseded";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -33349,9 +33350,9 @@ export interface operations {
     "certificates.issue": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -33467,9 +33468,9 @@ export interface operations {
     "certificates.batch": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -33772,9 +33773,9 @@ export interface operations {
     "certificates.detail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -33866,9 +33867,9 @@ export interface operations {
     "certificates.remove": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -33952,9 +33953,9 @@ export interface operations {
     "certificates.pdf": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -34024,9 +34025,9 @@ export interface operations {
             query?: {
                 variant?: "card" | "page";
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -34094,9 +34095,9 @@ export interface operations {
     "certificates.indexing": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -34208,9 +34209,9 @@ export interface operations {
     "certificates.revoke": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -34337,9 +34338,9 @@ export interface operations {
     "certificates.reissue": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -34451,9 +34452,9 @@ export interface operations {
     "certificates.resendEmail": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -34565,9 +34566,9 @@ export interface operations {
     "certificates.retry": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
                 /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
@@ -35439,9 +35440,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -35511,9 +35512,9 @@ export interface operations {
     "oauthConnections.disconnect": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -35588,9 +35589,9 @@ export interface operations {
     "oauthConnections.diagnostics": {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
@@ -35677,9 +35678,9 @@ export interface operations {
                 /** @description a string at most 512 character(s) long */
                 cursor?: string;
             };
-            header: {
+            header?: {
                 /** @description The community of the call (a UUID). */
-                "X-CommunityId": string;
+                "X-CommunityId"?: string;
                 /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
                 "X-ProfileId"?: string;
             };
