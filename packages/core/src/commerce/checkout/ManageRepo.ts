@@ -27,7 +27,7 @@ export interface SaleRow {
 }
 
 import type { SaleStatus } from "./saleStatuses"
-export { saleStatuses, type SaleStatus } from "./saleStatuses"
+export { type SaleStatus, saleStatuses } from "./saleStatuses"
 
 export interface SaleFilter {
   readonly productId?: string | undefined
