@@ -11,7 +11,7 @@ const packages = fileURLToPath(new URL("../packages/", import.meta.url))
  * Dependencies first: each package's build reads the declarations of those it imports, and the
  * `roda-server` binary (`http-node`) carries the built `@roda/mcp` in its chunks.
  */
-export const ORDER = ["sql-pglite", "core", "mcp", "http-node", "cli"]
+export const ORDER = ["sql-pglite", "core", "mcp", "http-node", "cli", "client"]
 
 /** The newest modification time of the files under `dir`. */
 const newest = (dir) =>

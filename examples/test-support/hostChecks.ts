@@ -1,3 +1,4 @@
+import { createRodaFetchClient } from "@roda/client/fetch"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 /** The options every example host starts Roda with in its test. */
@@ -29,10 +30,10 @@ export const describeBodyParsingHost = (host: string, start: () => Promise<Start
     })
     afterAll(() => stop())
 
-    const post = (path: string, body: unknown, token?: string) =>
+    const post = (path: string, body: unknown) =>
       fetch(`${base}${path}`, {
         method: "POST",
-        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: { "content-type": "application/json" },
         body: JSON.stringify(body)
       })
 
@@ -41,18 +42,22 @@ export const describeBodyParsingHost = (host: string, start: () => Promise<Start
     })
 
     it("answers Roda's POSTs although the host read their bodies first", async () => {
+      // Roda's routes through @roda/client's fetch client, typed from the OpenAPI document.
       const email = `${host}@example.com`
-      const registered = await post("/api/auth/register", { fullName: `Ana ${host}`, email, password: "Secret123" })
-      expect(registered.status).toBe(201)
-      expect((await registered.json()).success).toBe(true)
-      const login = await post("/api/auth/login", { email, password: "Secret123" })
-      expect(login.status).toBe(200)
-      const { token } = (await login.json()).data
-      const community = await post("/api/communities", { name: `${host} club` }, token)
-      expect(community.status).toBe(201)
-      expect((await community.json()).data.name).toBe(`${host} club`)
-      const me = await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })
-      expect((await me.json()).data.email).toBe(email)
+      const anonymous = createRodaFetchClient({ baseUrl: base })
+      const registered = await anonymous.POST("/api/auth/register", {
+        body: { fullName: `Ana ${host}`, email, password: "Secret123" }
+      })
+      expect(registered.response.status).toBe(201)
+      expect(registered.data?.success).toBe(true)
+      const login = await anonymous.POST("/api/auth/login", { body: { email, password: "Secret123" } })
+      expect(login.response.status).toBe(200)
+      const signedIn = createRodaFetchClient({ baseUrl: base, token: login.data!.data.token })
+      const community = await signedIn.POST("/api/communities", { body: { name: `${host} club` } })
+      expect(community.response.status).toBe(201)
+      expect(community.data?.data.name).toBe(`${host} club`)
+      const me = await signedIn.GET("/api/auth/me")
+      expect(me.data?.data.email).toBe(email)
     })
 
     it("keeps Roda's answers to bad input and unknown routes", async () => {

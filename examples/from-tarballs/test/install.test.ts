@@ -27,6 +27,9 @@ const closure = (name: string, seen: Array<string> = []): Array<string> => {
   return seen
 }
 
+/** The packages a stranger installs: the server's, and the client's. */
+const published = () => closure("client", closure("http-node"))
+
 const registryAnswers = () => run("npm", ["ping"], { timeout: 20_000 }).then(() => true, () => false)
 
 // The server test runs on the run's database: a data folder in the embedded run, the test file's own
@@ -64,8 +67,12 @@ const personWithCommunity = async (base: string) => {
 }
 
 const ESM = `
+import { FetchHttpClient } from "@effect/platform"
+import { makeRodaClient } from "@roda/client"
+import { createRodaFetchClient } from "@roda/client/fetch"
 import { defaultOptions, makeRoda, secret } from "@roda/core/node"
 import { toNodeHandler } from "@roda/http-node"
+import { Effect } from "effect"
 import { createServer } from "node:http"
 
 const roda = makeRoda({
@@ -80,7 +87,15 @@ const reply = await fetch(\`http://127.0.0.1:\${server.address().port}/api/auth/
   headers: { "content-type": "application/json" },
   body: JSON.stringify({ fullName: "Tara Tarball", email: "tara@example.com", password: "Secret123" })
 })
-console.log(JSON.stringify({ status: reply.status, email: (await reply.json()).data.email }))
+const email = (await reply.json()).data.email
+// The clients of @roda/client: the fetch client signs in, the Effect client reads the account.
+const baseUrl = \`http://127.0.0.1:\${server.address().port}\`
+const login = await createRodaFetchClient({ baseUrl }).POST("/api/auth/login", { body: { email, password: "Secret123" } })
+const me = await Effect.runPromise(
+  Effect.flatMap(makeRodaClient({ baseUrl, token: login.data.data.token }), (roda) => roda.identity.me({}))
+    .pipe(Effect.provide(FetchHttpClient.layer))
+)
+console.log(JSON.stringify({ status: reply.status, email, login: login.response.status, me: me.data.email }))
 server.close()
 await roda.dispose()
 `
@@ -100,7 +115,7 @@ roda.handler(new Request("http://localhost/healthz")).then(async (reply) => {
 
 skipWhen(offline).describe("the packed packages, installed with npm outside the workspace", () => {
   beforeAll(async () => {
-    const names = closure("http-node")
+    const names = published()
     // Built by `pnpm build` (or by testing/builtPackages.ts before the run)
     const tarballs: Record<string, string> = {}
     for (const name of names) {
@@ -114,7 +129,7 @@ skipWhen(offline).describe("the packed packages, installed with npm outside the 
         name: "stranger",
         private: true,
         type: "module",
-        dependencies: { ...tarballs, effect: "^3.22.4" }
+        dependencies: { ...tarballs, effect: "^3.22.4", "@effect/platform": "^0.97.2" }
       })
     )
     writeFileSync(join(project, "index.mjs"), ESM)
@@ -127,7 +142,7 @@ skipWhen(offline).describe("the packed packages, installed with npm outside the 
   }, 2 * TEN_MINUTES)
 
   it("each tarball holds its build, README.md and LICENSE", () => {
-    for (const name of closure("http-node")) {
+    for (const name of published()) {
       const installed = join(project, "node_modules", "@roda", name)
       for (const file of ["dist/index.js", "dist/index.d.ts", "README.md", "LICENSE"]) {
         expect(existsSync(join(installed, file)), `@roda/${name}/${file}`).toBe(true)
@@ -142,7 +157,12 @@ skipWhen(offline).describe("the packed packages, installed with npm outside the 
 
   it("an ES module project starts Roda and answers a request through toNodeHandler", async () => {
     const { stdout } = await run(process.execPath, ["index.mjs"], { cwd: project, timeout: 120_000 })
-    expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({ status: 201, email: "tara@example.com" })
+    expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({
+      status: 201,
+      email: "tara@example.com",
+      login: 200,
+      me: "tara@example.com"
+    })
   })
 
   it("a CommonJS project requires it (the `default` export condition)", async () => {

@@ -1,4 +1,5 @@
-export { RodaApi, routeOf } from "./api/RodaApi"
+export { RodaApi } from "./api/RodaApi"
+export { routeOf } from "./api/routes"
 export type { AnswerAtOnce, PlainRequest } from "./app/answerAtOnce"
 export { apiLayer, infrastructureLayer, makeRoda, servicesLayer } from "./app/makeRoda"
 export type { RequestInfo, Roda, RodaConfig, RodaHttpApp } from "./app/makeRoda"

@@ -25,7 +25,6 @@ import { ContentApi, StatusApi } from "../social/Api"
 import { SectionsApi, SpacesApi } from "../structure/Api"
 import { description } from "./description"
 import { polishDocument } from "./polish"
-import { makeRouteOf } from "./routes"
 import { addScopeHeaders } from "./scopeHeaders"
 
 const groups = HttpApi.make("roda")
@@ -82,6 +81,3 @@ export class RodaApi extends groups.annotate(
   OpenApi.Transform,
   (spec) => polishDocument(groups, addScopeHeaders(groups, spec as never) as never) as never
 ) {}
-
-/** The route template of a request (`GET`, `/api/courses/abc` → `/api/courses/:slug`), if any. */
-export const routeOf = makeRouteOf(RodaApi)

@@ -1,5 +1,6 @@
 import type { HttpApi, HttpApiEndpoint } from "@effect/platform"
 import * as FindMyWay from "find-my-way-ts"
+import { RodaApi } from "./RodaApi"
 
 /**
  * The route template a request matches (`/api/courses/:slug`), for logs and metrics that must not
@@ -15,3 +16,9 @@ export const makeRouteOf = (api: HttpApi.HttpApi.Any) => {
   }
   return (method: string, path: string): string | undefined => router.find(method, path)?.handler
 }
+
+/**
+ * The route template of a request (`GET`, `/api/courses/abc` → `/api/courses/:slug`), if any. Not in
+ * RodaApi.ts: the contract entry (`@roda/core/api`) leaves the router out of a client's bundle.
+ */
+export const routeOf = makeRouteOf(RodaApi)

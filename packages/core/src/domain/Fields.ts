@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { isStrongPassword } from "../platform/Passwords"
+import { isStrongPassword } from "../platform/passwordStrength"
 import { isInstant, isRangeBound, readsAsRangeBound } from "./DateRange"
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/

@@ -6,7 +6,7 @@ import { MAX_LIMIT, PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Unauthorized } from "../http/ApiErrors"
 import { PublicScope } from "../http/Security"
-import { searchTypes } from "./Repo"
+import { searchTypes } from "./types"
 
 const SearchResult = Schema.Struct({
   type: OneOf(...searchTypes),

@@ -1,8 +1,8 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect } from "effect"
 
-export const searchTypes = ["space", "course", "lesson", "event", "content"] as const
-export type SearchType = typeof searchTypes[number]
+import type { SearchType } from "./types"
+export { type SearchType, searchTypes } from "./types"
 
 export interface SearchScope {
   readonly communityId: string

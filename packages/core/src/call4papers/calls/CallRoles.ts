@@ -6,8 +6,8 @@ import { isUuid } from "../../domain/Ids"
 import { isStaff } from "../../domain/Role"
 import { CallMessages } from "./messages"
 
-export const callStatuses = ["draft", "published", "closed"] as const
-export type CallStatus = typeof callStatuses[number]
+import type { CallStatus } from "./statuses"
+export { type CallStatus, callStatuses } from "./statuses"
 
 /** A call for papers as stored (`call4papers_calls`), never a soft-deleted one. */
 export interface CallRow {

@@ -1,10 +1,11 @@
 import { Effect } from "effect"
 import { conflict, fieldError, forbidden } from "../../domain/AppError"
-import type { CallRolesOf, CallStatus } from "./CallRoles"
+import type { CallRolesOf } from "./CallRoles"
 import { CallMessages } from "./messages"
+import type { CallStatus } from "./statuses"
 
-export { callStatuses } from "./CallRoles"
-export type { CallStatus } from "./CallRoles"
+export { callStatuses } from "./statuses"
+export type { CallStatus } from "./statuses"
 
 /** Who may open calls in a call4papers space: staff only, or any member (who becomes its owner). */
 export const spaceModes = ["organisers", "members"] as const

@@ -26,8 +26,8 @@ export interface SaleRow {
   readonly createdAt: Date
 }
 
-export const saleStatuses = ["paid", "partially_refunded", "refunded"] as const
-export type SaleStatus = typeof saleStatuses[number]
+import type { SaleStatus } from "./saleStatuses"
+export { type SaleStatus, saleStatuses } from "./saleStatuses"
 
 export interface SaleFilter {
   readonly productId?: string | undefined

@@ -8,7 +8,7 @@ import { PageQuery } from "../../domain/Pagination"
 import { OneOf } from "../../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
 import { MemberScope } from "../../http/Security"
-import { saleStatuses } from "./ManageRepo"
+import { saleStatuses } from "./saleStatuses"
 
 const filters = {
   productId: Schema.optional(Uuid),

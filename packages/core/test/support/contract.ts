@@ -1,0 +1,72 @@
+import { makeRodaClient, type RodaClient } from "@roda/client"
+import { Cause, Effect, Exit } from "effect"
+import { expect } from "vitest"
+import { AppError, type ErrorLocation } from "../../src/domain/AppError"
+import type { Roda } from "../../src/index"
+import { handlerHttpClient } from "./inProcess"
+
+/**
+ * The typed client of `@roda/client` over `roda.handler` (no socket): tests that speak the contract.
+ * Payloads, parameters and answers are the contract's types; an answer that does not decode fails
+ * the test. Input the contract's own types cannot express (a malformed id, untrimmed text, a missing
+ * field) is sent raw, with `client(roda)` of harness.ts.
+ */
+export const contract = (roda: Roda) => {
+  const httpClient = handlerHttpClient(roda)
+  const clientOf = (options: Omit<Parameters<typeof makeRodaClient>[0], "baseUrl">): RodaClient =>
+    Effect.runSync(
+      makeRodaClient({ baseUrl: "http://roda.test", ...options } as Parameters<typeof makeRodaClient>[0]).pipe(
+        Effect.provide(httpClient)
+      )
+    )
+  return {
+    /** `user` acting in `community` (token and X-CommunityId). */
+    as: (user: { readonly token: string }, community?: { readonly id: string }): RodaClient =>
+      clientOf({ token: user.token, communityId: community?.id }),
+    /** No token; in `community` when given (the public routes). */
+    anonymous: (community?: { readonly id: string }): RodaClient => clientOf({ communityId: community?.id }),
+    clientOf
+  }
+}
+
+const describeFailure = (cause: Cause.Cause<unknown>) => {
+  const failure = Cause.failureOption(cause)
+  if (failure._tag === "Some" && failure.value instanceof AppError) {
+    return `AppError ${failure.value.status} ${JSON.stringify(failure.value.text.pt)} ${
+      JSON.stringify(failure.value.errors ?? [])
+    }`
+  }
+  return Cause.pretty(cause)
+}
+
+/** The call's answer; the test fails naming the error otherwise. */
+export const ok = async <A, E>(call: Effect.Effect<A, E>): Promise<A> => {
+  const exit = await Effect.runPromiseExit(call)
+  if (Exit.isFailure(exit)) throw new Error(`expected a success, got ${describeFailure(exit.cause)}`)
+  return exit.value
+}
+
+/**
+ * The call fails with the error envelope at `status` (and exactly `message`, when given: the message
+ * arrives in the caller's language, Portuguese by default, and stands for both in the decoded error).
+ */
+export const fails = async <A, E>(call: Effect.Effect<A, E>, status: number, message?: string): Promise<AppError> => {
+  const exit = await Effect.runPromiseExit(call)
+  if (Exit.isSuccess(exit)) throw new Error(`expected a ${status}, got a success: ${JSON.stringify(exit.value)}`)
+  const failure = Cause.failureOption(exit.cause)
+  if (failure._tag === "None" || !(failure.value instanceof AppError)) {
+    throw new Error(`expected a ${status}, got ${describeFailure(exit.cause)}`)
+  }
+  expect({ status: failure.value.status, message: failure.value.text.pt }).toEqual({
+    status,
+    message: message ?? failure.value.text.pt
+  })
+  return failure.value
+}
+
+/** A 400 whose `errors[]` names `param` at `location`. */
+export const invalid = async <A, E>(call: Effect.Effect<A, E>, param: string, location: ErrorLocation = "body") => {
+  const error = await fails(call, 400)
+  expect(error.errors).toEqual(expect.arrayContaining([expect.objectContaining({ param, location })]))
+  return error
+}
