@@ -26,6 +26,7 @@ import { SectionsApi, SpacesApi } from "../structure/Api"
 import { description } from "./description"
 import { polishDocument } from "./polish"
 import { makeRouteOf } from "./routes"
+import { addRateLimitHeaders } from "./rateLimitHeaders"
 import { addScopeHeaders } from "./scopeHeaders"
 
 const groups = HttpApi.make("roda")
@@ -80,7 +81,8 @@ const groups = HttpApi.make("roda")
 /** The whole HTTP contract, composed from the feature groups. */
 export class RodaApi extends groups.annotate(
   OpenApi.Transform,
-  (spec) => polishDocument(groups, addScopeHeaders(groups, spec as never) as never) as never
+  (spec) =>
+    polishDocument(groups, addRateLimitHeaders(groups, addScopeHeaders(groups, spec as never)) as never) as never
 ) {}
 
 /** The route template of a request (`GET`, `/api/courses/abc` → `/api/courses/:slug`), if any. */

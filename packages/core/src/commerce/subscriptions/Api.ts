@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { RateLimitPolicy } from "../../api/rateLimitHeaders"
 import { Schema } from "effect"
 import { CreatedId, Ok, Page } from "../../domain/Envelope"
 import { Body, Instant, Name } from "../../domain/Fields"
@@ -6,7 +7,7 @@ import { Uuid } from "../../domain/Ids"
 import { PaymentMethod } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
 import { OneOf } from "../../domain/Role"
-import { BadRequest, Conflict, Forbidden, Gone, NotFound, PaymentRequired, Unauthorized } from "../../http/ApiErrors"
+import { BadRequest, Conflict, Forbidden, Gone, NotFound, PaymentRequired, TooManyRequests, Unauthorized } from "../../http/ApiErrors"
 import { MemberScope } from "../../http/Security"
 import { subscriptionStatuses } from "./Policy"
 
@@ -496,6 +497,8 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
     HttpApiEndpoint.post("paymentLink", "/manage/subscriptions/:subscriptionId/payment-link")
       .setPath(TeamIdParam)
       .addSuccess(Ok(Schema.Struct({ url: Schema.String, expiresAt: Schema.String })))
+      .annotate(RateLimitPolicy, "paymentLink")
+      .addError(TooManyRequests)
       .addError(BadRequest)
       .addError(NotFound)
       .addError(Conflict)
