@@ -87,6 +87,15 @@ export type { Deliver, Mail, OutgoingMail } from "./platform/Mailer"
 export { MailStats } from "./platform/MailStats"
 export { defaultOptions, Options, secret } from "./platform/Options"
 export type { BlobLocation, OAuthRegistrationLimit, RodaOptions } from "./platform/Options"
+export { RateLimits, type RateLimitState } from "./platform/RateLimits"
+export {
+  DEFAULT_RATE_LIMITS,
+  RATE_LIMIT_NAMES,
+  type RateLimitName,
+  RATE_LIMITS_OFF,
+  type RateLimitSetting,
+  type RateLimitSettings
+} from "./platform/rateLimitSettings"
 export { isStrongPassword, PASSWORD_COST, Passwords, type ScryptCost } from "./platform/Passwords"
 export {
   PaymentGateway,
