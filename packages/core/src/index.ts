@@ -87,15 +87,6 @@ export type { Deliver, Mail, OutgoingMail } from "./platform/Mailer"
 export { MailStats } from "./platform/MailStats"
 export { defaultOptions, Options, secret } from "./platform/Options"
 export type { BlobLocation, OAuthRegistrationLimit, RodaOptions } from "./platform/Options"
-export { RateLimits, type RateLimitState } from "./platform/RateLimits"
-export {
-  DEFAULT_RATE_LIMITS,
-  RATE_LIMIT_NAMES,
-  type RateLimitName,
-  RATE_LIMITS_OFF,
-  type RateLimitSetting,
-  type RateLimitSettings
-} from "./platform/rateLimitSettings"
 export { isStrongPassword, PASSWORD_COST, Passwords, type ScryptCost } from "./platform/Passwords"
 export {
   PaymentGateway,
@@ -108,6 +99,15 @@ export { PublicFetch } from "./platform/PublicFetch"
 export type { PublicAnswer, PublicFetchInit } from "./platform/PublicFetch"
 export { PublicUrlUnknown, recordedPublicBaseUrl } from "./platform/PublicUrl"
 export type { PublicUrlSource } from "./platform/PublicUrl"
+export { RateLimits, type RateLimitState } from "./platform/RateLimits"
+export {
+  DEFAULT_RATE_LIMITS,
+  RATE_LIMIT_NAMES,
+  RATE_LIMITS_OFF,
+  type RateLimitName,
+  type RateLimitSetting,
+  type RateLimitSettings
+} from "./platform/rateLimitSettings"
 export { loadStripeSettings } from "./platform/stripe/settings"
 export { STRIPE_WEBHOOK_TOLERANCE_SECONDS, stripeGateway } from "./platform/stripe/StripeGateway"
 export type { StripeGatewayOptions } from "./platform/stripe/StripeGateway"

@@ -69,7 +69,8 @@ export const rateLimitsCheck: SettingCheck = {
   variables: ["RATE_LIMITS"],
   check: ({ RATE_LIMITS: value }) => {
     if (value === undefined || value.trim() === "") return []
-    const fix = `set JSON such as {"register":{"limit":10,"windowSeconds":3600},"posting":0}, or unset it for the defaults`
+    const fix =
+      `set JSON such as {"register":{"limit":10,"windowSeconds":3600},"posting":0}, or unset it for the defaults`
     let parsed: unknown
     try {
       parsed = JSON.parse(value)

@@ -25,8 +25,8 @@ import { ContentApi, StatusApi } from "../social/Api"
 import { SectionsApi, SpacesApi } from "../structure/Api"
 import { description } from "./description"
 import { polishDocument } from "./polish"
-import { makeRouteOf } from "./routes"
 import { addRateLimitHeaders } from "./rateLimitHeaders"
+import { makeRouteOf } from "./routes"
 import { addScopeHeaders } from "./scopeHeaders"
 
 const groups = HttpApi.make("roda")

@@ -2,8 +2,8 @@ import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember, CurrentVisitor } from "../domain/Caller"
-import { apiGroup } from "../http/apiGroup"
 import { Ok } from "../domain/Envelope"
+import { apiGroup } from "../http/apiGroup"
 import { rateLimited } from "../http/rateLimited"
 import { ok, page } from "../http/Reply"
 import type { StoredBlob } from "../platform/BlobStore"
@@ -28,7 +28,6 @@ const binary = (bytes: Uint8Array, contentType: string, headers: Record<string, 
 /** A stored file, streamed from the BlobStore as the client reads it. */
 const streamed = (blob: StoredBlob, headers: Record<string, string>) =>
   HttpServerResponse.stream(blob.stream, { contentType: blob.contentType, contentLength: blob.size, headers })
-
 
 /** Resent e-mails count against `certificateMail` (RateLimits): the answer carries its headers. */
 const emailResent = rateLimited(Ok(Certificate))

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
+import { Ok } from "../domain/Envelope"
 import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/apiGroup"
-import { Ok } from "../domain/Envelope"
 import { rateLimited } from "../http/rateLimited"
 import { ok, page } from "../http/Reply"
 import { communityIdHeader } from "../http/Security"
@@ -26,21 +26,22 @@ export const ProfilesHttp = apiGroup(RodaApi, "profiles", (handlers) =>
       .handle("create", ({ payload }) =>
         asMember((m) =>
           profiles.add(m, payload, false)
-        ).pipe(Effect.flatMap((data) => ok(Messages.profileCreated, data)), added))
+        ).pipe(
+          Effect.flatMap((data) =>
+            ok(Messages.profileCreated, data)
+          ),
+          added
+        ))
       .handle("autocomplete", ({ urlParams }) =>
         asMember((m) =>
           profiles.autocomplete(m, urlParams.q, urlParams.limit)
         ).pipe(
-          Effect.flatMap((data) =>
-            ok(Messages.profiles, data)
-          )
+          Effect.flatMap((data) => ok(Messages.profiles, data))
         ))
       .handle("list", ({ urlParams }) =>
         asMember((m) =>
           profiles.list(m, urlParams)
-        ).pipe(Effect.flatMap((result) =>
-          page(Messages.profiles, result)
-        )))
+        ).pipe(Effect.flatMap((result) => page(Messages.profiles, result))))
       .handle("my", () =>
         Effect.flatMap(CurrentAccount, profiles.my).pipe(Effect.flatMap((data) =>
           ok(Messages.profiles, data)

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { Ok } from "../domain/Envelope"
 import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/apiGroup"
-import { Ok } from "../domain/Envelope"
 import { plainJson } from "../http/PlainJson"
 import { rateLimited } from "../http/rateLimited"
 import { ok, page } from "../http/Reply"
@@ -15,7 +15,6 @@ import { FeedPage } from "./Api"
 import { Feed } from "./Feed"
 
 const feedPage = plainJson(FeedPage)
-
 
 /** Comments count against `posting` (RateLimits): the answer carries its headers. */
 const commentCreated = rateLimited(Ok(Comment), { status: 201 })

@@ -6,7 +6,12 @@ import { notPlain } from "./PlainJson"
 
 const withHeaders = (error: unknown, headers: Record<string, string>) =>
   error instanceof AppError && error.headers?.["ratelimit"] === undefined
-    ? new AppError({ status: error.status, text: error.text, errors: error.errors, headers: { ...error.headers, ...headers } })
+    ? new AppError({
+      status: error.status,
+      text: error.text,
+      errors: error.errors,
+      headers: { ...error.headers, ...headers }
+    })
     : error
 
 /**

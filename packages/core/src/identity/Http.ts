@@ -1,13 +1,13 @@
 import { Effect, Schema } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount } from "../domain/Caller"
+import { Ok } from "../domain/Envelope"
 import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/apiGroup"
 import { clientAddress } from "../http/ClientAddress"
 import { plainJson } from "../http/PlainJson"
 import { rateLimited } from "../http/rateLimited"
 import { ok } from "../http/Reply"
-import { Ok } from "../domain/Envelope"
 import { sha256Hex } from "../platform/bytes"
 import { RateLimits } from "../platform/RateLimits"
 import { MeAnswer, RegisterAnswer } from "./Api"
@@ -37,8 +37,7 @@ export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
           return yield* ok(Messages.loggedIn, data)
         }))
       .handle("me", () =>
-        Effect.flatMap(CurrentAccount, (account) =>
-          ok(Messages.accountFound, identity.me(account))).pipe(meAnswer))
+        Effect.flatMap(CurrentAccount, (account) => ok(Messages.accountFound, identity.me(account))).pipe(meAnswer))
       .handle("changePassword", ({ payload }) =>
         Effect.flatMap(CurrentAccount, (account) =>
           identity.changePassword(account, payload)).pipe(
@@ -48,7 +47,9 @@ export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
         Effect.gen(function*() {
           // The target is counted for any address, registered or not (same statements, same answer).
           const send = yield* limits.recovery(yield* clientKey, sha256Hex(normalEmail(payload.email)))
-          if (send) yield* identity.recoverPassword(payload.email)
+          if (send) {
+            yield* identity.recoverPassword(payload.email)
+          }
           return yield* ok(Messages.recoverySent, null)
         }).pipe(limitedEmpty))
       .handle("setPassword", ({ payload }) =>
@@ -62,7 +63,9 @@ export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
           const account = yield* CurrentAccount
           // Beyond the limit: the same answer and no e-mail (the caller's own count is in the headers).
           const state = yield* limits.check("verifyEmail", account.id)
-          if (state === undefined || state.allowed) yield* identity.requestVerification(account.id)
+          if (state === undefined || state.allowed) {
+            yield* identity.requestVerification(account.id)
+          }
           return yield* ok(Messages.verificationSent, null)
         }).pipe(limitedEmpty))
   }))

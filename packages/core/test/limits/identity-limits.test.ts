@@ -19,7 +19,8 @@ const signUp = (clientAddress: string, email = uniqueEmail()) =>
   api.post("/api/auth/register", { fullName: "Rita Limite", email, password: PASSWORD }, { clientAddress })
 const recover = (email: string, clientAddress: string) =>
   api.post("/api/auth/recovery-password", { email }, { clientAddress })
-const recoveryMails = async (email: string) => (await outboxFor(roda, email)).filter((m) => m.kind === "password-recovery")
+const recoveryMails = async (email: string) =>
+  (await outboxFor(roda, email)).filter((m) => m.kind === "password-recovery")
 
 /** Recovery e-mails are written after the answer: give the forked work time to finish. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300))

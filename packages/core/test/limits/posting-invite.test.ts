@@ -24,18 +24,28 @@ describe("posting: posts and comments, 20 a minute per member per community", ()
     expect(first.status).toBe(201)
     expect(limitHeaders(first)).toMatchObject({ policy: "posting", q: 20, w: 60, r: 19 })
     const postId = first.body.data.id as string
-    for (let i = 2; i <= 10; i++) expect((await api.post("/api/status", { body: `post ${i}` }, as(member, community))).status).toBe(201)
+    for (let i = 2; i <= 10; i++) {
+      expect((await api.post("/api/status", { body: `post ${i}` }, as(member, community))).status).toBe(201)
+    }
     for (let i = 11; i <= 15; i++) {
       const comment = await api.post(`/api/status/${postId}/comment`, { body: `comment ${i}` }, as(member, community))
       expect(comment.status).toBe(201)
       expect(limitHeaders(comment)).toMatchObject({ policy: "posting", r: 20 - i })
     }
     for (let i = 16; i <= 20; i++) {
-      const comment = await api.post(`/api/feed/status/${postId}/comment`, { body: `comment ${i}` }, as(member, community))
+      const comment = await api.post(
+        `/api/feed/status/${postId}/comment`,
+        { body: `comment ${i}` },
+        as(member, community)
+      )
       expect(comment.status).toBe(201)
     }
     expectLimited(await api.post("/api/status", { body: "one too many" }, as(member, community)), "posting", 60)
-    expectLimited(await api.post(`/api/status/${postId}/comment`, { body: "again" }, as(member, community)), "posting", 60)
+    expectLimited(
+      await api.post(`/api/status/${postId}/comment`, { body: "again" }, as(member, community)),
+      "posting",
+      60
+    )
     // Nothing was written past the limit.
     const list = await api.get("/api/status?limit=50", as(member, community))
     expect(expectOk(list).filter((post: { body: string }) => post.body === "one too many")).toHaveLength(0)
@@ -93,7 +103,11 @@ describe("invite: /api/profiles/invite and /create per community (3 an hour here
     expect(limitHeaders(invited)).toMatchObject({ policy: "invite", q: 3, w: 3600, r: 2 })
     expect((await api.post("/api/profiles/create", { email: uniqueEmail() }, as(owner, community))).status).toBe(201)
     expect((await api.post("/api/profiles/invite", { email: uniqueEmail() }, as(owner, community))).status).toBe(201)
-    expectLimited(await api.post("/api/profiles/create", { email: uniqueEmail() }, as(owner, community)), "invite", 3600)
+    expectLimited(
+      await api.post("/api/profiles/create", { email: uniqueEmail() }, as(owner, community)),
+      "invite",
+      3600
+    )
     const other = await newCommunity(api)
     expect((await api.post("/api/profiles/invite", { email: uniqueEmail() }, as(other.owner, other.community))).status)
       .toBe(201)

@@ -32,19 +32,27 @@ describe("limits shared by two instances on one PostgreSQL database", () => {
     expectLimited(await signUp(two.api), "register", 3600)
   })
 
-  it.runIf(shared)("50 parallel recovery requests for one address, split over both instances, send 3 e-mails", async () => {
-    const user = await register(one.api)
-    const replies = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        (i % 2 === 0 ? one.api : two.api).post("/api/auth/recovery-password", { email: user.email }, {
-          clientAddress: uniqueAddress()
-        }))
-    )
-    for (const reply of replies) expectOk(reply, 200, Messages.recoverySent.pt)
-    await waitForMail(one.roda, user.email, "password-recovery", 3)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    expect((await outboxFor(one.roda, user.email)).filter((m) => m.kind === "password-recovery")).toHaveLength(3)
-  })
+  it.runIf(shared)(
+    "50 parallel recovery requests for one address, split over both instances, send 3 e-mails",
+    async () => {
+      const user = await register(one.api)
+      const replies = await Promise.all(
+        Array.from(
+          { length: 50 },
+          (_, i) =>
+            (i % 2 === 0 ? one.api : two.api).post("/api/auth/recovery-password", { email: user.email }, {
+              clientAddress: uniqueAddress()
+            })
+        )
+      )
+      for (const reply of replies) {
+        expectOk(reply, 200, Messages.recoverySent.pt)
+      }
+      await waitForMail(one.roda, user.email, "password-recovery", 3)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect((await outboxFor(one.roda, user.email)).filter((m) => m.kind === "password-recovery")).toHaveLength(3)
+    }
+  )
 
   it("a limit set to 0 is not counted and sends no headers", async () => {
     const off = limitedRoda({ register: 0 })

@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import { expect } from "vitest"
-import type { RateLimitSettings } from "../../src/index"
 import { Messages } from "../../src/domain/Messages"
+import type { RateLimitSettings } from "../../src/index"
 import { client, type Reply, startRoda } from "../support/harness"
 
 /** A clock that a test moves forward (windows end without waiting). */

@@ -2,8 +2,8 @@ import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember } from "../../domain/Caller"
-import { apiGroup } from "../../http/apiGroup"
 import { Ok } from "../../domain/Envelope"
+import { apiGroup } from "../../http/apiGroup"
 import { rateLimited } from "../../http/rateLimited"
 import { ok, page } from "../../http/Reply"
 import { subscriptionMessages as M } from "./messages"
@@ -11,7 +11,6 @@ import { Subscriptions } from "./Subscriptions"
 
 /** The request's `Idempotency-Key` header (the routes that charge or refund keep it themselves). */
 const idempotencyKey = Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.headers["idempotency-key"])
-
 
 /** Payment links count against `paymentLink` (RateLimits): the answer carries its headers. */
 const paymentLinkSent = rateLimited(Ok(Schema.Struct({ url: Schema.String, expiresAt: Schema.String })))
