@@ -5,6 +5,7 @@ import {
   makeRoda,
   Pricing,
   type PublicUrlSource,
+  RATE_LIMITS_OFF,
   type Roda,
   secret
 } from "@roda/core/node"
@@ -74,7 +75,8 @@ export const makeWorld = async (operators: ReadonlyArray<string>, options: World
         publicBaseUrl: options.serverUrl ?? "http://roda.test",
         platformAdminEmails: [...operators],
         sandboxWebhookSecret: secret(SANDBOX_SECRET),
-        blobDir: join(dataDir, "blobs")
+        blobDir: join(dataDir, "blobs"),
+        rateLimits: RATE_LIMITS_OFF
       })
     })
   /** `publicUrl: "given"` leaves the recorded public URL as it is (a server records its own). */

@@ -10,6 +10,7 @@ import {
   type RodaOptions,
   secret
 } from "../src/platform/Options"
+import type { RateLimitSettings } from "../src/platform/rateLimitSettings"
 import { loadStripeSettings } from "../src/platform/stripe/settings"
 import type { StripeGatewayOptions } from "../src/platform/stripe/StripeGateway"
 import { type DatabaseOptions, DEFAULT_STATEMENT_TIMEOUT_MS } from "../src/sql/Database"
@@ -116,6 +117,7 @@ const readEnvironment = Effect.gen(function*() {
   const corsOrigins = yield* Config.option(Config.string("CORS_ORIGINS"))
   const oauthRegistrationLimit = yield* loadOAuthRegistrationLimit
   const trustProxy = yield* loadTrustProxy
+  const rateLimits = yield* Config.option(Config.string("RATE_LIMITS"))
   const statementTimeoutMs = yield* Config.integer("DATABASE_STATEMENT_TIMEOUT_MS").pipe(
     Config.withDefault(DEFAULT_STATEMENT_TIMEOUT_MS),
     Config.validate({
@@ -156,7 +158,11 @@ const readEnvironment = Effect.gen(function*() {
       blobStore,
       ...(Option.isSome(corsOrigins) ? { corsOrigins: parseCorsOrigins(corsOrigins.value) } : {}),
       oauthRegistrationLimit,
-      trustProxy
+      trustProxy,
+      // Checked already (rateLimitsCheck): JSON of known limits.
+      ...(Option.isSome(rateLimits) && rateLimits.value.trim() !== ""
+        ? { rateLimits: JSON.parse(rateLimits.value) as RateLimitSettings }
+        : {})
     })
   } satisfies RodaEnvironment
 })

@@ -100,6 +100,15 @@ export { PublicFetch } from "./platform/PublicFetch"
 export type { PublicAnswer, PublicFetchInit } from "./platform/PublicFetch"
 export { PublicUrlUnknown, recordedPublicBaseUrl } from "./platform/PublicUrl"
 export type { PublicUrlSource } from "./platform/PublicUrl"
+export { RateLimits, type RateLimitState } from "./platform/RateLimits"
+export {
+  DEFAULT_RATE_LIMITS,
+  RATE_LIMIT_NAMES,
+  RATE_LIMITS_OFF,
+  type RateLimitName,
+  type RateLimitSetting,
+  type RateLimitSettings
+} from "./platform/rateLimitSettings"
 export { loadStripeSettings } from "./platform/stripe/settings"
 export { STRIPE_WEBHOOK_TOLERANCE_SECONDS, stripeGateway } from "./platform/stripe/StripeGateway"
 export type { StripeGatewayOptions } from "./platform/stripe/StripeGateway"

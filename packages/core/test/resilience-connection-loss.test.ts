@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto"
 import pg from "pg"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { POSTGRES_ONLY, skipWhen } from "../../../testing/skips"
-import { defaultOptions, makeRoda, type Roda, secret } from "../node/index"
+import { defaultOptions, makeRoda, RATE_LIMITS_OFF, type Roda, secret } from "../node/index"
 import { type Client, client, makeCommunity, type Reply } from "./support/harness"
 
 /**
@@ -39,7 +39,8 @@ skipWhen(POSTGRES_ONLY).describe(
         database: { _tag: "Postgres", url: secret(databaseUrl!) },
         options: defaultOptions({
           jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
-          publicBaseUrl: "http://roda.test"
+          publicBaseUrl: "http://roda.test",
+          rateLimits: RATE_LIMITS_OFF
         })
       })
       api = client(roda)

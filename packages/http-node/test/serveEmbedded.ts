@@ -1,4 +1,4 @@
-import { defaultOptions, secret } from "@roda/core"
+import { defaultOptions, RATE_LIMITS_OFF, secret } from "@roda/core"
 import { Effect, Exit, Scope } from "effect"
 import { serve } from "../src/server"
 
@@ -17,7 +17,8 @@ export const serveEmbedded = async (corsOrigin: string) => {
       database: { _tag: "Embedded", dataDir: "memory" },
       options: defaultOptions({
         jwtSecret: secret("a-test-secret-that-is-long-enough-123"),
-        corsOrigins: [corsOrigin]
+        corsOrigins: [corsOrigin],
+        rateLimits: RATE_LIMITS_OFF
       }),
       log: { format: "json", level: "error" }
     }, { logSink: () => undefined }).pipe(Scope.extend(scope))

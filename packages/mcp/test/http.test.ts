@@ -3,7 +3,7 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
-import { defaultOptions, type Roda, secret } from "@roda/core"
+import { defaultOptions, RATE_LIMITS_OFF, type Roda, secret } from "@roda/core"
 import { serve } from "@roda/http-node"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -34,7 +34,8 @@ beforeAll(async () => {
       options: defaultOptions({
         jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
         publicBaseUrl: base,
-        oauthRegistrationLimit: REGISTRATION_LIMIT_OFF
+        oauthRegistrationLimit: REGISTRATION_LIMIT_OFF,
+        rateLimits: RATE_LIMITS_OFF
       })
     }, { logSink: () => {} }).pipe(Scope.extend(scope))
   )

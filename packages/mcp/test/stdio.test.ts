@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { defaultOptions, makeRoda, secret } from "@roda/core/node"
+import { defaultOptions, makeRoda, RATE_LIMITS_OFF, secret } from "@roda/core/node"
 import { spawn } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -38,7 +38,11 @@ beforeAll(async () => {
     database: process.env.DATABASE_URL
       ? { _tag: "Postgres", url: secret(process.env.DATABASE_URL) }
       : { _tag: "Embedded", dataDir: join(dataDir, "pg") },
-    options: defaultOptions({ jwtSecret: secret(JWT_SECRET), sandboxWebhookSecret: secret(WEBHOOK_SECRET) })
+    options: defaultOptions({
+      jwtSecret: secret(JWT_SECRET),
+      sandboxWebhookSecret: secret(WEBHOOK_SECRET),
+      rateLimits: RATE_LIMITS_OFF
+    })
   })
   const community = await newCommunity(client(roda), "MCP stdio")
   communityId = community.community.id

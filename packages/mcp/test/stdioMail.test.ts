@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { defaultOptions, makeRoda, secret } from "@roda/core/node"
+import { defaultOptions, makeRoda, RATE_LIMITS_OFF, secret } from "@roda/core/node"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -37,7 +37,8 @@ beforeAll(async () => {
     options: defaultOptions({
       jwtSecret: secret(JWT_SECRET),
       publicBaseUrl: BASE,
-      sandboxWebhookSecret: secret(WEBHOOK_SECRET)
+      sandboxWebhookSecret: secret(WEBHOOK_SECRET),
+      rateLimits: RATE_LIMITS_OFF
     })
   })
   try {

@@ -7,7 +7,7 @@ import { blobUrlCheck } from "../blobs/blobUrl"
 import type { SettingCheck } from "./checks"
 import { databaseUrlCheck, dataDirCheck, statementTimeoutCheck } from "./database"
 import { jwtSecretCheck, paymentGatewayCheck, sandboxSecretCheck, stripeKeysCheck } from "./secrets"
-import { corsOriginsCheck, oauthLimitsCheck, portCheck, publicBaseUrlCheck, smtpUrlCheck } from "./web"
+import { corsOriginsCheck, oauthLimitsCheck, portCheck, publicBaseUrlCheck, rateLimitsCheck, smtpUrlCheck } from "./web"
 
 export const rodaSettingChecks: ReadonlyArray<SettingCheck> = [
   databaseUrlCheck,
@@ -22,6 +22,7 @@ export const rodaSettingChecks: ReadonlyArray<SettingCheck> = [
   corsOriginsCheck,
   smtpUrlCheck,
   oauthLimitsCheck,
+  rateLimitsCheck,
   blobUrlCheck
 ]
 

@@ -1,3 +1,4 @@
+import { rateLimitProblems } from "../../src/platform/rateLimitSettings"
 import { problem, type SettingCheck } from "./checks"
 
 const isHttpUrl = (value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
@@ -61,4 +62,21 @@ export const oauthLimitsCheck: SettingCheck = {
           problem(name, `${value} is not a whole number`, "set a whole number of registrations an hour, 0 for no limit")
         ]
     })
+}
+
+/** `RATE_LIMITS`: a JSON object `{ name: { limit, windowSeconds } }` of known limits (`0` turns one off). */
+export const rateLimitsCheck: SettingCheck = {
+  variables: ["RATE_LIMITS"],
+  check: ({ RATE_LIMITS: value }) => {
+    if (value === undefined || value.trim() === "") return []
+    const fix =
+      `set JSON such as {"register":{"limit":10,"windowSeconds":3600},"posting":0}, or unset it for the defaults`
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(value)
+    } catch {
+      return [problem("RATE_LIMITS", "is not JSON", fix)]
+    }
+    return rateLimitProblems(parsed).map((found) => problem("RATE_LIMITS", found, fix))
+  }
 }

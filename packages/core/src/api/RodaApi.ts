@@ -25,6 +25,7 @@ import { ContentApi, StatusApi } from "../social/Api"
 import { SectionsApi, SpacesApi } from "../structure/Api"
 import { description } from "./description"
 import { polishDocument } from "./polish"
+import { addRateLimitHeaders } from "./rateLimitHeaders"
 import { addScopeHeaders } from "./scopeHeaders"
 
 const groups = HttpApi.make("roda")
@@ -79,5 +80,6 @@ const groups = HttpApi.make("roda")
 /** The whole HTTP contract, composed from the feature groups. */
 export class RodaApi extends groups.annotate(
   OpenApi.Transform,
-  (spec) => polishDocument(groups, addScopeHeaders(groups, spec as never) as never) as never
+  (spec) =>
+    polishDocument(groups, addRateLimitHeaders(groups, addScopeHeaders(groups, spec as never)) as never) as never
 ) {}

@@ -59,6 +59,25 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 - OAuth dynamic client registration (\`POST /oauth/register\`) is limited per clock hour, per client address
   (20) and in all (1,000), both configurable (0 is no limit): 429 \`temporarily_unavailable\` with \`Retry-After\`
   (seconds until the hour ends). Refused metadata (400) is not counted.
+- Limits on abuse, counted in the database (every process serving it shares them), each in a fixed window
+  that starts at a key's first counted action and ends \`w\` seconds later: recovery 3 an hour per target
+  e-mail and 20 an hour per client address; \`verifyEmail\` 3 an hour per account; \`register\` 10 an hour per
+  client address; \`invite\` (\`/api/profiles/invite\` and \`/create\`) 200 an hour per community;
+  \`certificateMail\` 5 a day per certificate; \`paymentLink\` 5 a day per subscription; \`posting\` (status and
+  content posts, comments, and the MCP tools that make them) 20 a minute per account and community. A fixed
+  window (not a sliding one) keeps one row and one upsert per check and gives an exact reset; it allows at
+  most twice the limit across a window's end, which these limits tolerate. Over a limit: 429 with the
+  envelope's message, \`Retry-After\` (seconds until the window ends) and the headers. The answers of these
+  operations carry \`RateLimit-Policy: "<name>";q=<limit>;w=<seconds>\` and \`RateLimit: "<name>";r=<left>;t=<seconds>\`
+  (IETF httpapi rate-limit headers) once the limit is counted (not on a 400/401 refused before it). Invites,
+  certificate e-mails and payment links are counted only once the caller is allowed to act on that community,
+  certificate or subscription, so nobody else can use up their budget. A target's limit is silent: recovery
+  past 3 an hour for an address, and verification past 3 an hour, answer the same 2xx and send no e-mail;
+  recovery's headers show the caller's per-client limit, never the target's (that would tell the state of
+  someone else's address), verification's the caller's own account. The limits are configured with
+  \`RATE_LIMITS\` (JSON \`{ "name": { "limit", "windowSeconds" } }\`; \`recovery\` also takes \`clientLimit\`; \`0\`
+  turns a limit off) or makeRoda's \`rateLimits\`. Without a client address (an embedding that gives none)
+  the per-client limits count every such request under one key.
 - The client address every per-client limit and the operator audit log use is resolved once per request.
   By default it is the socket's, and \`Forwarded\`, \`X-Forwarded-For\`, \`X-Forwarded-Proto\` and
   \`X-Forwarded-Host\` are ignored. Behind proxies the server trusts (\`TRUST_PROXY\`: a number of hops, or

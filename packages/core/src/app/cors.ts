@@ -18,7 +18,7 @@ const ALLOWED_HEADERS = [
 ].join(",")
 
 /** The answer headers a browser client may read (named on every answer, as `HttpMiddleware.cors` did). */
-const EXPOSE_HEADERS = ["retry-after", "idempotent-replayed"].join(",")
+const EXPOSE_HEADERS = ["retry-after", "idempotent-replayed", "ratelimit-policy", "ratelimit"].join(",")
 const EXPOSE = { "access-control-expose-headers": EXPOSE_HEADERS }
 
 /**

@@ -5,6 +5,7 @@ import { Mailer } from "../platform/Mailer"
 import { sandboxGateway } from "../platform/PaymentGateway"
 import { PublicFetch } from "../platform/PublicFetch"
 import { optionsLayer } from "../platform/PublicUrl"
+import { RateLimits } from "../platform/RateLimits"
 import { Tokens } from "../platform/Tokens"
 import { directStatements } from "../sql/directStatements"
 import type { RodaConfig } from "./config"
@@ -12,7 +13,7 @@ import { missingPlatform, RodaConfigError } from "./validateConfig"
 
 /**
  * The ports every feature may use: database, ids, passwords, tokens, mail, files, jobs, payments,
- * outbound fetches; the runtime-bound ones come from `config.platform`.
+ * outbound fetches, limits on abuse; the runtime-bound ones come from `config.platform`.
  */
 export const platformLayer = (config: RodaConfig) => {
   const platform = config.platform
@@ -30,5 +31,7 @@ export const platformLayer = (config: RodaConfig) => {
     database
   )
   const gateway = config.paymentGateway ?? sandboxGateway({ webhookSecret: config.options.sandboxWebhookSecret })
-  return Layer.mergeAll(Tokens.layer, Mailer.layer, Jobs.layer, platform.blobs, gateway).pipe(Layer.provideMerge(base))
+  return Layer.mergeAll(Tokens.layer, Mailer.layer, Jobs.layer, RateLimits.Default, platform.blobs, gateway).pipe(
+    Layer.provideMerge(base)
+  )
 }

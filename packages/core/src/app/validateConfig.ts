@@ -1,5 +1,6 @@
 import { Either, Redacted } from "effect"
 import { parseTrustProxy } from "../http/proxy/trustProxy"
+import { rateLimitProblems } from "../platform/rateLimitSettings"
 import type { RodaConfig } from "./config"
 
 /** A `makeRoda` option that cannot work: thrown by `makeRoda` itself, before any request. */
@@ -70,6 +71,7 @@ export const configProblems = (config: RodaConfig): ReadonlyArray<string> => {
       problems.push(`options.oauthRegistrationLimit.${name} must be a whole number, 0 for no limit`)
     }
   }
+  for (const found of rateLimitProblems(options.rateLimits)) problems.push(`options.rateLimits (RATE_LIMITS): ${found}`)
   const trustProxy = parseTrustProxy(options.trustProxy)
   if (Either.isLeft(trustProxy)) problems.push(`options.trustProxy (TRUST_PROXY): ${trustProxy.left}`)
   return problems

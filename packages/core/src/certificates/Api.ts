@@ -1,11 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { RateLimitPolicy } from "../api/rateLimitHeaders"
 import { Ok, Page } from "../domain/Envelope"
 import { Body, HexColor, Name, Trimmed } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../http/ApiErrors"
 import { Authenticated, MemberScope, PublicScope } from "../http/Security"
 import { batchStatuses, certificateStatuses, issuers, orientations, pageSizes, templateStatuses } from "./Policy"
 
@@ -487,6 +488,8 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.post("resendEmail", "/certificates/:id/resend-email")
       .setPath(IdParam)
       .addSuccess(Ok(Certificate))
+      .annotate(RateLimitPolicy, "certificateMail")
+      .addError(TooManyRequests)
       .addError(Forbidden)
       .addError(NotFound)
       .addError(Conflict)

@@ -11,6 +11,7 @@ import { isStaff, staffRoles } from "../domain/Role"
 import { BlobStore } from "../platform/BlobStore"
 import { fromBase64 } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
+import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
@@ -104,6 +105,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
     const generation = yield* Generation
     const rendering = yield* Rendering
     const audit = yield* OperatorAudit
+    const limits = yield* RateLimits
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
     const base = rendering.base
 
@@ -557,6 +559,8 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
         const message = M.notIssued(row.status)
         return yield* Effect.fail(conflict(message, [fieldError("status", message)]))
       }
+      // Counted once the caller may resend it: nobody else can use up a certificate's budget.
+      yield* limits.enforce("certificateMail", row.id)
       yield* generation.mail(row, row.title)
       return certificateView(row, base, true)
     })

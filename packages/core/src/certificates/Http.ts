@@ -2,10 +2,13 @@ import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { Ok } from "../domain/Envelope"
 import { apiGroup } from "../http/apiGroup"
+import { rateLimited } from "../http/rateLimited"
 import { ok, page } from "../http/Reply"
 import type { StoredBlob } from "../platform/BlobStore"
 import { viewerOfVisitor } from "../structure/Access"
+import { Certificate } from "./Api"
 import { Certificates } from "./Certificates"
 import { fontCatalogue } from "./fonts"
 import { CertificateMessages as M } from "./messages"
@@ -25,6 +28,9 @@ const binary = (bytes: Uint8Array, contentType: string, headers: Record<string, 
 /** A stored file, streamed from the BlobStore as the client reads it. */
 const streamed = (blob: StoredBlob, headers: Record<string, string>) =>
   HttpServerResponse.stream(blob.stream, { contentType: blob.contentType, contentLength: blob.size, headers })
+
+/** Resent e-mails count against `certificateMail` (RateLimits): the answer carries its headers. */
+const emailResent = rateLimited(Ok(Certificate))
 
 export const CertificatesHttp = apiGroup(RodaApi, "certificates", (handlers) =>
   Effect.gen(function*() {
@@ -166,7 +172,8 @@ export const CertificatesHttp = apiGroup(RodaApi, "certificates", (handlers) =>
         ))
       .handle("resendEmail", ({ path }) =>
         withMember((member) => certificates.resendEmail(member, path.id)).pipe(
-          Effect.flatMap((data) => ok(M.emailResent, data))
+          Effect.flatMap((data) => ok(M.emailResent, data)),
+          emailResent
         ))
       .handle("retry", ({ path }) =>
         withMember((member) => certificates.retry(member, path.id)).pipe(

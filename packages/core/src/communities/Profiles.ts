@@ -10,6 +10,7 @@ import { isStaff, managerRoles, type Role, staffRoles } from "../domain/Role"
 import { Identity } from "../identity/Identity"
 import { Ids } from "../platform/Ids"
 import { Mailer } from "../platform/Mailer"
+import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
@@ -46,6 +47,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     const identity = yield* Identity
     const ids = yield* Ids
     const mailer = yield* Mailer
+    const limits = yield* RateLimits
 
     const transaction = transactional(sql)
 
@@ -200,6 +202,8 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       const role = input.role ?? "member"
       yield* requireInviter(member, role, invite)
       yield* checkRoleAuthority(member, [role])
+      // Counted once the caller may add members: a refused caller cannot use up the community's budget.
+      yield* limits.enforce("invite", member.communityId)
       const { profileId, status } = yield* transaction(
         join(member.communityId, { email: input.email, fullName: input.fullName, role, invite })
       )

@@ -1,11 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { RateLimitPolicy } from "../api/rateLimitHeaders"
 import { Ok, Page } from "../domain/Envelope"
 import { Body, Email, HexColor, HttpUrl, Name, Trimmed } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery, QueryInteger } from "../domain/Pagination"
 import { Role } from "../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../http/ApiErrors"
 import { Authenticated, MemberScope } from "../http/Security"
 
 export const Tag = Trimmed(50, "must be between 1 and 50 characters").pipe(
@@ -80,6 +81,8 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
     HttpApiEndpoint.post("invite", "/profiles/invite")
       .setPayload(NewProfile)
       .addSuccess(Ok(Profile), { status: 201 })
+      .annotate(RateLimitPolicy, "invite")
+      .addError(TooManyRequests)
       .addError(BadRequest)
       .addError(Forbidden)
       .addError(Conflict)
@@ -93,6 +96,8 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
     HttpApiEndpoint.post("create", "/profiles/create")
       .setPayload(NewProfile)
       .addSuccess(Ok(Profile), { status: 201 })
+      .annotate(RateLimitPolicy, "invite")
+      .addError(TooManyRequests)
       .addError(BadRequest)
       .addError(Forbidden)
       .addError(Conflict)

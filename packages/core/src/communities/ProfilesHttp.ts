@@ -1,11 +1,17 @@
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
+import { Ok } from "../domain/Envelope"
 import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/apiGroup"
+import { rateLimited } from "../http/rateLimited"
 import { ok, page } from "../http/Reply"
 import { communityIdHeader } from "../http/Security"
 import { Profiles } from "./Profiles"
+import { Profile } from "./ProfilesApi"
+
+/** Invitations count against `invite` (RateLimits): the answers carry its headers. */
+const added = rateLimited(Ok(Profile), { status: 201 })
 
 export const ProfilesHttp = apiGroup(RodaApi, "profiles", (handlers) =>
   Effect.gen(function*() {
@@ -16,27 +22,26 @@ export const ProfilesHttp = apiGroup(RodaApi, "profiles", (handlers) =>
       .handle("invite", ({ payload }) =>
         asMember((m) =>
           profiles.add(m, payload, true)
-        ).pipe(Effect.flatMap((data) => ok(Messages.profileInvited, data))))
+        ).pipe(Effect.flatMap((data) => ok(Messages.profileInvited, data)), added))
       .handle("create", ({ payload }) =>
         asMember((m) =>
           profiles.add(m, payload, false)
-        ).pipe(Effect.flatMap((data) =>
-          ok(Messages.profileCreated, data)
-        )))
+        ).pipe(
+          Effect.flatMap((data) =>
+            ok(Messages.profileCreated, data)
+          ),
+          added
+        ))
       .handle("autocomplete", ({ urlParams }) =>
         asMember((m) =>
           profiles.autocomplete(m, urlParams.q, urlParams.limit)
         ).pipe(
-          Effect.flatMap((data) =>
-            ok(Messages.profiles, data)
-          )
+          Effect.flatMap((data) => ok(Messages.profiles, data))
         ))
       .handle("list", ({ urlParams }) =>
         asMember((m) =>
           profiles.list(m, urlParams)
-        ).pipe(Effect.flatMap((result) =>
-          page(Messages.profiles, result)
-        )))
+        ).pipe(Effect.flatMap((result) => page(Messages.profiles, result))))
       .handle("my", () =>
         Effect.flatMap(CurrentAccount, profiles.my).pipe(Effect.flatMap((data) =>
           ok(Messages.profiles, data)

@@ -46,6 +46,8 @@ export class CurrentVisitor extends Context.Tag("@roda/core/CurrentVisitor")<Cur
  */
 export interface DeferredMember {
   readonly communityId: string
+  /** The token's account (not read yet: it may be no member, or gone). */
+  readonly accountId: string
   /** Read already where the request names an `X-ProfileId` (its rules need the caller's role). */
   readonly member: Option.Option<Member>
   /**

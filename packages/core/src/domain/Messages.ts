@@ -36,6 +36,10 @@ export const Messages = {
     "Serviço temporariamente indisponível; tente novamente.",
     "Service temporarily unavailable; please retry."
   ),
+  rateLimited: text(
+    "Muitas solicitações. Tente novamente mais tarde.",
+    "Too many requests. Try again later."
+  ),
   idempotencyKeyReused: same("Idempotency-Key was already used with another request"),
   idempotencyKeyInvalid: same("Idempotency-Key must be 1 to 255 visible ASCII characters"),
   bodyTooLarge: same("Request body exceeds the 1 MB limit"),

@@ -1,11 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { RateLimitPolicy } from "../api/rateLimitHeaders"
 import { Ok, Page } from "../domain/Envelope"
 import { Body } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { MAX_LIMIT, PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { BadRequest, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../http/ApiErrors"
 import { MemberScope, PublicScope } from "../http/Security"
 import { Comment, CommentInput, ReactionInput, ReactionState } from "../social/Api"
 import { feedItemTypes } from "./sources"
@@ -93,6 +94,8 @@ export class FeedApi extends HttpApiGroup.make("feed")
       .setPath(FeedItemParams)
       .setPayload(CommentInput)
       .addSuccess(Ok(Comment), { status: 201 })
+      .annotate(RateLimitPolicy, "posting")
+      .addError(TooManyRequests)
       .addError(BadRequest)
       .addError(Forbidden)
       .addError(NotFound)

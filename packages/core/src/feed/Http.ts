@@ -1,10 +1,13 @@
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { Ok } from "../domain/Envelope"
 import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/apiGroup"
 import { plainJson } from "../http/PlainJson"
+import { rateLimited } from "../http/rateLimited"
 import { ok, page } from "../http/Reply"
+import { Comment } from "../social/Api"
 import { Comments } from "../social/Comments"
 import { Reactions } from "../social/Reactions"
 import { viewerOfVisitor } from "../structure/Access"
@@ -12,6 +15,9 @@ import { FeedPage } from "./Api"
 import { Feed } from "./Feed"
 
 const feedPage = plainJson(FeedPage)
+
+/** Comments count against `posting` (RateLimits): the answer carries its headers. */
+const commentCreated = rateLimited(Ok(Comment), { status: 201 })
 
 export const FeedHttp = apiGroup(RodaApi, "feed", (handlers) =>
   Effect.gen(function*() {
@@ -45,7 +51,8 @@ export const FeedHttp = apiGroup(RodaApi, "feed", (handlers) =>
       .handle("comment", ({ path, payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => comments.add(member, path.type, path.id, payload)),
-          Effect.flatMap((data) => ok(Messages.commentCreated, data))
+          Effect.flatMap((data) => ok(Messages.commentCreated, data)),
+          commentCreated
         ))
       .handle("pin", ({ path, payload }) =>
         CurrentMember.pipe(

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { RateLimitPolicy } from "../api/rateLimitHeaders"
 import { Ok } from "../domain/Envelope"
 import { Body, Email, Name, NewPassword } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
@@ -43,6 +44,8 @@ export const Me = Schema.Struct({
 export const MeAnswer = Ok(Me)
 
 const Registered = Schema.Struct({ ...MemberSummary.fields, token: Schema.String })
+/** `POST /api/auth/register`'s answer. */
+export const RegisterAnswer = Ok(Registered)
 const LoginResult = Schema.Struct({ token: Schema.String, member: MemberSummary })
 
 export class IdentityApi extends HttpApiGroup.make("identity")
@@ -54,7 +57,9 @@ export class IdentityApi extends HttpApiGroup.make("identity")
   .add(
     HttpApiEndpoint.post("register", "/auth/register")
       .setPayload(RegisterPayload)
-      .addSuccess(Ok(Registered), { status: 201 })
+      .addSuccess(RegisterAnswer, { status: 201 })
+      .annotate(RateLimitPolicy, "register")
+      .addError(TooManyRequests)
       .addError(BadRequest)
       .addError(Conflict)
       .annotate(OpenApi.Description, "Creates an account (no community). 409 when the e-mail is registered.")
@@ -94,6 +99,8 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.post("recoveryPassword", "/auth/recovery-password")
       .setPayload(RecoveryPayload)
       .addSuccess(Ok(Schema.Null))
+      .annotate(RateLimitPolicy, "recovery")
+      .addError(TooManyRequests)
       .addError(BadRequest)
       .annotate(
         OpenApi.Description,
@@ -129,6 +136,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
   .add(
     HttpApiEndpoint.post("verifyEmail", "/auth/verify-email")
       .addSuccess(Ok(Schema.Null))
+      .annotate(RateLimitPolicy, "verifyEmail")
       .addError(Unauthorized)
       .middleware(Authenticated)
       .annotate(

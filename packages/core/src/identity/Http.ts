@@ -1,37 +1,57 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount } from "../domain/Caller"
+import { Ok } from "../domain/Envelope"
 import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/apiGroup"
 import { clientAddress } from "../http/ClientAddress"
 import { plainJson } from "../http/PlainJson"
+import { rateLimited } from "../http/rateLimited"
 import { ok } from "../http/Reply"
-import { MeAnswer } from "./Api"
+import { sha256Hex } from "../platform/bytes"
+import { RateLimits } from "../platform/RateLimits"
+import { MeAnswer, RegisterAnswer } from "./Api"
 import { Identity } from "./Identity"
+import { normalEmail } from "./Repo"
 
 const meAnswer = plainJson(MeAnswer)
+const registered = rateLimited(RegisterAnswer, { status: 201 })
+const limitedEmpty = rateLimited(Ok(Schema.Null))
+
+/** The key of per-client limits: the client address (an adapter that gives none: one shared key). */
+const clientKey = Effect.map(clientAddress, (address) => address ?? "unknown")
 
 export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
   Effect.gen(function*() {
     const identity = yield* Identity
+    const limits = yield* RateLimits
     return handlers
       .handle("register", ({ payload }) =>
-        Effect.flatMap(identity.register(payload), (data) => ok(Messages.registered, data)))
+        Effect.gen(function*() {
+          yield* limits.enforce("register", yield* clientKey)
+          return yield* ok(Messages.registered, yield* identity.register(payload))
+        }).pipe(registered))
       .handle("login", ({ payload }) =>
         Effect.gen(function*() {
           const data = yield* identity.login(payload, yield* clientAddress)
           return yield* ok(Messages.loggedIn, data)
         }))
       .handle("me", () =>
-        Effect.flatMap(CurrentAccount, (account) =>
-          ok(Messages.accountFound, identity.me(account))).pipe(meAnswer))
+        Effect.flatMap(CurrentAccount, (account) => ok(Messages.accountFound, identity.me(account))).pipe(meAnswer))
       .handle("changePassword", ({ payload }) =>
         Effect.flatMap(CurrentAccount, (account) =>
           identity.changePassword(account, payload)).pipe(
             Effect.zipRight(ok(Messages.passwordChanged, null))
           ))
       .handle("recoveryPassword", ({ payload }) =>
-        identity.recoverPassword(payload.email).pipe(Effect.zipRight(ok(Messages.recoverySent, null))))
+        Effect.gen(function*() {
+          // The target is counted for any address, registered or not (same statements, same answer).
+          const send = yield* limits.recovery(yield* clientKey, sha256Hex(normalEmail(payload.email)))
+          if (send) {
+            yield* identity.recoverPassword(payload.email)
+          }
+          return yield* ok(Messages.recoverySent, null)
+        }).pipe(limitedEmpty))
       .handle("setPassword", ({ payload }) =>
         identity.setPassword(payload).pipe(Effect.zipRight(ok(Messages.passwordSet, null))))
       .handle("confirmEmail", ({ payload }) =>
@@ -39,8 +59,13 @@ export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
           ok(Messages.emailConfirmed, data)
         )))
       .handle("verifyEmail", () =>
-        Effect.flatMap(CurrentAccount, (account) =>
-          identity.requestVerification(account.id)).pipe(
-            Effect.zipRight(ok(Messages.verificationSent, null))
-          ))
+        Effect.gen(function*() {
+          const account = yield* CurrentAccount
+          // Beyond the limit: the same answer and no e-mail (the caller's own count is in the headers).
+          const state = yield* limits.check("verifyEmail", account.id)
+          if (state === undefined || state.allowed) {
+            yield* identity.requestVerification(account.id)
+          }
+          return yield* ok(Messages.verificationSent, null)
+        }).pipe(limitedEmpty))
   }))

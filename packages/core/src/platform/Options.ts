@@ -1,5 +1,6 @@
 import { Context, Redacted } from "effect"
 import type { TrustProxySetting } from "../http/proxy/trustProxy"
+import type { RateLimitSettings } from "./rateLimitSettings"
 
 /** Typed options core is built with; adapters read them from the environment (architecture rule 7). */
 export interface RodaOptions {
@@ -65,6 +66,11 @@ export interface RodaOptions {
    * limit and the audit log use the client found this way.
    */
   readonly trustProxy?: TrustProxySetting | undefined
+  /**
+   * The limits on abuse (`RATE_LIMITS`), `{ name: { limit, windowSeconds } }` over the defaults of
+   * `DEFAULT_RATE_LIMITS`; `0` (or a limit of 0) turns one off. Counted in the database.
+   */
+  readonly rateLimits?: RateLimitSettings | undefined
 }
 
 /**

@@ -1,11 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { RateLimitPolicy } from "../api/rateLimitHeaders"
 import { Ok, Page } from "../domain/Envelope"
 import { Body, HttpUrl, Name, Trimmed } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { BadRequest, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../http/ApiErrors"
 import { DeferredMemberScope, MemberScope, PublicScope } from "../http/Security"
 import { commentableTypes, MAX_ATTACHMENTS, MAX_BODY, reactionTypes } from "./kinds"
 
@@ -139,6 +140,8 @@ export class StatusApi extends HttpApiGroup.make("status")
       .setPath(StatusIdParam)
       .setPayload(CommentInput)
       .addSuccess(Ok(Comment), { status: 201 })
+      .annotate(RateLimitPolicy, "posting")
+      .addError(TooManyRequests)
       .addError(BadRequest)
       .addError(NotFound)
       .annotate(
@@ -199,6 +202,8 @@ export class StatusApi extends HttpApiGroup.make("status")
     HttpApiEndpoint.post("create", "/status")
       .setPayload(StatusInput)
       .addSuccess(StatusCreated, { status: 201 })
+      .annotate(RateLimitPolicy, "posting")
+      .addError(TooManyRequests)
       .addError(BadRequest)
       .addError(Forbidden)
       // The membership is read in the post's own insert: one statement (spec order of answers kept).
@@ -234,6 +239,8 @@ export class ContentApi extends HttpApiGroup.make("content")
     HttpApiEndpoint.post("create", "/content")
       .setPayload(ContentInput)
       .addSuccess(Ok(ContentPost), { status: 201 })
+      .annotate(RateLimitPolicy, "posting")
+      .addError(TooManyRequests)
       .addError(BadRequest)
       .addError(Forbidden)
       .middleware(MemberScope)

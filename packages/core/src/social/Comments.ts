@@ -6,6 +6,7 @@ import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
+import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { viewerOfMember } from "../structure/Access"
@@ -38,6 +39,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
     const reactions = yield* Reactions
     const items = yield* SocialItems
     const ids = yield* Ids
+    const limits = yield* RateLimits
 
     /** Comments of these items (deleted ones excluded): one grouped query. */
     const countsFor = traced("Comments.countsFor")(
@@ -88,6 +90,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
     const add = traced("Comments.add")(
       function*(member: Member, itemType: CommentableType, itemId: string, input: NewCommentInput) {
         const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
+        yield* limits.posting(member.communityId, member.account.id)
         const id = yield* ids.next
         yield* transactional(sql)(Effect.gen(function*() {
           // In the reply's transaction: the parent stays locked until the reply is kept.

@@ -5,6 +5,7 @@ import type { Member } from "../domain/Caller"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { Ids } from "../platform/Ids"
+import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
@@ -36,6 +37,7 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
     const items = yield* SocialItems
     const access = yield* Access
     const ids = yield* Ids
+    const limits = yield* RateLimits
 
     /**
      * The space of a new post, as for courses: given (400), of this community and visible to the
@@ -82,6 +84,7 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
 
     const create = traced("ContentPosts.create")(function*(member: Member, input: NewContentInput) {
       const spaceId = yield* postingSpace(member, input.spaceId)
+      yield* limits.posting(member.communityId, member.account.id)
       const id = yield* ids.next
       yield* transactional(sql)(Effect.gen(function*() {
         yield* repo.insertContent({

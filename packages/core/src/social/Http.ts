@@ -1,18 +1,22 @@
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentDeferredMember, CurrentMember, CurrentVisitor } from "../domain/Caller"
+import { Ok } from "../domain/Envelope"
 import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/apiGroup"
-import { plainJson } from "../http/PlainJson"
+import { rateLimited } from "../http/rateLimited"
 import { ok, page } from "../http/Reply"
 import { viewerOfVisitor } from "../structure/Access"
-import { StatusCreated } from "./Api"
+import { Comment, ContentPost, StatusCreated } from "./Api"
 import { Comments } from "./Comments"
 import { ContentPosts } from "./ContentPosts"
 import { Reactions } from "./Reactions"
 import { StatusPosts } from "./StatusPosts"
 
-const statusCreated = plainJson(StatusCreated, { status: 201 })
+// Posts and comments count against `posting` (RateLimits): their answers carry its headers.
+const statusCreated = rateLimited(StatusCreated, { status: 201 })
+const commentCreated = rateLimited(Ok(Comment), { status: 201 })
+const contentCreated = rateLimited(Ok(ContentPost), { status: 201 })
 
 const reacted = <A extends { readonly reaction: string | null }>(state: A) =>
   ok(state.reaction === null ? Messages.reactionRemoved : Messages.reactionSaved, state)
@@ -52,7 +56,8 @@ export const StatusHttp = apiGroup(RodaApi, "status", (handlers) =>
       .handle("comment", ({ path, payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => comments.add(member, "status", path.id, payload)),
-          Effect.flatMap((data) => ok(Messages.commentCreated, data))
+          Effect.flatMap((data) => ok(Messages.commentCreated, data)),
+          commentCreated
         ))
       .handle("comments", ({ path, urlParams }) =>
         CurrentMember.pipe(
@@ -83,7 +88,8 @@ export const ContentHttp = apiGroup(RodaApi, "content", (handlers) =>
       .handle("create", ({ payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => content.create(member, payload)),
-          Effect.flatMap((data) => ok(Messages.contentCreated, data))
+          Effect.flatMap((data) => ok(Messages.contentCreated, data)),
+          contentCreated
         ))
       .handle("detail", ({ path }) =>
         CurrentVisitor.pipe(

@@ -6,6 +6,7 @@ import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
+import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { atomic } from "../sql/transaction"
 import type { Viewer } from "../structure/Access"
@@ -34,6 +35,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
     const comments = yield* Comments
     const items = yield* SocialItems
     const ids = yield* Ids
+    const limits = yield* RateLimits
 
     /** Posts with reactions, the viewer's own, comment counts and mentions: four queries per list. */
     const views = (viewer: Viewer, rows: ReadonlyArray<StatusRow>) =>
@@ -92,6 +94,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       )
 
     const create = traced("StatusPosts.create")(function*(member: Member, body: string) {
+      yield* limits.posting(member.communityId, member.account.id)
       const id = yield* ids.next
       const row = { id, communityId: member.communityId, authorProfileId: member.actingProfileId, body }
       return yield* post(member.communityId, id, body, repo.insertStatus(row))
@@ -105,6 +108,8 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       Option.isSome(caller.member) ? create(caller.member.value, body) : createAsCaller(caller, body)
 
     const createAsCaller = traced("StatusPosts.create")(function*(caller: DeferredMember, body: string) {
+      // Counted under the token's account before its membership is read (in the insert).
+      yield* limits.posting(caller.communityId, caller.accountId)
       const id = yield* ids.next
       const insert = Effect.flatMap(
         repo.insertStatusAs(caller.caller, { id, communityId: caller.communityId, body }),

@@ -133,6 +133,7 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   blobs: "platform",
   blob_chunks: "platform",
   instance_settings: "platform",
+  rate_limit_counters: "platform",
   stripe_saved_cards: "platform",
   roda_migrations: "sql"
 }

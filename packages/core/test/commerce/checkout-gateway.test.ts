@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { testPlatform } from "../../../../testing/passwords"
-import { defaultOptions, makeRoda, PaymentGateway, secret } from "../../node/index"
+import { defaultOptions, makeRoda, PaymentGateway, RATE_LIMITS_OFF, secret } from "../../node/index"
 import { expectError, expectOk, unknownId } from "../support/envelope"
 import { client, PLATFORM_ADMIN, testDatabase } from "../support/harness"
 import { query } from "../support/sql"
@@ -47,7 +47,8 @@ const roda = makeRoda({
   options: defaultOptions({
     jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
     publicBaseUrl: "http://roda.test",
-    platformAdminEmails: [PLATFORM_ADMIN]
+    platformAdminEmails: [PLATFORM_ADMIN],
+    rateLimits: RATE_LIMITS_OFF
   }),
   paymentGateway: AcmeGateway
 })

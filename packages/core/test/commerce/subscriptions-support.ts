@@ -1,6 +1,14 @@
 import { Clock, Effect, Layer } from "effect"
 import { testPlatform } from "../../../../testing/passwords"
-import { defaultOptions, makeRoda, PaymentGateway, type Roda, sandboxGateway, secret } from "../../node/index"
+import {
+  defaultOptions,
+  makeRoda,
+  PaymentGateway,
+  RATE_LIMITS_OFF,
+  type Roda,
+  sandboxGateway,
+  secret
+} from "../../node/index"
 import { Jobs } from "../../src/platform/Jobs"
 import { as } from "../support/community"
 import { expectCreated, expectOk } from "../support/envelope"
@@ -62,7 +70,8 @@ export const startTimedRoda = (clock: Clock.Clock, log: ChargeLog): Roda =>
       publicBaseUrl: "http://roda.test",
       platformAdminEmails: [PLATFORM_ADMIN],
       sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
-      runJobs: false
+      runJobs: false,
+      rateLimits: RATE_LIMITS_OFF
     })
   })
 

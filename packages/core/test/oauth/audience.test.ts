@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { defaultOptions, makeRoda, secret } from "../../node/index"
+import { defaultOptions, makeRoda, RATE_LIMITS_OFF, secret } from "../../node/index"
 import { newCommunity } from "../support/community"
 import { client, REGISTRATION_LIMIT_OFF, testDatabase } from "../support/harness"
 import { connectMcpClient } from "../support/oauth"
@@ -21,7 +21,8 @@ describe("a token of another audience", () => {
       options: defaultOptions({
         jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
         publicBaseUrl,
-        oauthRegistrationLimit: REGISTRATION_LIMIT_OFF
+        oauthRegistrationLimit: REGISTRATION_LIMIT_OFF,
+        rateLimits: RATE_LIMITS_OFF
       })
     })
   afterAll(() => rmSync(folder, { recursive: true, force: true }))

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest"
 import { testPlatform } from "../../../../testing/passwords"
-import { defaultOptions, makeRoda, secret } from "../../node/index"
+import { defaultOptions, makeRoda, RATE_LIMITS_OFF, secret } from "../../node/index"
 import { controlledClock, DAY, runJobs, subscribed, unbalanced } from "../commerce/subscriptions-support"
 import { client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../support/harness"
 import { query } from "../support/sql"
@@ -19,7 +19,8 @@ const roda = makeRoda({
     publicBaseUrl: "http://roda.test",
     platformAdminEmails: [PLATFORM_ADMIN],
     sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
-    runJobs: false
+    runJobs: false,
+    rateLimits: RATE_LIMITS_OFF
   })
 })
 const api = client(roda)

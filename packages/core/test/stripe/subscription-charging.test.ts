@@ -1,7 +1,15 @@
 import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { testPlatform } from "../../../../testing/passwords"
-import { defaultOptions, makeRoda, PaymentGateway, sandboxGateway, secret, signSandboxWebhook } from "../../node/index"
+import {
+  defaultOptions,
+  makeRoda,
+  PaymentGateway,
+  RATE_LIMITS_OFF,
+  sandboxGateway,
+  secret,
+  signSandboxWebhook
+} from "../../node/index"
 import { Checkout } from "../../src/commerce/checkout/Checkout"
 import { SubscriptionsRepo } from "../../src/commerce/subscriptions/Repo"
 import { Jobs } from "../../src/platform/Jobs"
@@ -69,7 +77,8 @@ const timedRoda = (gateway: Layer.Layer<PaymentGateway, never, any>) =>
       publicBaseUrl: "http://roda.test",
       platformAdminEmails: [PLATFORM_ADMIN],
       sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
-      runJobs: false
+      runJobs: false,
+      rateLimits: RATE_LIMITS_OFF
     })
   })
 const gateways = [

@@ -2,7 +2,7 @@ import type { Clock } from "effect"
 import { randomUUID } from "node:crypto"
 import { EMBEDDED_TEMPLATE_DIR } from "../../../../testing/embeddedTemplate"
 import { testPlatform } from "../../../../testing/passwords"
-import { defaultOptions, makeRoda, type Roda, secret } from "../../node/index"
+import { defaultOptions, makeRoda, RATE_LIMITS_OFF, type Roda, secret } from "../../node/index"
 
 /**
  * The database the suites run on: PostgreSQL when DATABASE_URL is set (the test file's own database,
@@ -36,6 +36,8 @@ export const startRoda = (
       sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
       // Off: the tests of a file share its database (all registering from 127.0.0.1) and would share one budget.
       oauthRegistrationLimit: REGISTRATION_LIMIT_OFF,
+      // Off for the same reason; the limits' own suites (test/limits/) turn them on.
+      rateLimits: RATE_LIMITS_OFF,
       ...overrides
     })
   })

@@ -69,6 +69,7 @@ export const DeferredMemberScopeLive = Layer.effect(
         const settled = settle(communityId, accountId)
         const of = (member: Option.Option<Member>): DeferredMember => ({
           communityId,
+          accountId,
           member,
           caller: memberships.callerRow(communityId, accountId),
           refuse,

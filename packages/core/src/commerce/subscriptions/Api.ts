@@ -1,12 +1,22 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { RateLimitPolicy } from "../../api/rateLimitHeaders"
 import { CreatedId, Ok, Page } from "../../domain/Envelope"
 import { Body, Instant, Name } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { PaymentMethod } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
 import { OneOf } from "../../domain/Role"
-import { BadRequest, Conflict, Forbidden, Gone, NotFound, PaymentRequired, Unauthorized } from "../../http/ApiErrors"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  Gone,
+  NotFound,
+  PaymentRequired,
+  TooManyRequests,
+  Unauthorized
+} from "../../http/ApiErrors"
 import { MemberScope } from "../../http/Security"
 import { subscriptionStatuses } from "./Policy"
 
@@ -496,6 +506,8 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
     HttpApiEndpoint.post("paymentLink", "/manage/subscriptions/:subscriptionId/payment-link")
       .setPath(TeamIdParam)
       .addSuccess(Ok(Schema.Struct({ url: Schema.String, expiresAt: Schema.String })))
+      .annotate(RateLimitPolicy, "paymentLink")
+      .addError(TooManyRequests)
       .addError(BadRequest)
       .addError(NotFound)
       .addError(Conflict)

@@ -1,14 +1,19 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember } from "../../domain/Caller"
+import { Ok } from "../../domain/Envelope"
 import { apiGroup } from "../../http/apiGroup"
+import { rateLimited } from "../../http/rateLimited"
 import { ok, page } from "../../http/Reply"
 import { subscriptionMessages as M } from "./messages"
 import { Subscriptions } from "./Subscriptions"
 
 /** The request's `Idempotency-Key` header (the routes that charge or refund keep it themselves). */
 const idempotencyKey = Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.headers["idempotency-key"])
+
+/** Payment links count against `paymentLink` (RateLimits): the answer carries its headers. */
+const paymentLinkSent = rateLimited(Ok(Schema.Struct({ url: Schema.String, expiresAt: Schema.String })))
 
 export const SubscriptionsHttp = apiGroup(RodaApi, "subscriptions", (handlers) =>
   Effect.gen(function*() {
@@ -199,7 +204,8 @@ export const ManageSubscriptionsHttp = apiGroup(
         .handle("paymentLink", ({ path }) =>
           CurrentMember.pipe(
             Effect.flatMap((member) => subscriptions.sendPaymentLink(member, path.subscriptionId)),
-            Effect.flatMap((data) => ok(M.paymentLink, data))
+            Effect.flatMap((data) => ok(M.paymentLink, data)),
+            paymentLinkSent
           ))
     })
 )

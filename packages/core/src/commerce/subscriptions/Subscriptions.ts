@@ -9,6 +9,7 @@ import { requireRole } from "../../domain/Policy"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
+import { RateLimits } from "../../platform/RateLimits"
 import { traced } from "../../platform/traced"
 import { outsideTransaction, transactional } from "../../sql/transaction"
 import { addOnProration, monthsOf, tierChange, unusedPart } from "./billing"
@@ -80,6 +81,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
     const ledger = yield* LedgerPosting
     const now = life.now
     const tx = transactional(sql)
+    const limits = yield* RateLimits
     const keyed = makeKeyed(sql, repo)
     const views = (rows: ReadonlyArray<SubscriptionRow>) =>
       Effect.map(
@@ -835,6 +837,8 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
       return yield* tx(Effect.gen(function*() {
         const row = yield* anyOf(member, id, true)
         yield* moveCheck(row, "payment_link")
+        // Counted once the caller may send it (a refusal rolls back to the count before it).
+        yield* limits.enforce("paymentLink", row.id)
         const link = yield* life.sendPaymentLink(
           row,
           "subscription-payment-link",

@@ -34,6 +34,7 @@ import payoutDestination from "./0033_payout_destination"
 import blobs from "./0034_blobs"
 import instanceSettings from "./0035_instance_settings"
 import operatorAuditClientAddress from "./0036_operator_audit_client_address"
+import rateLimits from "./0038_rate_limits"
 import disputesConnect from "./0040_disputes_connect"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
@@ -74,5 +75,6 @@ export const migrations = {
   "0034_blobs": blobs,
   "0035_instance_settings": instanceSettings,
   "0036_operator_audit_client_address": operatorAuditClientAddress,
+  "0038_rate_limits": rateLimits,
   "0040_disputes_connect": disputesConnect
 }

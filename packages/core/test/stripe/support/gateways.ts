@@ -6,6 +6,7 @@ import {
   type Ids,
   makeRoda,
   type PaymentGateway,
+  RATE_LIMITS_OFF,
   type Roda,
   secret,
   stripeGateway
@@ -38,7 +39,8 @@ export const rodaWith = (gateway: GatewayLayer | Layer.Layer<PaymentGateway, nev
       platformAdminEmails: [PLATFORM_ADMIN],
       sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
       // the suites run the jobs themselves (no background worker racing them)
-      runJobs: false
+      runJobs: false,
+      rateLimits: RATE_LIMITS_OFF
     }),
     paymentGateway: gateway
   })
