@@ -30,3 +30,6 @@ export const keysetPage = <K, I, Row, E, R>(
     const after = yield* decodeCursor(query.cursor, cursor)
     return toPage(yield* fetch(after, limit), limit, keyOf)
   })
+
+/** A page as `keysetPage` returns it. */
+export type Page<Row> = ReturnType<typeof toPage<Row>>
