@@ -8,7 +8,6 @@ import {
   isRead,
   lifeOrder,
   malformedProbes,
-  operationName,
   plainProbe,
   queryPairs,
   seededBody,
@@ -42,7 +41,10 @@ export const newRun = (base, { quick = false, width = 4 } = {}) => {
 const sample = (run, items, count) => {
   if (!run.quick || items.length <= count) return items
   const offset = Math.floor(Math.random() * items.length)
-  return Array.from({ length: count }, (_, i) => items[(offset + Math.floor((i * items.length) / count)) % items.length])
+  return Array.from(
+    { length: count },
+    (_, i) => items[(offset + Math.floor((i * items.length) / count)) % items.length]
+  )
 }
 
 /**
@@ -62,12 +64,20 @@ export const crossCommunityPass = async (run, operations, world) => {
       const otherInQuery = queryPairs(operation, other.seeds).join() !== queryPairs(operation, own.seeds).join()
       if (!otherIdInPath && !otherInBody && !otherInQuery) continue
       for (const role of roles) {
-        probes.push({ probe: { ...plain, pass: "cross", role: `${role} of ${own.label}`, otherIdInPath }, own, other, role })
+        probes.push({
+          probe: { ...plain, pass: "cross", role: `${role} of ${own.label}`, otherIdInPath },
+          own,
+          other,
+          role
+        })
       }
     }
   }
   // Removals last: a removal that wrongly succeeded must not hide the other probes' answers.
-  const [rest, removals] = [probes.filter((p) => p.probe.method !== "DELETE"), probes.filter((p) => p.probe.method === "DELETE")]
+  const [rest, removals] = [
+    probes.filter((p) => p.probe.method !== "DELETE"),
+    probes.filter((p) => p.probe.method === "DELETE")
+  ]
   const work = ({ probe, own, other, role }) => run.send(probe, own.callers[role], other)
   await inParallel(rest, run.width, work)
   await inParallel(removals, run.width, work)
@@ -105,19 +115,28 @@ export const rolePass = async (run, operations, world) => {
     return state
   }
   const reachable = operations.filter((operation) => fullySeeded(operation, own.seeds))
-  run.note("operations left out of the role pass (a path parameter with no seeded resource)", operations.length - reachable.length)
+  run.note(
+    "operations left out of the role pass (a path parameter with no seeded resource)",
+    operations.length - reachable.length
+  )
   const reads = reachable.filter(isRead)
   const writes = reachable.filter((operation) => !isRead(operation)).sort((x, y) => lifeOrder(x) - lifeOrder(y))
   const check = (operation, probe, reply, role) => {
     const allowed = rolesAllowed(operation.description, operation.method)
     if (allowed !== undefined && !allowed.has(role) && reply.status >= 200 && reply.status < 300) {
-      run.findings.push(finding(probe, reply, `answered 2xx to ${role}, which "${operation.description.slice(0, 60)}" refuses`))
+      run.findings.push(
+        finding(probe, reply, `answered 2xx to ${role}, which "${operation.description.slice(0, 60)}" refuses`)
+      )
     }
   }
-  await inParallel(reads.flatMap((operation) => sample(run, callers, 2).map((c) => [operation, c])), run.width, async ([operation, [role, as]]) => {
-    const probe = { ...plainProbe(operation, own.seeds), pass: "roles", role }
-    check(operation, probe, await run.send(probe, as, world.b), role)
-  })
+  await inParallel(
+    reads.flatMap((operation) => sample(run, callers, 2).map((c) => [operation, c])),
+    run.width,
+    async ([operation, [role, as]]) => {
+      const probe = { ...plainProbe(operation, own.seeds), pass: "roles", role }
+      check(operation, probe, await run.send(probe, as, world.b), role)
+    }
+  )
   for (const operation of writes) {
     const paths = readsFor(operation, gets, own.seeds).slice(0, run.quick ? 1 : 3)
     if (paths.length === 0) run.note("writes with no read to compare")
@@ -141,16 +160,32 @@ export const rolePass = async (run, operations, world) => {
 export const malformedPass = async (run, operations, world) => {
   const own = world.a
   const probes = [...operations].sort((x, y) => lifeOrder(x) - lifeOrder(y)).flatMap((operation) =>
-    sample(run, malformedProbes(operation, own, world.b), 3).map((probe) => ({ ...probe, pass: "malformed", role: "owner" }))
+    sample(run, malformedProbes(operation, own, world.b), 3)
   )
-  await inParallel(probes, run.width, (probe) => run.send(probe, own.callers.owner, world.b))
+  // Built as they are sent: the full pass holds a few thousand bodies of up to 1 MB.
+  await inParallel(
+    probes,
+    run.width,
+    ({ build }) => run.send({ ...build(), pass: "malformed", role: "owner" }, own.callers.owner, world.b)
+  )
   // Once anonymously per operation: a wrong id and junk where a body may go.
   const anonymous = operations.map((operation) => {
     const probe = plainProbe(operation, own.seeds)
-    const path = operation.path.includes("{") ? fillPath(operation, {}, { name: "", value: "" }).replace(/[0-9a-f-]{36}/, "not-a-uuid") : probe.path
+    const path = operation.path.includes("{")
+      ? fillPath(operation, {}, { name: "", value: "" }).replace(/[0-9a-f-]{36}/, "not-a-uuid")
+      : probe.path
     return isRead(operation)
       ? { ...probe, path, pass: "malformed", role: "anonymous", variant: "odd path" }
-      : { ...probe, path, json: undefined, raw: "[{\"a\":", contentType: undefined, pass: "malformed", role: "anonymous", variant: "junk body, odd path" }
+      : {
+        ...probe,
+        path,
+        json: undefined,
+        raw: "[{\"a\":",
+        contentType: undefined,
+        pass: "malformed",
+        role: "anonymous",
+        variant: "junk body, odd path"
+      }
   })
   await inParallel(anonymous, run.width, (probe) => run.send(probe, {}, world.b))
   run.note("malformed probes built", probes.length)

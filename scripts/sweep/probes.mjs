@@ -20,7 +20,11 @@ export const isRead = (operation) => operation.method === "GET" || operation.met
 
 /** Moves that end a resource's life go after the others, and removals last of all. */
 export const lifeOrder = (operation) =>
-  operation.method === "DELETE" ? 2 : /\/(cancel|close|revoke|withdraw|decline|archive|unpublish)$/.test(operation.path) ? 1 : 0
+  operation.method === "DELETE"
+    ? 2
+    : /\/(cancel|close|revoke|withdraw|decline|archive|unpublish)$/.test(operation.path)
+    ? 1
+    : 0
 
 const pathNames = (operation) => operation.parameters.filter((p) => p.in === "path").map((p) => p.name)
 
@@ -107,11 +111,18 @@ export const headerVariants = (own, other) => [
   ["Authorization: Basic", { authorization: "Basic YWRtaW46YWRtaW4=" }]
 ]
 
-/** Every malformed variant of an operation, sent by `own`'s owner on `own`'s resources. */
+/**
+ * Every malformed variant of an operation, sent by `own`'s owner on `own`'s resources: each as
+ * `{ variant, build }`, built only when sampled (the large bodies cost the client more than sending).
+ */
 export const malformedProbes = (operation, own, other) => {
   const plain = plainProbe(operation, own.seeds)
   const probes = []
-  const add = (variant, changes) => probes.push({ ...plain, variant, ...changes })
+  const add = (variant, changes) =>
+    probes.push({
+      variant,
+      build: () => ({ ...plain, variant, ...(typeof changes === "function" ? changes() : changes) })
+    })
   const pathOnly = fillPath(operation, own.seeds)
   const takesBody = !isRead(operation)
   const reach = operation.method === "DELETE" ? (name) => ({ name, value: randomUUID() }) : () => undefined
@@ -147,24 +158,38 @@ export const malformedProbes = (operation, own, other) => {
     add(`junk ${body.contentType} body`, { ...without, path, raw: "a=%ZZ&&=&b", contentType: body.contentType })
     add("JSON under the wrong content type", { ...without, path, raw: "{\"a\":1}" })
     for (const name of Object.keys(body.schema.properties ?? {})) {
-      const raw = `${encodeURIComponent(name)}=${LONG(100_000)}`
-      add(`form ${name}: 100000-char value`, { ...without, path, raw, contentType: body.contentType })
+      const raw = () => `${encodeURIComponent(name)}=${LONG(100_000)}`
+      add(`form ${name}: 100000-char value`, () => ({ ...without, path, raw: raw(), contentType: body.contentType }))
     }
   } else if (body !== undefined) {
     const example = plain.json ?? {}
     for (const [label, raw] of wholeBodies) add(label, { ...without, path, ...(raw === undefined ? {} : { raw }) })
     add("JSON as text/plain", { ...without, path, raw: JSON.stringify(example), contentType: "text/plain" })
-    add("JSON as a form", { ...without, path, raw: JSON.stringify(example), contentType: "application/x-www-form-urlencoded" })
-    add("JSON as multipart", { ...without, path, raw: JSON.stringify(example), contentType: "multipart/form-data; boundary=x" })
+    add("JSON as a form", {
+      ...without,
+      path,
+      raw: JSON.stringify(example),
+      contentType: "application/x-www-form-urlencoded"
+    })
+    add("JSON as multipart", {
+      ...without,
+      path,
+      raw: JSON.stringify(example),
+      contentType: "multipart/form-data; boundary=x"
+    })
     add("JSON with a BOM", { ...without, path, raw: `\uFEFF${JSON.stringify(example)}` })
-    add("1 MB of JSON", { ...without, path, raw: JSON.stringify({ ...example, pad: LONG(1_000_000) }) })
+    add("1 MB of JSON", () => ({ ...without, path, raw: JSON.stringify({ ...example, pad: LONG(1_000_000) }) }))
     add("duplicate keys", { ...without, path, raw: `{"a":1,"a":{"b":2},${JSON.stringify(example).slice(1)}` })
     for (const [name, schema] of Object.entries(body.schema.properties ?? {})) {
       for (const [label, value] of propertyVariants(schema, { unicode: true })) {
-        add(`body ${name}: ${label}`, { ...without, path, raw: JSON.stringify({ ...example, [name]: value }) })
+        add(`body ${name}: ${label}`, () => ({ ...without, path, raw: JSON.stringify({ ...example, [name]: value }) }))
       }
     }
-    add("unknown extra property", { ...without, path, raw: JSON.stringify({ ...example, [`unknown_${uniqueTag()}`]: [1] }) })
+    add("unknown extra property", {
+      ...without,
+      path,
+      raw: JSON.stringify({ ...example, [`unknown_${uniqueTag()}`]: [1] })
+    })
   } else if (takesBody) {
     add("unexpected not-JSON body", { ...without, path, raw: "{not json" })
   }

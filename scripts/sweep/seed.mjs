@@ -8,7 +8,7 @@ export const ROLES = ["owner", "admin", "moderator", "finance", "member"]
 const PASSWORD = "Sweep-Pass-9x"
 
 const failIfNot = (reply, what) => {
-  if (reply.status !== 200 && reply.status !== 201) {
+  if (reply.status < 200 || reply.status > 202) {
     throw new Error(`seeding ${what}: ${reply.status} ${reply.text.slice(0, 300)}`)
   }
   return reply.body.data
@@ -25,6 +25,16 @@ const registerAccount = async (base, fullName) => {
   return { token: data.token, email, accountId: data.member?.id ?? data.id }
 }
 
+/** The certificate of a batch once the server's job has issued it (undefined after 30 s: left unseeded). */
+const issued = async (base, as, batchId) => {
+  for (let tries = 0; tries < 150; tries++) {
+    const list = await send(base, { method: "GET", path: `/api/certificates?batchId=${batchId}&limit=1`, as })
+    if (list.status === 200 && list.body.data.length > 0) return list.body.data[0]
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return undefined
+}
+
 /** One community (`label` A or B) and its world; `marker` is in every name and text it holds. */
 const seedCommunity = async (base, label) => {
   const marker = `mark${label}${uniqueTag()}`
@@ -39,7 +49,8 @@ const seedCommunity = async (base, label) => {
     `community ${label}`
   )
   const as = { token: owner.token, community: community.id }
-  const post = async (path, json, caller = as) => failIfNot(await send(base, { method: "POST", path, as: caller, json }), path)
+  const post = async (path, json, caller = as) =>
+    failIfNot(await send(base, { method: "POST", path, as: caller, json }), path)
 
   const callers = { owner: { ...as, profileId: community.profileId, email: owner.email } }
   for (const role of ROLES.slice(1)) {
@@ -56,6 +67,7 @@ const seedCommunity = async (base, label) => {
   const courses = await space("courses")
   const events = await space("events")
   const calls = await space("call4papers")
+  const feed = await space("feed")
   const course = await post("/api/courses", { spaceId: courses.id, title: `Course ${marker}` })
   const module = await post("/api/courses/module", { courseId: course.id, title: `Module ${marker}` })
   const lesson = await post("/api/courses/lesson", {
@@ -73,8 +85,16 @@ const seedCommunity = async (base, label) => {
     joinUrl: `https://meet.example.com/${marker}`
   })
   const status = await post("/api/status", { body: `Status ${marker}` })
+  const content = await post("/api/content", { spaceId: feed.id, title: `Post ${marker}`, body: `Post ${marker}` })
+  const tag = `tag-${marker.toLowerCase()}`
+  await send(base, { method: "PUT", path: `/api/profiles/${member}/tags`, as, json: { tags: [tag] } })
   const comment = await post(`/api/status/${status.id}/comment`, { body: `Comment ${marker}` })
-  const product = await post("/api/products", { type: "ONE_TIME", title: `Product ${marker}`, price: 4990, currency: "BRL" })
+  const product = await post("/api/products", {
+    type: "ONE_TIME",
+    title: `Product ${marker}`,
+    price: 4990,
+    currency: "BRL"
+  })
   const coupon = await post("/api/coupons", { code: `C${uniqueTag()}`.toUpperCase(), percentOff: 10, duration: "once" })
   const call = await post("/api/call4papers", { spaceId: calls.id, title: `Call ${marker}` })
   const track = await post(`/api/call4papers/${call.id}/tracks`, { name: `Track ${marker}` })
@@ -96,6 +116,9 @@ const seedCommunity = async (base, label) => {
     orientation: "landscape",
     background: "#fdf6e3"
   })
+  await post(`/api/certificates/templates/${template.id}/activate`, undefined)
+  const batch = await post("/api/certificates", { templateId: template.id, spaceId: courses.id, profileIds: [member] })
+  const certificate = await issued(base, as, batch.id)
 
   /** Real ids by `<segment>:<path parameter>` (see seedOf in variants.mjs). */
   const seeds = {
@@ -126,6 +149,10 @@ const seedCommunity = async (base, label) => {
     "call4papers:dateId": date.id,
     "call4papers:sid": submission.id,
     "certificates/templates:id": template.id,
+    "certificates/batches:id": batch.id,
+    ...(certificate === undefined ? {} : { "certificates:id": certificate.id, "certificates:code": certificate.code }),
+    "content:id": content.id,
+    "profiles:tag": tag,
     "admin:communityId": community.id,
     "*:profileId": member,
     "*:spaceId": courses.id,
@@ -140,8 +167,12 @@ const seedCommunity = async (base, label) => {
     "*:templateId": template.id,
     "*:communityId": community.id
   }
+  // Ids, and the slug, code and tag a client could find this community's resources by.
   const ids = new Set([
     ...Object.values(seeds).filter((value) => /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(value)),
+    call.slug,
+    tag,
+    ...(certificate === undefined ? [] : [certificate.code]),
     ...Object.values(callers).map((caller) => caller.profileId)
   ])
   return { label, marker, community: community.id, callers, seeds, ids }

@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document's JSON Schemas, read loosely
 export type Schema = Record<string, any>
 export interface Operation {
   readonly method: string

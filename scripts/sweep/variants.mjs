@@ -166,9 +166,9 @@ export const queryValues = [
   ["300-char string", [LONG(300)]],
   ["invalid UTF-8", ["%ED%A0%80"]],
   ["malformed escape", ["%ZZ"]],
-  ...oddStrings.filter(([label]) => label !== "lone surrogate").map(([label, value]) =>
-    [label, [encodeURIComponent(value)]]
-  )
+  ...oddStrings.filter(([label]) => label !== "lone surrogate").map((
+    [label, value]
+  ) => [label, [encodeURIComponent(value)]])
 ]
 
 /** Bodies that are not the operation's JSON object. */

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { hasLoneSurrogateEscape } from "../src/app/requestGate"
 import {
-  excerptOf,
   exampleBody,
+  excerptOf,
   LONG,
   type Operation,
   operationsOf,
@@ -15,6 +14,7 @@ import {
   serverFault,
   wholeBodies
 } from "../../../scripts/sweep/variants.mjs"
+import { hasLoneSurrogateEscape } from "../src/app/requestGate"
 import { uniqueTag } from "./support/envelope"
 import { client, type Reply, startRoda, uniqueEmail } from "./support/harness"
 import { platformAdmin } from "./support/selling"
