@@ -5,7 +5,8 @@
  * Sends `method path` to `base`. `as` is a caller ({ token, community, profile }: any may be absent);
  * `json` is sent as JSON, `raw` as it is (with `contentType`, default JSON); `headers` come last.
  */
-export const send = async (base, { method, path, as = {}, json, raw, contentType, headers = {} }) => {
+export const send = async (base, request, retried = false) => {
+  const { method, path, as = {}, json, raw, contentType, headers = {} } = request
   const sent = {
     ...(as.token === undefined ? {} : { authorization: `Bearer ${as.token}` }),
     ...(as.community === undefined ? {} : { "x-communityid": as.community }),
@@ -35,8 +36,16 @@ export const send = async (base, { method, path, as = {}, json, raw, contentType
     }
     return { status: reply.status, text, body: parsed, headers: reply.headers, ms: performance.now() - started }
   } catch (error) {
-    // A reset connection or a timeout is the server failing the request: counted as a 5xx.
-    return { status: 599, text: `the request failed: ${String(error)}`, body: undefined, headers: new Headers(), ms: 0 }
+    const cause = error?.cause?.code ?? error?.cause?.message ?? ""
+    // A kept-alive connection the server closed as the request left (a race of idle sockets, worse on a
+    // loaded machine) is sent once more on a new one; a server that drops the request again, or a
+    // timeout, is failing it: counted as a 5xx.
+    if (!retried && /ECONNRESET|EPIPE|UND_ERR_SOCKET|other side closed/.test(String(cause))) {
+      const again = await send(base, request, true)
+      return { ...again, resent: true }
+    }
+    const text = `the request failed: ${String(error)} ${cause}`
+    return { status: 599, text, body: undefined, headers: new Headers(), ms: 0 }
   }
 }
 

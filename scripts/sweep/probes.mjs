@@ -18,10 +18,10 @@ import {
 export const operationName = (operation) => `${operation.method} ${operation.path}`
 export const isRead = (operation) => operation.method === "GET" || operation.method === "HEAD"
 
-/** Moves that end a resource's life go after the others, and removals last of all. */
+/** Moves that end a resource's life go after the others, removals after them, the community's last. */
 export const lifeOrder = (operation) =>
   operation.method === "DELETE"
-    ? 2
+    ? (operation.path === "/api/communities/{id}" ? 3 : 2)
     : /\/(cancel|close|revoke|withdraw|decline|archive|unpublish)$/.test(operation.path)
     ? 1
     : 0

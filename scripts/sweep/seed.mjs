@@ -60,9 +60,19 @@ const seedCommunity = async (base, label) => {
     if (profile.status === "invited") await post(`/api/profiles/${profile.id}/accept`, undefined, caller)
     callers[role] = { ...caller, profileId: profile.id, email: account.email }
   }
-  const member = callers.member.profileId
+  // The profile the passes act on (role changes, tags, removal): not a caller, whose role must hold.
+  const targetAccount = await registerAccount(base, `Target ${marker}`)
+  const targetProfile = await post("/api/profiles/create", { email: targetAccount.email, role: "member" })
+  if (targetProfile.status === "invited") {
+    await post(`/api/profiles/${targetProfile.id}/accept`, undefined, {
+      token: targetAccount.token,
+      community: community.id
+    })
+  }
+  const member = targetProfile.id
 
-  const section = await post("/api/sections", { title: `Section ${marker}` })
+  // Private: a public section's content is any visitor's to read, and would look like a leak.
+  const section = await post("/api/sections", { title: `Section ${marker}`, visibility: "private" })
   const space = (module) => post("/api/spaces", { sectionId: section.id, title: `${module} ${marker}`, module })
   const courses = await space("courses")
   const events = await space("events")
@@ -173,7 +183,8 @@ const seedCommunity = async (base, label) => {
     call.slug,
     tag,
     ...(certificate === undefined ? [] : [certificate.code]),
-    ...Object.values(callers).map((caller) => caller.profileId)
+    ...Object.values(callers).map((caller) => caller.profileId),
+    ...[...Object.values(callers), owner].map((caller) => caller.email)
   ])
   return { label, marker, community: community.id, callers, seeds, ids }
 }

@@ -418,7 +418,8 @@ describe("robustness sweep: malformed requests to every documented operation", (
     })
 
     it("refuses a multipart body with 415 on every route (the platform's parser answered 500)", async () => {
-      for (const [method, path] of [["POST", "/api/sections"], ["PUT", `/api/sections/${seeds["sections:id"]}`]]) {
+      const refused = [["POST", "/api/sections"], ["PUT", `/api/sections/${seeds["sections:id"]}`]] as const
+      for (const [method, path] of refused) {
         const reply = await api.call(method, path, {
           raw: "{\"title\":\"x\"}",
           headers: { "content-type": "multipart/form-data; boundary=x" },
