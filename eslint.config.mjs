@@ -86,7 +86,10 @@ export default tseslint.config(
         Buffer: "readonly",
         fetch: "readonly",
         setTimeout: "readonly",
-        clearTimeout: "readonly"
+        clearTimeout: "readonly",
+        performance: "readonly",
+        AbortSignal: "readonly",
+        Headers: "readonly"
       }
     }
   },

@@ -1,5 +1,19 @@
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  exampleBody,
+  excerptOf,
+  LONG,
+  type Operation,
+  operationsOf,
+  pathParameterValues,
+  plausible,
+  propertyVariants,
+  queryValues,
+  type Schema,
+  serverFault,
+  wholeBodies
+} from "../../../scripts/sweep/variants.mjs"
 import { hasLoneSurrogateEscape } from "../src/app/requestGate"
 import { uniqueTag } from "./support/envelope"
 import { client, type Reply, startRoda, uniqueEmail } from "./support/harness"
@@ -39,17 +53,10 @@ interface Finding {
   readonly excerpt: string
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
 /** A finding when the answer breaks the rule: a 5xx, or an /api error in JSON without the envelope. */
 const classify = (probe: Probe, reply: Pick<Reply, "status" | "body">): Finding | undefined => {
-  const excerpt = (typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body) ?? "").slice(0, 300)
-  if (reply.status >= 500) return { probe, status: reply.status, reason: "server error", excerpt }
-  if (
-    probe.path.startsWith("/api/") && reply.status >= 400 && isObject(reply.body) && reply.body.success !== false
-  ) return { probe, status: reply.status, reason: "error without the envelope", excerpt }
-  return undefined
+  const reason = serverFault(probe.path, reply.status, reply.body)
+  return reason === undefined ? undefined : { probe, status: reply.status, reason, excerpt: excerptOf(reply.body) }
 }
 
 /** One line naming what was sent and what came back. */
@@ -63,149 +70,6 @@ const expectNoFindings = (findings: ReadonlyArray<Finding>) =>
 
 // ---------------------------------------------------------------------------------------------------
 // Deriving variants from the document
-
-type Schema = Record<string, any>
-type Operation = {
-  readonly method: string
-  readonly path: string
-  readonly parameters: ReadonlyArray<{ name: string; in: string; required?: boolean; schema?: Schema }>
-  readonly body?: { readonly contentType: string; readonly schema: Schema; readonly example: unknown }
-}
-
-const HUGE_INTEGER = "99999999999999999999999999"
-const LONG = (n: number) => "a".repeat(n)
-
-const operationsOf = (doc: Schema): ReadonlyArray<Operation> => {
-  const resolve = (schema: Schema | undefined): Schema => {
-    let current = schema ?? {}
-    while (typeof current.$ref === "string") {
-      current = current.$ref.split("/").slice(1).reduce((at: Schema, key: string) => at?.[key], doc) ?? {}
-    }
-    return current
-  }
-  return Object.entries(doc.paths as Record<string, Record<string, Schema>>).flatMap(([path, operations]) =>
-    Object.entries(operations).filter(([, operation]) => isObject(operation) && "responses" in operation).map((
-      [method, operation]
-    ) => {
-      const content = Object.entries((operation.requestBody?.content ?? {}) as Record<string, Schema>)[0]
-      const body = content === undefined ? undefined : (() => {
-        const schema = resolve(content[1].schema)
-        const properties = Object.fromEntries(
-          [schema, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].map(resolve).flatMap((
-            member: Schema
-          ) => Object.entries((member.properties ?? {}) as Record<string, Schema>).map(([k, v]) => [k, resolve(v)]))
-        )
-        return { contentType: content[0], schema: { ...schema, properties }, example: content[1].example }
-      })()
-      return {
-        method: method.toUpperCase(),
-        path,
-        parameters: ((operation.parameters ?? []) as Array<Schema>).map((parameter) => ({
-          name: parameter.name,
-          in: parameter.in,
-          required: parameter.required,
-          schema: resolve(parameter.schema)
-        })),
-        ...(body === undefined ? {} : { body })
-      }
-    })
-  )
-}
-
-/** The JSON types a schema admits (`type`, or the members of a union). */
-const typesOf = (schema: Schema): ReadonlySet<string> =>
-  new Set(
-    [schema, ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((member: Schema) =>
-      member.type === undefined ? (member.enum ? [typeof member.enum[0]] : []) : [member.type].flat()
-    )
-  )
-
-/** A plausible value of a schema, for the parts of a request not under test. */
-/**
- * The example with addresses of its own: a variant that is still valid (an optional field set to
- * null, say) would otherwise register the document's example account, and the next variant would
- * find its address taken.
- */
-const ownAddresses = (example: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(example).map(([key, value]) => [
-      key,
-      typeof value === "string" && /email/i.test(key)
-        ? `sweep-${uniqueTag()}@example.com`
-        : isObject(value)
-        ? ownAddresses(value)
-        : value
-    ])
-  )
-
-const plausible = (schema: Schema): unknown => {
-  if (schema.enum) return schema.enum[0]
-  const types = typesOf(schema)
-  if (types.has("integer") || types.has("number")) return 1
-  if (types.has("boolean")) return true
-  if (types.has("array")) return []
-  if (types.has("object")) return {}
-  if (schema.format === "uuid") return randomUUID()
-  return "x".repeat(Math.max(1, schema.minLength ?? 1))
-}
-
-const nested = (depth: number): unknown => depth === 0 ? 1 : { a: nested(depth - 1) }
-
-/** Wrong values for one body property, by name. */
-const propertyVariants = (schema: Schema): ReadonlyArray<readonly [string, unknown]> => {
-  const types = typesOf(schema)
-  const numeric = types.has("integer") || types.has("number")
-  return [
-    ["wrong type", types.has("string") ? 12345 : numeric ? "12345x" : "text"],
-    ["object", { a: 1 }],
-    ["array", [{ a: 1 }]],
-    ["null", null],
-    ["100000-char string", LONG(100_000)],
-    ["60 levels deep", nested(59)],
-    ...(types.has("string") && schema.enum === undefined && schema.format === undefined ? oddStrings : []),
-    ...(numeric || types.size === 0
-      ? [["negative", -1], ["huge", 1e300], ["float", 1.5], ["beyond safe integer", 2 ** 60]] as const
-      : [])
-  ]
-}
-
-/** Strings a schema of plain text lets through, for the handlers' own parsing (dates, time zones, text). */
-const oddStrings = [
-  ["far-past date", "-271821-04-20T00:00:00.000Z"],
-  ["far-future date", "+275760-09-13T00:00:00.000Z"],
-  ["year zero", "0000-01-01T00:00:00Z"],
-  ["year zero day", "0000-01-01"],
-  ["last day of 9999", "9999-12-31"],
-  ["year 10000 in UTC", "9999-12-31T23:00:00-05:00"],
-  ["unknown time zone", "Mars/Olympus"],
-  ["lone surrogate", "\ud800x"],
-  ["blank", "   "]
-] as const
-
-const pathParameterValues = [
-  ["random UUID", () => randomUUID()],
-  ["not-a-uuid", () => "not-a-uuid"],
-  ["300-char string", () => LONG(300)],
-  ["..%2F..", () => "..%2F.."],
-  ["huge integer", () => HUGE_INTEGER],
-  ["invalid UTF-8", () => "%ED%A0%80"]
-] as const
-
-/** Query values, already percent-encoded. */
-const queryValues = [
-  ["string", ["abc"]],
-  ["1e309", ["1e309"]],
-  ["-1", ["-1"]],
-  ["999999999999", ["999999999999"]],
-  ["repeated twice", ["1", "2"]],
-  ["empty", [""]],
-  ["300-char string", [LONG(300)]],
-  ["invalid UTF-8", ["%ED%A0%80"]],
-  ["malformed escape", ["%ZZ"]],
-  ...oddStrings.filter(([label]) => label !== "lone surrogate").map(([label, value]) =>
-    [label, [encodeURIComponent(value)]] as const
-  )
-] as const
 
 /**
  * Every probe of one operation. Path parameters are a random UUID (or the first value of an enum); with
@@ -277,25 +141,11 @@ const probesOf = (operation: Operation, seeds?: Seeds): ReadonlyArray<Probe> => 
       })
     }
   } else if (body !== undefined) {
-    for (
-      const [label, raw] of [
-        ["no body", undefined],
-        ["{}", "{}"],
-        ["[]", "[]"],
-        ["null", "null"],
-        ["a JSON string", "\"text\""],
-        ["not JSON", "{not json"]
-      ] as const
-    ) {
+    for (const [label, raw] of wholeBodies) {
       probes.push(raw === undefined ? { ...base, path, variant: label } : { ...base, path, variant: label, raw })
     }
     const properties = (body.schema.properties ?? {}) as Record<string, Schema>
-    const required = new Set<string>(body.schema.required ?? [])
-    const example: Record<string, unknown> = ownAddresses(
-      isObject(body.example) ? body.example : Object.fromEntries(
-        [...required].map((name) => [name, plausible(properties[name] ?? {})])
-      )
-    )
+    const example = exampleBody(body)
     for (const [name, schema] of Object.entries(properties)) {
       for (const [label, value] of propertyVariants(schema)) {
         probes.push({
@@ -565,6 +415,24 @@ describe("robustness sweep: malformed requests to every documented operation", (
         "resumeAt",
         "body"
       )
+    })
+
+    it("refuses a multipart body with 415 on every route (the platform's parser answered 500)", async () => {
+      const refused = [["POST", "/api/sections"], ["PUT", `/api/sections/${seeds["sections:id"]}`]] as const
+      for (const [method, path] of refused) {
+        const reply = await api.call(method, path, {
+          raw: "{\"title\":\"x\"}",
+          headers: { "content-type": "multipart/form-data; boundary=x" },
+          ...scoped()
+        })
+        expect({ status: reply.status, success: reply.body?.success }).toEqual({ status: 415, success: false })
+        expect(reply.body.errors).toEqual([expect.objectContaining({ param: "Content-Type", location: "headers" })])
+      }
+      const anonymous = await api.call("POST", "/api/auth/login", {
+        raw: "--x\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\na\r\n--x--\r\n",
+        headers: { "content-type": "multipart/form-data; boundary=x" }
+      })
+      expect(anonymous.status).toBe(415)
     })
 
     it("refuses unpaired surrogate escapes in JSON bodies, and keeps paired ones", async () => {

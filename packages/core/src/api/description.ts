@@ -9,7 +9,8 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 - Errors: \`{"success": false, "message": "…", "errors": [{"param", "msg", "location"}]}\`; \`errors\` comes
   with every 400. Malformed JSON and wrong types answer 400, and so does a body field the route does not
   declare (\`errors[].param\` is its path, e.g. \`access.foo\`): a field is never silently ignored.
-  Bodies over 1 MB answer 413, unknown routes 404.
+  Bodies over 1 MB answer 413, unknown routes 404. No route takes \`multipart/form-data\`: such a body
+  answers 415 (param \`Content-Type\`, location \`headers\`).
   JSON nested more than 64 levels (arrays and objects) answers 400 before it is read. A \`cursor\` that was
   not given by the API (or was altered) answers 400 "cursor is not valid". A JSON string holding an
   unpaired surrogate escape (\`\\uD800\` to \`\\uDFFF\` outside a high-low pair) is not text and answers 400

@@ -7,7 +7,7 @@ import {
 } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
-import { AppError, fieldError, payloadTooLarge } from "../domain/AppError"
+import { AppError, fieldError, payloadTooLarge, unsupportedMediaType } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
 import { same } from "../domain/Text"
 import { readAtMost, utf8Text } from "../platform/bytes"
@@ -43,6 +43,17 @@ const tooDeep = new AppError({
 })
 
 const tooLarge = () => payloadTooLarge(Messages.bodyTooLarge)
+
+/**
+ * No route takes multipart: the API would hand such a body to the platform's multipart parser, which
+ * fails as a defect (a 500) instead of a decoding error. Refused before anything reads it.
+ */
+const multipart = unsupportedMediaType(Messages.multipartBody, [
+  fieldError("Content-Type", same("must be application/json (or the form type the route names)"), "headers")
+])
+
+const isMultipart = (contentType: string | null | undefined) =>
+  contentType != null && /^\s*multipart\//i.test(contentType)
 
 /**
  * Whether JSON text nests `[` and `{` deeper than `max`, counting only outside strings. A recursive
@@ -108,6 +119,16 @@ const refuseUrl = (url: string) => url.includes("%00") ? nulIn("query") : undefi
 const refuseDeclaredLength = (contentLength: string | null | undefined) =>
   Number(contentLength ?? "0") > MAX_BODY_BYTES ? tooLarge() : undefined
 
+/** What the request line and headers alone refuse (a GET or HEAD body is never read). */
+const refuseHead = (
+  method: string,
+  url: string,
+  contentLength: string | null | undefined,
+  contentType: string | null | undefined
+) =>
+  refuseUrl(url) ?? refuseDeclaredLength(contentLength) ??
+    (method !== "GET" && method !== "HEAD" && isMultipart(contentType) ? multipart : undefined)
+
 const refuseBody = (text: string, contentType: string | null | undefined) => {
   if (text.includes("\u0000") || jsonNul.test(text)) return nulIn("body")
   if (mayBeJson(contentType) && nestsDeeperThan(text, MAX_JSON_DEPTH)) return tooDeep
@@ -132,7 +153,12 @@ const reject = (request: Request, error: AppError) =>
 export const admit = async (
   request: Request
 ): Promise<{ readonly refused: Response } | { readonly refused?: undefined; readonly request: Request }> => {
-  const early = refuseUrl(request.url) ?? refuseDeclaredLength(request.headers.get("content-length"))
+  const early = refuseHead(
+    request.method,
+    request.url,
+    request.headers.get("content-length"),
+    request.headers.get("content-type")
+  )
   if (early) return { refused: reject(request, early) }
   if (request.body === null) return { request }
   const body = await readAtMost(request.body, MAX_BODY_BYTES)
@@ -181,10 +207,10 @@ const readLimited = (request: HttpServerRequest.HttpServerRequest) =>
  */
 export const gate = <E, R>(app: HttpApp.Default<E, R>) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    const early = refuseUrl(request.url) ?? refuseDeclaredLength(request.headers["content-length"])
-    if (early) return answer(request, early)
     const method = request.method
     const contentType = request.headers["content-type"]
+    const early = refuseHead(method, request.url, request.headers["content-length"], contentType)
+    if (early) return answer(request, early)
     if (method === "GET" || method === "HEAD" || method === "OPTIONS" || isBinary(contentType)) return app
     return readLimited(request).pipe(
       Effect.matchEffect({

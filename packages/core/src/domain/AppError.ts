@@ -37,6 +37,7 @@ export const notFound = withStatus(404)
 export const conflict = withStatus(409)
 export const gone = withStatus(410)
 export const payloadTooLarge = withStatus(413)
+export const unsupportedMediaType = withStatus(415)
 
 /** A 400 about one field; the message also becomes the field error's `msg`. */
 export const invalidField = (param: string, text: Text, location: ErrorLocation = "body") =>

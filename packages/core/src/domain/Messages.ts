@@ -43,6 +43,7 @@ export const Messages = {
   idempotencyKeyReused: same("Idempotency-Key was already used with another request"),
   idempotencyKeyInvalid: same("Idempotency-Key must be 1 to 255 visible ASCII characters"),
   bodyTooLarge: same("Request body exceeds the 1 MB limit"),
+  multipartBody: same("Request bodies are JSON (or a form where the route says so); multipart is not accepted"),
   nulCharacter: same("Request contains a NUL character"),
   loneSurrogate: same("Request body is not valid Unicode"),
   internal: text("Erro interno do servidor.", "Internal server error."),

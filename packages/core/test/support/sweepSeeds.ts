@@ -12,19 +12,10 @@ import { activePlanOption, activeProduct, approveBusiness, approvePayouts } from
  * the handlers' own rules instead of a 404 on a random id.
  */
 
-/**
- * Real ids, by `<segment>:<path parameter>` or, where one segment names several kinds (certificates,
- * templates and batches), `<segment>/<next segment>:<path parameter>`; the segments are those of the
- * documented path after `/api` (`/api/certificates/templates/{id}` is `certificates/templates:id`, then
- * `certificates:id`); `*:<path parameter>` stands for any path.
- */
+/** Real ids by `<segment>:<path parameter>`, as `seedOf` (scripts/sweep/variants.mjs) reads them. */
 export type Seeds = Readonly<Record<string, string>>
 
-export const seedOf = (seeds: Seeds | undefined, path: string, name: string): string | undefined => {
-  const segments = path.split("/").filter((segment) => segment !== "")
-  const [first, second] = segments[0] === "api" ? segments.slice(1) : segments
-  return seeds?.[`${first}/${second}:${name}`] ?? seeds?.[`${first}:${name}`] ?? seeds?.[`*:${name}`]
-}
+export { seedOf } from "../../../../scripts/sweep/variants.mjs"
 
 /** The sweep's owner: its own password (not the document's examples') and community. */
 export interface SweepOwner {
