@@ -7,7 +7,7 @@ import type { Member } from "../../domain/Caller"
 import { slugify } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
-import { requireRole } from "../../domain/Policy"
+import { requireRole, requireVerifiedEmail } from "../../domain/Policy"
 import { isStaff, staffRoles } from "../../domain/Role"
 import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
@@ -247,6 +247,8 @@ export class Calls extends Effect.Service<Calls>()("@roda/core/call4papers/Calls
       if (space.module !== "call4papers") return yield* Effect.fail(invalidField("spaceId", CallMessages.notACallSpace))
       const { mode } = yield* modeOf(member.communityId, space.spaceId)
       if (mode !== "members") yield* requireRole(member, staffRoles)
+      // issue 52: opening a call needs a confirmed e-mail
+      yield* requireVerifiedEmail(member.account)
       const fields: CallFields = {
         title: input.title,
         slug: input.slug ?? (slugify(input.title) || "chamada"),
