@@ -3,7 +3,15 @@ import { Messages } from "../src/domain/Messages"
 import { uniqueAddress } from "./support/auth"
 import { as, newCommunity } from "./support/community"
 import { expectError, expectInvalid, expectOk } from "./support/envelope"
-import { client, PASSWORD, PLATFORM_ADMIN, register, registerUnverified, startRoda, uniqueEmail } from "./support/harness"
+import {
+  client,
+  PASSWORD,
+  PLATFORM_ADMIN,
+  register,
+  registerUnverified,
+  startRoda,
+  uniqueEmail
+} from "./support/harness"
 import { confirmLinkFor as linkFor, outboxFor, passwordLinkFor, waitForMail } from "./support/outbox"
 import { expireLinks } from "./support/sql"
 
@@ -56,7 +64,11 @@ describe("PUT /api/profiles/{id}/email", () => {
     const reply = await api.put(`/api/profiles/${member.profileId}/email`, { email: wanted }, as(member, community))
     const data = expectOk(reply, 202, Messages.emailChangePending.pt)
     expect(data).toMatchObject({ id: member.profileId, email: member.email, pendingEmail: wanted })
-    expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual(["verify-email", "invitation", "email-change-notice"])
+    expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual([
+      "verify-email",
+      "invitation",
+      "email-change-notice"
+    ])
     expect((await outboxFor(roda, wanted)).map((m) => m.kind)).toEqual(["email-change"])
     // still the old login
     expectOk(await login(member.email))

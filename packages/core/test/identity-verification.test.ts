@@ -1,11 +1,13 @@
 import { afterAll, describe, expect, it } from "vitest"
 import { Messages } from "../src/domain/Messages"
+import { callCommunity } from "./call4papers/calls-support"
+import { recordSale } from "./money/ledger-support"
 import { uniqueAddress } from "./support/auth"
 import { as, newCommunity, type TestCommunity } from "./support/community"
 import { expectCreated, expectError, expectOk } from "./support/envelope"
 import {
-  client,
   type Client,
+  client,
   confirmEmail,
   PASSWORD,
   registerUnverified,
@@ -14,8 +16,6 @@ import {
   uniqueEmail
 } from "./support/harness"
 import { confirmLinkFor, outboxFor } from "./support/outbox"
-import { recordSale } from "./money/ledger-support"
-import { callCommunity } from "./call4papers/calls-support"
 import { sellingCommunity } from "./support/selling"
 
 /** Issue 52, item 4: sign-up sends a confirmation link; some acts need the e-mail confirmed. */
@@ -65,10 +65,13 @@ describe("POST /api/auth/register sends a confirmation link", () => {
   it("writes no link and no e-mail for a refused sign-up, even when many arrive at once", async () => {
     const email = uniqueEmail("corrida")
     const replies = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        api.post("/api/auth/register", { fullName: "Corrida", email, password: PASSWORD }, {
-          clientAddress: uniqueAddress()
-        }))
+      Array.from(
+        { length: 6 },
+        () =>
+          api.post("/api/auth/register", { fullName: "Corrida", email, password: PASSWORD }, {
+            clientAddress: uniqueAddress()
+          })
+      )
     )
     expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409, 409, 409, 409, 409])
     expect((await outboxFor(roda, email)).map((mail) => mail.kind)).toEqual(["verify-email"])

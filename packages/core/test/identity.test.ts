@@ -4,7 +4,15 @@ import { afterAll, describe, expect, it } from "vitest"
 import { MeAnswer } from "../src/identity/Api"
 import { nowSeconds, signToken, TEST_JWT_SECRET, uniqueAddress } from "./support/auth"
 import { expectPlainJson } from "./support/envelope"
-import { client, makeCommunity, PASSWORD, register, registerUnverified, startRoda, uniqueEmail } from "./support/harness"
+import {
+  client,
+  makeCommunity,
+  PASSWORD,
+  register,
+  registerUnverified,
+  startRoda,
+  uniqueEmail
+} from "./support/harness"
 import { outboxFor, passwordLinkFor, waitForMail } from "./support/outbox"
 import { expireLinks, query } from "./support/sql"
 
