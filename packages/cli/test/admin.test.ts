@@ -6,6 +6,7 @@ import {
   makeWorld,
   operatorAccount,
   register,
+  registerUnverified,
   SPAWNS,
   submitBusiness,
   submitPayoutSettings,
@@ -25,7 +26,7 @@ let member: string
 beforeAll(async () => {
   await world.withRoda(async (api) => {
     await operatorAccount(api, OPERATOR)
-    await register(api, UNVERIFIED)
+    await registerUnverified(api, UNVERIFIED)
     const owner = await register(api, uniqueEmail("owner"))
     member = uniqueEmail("member")
     await register(api, member)

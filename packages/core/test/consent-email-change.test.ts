@@ -3,8 +3,16 @@ import { Messages } from "../src/domain/Messages"
 import { uniqueAddress } from "./support/auth"
 import { as, newCommunity } from "./support/community"
 import { expectError, expectInvalid, expectOk } from "./support/envelope"
-import { client, PASSWORD, PLATFORM_ADMIN, register, startRoda, uniqueEmail } from "./support/harness"
-import { outboxFor, passwordLinkFor, waitForMail } from "./support/outbox"
+import {
+  client,
+  PASSWORD,
+  PLATFORM_ADMIN,
+  register,
+  registerUnverified,
+  startRoda,
+  uniqueEmail
+} from "./support/harness"
+import { confirmLinkFor as linkFor, outboxFor, passwordLinkFor, waitForMail } from "./support/outbox"
 import { expireLinks } from "./support/sql"
 
 /**
@@ -18,13 +26,8 @@ afterAll(() => roda.dispose())
 
 /** The `id` and `token` of the newest confirm-email link of `kind` sent to `recipient`. */
 const confirmLinkFor = async (recipient: string, kind = "email-change") => {
-  const mails = (await outboxFor(roda, recipient)).filter((mail) => mail.kind === kind)
-  const mail = mails[mails.length - 1]
-  if (mail === undefined) throw new Error(`no ${kind} e-mail for ${recipient}`)
-  const match = /https?:\/\/\S+\/confirm-email\?\S+/.exec(mail.body)
-  if (match === null) throw new Error(`no confirm-email link in the ${kind} e-mail for ${recipient}`)
-  const url = new URL(match[0])
-  return { id: url.searchParams.get("id")!, token: url.searchParams.get("token")! }
+  const { id, token } = await linkFor(roda, recipient, kind)
+  return { id, token }
 }
 
 const login = (email: string, password = PASSWORD) =>
@@ -48,7 +51,7 @@ describe("PUT /api/profiles/{id}/email", () => {
         Messages.emailOnlyByHolder.pt
       )
     }
-    expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual(["invitation"])
+    expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual(["verify-email", "invitation"])
     expect(await me(member.token)).toMatchObject({ email: member.email })
     // staff may still edit community-level fields
     expectOk(await api.put(`/api/profiles/${member.profileId}`, { bio: "Editado" }, as(owner, community)))
@@ -61,12 +64,17 @@ describe("PUT /api/profiles/{id}/email", () => {
     const reply = await api.put(`/api/profiles/${member.profileId}/email`, { email: wanted }, as(member, community))
     const data = expectOk(reply, 202, Messages.emailChangePending.pt)
     expect(data).toMatchObject({ id: member.profileId, email: member.email, pendingEmail: wanted })
-    expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual(["invitation", "email-change-notice"])
+    expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual([
+      "verify-email",
+      "invitation",
+      "email-change-notice"
+    ])
     expect((await outboxFor(roda, wanted)).map((m) => m.kind)).toEqual(["email-change"])
     // still the old login
     expectOk(await login(member.email))
     expectError(await login(wanted), 401)
-    expect(await me(member.token)).toMatchObject({ email: member.email, emailVerified: false })
+    // the old address, confirmed at sign-up, is still the login
+    expect(await me(member.token)).toMatchObject({ email: member.email, emailVerified: true })
 
     const link = await confirmLinkFor(wanted)
     expectError(await api.post("/api/auth/confirm-email", { id: link.id, token: "wrong" }), 400)
@@ -123,7 +131,7 @@ describe("PUT /api/profiles/{id}/email", () => {
 
 describe("operator rights need a verified e-mail", () => {
   it("a listed but unverified e-mail is not an operator; using a recovery link verifies it", async () => {
-    const boss = await register(api, "Boss", BOSS)
+    const boss = await registerUnverified(api, "Boss", BOSS)
     expect(await me(boss.token)).toMatchObject({ emailVerified: false, isPlatformAdmin: false })
     const { community } = await newCommunity(api)
     expectError(
@@ -140,9 +148,7 @@ describe("operator rights need a verified e-mail", () => {
   it("an account that moves to a listed address is an operator only once that address is confirmed", async () => {
     const { addMember } = await newCommunity(api)
     const member = await addMember("member")
-    // the member verifies their own address first
-    expectOk(await api.post("/api/auth/verify-email", undefined, { token: member.token }))
-    expectOk(await api.post("/api/auth/confirm-email", await confirmLinkFor(member.email, "verify-email")))
+    // the member verified their own address with the link sign-up sent
     expect(await me(member.token)).toMatchObject({ emailVerified: true, isPlatformAdmin: false })
     // a second verification request sends nothing
     expectOk(await api.post("/api/auth/verify-email", undefined, { token: member.token }))

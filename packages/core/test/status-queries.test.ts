@@ -167,7 +167,7 @@ describe("POST /api/status: the order of answers with the membership in the inse
 describe("GET /api/auth/me statements", () => {
   it("answers in 1 statement", async () => {
     const { n, result } = await statements(() => api.get("/api/auth/me", { token: setup.alice.token }))
-    expect(expectOk(result)).toMatchObject({ id: setup.alice.id, isPlatformAdmin: false, emailVerified: false })
+    expect(expectOk(result)).toMatchObject({ id: setup.alice.id, isPlatformAdmin: false, emailVerified: true })
     expect(n).toBe(1)
   })
 })

@@ -4,6 +4,7 @@ import { Effect, Option } from "effect"
 import { as, intBetween, json, reasonOf, uuid } from "../options"
 import { fields, print, table } from "../output"
 import { operator, withServices } from "../session"
+import { accounts } from "./accounts"
 import { audit } from "./audit"
 
 const subject = Args.choice([["business", "business" as const], ["payout", "payout" as const]], { name: "subject" })
@@ -184,7 +185,7 @@ const fees = Command.make("fees").pipe(
 
 export const admin = Command.make("admin").pipe(
   Command.withDescription(
-    "Platform operators: reviews of business information and payout settings, fee overrides, the audit log"
+    "Platform operators: reviews of business information and payout settings, fee overrides, the audit log, accounts sharing an e-mail"
   ),
-  Command.withSubcommands([reviews, fees, audit])
+  Command.withSubcommands([reviews, fees, audit, accounts])
 )

@@ -5,7 +5,7 @@ import type { Account, Member } from "../domain/Caller"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
-import { requireRole } from "../domain/Policy"
+import { requireRole, requireVerifiedEmail } from "../domain/Policy"
 import { isStaff, managerRoles, type Role, staffRoles } from "../domain/Role"
 import { Identity } from "../identity/Identity"
 import { Ids } from "../platform/Ids"
@@ -202,6 +202,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       const role = input.role ?? "member"
       yield* requireInviter(member, role, invite)
       yield* checkRoleAuthority(member, [role])
+      yield* requireVerifiedEmail(member.account)
       // Counted once the caller may add members: a refused caller cannot use up the community's budget.
       yield* limits.enforce("invite", member.communityId)
       const { profileId, status } = yield* transaction(

@@ -88,7 +88,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        "Owner or admin; also any member when the community setting `membersCanInvite` is true (then only with role `member`: another role answers 403, as does any call of a non-manager when the setting is false or absent). A new e-mail creates the account with an active profile and e-mails a set-password link valid 7 days. An existing account (a removed member included) is never made a member without consent: 201 with `data.status: \"invited\"`, an invitation e-mail (with a set-password link if the account has no password yet), accepted or declined by the holder with POST /api/profiles/{id}/accept|decline. 409 when already a member or already invited."
+        "Owner or admin; also any member when the community setting `membersCanInvite` is true (then only with role `member`: another role answers 403, as does any call of a non-manager when the setting is false or absent). A new e-mail creates the account with an active profile and e-mails a set-password link valid 7 days. An existing account (a removed member included) is never made a member without consent: 201 with `data.status: \"invited\"`, an invitation e-mail (with a set-password link if the account has no password yet), accepted or declined by the holder with POST /api/profiles/{id}/accept|decline. 409 when already a member or already invited. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52)."
       )
       .annotate(OpenApi.Summary, "Invite a member")
   )
@@ -103,7 +103,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .addError(Conflict)
       .annotate(
         OpenApi.Description,
-        "Owner or admin. A new e-mail creates the account and its active profile with `role` (default member), and the account is sent a set-password link. An existing account gets an invitation instead (201, `data.status: \"invited\"`, an e-mail; see /invite): it is no member until it accepts. 409 when already a member or already invited."
+        "Owner or admin. A new e-mail creates the account and its active profile with `role` (default member), and the account is sent a set-password link. An existing account gets an invitation instead (201, `data.status: \"invited\"`, an e-mail; see /invite): it is no member until it accepts. 409 when already a member or already invited. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52)."
       )
       .annotate(OpenApi.Summary, "Add a member")
   )

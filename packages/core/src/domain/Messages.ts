@@ -76,6 +76,11 @@ export const Messages = {
     "Se o e-mail ainda não foi confirmado, enviamos um link de confirmação.",
     "If the e-mail is not confirmed yet, a confirmation link has been sent."
   ),
+  /** Not in spec §7: the gates of a verified e-mail (issue 52), see `requireVerifiedEmail`. */
+  emailNotVerified: text(
+    "Confirme seu e-mail antes: use o link que enviamos (ou peça outro em POST /api/auth/verify-email).",
+    "Confirm your e-mail first: use the link we sent (or ask for another with POST /api/auth/verify-email)."
+  ),
   emailChangePending: text(
     "Enviamos um link de confirmação para o novo e-mail; o login muda quando ele for usado.",
     "A confirmation link was sent to the new e-mail; the login changes once it is used."

@@ -62,7 +62,10 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       .addError(TooManyRequests)
       .addError(BadRequest)
       .addError(Conflict)
-      .annotate(OpenApi.Description, "Creates an account (no community). 409 when the e-mail is registered.")
+      .annotate(
+        OpenApi.Description,
+        "Creates an account (no community) and e-mails a confirmation link (valid 24 hours, used through POST /api/auth/confirm-email), written in the same transaction as the account. The token answered works at once: sign-in does not wait for the confirmation. Inviting others, opening a call for papers, requesting a payout and platform-operator rights need a confirmed e-mail (403 otherwise). 409 when the e-mail is registered."
+      )
       .annotate(OpenApi.Summary, "Register an account")
   )
   .add(
@@ -141,7 +144,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,
-        "Sends the caller a link (valid 24 hours) to their current address that verifies it when used through POST /api/auth/confirm-email. Sign-up itself sends none (a client calls this after registering); an already verified address gets nothing."
+        "Sends the caller a link (valid 24 hours) to their current address that verifies it when used through POST /api/auth/confirm-email. Sign-up sends one already; this sends a fresh one (e.g. when the first expired). An already verified address gets nothing."
       )
       .annotate(OpenApi.Summary, "Send an e-mail verification link")
   )

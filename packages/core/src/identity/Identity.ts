@@ -11,7 +11,7 @@ import { Passwords } from "../platform/Passwords"
 import { Tokens } from "../platform/Tokens"
 import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
-import { outsideTransaction, transactional } from "../sql/transaction"
+import { atomic, outsideTransaction, transactional } from "../sql/transaction"
 import { type AccountRow, AccountsRepo, emailPurposes, type LinkPurpose, normalEmail, passwordPurposes } from "./Repo"
 
 const HOUR = 60 * 60 * 1000
@@ -114,10 +114,26 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       }
     )
 
+    /** A `verify-email` link to `email`, e-mailed through the outbox (in the caller's transaction). */
+    const sendVerification = (accountId: string, email: string) =>
+      Effect.gen(function*() {
+        const link = yield* issueLink(accountId, "verify-email", email)
+        yield* mailer.send({
+          to: email,
+          kind: "verify-email",
+          subject: "Confirme seu e-mail / Confirm your e-mail",
+          text: `Confirme seu e-mail pelo link (válido por 24 horas):\n${link}\n\n` +
+            `Confirm your e-mail with this link (valid for 24 hours):\n${link}\n`
+        })
+      })
+
+    /** The account, and its confirmation link e-mailed in the same transaction; sign-in works before it is used. */
     const register = traced("Identity.register")(function*(
       input: { fullName: string; email: string; password: string }
     ) {
-      const row = yield* createAccount(input)
+      const row = yield* atomic(sql)(
+        Effect.tap(createAccount(input), (created) => sendVerification(created.id, created.email))
+      )
       const token = yield* tokens.issue({ accountId: row.id, email: row.email })
       return { ...summary(row), token }
     })
@@ -303,14 +319,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       const account = yield* repo.findById(accountId)
       if (Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
       if (account.value.emailVerifiedAt !== null) return
-      const link = yield* issueLink(accountId, "verify-email", account.value.email)
-      yield* mailer.send({
-        to: account.value.email,
-        kind: "verify-email",
-        subject: "Confirme seu e-mail / Confirm your e-mail",
-        text: `Confirme seu e-mail pelo link (válido por 24 horas):\n${link}\n\n` +
-          `Confirm your e-mail with this link (valid for 24 hours):\n${link}\n`
-      })
+      yield* sendVerification(accountId, account.value.email)
     })
 
     /**

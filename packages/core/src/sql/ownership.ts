@@ -38,6 +38,7 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   // identity
   accounts: "identity",
   password_links: "identity",
+  account_email_conflicts: "identity",
   login_failures: "identity",
   // communities
   communities: "communities",

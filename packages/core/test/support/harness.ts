@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto"
 import { EMBEDDED_TEMPLATE_DIR } from "../../../../testing/embeddedTemplate"
 import { testPlatform } from "../../../../testing/passwords"
 import { defaultOptions, makeRoda, RATE_LIMITS_OFF, type Roda, secret } from "../../node/index"
+import { confirmLinkFor } from "./outbox"
 
 /**
  * The database the suites run on: PostgreSQL when DATABASE_URL is set (the test file's own database,
@@ -107,10 +108,29 @@ export interface TestUser {
   readonly token: string
 }
 
-export const register = async (api: Client, fullName = "Ana Souza", email = uniqueEmail()): Promise<TestUser> => {
+/** Signs up without using the confirmation link: the account cannot invite, open calls or request payouts. */
+export const registerUnverified = async (
+  api: Client,
+  fullName = "Ana Souza",
+  email = uniqueEmail()
+): Promise<TestUser> => {
   const reply = await api.post("/api/auth/register", { fullName, email, password: PASSWORD })
   if (reply.status !== 201) throw new Error(`register failed: ${reply.status} ${JSON.stringify(reply.body)}`)
   return { id: reply.body.data.id, email, fullName, token: reply.body.data.token }
+}
+
+/** Uses, as the holder would, the newest confirmation link e-mailed to `email` (sign-up sends one). */
+export const confirmEmail = async (api: Client, email: string) => {
+  const link = await confirmLinkFor(api.roda, email)
+  const reply = await api.post("/api/auth/confirm-email", { id: link.id, token: link.token })
+  if (reply.status !== 200) throw new Error(`confirm-email failed: ${reply.status} ${JSON.stringify(reply.body)}`)
+}
+
+/** Signs up and confirms the e-mail through the link sent, as most people do before inviting anyone. */
+export const register = async (api: Client, fullName = "Ana Souza", email = uniqueEmail()): Promise<TestUser> => {
+  const user = await registerUnverified(api, fullName, email)
+  await confirmEmail(api, email)
+  return user
 }
 
 /** A community with its owner, plus helpers to add members with a role. */

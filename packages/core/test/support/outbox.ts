@@ -30,6 +30,17 @@ export const passwordLinkFor = async (roda: Roda, recipient: string, kind = "inv
   return { url: url.toString(), id: url.searchParams.get("id")!, token: url.searchParams.get("token")!, mail }
 }
 
+/** The confirm-email link (`id` and `token`) of the newest e-mail of `kind` sent to `recipient`. */
+export const confirmLinkFor = async (roda: Roda, recipient: string, kind = "verify-email") => {
+  const mails = (await outboxFor(roda, recipient)).filter((mail) => mail.kind === kind)
+  const mail = mails[mails.length - 1]
+  if (mail === undefined) throw new Error(`no ${kind} e-mail for ${recipient}`)
+  const match = /https?:\/\/\S+\/confirm-email\?\S+/.exec(mail.body)
+  if (match === null) throw new Error(`no confirm-email link in the ${kind} e-mail for ${recipient}`)
+  const url = new URL(match[0])
+  return { id: url.searchParams.get("id")!, token: url.searchParams.get("token")!, mail }
+}
+
 /**
  * Waits (up to about 5 s) until `recipient` has at least `count` e-mails of `kind`, and returns them:
  * some e-mails (password recovery) are written just after the answer, off the request path.

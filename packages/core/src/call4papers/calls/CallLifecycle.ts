@@ -3,7 +3,7 @@ import { Clock, Effect } from "effect"
 import { type AppError, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { slugify } from "../../domain/Fields"
-import { requireRole } from "../../domain/Policy"
+import { requireRole, requireVerifiedEmail } from "../../domain/Policy"
 import { staffRoles } from "../../domain/Role"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
@@ -44,6 +44,8 @@ export class CallLifecycle extends Effect.Service<CallLifecycle>()("@roda/core/c
       if (space.module !== "call4papers") return yield* Effect.fail(invalidField("spaceId", CallMessages.notACallSpace))
       const { mode } = yield* modeOf(member.communityId, space.spaceId)
       if (mode !== "members") yield* requireRole(member, staffRoles)
+      // issue 52: opening a call needs a confirmed e-mail
+      yield* requireVerifiedEmail(member.account)
       const fields: CallFields = {
         title: input.title,
         slug: input.slug ?? (slugify(input.title) || "chamada"),

@@ -17,7 +17,7 @@ export const open = HttpApiEndpoint.post("open", "/call4papers")
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
-    "Opens a call in `draft` (design/states.md \"Call for papers\"). `spaceId` is required (400 `ID do espaço é obrigatório.`) and must name a call4papers space of this community (400). In a space of mode `organisers` only owner, admin or moderator may open calls (403); in mode `members` any member may. The creator becomes an accepted owner of the call. `slug` is generated from the title when absent; an explicit slug taken in the space answers 409. `opensAt` must be before `closesAt` (400, param `closesAt`). `communityVoting` turns on the open community vote; `anonymousReviews` hides reviewer names from proposers."
+    "Opens a call in `draft` (design/states.md \"Call for papers\"). `spaceId` is required (400 `ID do espaço é obrigatório.`) and must name a call4papers space of this community (400). In a space of mode `organisers` only owner, admin or moderator may open calls (403); in mode `members` any member may. The creator becomes an accepted owner of the call. `slug` is generated from the title when absent; an explicit slug taken in the space answers 409. `opensAt` must be before `closesAt` (400, param `closesAt`). `communityVoting` turns on the open community vote; `anonymousReviews` hides reviewer names from proposers. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52)."
   )
   .annotate(OpenApi.Summary, "Open a call for papers")
 

@@ -7,7 +7,7 @@ import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { formatMoney } from "../../domain/Money"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
-import { requirePlatformAdmin, requireRole } from "../../domain/Policy"
+import { requirePlatformAdmin, requireRole, requireVerifiedEmail } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
@@ -159,6 +159,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
 
     const request = traced("Payouts.request")(function*(member: Member, input: PayoutRequest) {
       yield* requireRole(member, payoutManagers)
+      yield* requireVerifiedEmail(member.account)
       const { communityId } = member
       // Spec §7: no approved payout settings, no withdrawal.
       const approved = yield* selling.approvedPayout(communityId)

@@ -35,6 +35,7 @@ import blobs from "./0034_blobs"
 import instanceSettings from "./0035_instance_settings"
 import operatorAuditClientAddress from "./0036_operator_audit_client_address"
 import rateLimits from "./0038_rate_limits"
+import emailNfc from "./0039_email_nfc"
 import disputesConnect from "./0040_disputes_connect"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
@@ -76,5 +77,6 @@ export const migrations = {
   "0035_instance_settings": instanceSettings,
   "0036_operator_audit_client_address": operatorAuditClientAddress,
   "0038_rate_limits": rateLimits,
+  "0039_email_nfc": emailNfc,
   "0040_disputes_connect": disputesConnect
 }
