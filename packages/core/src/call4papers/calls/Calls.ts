@@ -1,3 +1,4 @@
+import type { Text } from "../../domain/Text"
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { Clock, Effect, Option, Schema } from "effect"
@@ -82,7 +83,7 @@ const checkTimes = (fields: EventDateFields) =>
     ? Effect.fail(invalidField("endTime", CallMessages.eventTimesOrder))
     : Effect.void
 
-const taken = (param: string, message: typeof CallMessages.slugTaken) => conflict(message, [fieldError(param, message)])
+const taken = (param: string, message: Text) => conflict(message, [fieldError(param, message)])
 
 /** Fails with `error()` instead of a unique violation; other SQL errors are defects. */
 const onUnique = (error: () => AppError) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>

@@ -860,7 +860,7 @@ export class Submissions extends Effect.Service<Submissions>()("@roda/core/call4
       }
     })
 
-    const refuse = (text: typeof M.noOpenOffer) => Effect.fail(conflict(text, [fieldError("status", text)]))
+    const refuse = (text: Text) => Effect.fail(conflict(text, [fieldError("status", text)]))
 
     /** The terms of a new offer: the fields sent, over the last offer's (or the proposal's track). */
     const termsOf = (s: Seen, offers: ReadonlyArray<OfferRow>, input: OfferInput) =>
