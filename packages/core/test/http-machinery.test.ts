@@ -9,18 +9,28 @@ const roda = startRoda()
 const api = client(roda)
 afterAll(() => roda.dispose())
 
-const NOT_MEMBER = { success: false, message: "Você não é membro desta comunidade." }
+const NOT_MEMBER = { success: false, code: "not_member", message: "Você não é membro desta comunidade." }
 const HEADER_MISSING = {
   success: false,
+  code: "community_header_missing",
   message: "Send the community in the X-CommunityId header.",
   errors: [{ param: "X-CommunityId", msg: "X-CommunityId é obrigatório", location: "headers" }]
 }
-const ACTING_FORBIDDEN = { success: false, message: "Permissões insuficientes para usar X-ProfileId." }
-const ACTING_NOT_FOUND = { success: false, message: "Profile not found in this community." }
-const ROUTE_NOT_FOUND = { success: false, message: "Rota não encontrada." }
-const TOO_LARGE = { success: false, message: "Request body exceeds the 1 MB limit" }
+const ACTING_FORBIDDEN = {
+  success: false,
+  code: "acting_profile_forbidden",
+  message: "Permissões insuficientes para usar X-ProfileId."
+}
+const ACTING_NOT_FOUND = {
+  success: false,
+  code: "acting_profile_not_found",
+  message: "Profile not found in this community."
+}
+const ROUTE_NOT_FOUND = { success: false, code: "route_not_found", message: "Rota não encontrada." }
+const TOO_LARGE = { success: false, code: "body_too_large", message: "Request body exceeds the 1 MB limit" }
 const NOT_AN_OBJECT = {
   success: false,
+  code: "invalid_input",
   message: "must be a JSON object",
   errors: [{ param: "body", msg: "must be a JSON object", location: "body" }]
 }
@@ -115,6 +125,7 @@ describe("request bodies", () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual({
       success: false,
+      code: "invalid_json",
       message: "Request body is not valid JSON",
       errors: [{ param: "body", msg: "must be valid JSON", location: "body" }]
     })
@@ -146,6 +157,7 @@ describe("request bodies", () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual({
       success: false,
+      code: "invalid_input",
       message: "Expected string, actual 1",
       errors: [
         { param: "fullName", msg: "Expected string, actual 1", location: "body" },
@@ -175,6 +187,7 @@ describe("request bodies", () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual({
       success: false,
+      code: "invalid_input",
       message: "must be a valid UUID",
       errors: [{ param: "id", msg: "must be a valid UUID", location: "params" }]
     })
@@ -276,7 +289,7 @@ describe("routes", () => {
     expect(reply.headers.get("content-type")).toContain("application/json")
 
     const english = await api.get("/api/nothing-here", { headers: { "accept-language": "en" } })
-    expect(english.body).toEqual({ success: false, message: "Route not found." })
+    expect(english.body).toEqual({ success: false, code: "route_not_found", message: "Route not found." })
   })
 
   it("answers HEAD on a GET route with the GET's status and headers, and no body", async () => {
@@ -373,6 +386,7 @@ describe("Accept-Language", () => {
     expect(reply.status).toBe(403)
     expect(reply.body).toEqual({
       success: false,
+      code: "not_member",
       message: expected === "en" ? "You are not a member of this community." : "Você não é membro desta comunidade."
     })
   })
@@ -412,6 +426,7 @@ describe("X-CommunityId", () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual({
       success: false,
+      code: "community_header_missing",
       message: "Send the community in the X-CommunityId header.",
       errors: [{ param: "X-CommunityId", msg: "X-CommunityId is required", location: "headers" }]
     })
@@ -420,7 +435,7 @@ describe("X-CommunityId", () => {
   it("is checked after the token: no token answers 401", async () => {
     const reply = await api.get("/api/profiles/list")
     expect(reply.status).toBe(401)
-    expect(reply.body).toEqual({ success: false, message: "Authentication token is required" })
+    expect(reply.body).toEqual({ success: false, code: "token_required", message: "Authentication token is required" })
   })
 
   it("accepts the id in upper case", async () => {
@@ -461,7 +476,11 @@ describe("roles", () => {
     async (role) => {
       const reply = await settings(world[role])
       expect(reply.status).toBe(403)
-      expect(reply.body).toEqual({ success: false, message: roleRequired(["owner", "admin"], role) })
+      expect(reply.body).toEqual({
+        success: false,
+        code: "role_required",
+        message: roleRequired(["owner", "admin"], role)
+      })
     }
   )
 
@@ -494,7 +513,11 @@ describe("X-ProfileId", () => {
         headers: { "accept-language": "en" }
       })
     )
-    expect(english.body).toEqual({ success: false, message: "Insufficient permissions to use X-ProfileId." })
+    expect(english.body).toEqual({
+      success: false,
+      code: "acting_profile_forbidden",
+      message: "Insufficient permissions to use X-ProfileId."
+    })
   })
 
   it("is refused to finance: 403 (rule 1)", async () => {
@@ -537,6 +560,7 @@ describe("X-ProfileId", () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual({
       success: false,
+      code: "invalid_input",
       message: "X-ProfileId must be a valid UUID",
       errors: [{ param: "X-ProfileId", msg: "X-ProfileId must be a valid UUID", location: "headers" }]
     })
@@ -561,7 +585,11 @@ describe("X-ProfileId", () => {
   it("does not lend the acted profile's role: a moderator acting as an admin stays a moderator (rule 4)", async () => {
     const reply = await settings(world.moderator, { profile: world.admin.profileId })
     expect(reply.status).toBe(403)
-    expect(reply.body).toEqual({ success: false, message: roleRequired(["owner", "admin"], "moderator") })
+    expect(reply.body).toEqual({
+      success: false,
+      code: "role_required",
+      message: roleRequired(["owner", "admin"], "moderator")
+    })
   })
 })
 

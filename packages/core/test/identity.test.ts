@@ -27,11 +27,15 @@ const PASSWORD_RULE =
 const NEW_PASSWORD = "Another456"
 const SEVEN_DAYS = 7 * 24 * 60 * 60
 
-const INVALID_CREDENTIALS = { success: false, message: "E-mail ou senha inválidos." }
-const TOKEN_REQUIRED = { success: false, message: "Authentication token is required" }
-const TOKEN_INVALID = { success: false, message: "Invalid or expired token" }
-const TOO_MANY = { success: false, message: "Muitas tentativas de login. Tente novamente mais tarde." }
-const LINK_GONE = { success: false, message: "Este link já foi usado ou expirou." }
+const INVALID_CREDENTIALS = { success: false, code: "invalid_credentials", message: "E-mail ou senha inválidos." }
+const TOKEN_REQUIRED = { success: false, code: "token_required", message: "Authentication token is required" }
+const TOKEN_INVALID = { success: false, code: "token_invalid", message: "Invalid or expired token" }
+const TOO_MANY = {
+  success: false,
+  code: "too_many_attempts",
+  message: "Muitas tentativas de login. Tente novamente mais tarde."
+}
+const LINK_GONE = { success: false, code: "link_expired", message: "Este link já foi usado ou expirou." }
 
 const login = (email: string, password: string, clientAddress = uniqueAddress(), client = api) =>
   client.post("/api/auth/login", { email, password }, { clientAddress })
@@ -79,6 +83,7 @@ describe("POST /api/auth/register", () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual({
       success: false,
+      code: "invalid_input",
       message: PASSWORD_RULE,
       errors: [{ param: "password", msg: PASSWORD_RULE, location: "body" }]
     })
@@ -106,6 +111,7 @@ describe("POST /api/auth/register", () => {
       expect(reply.status).toBe(400)
       expect(reply.body).toEqual({
         success: false,
+        code: "invalid_input",
         message: "must be a valid e-mail address",
         errors: [{ param: "email", msg: "must be a valid e-mail address", location: "body" }]
       })
@@ -117,6 +123,7 @@ describe("POST /api/auth/register", () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual({
       success: false,
+      code: "invalid_input",
       message: "fullName is required",
       errors: [
         { param: "fullName", msg: "fullName is required", location: "body" },
@@ -144,7 +151,7 @@ describe("POST /api/auth/register", () => {
     const user = await register(api)
     const again = await api.post("/api/auth/register", { fullName: "Other", email: user.email, password: PASSWORD })
     expect(again.status).toBe(409)
-    expect(again.body).toEqual({ success: false, message: "Este e-mail já está cadastrado." })
+    expect(again.body).toEqual({ success: false, code: "email_taken", message: "Este e-mail já está cadastrado." })
 
     const otherCase = await api.post("/api/auth/register", {
       fullName: "Other",
@@ -152,7 +159,7 @@ describe("POST /api/auth/register", () => {
       password: PASSWORD
     })
     expect(otherCase.status).toBe(409)
-    expect(otherCase.body).toEqual({ success: false, message: "Este e-mail já está cadastrado." })
+    expect(otherCase.body).toEqual({ success: false, code: "email_taken", message: "Este e-mail já está cadastrado." })
 
     const english = await api.post(
       "/api/auth/register",
@@ -160,7 +167,7 @@ describe("POST /api/auth/register", () => {
       { headers: { "accept-language": "en" } }
     )
     expect(english.status).toBe(409)
-    expect(english.body).toEqual({ success: false, message: "This e-mail is already registered." })
+    expect(english.body).toEqual({ success: false, code: "email_taken", message: "This e-mail is already registered." })
   })
 })
 
@@ -220,7 +227,11 @@ describe("POST /api/auth/login", () => {
       { email: user.email, password: "Wrong1234" },
       { clientAddress: uniqueAddress(), headers: { "accept-language": "en" } }
     )
-    expect(english.body).toEqual({ success: false, message: "Invalid e-mail or password." })
+    expect(english.body).toEqual({
+      success: false,
+      code: "invalid_credentials",
+      message: "Invalid e-mail or password."
+    })
   })
 
   it("refuses a body without password: 400", async () => {
@@ -269,7 +280,11 @@ describe("POST /api/auth/login", () => {
         { clientAddress: address, headers: { "accept-language": "en" } }
       )
       expect(english.status).toBe(429)
-      expect(english.body).toEqual({ success: false, message: "Too many login attempts. Try again later." })
+      expect(english.body).toEqual({
+        success: false,
+        code: "too_many_attempts",
+        message: "Too many login attempts. Try again later."
+      })
       // the holder, elsewhere, is not locked out (issue 10, item 5)
       expect((await login(user.email, PASSWORD, uniqueAddress(), strictApi)).status).toBe(200)
     })
@@ -494,6 +509,7 @@ describe("PUT /api/auth/change-password", () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual({
       success: false,
+      code: "current_password_wrong",
       message: "A senha atual está incorreta.",
       errors: [{ param: "currentPassword", msg: "A senha atual está incorreta.", location: "body" }]
     })
@@ -506,6 +522,7 @@ describe("PUT /api/auth/change-password", () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual({
       success: false,
+      code: "invalid_input",
       message: PASSWORD_RULE,
       errors: [{ param: "newPassword", msg: PASSWORD_RULE, location: "body" }]
     })
@@ -623,6 +640,7 @@ describe("POST /api/auth/set-password", () => {
     expect(wrong.status).toBe(400)
     expect(wrong.body).toEqual({
       success: false,
+      code: "link_invalid",
       message: "Link inválido.",
       errors: [{ param: "token", msg: "Link inválido.", location: "body" }]
     })
@@ -676,6 +694,7 @@ describe("POST /api/auth/set-password", () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual({
       success: false,
+      code: "invalid_input",
       message: "must be a valid UUID",
       errors: [{ param: "id", msg: "must be a valid UUID", location: "body" }]
     })

@@ -227,7 +227,7 @@ describe("makeAppHandler", () => {
   it("answers a defect with the 500 envelope and reports it", async () => {
     const response = await fetch(`${base}/defect`)
     expect(response.status).toBe(500)
-    expect(await response.json()).toEqual({ success: false, message: "Internal server error." })
+    expect(await response.json()).toEqual({ success: false, code: "internal_error", message: "Internal server error." })
     expect(failures.some((cause) => Cause.pretty(cause).includes("boom"))).toBe(true)
   })
 })

@@ -6,8 +6,12 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 - Success: \`{"success": true, "message": "…", "data": …}\`; creation answers 201 with \`data.id\`.
 - Lists: \`data\` is an array and \`pagination\` is \`{"limit": n, "nextCursor": "…" | null}\`: keyset
   pagination with \`?limit=\` (default 20, max 100) and \`?cursor=\` (the \`nextCursor\` of the previous page).
-- Errors: \`{"success": false, "message": "…", "errors": [{"param", "msg", "location"}]}\`; \`errors\` comes
-  with every 400. Malformed JSON and wrong types answer 400, and so does a body field the route does not
+- Errors: \`{"success": false, "code": "…", "message": "…", "errors": [{"param", "msg", "location"}]}\`;
+  \`errors\` comes with every 400. \`code\` names what happened, stable across languages and wording
+  (\`not_member\`, \`community_header_missing\`, \`insufficient_balance\`): act on the code, show the message.
+  A failure whose words are made on the spot has its status's code: \`invalid_input\` for every schema
+  failure (400), \`unauthenticated\`, \`forbidden\`, \`not_found\`, \`conflict\`, \`gone\`,
+  \`payload_too_large\`, \`rate_limited\`, \`service_unavailable\`, \`internal_error\`. Malformed JSON and wrong types answer 400, and so does a body field the route does not
   declare (\`errors[].param\` is its path, e.g. \`access.foo\`): a field is never silently ignored.
   Bodies over 1 MB answer 413, unknown routes 404. No route takes \`multipart/form-data\`: such a body
   answers 415 (param \`Content-Type\`, location \`headers\`).

@@ -123,7 +123,7 @@ export const envelopeMiddleware = (api: HttpApi.HttpApi.Any) => {
       return Effect.logError("Statement cancelled (statement_timeout)", cause).pipe(Effect.as(serviceUnavailable()))
     }
     return Effect.logError("Unexpected failure", cause).pipe(
-      Effect.as(new AppError({ status: 500, text: Messages.internal }))
+      Effect.as(new AppError({ status: 500, text: Messages.internalError }))
     )
   }
   return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>

@@ -1,3 +1,4 @@
+import type { Text } from "../domain/Text"
 import { HttpApiError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -53,7 +54,7 @@ const keeps = (exit: Answer) => {
 
 const sha256 = sha256Hex
 
-const keyError = (status: number, text: typeof Messages.idempotencyKeyReused) =>
+const keyError = (status: number, text: Text) =>
   new AppError({ status, text, errors: [fieldError("Idempotency-Key", text, "headers")] })
 
 interface Stored {

@@ -1,9 +1,9 @@
-import { same, type Text, text } from "../domain/Text"
+import { coded, same, text, type Text } from "../domain/Text"
 
 const moves = (allowed: ReadonlyArray<string>, none: string) => allowed.length > 0 ? allowed.join(", ") : none
 
 /** Messages of the certificates feature (house-style: a feature keeps its own catalogue). */
-export const CertificateMessages = {
+export const CertificateMessages = coded({
   statusMove: (from: string, to: string, allowed: ReadonlyArray<string>): Text =>
     text(
       `Não é possível mudar de ${from} para ${to}. Movimentos permitidos: ${moves(allowed, "nenhum")}.`,
@@ -110,4 +110,4 @@ export const CertificateMessages = {
   ),
   fileLinkInvalid: text("Link de arquivo inválido ou expirado.", "File link invalid or expired."),
   preview: text("Pré-visualização.", "Preview.")
-}
+})

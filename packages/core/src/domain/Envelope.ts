@@ -29,6 +29,7 @@ export const CreatedId = Schema.Struct({ id: Schema.String })
 
 export const ErrorBody = Schema.Struct({
   success: Schema.Literal(false),
+  code: Schema.String,
   message: Schema.String,
   errors: Schema.optional(
     Schema.Array(

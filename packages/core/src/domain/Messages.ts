@@ -1,11 +1,11 @@
 import type { Text } from "./Text"
-import { same, text } from "./Text"
+import { coded, same, text } from "./Text"
 
 /**
  * The message catalogue. Strings of spec §7 are verbatim in `pt` (the default language);
  * English-only strings of the spec read the same in both languages.
  */
-export const Messages = {
+export const Messages = coded({
   // spec §7
   tokenRequired: same("Authentication token is required"),
   tokenInvalid: same("Invalid or expired token"),
@@ -46,7 +46,7 @@ export const Messages = {
   multipartBody: same("Request bodies are JSON (or a form where the route says so); multipart is not accepted"),
   nulCharacter: same("Request contains a NUL character"),
   loneSurrogate: same("Request body is not valid Unicode"),
-  internal: text("Erro interno do servidor.", "Internal server error."),
+  internalError: text("Erro interno do servidor.", "Internal server error."),
   communityMismatch: same("communityId must equal the X-CommunityId header"),
 
   // identity
@@ -365,4 +365,4 @@ export const Messages = {
     "Apenas operadores da plataforma (SuperAdmin) podem fazer isto.",
     "Only platform operators (SuperAdmin) may do this."
   )
-} as const
+})

@@ -32,3 +32,47 @@ export const languageOf = (acceptLanguage: string | undefined): Language => {
   }
   return "pt"
 }
+
+/** `notMember` → `not_member`: the code of a catalogue entry, from its name. */
+export type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S
+
+export const snakeCase = <S extends string>(name: S): SnakeCase<S> =>
+  name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`) as SnakeCase<S>
+
+/**
+ * A message of a catalogue with its code: the stable, machine-readable name of what happened
+ * (`community_header_missing`), sent beside the words in every error body, so that a client can act on
+ * it whatever the language and however the words are later improved.
+ */
+export interface Message<Code extends string = string> extends Text {
+  readonly code: Code
+}
+
+type Coded<Catalogue> = {
+  readonly [K in keyof Catalogue]: K extends string
+    ? Catalogue[K] extends (...args: infer Args) => Text ? (...args: Args) => Message<SnakeCase<K>>
+    : Message<SnakeCase<K>>
+    : never
+}
+
+/**
+ * A catalogue whose every message carries its code, the entry's name in snake case: a feature's
+ * messages are written as `{ notMember: text(…) }` and read as `Messages.notMember.code === "not_member"`.
+ * Entries of several catalogues with one name (`notFound`) share the code: they say the same thing.
+ */
+export const coded = <Catalogue extends Record<string, Text | ((...args: any) => Text)>>(
+  catalogue: Catalogue
+): Coded<Catalogue> =>
+  Object.fromEntries(
+    Object.entries(catalogue).map(([name, entry]) => {
+      const code = snakeCase(name)
+      return [
+        name,
+        typeof entry === "function"
+          ? (...args: ReadonlyArray<unknown>) => ({ ...(entry as (...a: ReadonlyArray<unknown>) => Text)(...args), code })
+          : { ...entry, code }
+      ]
+    })
+  ) as Coded<Catalogue>

@@ -5,10 +5,14 @@ import { same } from "../domain/Text"
 
 const errorEnvelopeJsonSchema = {
   type: "object",
-  required: ["success", "message"],
+  required: ["success", "code", "message"],
   properties: {
     success: { type: "boolean", enum: [false] },
-    message: { type: "string" },
+    code: {
+      type: "string",
+      description: "What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words"
+    },
+    message: { type: "string", description: "What happened, in words, in the caller's language (`Accept-Language`)" },
     errors: {
       type: "array",
       items: {

@@ -1,6 +1,6 @@
-import { text } from "../domain/Text"
+import { coded, text } from "../domain/Text"
 
-export const OAuthMessages = {
+export const OAuthMessages = coded({
   requestFound: text("Pedido de autorização encontrado.", "Authorization request found."),
   requestNotFound: text(
     "Pedido de autorização não encontrado ou expirado.",
@@ -17,4 +17,4 @@ export const OAuthMessages = {
   disconnected: text("Assistente desconectado.", "Assistant disconnected."),
   diagnostics: text("Diagnóstico da conexão.", "Connection diagnostics."),
   audit: text("Auditoria do MCP.", "MCP audit.")
-}
+})

@@ -1,7 +1,7 @@
-import { same, type Text, text } from "../domain/Text"
+import { coded, same, text, type Text } from "../domain/Text"
 
 /** Messages of reports and e-mail stats (Portuguese by default). */
-export const reportMessages = {
+export const reportMessages = coded({
   sales: text("Relatório de vendas.", "Sales report."),
   subscriptions: text("Relatório de assinaturas.", "Subscriptions report."),
   members: text("Relatório de membros.", "Members report."),
@@ -16,4 +16,4 @@ export const reportMessages = {
   outsideYears: same("the range must fall within the years 0001 to 9999"),
   tooLong: (years: number): Text => same(`the range must not span more than ${years} years`),
   tooManyPeriods: (max: number): Text => same(`the range has more than ${max} periods; pick a larger interval`)
-} as const
+})

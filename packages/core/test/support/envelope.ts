@@ -42,6 +42,8 @@ export const expectCreated = (reply: Reply, message?: string): any => {
 export const expectError = (reply: Reply, status: number, message?: string) => {
   expect({ status: reply.status, success: reply.body?.success }).toEqual({ status, success: false })
   expect(typeof reply.body.message).toBe("string")
+  // Every error body names what happened with a stable code (issue 53).
+  expect(reply.body.code).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/)
   if (message !== undefined) expect(reply.body.message).toBe(message)
   return reply.body
 }

@@ -1,3 +1,4 @@
+import type { Text } from "../../domain/Text"
 import { Effect } from "effect"
 import { conflict, fieldError, forbidden } from "../../domain/AppError"
 import type { CallRolesOf } from "./CallRoles"
@@ -41,7 +42,7 @@ export const allowedCallStatuses = (from: CallStatus): ReadonlyArray<CallStatus>
 export const allowedCallMoves = (from: CallStatus): ReadonlyArray<CallMove> =>
   (Object.keys(callMoves) as Array<CallMove>).filter((move) => callMoves[move].from === from)
 
-const refused = (message: ReturnType<typeof CallMessages.callStatusMove>) =>
+const refused = (message: Text) =>
   Effect.fail(conflict(message, [fieldError("status", message)]))
 
 /** 409 (`param: status`, the allowed target statuses in the message) unless `from -> to` is in the table. */

@@ -3,6 +3,7 @@ import { Effect, Schema } from "effect"
 import { type AppError, conflict, fieldError, invalidField } from "../../domain/AppError"
 import { Uuid } from "../../domain/Ids"
 import { CursorPart, type PageQuery } from "../../domain/Pagination"
+import type { Text } from "../../domain/Text"
 import { uniqueViolation } from "../../sql/errors"
 import { CallMessages } from "./messages"
 import type { CallStatus } from "./Policy"
@@ -58,8 +59,7 @@ export const checkTimes = (fields: EventDateFields) =>
     ? Effect.fail(invalidField("endTime", CallMessages.eventTimesOrder))
     : Effect.void
 
-export const taken = (param: string, message: typeof CallMessages.slugTaken) =>
-  conflict(message, [fieldError(param, message)])
+export const taken = (param: string, message: Text) => conflict(message, [fieldError(param, message)])
 
 /** Fails with `error()` instead of a unique violation; other SQL errors are defects. */
 export const onUnique = (error: () => AppError) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>

@@ -1,9 +1,9 @@
-import { same, type Text, text } from "../../domain/Text"
+import { coded, same, text, type Text } from "../../domain/Text"
 
 const list = (values: ReadonlyArray<string>, none: string) => (values.length > 0 ? values.join(", ") : none)
 
 /** Messages of calls for papers: calls, tracks, event dates, owners and track reviewers. */
-export const CallMessages = {
+export const CallMessages = coded({
   invalidCallId: same("Valid call ID is required"),
   invalidTrackId: same("Valid track ID is required"),
   callNotFound: text("Chamada de trabalhos não encontrada.", "Call for papers not found."),
@@ -112,4 +112,4 @@ export const CallMessages = {
   reviewerDeclined: text("Convite de avaliação recusado.", "Reviewer invitation declined."),
   reviewerRemoved: text("Avaliador removido da trilha.", "Reviewer removed from the track."),
   invitations: text("Convites pendentes.", "Pending invitations.")
-}
+})

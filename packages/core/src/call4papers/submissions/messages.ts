@@ -1,7 +1,7 @@
-import { type Text, text } from "../../domain/Text"
+import { coded, text, type Text } from "../../domain/Text"
 
 /** Messages of submissions, reviews, votes and negotiation (pt by default, en on request). */
-export const SubmissionMessages = {
+export const SubmissionMessages = coded({
   // errors
   notFound: text("Proposta não encontrada.", "Submission not found."),
   callNotOpen: (status: string): Text =>
@@ -175,4 +175,4 @@ export const SubmissionMessages = {
   speakerInvited: text("Palestrante convidado.", "Speaker invited."),
   coSpeakerAccepted: text("Convite de coautoria aceito.", "Co-speaker invitation accepted."),
   coSpeakerDeclined: text("Convite de coautoria recusado.", "Co-speaker invitation declined.")
-}
+})

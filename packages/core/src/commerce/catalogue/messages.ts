@@ -1,9 +1,9 @@
-import { same, type Text, text } from "../../domain/Text"
+import { coded, same, text, type Text } from "../../domain/Text"
 
 const moves = (allowed: ReadonlyArray<string>, none: string) => allowed.length > 0 ? allowed.join(", ") : none
 
 /** Messages of products, plans, downsell offers and pricing tiers (Portuguese by default, English on request). */
-export const catalogueMessages = {
+export const catalogueMessages = coded({
   products: text("Produtos encontrados.", "Products found."),
   product: text("Produto encontrado.", "Product found."),
   productCreated: text("Produto criado com sucesso.", "Product created."),
@@ -106,4 +106,4 @@ export const catalogueMessages = {
   tierUpdated: text("Faixa de preço atualizada com sucesso.", "Pricing tier updated."),
   tierDeleted: text("Faixa de preço removida com sucesso.", "Pricing tier removed."),
   tierNotFound: text("Faixa de preço não encontrada.", "Pricing tier not found.")
-}
+})

@@ -1,7 +1,7 @@
-import { type Text, text } from "../../domain/Text"
+import { coded, text, type Text } from "../../domain/Text"
 
 /** Messages of checkout, charges and purchases (Portuguese by default). */
-export const checkoutMessages = {
+export const checkoutMessages = coded({
   config: text("Configuração de pagamento.", "Payment configuration."),
   quote: text("Orçamento calculado.", "Quote computed."),
   paid: text("Pagamento aprovado.", "Payment approved."),
@@ -85,4 +85,4 @@ export const checkoutMessages = {
       `O total de uma cobrança não pode passar de ${max} (unidades menores da moeda).`,
       `The total of one charge cannot exceed ${max} minor units.`
     )
-} as const
+})

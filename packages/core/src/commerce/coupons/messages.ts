@@ -1,9 +1,9 @@
-import { same, type Text, text } from "../../domain/Text"
+import { coded, same, text, type Text } from "../../domain/Text"
 
 const moves = (allowed: ReadonlyArray<string>, none: string) => allowed.length > 0 ? allowed.join(", ") : none
 
 /** Messages of coupons (Portuguese by default, English on request; format validations in English). */
-export const couponMessages = {
+export const couponMessages = coded({
   coupons: text("Cupons encontrados.", "Coupons found."),
   coupon: text("Cupom encontrado.", "Coupon found."),
   couponCreated: text("Cupom criado com sucesso.", "Coupon created."),
@@ -74,4 +74,4 @@ export const couponMessages = {
       }.`,
       `The coupon status cannot change from ${from} to ${to}. Allowed moves: ${moves(allowed, "none")}.`
     )
-} as const
+})

@@ -1,9 +1,9 @@
-import { same, type Text, text } from "../../domain/Text"
+import { coded, same, text, type Text } from "../../domain/Text"
 
 const list = (values: ReadonlyArray<string>, none: string) => values.length > 0 ? values.join(", ") : none
 
 /** Messages of subscriptions (Portuguese by default). */
-export const subscriptionMessages = {
+export const subscriptionMessages = coded({
   list: text("Assinaturas encontradas.", "Subscriptions found."),
   detail: text("Assinatura encontrada.", "Subscription found."),
   billings: text("Cobranças da assinatura.", "Subscription billings."),
@@ -84,4 +84,4 @@ export const subscriptionMessages = {
       `Não é possível ${move} uma assinatura em ${phase}. Movimentos permitidos: ${list(allowed, "nenhum")}.`,
       `A subscription in ${phase} cannot ${move}. Allowed moves: ${list(allowed, "none")}.`
     )
-}
+})

@@ -1,3 +1,4 @@
+import type { Text } from "../../domain/Text"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Exit, Option, Random } from "effect"
 import { AppError, conflict, fieldError } from "../../domain/AppError"
@@ -40,7 +41,7 @@ export const makeKeyed = (sql: SqlClient.SqlClient, repo: Repo) => {
   ): Effect.Effect<A, E | AppError, R> =>
     Effect.gen(function*() {
       if (key === undefined) return yield* run
-      const keyError = (status: number, text: typeof Messages.idempotencyKeyReused) =>
+      const keyError = (status: number, text: Text) =>
         new AppError({ status, text, errors: [fieldError("Idempotency-Key", text, "headers")] })
       if (!keyPattern.test(key)) return yield* Effect.fail(keyError(400, Messages.idempotencyKeyInvalid))
       const scope = { communityId: member.communityId, caller: `account:${member.account.id}`, key }

@@ -1,9 +1,9 @@
-import { type Text, text } from "../../domain/Text"
+import { coded, text, type Text } from "../../domain/Text"
 
 const moves = (allowed: ReadonlyArray<string>, none: string) => allowed.length > 0 ? allowed.join(", ") : none
 
 /** Messages of business information, payout settings and their review (Portuguese by default). */
-export const accountsMessages = {
+export const accountsMessages = coded({
   businessInformation: text("Informações do negócio.", "Business information."),
   businessInformationSaved: text("Informações do negócio salvas.", "Business information saved."),
   businessInformationSubmitted: text(
@@ -65,4 +65,4 @@ export const accountsMessages = {
       `As configurações de repasse foram recusadas: ${reason}`,
       `The payout settings were rejected: ${reason}`
     )
-} as const
+})

@@ -1,8 +1,8 @@
 import { formatMoney } from "../../domain/Money"
-import { same, type Text, text } from "../../domain/Text"
+import { coded, same, text, type Text } from "../../domain/Text"
 
 /** Messages of fees, fee overrides and the ledger (Portuguese by default, English on request). */
-export const ledgerMessages = {
+export const ledgerMessages = coded({
   fees: text("Taxas da comunidade.", "Community fees."),
   simulation: text("Simulação calculada.", "Simulation computed."),
   feeOverrideSaved: text("Taxa personalizada salva.", "Fee override saved."),
@@ -29,4 +29,4 @@ export const ledgerMessages = {
     "Installment interest applies only to credit card (CREDIT_CARD)."
   ),
   periodOrder: same("from must not be after to")
-} as const
+})

@@ -1,8 +1,8 @@
 import { formatMoney } from "../../domain/Money"
-import { same, type Text, text } from "../../domain/Text"
+import { coded, same, text, type Text } from "../../domain/Text"
 
 /** Messages of payouts (Portuguese by default, English on request; §7 strings verbatim). */
-export const payoutMessages = {
+export const payoutMessages = coded({
   balance: text("Saldo encontrado.", "Balance found."),
   list: text("Saques encontrados.", "Payouts found."),
   found: text("Saque encontrado.", "Payout found."),
@@ -50,4 +50,4 @@ export const payoutMessages = {
         allowed.length > 0 ? allowed.join(", ") : "none"
       }.`
     )
-} as const
+})
