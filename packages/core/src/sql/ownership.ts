@@ -39,6 +39,7 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   accounts: "identity",
   password_links: "identity",
   login_failures: "identity",
+  auth_sessions: "identity",
   // communities
   communities: "communities",
   profiles: "communities",
@@ -149,6 +150,11 @@ export const views: Readonly<Record<string, ViewContract>> = {
     owner: "identity",
     table: "accounts",
     description: "Who an account is and how to reach it (e-mail): receipts, notices, the caller of a request."
+  },
+  session_states: {
+    owner: "identity",
+    table: "auth_sessions",
+    description: "Whether a sign-in session is open: the caller of a request is read only with a live one."
   },
   member_cards: {
     owner: "communities",

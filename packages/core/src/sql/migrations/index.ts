@@ -34,6 +34,7 @@ import payoutDestination from "./0033_payout_destination"
 import blobs from "./0034_blobs"
 import instanceSettings from "./0035_instance_settings"
 import operatorAuditClientAddress from "./0036_operator_audit_client_address"
+import authSessions from "./0037_auth_sessions"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -72,5 +73,6 @@ export const migrations = {
   "0033_payout_destination": payoutDestination,
   "0034_blobs": blobs,
   "0035_instance_settings": instanceSettings,
-  "0036_operator_audit_client_address": operatorAuditClientAddress
+  "0036_operator_audit_client_address": operatorAuditClientAddress,
+  "0037_auth_sessions": authSessions
 }
