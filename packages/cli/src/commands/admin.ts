@@ -5,6 +5,7 @@ import { as, intBetween, json, reasonOf, uuid } from "../options"
 import { fields, print, table } from "../output"
 import { operator, withServices } from "../session"
 import { audit } from "./audit"
+import { sessions } from "./sessions"
 
 const subject = Args.choice([["business", "business" as const], ["payout", "payout" as const]], { name: "subject" })
   .pipe(Args.withDescription("business (business information) or payout (payout settings)"))
@@ -184,7 +185,7 @@ const fees = Command.make("fees").pipe(
 
 export const admin = Command.make("admin").pipe(
   Command.withDescription(
-    "Platform operators: reviews of business information and payout settings, fee overrides, the audit log"
+    "Platform operators: reviews of business information and payout settings, fee overrides, sessions, the audit log"
   ),
-  Command.withSubcommands([reviews, fees, audit])
+  Command.withSubcommands([reviews, fees, sessions, audit])
 )
