@@ -1,6 +1,6 @@
 import { Effect, Exit } from "effect"
 import { SignJWT } from "jose"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { McpAccess } from "../src/index"
 import { uniqueAddress } from "./support/auth"
 import { as, newCommunity } from "./support/community"
@@ -15,6 +15,8 @@ import { authenticate } from "./oauth/support"
 const roda = startRoda()
 const api = client(roda)
 afterAll(() => roda.dispose())
+// the database starts with the first request (slow on a busy machine): not inside a test's time
+beforeAll(() => register(api, "Warm Up"), 180_000)
 
 const INVALID = "Invalid or expired token"
 const login = (email: string, clientAddress = uniqueAddress(), userAgent = "Test/1.0") =>
