@@ -234,13 +234,17 @@ describe("roda admin sessions end", SPAWNS, () => {
     })
     const ended = jsonOf(await world.cli(["admin", "sessions", "end", target, "--as", OPERATOR, "--json"]))
     expect(ended).toEqual({ accountId: first.id, sessions: 2, connections: 0 })
-    const byId = jsonOf(await world.cli(["admin", "sessions", "end", first.id.toUpperCase(), "--as", OPERATOR, "--json"]))
+    const byId = jsonOf(
+      await world.cli(["admin", "sessions", "end", first.id.toUpperCase(), "--as", OPERATOR, "--json"])
+    )
     expect(byId).toEqual({ accountId: first.id, sessions: 0, connections: 0 })
     await world.withRoda(async (api) => {
       expect(await status(api, first.token)).toBe(401)
       expect(await status(api, second)).toBe(401)
     })
-    const log = jsonOf(await world.cli(["admin", "audit", "--action", "account.sessions_end", "--as", OPERATOR, "--json"]))
+    const log = jsonOf(
+      await world.cli(["admin", "audit", "--action", "account.sessions_end", "--as", OPERATOR, "--json"])
+    )
     expect(log.data).toEqual(
       expect.arrayContaining([expect.objectContaining({ target: { type: "account", id: first.id } })])
     )

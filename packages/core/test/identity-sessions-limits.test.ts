@@ -38,11 +38,16 @@ describe("change-password attempts", () => {
   it("checks at most 5 of 20 parallel wrong guesses", async () => {
     const user = await register(api, "Rui Paralelo")
     const address = uniqueAddress()
-    const replies = await Promise.all(Array.from({ length: 20 }, () =>
-      api.put("/api/auth/change-password", { currentPassword: "Errada123", newPassword: "Nova12345" }, {
-        token: user.token,
-        clientAddress: address
-      })))
+    const replies = await Promise.all(
+      Array.from(
+        { length: 20 },
+        () =>
+          api.put("/api/auth/change-password", { currentPassword: "Errada123", newPassword: "Nova12345" }, {
+            token: user.token,
+            clientAddress: address
+          })
+      )
+    )
     expect(replies.filter((reply) => reply.status === 400)).toHaveLength(5)
     expect(replies.filter((reply) => reply.status === 429)).toHaveLength(15)
   })
@@ -73,15 +78,24 @@ skipWhen(POSTGRES_ONLY).describe("two Rodas on one database", () => {
       const user = await register(api, "Dora Dupla")
       const token = expectOk(await login(user.email, PASSWORD, uniqueAddress())).token as string
       const sessionId = expectOk(await api.get("/api/auth/sessions", { token })).find((s: any) => s.current).id
-      await roda.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql`UPDATE auth_sessions SET last_used_at = now() - interval '5 minutes' WHERE id = ${sessionId}`))
+      await roda.runtime.runPromise(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql`UPDATE auth_sessions SET last_used_at = now() - interval '5 minutes' WHERE id = ${sessionId}`
+        )
+      )
       expectOk(await second.get("/api/auth/me", { token }))
       // the other process marks it used, off the request's path
       let marked = false
       for (let i = 0; i < 50 && !marked; i++) {
-        const [row] = await roda.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          sql<{ fresh: boolean }>`SELECT last_used_at > now() - interval '1 minute' AS fresh
-            FROM auth_sessions WHERE id = ${sessionId}`))
+        const [row] = await roda.runtime.runPromise(
+          Effect.flatMap(
+            SqlClient.SqlClient,
+            (sql) =>
+              sql<{ fresh: boolean }>`SELECT last_used_at > now() - interval '1 minute' AS fresh
+            FROM auth_sessions WHERE id = ${sessionId}`
+          )
+        )
         marked = row!.fresh
         if (!marked) await new Promise((resolve) => setTimeout(resolve, 100))
       }

@@ -2,6 +2,7 @@ import { Effect, Exit } from "effect"
 import { SignJWT } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { McpAccess } from "../src/index"
+import { authenticate } from "./oauth/support"
 import { uniqueAddress } from "./support/auth"
 import { as, newCommunity } from "./support/community"
 import { expectError, expectInvalid, expectOk } from "./support/envelope"
@@ -9,7 +10,6 @@ import { client, PASSWORD, PLATFORM_ADMIN, register, startRoda, uniqueEmail } fr
 import { connectMcpClient, form } from "./support/oauth"
 import { outboxFor, passwordLinkFor, waitForMail } from "./support/outbox"
 import { platformAdmin } from "./support/selling"
-import { authenticate } from "./oauth/support"
 
 /** Issue 52 item 1: sessions exactly as platform.md "Sessions" says. */
 const roda = startRoda()
@@ -21,7 +21,8 @@ beforeAll(() => register(api, "Warm Up"), 180_000)
 const INVALID = "Invalid or expired token"
 const login = (email: string, clientAddress = uniqueAddress(), userAgent = "Test/1.0") =>
   api.post("/api/auth/login", { email, password: PASSWORD }, { clientAddress, headers: { "user-agent": userAgent } })
-const tokenOf = async (email: string, clientAddress?: string) => expectOk(await login(email, clientAddress)).token as string
+const tokenOf = async (email: string, clientAddress?: string) =>
+  expectOk(await login(email, clientAddress)).token as string
 const me = (token: string) => api.get("/api/auth/me", { token })
 const ownProfile = (mine: Array<{ id: string; community: { id: string } }>, communityId: string) =>
   mine.find((profile) => profile.community.id === communityId)!
@@ -88,7 +89,10 @@ describe("sessions", () => {
     expectError(await me(user.token), 401, INVALID)
     expect(expectOk(await api.post("/api/auth/logout-all", {}, { token: b }))).toEqual({ sessions: 1, connections: 0 })
     expectError(await me(b), 401, INVALID)
-    expectInvalid(await api.post("/api/auth/logout-all", { keepCurrent: "yes" }, { token: await tokenOf(user.email) }), "keepCurrent")
+    expectInvalid(
+      await api.post("/api/auth/logout-all", { keepCurrent: "yes" }, { token: await tokenOf(user.email) }),
+      "keepCurrent"
+    )
   })
 
   it("an ended session is refused on scoped and public routes and by MCP stdio (authenticateLocal)", async () => {
@@ -96,7 +100,9 @@ describe("sessions", () => {
     const member = await addMember("member")
     const token = await tokenOf(member.email)
     const local = () =>
-      roda.runtime.runPromise(Effect.exit(Effect.flatMap(McpAccess, (mcp) => mcp.authenticateLocal(token, community.id))))
+      roda.runtime.runPromise(
+        Effect.exit(Effect.flatMap(McpAccess, (mcp) => mcp.authenticateLocal(token, community.id)))
+      )
     expect(Exit.isSuccess(await local())).toBe(true)
     expectOk(await api.get("/api/profiles/list", as({ token }, community)))
     expectOk(await api.post("/api/auth/logout", undefined, { token }))
@@ -161,7 +167,11 @@ describe("taking an account back (issue 52 item 3)", () => {
     const profile = ownProfile(expectOk(await api.get("/api/profiles/my", { token: attacker })), community.id)
     // the stolen token alone cannot change the login e-mail any more
     expectInvalid(
-      await api.put(`/api/profiles/${profile.id}/email`, { email: uniqueEmail("thief") }, as({ token: attacker }, community)),
+      await api.put(
+        `/api/profiles/${profile.id}/email`,
+        { email: uniqueEmail("thief") },
+        as({ token: attacker }, community)
+      ),
       "currentPassword"
     )
     expectInvalid(
@@ -176,7 +186,14 @@ describe("taking an account back (issue 52 item 3)", () => {
     expectOk(await api.post("/api/auth/recovery-password", { email: victim.email }))
     await waitForMail(roda, victim.email, "password-recovery")
     const link = await passwordLinkFor(roda, victim.email, "password-recovery")
-    expectOk(await api.post("/api/auth/set-password", { id: link.id, token: link.token, password: "Retomada123", logoutAll: true }))
+    expectOk(
+      await api.post("/api/auth/set-password", {
+        id: link.id,
+        token: link.token,
+        password: "Retomada123",
+        logoutAll: true
+      })
+    )
     expectError(await me(attacker), 401, INVALID)
     expectError(await api.get("/api/profiles/list", as({ token: attacker }, community)), 401, INVALID)
     expect(await authenticate(roda, mcp.accessToken)).toEqual({ failed: true })
@@ -211,7 +228,9 @@ describe("taking an account back (issue 52 item 3)", () => {
       return { id: url.searchParams.get("id")!, token: url.searchParams.get("token")! }
     }
     const undo = await linkIn(victim.email, "email-change-notice")
-    expect((await outboxFor(roda, victim.email)).find((m) => m.kind === "email-change-notice")!.body).toContain("7 dias")
+    expect((await outboxFor(roda, victim.email)).find((m) => m.kind === "email-change-notice")!.body).toContain(
+      "7 dias"
+    )
     // the attacker confirms: the login is now theirs
     expectOk(await api.post("/api/auth/confirm-email", await linkIn(thief, "email-change")))
     expect(expectOk(await me(attacker)).email).toBe(thief)

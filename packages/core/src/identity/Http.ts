@@ -42,8 +42,7 @@ export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
           return yield* ok(Messages.loggedIn, data)
         }))
       .handle("me", () =>
-        Effect.flatMap(CurrentAccount, (account) =>
-          ok(Messages.accountFound, identity.me(account))).pipe(meAnswer))
+        Effect.flatMap(CurrentAccount, (account) => ok(Messages.accountFound, identity.me(account))).pipe(meAnswer))
       .handle("changePassword", ({ payload }) =>
         Effect.gen(function*() {
           yield* identity.changePassword(yield* CurrentAccount, payload, yield* clientAddress)
@@ -63,21 +62,31 @@ export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
             Effect.zipRight(ok(Messages.verificationSent, null))
           ))
       .handle("sessions", ({ urlParams }) =>
-        Effect.flatMap(CurrentAccount, (account) => sessions.list(account, urlParams)).pipe(
-          Effect.flatMap((result) => page(M.sessionsFound, result))
-        ))
+        Effect.flatMap(CurrentAccount, (account) =>
+          sessions.list(account, urlParams)).pipe(
+            Effect.flatMap((result) =>
+              page(M.sessionsFound, result)
+            )
+          ))
       .handle("endSession", ({ path }) =>
-        Effect.flatMap(CurrentAccount, (account) => sessions.end(account, path.id.toLowerCase())).pipe(
-          Effect.zipRight(ok(M.sessionEnded, null))
-        ))
+        Effect.flatMap(CurrentAccount, (account) =>
+          sessions.end(account, path.id.toLowerCase())).pipe(
+            Effect.zipRight(ok(M.sessionEnded, null))
+          ))
       .handle("logout", () =>
         Effect.flatMap(CurrentAccount, sessions.logout).pipe(Effect.zipRight(ok(M.sessionEnded, null))))
       .handle("logoutAll", ({ payload }) =>
-        Effect.flatMap(CurrentAccount, (account) => sessions.logoutAll(account, payload.keepCurrent === true)).pipe(
-          Effect.flatMap((data) => ok(M.sessionsEnded, data))
-        ))
+        Effect.flatMap(CurrentAccount, (account) =>
+          sessions.logoutAll(account, payload.keepCurrent === true)).pipe(
+            Effect.flatMap((data) =>
+              ok(M.sessionsEnded, data)
+            )
+          ))
       .handle("endAccountSessions", ({ path }) =>
-        Effect.flatMap(CurrentAccount, (account) => sessions.endAllAsOperator(account, path.id.toLowerCase())).pipe(
-          Effect.flatMap((data) => ok(M.sessionsEnded, data))
-        ))
+        Effect.flatMap(CurrentAccount, (account) =>
+          sessions.endAllAsOperator(account, path.id.toLowerCase())).pipe(
+            Effect.flatMap((data) =>
+              ok(M.sessionsEnded, data)
+            )
+          ))
   }))

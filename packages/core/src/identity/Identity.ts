@@ -14,14 +14,8 @@ import { uniqueViolation } from "../sql/errors"
 import { outsideTransaction, transactional } from "../sql/transaction"
 import { type AttemptKey, makeAttempts } from "./Attempts"
 import { makeEmailFlows } from "./EmailChange"
-import {
-  type AccountRow,
-  AccountsRepo,
-  type LinkPurpose,
-  normalEmail,
-  passwordPurposes
-} from "./Repo"
-import { type SignInClient, Sessions } from "./Sessions"
+import { type AccountRow, AccountsRepo, type LinkPurpose, normalEmail, passwordPurposes } from "./Repo"
+import { Sessions, type SignInClient } from "./Sessions"
 
 const HOUR = 60 * 60 * 1000
 const linkLifetime: Record<LinkPurpose, number> = {
@@ -160,10 +154,12 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
 
     /** Whether `bearer` is a token of a live session of the account. */
     const holdsSession = (accountId: string, bearer: string | undefined) =>
-      bearer === undefined ? Effect.succeed(false) : Effect.flatMap(tokens.verify(bearer), (claims) =>
-        Option.isNone(claims) || claims.value.sessionId === undefined || claims.value.accountId !== accountId
-          ? Effect.succeed(false)
-          : Effect.map(repo.findCaller(accountId, claims.value.sessionId), Option.isSome))
+      bearer === undefined ?
+        Effect.succeed(false) :
+        Effect.flatMap(tokens.verify(bearer), (claims) =>
+          Option.isNone(claims) || claims.value.sessionId === undefined || claims.value.accountId !== accountId
+            ? Effect.succeed(false)
+            : Effect.map(repo.findCaller(accountId, claims.value.sessionId), Option.isSome))
 
     const login = traced("Identity.login")(function*(
       input: { email: string; password: string },

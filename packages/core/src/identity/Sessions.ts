@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { OperatorAudit } from "../audit/OperatorAudit"
 import { notFound } from "../domain/AppError"
 import type { Account } from "../domain/Caller"
@@ -57,7 +57,7 @@ export class Sessions extends Effect.Service<Sessions>()("@roda/core/Sessions", 
         userAgent: client.userAgent?.slice(0, 500) ?? null,
         clientAddress: client.clientAddress ?? null
       })
-      remember(id, Date.now())
+      remember(id, yield* Clock.currentTimeMillis)
       return id
     })
 
@@ -68,8 +68,7 @@ export class Sessions extends Effect.Service<Sessions>()("@roda/core/Sessions", 
      * database cost one write a minute between them at most.
      */
     const touch = (sessionId: string) =>
-      Effect.suspend(() => {
-        const now = Date.now()
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const last = touched.get(sessionId)
         if (last !== undefined && now - last < MINUTE) return Effect.void
         remember(sessionId, now)

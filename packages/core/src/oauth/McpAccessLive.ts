@@ -40,7 +40,10 @@ export const McpAccessLive = Layer.effect(
 
     /** The account's own membership in the community, if it still has one. */
     const memberOf = (communityId: string, accountId: string) =>
-      Effect.map(memberships.callerIn(communityId, accountId), Option.flatMap((found) => memberFrom(communityId, found)))
+      Effect.map(
+        memberships.callerIn(communityId, accountId),
+        Option.flatMap((found) => memberFrom(communityId, found))
+      )
 
     const authenticate = (accessToken: string) =>
       Effect.gen(function*() {

@@ -127,7 +127,11 @@ export class Tokens extends Context.Tag("@roda/core/Tokens")<Tokens, {
           Effect.flatMap(Clock.currentTimeMillis, (millis) => {
             const now = Math.floor(millis / 1000)
             return Effect.promise(async () =>
-              new SignJWT(claims.sessionId === undefined ? { email: claims.email } : { email: claims.email, sid: claims.sessionId })
+              new SignJWT(
+                claims.sessionId === undefined
+                  ? { email: claims.email }
+                  : { email: claims.email, sid: claims.sessionId }
+              )
                 .setProtectedHeader({ alg: "HS256", typ: "JWT" })
                 .setSubject(claims.accountId)
                 .setIssuedAt(now)

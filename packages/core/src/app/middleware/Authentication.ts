@@ -45,7 +45,10 @@ export const makeReadToken = Effect.map(
 export const makeReadSession = Effect.gen(function*() {
   const readToken = yield* makeReadToken
   const sessions = yield* Sessions
-  return Effect.tap(readToken, (subject) => Option.isSome(subject) ? sessions.touch(subject.value.sessionId) : Effect.void)
+  return Effect.tap(
+    readToken,
+    (subject) => Option.isSome(subject) ? sessions.touch(subject.value.sessionId) : Effect.void
+  )
 })
 
 /**
