@@ -132,7 +132,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
 
     const register = traced("Identity.register")(function*(
       input: { fullName: string; email: string; password: string },
-      client: SignInClient
+      client: SignInClient = { userAgent: undefined, clientAddress: undefined }
     ) {
       const row = yield* createAccount(input)
       return { ...summary(row), token: yield* signIn(row, client) }
