@@ -41,7 +41,7 @@ const contracts = {
   reports: [],
   certificates: [],
   call4papers: ["calls/Api", "submissions/Api"],
-  oauth: ["McpAccess"],
+  oauth: ["McpAccess", "Grants"],
   audit: ["OperatorAudit"]
 }
 const featureWalls = Object.entries(contracts).map(([feature, files]) => {

@@ -219,3 +219,44 @@ describe("roda admin fees", SPAWNS, () => {
     expect(errorLines(notOperator)).toEqual([SUPERADMIN_ONLY])
   })
 })
+
+describe("roda admin sessions end", SPAWNS, () => {
+  const status = async (api: { roda: { handler: (request: Request) => Promise<Response> } }, token: string) =>
+    (await api.roda.handler(
+      new Request("http://roda.test/api/auth/me", { headers: { authorization: `Bearer ${token}` } })
+    )).status
+
+  it("ends every session of an account (by e-mail or id), recorded in the operator audit log", async () => {
+    const target = uniqueEmail("taken")
+    const { first, second } = await world.withRoda(async (api) => {
+      const user = await register(api, target)
+      const again = await api.post("/api/auth/login", { email: target, password: "Secret123" })
+      return { first: user, second: again.token as string }
+    })
+    const ended = jsonOf(await world.cli(["admin", "sessions", "end", target, "--as", OPERATOR, "--json"]))
+    expect(ended).toEqual({ accountId: first.id, sessions: 2, connections: 0 })
+    const byId = jsonOf(
+      await world.cli(["admin", "sessions", "end", first.id.toUpperCase(), "--as", OPERATOR, "--json"])
+    )
+    expect(byId).toEqual({ accountId: first.id, sessions: 0, connections: 0 })
+    await world.withRoda(async (api) => {
+      expect(await status(api, first.token)).toBe(401)
+      expect(await status(api, second)).toBe(401)
+    })
+    const log = jsonOf(
+      await world.cli(["admin", "audit", "--action", "account.sessions_end", "--as", OPERATOR, "--json"])
+    )
+    expect(log.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ target: { type: "account", id: first.id } })])
+    )
+  })
+
+  it("refuses a non-operator, and an unknown account", async () => {
+    const refused = await world.cli(["admin", "sessions", "end", member, "--as", member])
+    expect(refused.code).toBe(1)
+    expect(errorLines(refused)).toEqual([SUPERADMIN_ONLY])
+    const unknown = await world.cli(["admin", "sessions", "end", "nobody@roda.test", "--as", OPERATOR])
+    expect(unknown.code).toBe(1)
+    expect(errorLines(unknown)).toEqual(["Nenhuma conta com o e-mail nobody@roda.test."])
+  })
+})

@@ -44,7 +44,7 @@ describe("PUT /api/profiles/{id}/email", () => {
       expectError(
         await api.put(
           `/api/profiles/${member.profileId}/email`,
-          { email: uniqueEmail("attacker") },
+          { currentPassword: PASSWORD, email: uniqueEmail("attacker") },
           as(actor, community)
         ),
         403,
@@ -61,7 +61,11 @@ describe("PUT /api/profiles/{id}/email", () => {
     const { community, addMember } = await newCommunity(api)
     const member = await addMember("member")
     const wanted = uniqueEmail("new")
-    const reply = await api.put(`/api/profiles/${member.profileId}/email`, { email: wanted }, as(member, community))
+    const reply = await api.put(
+      `/api/profiles/${member.profileId}/email`,
+      { currentPassword: PASSWORD, email: wanted },
+      as(member, community)
+    )
     const data = expectOk(reply, 202, Messages.emailChangePending.pt)
     expect(data).toMatchObject({ id: member.profileId, email: member.email, pendingEmail: wanted })
     expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual([
@@ -91,12 +95,23 @@ describe("PUT /api/profiles/{id}/email", () => {
     const member = await addMember("member")
     const other = await register(api)
     expectError(
-      await api.put(`/api/profiles/${member.profileId}/email`, { email: other.email }, as(member, community)),
+      await api.put(
+        `/api/profiles/${member.profileId}/email`,
+        { currentPassword: PASSWORD, email: other.email },
+        as(member, community)
+      ),
       409,
       Messages.emailTaken.pt
     )
     const wanted = uniqueEmail("race")
-    expectOk(await api.put(`/api/profiles/${member.profileId}/email`, { email: wanted }, as(member, community)), 202)
+    expectOk(
+      await api.put(
+        `/api/profiles/${member.profileId}/email`,
+        { currentPassword: PASSWORD, email: wanted },
+        as(member, community)
+      ),
+      202
+    )
     await register(api, "Quick Taker", wanted)
     const link = await confirmLinkFor(wanted)
     expectError(await api.post("/api/auth/confirm-email", link), 409, Messages.emailTaken.pt)
@@ -110,7 +125,14 @@ describe("PUT /api/profiles/{id}/email", () => {
     await waitForMail(roda, member.email, "password-recovery")
     const recovery = await passwordLinkFor(roda, member.email, "password-recovery")
     const wanted = uniqueEmail("moved")
-    expectOk(await api.put(`/api/profiles/${member.profileId}/email`, { email: wanted }, as(member, community)), 202)
+    expectOk(
+      await api.put(
+        `/api/profiles/${member.profileId}/email`,
+        { currentPassword: PASSWORD, email: wanted },
+        as(member, community)
+      ),
+      202
+    )
     expectOk(await api.post("/api/auth/confirm-email", await confirmLinkFor(wanted)))
     expectError(
       await api.post("/api/auth/set-password", { id: recovery.id, token: recovery.token, password: "Hijack123" }),
@@ -118,7 +140,14 @@ describe("PUT /api/profiles/{id}/email", () => {
     )
 
     const later = uniqueEmail("later")
-    expectOk(await api.put(`/api/profiles/${member.profileId}/email`, { email: later }, as(member, community)), 202)
+    expectOk(
+      await api.put(
+        `/api/profiles/${member.profileId}/email`,
+        { currentPassword: PASSWORD, email: later },
+        as(member, community)
+      ),
+      202
+    )
     await expireLinks(roda, member.id)
     expectError(await api.post("/api/auth/confirm-email", await confirmLinkFor(later)), 410)
   })
@@ -162,7 +191,10 @@ describe("operator rights need a verified e-mail", () => {
       const made = await other.post("/api/communities", { name: "Chefia" }, { token: person.token })
       const profileId = expectOk(made, 201).profileId
       const scoped = { token: person.token, community: expectOk(made, 201).id }
-      expectOk(await other.put(`/api/profiles/${profileId}/email`, { email: listed }, scoped), 202)
+      expectOk(
+        await other.put(`/api/profiles/${profileId}/email`, { currentPassword: PASSWORD, email: listed }, scoped),
+        202
+      )
       expect(expectOk(await other.get("/api/auth/me", { token: person.token }))).toMatchObject({
         isPlatformAdmin: false
       })

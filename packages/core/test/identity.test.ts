@@ -2,7 +2,7 @@ import { decodeJwt, decodeProtectedHeader, jwtVerify } from "jose"
 import { randomUUID } from "node:crypto"
 import { afterAll, describe, expect, it } from "vitest"
 import { MeAnswer } from "../src/identity/Api"
-import { nowSeconds, signToken, TEST_JWT_SECRET, uniqueAddress } from "./support/auth"
+import { nowSeconds, sessionOf, signToken, TEST_JWT_SECRET, uniqueAddress } from "./support/auth"
 import { expectPlainJson } from "./support/envelope"
 import {
   client,
@@ -441,8 +441,22 @@ describe("GET /api/auth/me", () => {
 
   it("accepts a token signed with the server's secret (so the refusals below are about the token)", async () => {
     const user = await register(api)
-    const token = await signToken({ sub: user.id, email: user.email, iat: nowSeconds() - 60, exp: nowSeconds() + 60 })
+    const token = await signToken({
+      sub: user.id,
+      email: user.email,
+      sid: sessionOf(user.token),
+      iat: nowSeconds() - 60,
+      exp: nowSeconds() + 60
+    })
     expect((await me(token)).status).toBe(200)
+    // the same without the session (a token from before sessions) is refused
+    const noSession = await signToken({
+      sub: user.id,
+      email: user.email,
+      iat: nowSeconds() - 60,
+      exp: nowSeconds() + 60
+    })
+    expect((await me(noSession)).status).toBe(401)
   })
 
   const refusals: Array<[string, (user: { id: string; email: string; token: string }) => Promise<string>]> = [
@@ -460,6 +474,7 @@ describe("GET /api/auth/me", () => {
         `Bearer ${await signToken({
           sub: user.id,
           email: user.email,
+          sid: sessionOf(user.token),
           iat: nowSeconds() - 8 * 86400,
           exp: nowSeconds() - 86400
         })}`
@@ -471,13 +486,20 @@ describe("GET /api/auth/me", () => {
           secret: "another-secret-that-is-also-long-enough",
           sub: user.id,
           email: user.email,
+          sid: sessionOf(user.token),
           iat: nowSeconds(),
           exp: nowSeconds() + 3600
         })}`
     ],
     [
       "a token of an account that does not exist",
-      async () => `Bearer ${await signToken({ sub: randomUUID(), iat: nowSeconds(), exp: nowSeconds() + 3600 })}`
+      async (user) =>
+        `Bearer ${await signToken({
+          sub: randomUUID(),
+          sid: sessionOf(user.token),
+          iat: nowSeconds(),
+          exp: nowSeconds() + 3600
+        })}`
     ],
     ["an unsigned token (alg none)", async (user) => {
       const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url")

@@ -696,7 +696,10 @@ describe("PUT /api/profiles/{id}/email", () => {
     const member = await addMember("member")
     const email = uniqueEmail("trocado")
     const data = expectOk(
-      await api.put(`/api/profiles/${member.profileId}/email`, { email: email.toUpperCase() }, as(member, community)),
+      await api.put(`/api/profiles/${member.profileId}/email`, {
+        currentPassword: PASSWORD,
+        email: email.toUpperCase()
+      }, as(member, community)),
       202,
       Messages.emailChangePending.pt
     )
@@ -712,7 +715,11 @@ describe("PUT /api/profiles/{id}/email", () => {
     const member = await addMember("member")
     for (const actor of [owner, admin]) {
       expectError(
-        await api.put(`/api/profiles/${member.profileId}/email`, { email: uniqueEmail() }, as(actor, community)),
+        await api.put(
+          `/api/profiles/${member.profileId}/email`,
+          { currentPassword: PASSWORD, email: uniqueEmail() },
+          as(actor, community)
+        ),
         403,
         Messages.emailOnlyByHolder.pt
       )
@@ -726,13 +733,21 @@ describe("PUT /api/profiles/{id}/email", () => {
     const someone = await register(api)
     for (const email of [someone.email, someone.email.toUpperCase()]) {
       expectError(
-        await api.put(`/api/profiles/${member.profileId}/email`, { email }, as(member, community)),
+        await api.put(
+          `/api/profiles/${member.profileId}/email`,
+          { currentPassword: PASSWORD, email },
+          as(member, community)
+        ),
         409,
         Messages.emailTaken.pt
       )
     }
     const same = expectOk(
-      await api.put(`/api/profiles/${member.profileId}/email`, { email: member.email }, as(member, community)),
+      await api.put(
+        `/api/profiles/${member.profileId}/email`,
+        { currentPassword: PASSWORD, email: member.email },
+        as(member, community)
+      ),
       202
     )
     expect(same).toMatchObject({ email: member.email, pendingEmail: null })
@@ -745,17 +760,29 @@ describe("PUT /api/profiles/{id}/email", () => {
     const other = await a.addMember("member")
     const inB = await b.addMember("member")
     expectError(
-      await api.put(`/api/profiles/${other.profileId}/email`, { email: uniqueEmail() }, as(member, a.community)),
+      await api.put(
+        `/api/profiles/${other.profileId}/email`,
+        { currentPassword: PASSWORD, email: uniqueEmail() },
+        as(member, a.community)
+      ),
       403,
       Messages.emailOnlyByHolder.pt
     )
     expectError(
-      await api.put(`/api/profiles/${inB.profileId}/email`, { email: uniqueEmail() }, as(a.owner, a.community)),
+      await api.put(
+        `/api/profiles/${inB.profileId}/email`,
+        { currentPassword: PASSWORD, email: uniqueEmail() },
+        as(a.owner, a.community)
+      ),
       404,
       Messages.profileNotFound.pt
     )
     expectInvalid(
-      await api.put(`/api/profiles/${member.profileId}/email`, { email: "nope" }, as(member, a.community)),
+      await api.put(
+        `/api/profiles/${member.profileId}/email`,
+        { currentPassword: PASSWORD, email: "nope" },
+        as(member, a.community)
+      ),
       "email"
     )
     expectInvalid(

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type SocialCommunity, socialCommunity } from "./social/setup"
 import { as, NOT_MEMBER } from "./support/community"
 import { expectError, expectOk } from "./support/envelope"
-import { client, register, startRoda } from "./support/harness"
+import { client, PASSWORD, register, startRoda } from "./support/harness"
 import { statements } from "./support/queries"
 
 // Statements are counted through their spans, which only exist with tracing on.
@@ -169,6 +169,39 @@ describe("GET /api/auth/me statements", () => {
     const { n, result } = await statements(() => api.get("/api/auth/me", { token: setup.alice.token }))
     expect(expectOk(result)).toMatchObject({ id: setup.alice.id, isPlatformAdmin: false, emailVerified: true })
     expect(n).toBe(1)
+  })
+})
+
+/**
+ * Issue 52: the token's session is checked in the statement that reads the caller, on every kind of
+ * route; an ended session costs no more statements than a live one.
+ */
+describe("an ended session", () => {
+  it("is refused with 401 in the caller's own statement: account, member, deferred and public routes", async () => {
+    const login = await api.post("/api/auth/login", { email: setup.alice.email, password: PASSWORD })
+    const token = expectOk(login).token as string
+    const auth = as({ token }, setup.community)
+    const live = {
+      me: await statements(() => api.get("/api/auth/me", { token })),
+      member: await statements(() => api.get("/api/profiles/list", auth)),
+      deferred: await statements(() => api.post("/api/status", { body: "Sessão viva" }, auth)),
+      public: await statements(() => api.get("/api/sections", auth))
+    }
+    expectOk(live.deferred.result, 201)
+    expect(live.me.n).toBe(1)
+    expect(live.deferred.n).toBe(1)
+    expectOk(await api.post("/api/auth/logout", undefined, { token }))
+    const ended = {
+      me: await statements(() => api.get("/api/auth/me", { token })),
+      member: await statements(() => api.get("/api/profiles/list", auth)),
+      deferred: await statements(() => api.post("/api/status", { body: "Sessão encerrada" }, auth)),
+      public: await statements(() => api.get("/api/sections", auth))
+    }
+    for (const [route, counted] of Object.entries(ended)) {
+      expectError(counted.result, 401, "Invalid or expired token")
+      expect(counted.n, route).toBeLessThanOrEqual(live[route as keyof typeof live].n)
+      expect(counted.n, route).toBe(1)
+    }
   })
 })
 

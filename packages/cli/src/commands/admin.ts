@@ -6,6 +6,7 @@ import { fields, print, table } from "../output"
 import { operator, withServices } from "../session"
 import { accounts } from "./accounts"
 import { audit } from "./audit"
+import { sessions } from "./sessions"
 
 const subject = Args.choice([["business", "business" as const], ["payout", "payout" as const]], { name: "subject" })
   .pipe(Args.withDescription("business (business information) or payout (payout settings)"))
@@ -185,7 +186,7 @@ const fees = Command.make("fees").pipe(
 
 export const admin = Command.make("admin").pipe(
   Command.withDescription(
-    "Platform operators: reviews of business information and payout settings, fee overrides, the audit log, accounts sharing an e-mail"
+    "Platform operators: reviews of business information and payout settings, fee overrides, sessions, the audit log, accounts sharing an e-mail"
   ),
-  Command.withSubcommands([reviews, fees, audit, accounts])
+  Command.withSubcommands([reviews, fees, sessions, audit, accounts])
 )

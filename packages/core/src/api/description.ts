@@ -24,7 +24,12 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 
 ## Headers
 - \`Authorization: Bearer <JWT>\`: required except on Public routes (where it is optional, and an invalid
-  one is still refused with 401). Tokens last 7 days; there is no refresh token.
+  one is still refused with 401). Tokens last 7 days; there is no refresh token. Every sign-in (login,
+  register) is a session, named in the token as \`sid\` (\`GET /api/auth/sessions\`): a token of an ended
+  session (logout, logout-all, set-password with \`logoutAll\`, an e-mail change taken back, an operator)
+  answers 401 \`Invalid or expired token\` from its next request, on every process sharing the database.
+  Tokens issued before sessions existed (no \`sid\`) are refused the same way: their holders sign in again
+  (they could not be ended otherwise). A password change alone ends no session (spec §5.3).
 - \`X-CommunityId\`: the community of the call, required on every route except the authentication
   routes, \`POST /api/communities\`, \`GET /api/communities/my\`, \`GET /api/profiles/my\` and
   \`POST /api/communities/domain\` (which resolves a domain or slug to a community, so cannot know it yet).

@@ -12,10 +12,12 @@ import { Profiles } from "../communities/Profiles"
 import { CourseStatsLive } from "../courses/CourseStatsLive"
 import { EventStatsLive } from "../events/EventStatsLive"
 import { Identity } from "../identity/Identity"
+import { Sessions } from "../identity/Sessions"
 import { SellingStatusLive } from "../money/accounts/SellingStatusLive"
 import { LedgerPostingLive } from "../money/ledger/LedgerPostingLive"
 import { PricingLive } from "../money/ledger/PricingLive"
 import { SalesStatsLive } from "../money/ledger/SalesStatsLive"
+import { AccountGrantsLive } from "../oauth/GrantsLive"
 import { McpAccessLive } from "../oauth/McpAccessLive"
 import { EngagementStatsLive } from "../social/EngagementStatsLive"
 import { AccessLive } from "../structure/AccessLive"
@@ -31,6 +33,7 @@ const tiers = Layer.mergeAll(
   EntitlementsLive,
   Profiles.Default,
   Identity.Default,
+  Sessions.Default,
   // the OAuth server's contract with @roda/mcp (issue 15); Identity is the same (memoised) layer
   McpAccessLive.pipe(Layer.provide(Identity.Default))
 ).pipe(
@@ -52,7 +55,9 @@ const tiers = Layer.mergeAll(
       EventStatsLive,
       CourseStatsLive,
       // who among the operators did what (issue 16)
-      OperatorAuditLive
+      OperatorAuditLive,
+      // an account's OAuth grants, ended with its sessions (issue 52)
+      AccountGrantsLive
     )
   )
 )

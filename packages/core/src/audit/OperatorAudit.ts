@@ -16,7 +16,8 @@ export const auditActions = [
   "certificate.retry",
   "certificate.revoke",
   "gateway_account.set",
-  "gateway_account.remove"
+  "gateway_account.remove",
+  "account.sessions_end"
 ] as const
 export type AuditAction = typeof auditActions[number]
 
@@ -27,7 +28,8 @@ export const auditTargetTypes = [
   "payout",
   "certificate_batch",
   "certificate",
-  "gateway_account"
+  "gateway_account",
+  "account"
 ] as const
 export type AuditTargetType = typeof auditTargetTypes[number]
 

@@ -19,13 +19,21 @@ export interface CallerMembership {
  */
 export class Memberships extends Context.Tag("@roda/core/Memberships")<Memberships, {
   /** The account with its membership in the community, in one statement; none when the account is gone. */
-  readonly callerIn: (communityId: string, accountId: string) => Effect.Effect<Option.Option<CallerMembership>>
+  /**
+   * The account and its membership, read in one statement; with `sessionId` (a token's `sid`) only
+   * while that sign-in session of the account is open (none otherwise).
+   */
+  readonly callerIn: (
+    communityId: string,
+    accountId: string,
+    sessionId?: string
+  ) => Effect.Effect<Option.Option<CallerMembership>>
   /**
    * `callerIn`'s membership as a query to put in another statement: one row `(profile_id, role)`
    * when the account exists, both null when it is no member (a route that reads the caller in its
    * own statement: `DeferredMember`).
    */
-  readonly callerRow: (communityId: string, accountId: string) => Fragment
+  readonly callerRow: (communityId: string, accountId: string, sessionId?: string) => Fragment
   /** The role of a live, accepted profile of the community. */
   readonly profileRole: (communityId: string, profileId: string) => Effect.Effect<Option.Option<Role>>
   /** Live, accepted profiles of the community among `profileIds`, with their name and login e-mail. */

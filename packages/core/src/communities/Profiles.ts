@@ -7,6 +7,7 @@ import { Messages } from "../domain/Messages"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole, requireVerifiedEmail } from "../domain/Policy"
 import { isStaff, managerRoles, type Role, staffRoles } from "../domain/Role"
+import { clientAddress } from "../http/ClientAddress"
 import { Identity } from "../identity/Identity"
 import { Ids } from "../platform/Ids"
 import { Mailer } from "../platform/Mailer"
@@ -268,12 +269,16 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     })
 
     /** Only the holder; the login changes once the link sent to the new address is used. */
-    const changeEmail = traced("Profiles.changeEmail")(function*(member: Member, id: string, email: string) {
+    const changeEmail = traced("Profiles.changeEmail")(function*(
+      member: Member,
+      id: string,
+      input: { email: string; currentPassword: string }
+    ) {
       const target = yield* find(member, id)
       if (target.id !== member.profileId || target.accountId !== member.account.id) {
         return yield* Effect.fail(forbidden(Messages.emailOnlyByHolder))
       }
-      const { pendingEmail } = yield* identity.requestEmailChange(member.account.id, email)
+      const { pendingEmail } = yield* identity.requestEmailChange(member.account.id, input, yield* clientAddress)
       return { ...(yield* view(member, target.id)), pendingEmail }
     })
 

@@ -191,14 +191,15 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   .add(
     HttpApiEndpoint.put("email", "/profiles/:id/email")
       .setPath(IdParam)
-      .setPayload(Body({ email: Email }))
+      .setPayload(Body({ email: Email, currentPassword: Schema.String.pipe(Schema.maxLength(200)) }))
       .addSuccess(Ok(EmailChange), { status: 202 })
       .addError(Forbidden)
       .addError(NotFound)
       .addError(Conflict)
+      .addError(TooManyRequests)
       .annotate(
         OpenApi.Description,
-        "Only the holder, on their own profile (anyone else, staff included, 403: staff edit community fields, never the login). Nothing changes yet: 202 with the profile as it is and `pendingEmail`; the new address gets a confirmation link (24 hours) to use with POST /api/auth/confirm-email, the old address a notice. The change, which also verifies the new address, happens when the link is used. 409 when another account has the address (checked again at confirmation). The same address as now answers 202 with `pendingEmail: null`."
+        "Only the holder, on their own profile (anyone else, staff included, 403: staff edit community fields, never the login). Nothing changes yet: 202 with the profile as it is and `pendingEmail`; the new address gets a confirmation link (24 hours) to use with POST /api/auth/confirm-email, the old address a notice with a link (7 days, used through the same route) that takes the change back and ends every session and OAuth grant of the account. `currentPassword` is required (400 `errors[].param` `currentPassword` when missing or wrong, checked before anything else and limited as change-password is: 429 with Retry-After). The change, which also verifies the new address, happens when the link is used. 409 when another account has the address (checked again at confirmation). The same address as now answers 202 with `pendingEmail: null`."
       )
       .annotate(OpenApi.Summary, "Change the login e-mail")
   )

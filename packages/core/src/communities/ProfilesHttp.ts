@@ -63,7 +63,7 @@ export const ProfilesHttp = apiGroup(RodaApi, "profiles", (handlers) =>
           Effect.flatMap((data) => ok(Messages.tagColorSet, data))
         ))
       .handle("email", ({ path, payload }) =>
-        asMember((m) => profiles.changeEmail(m, path.id, payload.email)).pipe(
+        asMember((m) => profiles.changeEmail(m, path.id, payload)).pipe(
           Effect.flatMap((data) =>
             ok(data.pendingEmail === null ? Messages.profileUpdated : Messages.emailChangePending, data)
           )

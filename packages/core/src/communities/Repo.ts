@@ -42,9 +42,17 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const columns = sql`id, name, slug, custom_domain, settings, created_at, updated_at`
-    /** The account, joined with its live, accepted profile in the community if it is alive. */
-    const callerFrom = (communityId: string, accountId: string) =>
+    /**
+     * The account (with `sessionId`, only while that session of it is open: identity's read
+     * contract), joined with its live, accepted profile in the community if it is alive.
+     */
+    const callerFrom = (communityId: string, accountId: string, sessionId: string | undefined) =>
       sql`FROM account_contacts a
+          ${
+        sessionId === undefined
+          ? sql``
+          : sql`JOIN session_states s ON s.id = ${sessionId} AND s.account_id = a.id AND s.ended_at IS NULL`
+      }
           LEFT JOIN (profiles p JOIN communities c ON c.id = p.community_id AND c.deleted_at IS NULL)
             ON p.account_id = a.id AND p.community_id = ${communityId}
               AND p.removed_at IS NULL AND p.status = 'active'
@@ -92,13 +100,13 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
        * request's caller): none when there is no such account; `profileId` null when not a member (an
        * invitation is no membership).
        */
-      callerIn: (communityId: string, accountId: string) =>
+      callerIn: (communityId: string, accountId: string, sessionId?: string) =>
         sql<CallerRow>`SELECT a.id, a.email, a.full_name, a.email_verified_at, a.created_at,
             p.id AS profile_id, p.role
-          ${callerFrom(communityId, accountId)}`.pipe(Effect.map(first), Effect.orDie),
+          ${callerFrom(communityId, accountId, sessionId)}`.pipe(Effect.map(first), Effect.orDie),
       /** `callerIn`'s membership alone, as a query for another statement (`Memberships.callerRow`). */
-      callerRow: (communityId: string, accountId: string) =>
-        sql`SELECT p.id AS profile_id, p.role ${callerFrom(communityId, accountId)}`,
+      callerRow: (communityId: string, accountId: string, sessionId?: string) =>
+        sql`SELECT p.id AS profile_id, p.role ${callerFrom(communityId, accountId, sessionId)}`,
       /** The role of a live, accepted profile of the community. */
       profileRole: (communityId: string, profileId: string) =>
         sql<{ role: Role }>`SELECT role FROM profiles WHERE community_id = ${communityId} AND id = ${profileId}

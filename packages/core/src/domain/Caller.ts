@@ -12,6 +12,14 @@ export interface Account {
   /** The holder used a link sent to this e-mail. */
   readonly emailVerified: boolean
   readonly createdAt: Date
+  /** The sign-in session of the request's token (`sid`); absent where no token was read (the CLI). */
+  readonly sessionId?: string | undefined
+}
+
+/** What a verified access token names: its account and its sign-in session. */
+export interface TokenSubject {
+  readonly accountId: string
+  readonly sessionId: string
 }
 
 export class CurrentAccount extends Context.Tag("@roda/core/CurrentAccount")<CurrentAccount, Account>() {}

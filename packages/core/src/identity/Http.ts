@@ -1,3 +1,4 @@
+import { HttpServerRequest } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount } from "../domain/Caller"
@@ -7,12 +8,14 @@ import { apiGroup } from "../http/apiGroup"
 import { clientAddress } from "../http/ClientAddress"
 import { plainJson } from "../http/PlainJson"
 import { rateLimited } from "../http/rateLimited"
-import { ok } from "../http/Reply"
+import { ok, page } from "../http/Reply"
 import { sha256Hex } from "../platform/bytes"
 import { RateLimits } from "../platform/RateLimits"
 import { MeAnswer, RegisterAnswer } from "./Api"
 import { Identity } from "./Identity"
+import { sessionMessages as M } from "./messages"
 import { normalEmail } from "./Repo"
+import { Sessions } from "./Sessions"
 
 const meAnswer = plainJson(MeAnswer)
 const registered = rateLimited(RegisterAnswer, { status: 201 })
@@ -21,28 +24,42 @@ const limitedEmpty = rateLimited(Ok(Schema.Null))
 /** The key of per-client limits: the client address (an adapter that gives none: one shared key). */
 const clientKey = Effect.map(clientAddress, (address) => address ?? "unknown")
 
+const BEARER = /^Bearer ([^\s]+)$/
+
+/** Who signs in: the client address, the user agent, and a token the client may already hold. */
+const signInClient = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  return {
+    clientAddress: yield* clientAddress,
+    userAgent: request.headers["user-agent"],
+    bearer: BEARER.exec(request.headers["authorization"] ?? "")?.[1]
+  }
+})
+
 export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
   Effect.gen(function*() {
     const identity = yield* Identity
     const limits = yield* RateLimits
+    const sessions = yield* Sessions
     return handlers
       .handle("register", ({ payload }) =>
         Effect.gen(function*() {
           yield* limits.enforce("register", yield* clientKey)
-          return yield* ok(Messages.registered, yield* identity.register(payload))
+          const data = yield* identity.register(payload, yield* signInClient)
+          return yield* ok(Messages.registered, data)
         }).pipe(registered))
       .handle("login", ({ payload }) =>
         Effect.gen(function*() {
-          const data = yield* identity.login(payload, yield* clientAddress)
+          const data = yield* identity.login(payload, yield* signInClient)
           return yield* ok(Messages.loggedIn, data)
         }))
       .handle("me", () =>
         Effect.flatMap(CurrentAccount, (account) => ok(Messages.accountFound, identity.me(account))).pipe(meAnswer))
       .handle("changePassword", ({ payload }) =>
-        Effect.flatMap(CurrentAccount, (account) =>
-          identity.changePassword(account, payload)).pipe(
-            Effect.zipRight(ok(Messages.passwordChanged, null))
-          ))
+        Effect.gen(function*() {
+          yield* identity.changePassword(yield* CurrentAccount, payload, yield* clientAddress)
+          return yield* ok(Messages.passwordChanged, null)
+        }))
       .handle("recoveryPassword", ({ payload }) =>
         Effect.gen(function*() {
           // The target is counted for any address, registered or not (same statements, same answer).
@@ -68,4 +85,32 @@ export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
           }
           return yield* ok(Messages.verificationSent, null)
         }).pipe(limitedEmpty))
+      .handle("sessions", ({ urlParams }) =>
+        Effect.flatMap(CurrentAccount, (account) =>
+          sessions.list(account, urlParams)).pipe(
+            Effect.flatMap((result) =>
+              page(M.sessionsFound, result)
+            )
+          ))
+      .handle("endSession", ({ path }) =>
+        Effect.flatMap(CurrentAccount, (account) =>
+          sessions.end(account, path.id.toLowerCase())).pipe(
+            Effect.zipRight(ok(M.sessionEnded, null))
+          ))
+      .handle("logout", () =>
+        Effect.flatMap(CurrentAccount, sessions.logout).pipe(Effect.zipRight(ok(M.sessionEnded, null))))
+      .handle("logoutAll", ({ payload }) =>
+        Effect.flatMap(CurrentAccount, (account) =>
+          sessions.logoutAll(account, payload.keepCurrent === true)).pipe(
+            Effect.flatMap((data) =>
+              ok(M.sessionsEnded, data)
+            )
+          ))
+      .handle("endAccountSessions", ({ path }) =>
+        Effect.flatMap(CurrentAccount, (account) =>
+          sessions.endAllAsOperator(account, path.id.toLowerCase())).pipe(
+            Effect.flatMap((data) =>
+              ok(M.sessionsEnded, data)
+            )
+          ))
   }))

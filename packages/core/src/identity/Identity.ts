@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
-import { badRequest, conflict, gone, tooManyRequests, unauthorized } from "../domain/AppError"
-import type { Account } from "../domain/Caller"
+import { badRequest, conflict, gone, unauthorized } from "../domain/AppError"
+import type { Account, TokenSubject } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
 import { sha256Hex } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
@@ -12,15 +12,22 @@ import { Tokens } from "../platform/Tokens"
 import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { atomic, outsideTransaction, transactional } from "../sql/transaction"
-import { type AccountRow, AccountsRepo, emailPurposes, type LinkPurpose, normalEmail, passwordPurposes } from "./Repo"
+import { type AttemptKey, makeAttempts } from "./Attempts"
+import { makeEmailFlows } from "./EmailChange"
+import { type AccountRow, AccountsRepo, type LinkPurpose, normalEmail, passwordPurposes } from "./Repo"
+import { Sessions, type SignInClient } from "./Sessions"
 
 const HOUR = 60 * 60 * 1000
 const linkLifetime: Record<LinkPurpose, number> = {
   recovery: HOUR,
   invite: 7 * 24 * HOUR,
   "email-change": 24 * HOUR,
-  "verify-email": 24 * HOUR
+  "verify-email": 24 * HOUR,
+  "email-undo": 7 * 24 * HOUR
 }
+
+/** A client that signed in to an account from its address this recently is the holder's (sign-in limits). */
+const KNOWN_CLIENT_MILLIS = 30 * 24 * HOUR
 
 const sha256 = sha256Hex
 
@@ -42,6 +49,8 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     const tokens = yield* Tokens
     const mailer = yield* Mailer
     const options = yield* Options
+    const sessions = yield* Sessions
+    const attempts = makeAttempts(repo, options)
 
     /**
      * Verified against when there is no password to check (see `login`). Hashed once, in the
@@ -114,79 +123,106 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       }
     )
 
-    /** A `verify-email` link to `email`, e-mailed through the outbox (in the caller's transaction). */
-    const sendVerification = (accountId: string, email: string) =>
-      Effect.gen(function*() {
-        const link = yield* issueLink(accountId, "verify-email", email)
-        yield* mailer.send({
-          to: email,
-          kind: "verify-email",
-          subject: "Confirme seu e-mail / Confirm your e-mail",
-          text: `Confirme seu e-mail pelo link (válido por 24 horas):\n${link}\n\n` +
-            `Confirm your e-mail with this link (valid for 24 hours):\n${link}\n`
-        })
-      })
+    /** A new session for the account, and its token (`sid` names the session). */
+    const signIn = (account: Pick<AccountRow, "id" | "email">, client: SignInClient) =>
+      Effect.flatMap(
+        sessions.start(account.id, client),
+        (sessionId) => tokens.issue({ accountId: account.id, email: account.email, sessionId })
+      )
 
-    /** The account, and its confirmation link e-mailed in the same transaction; sign-in works before it is used. */
     const register = traced("Identity.register")(function*(
-      input: { fullName: string; email: string; password: string }
+      input: { fullName: string; email: string; password: string },
+      client: SignInClient = { userAgent: undefined, clientAddress: undefined }
     ) {
       const row = yield* atomic(sql)(
-        Effect.tap(createAccount(input), (created) => sendVerification(created.id, created.email))
+        Effect.tap(createAccount(input), (created) => emails.sendVerification(created.id, created.email))
       )
-      const token = yield* tokens.issue({ accountId: row.id, email: row.email })
-      return { ...summary(row), token }
+      return { ...summary(row), token: yield* signIn(row, client) }
     })
 
     /**
      * Sign-in limits: strict per account and client address (so guesses from elsewhere never lock the
-     * holder out), much higher per account from everywhere, and per address over all accounts.
+     * holder out), per address over all accounts, and much higher per account from everywhere, which
+     * the holder's own clients skip (`holder`): failures of strangers cannot lock them out.
      */
-    const throttleKeys = (email: string, clientAddress: string | undefined) => {
+    const throttleKeys = (email: string, clientAddress: string | undefined, holder: boolean): Array<AttemptKey> => {
       const account = normalEmail(email)
       return [
         { key: `account-address:${account}|${clientAddress ?? "-"}`, limit: options.loginAttemptsPerAccount },
-        { key: `account:${account}`, limit: options.loginAttemptsPerAccountGlobal ?? 100 },
+        ...(holder ? [] : [{ key: `account:${account}`, limit: options.loginAttemptsPerAccountGlobal ?? 100 }]),
         ...(clientAddress ? [{ key: `address:${clientAddress}`, limit: options.loginAttemptsPerAddress }] : [])
       ]
     }
 
+    /** Whether `bearer` is a token of a live session of the account. */
+    const holdsSession = (accountId: string, bearer: string | undefined) =>
+      bearer === undefined ?
+        Effect.succeed(false) :
+        Effect.flatMap(tokens.verify(bearer), (claims) =>
+          Option.isNone(claims) || claims.value.sessionId === undefined || claims.value.accountId !== accountId
+            ? Effect.succeed(false)
+            : Effect.map(repo.findCaller(accountId, claims.value.sessionId), Option.isSome))
+
     const login = traced("Identity.login")(function*(
       input: { email: string; password: string },
-      clientAddress: string | undefined
+      client: SignInClient & { readonly bearer?: string | undefined }
     ) {
-      const keys = throttleKeys(input.email, clientAddress)
-      const at = yield* now
-      // Each attempt is reserved before any hashing, one atomic statement per key: parallel guesses
-      // cannot all pass a check made before the first of them is counted.
-      const reserved: Array<string> = []
-      for (const { key, limit } of keys) {
-        if (yield* repo.reserveAttempt(key, limit, at, options.loginWindowSeconds)) {
-          reserved.push(key)
-          continue
-        }
-        yield* Effect.forEach(reserved, repo.releaseAttempt, { discard: true })
-        const record = yield* repo.failuresOf(key)
-        const retryAt = Option.match(record, {
-          onNone: () => at.getTime() + 1000,
-          onSome: (r) => r.windowStartedAt.getTime() + options.loginWindowSeconds * 1000
-        })
-        return yield* Effect.fail(tooManyRequests(Messages.tooManyAttempts, (retryAt - at.getTime()) / 1000))
-      }
-      const account = yield* repo.findByEmail(input.email)
+      const since = new Date((yield* Clock.currentTimeMillis) - KNOWN_CLIENT_MILLIS)
+      const account = yield* repo.findByEmailFrom(input.email, client.clientAddress, since)
+      // The holder's own client (it signed in from this address lately, or holds a live session of
+      // the account) is not counted against the account's limit over all addresses.
+      const holder = Option.isSome(account) &&
+        (account.value.knownClient || (yield* holdsSession(account.value.id, client.bearer)))
+      const keys = throttleKeys(input.email, client.clientAddress, holder)
+      const reserved = yield* attempts.reserve(keys)
       const stored = Option.isSome(account) ? account.value.passwordHash : null
       // An unknown e-mail costs the same hashing as a wrong password, so timing does not tell them apart.
       const matches = yield* passwords.verify(input.password, stored ?? (yield* decoyHash))
       const valid = stored !== null && matches
       // A failure keeps its reservation: it is the counted failure.
       if (!valid || Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.invalidCredentials))
-      yield* repo.clearFailures(keys[0]!.key)
-      yield* Effect.forEach(reserved.slice(1), repo.releaseAttempt, { discard: true })
-      const token = yield* tokens.issue({ accountId: account.value.id, email: account.value.email })
-      return { token, member: summary(account.value) }
+      yield* attempts.succeeded(keys, reserved)
+      return { token: yield* signIn(account.value, client), member: summary(account.value) }
+    })
+
+    /**
+     * The caller's current password, checked as sign-in checks one (change-password, the e-mail
+     * change): limited per account and client address and per address; the caller holds a live
+     * session of the account, so the account's limit over all addresses does not apply. 400
+     * `currentPassword` when wrong, 429 when over a limit.
+     */
+    const checkCurrentPassword = traced("Identity.checkCurrentPassword")(function*(
+      accountId: string,
+      password: string,
+      clientAddress: string | undefined
+    ) {
+      const keys: Array<AttemptKey> = [
+        { key: `password:${accountId}|${clientAddress ?? "-"}`, limit: options.loginAttemptsPerAccount },
+        ...(clientAddress ? [{ key: `address:${clientAddress}`, limit: options.loginAttemptsPerAddress }] : [])
+      ]
+      const reserved = yield* attempts.reserve(keys)
+      const row = yield* repo.findById(accountId)
+      const matches = Option.isSome(row) && row.value.passwordHash !== null &&
+        (yield* passwords.verify(password, row.value.passwordHash))
+      if (!matches) {
+        return yield* Effect.fail(
+          badRequest(Messages.currentPasswordWrong, [
+            { param: "currentPassword", msg: Messages.currentPasswordWrong, location: "body" }
+          ])
+        )
+      }
+      yield* attempts.succeeded(keys, reserved)
+      return row.value
     })
 
     const findAccount = (id: string) => Effect.map(repo.findById(id), Option.map(toAccount))
+
+    /** The account of a token while its session is open (one statement). */
+    const findCaller = (subject: TokenSubject) =>
+      Effect.map(
+        repo.findCaller(subject.accountId, subject.sessionId),
+        Option.map((row): Account => ({ ...toAccount(row), sessionId: subject.sessionId }))
+      )
 
     /** The caller as the request's middleware read it (the account row, with the membership when scoped). */
     const me = (account: Account) => ({
@@ -200,18 +236,10 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
 
     const changePassword = traced("Identity.changePassword")(function*(
       account: Account,
-      input: { currentPassword: string; newPassword: string }
+      input: { currentPassword: string; newPassword: string },
+      clientAddress: string | undefined
     ) {
-      const row = yield* repo.findById(account.id)
-      const matches = Option.isSome(row) && row.value.passwordHash !== null &&
-        (yield* passwords.verify(input.currentPassword, row.value.passwordHash))
-      if (!matches) {
-        return yield* Effect.fail(
-          badRequest(Messages.currentPasswordWrong, [
-            { param: "currentPassword", msg: Messages.currentPasswordWrong, location: "body" }
-          ])
-        )
-      }
+      yield* checkCurrentPassword(account.id, input.currentPassword, clientAddress)
       yield* repo.setPassword(account.id, yield* passwords.hash(input.newPassword))
     })
 
@@ -258,7 +286,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       })
 
     const setPassword = traced("Identity.setPassword")(
-      function*(input: { id: string; token: string; password: string }) {
+      function*(input: { id: string; token: string; password: string; logoutAll?: boolean | undefined }) {
         const { at, link } = yield* openLink(input, passwordPurposes)
         const hash = yield* passwords.hash(input.password)
         yield* transactional(sql)(
@@ -267,84 +295,13 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
             if (!consumed) return yield* Effect.fail(gone(Messages.linkExpired))
             // Using a link proves the address it was sent to: the e-mail is verified if it still is the account's.
             yield* repo.setPassword(input.id, hash, link.email)
+            if (input.logoutAll === true) yield* sessions.endEverything(input.id, "password set with logoutAll")
           })
         )
       }
     )
 
-    const emailTakenOr = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
-      Effect.catchAll(
-        effect,
-        (error) => uniqueViolation(error) !== undefined ? Effect.fail(conflict(Messages.emailTaken)) : Effect.die(error)
-      )
-
-    /**
-     * Only the holder asks: the new address gets a confirmation link (24 hours), the old one a notice;
-     * nothing changes until the link is used (`confirmEmail`). 409 when another account has the address.
-     */
-    const requestEmailChange = traced("Identity.requestEmailChange")(function*(accountId: string, email: string) {
-      const account = yield* repo.findById(accountId)
-      if (Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
-      const wanted = normalEmail(email)
-      if (wanted === normalEmail(account.value.email)) return { pendingEmail: null }
-      const owner = yield* repo.findByEmail(wanted)
-      if (Option.isSome(owner)) return yield* Effect.fail(conflict(Messages.emailTaken))
-      const link = yield* transactional(sql)(
-        Effect.gen(function*() {
-          yield* repo.closeLinks(accountId, yield* now, ["email-change"])
-          return yield* issueLink(accountId, "email-change", wanted)
-        })
-      )
-      yield* mailer.send({
-        to: wanted,
-        kind: "email-change",
-        subject: "Confirme seu novo e-mail / Confirm your new e-mail",
-        text: `Para usar este endereço no login, confirme pelo link (válido por 24 horas):\n${link}\n\n` +
-          `To sign in with this address, confirm it with this link (valid for 24 hours):\n${link}\n`
-      })
-      yield* mailer.send({
-        to: account.value.email,
-        kind: "email-change-notice",
-        subject: "Pedido de troca de e-mail / E-mail change requested",
-        text: `Foi pedido trocar o e-mail de login da sua conta para ${wanted}. ` +
-          `Nada muda até o novo endereço ser confirmado. Se não foi você, troque sua senha.\n\n` +
-          `A change of your account's login e-mail to ${wanted} was requested. ` +
-          `Nothing changes until the new address is confirmed. If this was not you, change your password.\n`
-      })
-      return { pendingEmail: wanted }
-    })
-
-    /** A link to the account's current address that verifies it when used (`confirmEmail`). */
-    const requestVerification = traced("Identity.requestVerification")(function*(accountId: string) {
-      const account = yield* repo.findById(accountId)
-      if (Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
-      if (account.value.emailVerifiedAt !== null) return
-      yield* sendVerification(accountId, account.value.email)
-    })
-
-    /**
-     * Uses an e-mail link: an `email-change` link makes its address the login (409 if another account
-     * took it meanwhile) and closes every other open link, sent to the old address; a `verify-email`
-     * link verifies the address it was sent to, if still the account's (else 410).
-     */
-    const confirmEmail = traced("Identity.confirmEmail")(function*(input: { id: string; token: string }) {
-      const { at, link } = yield* openLink(input, emailPurposes)
-      const account = yield* repo.findById(input.id)
-      if (Option.isNone(account) || link.email === null) return yield* Effect.fail(gone(Messages.linkExpired))
-      const sentTo = link.email
-      if (link.purpose === "verify-email" && normalEmail(account.value.email) !== sentTo) {
-        return yield* Effect.fail(gone(Messages.linkExpired))
-      }
-      yield* transactional(sql)(
-        Effect.gen(function*() {
-          const consumed = yield* repo.consumeLinks(input.id, link.id, at, [link.purpose])
-          if (!consumed) return yield* Effect.fail(gone(Messages.linkExpired))
-          yield* emailTakenOr(repo.setVerifiedEmail(input.id, sentTo, at))
-          if (link.purpose === "email-change") yield* repo.closeLinks(input.id, at)
-        })
-      )
-      return { email: sentTo }
-    })
+    const emails = makeEmailFlows({ sql, repo, mailer, sessions, issueLink, openLink, checkCurrentPassword })
 
     return {
       createAccount,
@@ -352,6 +309,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       register,
       login,
       findAccount,
+      findCaller,
       /** The account of a row read elsewhere (the caller read with the membership). */
       accountOf: toAccount,
       findByEmail: (email: string) => Effect.map(repo.findByEmail(email), Option.map(toAccount)),
@@ -363,10 +321,8 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       changePassword,
       recoverPassword,
       setPassword,
-      requestEmailChange,
-      requestVerification,
-      confirmEmail
+      ...emails
     }
   }),
-  dependencies: [AccountsRepo.Default]
+  dependencies: [AccountsRepo.Default, Sessions.Default]
 }) {}

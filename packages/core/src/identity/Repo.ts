@@ -12,7 +12,7 @@ export interface AccountRow {
 
 export interface PasswordLinkRow {
   readonly id: string
-  readonly purpose: "invite" | "recovery" | "email-change" | "verify-email"
+  readonly purpose: "invite" | "recovery" | "email-change" | "verify-email" | "email-undo"
   /** The address the link was e-mailed to (null for links issued before it was recorded). */
   readonly email: string | null
   readonly secretHash: string
@@ -24,7 +24,9 @@ export type LinkPurpose = PasswordLinkRow["purpose"]
 
 /** Links that set a password, and links that confirm an e-mail address. */
 export const passwordPurposes: ReadonlyArray<LinkPurpose> = ["invite", "recovery"]
-export const emailPurposes: ReadonlyArray<LinkPurpose> = ["email-change", "verify-email"]
+export const emailPurposes: ReadonlyArray<LinkPurpose> = ["email-change", "verify-email", "email-undo"]
+/** Every purpose but `email-undo`: the links an e-mail change closes (the undo link must outlive it). */
+export const closedByEmailChange: ReadonlyArray<LinkPurpose> = ["invite", "recovery", "email-change", "verify-email"]
 
 /** The same address however it was typed: trimmed, Unicode NFC, lower case. */
 export const normalEmail = (email: string) => email.trim().normalize("NFC").toLowerCase()
@@ -45,6 +47,23 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
       findByEmail: (email: string) =>
         sql<AccountRow>`SELECT ${columns} FROM accounts
           WHERE lower(email) = lower(${normalEmail(email)})`.pipe(Effect.map(first), Effect.orDie),
+      /** The account of a token, in one statement with its session: none when either is gone or the session ended. */
+      findCaller: (accountId: string, sessionId: string) =>
+        sql<AccountRow>`SELECT a.id, a.email, a.full_name, a.password_hash, a.email_verified_at, a.created_at
+          FROM accounts a JOIN auth_sessions s ON s.id = ${sessionId} AND s.account_id = a.id AND s.ended_at IS NULL
+          WHERE a.id = ${accountId}`.pipe(Effect.map(first), Effect.orDie),
+      /**
+       * The account of an e-mail, and whether it signed in from `clientAddress` since `since` (a
+       * client of the holder, not counted against the account's sign-in limit), in one statement.
+       */
+      findByEmailFrom: (email: string, clientAddress: string | undefined, since: Date) =>
+        sql<AccountRow & { knownClient: boolean }>`SELECT ${columns}, ${
+          clientAddress === undefined
+            ? sql`false`
+            : sql`EXISTS (SELECT 1 FROM auth_sessions s WHERE s.account_id = accounts.id
+                AND s.client_address = ${clientAddress} AND s.created_at >= ${since})`
+        } AS known_client
+          FROM accounts WHERE lower(email) = lower(${normalEmail(email)})`.pipe(Effect.map(first), Effect.orDie),
       /** Fails with the SqlError of a unique violation when the e-mail is taken. */
       insert: (account: { id: string; email: string; fullName: string; passwordHash: string | null }) =>
         sql`INSERT INTO accounts ${sql.insert({ ...account, email: normalEmail(account.email) })}`.pipe(Effect.asVoid),
@@ -88,6 +107,13 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
         sql<{ id: string }>`UPDATE password_links SET used_at = ${now}
           WHERE account_id = ${accountId} AND used_at IS NULL AND purpose IN ${sql.in(purposes)} RETURNING id`.pipe(
           Effect.map((rows) => rows.some((row) => row.id === linkId)),
+          Effect.orDie
+        ),
+      /** Marks one open link of the account used; false when it was not open any more. */
+      consumeLink: (accountId: string, linkId: string, now: Date) =>
+        sql<{ id: string }>`UPDATE password_links SET used_at = ${now}
+          WHERE id = ${linkId} AND account_id = ${accountId} AND used_at IS NULL RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
       /** Closes the account's open links of `purposes` (all when absent). */

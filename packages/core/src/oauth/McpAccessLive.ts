@@ -1,5 +1,5 @@
 import { Clock, Effect, Layer, Option } from "effect"
-import { Memberships } from "../communities/Memberships"
+import { type CallerMembership, Memberships } from "../communities/Memberships"
 import { badRequest, fieldError, forbidden, unauthorized } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { isUuid } from "../domain/Ids"
@@ -28,19 +28,21 @@ export const McpAccessLive = Layer.effect(
     const tokens = yield* Tokens
     const ids = yield* Ids
 
+    /** The account's own membership in the community, from its caller row, if it still has one. */
+    const memberFrom = (communityId: string, found: CallerMembership): Option.Option<Member> =>
+      found.profileId === null || found.role === null ? Option.none() : Option.some({
+        account: identity.accountOf(found),
+        communityId,
+        profileId: found.profileId,
+        role: found.role,
+        actingProfileId: found.profileId
+      })
+
     /** The account's own membership in the community, if it still has one. */
     const memberOf = (communityId: string, accountId: string) =>
       Effect.map(
         memberships.callerIn(communityId, accountId),
-        (row) =>
-          Option.flatMap(row, (found): Option.Option<Member> =>
-            found.profileId === null || found.role === null ? Option.none() : Option.some({
-              account: identity.accountOf(found),
-              communityId,
-              profileId: found.profileId,
-              role: found.role,
-              actingProfileId: found.profileId
-            }))
+        Option.flatMap((found) => memberFrom(communityId, found))
       )
 
     const authenticate = (accessToken: string) =>
@@ -70,7 +72,11 @@ export const McpAccessLive = Layer.effect(
       Effect.gen(function*() {
         if (apiToken.trim() === "") return yield* Effect.fail(unauthorized(Messages.tokenRequired))
         const claims = yield* tokens.verify(apiToken.trim())
-        if (Option.isNone(claims)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
+        // As on /api: a token of no session (issued before sessions) or of an ended one is refused.
+        if (Option.isNone(claims) || claims.value.sessionId === undefined) {
+          return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
+        }
+        const sessionId = claims.value.sessionId
         const id = communityId.trim().toLowerCase()
         if (!isUuid(id)) {
           return yield* Effect.fail(
@@ -79,9 +85,9 @@ export const McpAccessLive = Layer.effect(
             ])
           )
         }
-        const row = yield* memberships.callerIn(id, claims.value.accountId)
+        const row = yield* memberships.callerIn(id, claims.value.accountId, sessionId)
         if (Option.isNone(row)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
-        const member = yield* memberOf(id, claims.value.accountId)
+        const member = memberFrom(id, row.value)
         if (Option.isNone(member)) return yield* Effect.fail(forbidden(Messages.notMember))
         return {
           connectionId: null,

@@ -219,6 +219,14 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@roda/core/OAuthRepo
       sql`UPDATE oauth_connections SET revoked_at = ${at}, revoked_reason = ${reason}
         WHERE id = ${connectionId} AND revoked_at IS NULL`.pipe(Effect.asVoid, Effect.orDie)
 
+    /** Ends every live connection of the account (all communities); how many. */
+    const revokeAccount = (accountId: string, reason: string, at: Date) =>
+      sql<{ id: string }>`UPDATE oauth_connections SET revoked_at = ${at}, revoked_reason = ${reason}
+        WHERE account_id = ${accountId} AND revoked_at IS NULL RETURNING id`.pipe(
+        Effect.map((rows) => rows.length),
+        Effect.orDie
+      )
+
     /** Marks the connection used, at most once a minute (a cheap conditional write). */
     const touch = (connectionId: string, at: Date) =>
       sql`UPDATE oauth_connections SET last_used_at = ${at}
@@ -297,6 +305,7 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@roda/core/OAuthRepo
       token,
       rotate,
       revoke,
+      revokeAccount,
       touch,
       connection,
       connections,

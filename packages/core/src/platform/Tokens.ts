@@ -8,6 +8,8 @@ export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 60 * 60
 export interface TokenClaims {
   readonly accountId: string
   readonly email: string
+  /** The sign-in session the token belongs to (`sid`); absent in tokens issued before sessions. */
+  readonly sessionId?: string | undefined
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/
@@ -48,12 +50,12 @@ const readHs256 = (sign: (message: string) => Uint8Array, token: string): Signed
   if (given === undefined || !constantTimeEqual(given, sign(token.slice(0, secondDot)))) return undefined
   const claims = decodeObject(token.slice(firstDot + 1, secondDot))
   if (claims === undefined) return undefined
-  const { email, exp, iat, nbf, sub } = claims
+  const { email, exp, iat, nbf, sid, sub } = claims
   if (typeof iat !== "number" || typeof exp !== "number") return undefined
   if (nbf !== undefined && typeof nbf !== "number") return undefined
-  return typeof sub === "string" && typeof email === "string"
-    ? { claims: { accountId: sub, email }, exp, nbf }
-    : undefined
+  if (sid !== undefined && typeof sid !== "string") return undefined
+  if (typeof sub !== "string" || typeof email !== "string") return undefined
+  return { claims: sid === undefined ? { accountId: sub, email } : { accountId: sub, email, sessionId: sid }, exp, nbf }
 }
 
 const inForce = (token: SignedToken, nowSeconds: number): Option.Option<TokenClaims> =>
@@ -67,7 +69,8 @@ const inForce = (token: SignedToken, nowSeconds: number): Option.Option<TokenCla
  * ["sub", "exp", "iat"] })`. Refused: anything not three base64url segments, a header whose `alg` is
  * not `HS256` (so `none`) or that names `crit` extensions, a signature that does not match, claims
  * that are not a JSON object, missing `sub`/`exp`/`iat`, non-numeric `exp`/`iat`/`nbf`, an `exp` at
- * or before `nowSeconds`, an `nbf` after it, and a `sub` or `email` that is not a string.
+ * or before `nowSeconds`, an `nbf` after it, and a `sub`, `email` or `sid` (when present) that is
+ * not a string. A token without `sid` verifies here; the request middleware refuses it.
  */
 export const verifyHs256 = (
   sign: (message: string) => Uint8Array,
@@ -124,7 +127,11 @@ export class Tokens extends Context.Tag("@roda/core/Tokens")<Tokens, {
           Effect.flatMap(Clock.currentTimeMillis, (millis) => {
             const now = Math.floor(millis / 1000)
             return Effect.promise(async () =>
-              new SignJWT({ email: claims.email })
+              new SignJWT(
+                claims.sessionId === undefined
+                  ? { email: claims.email }
+                  : { email: claims.email, sid: claims.sessionId }
+              )
                 .setProtectedHeader({ alg: "HS256", typ: "JWT" })
                 .setSubject(claims.accountId)
                 .setIssuedAt(now)

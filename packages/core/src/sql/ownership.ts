@@ -40,6 +40,7 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   password_links: "identity",
   account_email_conflicts: "identity",
   login_failures: "identity",
+  auth_sessions: "identity",
   // communities
   communities: "communities",
   profiles: "communities",
@@ -152,6 +153,11 @@ export const views: Readonly<Record<string, ViewContract>> = {
     owner: "identity",
     table: "accounts",
     description: "Who an account is and how to reach it (e-mail): receipts, notices, the caller of a request."
+  },
+  session_states: {
+    owner: "identity",
+    table: "auth_sessions",
+    description: "Whether a sign-in session is open: the caller of a request is read only with a live one."
   },
   member_cards: {
     owner: "communities",

@@ -16,10 +16,15 @@ export const signToken = (options: {
   readonly secret?: string
   readonly sub?: string
   readonly email?: string
+  /** The session (`sid`); a token without one is refused (tokens from before sessions). */
+  readonly sid?: string
   readonly iat: number
   readonly exp: number
 }) =>
-  new SignJWT({ email: options.email ?? "someone@roda.test" })
+  new SignJWT({
+    email: options.email ?? "someone@roda.test",
+    ...(options.sid === undefined ? {} : { sid: options.sid })
+  })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(options.sub ?? randomUUID())
     .setIssuedAt(options.iat)
@@ -37,3 +42,7 @@ export const accountOf = (user: { id: string; email: string; fullName: string })
   emailVerified: false,
   createdAt: new Date()
 })
+
+/** The session (`sid`) a token names. */
+export const sessionOf = (token: string): string =>
+  JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString("utf8")).sid

@@ -37,10 +37,11 @@ describe("Authentication builds no error on the success path", () => {
 
   it.effect("a valid token and no token build no 401; a bad one builds one", () =>
     Effect.gen(function*() {
-      const issued = yield* Effect.flatMap(Tokens, (t) => t.issue({ accountId: "acc-1", email: "ana@roda.test" }))
+      const issued = yield* Effect.flatMap(Tokens, (t) =>
+        t.issue({ accountId: "acc-1", email: "ana@roda.test", sessionId: "ses-1" }))
 
       const valid = yield* readWith(`Bearer ${issued}`)
-      expect(valid).toEqual(Option.some("acc-1"))
+      expect(valid).toEqual(Option.some({ accountId: "acc-1", sessionId: "ses-1" }))
       const none = yield* readWith(undefined)
       expect(Option.isNone(none)).toBe(true)
       const account = yield* requireAccount(Effect.succeed(Option.some("acc-1")))
@@ -51,6 +52,10 @@ describe("Authentication builds no error on the success path", () => {
       expect(Exit.isFailure(refused)).toBe(true)
       const malformed = yield* Effect.exit(readWith("Basic abc"))
       expect(Exit.isFailure(malformed)).toBe(true)
-      expect(vi.mocked(unauthorized)).toHaveBeenCalledTimes(2)
+      // a token of no session (issued before sessions) is refused
+      const legacy = yield* Effect.flatMap(Tokens, (t) =>
+        t.issue({ accountId: "acc-1", email: "ana@roda.test" }))
+      expect(Exit.isFailure(yield* Effect.exit(readWith(`Bearer ${legacy}`)))).toBe(true)
+      expect(vi.mocked(unauthorized)).toHaveBeenCalledTimes(3)
     }).pipe(Effect.provide(tokens)))
 })

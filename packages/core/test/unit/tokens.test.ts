@@ -180,4 +180,15 @@ describe("Tokens.layer", () => {
       expect(yield* tokens.verify(token)).toEqual(Option.some({ accountId: "acc-9", email: "bia@roda.test" }))
       expect(yield* tokens.verify(`${token}x`)).toEqual(Option.none())
     }).pipe(Effect.provide(layer)))
+
+  it.live("carries the session as `sid`; a non-string `sid` is refused", () =>
+    Effect.gen(function*() {
+      const tokens = yield* Tokens
+      const token = yield* tokens.issue({ accountId: "acc-9", email: "bia@roda.test", sessionId: "ses-9" })
+      expect(yield* tokens.verify(token)).toEqual(
+        Option.some({ accountId: "acc-9", email: "bia@roda.test", sessionId: "ses-9" })
+      )
+      const claims = { email: "a@b.c", sub: "acc-1", iat: NOW, exp: NOW + 3600 }
+      expect(verifyHs256(key, signRaw({ alg: "HS256" }, json({ ...claims, sid: 7 })), NOW)).toEqual(Option.none())
+    }).pipe(Effect.provide(layer)))
 })

@@ -1,10 +1,11 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { type AppError, unauthorized } from "../../domain/AppError"
-import type { Account } from "../../domain/Caller"
+import type { Account, TokenSubject } from "../../domain/Caller"
 import { Messages } from "../../domain/Messages"
 import { Authenticated } from "../../http/Security"
 import { Identity } from "../../identity/Identity"
+import { Sessions } from "../../identity/Sessions"
 import { Tokens } from "../../platform/Tokens"
 
 const BEARER = /^Bearer ([^\s]+)$/
@@ -13,36 +14,56 @@ const BEARER = /^Bearer ([^\s]+)$/
 export const invalidToken = Effect.suspend(() => Effect.fail(unauthorized(Messages.tokenInvalid)))
 
 /**
- * The account id of `Authorization: Bearer <JWT>`, without reading the account: none when the header
- * is absent; 401 `Invalid or expired token` when it is not in that form, does not verify or has expired.
+ * The account and session of `Authorization: Bearer <JWT>`, without reading either: none when the
+ * header is absent; 401 `Invalid or expired token` when it is not in that form, does not verify, has
+ * expired or names no session (a token issued before sessions: its holder signs in again).
  */
 export const makeReadToken = Effect.map(
   Tokens,
   (tokens) =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): Effect.Effect<Option.Option<string>, AppError> => {
-      const header = request.headers["authorization"]
-      if (header === undefined || header.trim() === "") return Effect.succeed(Option.none())
-      const match = BEARER.exec(header)
-      if (!match) return invalidToken
-      return Effect.flatMap(
-        tokens.verify(match[1]!),
-        (claims) => Option.isNone(claims) ? invalidToken : Effect.succeed(Option.some(claims.value.accountId))
-      )
-    })
+    Effect.flatMap(
+      HttpServerRequest.HttpServerRequest,
+      (request): Effect.Effect<Option.Option<TokenSubject>, AppError> => {
+        const header = request.headers["authorization"]
+        if (header === undefined || header.trim() === "") return Effect.succeed(Option.none())
+        const match = BEARER.exec(header)
+        if (!match) return invalidToken
+        return Effect.flatMap(tokens.verify(match[1]!), (claims) => {
+          if (Option.isNone(claims) || claims.value.sessionId === undefined) return invalidToken
+          return Effect.succeed(
+            Option.some({ accountId: claims.value.accountId, sessionId: claims.value.sessionId })
+          )
+        })
+      }
+    )
 )
 
 /**
+ * `makeReadToken`, and the token's session marked used (`lastUsedAt`): at most once a minute per
+ * session and process, off the request's path (see `Sessions.touch`).
+ */
+export const makeReadSession = Effect.gen(function*() {
+  const readToken = yield* makeReadToken
+  const sessions = yield* Sessions
+  return Effect.tap(
+    readToken,
+    (subject) => Option.isSome(subject) ? sessions.touch(subject.value.sessionId) : Effect.void
+  )
+})
+
+/**
  * Reads `Authorization: Bearer <JWT>`: none when the header is absent; 401 `Invalid or expired
- * token` when it is not in that form, does not verify, has expired or names no account.
+ * token` when it is not in that form, does not verify, has expired, names no account or a session
+ * that ended (the account and its open session are read in one statement).
  */
 export const makeAuthenticate = Effect.gen(function*() {
-  const readToken = yield* makeReadToken
+  const readToken = yield* makeReadSession
   const identity = yield* Identity
-  return Effect.flatMap(readToken, (accountId) =>
-    Option.isNone(accountId)
+  return Effect.flatMap(readToken, (subject) =>
+    Option.isNone(subject)
       ? Effect.succeed(Option.none<Account>())
       : Effect.flatMap(
-        identity.findAccount(accountId.value),
+        identity.findCaller(subject.value),
         (account) => Option.isNone(account) ? invalidToken : Effect.succeed(account)
       ))
 })

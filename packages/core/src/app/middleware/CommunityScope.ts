@@ -2,7 +2,7 @@ import { HttpMethod, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
 import { forbidden, invalidField } from "../../domain/AppError"
-import type { Member } from "../../domain/Caller"
+import type { Member, TokenSubject } from "../../domain/Caller"
 import { Messages } from "../../domain/Messages"
 import { communityIdHeader } from "../../http/Security"
 import { Identity } from "../../identity/Identity"
@@ -10,16 +10,17 @@ import { invalidToken } from "./Authentication"
 
 /**
  * The token's account and its membership in the community (before any `X-ProfileId`), read in one
- * statement: 401 `Invalid or expired token` when the account no longer exists.
+ * statement with the token's session: 401 `Invalid or expired token` when the account no longer
+ * exists or the session ended.
  */
 export const makeFindCaller = Effect.gen(function*() {
   const memberships = yield* Memberships
   const identity = yield* Identity
-  return (communityId: string, accountId: string) =>
-    Effect.flatMap(memberships.callerIn(communityId, accountId), (row) => {
+  return (communityId: string, subject: TokenSubject) =>
+    Effect.flatMap(memberships.callerIn(communityId, subject.accountId, subject.sessionId), (row) => {
       if (Option.isNone(row)) return invalidToken
       const { profileId, role } = row.value
-      const account = identity.accountOf(row.value)
+      const account = { ...identity.accountOf(row.value), sessionId: subject.sessionId }
       const member = profileId === null || role === null
         ? Option.none<Member>()
         : Option.some<Member>({ account, communityId, profileId, role, actingProfileId: profileId })
@@ -33,10 +34,10 @@ export const makeFindCaller = Effect.gen(function*() {
  */
 export const makeCommunityIdOf = Effect.map(
   Identity,
-  (identity) => (accountId: string) =>
+  (identity) => (subject: TokenSubject) =>
     Effect.catchAll(communityIdHeader, (error) =>
       Effect.flatMap(
-        identity.findAccount(accountId),
+        identity.findCaller(subject),
         (account) => Option.isNone(account) ? invalidToken : Effect.fail(error)
       ))
 )

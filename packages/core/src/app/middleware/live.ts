@@ -3,7 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
 import { forbidden } from "../../domain/AppError"
 import type { AppError } from "../../domain/AppError"
-import type { Account, DeferredMember, DeferredVisitor, Member, Visitor } from "../../domain/Caller"
+import type { Account, DeferredMember, DeferredVisitor, Member, TokenSubject, Visitor } from "../../domain/Caller"
 import { isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import {
@@ -14,7 +14,7 @@ import {
   PublicScope
 } from "../../http/Security"
 import { makeApplyActingProfile } from "./ActingProfile"
-import { invalidToken, makeReadToken, requireAccount } from "./Authentication"
+import { invalidToken, makeReadSession, requireAccount } from "./Authentication"
 import { bodyCommunityMatches, makeCommunityIdOf, makeFindCaller, requireMembership } from "./CommunityScope"
 
 /**
@@ -23,19 +23,19 @@ import { bodyCommunityMatches, makeCommunityIdOf, makeFindCaller, requireMembers
  * 403); `resolve` is `settle`, then the body's `communityId` (400), then `X-ProfileId`.
  */
 const makeMemberChecks = Effect.gen(function*() {
-  const readToken = yield* makeReadToken
+  const readToken = yield* makeReadSession
   const communityIdOf = yield* makeCommunityIdOf
   const findCaller = yield* makeFindCaller
   const applyActingProfile = yield* makeApplyActingProfile
-  const scoped = <A, R>(next: (communityId: string, accountId: string) => Effect.Effect<A, AppError, R>) => () =>
+  const scoped = <A, R>(next: (communityId: string, subject: TokenSubject) => Effect.Effect<A, AppError, R>) => () =>
     Effect.flatMap(
       requireAccount(readToken),
-      (accountId) => Effect.flatMap(communityIdOf(accountId), (communityId) => next(communityId, accountId))
+      (subject) => Effect.flatMap(communityIdOf(subject), (communityId) => next(communityId, subject))
     )
-  const settle = (communityId: string, accountId: string) =>
-    Effect.flatMap(findCaller(communityId, accountId), ({ member }) => requireMembership(member))
-  const resolve = (communityId: string, accountId: string) =>
-    settle(communityId, accountId).pipe(
+  const settle = (communityId: string, subject: TokenSubject) =>
+    Effect.flatMap(findCaller(communityId, subject), ({ member }) => requireMembership(member))
+  const resolve = (communityId: string, subject: TokenSubject) =>
+    settle(communityId, subject).pipe(
       Effect.tap(() => bodyCommunityMatches(communityId)),
       Effect.flatMap(applyActingProfile)
     )
@@ -64,20 +64,20 @@ export const DeferredMemberScopeLive = Layer.effect(
   Effect.gen(function*() {
     const { resolve, scoped, settle } = yield* makeMemberChecks
     const memberships = yield* Memberships
-    const deferred = (communityId: string, accountId: string) =>
+    const deferred = (communityId: string, subject: TokenSubject) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-        const settled = settle(communityId, accountId)
+        const settled = settle(communityId, subject)
         const of = (member: Option.Option<Member>): DeferredMember => ({
           communityId,
-          accountId,
+          accountId: subject.accountId,
           member,
-          caller: memberships.callerRow(communityId, accountId),
+          caller: memberships.callerRow(communityId, subject.accountId, subject.sessionId),
           refuse,
           settle: settled
         })
         const header = request.headers["x-profileid"]?.trim()
         return header !== undefined && header !== ""
-          ? Effect.map(resolve(communityId, accountId), (member) => of(Option.some(member)))
+          ? Effect.map(resolve(communityId, subject), (member) => of(Option.some(member)))
           : Effect.as(
             Effect.catchAll(bodyCommunityMatches(communityId), (error) => Effect.zipRight(settled, Effect.fail(error))),
             of(Option.none())
@@ -93,7 +93,7 @@ export const DeferredMemberScopeLive = Layer.effect(
  * the account and its membership in one statement (401 without the account), then `X-ProfileId`.
  */
 const makeVisitorChecks = Effect.gen(function*() {
-  const readToken = yield* makeReadToken
+  const readToken = yield* makeReadSession
   const findCaller = yield* makeFindCaller
   const applyActingProfile = yield* makeApplyActingProfile
   const anonymous = (communityId: string): Visitor => ({
@@ -101,8 +101,8 @@ const makeVisitorChecks = Effect.gen(function*() {
     account: Option.none<Account>(),
     member: Option.none<Member>()
   })
-  const visitorOf = (communityId: string, accountId: string) =>
-    Effect.flatMap(findCaller(communityId, accountId), ({ account, member }) =>
+  const visitorOf = (communityId: string, subject: TokenSubject) =>
+    Effect.flatMap(findCaller(communityId, subject), ({ account, member }) =>
       Option.isNone(member)
         ? Effect.succeed<Visitor>({ communityId, account: Option.some(account), member })
         : Effect.map(
@@ -110,12 +110,12 @@ const makeVisitorChecks = Effect.gen(function*() {
           (acting): Visitor => ({ communityId, account: Option.some(account), member: Option.some(acting) })
         ))
   const scoped = <A, R>(
-    next: (communityId: string, accountId: Option.Option<string>) => Effect.Effect<A, AppError, R>
+    next: (communityId: string, subject: Option.Option<TokenSubject>) => Effect.Effect<A, AppError, R>
   ) =>
     Effect.flatMap(communityIdHeader, (communityId) =>
       Effect.zipRight(
         bodyCommunityMatches(communityId),
-        Effect.flatMap(readToken, (accountId) => next(communityId, accountId))
+        Effect.flatMap(readToken, (subject) => next(communityId, subject))
       ))
   return { anonymous, visitorOf, scoped }
 })
@@ -149,8 +149,8 @@ export const PublicScopeLive = Layer.effect(
   Effect.map(
     makeVisitorChecks,
     ({ anonymous, scoped, visitorOf }) =>
-      scoped((communityId, accountId) =>
-        Option.isNone(accountId) ? Effect.succeed(anonymous(communityId)) : visitorOf(communityId, accountId.value)
+      scoped((communityId, subject) =>
+        Option.isNone(subject) ? Effect.succeed(anonymous(communityId)) : visitorOf(communityId, subject.value)
       )
   )
 )
@@ -166,20 +166,21 @@ export const DeferredPublicScopeLive = Layer.effect(
     const { anonymous, scoped, visitorOf } = yield* makeVisitorChecks
     const memberships = yield* Memberships
     const read = (visitor: Visitor): DeferredVisitor => ({ _tag: "Read", visitor })
-    return scoped((communityId, accountId) =>
+    return scoped((communityId, subject) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-        if (Option.isNone(accountId)) return Effect.succeed(read(anonymous(communityId)))
+        if (Option.isNone(subject)) return Effect.succeed(read(anonymous(communityId)))
         const header = request.headers["x-profileid"]?.trim()
         if (header !== undefined && header !== "") {
-          return Effect.map(visitorOf(communityId, accountId.value), read)
+          return Effect.map(visitorOf(communityId, subject.value), read)
         }
+        const { accountId, sessionId } = subject.value
         return Effect.succeed<DeferredVisitor>({
           _tag: "Deferred",
           communityId,
-          caller: memberships.callerRow(communityId, accountId.value),
+          caller: memberships.callerRow(communityId, accountId, sessionId),
           refuse: invalidToken,
           settle: Effect.provideService(
-            visitorOf(communityId, accountId.value),
+            visitorOf(communityId, subject.value),
             HttpServerRequest.HttpServerRequest,
             request
           )

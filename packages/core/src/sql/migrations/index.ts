@@ -34,6 +34,7 @@ import payoutDestination from "./0033_payout_destination"
 import blobs from "./0034_blobs"
 import instanceSettings from "./0035_instance_settings"
 import operatorAuditClientAddress from "./0036_operator_audit_client_address"
+import authSessions from "./0037_auth_sessions"
 import rateLimits from "./0038_rate_limits"
 import emailNfc from "./0039_email_nfc"
 import disputesConnect from "./0040_disputes_connect"
@@ -76,6 +77,7 @@ export const migrations = {
   "0034_blobs": blobs,
   "0035_instance_settings": instanceSettings,
   "0036_operator_audit_client_address": operatorAuditClientAddress,
+  "0037_auth_sessions": authSessions,
   "0038_rate_limits": rateLimits,
   "0039_email_nfc": emailNfc,
   "0040_disputes_connect": disputesConnect
