@@ -355,15 +355,21 @@ describe("routes", () => {
 
   it("names the readable answer headers on every answer; reflects only an allowed origin", async () => {
     const plain = await api.get("/api/nothing-here")
-    expect(plain.headers.get("access-control-expose-headers")).toBe("retry-after,idempotent-replayed,ratelimit-policy,ratelimit")
+    expect(plain.headers.get("access-control-expose-headers")).toBe(
+      "retry-after,idempotent-replayed,ratelimit-policy,ratelimit"
+    )
     expect(plain.headers.get("access-control-allow-origin")).toBeNull()
     const own = await api.get("/api/nothing-here", { headers: { origin: "http://roda.test" } })
     expect(own.headers.get("access-control-allow-origin")).toBe("http://roda.test")
     expect(own.headers.get("vary")).toBe("Origin")
-    expect(own.headers.get("access-control-expose-headers")).toBe("retry-after,idempotent-replayed,ratelimit-policy,ratelimit")
+    expect(own.headers.get("access-control-expose-headers")).toBe(
+      "retry-after,idempotent-replayed,ratelimit-policy,ratelimit"
+    )
     const stranger = await api.get("/api/nothing-here", { headers: { origin: "https://app.example" } })
     expect(stranger.headers.get("access-control-allow-origin")).toBeNull()
-    expect(stranger.headers.get("access-control-expose-headers")).toBe("retry-after,idempotent-replayed,ratelimit-policy,ratelimit")
+    expect(stranger.headers.get("access-control-expose-headers")).toBe(
+      "retry-after,idempotent-replayed,ratelimit-policy,ratelimit"
+    )
   })
 })
 

@@ -1,4 +1,3 @@
-import type { Text } from "../domain/Text"
 import { HttpApiError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -8,6 +7,7 @@ import { AppError, fieldError } from "../domain/AppError"
 import { IDEMPOTENCY_KEY_HOURS } from "../domain/Idempotency"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
+import type { Text } from "../domain/Text"
 import { sha256Hex } from "../platform/bytes"
 import { Tokens } from "../platform/Tokens"
 

@@ -71,7 +71,10 @@ export const coded = <Catalogue extends Record<string, Text | ((...args: any) =>
       return [
         name,
         typeof entry === "function"
-          ? (...args: ReadonlyArray<unknown>) => ({ ...(entry as (...a: ReadonlyArray<unknown>) => Text)(...args), code })
+          ? (...args: ReadonlyArray<unknown>) => ({
+            ...(entry as (...a: ReadonlyArray<unknown>) => Text)(...args),
+            code
+          })
           : { ...entry, code }
       ]
     })

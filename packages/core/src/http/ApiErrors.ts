@@ -10,7 +10,8 @@ const errorEnvelopeJsonSchema = {
     success: { type: "boolean", enum: [false] },
     code: {
       type: "string",
-      description: "What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words"
+      description:
+        "What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words"
     },
     message: { type: "string", description: "What happened, in words, in the caller's language (`Accept-Language`)" },
     errors: {

@@ -1,4 +1,4 @@
-import { coded, same, text, type Text } from "../domain/Text"
+import { coded, same, type Text, text } from "../domain/Text"
 
 /** Messages of reports and e-mail stats (Portuguese by default). */
 export const reportMessages = coded({

@@ -35,8 +35,11 @@ describe("typed failures", () => {
   })
 
   it("lets the compiler refuse a handler that fails with a kind or a code the endpoint does not declare", () => {
-    HttpApiBuilder.group(api, "courses", (handlers) =>
-      handlers.handle("get", () => Effect.fail(failure(NotFound, messages.courseNotFound))))
+    HttpApiBuilder.group(
+      api,
+      "courses",
+      (handlers) => handlers.handle("get", () => Effect.fail(failure(NotFound, messages.courseNotFound)))
+    )
     HttpApiBuilder.group(api, "courses", (handlers) =>
       // @ts-expect-error: `space_not_found` is not declared by the endpoint
       handlers.handle("get", () => Effect.fail(failure(NotFound, messages.spaceNotFound))))

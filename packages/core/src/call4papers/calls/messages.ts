@@ -1,4 +1,4 @@
-import { coded, same, text, type Text } from "../../domain/Text"
+import { coded, same, type Text, text } from "../../domain/Text"
 
 const list = (values: ReadonlyArray<string>, none: string) => (values.length > 0 ? values.join(", ") : none)
 

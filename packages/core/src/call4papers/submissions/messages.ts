@@ -1,4 +1,4 @@
-import { coded, text, type Text } from "../../domain/Text"
+import { coded, type Text, text } from "../../domain/Text"
 
 /** Messages of submissions, reviews, votes and negotiation (pt by default, en on request). */
 export const SubmissionMessages = coded({

@@ -1,4 +1,4 @@
-import { coded, text, type Text } from "../../domain/Text"
+import { coded, type Text, text } from "../../domain/Text"
 
 /** Messages of checkout, charges and purchases (Portuguese by default). */
 export const checkoutMessages = coded({

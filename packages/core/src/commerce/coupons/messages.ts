@@ -1,4 +1,4 @@
-import { coded, same, text, type Text } from "../../domain/Text"
+import { coded, same, type Text, text } from "../../domain/Text"
 
 const moves = (allowed: ReadonlyArray<string>, none: string) => allowed.length > 0 ? allowed.join(", ") : none
 

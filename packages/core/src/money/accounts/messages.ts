@@ -1,4 +1,4 @@
-import { coded, text, type Text } from "../../domain/Text"
+import { coded, type Text, text } from "../../domain/Text"
 
 const moves = (allowed: ReadonlyArray<string>, none: string) => allowed.length > 0 ? allowed.join(", ") : none
 

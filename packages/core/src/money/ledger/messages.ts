@@ -1,5 +1,5 @@
 import { formatMoney } from "../../domain/Money"
-import { coded, same, text, type Text } from "../../domain/Text"
+import { coded, same, type Text, text } from "../../domain/Text"
 
 /** Messages of fees, fee overrides and the ledger (Portuguese by default, English on request). */
 export const ledgerMessages = coded({

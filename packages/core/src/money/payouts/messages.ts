@@ -1,5 +1,5 @@
 import { formatMoney } from "../../domain/Money"
-import { coded, same, text, type Text } from "../../domain/Text"
+import { coded, same, type Text, text } from "../../domain/Text"
 
 /** Messages of payouts (Portuguese by default, English on request; §7 strings verbatim). */
 export const payoutMessages = coded({
