@@ -7,7 +7,7 @@ import {
 } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { languageOf } from "../domain/Text"
-import { type ConstantRoute, constantRouteOf } from "../http/constantRoute"
+import { type ConstantRoute, constantRouteOf } from "../http/engine/constantRoute"
 import { Options } from "../platform/Options"
 import { makeCors } from "./cors"
 import { passesWithoutState, type PlainHeaders } from "./middleware/live"
@@ -25,7 +25,7 @@ export type AnswerAtOnce = (request: PlainRequest) => HttpServerResponse.HttpSer
 const firstOf = (value: string | ReadonlyArray<string> | undefined) => typeof value === "string" ? value : value?.[0]
 
 /**
- * The answers the app would give without running it: a `GET` of a constant route (`http/constantRoute.ts`:
+ * The answers the app would give without running it: a `GET` of a constant route (`http/engine/constantRoute.ts`:
  * an answer that depends only on the language, e.g. the catalogue of space modules) whose middleware
  * all let the request through by its headers alone (`passesWithoutState`). What the app's layers
  * around the routes would do to such an answer is done here too: the request gate refuses only a URL

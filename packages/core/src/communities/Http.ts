@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
 import { Messages } from "../domain/Messages"
-import { apiGroup } from "../http/apiGroup"
+import { apiGroup } from "../http/engine/apiGroup"
 import { ok, page } from "../http/Reply"
 import { Communities } from "./Communities"
 

@@ -2,7 +2,7 @@ import { HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Exit, FiberRef, Schema } from "effect"
 import { AppError } from "../domain/AppError"
 import { rateLimitHeaders, ShownRateLimit } from "../platform/RateLimits"
-import { notPlain } from "./PlainJson"
+import { notPlain } from "./engine/PlainJson"
 
 const withHeaders = (error: unknown, headers: Record<string, string>) =>
   error instanceof AppError && error.headers?.["ratelimit"] === undefined

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember } from "../domain/Caller"
-import { apiGroup } from "../http/apiGroup"
+import { apiGroup } from "../http/engine/apiGroup"
 import { ok } from "../http/Reply"
 import { reportMessages as M } from "./messages"
 import { Reports } from "./Reports"

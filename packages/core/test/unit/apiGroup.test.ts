@@ -15,8 +15,8 @@ import {
 } from "@effect/platform"
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { apiHttpApp } from "../../src/app/apiApp"
-import { apiGroup } from "../../src/http/apiGroup"
+import { apiGroup } from "../../src/http/engine/apiGroup"
+import { apiHttpApp } from "../../src/http/engine/dispatch"
 
 // A small API using every part of a group that Roda's `apiGroup` reimplements, served once by the
 // platform's `HttpApiBuilder.group` and once by `apiGroup`: both must answer every request alike.

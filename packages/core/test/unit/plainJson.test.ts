@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { Page } from "../../src/domain/Envelope"
 import { FeedPage } from "../../src/feed/Api"
-import { notPlain, plainJson } from "../../src/http/PlainJson"
+import { notPlain, plainJson } from "../../src/http/engine/PlainJson"
 
 describe("plainJson", () => {
   it("takes schemas whose encoded form is their type", () => {

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../../domain/Caller"
-import { apiGroup } from "../../http/apiGroup"
+import { apiGroup } from "../../http/engine/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { viewerOfVisitor } from "../../structure/Access"
 import { Calls } from "./Calls"

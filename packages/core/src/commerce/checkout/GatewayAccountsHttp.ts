@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount } from "../../domain/Caller"
-import { apiGroup } from "../../http/apiGroup"
+import { apiGroup } from "../../http/engine/apiGroup"
 import { ok } from "../../http/Reply"
 import { GatewayAccounts } from "./GatewayAccounts"
 import { checkoutMessages as M } from "./messages"

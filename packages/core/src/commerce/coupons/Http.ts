@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentMember } from "../../domain/Caller"
-import { apiGroup } from "../../http/apiGroup"
+import { apiGroup } from "../../http/engine/apiGroup"
 import { ok, page, requestLanguage } from "../../http/Reply"
 import { Coupons } from "./Coupons"
 import { couponMessages } from "./messages"

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../../domain/Caller"
-import { apiGroup } from "../../http/apiGroup"
+import { apiGroup } from "../../http/engine/apiGroup"
 import { ok, requestLanguage } from "../../http/Reply"
 import { type Decision, SellingAccounts } from "./Accounts"
 import { accountsMessages as M } from "./messages"

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../../domain/Caller"
-import { apiGroup } from "../../http/apiGroup"
+import { apiGroup } from "../../http/engine/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { payoutMessages as M } from "./messages"
 import { Payouts } from "./Payouts"

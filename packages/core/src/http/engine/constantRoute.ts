@@ -1,5 +1,5 @@
 import type { HttpRouter, HttpServerResponse } from "@effect/platform"
-import type { Language } from "../domain/Text"
+import type { Language } from "../../domain/Text"
 
 /**
  * A route whose success answer depends on nothing but the request's language (its handler was made

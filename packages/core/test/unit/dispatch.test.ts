@@ -8,7 +8,7 @@ import {
 } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
-import { apiHttpApp } from "../../src/app/apiApp"
+import { apiHttpApp } from "../../src/http/engine/dispatch"
 
 const echoUrl = Effect.map(HttpServerRequest.HttpServerRequest, (request) => HttpServerResponse.text(request.url))
 

@@ -10,8 +10,8 @@ import {
   UrlParams
 } from "@effect/platform"
 import { Context, Effect, Option, ParseResult, Schema, type SchemaAST } from "effect"
-import type { AppError } from "../domain/AppError"
-import { CurrentDeferredMember, CurrentDeferredVisitor } from "../domain/Caller"
+import type { AppError } from "../../domain/AppError"
+import { CurrentDeferredMember, CurrentDeferredVisitor } from "../../domain/Caller"
 
 type AnyEffect = Effect.Effect<any, any, any>
 

@@ -1,7 +1,7 @@
 import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, type Schema, type SchemaAST as AST } from "effect"
-import type { Language } from "../domain/Text"
-import { requestLanguage } from "./Reply"
+import type { Language } from "../../domain/Text"
+import { requestLanguage } from "../Reply"
 
 /**
  * Why a schema is not plain (its encoded form differs from its type, or encoding checks more than
@@ -66,7 +66,7 @@ export const plainJson = <S extends Schema.Schema.Any>(schema: S, options?: { re
     Effect.map(body, (value) => HttpServerResponse.unsafeJson(value, init))
 }
 
-/** Where a constant handler (`constantPlainJson`) keeps its answers, for `http/constantRoute.ts`. */
+/** Where a constant handler (`constantPlainJson`) keeps its answers, for `constantRoute.ts`. */
 export const ConstantAnswer: unique symbol = Symbol.for("@roda/core/http/ConstantAnswer")
 
 /**

@@ -10,7 +10,7 @@ import {
 import type { HttpApp } from "@effect/platform"
 import { Chunk, Context, Effect, FiberRef, Option, Tracer } from "effect"
 import * as FindMyWay from "find-my-way-ts"
-import { directRouteOf, type RouteEntries } from "../http/directRoute"
+import { directRouteOf, type RouteEntries } from "./directRoute"
 
 type AnyRoute = HttpRouter.Route<unknown, unknown>
 
@@ -30,7 +30,7 @@ const toResponse = (answer: HttpServerRespondable.Respondable) =>
  * handler. Each request has a fiber of its own and nothing after the handler reads what it adds, so
  * the restore (an acquire/use/release, about fifteen interpreter steps per request) bought nothing.
  * A route made by `apiGroup` takes its route context and search params as entries to set with its
- * own services (`http/directRoute.ts`): one context change per request instead of two.
+ * own services (`directRoute.ts`): one context change per request instead of two.
  * A prefixed route (`HttpRouter.prefixAll`) sees a sliced request, which is restored after it.
  * A router with mounts is left to `HttpRouter.toHttpApp`.
  */
