@@ -37,18 +37,30 @@ export const isEffectTitle = (text: string) => effectTitle.test(text)
 /** Examples are values, not schemas: a title or description inside one is data, and kept. */
 const valueKeys = new Set(["example", "examples", "default", "enum", "const"])
 
-/** The document without Effect's default descriptions and filter titles (see above). */
+/**
+ * The document without Effect's default descriptions and filter titles (see above), and without the
+ * `$id` Effect gives every `Schema.Unknown` (`/schemas/unknown`, the same id on different schemas,
+ * which JSON Schema validators of examples refuse). A response keeps its description (OpenAPI requires
+ * one, and Effect's is the only one a non-JSON answer has).
+ */
 export const withoutEffectWords = <A>(value: A): A => {
-  const walk = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(walk)
+  const walk = (node: unknown, isResponse: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => walk(item, false))
     if (node === null || typeof node !== "object") return node
     const out: Json = {}
     for (const [key, item] of Object.entries(node as Json)) {
-      if (key === "description" && typeof item === "string" && isEffectDescription(item)) continue
+      if (!isResponse && key === "description" && typeof item === "string" && isEffectDescription(item)) continue
       if (key === "title" && typeof item === "string" && isEffectTitle(item)) continue
-      out[key] = valueKeys.has(key) ? item : walk(item)
+      if (key === "$id" && typeof item === "string" && item.startsWith("/schemas/")) continue
+      out[key] = valueKeys.has(key) ? item : key === "responses" ? walkResponses(item) : walk(item, false)
     }
     return out
   }
-  return walk(value) as A
+  const walkResponses = (responses: unknown): unknown =>
+    responses === null || typeof responses !== "object" || Array.isArray(responses)
+      ? walk(responses, false)
+      : Object.fromEntries(
+        Object.entries(responses as Json).map(([status, response]) => [status, walk(response, true)])
+      )
+  return walk(value, false) as A
 }
