@@ -75,6 +75,8 @@ export class Sessions extends Effect.Service<Sessions>()("@roda/core/Sessions", 
         return repo.touch(sessionId).pipe(
           Effect.catchAllCause((cause) => Effect.logWarning("session not marked used", cause)),
           outsideTransaction,
+          // a trace of its own: the request does not wait for it, nor count it among its statements
+          Effect.withSpan("Sessions.touch", { root: true }),
           Effect.forkDaemon,
           Effect.asVoid
         )
