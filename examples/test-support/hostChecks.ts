@@ -66,6 +66,6 @@ export const describeBodyParsingHost = (host: string, start: () => Promise<Start
       expect((await reply.json()).errors.length).toBeGreaterThan(0)
       const missing = await fetch(`${base}/api/no-such-route`, { headers: { "accept-language": "en" } })
       expect(missing.status).toBe(404)
-      expect(await missing.json()).toEqual({ success: false, message: "Route not found." })
+      expect(await missing.json()).toEqual({ success: false, code: "route_not_found", message: "Route not found." })
     })
   })

@@ -49,12 +49,12 @@ describe("createRodaFetchClient", () => {
     })
     const refused = await inEnglish.POST("/api/sections", { body: { title: "Not mine" } })
     expect(refused.response.status).toBe(403)
-    expect(refused.error).toEqual({ success: false, message: Messages.notMember.en })
+    expect(refused.error).toEqual({ success: false, code: "not_member", message: Messages.notMember.en })
 
     const reply = await clientFor({ language: "en" }).POST("/api/communities", { body: { name: "No token" } })
     expect(reply.response.status).toBe(401)
     expect(reply.data).toBeUndefined()
-    expect(reply.error).toEqual({ success: false, message: Messages.tokenRequired.en })
+    expect(reply.error).toEqual({ success: false, code: "token_required", message: Messages.tokenRequired.en })
     const invalid = await clientFor({}).POST("/api/auth/register", {
       body: { fullName: "X", email: "not-an-email", password: PASSWORD }
     })

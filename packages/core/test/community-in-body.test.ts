@@ -15,6 +15,7 @@ beforeAll(async () => {
 
 const MISMATCH = {
   success: false,
+  code: "community_mismatch",
   message: "communityId must equal the X-CommunityId header",
   errors: [{ param: "communityId", msg: "communityId must equal the X-CommunityId header", location: "body" }]
 }

@@ -31,6 +31,7 @@ const sectionsTitled = async (title: string) =>
 
 const KEY_REUSED = {
   success: false,
+  code: "idempotency_key_reused",
   message: "Idempotency-Key was already used with another request",
   errors: [{
     param: "Idempotency-Key",

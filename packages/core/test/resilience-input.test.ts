@@ -27,6 +27,7 @@ beforeAll(async () => {
 
 const TOO_DEEP = {
   success: false,
+  code: "json_too_deep",
   message: "Request body is nested too deeply",
   errors: [{ param: "body", msg: "must not nest arrays and objects more than 64 levels deep", location: "body" }]
 }

@@ -177,7 +177,7 @@ export const makeAppHandler = <R>(app: App<R>, runtime: Runtime.Runtime<R>, opti
         return
       }
       res.writeHead(500, { "content-type": "application/json" })
-      res.end(JSON.stringify({ success: false, message: "Internal server error." }))
+      res.end(JSON.stringify({ success: false, code: "internal_error", message: "Internal server error." }))
     })
   }
 }

@@ -128,7 +128,7 @@ export const toNodeHandler = (roda: Roda, options: NodeHandlerOptions = {}): Nod
     if (next) return next(error)
     if (!res.headersSent) {
       res.writeHead(500, { "content-type": "application/json" })
-      res.end(JSON.stringify({ success: false, message: "Internal server error." }))
+      res.end(JSON.stringify({ success: false, code: "internal_error", message: "Internal server error." }))
     } else res.destroy()
   })
 }

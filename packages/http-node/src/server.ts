@@ -243,7 +243,7 @@ const answerFailure = (log: Log, req: IncomingMessage, res: ServerResponse, requ
   log.write("error", "request failed", { requestId, error: String(error) })
   if (!res.headersSent) {
     settleUnreadBody(req, res)
-    json(res, 500, { success: false, message: "Internal server error." })
+    json(res, 500, { success: false, code: "internal_error", message: "Internal server error." })
   } else res.end()
 }
 

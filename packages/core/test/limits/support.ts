@@ -42,7 +42,7 @@ export const limitHeaders = (reply: Reply) => {
 /** 429 with the envelope's message, `Retry-After` and the headers of `policy` (nothing left). */
 export const expectLimited = (reply: Reply, policy: string, windowSeconds: number) => {
   expect(reply.status, JSON.stringify(reply.body)).toBe(429)
-  expect(reply.body).toEqual({ success: false, message: Messages.rateLimited.pt })
+  expect(reply.body).toEqual({ success: false, code: "rate_limited", message: Messages.rateLimited.pt })
   const retryAfter = Number(reply.headers.get("retry-after"))
   expect(retryAfter).toBeGreaterThan(0)
   expect(retryAfter).toBeLessThanOrEqual(windowSeconds)
