@@ -60,7 +60,15 @@ export interface Reply {
 }
 
 /** Calls Roda through its web handler, as any backend mounting it would. */
-export const client = (roda: Roda) => {
+/**
+ * Where the client finds the confirmation link sent to an address: by default the instance's outbox;
+ * a client of a server in another process (a built server) reads the mail it received instead.
+ */
+export interface ClientOptions {
+  readonly confirmLink?: (email: string) => Promise<{ readonly id: string; readonly token: string }>
+}
+
+export const client = (roda: Roda, clientOptions: ClientOptions = {}) => {
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<Reply> => {
     const headers: Record<string, string> = { ...options.headers }
     if (options.body !== undefined || options.raw !== undefined) headers["content-type"] ??= "application/json"
@@ -87,6 +95,7 @@ export const client = (roda: Roda) => {
   return {
     /** The instance called (for helpers that read its outbox). */
     roda,
+    confirmLink: clientOptions.confirmLink ?? ((email: string) => confirmLinkFor(roda, email)),
     call,
     get: (path: string, options?: CallOptions) => call("GET", path, options),
     post: (path: string, body?: unknown, options?: CallOptions) => call("POST", path, { ...options, body }),
@@ -121,7 +130,7 @@ export const registerUnverified = async (
 
 /** Uses, as the holder would, the newest confirmation link e-mailed to `email` (sign-up sends one). */
 export const confirmEmail = async (api: Client, email: string) => {
-  const link = await confirmLinkFor(api.roda, email)
+  const link = await api.confirmLink(email)
   const reply = await api.post("/api/auth/confirm-email", { id: link.id, token: link.token })
   if (reply.status !== 200) throw new Error(`confirm-email failed: ${reply.status} ${JSON.stringify(reply.body)}`)
 }

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { type BuiltServer, startBuiltServer } from "../../../../testing/builtServer"
 import { S3_TEST_CREDENTIALS, type S3TestServer, startS3 } from "../../../../testing/s3"
 import { POSTGRES_ONLY, skipWhen } from "../../../../testing/skips"
+import { startSmtp, textOf } from "../../../../testing/smtp"
 import { activeTemplate, certificateCommunity, issueAndWait } from "../../../core/test/certificates/support"
 import { client } from "../../../core/test/support/harness"
 
@@ -21,20 +22,39 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup()
 })
 
+/** The built servers' mail (sign-ups are confirmed through the link they send). */
+let smtp: Awaited<ReturnType<typeof startSmtp>> | undefined
+const mailServer = async () => {
+  if (smtp === undefined) {
+    smtp = await startSmtp()
+    cleanups.push(smtp.close)
+  }
+  return smtp
+}
+
 const start = async (env: Record<string, string> = {}) => {
-  const server = await startBuiltServer(env)
+  const server = await startBuiltServer({ SMTP_URL: (await mailServer()).url, ...env })
   running.push(server)
   return server
 }
 
 /** The test suites' client, over HTTP to a built server. */
 const over = (server: BuiltServer) =>
-  client({
-    handler: (request: Request) => {
-      const url = new URL(request.url)
-      return fetch(`${server.base}${url.pathname}${url.search}`, request)
+  client(
+    {
+      handler: (request: Request) => {
+        const url = new URL(request.url)
+        return fetch(`${server.base}${url.pathname}${url.search}`, request)
+      }
+    } as unknown as Roda,
+    {
+      confirmLink: async (email) => {
+        const mail = await (await mailServer()).mailTo(email, /confirm-email\?/)
+        const link = new URL(/https?:\/\/\S+\/confirm-email\?\S+/.exec(textOf(mail))![0])
+        return { id: link.searchParams.get("id")!, token: link.searchParams.get("token")! }
+      }
     }
-  } as unknown as Roda)
+  )
 
 /** The file behind a download route (`/pdf`, `/image`): its 302, then the signed link. */
 const download = async (server: BuiltServer, path: string, token: string, community: string) => {
