@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Register an account
-         * @description Creates an account (no community). 409 when the e-mail is registered.
+         * @description Creates an account (no community) and e-mails a confirmation link (valid 24 hours, used through POST /api/auth/confirm-email), written in the same transaction as the account. The token answered works at once: sign-in does not wait for the confirmation. Inviting others, opening a call for papers, requesting a payout and platform-operator rights need a confirmed e-mail (403 otherwise). 409 when the e-mail is registered.
          */
         post: operations["identity.register"];
         delete?: never;
@@ -74,7 +74,7 @@ export interface paths {
         get?: never;
         /**
          * Change the password
-         * @description Tokens already issued stay valid until they expire (spec §5.3).
+         * @description Tokens already issued stay valid until they expire (spec §5.3): a password change alone ends no session (end them with POST /api/auth/logout-all). Wrong current passwords are limited as sign-in failures are, per account and client address and per address (429 with Retry-After); the caller holds a live session of the account, so the account's limit over all addresses never counts against them.
          */
         put: operations["identity.changePassword"];
         post?: never;
@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Set a password from an e-mailed link
-         * @description Completes an invite or recovery link: 400 for a wrong token, 410 for a used or expired link. Using the link verifies the e-mail it was sent to, if it is still the account's.
+         * @description Completes an invite or recovery link: 400 for a wrong token, 410 for a used or expired link. Using the link verifies the e-mail it was sent to, if it is still the account's. With `logoutAll: true`, every session of the account ends and every OAuth grant (assistant connection) is revoked, in the same transaction: a stolen token stops working on its next request.
          */
         post: operations["identity.setPassword"];
         delete?: never;
@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm an e-mail change
-         * @description No token, no X-CommunityId: completes a link from `{publicBaseUrl}/confirm-email?id=…&token=…` (`id` is the account id). An e-mail change link makes the new address the login e-mail, verified, and closes the account's other open links (sent to the old address); a verification link verifies the current address. 400 for a wrong token, 410 for a used or expired link (or a verification link of an address the account no longer has), 409 when another account took the address meanwhile. Answers the address now confirmed.
+         * @description No token, no X-CommunityId: completes a link from `{publicBaseUrl}/confirm-email?id=…&token=…` (`id` is the account id). An e-mail change link makes the new address the login e-mail, verified, and closes the account's other open links (sent to the old address) but the undo links; a verification link verifies the current address; an undo link (sent to the old address with the change's notice, valid 7 days, usable before or after the change was confirmed) gives the login back to that address, verified, closes the account's other open links (a pending change too) and ends every session and OAuth grant of the account (the holder then resets the password through recovery). 400 for a wrong token, 410 for a used or expired link (or a verification link of an address the account no longer has), 409 when another account took the address meanwhile. Answers the address now confirmed.
          */
         post: operations["identity.confirmEmail"];
         delete?: never;
@@ -155,10 +155,110 @@ export interface paths {
         put?: never;
         /**
          * Send an e-mail verification link
-         * @description Sends the caller a link (valid 24 hours) to their current address that verifies it when used through POST /api/auth/confirm-email. Sign-up itself sends none (a client calls this after registering); an already verified address gets nothing.
+         * @description Sends the caller a link (valid 24 hours) to their current address that verifies it when used through POST /api/auth/confirm-email. Sign-up sends one already; this sends a fresh one (e.g. when the first expired). An already verified address gets nothing.
          */
         post: operations["identity.verifyEmail"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's sessions
+         * @description The caller's open sessions (one per sign-in: login, register), newest first (keyset: `limit`, `cursor`): `lastUsedAt` to the minute (marked at most once a minute per session, off the request's path), `userAgent` and `clientAddress` of the sign-in (the client address as every per-client limit finds it, behind `TRUST_PROXY`), `current` for the request's own. No X-CommunityId.
+         */
+        get: operations["identity.sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one session
+         * @description Ends one of the caller's sessions: its tokens answer 401 `Invalid or expired token` from their next request, on every process. Another account's session, an ended one or an unknown id: 404.
+         */
+        delete: operations["identity.endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the current session (the request's token). OAuth grants stay.
+         */
+        post: operations["identity.logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere
+         * @description Ends every session of the caller (but the current one with `keepCurrent: true`; default false) and revokes every OAuth grant of the account in every community (its assistants' access tokens answer 401 on /mcp, their refresh tokens fail). Answers how many `sessions` and `connections` ended. No body is the same as `{}`.
+         */
+        post: operations["identity.logoutAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End every session of an account (operators)
+         * @description Platform operators (SuperAdmin) only: 403 for anyone else; no X-CommunityId. Ends every session of the account and revokes its OAuth grants, as its own logout-all does; recorded in the operator audit log (`account.sessions_end`, target `account`). 404 for an unknown account. Also `roda admin sessions end <e-mail or id> --as <operator>`.
+         */
+        delete: operations["identity.endAccountSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -323,7 +423,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a member
-         * @description Owner or admin; also any member when the community setting `membersCanInvite` is true (then only with role `member`: another role answers 403, as does any call of a non-manager when the setting is false or absent). A new e-mail creates the account with an active profile and e-mails a set-password link valid 7 days. An existing account (a removed member included) is never made a member without consent: 201 with `data.status: "invited"`, an invitation e-mail (with a set-password link if the account has no password yet), accepted or declined by the holder with POST /api/profiles/{id}/accept|decline. 409 when already a member or already invited.
+         * @description Owner or admin; also any member when the community setting `membersCanInvite` is true (then only with role `member`: another role answers 403, as does any call of a non-manager when the setting is false or absent). A new e-mail creates the account with an active profile and e-mails a set-password link valid 7 days. An existing account (a removed member included) is never made a member without consent: 201 with `data.status: "invited"`, an invitation e-mail (with a set-password link if the account has no password yet), accepted or declined by the holder with POST /api/profiles/{id}/accept|decline. 409 when already a member or already invited. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52).
          */
         post: operations["profiles.invite"];
         delete?: never;
@@ -343,7 +443,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member
-         * @description Owner or admin. A new e-mail creates the account and its active profile with `role` (default member), and the account is sent a set-password link. An existing account gets an invitation instead (201, `data.status: "invited"`, an e-mail; see /invite): it is no member until it accepts. 409 when already a member or already invited.
+         * @description Owner or admin. A new e-mail creates the account and its active profile with `role` (default member), and the account is sent a set-password link. An existing account gets an invitation instead (201, `data.status: "invited"`, an e-mail; see /invite): it is no member until it accepts. 409 when already a member or already invited. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52).
          */
         post: operations["profiles.create"];
         delete?: never;
@@ -466,7 +566,7 @@ export interface paths {
         get?: never;
         /**
          * Change the login e-mail
-         * @description Only the holder, on their own profile (anyone else, staff included, 403: staff edit community fields, never the login). Nothing changes yet: 202 with the profile as it is and `pendingEmail`; the new address gets a confirmation link (24 hours) to use with POST /api/auth/confirm-email, the old address a notice. The change, which also verifies the new address, happens when the link is used. 409 when another account has the address (checked again at confirmation). The same address as now answers 202 with `pendingEmail: null`.
+         * @description Only the holder, on their own profile (anyone else, staff included, 403: staff edit community fields, never the login). Nothing changes yet: 202 with the profile as it is and `pendingEmail`; the new address gets a confirmation link (24 hours) to use with POST /api/auth/confirm-email, the old address a notice with a link (7 days, used through the same route) that takes the change back and ends every session and OAuth grant of the account. `currentPassword` is required (400 `errors[].param` `currentPassword` when missing or wrong, checked before anything else and limited as change-password is: 429 with Retry-After). The change, which also verifies the new address, happens when the link is used. 409 when another account has the address (checked again at confirmation). The same address as now answers 202 with `pendingEmail: null`.
          */
         put: operations["profiles.email"];
         post?: never;
@@ -1749,7 +1849,7 @@ export interface paths {
         };
         /**
          * List ledger entries
-         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). The community's statement: ledger entries newest first (keyset: `limit`, `cursor`). The ledger is double entry and append-only; each transaction's entries sum to zero per currency. Accounts: `community_pending` and `community_available` (the community's money; shown by default), `platform_fees`, `platform_interest` and `buyer_payments` (the gateway's clearing account), each per currency; `account` picks one. A positive `amount` adds to the account, a negative one takes from it; `balance` is that account's running balance in that currency right after the entry (postings are serialised per account, so it is exact). Kinds: `sale` (buyer payment, fee, interest, net to pending) and `release` (pending to available when due: PIX at once, BOLETO D+1, CREDIT_CARD D+30 from payment). `occurredAt` is when it happened (payment, release due time), `postedAt` when it was written; `from` and `to` (a date = whole UTC day, or an instant; both inclusive) filter on `postedAt`, `kind` and `currency` too. Releases that fell due are posted before the statement is read.
+         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). The community's statement: ledger entries newest first (keyset: `limit`, `cursor`). The ledger is double entry and append-only; each transaction's entries sum to zero per currency. Accounts: `community_pending` and `community_available` (the community's money; shown by default), `platform_fees`, `platform_interest` and `buyer_payments` (the gateway's clearing account), each per currency; `account` picks one. A positive `amount` adds to the account, a negative one takes from it; `balance` is that account's running balance in that currency right after the entry (postings are serialised per account, so it is exact). Kinds: `sale` (buyer payment, fee, interest, net to pending; to `community_gateway_settled` for a sale Stripe Connect settles into the community's own account, never paid out by Roda) and `release` (pending to available when due: PIX at once, BOLETO D+1, CREDIT_CARD D+30 from payment); disputes: `dispute_hold` (available to `community_disputed`), `dispute_release` (back) and `dispute_fee` (the gateway's fee, to `gateway_dispute_fees`). `occurredAt` is when it happened (payment, release due time), `postedAt` when it was written; `from` and `to` (a date = whole UTC day, or an instant; both inclusive) filter on `postedAt`, `kind` and `currency` too. Releases that fell due are posted before the statement is read.
          */
         get: operations["ledger.entries"];
         put?: never;
@@ -2003,7 +2103,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a payment gateway webhook
-         * @description Notifications from the payment gateway (no token, no X-CommunityId: a gateway cannot send them; the charge names the community). An unknown gateway answers 404; the gateway layer verifies the notification (400 when it is not authentic). Each event id is handled once (`duplicate: true` afterwards). `charge.paid` settles the charge as the sandbox route does; `charge.expired` expires it (stock and coupon returned). An event for a charge no longer pending changes nothing, except a payment of a charge already over here (expired, failed or canceled: a boleto paid past its due date, a PIX paid as it expired): nothing was sold, so it is refunded in full automatically through the gateway (idempotency key `roda-refund-late-{chargeId}`, asked after the event is committed, and by the job `checkout.lateRefund` after a crash), recorded in the ledger as the payment and its refund (the community's balance unchanged) and as a refund row of the charge; the buyer gets a refund receipt. An event about a subscription's own charge (a renewal, retry, pay-now, change or add-on billing, `metadata.roda_charge_id` = the billing id) is handled by subscriptions: a refund posts what Roda did not know of, a lost dispute a chargeback, and either ends the subscription now (final `canceled`, access closed) once the billing is refunded in full, or at once for a lost dispute; the same holds for the checkout charge that opened a subscription. The event id is stored in the same transaction as its effect, so the answer is 2xx only once both are committed (a failure answers 5xx and the gateway's retry is handled afresh), and events are safe in any order: a refund or lost dispute of a charge still pending settles the sale first, then takes the money back. `POST /api/checkout/webhooks/stripe` (with `PAYMENT_GATEWAY=stripe`; the endpoint's signing secret is `STRIPE_WEBHOOK_SECRET`): verified by the official SDK (`stripe.webhooks.constructEventAsync`, the Web Crypto form of `constructEvent`, tolerance 300 s: a missing or wrong `Stripe-Signature` or an older timestamp answers 400); `payment_intent.succeeded` settles the charge of `metadata.roda_charge_id`, `payment_intent.payment_failed` and `payment_intent.canceled` expire it (a boleto or PIX left unpaid, a 3-D Secure given up), `charge.refunded` posts what Stripe refunded beyond the refunds Roda made (a refund from the Stripe dashboard), `charge.dispute.closed` with `status: lost` posts a chargeback of the disputed amount (ledger: pending first, then available; a row of kind `chargeback` in the refunds); PaymentIntents without Roda's metadata, events about PaymentIntents Roda does not know (another system selling on the same Stripe account) and other event types are acknowledged (200, `chargeId: null`, `ignored: true`) and recorded as ignored, so Stripe does not retry them for days; a bad signature is still refused (400). The sandbox refuses an event for a charge it does not know (404). The sandbox takes `{"eventId", "type", "chargeId"}` signed as Standard Webhooks do: headers `webhook-id`, `webhook-timestamp` (Unix seconds, at most 5 minutes from the server's clock either way) and `webhook-signature: v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` with the server's `SANDBOX_WEBHOOK_SECRET` (`whsec_` + base64 key, or any other string as its UTF-8 bytes; several space-separated signatures are accepted for key rotation, compared in constant time); a missing, malformed, stale or wrong signature answers 400 and changes nothing.
+         * @description Notifications from the payment gateway (no token, no X-CommunityId: a gateway cannot send them; the charge names the community). An unknown gateway answers 404; the gateway layer verifies the notification (400 when it is not authentic). Each event id is handled once (`duplicate: true` afterwards). `charge.paid` settles the charge as the sandbox route does; `charge.expired` expires it (stock and coupon returned). An event for a charge no longer pending changes nothing, except a payment of a charge already over here (expired, failed or canceled: a boleto paid past its due date, a PIX paid as it expired): nothing was sold, so it is refunded in full automatically through the gateway (idempotency key `roda-refund-late-{chargeId}`, asked after the event is committed, and by the job `checkout.lateRefund` after a crash), recorded in the ledger as the payment and its refund (the community's balance unchanged) and as a refund row of the charge; the buyer gets a refund receipt. An event about a subscription's own charge (a renewal, retry, pay-now, change or add-on billing, `metadata.roda_charge_id` = the billing id) is handled by subscriptions: a refund posts what Roda did not know of, a lost dispute a chargeback, and either ends the subscription now (final `canceled`, access closed) once the billing is refunded in full, or at once for a lost dispute; the same holds for the checkout charge that opened a subscription. The event id is stored in the same transaction as its effect, so the answer is 2xx only once both are committed (a failure answers 5xx and the gateway's retry is handled afresh), and events are safe in any order: a refund or lost dispute of a charge still pending settles the sale first, then takes the money back. `POST /api/checkout/webhooks/stripe` (with `PAYMENT_GATEWAY=stripe`; the endpoint's signing secret is `STRIPE_WEBHOOK_SECRET`): verified by the official SDK (`stripe.webhooks.constructEventAsync`, the Web Crypto form of `constructEvent`, tolerance 300 s: a missing or wrong `Stripe-Signature` or an older timestamp answers 400); `payment_intent.succeeded` settles the charge of `metadata.roda_charge_id`, `payment_intent.payment_failed` and `payment_intent.canceled` expire it (a boleto or PIX left unpaid, a 3-D Secure given up), `charge.refunded` posts what Stripe refunded beyond the refunds Roda made (a refund from the Stripe dashboard), `charge.dispute.created` holds the disputed amount (the balance's `disputed`, taken from `available`) and `charge.dispute.closed` releases it (`won`, `warning_closed`, `prevented`) or, for `lost`, posts a chargeback of the disputed amount (ledger: pending first, then available; a row of kind `chargeback` in the refunds) and the dispute fee Stripe charged (the fees of the dispute's `balance_transactions`), once per dispute whatever the order of the events (see `GET /api/payouts/balance`; a dispute of a subscription renewal is booked only when lost); the owners get a `dispute.opened` / `dispute.closed` e-mail; a PaymentIntent with `transfer_data.destination` (Stripe Connect) is a sale settled to the community's own account: its net is the balance's `settledByGateway`, never `available`, and its refunds (`reverse_transfer`) and disputes are taken from that account, not from the balance Roda pays out; PaymentIntents without Roda's metadata, events about PaymentIntents Roda does not know (another system selling on the same Stripe account) and other event types are acknowledged (200, `chargeId: null`, `ignored: true`) and recorded as ignored, so Stripe does not retry them for days; a bad signature is still refused (400). The sandbox refuses an event for a charge it does not know (404). The sandbox takes `{"eventId", "type", "chargeId"}` signed as Standard Webhooks do: headers `webhook-id`, `webhook-timestamp` (Unix seconds, at most 5 minutes from the server's clock either way) and `webhook-signature: v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` with the server's `SANDBOX_WEBHOOK_SECRET` (`whsec_` + base64 key, or any other string as its UTF-8 bytes; several space-separated signatures are accepted for key rotation, compared in constant time); a missing, malformed, stale or wrong signature answers 400 and changes nothing.
          */
         post: operations["checkoutWebhooks.receive"];
         delete?: never;
@@ -2337,7 +2437,7 @@ export interface paths {
         };
         /**
          * Get the payout balance
-         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). The community's balance per currency, in minor units: `pending` (sales not yet released), `available` (may be paid out), `inTransit` (open payouts: pending or in transit) and their `total`. A community that never sold gets its currency with zeros. Releases that fell due are posted first.
+         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). The community's balance per currency, in minor units, in two parts that never mix. Held by Roda (paid out by payout requests): `pending` (sales not yet released), `available` (may be paid out), `inTransit` (open payouts: pending or in transit), `disputed` (held by open disputes) and their `total`. Settled by the gateway: `settledByGateway`, the net of sales made through the community's Stripe Connect account (destination charges), which Stripe pays into that account; they never enter `pending` or `available`, so one sale has exactly one payout path. A community that never sold gets its currency with zeros. Releases that fell due are posted first. Disputes (Stripe `charge.dispute.created` / `charge.dispute.closed`): when one opens, the disputed amount (at most what is left unrefunded of the sale) moves from `available` to `disputed` at once, even when that takes `available` below zero; `won` (or an inquiry closed, or a dispute prevented) moves it back; `lost` moves it back and takes the disputed amount as a chargeback (pending first, then available; the platform gives back its part of the fee and interest as for refunds) and debits the dispute fee Stripe charged (the fees of the dispute's balance transactions, net of any given back, in their currency; debited on any close). A close seen before its opening books the outcome without a hold; a late or repeated event changes nothing (`open -> won | lost`, final). Each step is a balanced ledger transaction (`dispute_hold`, `dispute_release`, `refund`, `dispute_fee`) posted once per dispute, and the community's owners get a `dispute.opened` / `dispute.closed` e-mail. A sale settled to the community's Connect account holds nothing here: Stripe reverses it from the connected account, so its refunds, chargebacks and dispute fee are taken from `settledByGateway`.
          */
         get: operations["payouts.balance"];
         put?: never;
@@ -2363,7 +2463,7 @@ export interface paths {
         put?: never;
         /**
          * Request a payout
-         * @description Owner or admin (403 `Função necessária: owner ou admin. Sua função: …` otherwise). Requests a payout of `amount` (minor units) in `currency` (default: the community's currency). Needs approved payout settings (400 `Payment configuration has not been set up for this community`). A fee of 200 minor units (R$ 2,00) is taken from the available balance on top of the amount: `amount + fee` must not exceed `available` (400 `Insufficient balance. Available: 12.34 BRL`, param `amount`). One open payout (pending or in transit) at a time (409). The checks run under the lock of the community's available balance, so concurrent requests never overdraw it; the ledger moves `amount` to in transit and the fee to the platform in the same transaction. Answers 201 with the payout (`status: pending`). States: `pending -> in_transit -> paid`, `pending -> canceled` (the community), `pending | in_transit -> failed` (amount and fee back to available), `paid -> failed` (a bank return, the same). A move not allowed answers 409 with `errors[0].param = "status"` and the allowed moves; each payout shows its `allowedMoves`.
+         * @description Owner or admin (403 `Função necessária: owner ou admin. Sua função: …` otherwise). Requests a payout of `amount` (minor units) in `currency` (default: the community's currency). Needs approved payout settings (400 `Payment configuration has not been set up for this community`). A fee of 200 minor units (R$ 2,00) is taken from the available balance on top of the amount: `amount + fee` must not exceed `available` (400 `Insufficient balance. Available: 12.34 BRL`, param `amount`): money held by open disputes and money settled by Stripe to the community's Connect account are not in `available`, so a payout never takes them. One open payout (pending or in transit) at a time (409). The checks run under the lock of the community's available balance, so concurrent requests never overdraw it; the ledger moves `amount` to in transit and the fee to the platform in the same transaction. Answers 201 with the payout (`status: pending`). The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52). States: `pending -> in_transit -> paid`, `pending -> canceled` (the community), `pending | in_transit -> failed` (amount and fee back to available), `paid -> failed` (a bank return, the same). A move not allowed answers 409 with `errors[0].param = "status"` and the allowed moves; each payout shows its `allowedMoves`.
          */
         post: operations["payouts.request"];
         delete?: never;
@@ -2827,7 +2927,7 @@ export interface paths {
         put?: never;
         /**
          * Open a call for papers
-         * @description Opens a call in `draft` (design/states.md "Call for papers"). `spaceId` is required (400 `ID do espaço é obrigatório.`) and must name a call4papers space of this community (400). In a space of mode `organisers` only owner, admin or moderator may open calls (403); in mode `members` any member may. The creator becomes an accepted owner of the call. `slug` is generated from the title when absent; an explicit slug taken in the space answers 409. `opensAt` must be before `closesAt` (400, param `closesAt`). `communityVoting` turns on the open community vote; `anonymousReviews` hides reviewer names from proposers.
+         * @description Opens a call in `draft` (design/states.md "Call for papers"). `spaceId` is required (400 `ID do espaço é obrigatório.`) and must name a call4papers space of this community (400). In a space of mode `organisers` only owner, admin or moderator may open calls (403); in mode `members` any member may. The creator becomes an accepted owner of the call. `slug` is generated from the title when absent; an explicit slug taken in the space answers 409. `opensAt` must be before `closesAt` (400, param `closesAt`). `communityVoting` turns on the open community vote; `anonymousReviews` hides reviewer names from proposers. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52).
          */
         post: operations["call4papersCalls.open"];
         delete?: never;
@@ -5121,7 +5221,7 @@ export interface paths {
         };
         /**
          * List the operator audit log (operators)
-         * @description Platform operators (SuperAdmin) only: 403 `Only platform operators (SuperAdmin) may do this.` for anyone else; no X-CommunityId. One entry per operator action, written in the action's own transaction (an action that failed or was rolled back has none), newest first (keyset: `limit`, `cursor`). Each names the `actor` (account id and e-mail as they were; over the CLI, the `--as` operator), the `action` (`business_information.approve`, `business_information.reject`, `payout_settings.approve`, `payout_settings.reject`, `fee_override.set`, `fee_override.remove`, `payout.in_transit`, `payout.paid`, `payout.failed`, `certificates.issue`, `certificate.retry`, `certificate.revoke`, `gateway_account.set`, `gateway_account.remove`), the `target` (type and id; a fee override is named by its payment method), the `communityId`, `details` (a reason, amounts, the batch size; secrets are never stored) and `clientAddress` (the address the operator acted from, found as every per-client limit finds it: the socket's, or behind `TRUST_PROXY` the client its trusted proxies name; null over the CLI and for entries older than it). Filters: `action`, `actor` (account id), `community` (id), `since` and `until` (an ISO 8601 date, a whole UTC day, or a date-time with an offset; both inclusive, `since` before `until`). A bad filter answers 400 naming it in `errors[0].param`.
+         * @description Platform operators (SuperAdmin) only: 403 `Only platform operators (SuperAdmin) may do this.` for anyone else; no X-CommunityId. One entry per operator action, written in the action's own transaction (an action that failed or was rolled back has none), newest first (keyset: `limit`, `cursor`). Each names the `actor` (account id and e-mail as they were; over the CLI, the `--as` operator), the `action` (`business_information.approve`, `business_information.reject`, `payout_settings.approve`, `payout_settings.reject`, `fee_override.set`, `fee_override.remove`, `payout.in_transit`, `payout.paid`, `payout.failed`, `certificates.issue`, `certificate.retry`, `certificate.revoke`, `gateway_account.set`, `gateway_account.remove`, `account.sessions_end`), the `target` (type and id; a fee override is named by its payment method), the `communityId`, `details` (a reason, amounts, the batch size; secrets are never stored) and `clientAddress` (the address the operator acted from, found as every per-client limit finds it: the socket's, or behind `TRUST_PROXY` the client its trusted proxies name; null over the CLI and for entries older than it). Filters: `action`, `actor` (account id), `community` (id), `since` and `until` (an ISO 8601 date, a whole UTC day, or a date-time with an offset; both inclusive, `since` before `until`). A bad filter answers 400 naming it in `errors[0].param`.
          */
         get: operations["operatorAudit.list"];
         put?: never;
@@ -5136,45 +5236,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * maxLength(254)
-         * Format: email
-         * @description a string at most 254 character(s) long
-         */
+        /** Format: email */
         Email: string;
-        /**
-         * maxLength(200)
-         * @description a string at most 200 character(s) long
-         */
         NewPassword: string;
         /** @description Invalid input: `errors[]` names each parameter (param, msg, location) */
         Error400: {
             /** @enum {boolean} */
             success: false;
-            message: string;
-            errors?: {
-                param: string;
-                msg: string;
-                /** @enum {string} */
-                location: "body" | "query" | "params" | "headers";
-            }[];
-        };
-        /** @description Conflicts with the current state */
-        Error409: {
-            /** @enum {boolean} */
-            success: false;
-            message: string;
-            errors?: {
-                param: string;
-                msg: string;
-                /** @enum {string} */
-                location: "body" | "query" | "params" | "headers";
-            }[];
-        };
-        /** @description Missing, invalid or expired token */
-        Error401: {
-            /** @enum {boolean} */
-            success: false;
+            /** @description What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words */
+            code: string;
+            /** @description What happened, in words, in the caller's language (`Accept-Language`) */
             message: string;
             errors?: {
                 param: string;
@@ -5187,6 +5258,39 @@ export interface components {
         Error429: {
             /** @enum {boolean} */
             success: false;
+            /** @description What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words */
+            code: string;
+            /** @description What happened, in words, in the caller's language (`Accept-Language`) */
+            message: string;
+            errors?: {
+                param: string;
+                msg: string;
+                /** @enum {string} */
+                location: "body" | "query" | "params" | "headers";
+            }[];
+        };
+        /** @description Conflicts with the current state */
+        Error409: {
+            /** @enum {boolean} */
+            success: false;
+            /** @description What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words */
+            code: string;
+            /** @description What happened, in words, in the caller's language (`Accept-Language`) */
+            message: string;
+            errors?: {
+                param: string;
+                msg: string;
+                /** @enum {string} */
+                location: "body" | "query" | "params" | "headers";
+            }[];
+        };
+        /** @description Missing, invalid or expired token */
+        Error401: {
+            /** @enum {boolean} */
+            success: false;
+            /** @description What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words */
+            code: string;
+            /** @description What happened, in words, in the caller's language (`Accept-Language`) */
             message: string;
             errors?: {
                 param: string;
@@ -5198,6 +5302,9 @@ export interface components {
         AppError: {
             /** @enum {boolean} */
             success: false;
+            /** @description What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words */
+            code: string;
+            /** @description What happened, in words, in the caller's language (`Accept-Language`) */
             message: string;
             errors?: {
                 param: string;
@@ -5212,6 +5319,9 @@ export interface components {
         Error410: {
             /** @enum {boolean} */
             success: false;
+            /** @description What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words */
+            code: string;
+            /** @description What happened, in words, in the caller's language (`Accept-Language`) */
             message: string;
             errors?: {
                 param: string;
@@ -5224,6 +5334,9 @@ export interface components {
         Error404: {
             /** @enum {boolean} */
             success: false;
+            /** @description What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words */
+            code: string;
+            /** @description What happened, in words, in the caller's language (`Accept-Language`) */
             message: string;
             errors?: {
                 param: string;
@@ -5236,6 +5349,9 @@ export interface components {
         Error403: {
             /** @enum {boolean} */
             success: false;
+            /** @description What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words */
+            code: string;
+            /** @description What happened, in words, in the caller's language (`Accept-Language`) */
             message: string;
             errors?: {
                 param: string;
@@ -5254,6 +5370,9 @@ export interface components {
         Error402: {
             /** @enum {boolean} */
             success: false;
+            /** @description What happened, as a stable machine-readable name (`not_member`, `insufficient_balance`): act on it, not on the words */
+            code: string;
+            /** @description What happened, in words, in the caller's language (`Accept-Language`) */
             message: string;
             errors?: {
                 param: string;
@@ -5292,97 +5411,25 @@ export interface components {
             client_id_metadata_document_supported: boolean;
         };
         ClientMetadata: {
-            /**
-             * maxItems(20)
-             * @description an array of at most 20 item(s)
-             */
             redirect_uris?: string[];
-            /**
-             * maxLength(500)
-             * @description a string at most 500 character(s) long
-             */
             client_name?: string;
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
             client_uri?: string;
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
             logo_uri?: string;
-            /**
-             * maxLength(200)
-             * @description a string at most 200 character(s) long
-             */
             scope?: string;
-            /**
-             * maxItems(10)
-             * @description an array of at most 10 item(s)
-             */
             grant_types?: string[];
-            /**
-             * maxItems(10)
-             * @description an array of at most 10 item(s)
-             */
             response_types?: string[];
-            /**
-             * maxLength(100)
-             * @description a string at most 100 character(s) long
-             */
             token_endpoint_auth_method?: string;
-            /**
-             * maxLength(500)
-             * @description a string at most 500 character(s) long
-             */
             software_id?: string;
-            /**
-             * maxLength(500)
-             * @description a string at most 500 character(s) long
-             */
             software_version?: string;
         };
         TokenRequest: {
-            /**
-             * maxLength(100)
-             * @description a string at most 100 character(s) long
-             */
             grant_type?: string;
-            /**
-             * maxLength(200)
-             * @description a string at most 200 character(s) long
-             */
             code?: string;
-            /**
-             * maxLength(200)
-             * @description a string at most 200 character(s) long
-             */
             code_verifier?: string;
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
             redirect_uri?: string;
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
             client_id?: string;
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
             resource?: string;
-            /**
-             * maxLength(200)
-             * @description a string at most 200 character(s) long
-             */
             refresh_token?: string;
-            /**
-             * maxLength(200)
-             * @description a string at most 200 character(s) long
-             */
             scope?: string;
         };
         TokenResponse: {
@@ -5394,20 +5441,8 @@ export interface components {
             scope: string;
         };
         RevocationRequest: {
-            /**
-             * maxLength(200)
-             * @description a string at most 200 character(s) long
-             */
             token?: string;
-            /**
-             * maxLength(100)
-             * @description a string at most 100 character(s) long
-             */
             token_type_hint?: string;
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
             client_id?: string;
         };
         JsonRpcRequest: {
@@ -5415,19 +5450,16 @@ export interface components {
             jsonrpc: "2.0";
             id?: string | number;
             method: string;
-            /** unknown */
             params?: unknown;
         };
         JsonRpcResponse: {
             /** @enum {string} */
             jsonrpc: "2.0";
             id: string | number | null;
-            /** unknown */
             result?: unknown;
             error?: {
                 code: number;
                 message: string;
-                /** unknown */
                 data?: unknown;
             };
         };
@@ -5460,10 +5492,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     fullName: string;
                     email: components["schemas"]["Email"];
                     password: components["schemas"]["NewPassword"];
@@ -5474,12 +5502,32 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"register";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"register";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "email": "ana@example.com",
+                     *         "fullName": "Ana Souza",
+                     *         "token": "3f9a8c2e1b7d4a6f9e0c5b2a8d1f7e3c"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -5493,6 +5541,10 @@ export interface operations {
             /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
             400: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"register";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"register";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5502,10 +5554,29 @@ export interface operations {
             /** @description Conflicts with the current state */
             409: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"register";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"register";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"register";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"register";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    /** @description Seconds until the window ends and the limit allows the action again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
         };
@@ -5526,15 +5597,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(320)
-                     * @description a string at most 320 character(s) long
-                     */
                     email: string;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     password: string;
                 };
             };
@@ -5546,9 +5609,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "token": "3f9a8c2e1b7d4a6f9e0c5b2a8d1f7e3c",
+                     *         "member": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "email": "ana@example.com",
+                     *           "fullName": "Ana Souza"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             token: string;
@@ -5605,9 +5686,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "email": "ana@example.com",
+                     *         "fullName": "Ana Souza",
+                     *         "emailVerified": true,
+                     *         "isPlatformAdmin": true,
+                     *         "createdAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -5665,10 +5764,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     currentPassword: string;
                     newPassword: components["schemas"]["NewPassword"];
                 };
@@ -5681,9 +5776,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -5705,6 +5811,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description AppError */
@@ -5744,12 +5859,27 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"recovery";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"recovery";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -5758,10 +5888,29 @@ export interface operations {
             /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
             400: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"recovery";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"recovery";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"recovery";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"recovery";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    /** @description Seconds until the window ends and the limit allows the action again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
         };
@@ -5787,12 +5936,9 @@ export interface operations {
                  */
                 "application/json": {
                     id: components["schemas"]["Uuid"];
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     token: string;
                     password: components["schemas"]["NewPassword"];
+                    logoutAll?: boolean;
                 };
             };
         };
@@ -5803,9 +5949,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -5851,10 +6008,6 @@ export interface operations {
                  */
                 "application/json": {
                     id: components["schemas"]["Uuid"];
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     token: string;
                 };
             };
@@ -5866,9 +6019,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "email": "ana@example.com"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             email: string;
@@ -5920,12 +6086,271 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"verifyEmail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"verifyEmail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"verifyEmail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"verifyEmail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppError"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"verifyEmail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"verifyEmail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description AppError */
+            500: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"verifyEmail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"verifyEmail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppError"];
+                };
+            };
+        };
+    };
+    "identity.sessions": {
+        parameters: {
+            query?: {
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "lastUsedAt": "2026-12-01T19:00:00Z",
+                     *           "userAgent": "Example",
+                     *           "clientAddress": "Example",
+                     *           "current": true
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            createdAt: string;
+                            lastUsedAt: string;
+                            userAgent: string | null;
+                            clientAddress: string | null;
+                            current: boolean;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description AppError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppError"];
+                };
+            };
+        };
+    };
+    "identity.endSession": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found in this community */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description AppError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppError"];
+                };
+            };
+        };
+    };
+    "identity.logout": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -5960,6 +6385,178 @@ export interface operations {
             };
         };
     };
+    "identity.logoutAll": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "keepCurrent": true
+                 *     }
+                 */
+                "application/json": {
+                    keepCurrent?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "sessions": 1,
+                     *         "connections": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            sessions: number;
+                            connections: number;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description AppError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppError"];
+                };
+            };
+        };
+    };
+    "identity.endAccountSessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "sessions": 1,
+                     *         "connections": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            sessions: number;
+                            connections: number;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not a member, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Not found in this community */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description AppError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppError"];
+                };
+            };
+        };
+    };
     "communities.create": {
         parameters: {
             query?: never;
@@ -5978,15 +6575,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(120)
-                     * @description a string at most 120 character(s) long
-                     */
                     name: string;
-                    /**
-                     * maxLength(80)
-                     * @description a string at most 80 character(s) long
-                     */
                     slug?: string;
                     customDomain?: string | null;
                 };
@@ -5999,9 +6588,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "slug": "my-community",
+                     *         "customDomain": "Example",
+                     *         "role": "owner",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -6068,9 +6675,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "slug": "my-community",
+                     *           "customDomain": "Example",
+                     *           "role": "owner",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -6131,10 +6758,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(253)
-                     * @description a string at most 253 character(s) long
-                     */
                     domain: string;
                 };
             };
@@ -6146,9 +6769,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "slug": "my-community",
+                     *         "customDomain": "Example",
+                     *         "settings": {},
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -6215,15 +6857,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(120)
-                     * @description a string at most 120 character(s) long
-                     */
                     name?: string;
-                    /**
-                     * maxLength(80)
-                     * @description a string at most 80 character(s) long
-                     */
                     slug?: string;
                     customDomain?: string | null;
                 };
@@ -6236,9 +6870,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "slug": "my-community",
+                     *         "customDomain": "Example",
+                     *         "settings": {},
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -6332,9 +6985,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -6390,9 +7054,9 @@ export interface operations {
     "communities.members": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -6414,9 +7078,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "role": "owner",
+                     *           "status": "active",
+                     *           "bio": "A few words about it.",
+                     *           "avatarUrl": "https://example.com/image.png",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -6503,24 +7194,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(2000)
-                     * @description a string at most 2000 character(s) long
-                     */
                     description?: string;
                     logoUrl?: string | null;
                     coverUrl?: string | null;
-                    /**
-                     * maxLength(7)
-                     * @description a string matching the pattern ^#[0-9a-fA-F]{6}$
-                     */
                     primaryColor?: string;
                     /** @enum {string} */
                     language?: "pt-BR" | "en";
-                    /**
-                     * maxLength(64)
-                     * @description a string at most 64 character(s) long
-                     */
                     timezone?: string;
                     membersCanInvite?: boolean;
                     publicStatusPosts?: boolean;
@@ -6534,9 +7213,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "slug": "my-community",
+                     *         "customDomain": "Example",
+                     *         "settings": {},
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -6619,9 +7317,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "salesEmail": "ana@example.com",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             salesEmail: string | null;
@@ -6699,9 +7411,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "salesEmail": "ana@example.com",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             salesEmail: string | null;
@@ -6771,10 +7497,6 @@ export interface operations {
                  */
                 "application/json": {
                     email: components["schemas"]["Email"];
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     fullName?: string;
                     /** @enum {string} */
                     role?: "owner" | "admin" | "moderator" | "member" | "finance";
@@ -6786,12 +7508,37 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "role": "owner",
+                     *         "status": "active",
+                     *         "bio": "A few words about it.",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -6816,6 +7563,10 @@ export interface operations {
             /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
             400: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6825,6 +7576,10 @@ export interface operations {
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6834,6 +7589,10 @@ export interface operations {
             /** @description Not a member, or the role does not allow it */
             403: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6843,15 +7602,38 @@ export interface operations {
             /** @description Conflicts with the current state */
             409: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error409"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    /** @description Seconds until the window ends and the limit allows the action again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
             /** @description AppError */
             500: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6883,10 +7665,6 @@ export interface operations {
                  */
                 "application/json": {
                     email: components["schemas"]["Email"];
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     fullName?: string;
                     /** @enum {string} */
                     role?: "owner" | "admin" | "moderator" | "member" | "finance";
@@ -6898,12 +7676,37 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "role": "owner",
+                     *         "status": "active",
+                     *         "bio": "A few words about it.",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -6928,6 +7731,10 @@ export interface operations {
             /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
             400: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6937,6 +7744,10 @@ export interface operations {
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6946,6 +7757,10 @@ export interface operations {
             /** @description Not a member, or the role does not allow it */
             403: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6955,15 +7770,38 @@ export interface operations {
             /** @description Conflicts with the current state */
             409: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error409"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    /** @description Seconds until the window ends and the limit allows the action again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
             /** @description AppError */
             500: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"invite";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"invite";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6975,10 +7813,9 @@ export interface operations {
     "profiles.autocomplete": {
         parameters: {
             query: {
-                /** @description a string at most 100 character(s) long */
                 q: string;
-                /** @description a string to be decoded into a number */
-                limit?: string;
+                /** @description How many members to list, 1 to 20 (default 10). */
+                limit?: number;
             };
             header?: {
                 /** @description The community of the call (a UUID). */
@@ -6997,9 +7834,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "role": "owner",
+                     *           "status": "active",
+                     *           "bio": "A few words about it.",
+                     *           "avatarUrl": "https://example.com/image.png",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -7053,14 +7913,12 @@ export interface operations {
     "profiles.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 role?: "owner" | "admin" | "moderator" | "member" | "finance";
-                /** @description a string at most 50 character(s) long */
                 tag?: string;
-                /** @description a string at most 100 character(s) long */
                 search?: string;
             };
             header?: {
@@ -7080,9 +7938,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "role": "owner",
+                     *           "status": "active",
+                     *           "bio": "A few words about it.",
+                     *           "avatarUrl": "https://example.com/image.png",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -7166,9 +8051,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "tag": "vip",
+                     *           "count": 1,
+                     *           "color": "#2563eb"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             tag: string;
@@ -7217,7 +8119,6 @@ export interface operations {
                 "X-ProfileId"?: string;
             };
             path: {
-                /** @description a string at most 50 character(s) long */
                 tag: string;
             };
             cookie?: never;
@@ -7230,10 +8131,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(50)
-                     * @description a string at most 50 character(s) long
-                     */
                     name: string;
                 };
             };
@@ -7245,9 +8142,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "profilesChanged": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             profilesChanged: number;
@@ -7312,7 +8222,6 @@ export interface operations {
                 "X-ProfileId"?: string;
             };
             path: {
-                /** @description a string at most 50 character(s) long */
                 tag: string;
             };
             cookie?: never;
@@ -7325,9 +8234,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "profilesChanged": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             profilesChanged: number;
@@ -7392,7 +8314,6 @@ export interface operations {
                 "X-ProfileId"?: string;
             };
             path: {
-                /** @description a string at most 50 character(s) long */
                 tag: string;
             };
             cookie?: never;
@@ -7405,10 +8326,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(7)
-                     * @description a string matching the pattern ^#[0-9a-fA-F]{6}$
-                     */
                     color: string;
                 };
             };
@@ -7420,9 +8337,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "tag": "vip",
+                     *         "color": "#2563eb"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             tag: string;
@@ -7496,11 +8427,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "ana@example.com"
+                 *       "email": "ana@example.com",
+                 *       "currentPassword": "Secret123"
                  *     }
                  */
                 "application/json": {
                     email: components["schemas"]["Email"];
+                    currentPassword: string;
                 };
             };
         };
@@ -7511,9 +8444,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "role": "owner",
+                     *         "status": "active",
+                     *         "bio": "A few words about it.",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "pendingEmail": "ana@example.com"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -7581,6 +8536,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error409"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
             /** @description AppError */
             500: {
                 headers: {
@@ -7625,9 +8589,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "role": "owner",
+                     *         "status": "active",
+                     *         "bio": "A few words about it.",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -7720,10 +8705,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxItems(50)
-                     * @description an array of at most 50 item(s)
-                     */
                     tags: string[];
                 };
             };
@@ -7735,9 +8716,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "role": "owner",
+                     *         "status": "active",
+                     *         "bio": "A few words about it.",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -7829,10 +8831,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     fullName?: string;
                     bio?: string | null;
                     avatarUrl?: string | null;
@@ -7847,9 +8845,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "role": "owner",
+                     *         "status": "active",
+                     *         "bio": "A few words about it.",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -7940,9 +8959,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -8038,9 +9068,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "role": "owner",
+                     *         "status": "active",
+                     *         "bio": "A few words about it.",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -8133,9 +9184,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "role": "owner",
+                     *           "status": "active",
+                     *           "bio": "A few words about it.",
+                     *           "avatarUrl": "https://example.com/image.png",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z",
+                     *           "community": {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "name": "General",
+                     *             "slug": "my-community"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -8211,9 +9290,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "role": "owner",
+                     *         "status": "active",
+                     *         "bio": "A few words about it.",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -8293,9 +9393,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -8342,9 +9453,9 @@ export interface operations {
     "sections.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -8364,9 +9475,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started",
+                     *           "visibility": "public",
+                     *           "position": 1,
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -8440,10 +9576,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title: string;
                     /**
                      * @description Most open first: public (anyone), private (members), secret (staff and granted members)
@@ -8460,9 +9592,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "visibility": "public",
+                     *         "position": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -8542,10 +9693,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxItems(1000)
-                     * @description an array of at most 1000 item(s)
-                     */
                     ids: components["schemas"]["Uuid"][];
                 };
             };
@@ -8557,9 +9704,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started",
+                     *           "visibility": "public",
+                     *           "position": 1,
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -8637,9 +9805,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "visibility": "public",
+                     *         "position": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -8718,10 +9905,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title?: string;
                     /**
                      * @description Most open first: public (anyone), private (members), secret (staff and granted members)
@@ -8738,9 +9921,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "visibility": "public",
+                     *         "position": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -8827,9 +10029,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -8894,9 +10107,9 @@ export interface operations {
     "spaces.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 sectionId?: components["schemas"]["Uuid"];
             };
@@ -8917,9 +10130,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "sectionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started",
+                     *           "module": "feed",
+                     *           "visibility": "public",
+                     *           "access": {
+                     *             "subscriptionGroupIds": [
+                     *               "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "productIds": [
+                     *               "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *             ]
+                     *           },
+                     *           "postingPolicy": "members",
+                     *           "position": 1,
+                     *           "canReadContent": true,
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -9003,20 +10253,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(100)
-                     * @description a string at most 100 character(s) long
-                     */
                     sectionId?: string;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title: string;
-                    /**
-                     * maxLength(50)
-                     * @description a string at most 50 character(s) long
-                     */
                     module: string;
                     /**
                      * @description Most open first: public (anyone), private (members), secret (staff and granted members)
@@ -9024,15 +10262,7 @@ export interface operations {
                      */
                     visibility?: "public" | "private" | "secret";
                     access?: {
-                        /**
-                         * maxItems(100)
-                         * @description an array of at most 100 item(s)
-                         */
                         subscriptionGroupIds?: string[];
-                        /**
-                         * maxItems(100)
-                         * @description an array of at most 100 item(s)
-                         */
                         productIds?: string[];
                     };
                     /** @enum {string} */
@@ -9047,9 +10277,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "sectionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "module": "feed",
+                     *         "visibility": "public",
+                     *         "access": {
+                     *           "subscriptionGroupIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ],
+                     *           "productIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ]
+                     *         },
+                     *         "postingPolicy": "members",
+                     *         "position": 1,
+                     *         "canReadContent": true,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -9134,9 +10395,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "modules": [
+                     *             {
+                     *               "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "name": "General",
+                     *               "description": "A few words about it.",
+                     *               "available": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -9204,15 +10489,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(100)
-                     * @description a string at most 100 character(s) long
-                     */
                     sectionId?: string;
-                    /**
-                     * maxItems(1000)
-                     * @description an array of at most 1000 item(s)
-                     */
                     ids: components["schemas"]["Uuid"][];
                 };
             };
@@ -9224,9 +10501,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "sectionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started",
+                     *           "module": "feed",
+                     *           "visibility": "public",
+                     *           "access": {
+                     *             "subscriptionGroupIds": [
+                     *               "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "productIds": [
+                     *               "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *             ]
+                     *           },
+                     *           "postingPolicy": "members",
+                     *           "position": 1,
+                     *           "canReadContent": true,
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -9313,9 +10623,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "sectionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "module": "feed",
+                     *         "visibility": "public",
+                     *         "access": {
+                     *           "subscriptionGroupIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ],
+                     *           "productIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ]
+                     *         },
+                     *         "postingPolicy": "members",
+                     *         "position": 1,
+                     *         "canReadContent": true,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -9403,20 +10744,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(100)
-                     * @description a string at most 100 character(s) long
-                     */
                     sectionId?: string;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title?: string;
-                    /**
-                     * maxLength(50)
-                     * @description a string at most 50 character(s) long
-                     */
                     module?: string;
                     /**
                      * @description Most open first: public (anyone), private (members), secret (staff and granted members)
@@ -9424,15 +10753,7 @@ export interface operations {
                      */
                     visibility?: "public" | "private" | "secret";
                     access?: {
-                        /**
-                         * maxItems(100)
-                         * @description an array of at most 100 item(s)
-                         */
                         subscriptionGroupIds?: string[];
-                        /**
-                         * maxItems(100)
-                         * @description an array of at most 100 item(s)
-                         */
                         productIds?: string[];
                     };
                     /** @enum {string} */
@@ -9447,9 +10768,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "sectionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "module": "feed",
+                     *         "visibility": "public",
+                     *         "access": {
+                     *           "subscriptionGroupIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ],
+                     *           "productIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ]
+                     *         },
+                     *         "postingPolicy": "members",
+                     *         "position": 1,
+                     *         "canReadContent": true,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -9545,9 +10897,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -9612,9 +10975,9 @@ export interface operations {
     "courses.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 spaceId?: components["schemas"]["Uuid"];
                 status?: "draft" | "published";
@@ -9637,9 +11000,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started",
+                     *           "slug": "my-community",
+                     *           "description": "A few words about it.",
+                     *           "level": "beginner",
+                     *           "status": "draft",
+                     *           "coverUrl": "https://example.com/image.png",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z",
+                     *           "publishedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -9719,15 +11112,7 @@ export interface operations {
                 "application/json": {
                     communityId?: components["schemas"]["Uuid"];
                     spaceId?: string | null;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title: string;
-                    /**
-                     * maxLength(80)
-                     * @description a string at most 80 character(s) long
-                     */
                     slug?: string;
                     description?: string | null;
                     /** @enum {string} */
@@ -9745,9 +11130,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "level": "beginner",
+                     *         "status": "draft",
+                     *         "coverUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "publishedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -9838,9 +11247,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "level": "beginner",
+                     *         "status": "draft",
+                     *         "coverUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "lessonCount": 1,
+                     *         "modules": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "courseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "position": 1,
+                     *             "order": 1,
+                     *             "createdAt": "2026-12-01T19:00:00Z",
+                     *             "updatedAt": "2026-12-01T19:00:00Z",
+                     *             "lessons": [
+                     *               {
+                     *                 "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *                 "courseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *                 "moduleId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *                 "title": "Getting started",
+                     *                 "type": "text",
+                     *                 "body": "A few words about it.",
+                     *                 "imageUrl": "https://example.com/image.png",
+                     *                 "videoUrl": "https://example.com/image.png",
+                     *                 "url": "https://example.com/image.png",
+                     *                 "durationSeconds": 1,
+                     *                 "duration": 1,
+                     *                 "position": 1,
+                     *                 "order": 1,
+                     *                 "hasContent": true,
+                     *                 "releaseAfterDays": 1,
+                     *                 "createdAt": "2026-12-01T19:00:00Z",
+                     *                 "updatedAt": "2026-12-01T19:00:00Z",
+                     *                 "locked": true,
+                     *                 "availableAt": "2026-12-01T19:00:00Z",
+                     *                 "progress": {
+                     *                   "completed": true,
+                     *                   "percent": 1,
+                     *                   "lastPositionSeconds": 1,
+                     *                   "completedAt": "2026-12-01T19:00:00Z",
+                     *                   "updatedAt": "2026-12-01T19:00:00Z"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "enrollment": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "courseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "enrolledAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "completion": {
+                     *           "completedLessons": 1,
+                     *           "totalLessons": 1,
+                     *           "percent": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -9981,15 +11467,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title?: string;
-                    /**
-                     * maxLength(80)
-                     * @description a string at most 80 character(s) long
-                     */
                     slug?: string;
                     description?: string | null;
                     /** @enum {string} */
@@ -10007,9 +11485,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "level": "beginner",
+                     *         "status": "draft",
+                     *         "coverUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "publishedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -10108,9 +11610,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -10187,20 +11700,8 @@ export interface operations {
                  */
                 "application/json": {
                     courseId: components["schemas"]["CourseId"];
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title: string;
-                    /**
-                     * between(0, 100000)
-                     * @description a number between 0 and 100000
-                     */
                     order?: number;
-                    /**
-                     * between(0, 100000)
-                     * @description a number between 0 and 100000
-                     */
                     position?: number;
                 };
             };
@@ -10212,9 +11713,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "courseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "position": 1,
+                     *         "order": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -10298,20 +11818,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title?: string;
-                    /**
-                     * between(0, 100000)
-                     * @description a number between 0 and 100000
-                     */
                     order?: number;
-                    /**
-                     * between(0, 100000)
-                     * @description a number between 0 and 100000
-                     */
                     position?: number;
                 };
             };
@@ -10323,9 +11831,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "courseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "position": 1,
+                     *         "order": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -10408,9 +11935,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -10488,10 +12026,6 @@ export interface operations {
                  */
                 "application/json": {
                     moduleId: components["schemas"]["Uuid"];
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title: string;
                     /** @enum {string} */
                     type: "text" | "image" | "video" | "link";
@@ -10502,15 +12036,7 @@ export interface operations {
                     duration?: number | null;
                     durationSeconds?: number | null;
                     releaseAfterDays?: number | null;
-                    /**
-                     * between(0, 100000)
-                     * @description a number between 0 and 100000
-                     */
                     order?: number;
-                    /**
-                     * between(0, 100000)
-                     * @description a number between 0 and 100000
-                     */
                     position?: number;
                 };
             };
@@ -10522,9 +12048,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "courseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "moduleId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "type": "text",
+                     *         "body": "A few words about it.",
+                     *         "imageUrl": "https://example.com/image.png",
+                     *         "videoUrl": "https://example.com/image.png",
+                     *         "url": "https://example.com/image.png",
+                     *         "durationSeconds": 1,
+                     *         "duration": 1,
+                     *         "position": 1,
+                     *         "order": 1,
+                     *         "hasContent": true,
+                     *         "releaseAfterDays": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -10619,10 +12174,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title?: string;
                     /** @enum {string} */
                     type?: "text" | "image" | "video" | "link";
@@ -10633,15 +12184,7 @@ export interface operations {
                     duration?: number | null;
                     durationSeconds?: number | null;
                     releaseAfterDays?: number | null;
-                    /**
-                     * between(0, 100000)
-                     * @description a number between 0 and 100000
-                     */
                     order?: number;
-                    /**
-                     * between(0, 100000)
-                     * @description a number between 0 and 100000
-                     */
                     position?: number;
                     moduleId?: components["schemas"]["Uuid"];
                 };
@@ -10654,9 +12197,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "courseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "moduleId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "type": "text",
+                     *         "body": "A few words about it.",
+                     *         "imageUrl": "https://example.com/image.png",
+                     *         "videoUrl": "https://example.com/image.png",
+                     *         "url": "https://example.com/image.png",
+                     *         "durationSeconds": 1,
+                     *         "duration": 1,
+                     *         "position": 1,
+                     *         "order": 1,
+                     *         "hasContent": true,
+                     *         "releaseAfterDays": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -10750,9 +12322,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -10829,9 +12412,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "courseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "enrolledAt": "2026-12-01T19:00:00Z",
+                     *         "alreadyEnrolled": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -10850,9 +12450,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "courseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "enrolledAt": "2026-12-01T19:00:00Z",
+                     *         "alreadyEnrolled": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -10948,15 +12565,7 @@ export interface operations {
                  */
                 "application/json": {
                     completed?: boolean;
-                    /**
-                     * between(0, 100)
-                     * @description a number between 0 and 100
-                     */
                     percent?: number;
-                    /**
-                     * between(0, 10000000)
-                     * @description a number between 0 and 10000000
-                     */
                     lastPositionSeconds?: number;
                 };
             };
@@ -10968,9 +12577,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "lessonId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "courseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "completed": true,
+                     *         "percent": 1,
+                     *         "lastPositionSeconds": 1,
+                     *         "completedAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "course": {
+                     *           "completedLessons": 1,
+                     *           "totalLessons": 1,
+                     *           "percent": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             lessonId: string;
@@ -11066,9 +12700,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -11109,9 +12759,9 @@ export interface operations {
     "events.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 spaceId?: components["schemas"]["Uuid"];
                 upcoming?: "true" | "false";
@@ -11133,9 +12783,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "hostProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started",
+                     *           "slug": "my-community",
+                     *           "description": "A few words about it.",
+                     *           "type": "online",
+                     *           "startTime": "09:00",
+                     *           "endTime": "10:00",
+                     *           "timezone": "America/Sao_Paulo",
+                     *           "capacity": 1,
+                     *           "categoryId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "joinUrl": "https://example.com/image.png",
+                     *           "address": {
+                     *             "street": "Example",
+                     *             "number": "Example",
+                     *             "complement": "Example",
+                     *             "neighbourhood": "Example",
+                     *             "city": "Example",
+                     *             "state": "Example",
+                     *             "postalCode": "Example",
+                     *             "country": "BR"
+                     *           },
+                     *           "streamStatus": "idle",
+                     *           "streamStartedAt": "2026-12-01T19:00:00Z",
+                     *           "streamEndedAt": "2026-12-01T19:00:00Z",
+                     *           "counts": {
+                     *             "going": 1,
+                     *             "waitlisted": 1
+                     *           },
+                     *           "seatsLeft": 1,
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -11240,28 +12942,12 @@ export interface operations {
                 "application/json": {
                     communityId?: components["schemas"]["Uuid"];
                     spaceId?: string | null;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title: string;
-                    /**
-                     * maxLength(80)
-                     * @description a string at most 80 character(s) long
-                     */
                     slug?: string;
                     description?: string | null;
                     /** @enum {string} */
                     type: "online" | "in_person";
-                    /**
-                     * maxLength(40)
-                     * @description a string at most 40 character(s) long
-                     */
                     startTime: string;
-                    /**
-                     * maxLength(40)
-                     * @description a string at most 40 character(s) long
-                     */
                     endTime: string;
                     timezone?: string | null;
                     capacity?: number | null;
@@ -11287,9 +12973,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "hostProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "type": "online",
+                     *         "startTime": "09:00",
+                     *         "endTime": "10:00",
+                     *         "timezone": "America/Sao_Paulo",
+                     *         "capacity": 1,
+                     *         "categoryId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "joinUrl": "https://example.com/image.png",
+                     *         "address": {
+                     *           "street": "Example",
+                     *           "number": "Example",
+                     *           "complement": "Example",
+                     *           "neighbourhood": "Example",
+                     *           "city": "Example",
+                     *           "state": "Example",
+                     *           "postalCode": "Example",
+                     *           "country": "BR"
+                     *         },
+                     *         "streamStatus": "idle",
+                     *         "streamStartedAt": "2026-12-01T19:00:00Z",
+                     *         "streamEndedAt": "2026-12-01T19:00:00Z",
+                     *         "counts": {
+                     *           "going": 1,
+                     *           "waitlisted": 1
+                     *         },
+                     *         "seatsLeft": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -11402,9 +13134,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "hostProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "type": "online",
+                     *         "startTime": "09:00",
+                     *         "endTime": "10:00",
+                     *         "timezone": "America/Sao_Paulo",
+                     *         "capacity": 1,
+                     *         "categoryId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "joinUrl": "https://example.com/image.png",
+                     *         "address": {
+                     *           "street": "Example",
+                     *           "number": "Example",
+                     *           "complement": "Example",
+                     *           "neighbourhood": "Example",
+                     *           "city": "Example",
+                     *           "state": "Example",
+                     *           "postalCode": "Example",
+                     *           "country": "BR"
+                     *         },
+                     *         "streamStatus": "idle",
+                     *         "streamStartedAt": "2026-12-01T19:00:00Z",
+                     *         "streamEndedAt": "2026-12-01T19:00:00Z",
+                     *         "counts": {
+                     *           "going": 1,
+                     *           "waitlisted": 1
+                     *         },
+                     *         "seatsLeft": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "participation": {
+                     *           "status": "going",
+                     *           "joinedAt": "2026-12-01T19:00:00Z",
+                     *           "checkedInAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -11523,28 +13306,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title?: string;
-                    /**
-                     * maxLength(80)
-                     * @description a string at most 80 character(s) long
-                     */
                     slug?: string;
                     description?: string | null;
                     /** @enum {string} */
                     type?: "online" | "in_person";
-                    /**
-                     * maxLength(40)
-                     * @description a string at most 40 character(s) long
-                     */
                     startTime?: string;
-                    /**
-                     * maxLength(40)
-                     * @description a string at most 40 character(s) long
-                     */
                     endTime?: string;
                     timezone?: string | null;
                     capacity?: number | null;
@@ -11570,9 +13337,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "hostProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "type": "online",
+                     *         "startTime": "09:00",
+                     *         "endTime": "10:00",
+                     *         "timezone": "America/Sao_Paulo",
+                     *         "capacity": 1,
+                     *         "categoryId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "joinUrl": "https://example.com/image.png",
+                     *         "address": {
+                     *           "street": "Example",
+                     *           "number": "Example",
+                     *           "complement": "Example",
+                     *           "neighbourhood": "Example",
+                     *           "city": "Example",
+                     *           "state": "Example",
+                     *           "postalCode": "Example",
+                     *           "country": "BR"
+                     *         },
+                     *         "streamStatus": "idle",
+                     *         "streamStartedAt": "2026-12-01T19:00:00Z",
+                     *         "streamEndedAt": "2026-12-01T19:00:00Z",
+                     *         "counts": {
+                     *           "going": 1,
+                     *           "waitlisted": 1
+                     *         },
+                     *         "seatsLeft": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -11693,9 +13506,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -11772,9 +13596,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "eventId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "going",
+                     *         "joinedAt": "2026-12-01T19:00:00Z",
+                     *         "checkedInAt": "2026-12-01T19:00:00Z",
+                     *         "counts": {
+                     *           "going": 1,
+                     *           "waitlisted": 1
+                     *         },
+                     *         "promotedProfileIds": [
+                     *           "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             eventId: string;
@@ -11842,9 +13690,9 @@ export interface operations {
     "events.participants": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 status?: "going" | "waitlisted" | "cancelled";
             };
@@ -11867,9 +13715,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png",
+                     *           "status": "going",
+                     *           "joinedAt": "2026-12-01T19:00:00Z",
+                     *           "checkedInAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       },
+                     *       "counts": {
+                     *         "going": 1,
+                     *         "waitlisted": 1
+                     *       },
+                     *       "visibility": "counts"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             profileId: string;
@@ -11964,9 +13841,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "hostProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "type": "online",
+                     *         "startTime": "09:00",
+                     *         "endTime": "10:00",
+                     *         "timezone": "America/Sao_Paulo",
+                     *         "capacity": 1,
+                     *         "categoryId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "joinUrl": "https://example.com/image.png",
+                     *         "address": {
+                     *           "street": "Example",
+                     *           "number": "Example",
+                     *           "complement": "Example",
+                     *           "neighbourhood": "Example",
+                     *           "city": "Example",
+                     *           "state": "Example",
+                     *           "postalCode": "Example",
+                     *           "country": "BR"
+                     *         },
+                     *         "streamStatus": "idle",
+                     *         "streamStartedAt": "2026-12-01T19:00:00Z",
+                     *         "streamEndedAt": "2026-12-01T19:00:00Z",
+                     *         "counts": {
+                     *           "going": 1,
+                     *           "waitlisted": 1
+                     *         },
+                     *         "seatsLeft": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -12089,9 +14012,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "hostProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "type": "online",
+                     *         "startTime": "09:00",
+                     *         "endTime": "10:00",
+                     *         "timezone": "America/Sao_Paulo",
+                     *         "capacity": 1,
+                     *         "categoryId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "joinUrl": "https://example.com/image.png",
+                     *         "address": {
+                     *           "street": "Example",
+                     *           "number": "Example",
+                     *           "complement": "Example",
+                     *           "neighbourhood": "Example",
+                     *           "city": "Example",
+                     *           "state": "Example",
+                     *           "postalCode": "Example",
+                     *           "country": "BR"
+                     *         },
+                     *         "streamStatus": "idle",
+                     *         "streamStartedAt": "2026-12-01T19:00:00Z",
+                     *         "streamEndedAt": "2026-12-01T19:00:00Z",
+                     *         "counts": {
+                     *           "going": 1,
+                     *           "waitlisted": 1
+                     *         },
+                     *         "seatsLeft": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -12266,8 +14235,8 @@ export interface operations {
     "feed.recommendations": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
             };
             header?: {
                 /** @description The community of the call (a UUID). */
@@ -12286,9 +14255,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "type": "status",
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started",
+                     *           "excerpt": "Example",
+                     *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "author": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           },
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "pinned": true,
+                     *           "reactions": {},
+                     *           "reactionCount": 1,
+                     *           "commentCount": 1,
+                     *           "score": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             /** @enum {string} */
@@ -12376,9 +14374,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "type": "status",
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "pinned": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             /** @enum {string} */
@@ -12473,9 +14486,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "itemType": "Example",
+                     *         "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "reaction": "like",
+                     *         "reactions": {
+                     *           "like": 1,
+                     *           "love": 1,
+                     *           "celebrate": 1,
+                     *           "insightful": 1,
+                     *           "funny": 1
+                     *         },
+                     *         "reactionCount": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             itemType: string;
@@ -12565,10 +14601,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(5000)
-                     * @description a string at most 5000 character(s) long
-                     */
                     body: string;
                     parentId?: components["schemas"]["Uuid"] | null;
                 };
@@ -12578,12 +14610,55 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "itemType": "status",
+                     *         "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "parentId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "author": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png"
+                     *         },
+                     *         "body": "A few words about it.",
+                     *         "mentions": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           }
+                     *         ],
+                     *         "reactions": {
+                     *           "like": 1,
+                     *           "love": 1,
+                     *           "celebrate": 1,
+                     *           "insightful": 1,
+                     *           "funny": 1
+                     *         },
+                     *         "reactionCount": 1,
+                     *         "myReaction": "like",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -12619,6 +14694,10 @@ export interface operations {
             /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
             400: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12628,6 +14707,10 @@ export interface operations {
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12637,6 +14720,10 @@ export interface operations {
             /** @description Not a member, or the role does not allow it */
             403: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12646,15 +14733,38 @@ export interface operations {
             /** @description Not found in this community */
             404: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    /** @description Seconds until the window ends and the limit allows the action again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
             /** @description AppError */
             500: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12666,9 +14776,9 @@ export interface operations {
     "feed.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -12688,9 +14798,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "type": "status",
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started",
+                     *           "excerpt": "Example",
+                     *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "author": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           },
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "pinned": true,
+                     *           "reactions": {},
+                     *           "reactionCount": 1,
+                     *           "commentCount": 1
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             /** @enum {string} */
@@ -12767,9 +14909,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "counts": {
+                     *           "status": 1,
+                     *           "content": 1,
+                     *           "course": 1,
+                     *           "event": 1
+                     *         },
+                     *         "total": 1,
+                     *         "members": 1,
+                     *         "activity": {
+                     *           "last7Days": {
+                     *             "posts": 1,
+                     *             "comments": 1,
+                     *             "reactions": 1
+                     *           },
+                     *           "last30Days": {
+                     *             "posts": 1,
+                     *             "comments": 1,
+                     *             "reactions": 1
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             counts: {
@@ -12828,10 +15002,9 @@ export interface operations {
     "search.search": {
         parameters: {
             query: {
-                /** @description a string at most 100 character(s) long */
                 q: string;
-                /** @description a string to be decoded into a number */
-                limit?: string;
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
             };
             header?: {
                 /** @description The community of the call (a UUID). */
@@ -12850,9 +15023,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "type": "space",
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started",
+                     *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "courseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "score": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             /** @enum {string} */
@@ -12917,10 +15110,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(5000)
-                     * @description a string at most 5000 character(s) long
-                     */
                     body: string;
                 };
             };
@@ -12932,9 +15121,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "author": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png"
+                     *         },
+                     *         "body": "A few words about it.",
+                     *         "mentions": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           }
+                     *         ],
+                     *         "reactions": {
+                     *           "like": 1,
+                     *           "love": 1,
+                     *           "celebrate": 1,
+                     *           "insightful": 1,
+                     *           "funny": 1
+                     *         },
+                     *         "reactionCount": 1,
+                     *         "myReaction": "like",
+                     *         "commentCount": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -13033,9 +15259,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -13124,9 +15361,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "itemType": "Example",
+                     *         "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "reaction": "like",
+                     *         "reactions": {
+                     *           "like": 1,
+                     *           "love": 1,
+                     *           "celebrate": 1,
+                     *           "insightful": 1,
+                     *           "funny": 1
+                     *         },
+                     *         "reactionCount": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             itemType: string;
@@ -13206,10 +15466,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(5000)
-                     * @description a string at most 5000 character(s) long
-                     */
                     body: string;
                     parentId?: components["schemas"]["Uuid"] | null;
                 };
@@ -13219,12 +15475,55 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "itemType": "status",
+                     *         "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "parentId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "author": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png"
+                     *         },
+                     *         "body": "A few words about it.",
+                     *         "mentions": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           }
+                     *         ],
+                     *         "reactions": {
+                     *           "like": 1,
+                     *           "love": 1,
+                     *           "celebrate": 1,
+                     *           "insightful": 1,
+                     *           "funny": 1
+                     *         },
+                     *         "reactionCount": 1,
+                     *         "myReaction": "like",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -13260,6 +15559,10 @@ export interface operations {
             /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
             400: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13269,6 +15572,10 @@ export interface operations {
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13278,15 +15585,38 @@ export interface operations {
             /** @description Not found in this community */
             404: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    /** @description Seconds until the window ends and the limit allows the action again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
             /** @description AppError */
             500: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13298,9 +15628,9 @@ export interface operations {
     "status.comments": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -13322,9 +15652,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "itemType": "status",
+                     *           "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "parentId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "author": {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "avatarUrl": "https://example.com/image.png"
+                     *           },
+                     *           "body": "A few words about it.",
+                     *           "mentions": [
+                     *             {
+                     *               "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "fullName": "Ana Souza"
+                     *             }
+                     *           ],
+                     *           "reactions": {
+                     *             "like": 1,
+                     *             "love": 1,
+                     *             "celebrate": 1,
+                     *             "insightful": 1,
+                     *             "funny": 1
+                     *           },
+                     *           "reactionCount": 1,
+                     *           "myReaction": "like",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -13422,10 +15797,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(5000)
-                     * @description a string at most 5000 character(s) long
-                     */
                     body: string;
                 };
             };
@@ -13437,9 +15808,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "itemType": "status",
+                     *         "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "parentId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "author": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png"
+                     *         },
+                     *         "body": "A few words about it.",
+                     *         "mentions": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           }
+                     *         ],
+                     *         "reactions": {
+                     *           "like": 1,
+                     *           "love": 1,
+                     *           "celebrate": 1,
+                     *           "insightful": 1,
+                     *           "funny": 1
+                     *         },
+                     *         "reactionCount": 1,
+                     *         "myReaction": "like",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -13542,9 +15952,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -13634,9 +16055,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "itemType": "Example",
+                     *         "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "reaction": "like",
+                     *         "reactions": {
+                     *           "like": 1,
+                     *           "love": 1,
+                     *           "celebrate": 1,
+                     *           "insightful": 1,
+                     *           "funny": 1
+                     *         },
+                     *         "reactionCount": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             itemType: string;
@@ -13695,9 +16139,9 @@ export interface operations {
     "status.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -13717,9 +16161,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "author": {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "avatarUrl": "https://example.com/image.png"
+                     *           },
+                     *           "body": "A few words about it.",
+                     *           "mentions": [
+                     *             {
+                     *               "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "fullName": "Ana Souza"
+                     *             }
+                     *           ],
+                     *           "reactions": {
+                     *             "like": 1,
+                     *             "love": 1,
+                     *             "celebrate": 1,
+                     *             "insightful": 1,
+                     *             "funny": 1
+                     *           },
+                     *           "reactionCount": 1,
+                     *           "myReaction": "like",
+                     *           "commentCount": 1,
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -13804,10 +16291,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(5000)
-                     * @description a string at most 5000 character(s) long
-                     */
                     body: string;
                 };
             };
@@ -13816,12 +16299,53 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "author": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png"
+                     *         },
+                     *         "body": "A few words about it.",
+                     *         "mentions": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           }
+                     *         ],
+                     *         "reactions": {
+                     *           "like": 1,
+                     *           "love": 1,
+                     *           "celebrate": 1,
+                     *           "insightful": 1,
+                     *           "funny": 1
+                     *         },
+                     *         "reactionCount": 1,
+                     *         "myReaction": "like",
+                     *         "commentCount": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -13854,6 +16378,10 @@ export interface operations {
             /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
             400: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13863,6 +16391,10 @@ export interface operations {
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13872,15 +16404,38 @@ export interface operations {
             /** @description Not a member, or the role does not allow it */
             403: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error403"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    /** @description Seconds until the window ends and the limit allows the action again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
             /** @description AppError */
             500: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13914,20 +16469,8 @@ export interface operations {
                  */
                 "application/json": {
                     spaceId?: string | null;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title: string;
-                    /**
-                     * maxLength(100000)
-                     * @description a string at most 100000 character(s) long
-                     */
                     body: string;
-                    /**
-                     * maxItems(10)
-                     * @description an array of at most 10 item(s)
-                     */
                     attachments?: string[];
                 };
             };
@@ -13936,12 +16479,58 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "author": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png"
+                     *         },
+                     *         "title": "Getting started",
+                     *         "body": "A few words about it.",
+                     *         "attachments": [
+                     *           "Example"
+                     *         ],
+                     *         "mentions": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           }
+                     *         ],
+                     *         "reactions": {
+                     *           "like": 1,
+                     *           "love": 1,
+                     *           "celebrate": 1,
+                     *           "insightful": 1,
+                     *           "funny": 1
+                     *         },
+                     *         "reactionCount": 1,
+                     *         "myReaction": "like",
+                     *         "commentCount": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -13977,6 +16566,10 @@ export interface operations {
             /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
             400: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13986,6 +16579,10 @@ export interface operations {
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13995,15 +16592,38 @@ export interface operations {
             /** @description Not a member, or the role does not allow it */
             403: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error403"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    /** @description Seconds until the window ends and the limit allows the action again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
             /** @description AppError */
             500: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"posting";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"posting";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14034,9 +16654,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "author": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png"
+                     *         },
+                     *         "title": "Getting started",
+                     *         "body": "A few words about it.",
+                     *         "attachments": [
+                     *           "Example"
+                     *         ],
+                     *         "mentions": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           }
+                     *         ],
+                     *         "reactions": {
+                     *           "like": 1,
+                     *           "love": 1,
+                     *           "celebrate": 1,
+                     *           "insightful": 1,
+                     *           "funny": 1
+                     *         },
+                     *         "reactionCount": 1,
+                     *         "myReaction": "like",
+                     *         "commentCount": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -14136,9 +16798,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "country": "BR",
+                     *         "currency": "BRL",
+                     *         "legalName": "Example",
+                     *         "taxId": "52998224725",
+                     *         "taxIdType": "Example",
+                     *         "address": null,
+                     *         "email": "ana@example.com",
+                     *         "phone": "+5511999990000",
+                     *         "configured": true,
+                     *         "status": "DRAFT",
+                     *         "needsSubmit": true,
+                     *         "rejectionReason": "The document is not legible.",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "reviewedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
@@ -14147,7 +16838,6 @@ export interface operations {
                             legalName: string | null;
                             taxId: string | null;
                             taxIdType: string | null;
-                            /** unknown */
                             address: unknown;
                             email: string | null;
                             phone: string | null;
@@ -14225,68 +16915,20 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(2)
-                     * @description a string at most 2 character(s) long
-                     */
                     country: string;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     legalName: string;
-                    /**
-                     * maxLength(40)
-                     * @description a string at most 40 character(s) long
-                     */
                     taxId: string;
                     address?: {
-                        /**
-                         * maxLength(200)
-                         * @description a string at most 200 character(s) long
-                         */
                         street: string;
-                        /**
-                         * maxLength(20)
-                         * @description a string at most 20 character(s) long
-                         */
                         number: string;
-                        /**
-                         * maxLength(200)
-                         * @description a string at most 200 character(s) long
-                         */
                         complement?: string;
-                        /**
-                         * maxLength(200)
-                         * @description a string at most 200 character(s) long
-                         */
                         neighbourhood?: string;
-                        /**
-                         * maxLength(200)
-                         * @description a string at most 200 character(s) long
-                         */
                         city: string;
-                        /**
-                         * maxLength(100)
-                         * @description a string at most 100 character(s) long
-                         */
                         state: string;
-                        /**
-                         * maxLength(20)
-                         * @description a string at most 20 character(s) long
-                         */
                         postalCode: string;
-                        /**
-                         * maxLength(2)
-                         * @description a string at most 2 character(s) long
-                         */
                         country: string;
                     };
                     email?: components["schemas"]["Email"];
-                    /**
-                     * maxLength(20)
-                     * @description a string at most 20 character(s) long
-                     */
                     phone?: string;
                 };
             };
@@ -14298,9 +16940,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "country": "BR",
+                     *         "currency": "BRL",
+                     *         "legalName": "Example",
+                     *         "taxId": "52998224725",
+                     *         "taxIdType": "Example",
+                     *         "address": null,
+                     *         "email": "ana@example.com",
+                     *         "phone": "+5511999990000",
+                     *         "configured": true,
+                     *         "status": "DRAFT",
+                     *         "needsSubmit": true,
+                     *         "rejectionReason": "The document is not legible.",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "reviewedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
@@ -14309,7 +16980,6 @@ export interface operations {
                             legalName: string | null;
                             taxId: string | null;
                             taxIdType: string | null;
-                            /** unknown */
                             address: unknown;
                             email: string | null;
                             phone: string | null;
@@ -14394,9 +17064,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "country": "BR",
+                     *         "currency": "BRL",
+                     *         "legalName": "Example",
+                     *         "taxId": "52998224725",
+                     *         "taxIdType": "Example",
+                     *         "address": null,
+                     *         "email": "ana@example.com",
+                     *         "phone": "+5511999990000",
+                     *         "configured": true,
+                     *         "status": "DRAFT",
+                     *         "needsSubmit": true,
+                     *         "rejectionReason": "The document is not legible.",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "reviewedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
@@ -14405,7 +17104,6 @@ export interface operations {
                             legalName: string | null;
                             taxId: string | null;
                             taxIdType: string | null;
-                            /** unknown */
                             address: unknown;
                             email: string | null;
                             phone: string | null;
@@ -14497,16 +17195,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "method": "Example",
+                     *         "pixKey": "ana@example.com",
+                     *         "pixKeyType": "Example",
+                     *         "bankAccount": null,
+                     *         "configured": true,
+                     *         "status": "DRAFT",
+                     *         "needsSubmit": true,
+                     *         "rejectionReason": "The document is not legible.",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "reviewedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
                             method: string | null;
                             pixKey: string | null;
                             pixKeyType: string | null;
-                            /** unknown */
                             bankAccount: unknown;
                             configured: boolean;
                             status: ("DRAFT" | "PENDING" | "APPROVED" | "REJECTED") | null;
@@ -14583,43 +17305,15 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     method: "PIX" | "BANK_ACCOUNT";
-                    /**
-                     * maxLength(140)
-                     * @description a string at most 140 character(s) long
-                     */
                     pixKey?: string;
                     bankAccount?: {
-                        /**
-                         * maxLength(3)
-                         * @description a string at most 3 character(s) long
-                         */
                         bankCode: string;
-                        /**
-                         * maxLength(5)
-                         * @description a string at most 5 character(s) long
-                         */
                         branch: string;
-                        /**
-                         * maxLength(20)
-                         * @description a string at most 20 character(s) long
-                         */
                         accountNumber: string;
-                        /**
-                         * maxLength(1)
-                         * @description a string at most 1 character(s) long
-                         */
                         accountDigit?: string;
                         /** @enum {string} */
                         accountType: "CHECKING" | "SAVINGS";
-                        /**
-                         * maxLength(200)
-                         * @description a string at most 200 character(s) long
-                         */
                         holderName: string;
-                        /**
-                         * maxLength(40)
-                         * @description a string at most 40 character(s) long
-                         */
                         holderTaxId: string;
                     };
                 };
@@ -14632,16 +17326,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "method": "Example",
+                     *         "pixKey": "ana@example.com",
+                     *         "pixKeyType": "Example",
+                     *         "bankAccount": null,
+                     *         "configured": true,
+                     *         "status": "DRAFT",
+                     *         "needsSubmit": true,
+                     *         "rejectionReason": "The document is not legible.",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "reviewedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
                             method: string | null;
                             pixKey: string | null;
                             pixKeyType: string | null;
-                            /** unknown */
                             bankAccount: unknown;
                             configured: boolean;
                             status: ("DRAFT" | "PENDING" | "APPROVED" | "REJECTED") | null;
@@ -14724,16 +17442,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "method": "Example",
+                     *         "pixKey": "ana@example.com",
+                     *         "pixKeyType": "Example",
+                     *         "bankAccount": null,
+                     *         "configured": true,
+                     *         "status": "DRAFT",
+                     *         "needsSubmit": true,
+                     *         "rejectionReason": "The document is not legible.",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "reviewedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
                             method: string | null;
                             pixKey: string | null;
                             pixKeyType: string | null;
-                            /** unknown */
                             bankAccount: unknown;
                             configured: boolean;
                             status: ("DRAFT" | "PENDING" | "APPROVED" | "REJECTED") | null;
@@ -14823,9 +17565,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "configured": true,
+                     *         "status": "DRAFT",
+                     *         "needsSubmit": true,
+                     *         "rejectionReason": "The document is not legible.",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "reviewedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             configured: boolean;
@@ -14896,9 +17656,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "code": "WELCOME10",
+                     *           "message": "A few words about it."
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             code: string;
@@ -14965,9 +17741,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "country": "BR",
+                     *         "currency": "BRL",
+                     *         "legalName": "Example",
+                     *         "taxId": "52998224725",
+                     *         "taxIdType": "Example",
+                     *         "address": null,
+                     *         "email": "ana@example.com",
+                     *         "phone": "+5511999990000",
+                     *         "configured": true,
+                     *         "status": "DRAFT",
+                     *         "needsSubmit": true,
+                     *         "rejectionReason": "The document is not legible.",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "reviewedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
@@ -14976,7 +17781,6 @@ export interface operations {
                             legalName: string | null;
                             taxId: string | null;
                             taxIdType: string | null;
-                            /** unknown */
                             address: unknown;
                             email: string | null;
                             phone: string | null;
@@ -15068,10 +17872,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(1000)
-                     * @description a string at most 1000 character(s) long
-                     */
                     reason: string;
                 };
             };
@@ -15083,9 +17883,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "country": "BR",
+                     *         "currency": "BRL",
+                     *         "legalName": "Example",
+                     *         "taxId": "52998224725",
+                     *         "taxIdType": "Example",
+                     *         "address": null,
+                     *         "email": "ana@example.com",
+                     *         "phone": "+5511999990000",
+                     *         "configured": true,
+                     *         "status": "DRAFT",
+                     *         "needsSubmit": true,
+                     *         "rejectionReason": "The document is not legible.",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "reviewedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
@@ -15094,7 +17923,6 @@ export interface operations {
                             legalName: string | null;
                             taxId: string | null;
                             taxIdType: string | null;
-                            /** unknown */
                             address: unknown;
                             email: string | null;
                             phone: string | null;
@@ -15186,16 +18014,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "method": "Example",
+                     *         "pixKey": "ana@example.com",
+                     *         "pixKeyType": "Example",
+                     *         "bankAccount": null,
+                     *         "configured": true,
+                     *         "status": "DRAFT",
+                     *         "needsSubmit": true,
+                     *         "rejectionReason": "The document is not legible.",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "reviewedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
                             method: string | null;
                             pixKey: string | null;
                             pixKeyType: string | null;
-                            /** unknown */
                             bankAccount: unknown;
                             configured: boolean;
                             status: ("DRAFT" | "PENDING" | "APPROVED" | "REJECTED") | null;
@@ -15285,10 +18137,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(1000)
-                     * @description a string at most 1000 character(s) long
-                     */
                     reason: string;
                 };
             };
@@ -15300,16 +18148,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "method": "Example",
+                     *         "pixKey": "ana@example.com",
+                     *         "pixKeyType": "Example",
+                     *         "bankAccount": null,
+                     *         "configured": true,
+                     *         "status": "DRAFT",
+                     *         "needsSubmit": true,
+                     *         "rejectionReason": "The document is not legible.",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "reviewedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
                             method: string | null;
                             pixKey: string | null;
                             pixKeyType: string | null;
-                            /** unknown */
                             bankAccount: unknown;
                             configured: boolean;
                             status: ("DRAFT" | "PENDING" | "APPROVED" | "REJECTED") | null;
@@ -15399,9 +18271,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "currency": "BRL",
+                     *         "maxInstallments": 1,
+                     *         "interestRateBps": 1,
+                     *         "methods": [
+                     *           {
+                     *             "paymentMethod": "CREDIT_CARD",
+                     *             "percentBps": 1,
+                     *             "fixed": 1,
+                     *             "maxInstallments": 1,
+                     *             "interestRateBps": 1,
+                     *             "releaseAfterDays": 1,
+                     *             "overridden": true,
+                     *             "updatedAt": "2026-12-01T19:00:00Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
@@ -15485,22 +18385,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * between(0, 100000000000)
-                     * @description a number between 0 and 100000000000
-                     */
                     amount: number;
                     /** @enum {string} */
                     paymentMethod: "CREDIT_CARD" | "PIX" | "BOLETO";
-                    /**
-                     * between(1, 12)
-                     * @description a number between 1 and 12
-                     */
                     installments?: number;
-                    /**
-                     * maxLength(3)
-                     * @description a string matching the pattern ^[A-Z]{3}$
-                     */
                     currency?: string;
                 };
             };
@@ -15512,9 +18400,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "amount": 1,
+                     *         "gross": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "CREDIT_CARD",
+                     *         "installments": 1,
+                     *         "interestRateBps": 1,
+                     *         "installmentAmount": 1,
+                     *         "total": 1,
+                     *         "interest": 1,
+                     *         "feePercentBps": 1,
+                     *         "feeFixed": 1,
+                     *         "fee": 1,
+                     *         "net": 1,
+                     *         "releaseAfterDays": 1,
+                     *         "options": [
+                     *           {
+                     *             "installments": 1,
+                     *             "installmentAmount": 1,
+                     *             "total": 1,
+                     *             "interest": 1,
+                     *             "interestRateBps": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             amount: number;
@@ -15600,15 +18523,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * between(0, 10000)
-                     * @description a number between 0 and 10000
-                     */
                     percentBps: number;
-                    /**
-                     * between(0, 1000000)
-                     * @description a number between 0 and 1000000
-                     */
                     fixed: number;
                     interestRateBps?: number | null;
                 };
@@ -15621,9 +18536,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "paymentMethod": "CREDIT_CARD",
+                     *         "percentBps": 1,
+                     *         "fixed": 1,
+                     *         "maxInstallments": 1,
+                     *         "interestRateBps": 1,
+                     *         "releaseAfterDays": 1,
+                     *         "overridden": true,
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
@@ -15705,9 +18641,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "paymentMethod": "CREDIT_CARD",
+                     *         "percentBps": 1,
+                     *         "fixed": 1,
+                     *         "maxInstallments": 1,
+                     *         "interestRateBps": 1,
+                     *         "releaseAfterDays": 1,
+                     *         "overridden": true,
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
@@ -15774,17 +18731,14 @@ export interface operations {
     "ledger.entries": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
-                /** @description a string at most 40 character(s) long */
                 from?: string;
-                /** @description a string at most 40 character(s) long */
                 to?: string;
-                kind?: "sale" | "release" | "refund" | "payout" | "payout_paid" | "payout_return";
-                account?: "buyer_payments" | "community_pending" | "platform_fees" | "platform_interest" | "community_available" | "community_in_transit" | "platform_payout_fees" | "payouts_sent";
-                /** @description a string matching the pattern ^[A-Z]{3}$ */
+                kind?: "sale" | "release" | "refund" | "payout" | "payout_paid" | "payout_return" | "dispute_hold" | "dispute_release" | "dispute_fee";
+                account?: "buyer_payments" | "community_pending" | "platform_fees" | "platform_interest" | "community_available" | "community_in_transit" | "platform_payout_fees" | "payouts_sent" | "community_disputed" | "gateway_dispute_fees" | "community_gateway_settled";
                 currency?: string;
             };
             header?: {
@@ -15804,17 +18758,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "transactionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "kind": "sale",
+                     *           "account": "buyer_payments",
+                     *           "amount": 1,
+                     *           "currency": "BRL",
+                     *           "balance": 1,
+                     *           "reference": "Example",
+                     *           "description": "A few words about it.",
+                     *           "occurredAt": "2026-12-01T19:00:00Z",
+                     *           "postedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
                             transactionId: string;
                             /** @enum {string} */
-                            kind: "sale" | "release" | "refund" | "payout" | "payout_paid" | "payout_return";
+                            kind: "sale" | "release" | "refund" | "payout" | "payout_paid" | "payout_return" | "dispute_hold" | "dispute_release" | "dispute_fee";
                             /** @enum {string} */
-                            account: "buyer_payments" | "community_pending" | "platform_fees" | "platform_interest" | "community_available" | "community_in_transit" | "platform_payout_fees" | "payouts_sent";
+                            account: "buyer_payments" | "community_pending" | "platform_fees" | "platform_interest" | "community_available" | "community_in_transit" | "platform_payout_fees" | "payouts_sent" | "community_disputed" | "gateway_dispute_fees" | "community_gateway_settled";
                             amount: number;
                             currency: string;
                             balance: number;
@@ -15888,9 +18871,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "currency": "BRL",
+                     *           "pending": 1,
+                     *           "available": 1,
+                     *           "total": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             currency: string;
@@ -15942,9 +18943,9 @@ export interface operations {
     "coupons.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 status?: "active" | "inactive" | "expired" | "exhausted";
             };
@@ -15965,9 +18966,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "code": "WELCOME10",
+                     *           "name": "General",
+                     *           "percentOff": 1,
+                     *           "amountOff": 1,
+                     *           "currency": "BRL",
+                     *           "duration": "once",
+                     *           "durationMonths": 1,
+                     *           "applicableProducts": [
+                     *             "Example"
+                     *           ],
+                     *           "maxRedemptions": 1,
+                     *           "timesRedeemed": 1,
+                     *           "reservedRedemptions": 1,
+                     *           "redemptionsLeft": 1,
+                     *           "expiresAt": "2026-12-01T19:00:00Z",
+                     *           "status": "active",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -16060,10 +19099,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(100)
-                     * @description a string at most 100 character(s) long
-                     */
                     code: string;
                     name?: string | null;
                     percentOff?: number | null;
@@ -16085,9 +19120,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "code": "WELCOME10",
+                     *         "name": "General",
+                     *         "percentOff": 1,
+                     *         "amountOff": 1,
+                     *         "currency": "BRL",
+                     *         "duration": "once",
+                     *         "durationMonths": 1,
+                     *         "applicableProducts": [
+                     *           "Example"
+                     *         ],
+                     *         "maxRedemptions": 1,
+                     *         "timesRedeemed": 1,
+                     *         "reservedRedemptions": 1,
+                     *         "redemptionsLeft": 1,
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "status": "active",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -16184,16 +19251,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(100)
-                     * @description a string at most 100 character(s) long
-                     */
                     code: string;
                     productId: components["schemas"]["Uuid"];
-                    /**
-                     * between(0, 1000000000)
-                     * @description a number between 0 and 1000000000
-                     */
                     amount?: number;
                 };
             };
@@ -16205,9 +19264,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "valid": true,
+                     *         "reason": "unknown_code",
+                     *         "message": "A few words about it.",
+                     *         "code": "WELCOME10",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "amount": 1,
+                     *         "currency": "BRL",
+                     *         "discount": 1,
+                     *         "amountAfter": 1,
+                     *         "percentOff": 1,
+                     *         "amountOff": 1,
+                     *         "couponCurrency": "BRL",
+                     *         "duration": "once",
+                     *         "durationMonths": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             valid: boolean;
@@ -16276,7 +19361,6 @@ export interface operations {
                 "X-ProfileId"?: string;
             };
             path: {
-                /** @description a string at most 100 character(s) long */
                 id: string;
             };
             cookie?: never;
@@ -16289,9 +19373,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "code": "WELCOME10",
+                     *         "name": "General",
+                     *         "percentOff": 1,
+                     *         "amountOff": 1,
+                     *         "currency": "BRL",
+                     *         "duration": "once",
+                     *         "durationMonths": 1,
+                     *         "applicableProducts": [
+                     *           "Example"
+                     *         ],
+                     *         "maxRedemptions": 1,
+                     *         "timesRedeemed": 1,
+                     *         "reservedRedemptions": 1,
+                     *         "redemptionsLeft": 1,
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "status": "active",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -16388,10 +19504,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(100)
-                     * @description a string at most 100 character(s) long
-                     */
                     code?: string;
                     name?: string | null;
                     percentOff?: number | null;
@@ -16413,9 +19525,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "code": "WELCOME10",
+                     *         "name": "General",
+                     *         "percentOff": 1,
+                     *         "amountOff": 1,
+                     *         "currency": "BRL",
+                     *         "duration": "once",
+                     *         "durationMonths": 1,
+                     *         "applicableProducts": [
+                     *           "Example"
+                     *         ],
+                     *         "maxRedemptions": 1,
+                     *         "timesRedeemed": 1,
+                     *         "reservedRedemptions": 1,
+                     *         "redemptionsLeft": 1,
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "status": "active",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -16520,9 +19664,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -16578,9 +19733,9 @@ export interface operations {
     "coupons.usage": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 status?: "reserved" | "redeemed" | "released";
             };
@@ -16603,9 +19758,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "couponId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "chargeId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "amount": 1,
+                     *           "discount": 1,
+                     *           "currency": "BRL",
+                     *           "status": "reserved",
+                     *           "reservedAt": "2026-12-01T19:00:00Z",
+                     *           "redeemedAt": "2026-12-01T19:00:00Z",
+                     *           "releasedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -16709,9 +19893,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "code": "WELCOME10",
+                     *         "name": "General",
+                     *         "percentOff": 1,
+                     *         "amountOff": 1,
+                     *         "currency": "BRL",
+                     *         "duration": "once",
+                     *         "durationMonths": 1,
+                     *         "applicableProducts": [
+                     *           "Example"
+                     *         ],
+                     *         "maxRedemptions": 1,
+                     *         "timesRedeemed": 1,
+                     *         "reservedRedemptions": 1,
+                     *         "redemptionsLeft": 1,
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "status": "active",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -16814,9 +20030,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "currency": "BRL",
+                     *         "country": "BR",
+                     *         "paymentMethods": [
+                     *           {
+                     *             "method": "Example",
+                     *             "maxInstallments": 1,
+                     *             "interestRateBps": 1
+                     *           }
+                     *         ],
+                     *         "gateway": "Example",
+                     *         "sandbox": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             currency: string;
@@ -16894,22 +20133,10 @@ export interface operations {
                 "application/json": {
                     productId: components["schemas"]["Uuid"];
                     subscriptionGroupId?: components["schemas"]["Uuid"];
-                    /**
-                     * maxItems(20)
-                     * @description an array of at most 20 item(s)
-                     */
                     addOnProductIds?: components["schemas"]["Uuid"][];
                     /** @enum {string} */
                     paymentMethod: "CREDIT_CARD" | "PIX" | "BOLETO";
-                    /**
-                     * between(1, 12)
-                     * @description a number between 1 and 12
-                     */
                     installments?: number;
-                    /**
-                     * maxLength(40)
-                     * @description a string at most 40 character(s) long
-                     */
                     couponCode?: string;
                 };
             };
@@ -16921,9 +20148,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "addOnProductIds": [
+                     *           "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "couponCode": "WELCOME10",
+                     *         "interestRateBps": 1,
+                     *         "listAmount": 1,
+                     *         "discount": 1,
+                     *         "amount": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "installments": 1,
+                     *         "installmentAmount": 1,
+                     *         "interest": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             productId: string;
@@ -17004,7 +20259,6 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description a string at most 255 character(s) long */
                 "idempotency-key"?: string;
                 /** @description The community of the call (a UUID). */
                 "X-CommunityId"?: string;
@@ -17032,81 +20286,25 @@ export interface operations {
                 "application/json": {
                     productId: components["schemas"]["Uuid"];
                     subscriptionGroupId?: components["schemas"]["Uuid"];
-                    /**
-                     * maxItems(20)
-                     * @description an array of at most 20 item(s)
-                     */
                     addOnProductIds?: components["schemas"]["Uuid"][];
                     /** @enum {string} */
                     paymentMethod: "CREDIT_CARD" | "PIX" | "BOLETO";
-                    /**
-                     * between(1, 12)
-                     * @description a number between 1 and 12
-                     */
                     installments?: number;
-                    /**
-                     * maxLength(40)
-                     * @description a string at most 40 character(s) long
-                     */
                     couponCode?: string;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     cardToken?: string;
                     buyer?: {
-                        /**
-                         * maxLength(200)
-                         * @description a string at most 200 character(s) long
-                         */
                         name: string;
                         email?: components["schemas"]["Email"];
-                        /**
-                         * maxLength(40)
-                         * @description a string at most 40 character(s) long
-                         */
                         taxId: string;
                     };
                     billingAddress?: {
-                        /**
-                         * maxLength(200)
-                         * @description a string at most 200 character(s) long
-                         */
                         street: string;
-                        /**
-                         * maxLength(20)
-                         * @description a string at most 20 character(s) long
-                         */
                         number: string;
-                        /**
-                         * maxLength(200)
-                         * @description a string at most 200 character(s) long
-                         */
                         complement?: string;
-                        /**
-                         * maxLength(200)
-                         * @description a string at most 200 character(s) long
-                         */
                         neighbourhood?: string;
-                        /**
-                         * maxLength(200)
-                         * @description a string at most 200 character(s) long
-                         */
                         city: string;
-                        /**
-                         * maxLength(100)
-                         * @description a string at most 100 character(s) long
-                         */
                         state: string;
-                        /**
-                         * maxLength(20)
-                         * @description a string at most 20 character(s) long
-                         */
                         postalCode: string;
-                        /**
-                         * maxLength(2)
-                         * @description a string at most 2 character(s) long
-                         */
                         country: string;
                     };
                 };
@@ -17119,9 +20317,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "chargeId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "addOnProductIds": [
+                     *           "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "listAmount": 1,
+                     *         "discount": 1,
+                     *         "amount": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "installments": 1,
+                     *         "installmentAmount": 1,
+                     *         "interest": 1,
+                     *         "total": 1,
+                     *         "paymentCode": "Example",
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "nextAction": null,
+                     *         "paidAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "purchaseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -17141,7 +20376,6 @@ export interface operations {
                             total: number;
                             paymentCode: string | null;
                             expiresAt: string | null;
-                            /** unknown */
                             nextAction: unknown;
                             paidAt: string | null;
                             createdAt: string | null;
@@ -17239,9 +20473,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "chargeId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "addOnProductIds": [
+                     *           "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "listAmount": 1,
+                     *         "discount": 1,
+                     *         "amount": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "installments": 1,
+                     *         "installmentAmount": 1,
+                     *         "interest": 1,
+                     *         "total": 1,
+                     *         "paymentCode": "Example",
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "nextAction": null,
+                     *         "paidAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "purchaseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             chargeId: string;
@@ -17260,7 +20529,6 @@ export interface operations {
                             total: number;
                             paymentCode: string | null;
                             expiresAt: string | null;
-                            /** unknown */
                             nextAction: unknown;
                             paidAt: string | null;
                             createdAt: string | null;
@@ -17330,9 +20598,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "chargeId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "addOnProductIds": [
+                     *           "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "listAmount": 1,
+                     *         "discount": 1,
+                     *         "amount": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "installments": 1,
+                     *         "installmentAmount": 1,
+                     *         "interest": 1,
+                     *         "total": 1,
+                     *         "paymentCode": "Example",
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "nextAction": null,
+                     *         "paidAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "purchaseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             chargeId: string;
@@ -17351,7 +20654,6 @@ export interface operations {
                             total: number;
                             paymentCode: string | null;
                             expiresAt: string | null;
-                            /** unknown */
                             nextAction: unknown;
                             paidAt: string | null;
                             createdAt: string | null;
@@ -17422,7 +20724,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string at most 50 character(s) long */
                 gateway: string;
             };
             cookie?: never;
@@ -17439,9 +20740,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "eventId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "duplicate": true,
+                     *         "chargeId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "ignored": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             eventId: string;
@@ -17490,9 +20808,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "gateway": "Example",
+                     *         "accountId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
@@ -17566,10 +20899,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(105)
-                     * @description a string matching the pattern ^acct_[A-Za-z0-9]{1,100}$
-                     */
                     accountId: string;
                 };
             };
@@ -17581,9 +20910,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "gateway": "Example",
+                     *         "accountId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
@@ -17657,9 +21001,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "gateway": "Example",
+                     *         "accountId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             communityId: string;
@@ -17719,9 +21078,9 @@ export interface operations {
     "purchases.mine": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -17741,9 +21100,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started",
+                     *           "chargeId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "paymentMethod": "Example",
+                     *           "installments": 1,
+                     *           "currency": "BRL",
+                     *           "amount": 1,
+                     *           "discount": 1,
+                     *           "total": 1,
+                     *           "createdAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -17806,9 +21194,9 @@ export interface operations {
     "products.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 type?: "ONE_TIME" | "SUBSCRIPTION";
                 status?: "DRAFT" | "ACTIVE";
@@ -17830,9 +21218,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "type": "ONE_TIME",
+                     *           "title": "Getting started",
+                     *           "description": "A few words about it.",
+                     *           "price": 1,
+                     *           "currency": "BRL",
+                     *           "billingInterval": "MONTHLY",
+                     *           "commitmentMonths": 1,
+                     *           "allowedPaymentMethods": [
+                     *             "CREDIT_CARD"
+                     *           ],
+                     *           "hasStock": true,
+                     *           "stockQuantity": 1,
+                     *           "status": "DRAFT",
+                     *           "publishedAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -17926,28 +21350,12 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     type: "ONE_TIME" | "SUBSCRIPTION";
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title: string;
                     description?: string | null;
-                    /**
-                     * between(1, 1000000000)
-                     * @description a number between 1 and 1000000000
-                     */
                     price: number;
-                    /**
-                     * maxLength(3)
-                     * @description a string matching the pattern ^[A-Z]{3}$
-                     */
                     currency?: string;
                     billingInterval?: ("MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL") | null;
                     commitmentMonths?: number | null;
-                    /**
-                     * maxItems(3)
-                     * @description an array of at most 3 item(s)
-                     */
                     allowedPaymentMethods?: ("CREDIT_CARD" | "PIX" | "BOLETO")[];
                     hasStock?: boolean;
                     stockQuantity?: number | null;
@@ -17961,9 +21369,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "type": "ONE_TIME",
+                     *         "title": "Getting started",
+                     *         "description": "A few words about it.",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "billingInterval": "MONTHLY",
+                     *         "commitmentMonths": 1,
+                     *         "allowedPaymentMethods": [
+                     *           "CREDIT_CARD"
+                     *         ],
+                     *         "hasStock": true,
+                     *         "stockQuantity": 1,
+                     *         "status": "DRAFT",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -18048,9 +21486,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "type": "ONE_TIME",
+                     *         "title": "Getting started",
+                     *         "description": "A few words about it.",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "billingInterval": "MONTHLY",
+                     *         "commitmentMonths": 1,
+                     *         "allowedPaymentMethods": [
+                     *           "CREDIT_CARD"
+                     *         ],
+                     *         "hasStock": true,
+                     *         "stockQuantity": 1,
+                     *         "status": "DRAFT",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -18136,28 +21604,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title?: string;
                     description?: string | null;
-                    /**
-                     * between(1, 1000000000)
-                     * @description a number between 1 and 1000000000
-                     */
                     price?: number;
-                    /**
-                     * maxLength(3)
-                     * @description a string matching the pattern ^[A-Z]{3}$
-                     */
                     currency?: string;
                     billingInterval?: ("MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL") | null;
                     commitmentMonths?: number | null;
-                    /**
-                     * maxItems(3)
-                     * @description an array of at most 3 item(s)
-                     */
                     allowedPaymentMethods?: ("CREDIT_CARD" | "PIX" | "BOLETO")[];
                     hasStock?: boolean;
                     stockQuantity?: number | null;
@@ -18175,9 +21627,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "type": "ONE_TIME",
+                     *         "title": "Getting started",
+                     *         "description": "A few words about it.",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "billingInterval": "MONTHLY",
+                     *         "commitmentMonths": 1,
+                     *         "allowedPaymentMethods": [
+                     *           "CREDIT_CARD"
+                     *         ],
+                     *         "hasStock": true,
+                     *         "stockQuantity": 1,
+                     *         "status": "DRAFT",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -18280,9 +21762,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -18368,9 +21861,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "type": "ONE_TIME",
+                     *         "title": "Getting started",
+                     *         "description": "A few words about it.",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "billingInterval": "MONTHLY",
+                     *         "commitmentMonths": 1,
+                     *         "allowedPaymentMethods": [
+                     *           "CREDIT_CARD"
+                     *         ],
+                     *         "hasStock": true,
+                     *         "stockQuantity": 1,
+                     *         "status": "DRAFT",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -18454,9 +21977,9 @@ export interface operations {
     "subscriptionGroups.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -18476,9 +21999,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "description": "A few words about it.",
+                     *           "position": 1,
+                     *           "productIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ],
+                     *           "addOnProductIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ],
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -18561,21 +22115,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     name: string;
                     description?: string | null;
-                    /**
-                     * minItems(1)
-                     * @description an array of at least 1 item(s)
-                     */
                     productIds: components["schemas"]["Uuid"][];
-                    /**
-                     * maxItems(100)
-                     * @description an array of at most 100 item(s)
-                     */
                     addOnProductIds?: components["schemas"]["Uuid"][];
                 };
             };
@@ -18587,9 +22129,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "description": "A few words about it.",
+                     *         "position": 1,
+                     *         "productIds": [
+                     *           "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "addOnProductIds": [
+                     *           "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -18665,10 +22232,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxItems(1000)
-                     * @description an array of at most 1000 item(s)
-                     */
                     ids: components["schemas"]["Uuid"][];
                 };
             };
@@ -18680,9 +22243,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "description": "A few words about it.",
+                     *           "position": 1,
+                     *           "productIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ],
+                     *           "addOnProductIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ],
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -18758,9 +22348,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "description": "A few words about it.",
+                     *         "position": 1,
+                     *         "productIds": [
+                     *           "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "addOnProductIds": [
+                     *           "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -18846,21 +22461,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     name?: string;
                     description?: string | null;
-                    /**
-                     * minItems(1)
-                     * @description an array of at least 1 item(s)
-                     */
                     productIds?: components["schemas"]["Uuid"][];
-                    /**
-                     * maxItems(100)
-                     * @description an array of at most 100 item(s)
-                     */
                     addOnProductIds?: components["schemas"]["Uuid"][];
                 };
             };
@@ -18872,9 +22475,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "description": "A few words about it.",
+                     *         "position": 1,
+                     *         "productIds": [
+                     *           "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "addOnProductIds": [
+                     *           "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -18959,9 +22587,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -19045,9 +22684,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "type": "ONE_TIME",
+                     *           "title": "Getting started",
+                     *           "description": "A few words about it.",
+                     *           "price": 1,
+                     *           "currency": "BRL",
+                     *           "billingInterval": "MONTHLY",
+                     *           "commitmentMonths": 1,
+                     *           "allowedPaymentMethods": [
+                     *             "CREDIT_CARD"
+                     *           ],
+                     *           "hasStock": true,
+                     *           "stockQuantity": 1,
+                     *           "status": "DRAFT",
+                     *           "publishedAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z",
+                     *           "kind": "option",
+                     *           "position": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -19125,9 +22798,9 @@ export interface operations {
     "downsellOffers.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -19149,9 +22822,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "percentOff": 1,
+                     *           "durationCycles": 1,
+                     *           "message": "A few words about it.",
+                     *           "active": true,
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -19243,15 +22943,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * between(1, 100)
-                     * @description a number between 1 and 100
-                     */
                     percentOff: number;
-                    /**
-                     * between(1, 120)
-                     * @description a number between 1 and 120
-                     */
                     durationCycles: number;
                     message?: string | null;
                     active?: boolean;
@@ -19265,9 +22957,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "percentOff": 1,
+                     *         "durationCycles": 1,
+                     *         "message": "A few words about it.",
+                     *         "active": true,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -19353,9 +23066,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "percentOff": 1,
+                     *         "durationCycles": 1,
+                     *         "message": "A few words about it.",
+                     *         "active": true,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -19442,15 +23176,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * between(1, 100)
-                     * @description a number between 1 and 100
-                     */
                     percentOff?: number;
-                    /**
-                     * between(1, 120)
-                     * @description a number between 1 and 120
-                     */
                     durationCycles?: number;
                     message?: string | null;
                     active?: boolean;
@@ -19464,9 +23190,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "percentOff": 1,
+                     *         "durationCycles": 1,
+                     *         "message": "A few words about it.",
+                     *         "active": true,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -19552,9 +23299,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -19610,9 +23368,9 @@ export interface operations {
     "pricingTiers.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -19632,9 +23390,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "description": "A few words about it.",
+                     *           "benefits": [
+                     *             "Example"
+                     *           ],
+                     *           "highlight": true,
+                     *           "position": 1,
+                     *           "plan": {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "name": "General",
+                     *             "description": "A few words about it."
+                     *           },
+                     *           "options": [
+                     *             {
+                     *               "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "title": "Getting started",
+                     *               "description": "A few words about it.",
+                     *               "price": 1,
+                     *               "currency": "BRL",
+                     *               "billingInterval": "MONTHLY",
+                     *               "commitmentMonths": 1,
+                     *               "allowedPaymentMethods": [
+                     *                 "CREDIT_CARD"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -19723,22 +23530,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     name: string;
                     description?: string | null;
-                    /**
-                     * maxItems(50)
-                     * @description an array of at most 50 item(s)
-                     */
                     benefits?: string[];
                     highlight?: boolean;
-                    /**
-                     * between(0, 100000)
-                     * @description a number between 0 and 100000
-                     */
                     position?: number;
                     subscriptionGroupId: components["schemas"]["Uuid"];
                 };
@@ -19751,9 +23546,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "description": "A few words about it.",
+                     *         "benefits": [
+                     *           "Example"
+                     *         ],
+                     *         "highlight": true,
+                     *         "position": 1,
+                     *         "plan": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "description": "A few words about it."
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "description": "A few words about it.",
+                     *             "price": 1,
+                     *             "currency": "BRL",
+                     *             "billingInterval": "MONTHLY",
+                     *             "commitmentMonths": 1,
+                     *             "allowedPaymentMethods": [
+                     *               "CREDIT_CARD"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -19846,9 +23684,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "description": "A few words about it.",
+                     *         "benefits": [
+                     *           "Example"
+                     *         ],
+                     *         "highlight": true,
+                     *         "position": 1,
+                     *         "plan": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "description": "A few words about it."
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "description": "A few words about it.",
+                     *             "price": 1,
+                     *             "currency": "BRL",
+                     *             "billingInterval": "MONTHLY",
+                     *             "commitmentMonths": 1,
+                     *             "allowedPaymentMethods": [
+                     *               "CREDIT_CARD"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -19942,22 +23823,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     name?: string;
                     description?: string | null;
-                    /**
-                     * maxItems(50)
-                     * @description an array of at most 50 item(s)
-                     */
                     benefits?: string[];
                     highlight?: boolean;
-                    /**
-                     * between(0, 100000)
-                     * @description a number between 0 and 100000
-                     */
                     position?: number;
                     subscriptionGroupId?: components["schemas"]["Uuid"];
                 };
@@ -19970,9 +23839,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "description": "A few words about it.",
+                     *         "benefits": [
+                     *           "Example"
+                     *         ],
+                     *         "highlight": true,
+                     *         "position": 1,
+                     *         "plan": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "description": "A few words about it."
+                     *         },
+                     *         "options": [
+                     *           {
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "description": "A few words about it.",
+                     *             "price": 1,
+                     *             "currency": "BRL",
+                     *             "billingInterval": "MONTHLY",
+                     *             "commitmentMonths": 1,
+                     *             "allowedPaymentMethods": [
+                     *               "CREDIT_CARD"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -20074,9 +23986,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -20149,16 +24072,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "currency": "BRL",
+                     *           "pending": 1,
+                     *           "available": 1,
+                     *           "inTransit": 1,
+                     *           "disputed": 1,
+                     *           "total": 1,
+                     *           "settledByGateway": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             currency: string;
                             pending: number;
                             available: number;
                             inTransit: number;
+                            /** @description Held by open gateway disputes: taken from `available` when a dispute opens (a payout cannot take it), given back when it is won, taken back as a chargeback when it is lost. */
+                            disputed: number;
+                            /** @description What Roda holds for the community: `pending + available + inTransit + disputed`. */
                             total: number;
+                            /** @description The net of sales the gateway settled straight into the community's own account (Stripe Connect destination charges), less their refunds, chargebacks and dispute fees: never part of `available` or `total`, never paid out by Roda. */
+                            settledByGateway: number;
                         }[];
                     };
                 };
@@ -20204,9 +24153,9 @@ export interface operations {
     "payouts.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 status?: "pending" | "in_transit" | "paid" | "failed" | "canceled";
             };
@@ -20227,9 +24176,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "status": "pending",
+                     *           "amount": 1,
+                     *           "fee": 1,
+                     *           "total": 1,
+                     *           "currency": "BRL",
+                     *           "method": "Example",
+                     *           "destination": "Example",
+                     *           "requestedBy": "Example",
+                     *           "failureReason": "The document is not legible.",
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ],
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "inTransitAt": "2026-12-01T19:00:00Z",
+                     *           "paidAt": "2026-12-01T19:00:00Z",
+                     *           "failedAt": "2026-12-01T19:00:00Z",
+                     *           "canceledAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -20318,15 +24303,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * between(1, 1000000000000)
-                     * @description a number between 1 and 1000000000000
-                     */
                     amount: number;
-                    /**
-                     * maxLength(3)
-                     * @description a string matching the pattern ^[A-Z]{3}$
-                     */
                     currency?: string;
                 };
             };
@@ -20338,9 +24315,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "pending",
+                     *         "amount": 1,
+                     *         "fee": 1,
+                     *         "total": 1,
+                     *         "currency": "BRL",
+                     *         "method": "Example",
+                     *         "destination": "Example",
+                     *         "requestedBy": "Example",
+                     *         "failureReason": "The document is not legible.",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "inTransitAt": "2026-12-01T19:00:00Z",
+                     *         "paidAt": "2026-12-01T19:00:00Z",
+                     *         "failedAt": "2026-12-01T19:00:00Z",
+                     *         "canceledAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -20434,9 +24441,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "pending",
+                     *         "amount": 1,
+                     *         "fee": 1,
+                     *         "total": 1,
+                     *         "currency": "BRL",
+                     *         "method": "Example",
+                     *         "destination": "Example",
+                     *         "requestedBy": "Example",
+                     *         "failureReason": "The document is not legible.",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "inTransitAt": "2026-12-01T19:00:00Z",
+                     *         "paidAt": "2026-12-01T19:00:00Z",
+                     *         "failedAt": "2026-12-01T19:00:00Z",
+                     *         "canceledAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -20532,9 +24569,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "pending",
+                     *         "amount": 1,
+                     *         "fee": 1,
+                     *         "total": 1,
+                     *         "currency": "BRL",
+                     *         "method": "Example",
+                     *         "destination": "Example",
+                     *         "requestedBy": "Example",
+                     *         "failureReason": "The document is not legible.",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "inTransitAt": "2026-12-01T19:00:00Z",
+                     *         "paidAt": "2026-12-01T19:00:00Z",
+                     *         "failedAt": "2026-12-01T19:00:00Z",
+                     *         "canceledAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -20618,9 +24685,9 @@ export interface operations {
     "payoutOperations.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 status?: "pending" | "in_transit" | "paid" | "failed" | "canceled";
             };
@@ -20638,9 +24705,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "status": "pending",
+                     *           "amount": 1,
+                     *           "fee": 1,
+                     *           "total": 1,
+                     *           "currency": "BRL",
+                     *           "method": "Example",
+                     *           "destination": "Example",
+                     *           "requestedBy": "Example",
+                     *           "failureReason": "The document is not legible.",
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ],
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "inTransitAt": "2026-12-01T19:00:00Z",
+                     *           "paidAt": "2026-12-01T19:00:00Z",
+                     *           "failedAt": "2026-12-01T19:00:00Z",
+                     *           "canceledAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -20737,9 +24840,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "pending",
+                     *         "amount": 1,
+                     *         "fee": 1,
+                     *         "total": 1,
+                     *         "currency": "BRL",
+                     *         "method": "Example",
+                     *         "destination": "Example",
+                     *         "requestedBy": "Example",
+                     *         "failureReason": "The document is not legible.",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "inTransitAt": "2026-12-01T19:00:00Z",
+                     *         "paidAt": "2026-12-01T19:00:00Z",
+                     *         "failedAt": "2026-12-01T19:00:00Z",
+                     *         "canceledAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -20841,9 +24974,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "pending",
+                     *         "amount": 1,
+                     *         "fee": 1,
+                     *         "total": 1,
+                     *         "currency": "BRL",
+                     *         "method": "Example",
+                     *         "destination": "Example",
+                     *         "requestedBy": "Example",
+                     *         "failureReason": "The document is not legible.",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "inTransitAt": "2026-12-01T19:00:00Z",
+                     *         "paidAt": "2026-12-01T19:00:00Z",
+                     *         "failedAt": "2026-12-01T19:00:00Z",
+                     *         "canceledAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -20945,10 +25108,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(500)
-                     * @description a string at most 500 character(s) long
-                     */
                     reason: string;
                 };
             };
@@ -20960,9 +25119,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "pending",
+                     *         "amount": 1,
+                     *         "fee": 1,
+                     *         "total": 1,
+                     *         "currency": "BRL",
+                     *         "method": "Example",
+                     *         "destination": "Example",
+                     *         "requestedBy": "Example",
+                     *         "failureReason": "The document is not legible.",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "inTransitAt": "2026-12-01T19:00:00Z",
+                     *         "paidAt": "2026-12-01T19:00:00Z",
+                     *         "failedAt": "2026-12-01T19:00:00Z",
+                     *         "canceledAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -21046,17 +25235,15 @@ export interface operations {
     "purchasesManage.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 productId?: components["schemas"]["Uuid"];
                 profileId?: components["schemas"]["Uuid"];
                 paymentMethod?: "CREDIT_CARD" | "PIX" | "BOLETO";
                 status?: "paid" | "partially_refunded" | "refunded";
-                /** @description a string at most 40 character(s) long */
                 from?: string;
-                /** @description a string at most 40 character(s) long */
                 to?: string;
             };
             header?: {
@@ -21076,9 +25263,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "chargeId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "status": "paid",
+                     *           "buyer": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "email": "ana@example.com"
+                     *           },
+                     *           "product": {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started"
+                     *           },
+                     *           "paymentMethod": "Example",
+                     *           "installments": 1,
+                     *           "currency": "BRL",
+                     *           "amount": 1,
+                     *           "discount": 1,
+                     *           "interest": 1,
+                     *           "total": 1,
+                     *           "fee": 1,
+                     *           "net": 1,
+                     *           "refundedAmount": 1,
+                     *           "paidAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -21159,9 +25388,7 @@ export interface operations {
                 profileId?: components["schemas"]["Uuid"];
                 paymentMethod?: "CREDIT_CARD" | "PIX" | "BOLETO";
                 status?: "paid" | "partially_refunded" | "refunded";
-                /** @description a string at most 40 character(s) long */
                 from?: string;
-                /** @description a string at most 40 character(s) long */
                 to?: string;
             };
             header?: {
@@ -21246,15 +25473,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * between(1, 10000000000)
-                     * @description a number between 1 and 10000000000
-                     */
                     amount?: number;
-                    /**
-                     * maxLength(500)
-                     * @description a string at most 500 character(s) long
-                     */
                     reason: string;
                 };
             };
@@ -21266,9 +25485,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "purchaseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "amount": 1,
+                     *         "currency": "BRL",
+                     *         "full": true,
+                     *         "platformFeeReturned": 1,
+                     *         "interestReturned": 1,
+                     *         "fromPending": 1,
+                     *         "fromAvailable": 1,
+                     *         "reason": "The document is not legible.",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "purchase": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "chargeId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "status": "paid",
+                     *           "buyer": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "email": "ana@example.com"
+                     *           },
+                     *           "product": {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started"
+                     *           },
+                     *           "paymentMethod": "Example",
+                     *           "installments": 1,
+                     *           "currency": "BRL",
+                     *           "amount": 1,
+                     *           "discount": 1,
+                     *           "interest": 1,
+                     *           "total": 1,
+                     *           "fee": 1,
+                     *           "net": 1,
+                     *           "refundedAmount": 1,
+                     *           "paidAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -21372,14 +25640,10 @@ export interface operations {
     "reports.sales": {
         parameters: {
             query?: {
-                /** @description a string at most 10 character(s) long */
                 from?: string;
-                /** @description a string at most 10 character(s) long */
                 to?: string;
                 interval?: "day" | "week" | "month";
-                /** @description a string at most 64 character(s) long */
                 timeZone?: string;
-                /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
             header?: {
@@ -21399,9 +25663,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "from": "2026-12-01T19:00:00Z",
+                     *         "to": "2026-12-01T19:00:00Z",
+                     *         "interval": "Example",
+                     *         "timeZone": "America/Sao_Paulo",
+                     *         "currency": "BRL",
+                     *         "series": [
+                     *           {
+                     *             "period": "Example",
+                     *             "sales": 1,
+                     *             "gross": 1,
+                     *             "fees": 1,
+                     *             "interest": 1,
+                     *             "net": 1,
+                     *             "refunds": 1,
+                     *             "refundCount": 1,
+                     *             "byMethod": {}
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "sales": 1,
+                     *           "gross": 1,
+                     *           "fees": 1,
+                     *           "interest": 1,
+                     *           "net": 1,
+                     *           "refunds": 1,
+                     *           "refundCount": 1,
+                     *           "byMethod": [
+                     *             {
+                     *               "paymentMethod": "Example",
+                     *               "sales": 1,
+                     *               "gross": 1,
+                     *               "fees": 1,
+                     *               "interest": 1,
+                     *               "net": 1,
+                     *               "refunds": 1,
+                     *               "refundCount": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             from: string;
@@ -21486,14 +25801,10 @@ export interface operations {
     "reports.subscriptions": {
         parameters: {
             query?: {
-                /** @description a string at most 10 character(s) long */
                 from?: string;
-                /** @description a string at most 10 character(s) long */
                 to?: string;
                 interval?: "day" | "week" | "month";
-                /** @description a string at most 64 character(s) long */
                 timeZone?: string;
-                /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
             header?: {
@@ -21513,9 +25824,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "from": "2026-12-01T19:00:00Z",
+                     *         "to": "2026-12-01T19:00:00Z",
+                     *         "interval": "Example",
+                     *         "timeZone": "America/Sao_Paulo",
+                     *         "currency": "BRL",
+                     *         "series": [
+                     *           {
+                     *             "period": "Example",
+                     *             "new": 1,
+                     *             "churned": 1,
+                     *             "active": 1,
+                     *             "mrr": 1
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "new": 1,
+                     *           "churned": 1,
+                     *           "active": 1,
+                     *           "mrr": 1,
+                     *           "byStatus": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             from: string;
@@ -21584,14 +25928,10 @@ export interface operations {
     "reports.members": {
         parameters: {
             query?: {
-                /** @description a string at most 10 character(s) long */
                 from?: string;
-                /** @description a string at most 10 character(s) long */
                 to?: string;
                 interval?: "day" | "week" | "month";
-                /** @description a string at most 64 character(s) long */
                 timeZone?: string;
-                /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
             header?: {
@@ -21611,9 +25951,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "from": "2026-12-01T19:00:00Z",
+                     *         "to": "2026-12-01T19:00:00Z",
+                     *         "interval": "Example",
+                     *         "timeZone": "America/Sao_Paulo",
+                     *         "series": [
+                     *           {
+                     *             "period": "Example",
+                     *             "joined": 1,
+                     *             "left": 1,
+                     *             "total": 1,
+                     *             "active": 1
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "joined": 1,
+                     *           "left": 1,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             from: string;
@@ -21677,14 +26047,10 @@ export interface operations {
     "reports.engagement": {
         parameters: {
             query?: {
-                /** @description a string at most 10 character(s) long */
                 from?: string;
-                /** @description a string at most 10 character(s) long */
                 to?: string;
                 interval?: "day" | "week" | "month";
-                /** @description a string at most 64 character(s) long */
                 timeZone?: string;
-                /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
             header?: {
@@ -21704,9 +26070,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "from": "2026-12-01T19:00:00Z",
+                     *         "to": "2026-12-01T19:00:00Z",
+                     *         "interval": "Example",
+                     *         "timeZone": "America/Sao_Paulo",
+                     *         "series": [
+                     *           {
+                     *             "period": "Example",
+                     *             "posts": 1,
+                     *             "comments": 1,
+                     *             "reactions": 1,
+                     *             "activeMembers": 1
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "posts": 1,
+                     *           "comments": 1,
+                     *           "reactions": 1,
+                     *           "activeMembers": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             from: string;
@@ -21771,14 +26168,10 @@ export interface operations {
     "reports.events": {
         parameters: {
             query?: {
-                /** @description a string at most 10 character(s) long */
                 from?: string;
-                /** @description a string at most 10 character(s) long */
                 to?: string;
                 interval?: "day" | "week" | "month";
-                /** @description a string at most 64 character(s) long */
                 timeZone?: string;
-                /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
             header?: {
@@ -21798,9 +26191,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "from": "2026-12-01T19:00:00Z",
+                     *         "to": "2026-12-01T19:00:00Z",
+                     *         "interval": "Example",
+                     *         "timeZone": "America/Sao_Paulo",
+                     *         "series": [
+                     *           {
+                     *             "period": "Example",
+                     *             "events": 1,
+                     *             "participants": 1,
+                     *             "attendance": 1
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "events": 1,
+                     *           "participants": 1,
+                     *           "attendance": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             from: string;
@@ -21863,14 +26285,10 @@ export interface operations {
     "reports.courses": {
         parameters: {
             query?: {
-                /** @description a string at most 10 character(s) long */
                 from?: string;
-                /** @description a string at most 10 character(s) long */
                 to?: string;
                 interval?: "day" | "week" | "month";
-                /** @description a string at most 64 character(s) long */
                 timeZone?: string;
-                /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
             header?: {
@@ -21890,9 +26308,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "from": "2026-12-01T19:00:00Z",
+                     *         "to": "2026-12-01T19:00:00Z",
+                     *         "interval": "Example",
+                     *         "timeZone": "America/Sao_Paulo",
+                     *         "series": [
+                     *           {
+                     *             "period": "Example",
+                     *             "enrollments": 1,
+                     *             "lessonCompletions": 1,
+                     *             "completions": 1
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "enrollments": 1,
+                     *           "lessonCompletions": 1,
+                     *           "completions": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             from: string;
@@ -21955,14 +26402,10 @@ export interface operations {
     "reports.overview": {
         parameters: {
             query?: {
-                /** @description a string at most 10 character(s) long */
                 from?: string;
-                /** @description a string at most 10 character(s) long */
                 to?: string;
                 interval?: "day" | "week" | "month";
-                /** @description a string at most 64 character(s) long */
                 timeZone?: string;
-                /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
             header?: {
@@ -21982,9 +26425,143 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "from": "2026-12-01T19:00:00Z",
+                     *         "to": "2026-12-01T19:00:00Z",
+                     *         "interval": "Example",
+                     *         "timeZone": "America/Sao_Paulo",
+                     *         "currency": "BRL",
+                     *         "sales": {
+                     *           "series": [
+                     *             {
+                     *               "period": "Example",
+                     *               "sales": 1,
+                     *               "gross": 1,
+                     *               "fees": 1,
+                     *               "interest": 1,
+                     *               "net": 1,
+                     *               "refunds": 1,
+                     *               "refundCount": 1,
+                     *               "byMethod": {}
+                     *             }
+                     *           ],
+                     *           "totals": {
+                     *             "sales": 1,
+                     *             "gross": 1,
+                     *             "fees": 1,
+                     *             "interest": 1,
+                     *             "net": 1,
+                     *             "refunds": 1,
+                     *             "refundCount": 1,
+                     *             "byMethod": [
+                     *               {
+                     *                 "paymentMethod": "Example",
+                     *                 "sales": 1,
+                     *                 "gross": 1,
+                     *                 "fees": 1,
+                     *                 "interest": 1,
+                     *                 "net": 1,
+                     *                 "refunds": 1,
+                     *                 "refundCount": 1
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         "subscriptions": {
+                     *           "series": [
+                     *             {
+                     *               "period": "Example",
+                     *               "new": 1,
+                     *               "churned": 1,
+                     *               "active": 1,
+                     *               "mrr": 1
+                     *             }
+                     *           ],
+                     *           "totals": {
+                     *             "new": 1,
+                     *             "churned": 1,
+                     *             "active": 1,
+                     *             "mrr": 1,
+                     *             "byStatus": {}
+                     *           }
+                     *         },
+                     *         "members": {
+                     *           "series": [
+                     *             {
+                     *               "period": "Example",
+                     *               "joined": 1,
+                     *               "left": 1,
+                     *               "total": 1,
+                     *               "active": 1
+                     *             }
+                     *           ],
+                     *           "totals": {
+                     *             "joined": 1,
+                     *             "left": 1,
+                     *             "total": 1
+                     *           }
+                     *         },
+                     *         "engagement": {
+                     *           "series": [
+                     *             {
+                     *               "period": "Example",
+                     *               "posts": 1,
+                     *               "comments": 1,
+                     *               "reactions": 1,
+                     *               "activeMembers": 1
+                     *             }
+                     *           ],
+                     *           "totals": {
+                     *             "posts": 1,
+                     *             "comments": 1,
+                     *             "reactions": 1,
+                     *             "activeMembers": 1
+                     *           }
+                     *         },
+                     *         "events": {
+                     *           "series": [
+                     *             {
+                     *               "period": "Example",
+                     *               "events": 1,
+                     *               "participants": 1,
+                     *               "attendance": 1
+                     *             }
+                     *           ],
+                     *           "totals": {
+                     *             "events": 1,
+                     *             "participants": 1,
+                     *             "attendance": 1
+                     *           }
+                     *         },
+                     *         "courses": {
+                     *           "series": [
+                     *             {
+                     *               "period": "Example",
+                     *               "enrollments": 1,
+                     *               "lessonCompletions": 1,
+                     *               "completions": 1
+                     *             }
+                     *           ],
+                     *           "totals": {
+                     *             "enrollments": 1,
+                     *             "lessonCompletions": 1,
+                     *             "completions": 1
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             from: string;
@@ -22144,14 +26721,10 @@ export interface operations {
     "reports.memberActivity": {
         parameters: {
             query?: {
-                /** @description a string at most 10 character(s) long */
                 from?: string;
-                /** @description a string at most 10 character(s) long */
                 to?: string;
                 interval?: "day" | "week" | "month";
-                /** @description a string at most 64 character(s) long */
                 timeZone?: string;
-                /** @description a string matching the pattern ^[A-Z]{3}$ */
                 currency?: string;
             };
             header?: {
@@ -22173,9 +26746,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "from": "2026-12-01T19:00:00Z",
+                     *         "to": "2026-12-01T19:00:00Z",
+                     *         "interval": "Example",
+                     *         "timeZone": "America/Sao_Paulo",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "series": [
+                     *           {
+                     *             "period": "Example",
+                     *             "posts": 1,
+                     *             "comments": 1,
+                     *             "reactions": 1,
+                     *             "eventsJoined": 1,
+                     *             "attendance": 1,
+                     *             "eventsHosted": 1,
+                     *             "enrollments": 1,
+                     *             "lessonCompletions": 1,
+                     *             "completions": 1
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "posts": 1,
+                     *           "comments": 1,
+                     *           "reactions": 1,
+                     *           "eventsJoined": 1,
+                     *           "attendance": 1,
+                     *           "eventsHosted": 1,
+                     *           "enrollments": 1,
+                     *           "lessonCompletions": 1,
+                     *           "completions": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             from: string;
@@ -22260,9 +26875,7 @@ export interface operations {
     "reports.emailStats": {
         parameters: {
             query?: {
-                /** @description a string at most 10 character(s) long */
                 from?: string;
-                /** @description a string at most 10 character(s) long */
                 to?: string;
             };
             header?: {
@@ -22282,9 +26895,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "from": "2026-12-01T19:00:00Z",
+                     *         "to": "2026-12-01T19:00:00Z",
+                     *         "sent": 1,
+                     *         "delivered": 1,
+                     *         "failed": 1,
+                     *         "pending": 1,
+                     *         "byKind": [
+                     *           {
+                     *             "kind": "Example",
+                     *             "sent": 1,
+                     *             "delivered": 1,
+                     *             "failed": 1,
+                     *             "pending": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             from: string | null;
@@ -22364,9 +27004,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "mode": "organisers",
+                     *         "canOpenCall": true,
+                     *         "canConfigure": true,
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             spaceId: string;
@@ -22451,9 +27108,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "mode": "organisers",
+                     *         "canOpenCall": true,
+                     *         "canConfigure": true,
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             spaceId: string;
@@ -22516,9 +27190,9 @@ export interface operations {
     "call4papersCalls.spaceCalls": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 status?: "draft" | "published" | "closed";
             };
@@ -22541,9 +27215,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started",
+                     *           "slug": "my-community",
+                     *           "description": "A few words about it.",
+                     *           "status": "draft",
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ],
+                     *           "opensAt": "2026-12-01T19:00:00Z",
+                     *           "closesAt": "2026-12-01T19:00:00Z",
+                     *           "acceptingSubmissions": true,
+                     *           "communityVoting": true,
+                     *           "anonymousReviews": true,
+                     *           "createdByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "publishedAt": "2026-12-01T19:00:00Z",
+                     *           "closedAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -22631,7 +27343,6 @@ export interface operations {
             };
             path: {
                 spaceId: components["schemas"]["Uuid"];
-                /** @description a string at most 200 character(s) long */
                 slug: string;
             };
             cookie?: never;
@@ -22644,9 +27355,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "opensAt": "2026-12-01T19:00:00Z",
+                     *         "closesAt": "2026-12-01T19:00:00Z",
+                     *         "acceptingSubmissions": true,
+                     *         "communityVoting": true,
+                     *         "anonymousReviews": true,
+                     *         "createdByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "closedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "viewer": {
+                     *           "organiser": true,
+                     *           "owner": true,
+                     *           "reviewerTrackIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -22727,9 +27477,9 @@ export interface operations {
     "call4papersCalls.myInvitations": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -22749,9 +27499,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "kind": "owner",
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callTitle": "Example",
+                     *           "callSlug": "my-community",
+                     *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "trackName": "Example",
+                     *           "invitedByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "invitedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             /** @enum {string} */
@@ -22836,15 +27614,7 @@ export interface operations {
                 "application/json": {
                     communityId?: components["schemas"]["Uuid"];
                     spaceId?: string | null;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title: string;
-                    /**
-                     * maxLength(80)
-                     * @description a string at most 80 character(s) long
-                     */
                     slug?: string;
                     description?: string | null;
                     opensAt?: string | null;
@@ -22861,9 +27631,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "opensAt": "2026-12-01T19:00:00Z",
+                     *         "closesAt": "2026-12-01T19:00:00Z",
+                     *         "acceptingSubmissions": true,
+                     *         "communityVoting": true,
+                     *         "anonymousReviews": true,
+                     *         "createdByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "closedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -22958,9 +27760,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "opensAt": "2026-12-01T19:00:00Z",
+                     *         "closesAt": "2026-12-01T19:00:00Z",
+                     *         "acceptingSubmissions": true,
+                     *         "communityVoting": true,
+                     *         "anonymousReviews": true,
+                     *         "createdByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "closedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "viewer": {
+                     *           "organiser": true,
+                     *           "owner": true,
+                     *           "reviewerTrackIds": [
+                     *             "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -23061,15 +27902,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title?: string;
-                    /**
-                     * maxLength(80)
-                     * @description a string at most 80 character(s) long
-                     */
                     slug?: string;
                     description?: string | null;
                     opensAt?: string | null;
@@ -23086,9 +27919,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "opensAt": "2026-12-01T19:00:00Z",
+                     *         "closesAt": "2026-12-01T19:00:00Z",
+                     *         "acceptingSubmissions": true,
+                     *         "communityVoting": true,
+                     *         "anonymousReviews": true,
+                     *         "createdByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "closedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -23192,9 +28057,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -23281,9 +28157,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "opensAt": "2026-12-01T19:00:00Z",
+                     *         "closesAt": "2026-12-01T19:00:00Z",
+                     *         "acceptingSubmissions": true,
+                     *         "communityVoting": true,
+                     *         "anonymousReviews": true,
+                     *         "createdByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "closedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -23389,9 +28297,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "opensAt": "2026-12-01T19:00:00Z",
+                     *         "closesAt": "2026-12-01T19:00:00Z",
+                     *         "acceptingSubmissions": true,
+                     *         "communityVoting": true,
+                     *         "anonymousReviews": true,
+                     *         "createdByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "closedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -23497,9 +28437,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "opensAt": "2026-12-01T19:00:00Z",
+                     *         "closesAt": "2026-12-01T19:00:00Z",
+                     *         "acceptingSubmissions": true,
+                     *         "communityVoting": true,
+                     *         "anonymousReviews": true,
+                     *         "createdByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "closedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -23605,9 +28577,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "opensAt": "2026-12-01T19:00:00Z",
+                     *         "closesAt": "2026-12-01T19:00:00Z",
+                     *         "acceptingSubmissions": true,
+                     *         "communityVoting": true,
+                     *         "anonymousReviews": true,
+                     *         "createdByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "closedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -23713,9 +28717,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "title": "Getting started",
+                     *         "slug": "my-community",
+                     *         "description": "A few words about it.",
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "opensAt": "2026-12-01T19:00:00Z",
+                     *         "closesAt": "2026-12-01T19:00:00Z",
+                     *         "acceptingSubmissions": true,
+                     *         "communityVoting": true,
+                     *         "anonymousReviews": true,
+                     *         "createdByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "publishedAt": "2026-12-01T19:00:00Z",
+                     *         "closedAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -23800,9 +28836,9 @@ export interface operations {
     "call4papersCalls.tracks": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -23824,9 +28860,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "description": "A few words about it.",
+                     *           "color": "#2563eb",
+                     *           "position": 1,
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -23916,17 +28978,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(120)
-                     * @description a string at most 120 character(s) long
-                     */
                     name: string;
                     description?: string | null;
                     color?: string | null;
-                    /**
-                     * between(1, 100000)
-                     * @description a number between 1 and 100000
-                     */
                     position?: number;
                 };
             };
@@ -23938,9 +28992,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "description": "A few words about it.",
+                     *         "color": "#2563eb",
+                     *         "position": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -24034,17 +29108,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(120)
-                     * @description a string at most 120 character(s) long
-                     */
                     name?: string;
                     description?: string | null;
                     color?: string | null;
-                    /**
-                     * between(1, 100000)
-                     * @description a number between 1 and 100000
-                     */
                     position?: number;
                 };
             };
@@ -24056,9 +29122,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "description": "A few words about it.",
+                     *         "color": "#2563eb",
+                     *         "position": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -24151,9 +29237,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -24209,9 +29306,9 @@ export interface operations {
     "call4papersCalls.reviewers": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -24233,9 +29330,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png",
+                     *           "status": "pending",
+                     *           "invitedByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "invitedAt": "2026-12-01T19:00:00Z",
+                     *           "respondedAt": "2026-12-01T19:00:00Z",
+                     *           "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -24339,9 +29464,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -24427,9 +29565,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -24506,9 +29655,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "status": "pending",
+                     *         "invitedByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "invitedAt": "2026-12-01T19:00:00Z",
+                     *         "respondedAt": "2026-12-01T19:00:00Z",
+                     *         "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -24606,9 +29777,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "status": "pending",
+                     *         "invitedByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "invitedAt": "2026-12-01T19:00:00Z",
+                     *         "respondedAt": "2026-12-01T19:00:00Z",
+                     *         "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -24685,9 +29878,9 @@ export interface operations {
     "call4papersCalls.eventDates": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -24709,9 +29902,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "date": "2026-12-01",
+                     *           "label": "Example",
+                     *           "startTime": "09:00",
+                     *           "endTime": "10:00",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -24801,10 +30020,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(10)
-                     * @description a string at most 10 character(s) long
-                     */
                     date: string;
                     label?: string | null;
                     startTime?: string | null;
@@ -24819,9 +30034,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "date": "2026-12-01",
+                     *         "label": "Example",
+                     *         "startTime": "09:00",
+                     *         "endTime": "10:00",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -24915,10 +30150,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(10)
-                     * @description a string at most 10 character(s) long
-                     */
                     date?: string;
                     label?: string | null;
                     startTime?: string | null;
@@ -24933,9 +30164,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "date": "2026-12-01",
+                     *         "label": "Example",
+                     *         "startTime": "09:00",
+                     *         "endTime": "10:00",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -25028,9 +30279,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -25086,9 +30348,9 @@ export interface operations {
     "call4papersCalls.owners": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -25110,9 +30372,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png",
+                     *           "status": "pending",
+                     *           "invitedByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "invitedAt": "2026-12-01T19:00:00Z",
+                     *           "respondedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -25215,9 +30504,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -25303,9 +30605,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -25382,9 +30695,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "status": "pending",
+                     *         "invitedByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "invitedAt": "2026-12-01T19:00:00Z",
+                     *         "respondedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -25481,9 +30815,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "status": "pending",
+                     *         "invitedByProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "invitedAt": "2026-12-01T19:00:00Z",
+                     *         "respondedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -25559,9 +30914,9 @@ export interface operations {
     "call4papersSubmissions.meSubmissions": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 status?: "rascunho" | "enviada" | "em_negociacao" | "aceita" | "recusada" | "retirada" | "confirmada";
             };
@@ -25582,9 +30937,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callTitle": "Example",
+                     *           "callSlug": "my-community",
+                     *           "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "trackName": "Example",
+                     *           "title": "Getting started",
+                     *           "abstract": "A few words about it.",
+                     *           "status": "rascunho",
+                     *           "version": 1,
+                     *           "proposer": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           },
+                     *           "coSpeakers": [
+                     *             {
+                     *               "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "fullName": "Ana Souza",
+                     *               "avatarUrl": "https://example.com/image.png",
+                     *               "status": "invited"
+                     *             }
+                     *           ],
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ],
+                     *           "decisionNote": "Example",
+                     *           "submittedAt": "2026-12-01T19:00:00Z",
+                     *           "decidedAt": "2026-12-01T19:00:00Z",
+                     *           "confirmedAt": "2026-12-01T19:00:00Z",
+                     *           "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -25657,9 +31062,9 @@ export interface operations {
     "call4papersSubmissions.meReviews": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 pending?: "true" | "false";
             };
@@ -25680,9 +31085,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callTitle": "Example",
+                     *           "callSlug": "my-community",
+                     *           "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "trackName": "Example",
+                     *           "title": "Getting started",
+                     *           "abstract": "A few words about it.",
+                     *           "status": "rascunho",
+                     *           "version": 1,
+                     *           "proposer": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           },
+                     *           "coSpeakers": [
+                     *             {
+                     *               "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "fullName": "Ana Souza",
+                     *               "avatarUrl": "https://example.com/image.png",
+                     *               "status": "invited"
+                     *             }
+                     *           ],
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ],
+                     *           "decisionNote": "Example",
+                     *           "submittedAt": "2026-12-01T19:00:00Z",
+                     *           "decidedAt": "2026-12-01T19:00:00Z",
+                     *           "confirmedAt": "2026-12-01T19:00:00Z",
+                     *           "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z",
+                     *           "myReview": {
+                     *             "score": 1,
+                     *             "comment": "A few words about it.",
+                     *             "updatedAt": "2026-12-01T19:00:00Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -25760,9 +31220,9 @@ export interface operations {
     "call4papersSubmissions.speakers": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -25782,9 +31242,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png",
+                     *           "submissions": [
+                     *             {
+                     *               "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "callTitle": "Example",
+                     *               "title": "Getting started",
+                     *               "trackName": "Example",
+                     *               "status": "rascunho",
+                     *               "role": "proposer"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             profileId: string;
@@ -25883,9 +31375,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "message": "A few words about it.",
+                     *         "createdAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -25977,9 +31486,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "invited"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             submissionId: string;
@@ -26070,9 +31594,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "invited"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             submissionId: string;
@@ -26161,9 +31700,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callTitle": "Example",
+                     *         "callSlug": "my-community",
+                     *         "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "trackName": "Example",
+                     *         "title": "Getting started",
+                     *         "abstract": "A few words about it.",
+                     *         "status": "rascunho",
+                     *         "version": 1,
+                     *         "proposer": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "coSpeakers": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "avatarUrl": "https://example.com/image.png",
+                     *             "status": "invited"
+                     *           }
+                     *         ],
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "decisionNote": "Example",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "decidedAt": "2026-12-01T19:00:00Z",
+                     *         "confirmedAt": "2026-12-01T19:00:00Z",
+                     *         "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "versions": [
+                     *           {
+                     *             "version": 1,
+                     *             "title": "Getting started",
+                     *             "abstract": "A few words about it.",
+                     *             "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "coSpeakerProfileIds": [
+                     *               "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "createdAt": "2026-12-01T19:00:00Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -26278,21 +31873,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title?: string;
-                    /**
-                     * maxLength(20000)
-                     * @description a string at most 20000 character(s) long
-                     */
                     abstract?: string;
                     trackId?: components["schemas"]["Uuid"] | null;
-                    /**
-                     * maxItems(5)
-                     * @description an array of at most 5 item(s)
-                     */
                     coSpeakers?: components["schemas"]["Uuid"][];
                 };
             };
@@ -26304,9 +31887,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callTitle": "Example",
+                     *         "callSlug": "my-community",
+                     *         "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "trackName": "Example",
+                     *         "title": "Getting started",
+                     *         "abstract": "A few words about it.",
+                     *         "status": "rascunho",
+                     *         "version": 1,
+                     *         "proposer": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "coSpeakers": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "avatarUrl": "https://example.com/image.png",
+                     *             "status": "invited"
+                     *           }
+                     *         ],
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "decisionNote": "Example",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "decidedAt": "2026-12-01T19:00:00Z",
+                     *         "confirmedAt": "2026-12-01T19:00:00Z",
+                     *         "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "versions": [
+                     *           {
+                     *             "version": 1,
+                     *             "title": "Getting started",
+                     *             "abstract": "A few words about it.",
+                     *             "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "coSpeakerProfileIds": [
+                     *               "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "createdAt": "2026-12-01T19:00:00Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -26431,9 +32070,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callTitle": "Example",
+                     *         "callSlug": "my-community",
+                     *         "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "trackName": "Example",
+                     *         "title": "Getting started",
+                     *         "abstract": "A few words about it.",
+                     *         "status": "rascunho",
+                     *         "version": 1,
+                     *         "proposer": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "coSpeakers": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "avatarUrl": "https://example.com/image.png",
+                     *             "status": "invited"
+                     *           }
+                     *         ],
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "decisionNote": "Example",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "decidedAt": "2026-12-01T19:00:00Z",
+                     *         "confirmedAt": "2026-12-01T19:00:00Z",
+                     *         "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -26550,9 +32233,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callTitle": "Example",
+                     *         "callSlug": "my-community",
+                     *         "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "trackName": "Example",
+                     *         "title": "Getting started",
+                     *         "abstract": "A few words about it.",
+                     *         "status": "rascunho",
+                     *         "version": 1,
+                     *         "proposer": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "coSpeakers": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "avatarUrl": "https://example.com/image.png",
+                     *             "status": "invited"
+                     *           }
+                     *         ],
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "decisionNote": "Example",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "decidedAt": "2026-12-01T19:00:00Z",
+                     *         "confirmedAt": "2026-12-01T19:00:00Z",
+                     *         "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -26668,10 +32395,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * between(1, 5)
-                     * @description a number between 1 and 5
-                     */
                     score: number;
                     comment?: string | null;
                 };
@@ -26684,9 +32407,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "reviewerProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "reviewerName": "Example",
+                     *         "score": 1,
+                     *         "comment": "A few words about it.",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             submissionId: string;
@@ -26778,9 +32520,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "count": 1,
+                     *         "mean": 1,
+                     *         "distribution": {
+                     *           "1": 1,
+                     *           "2": 1,
+                     *           "3": 1,
+                     *           "4": 1,
+                     *           "5": 1
+                     *         },
+                     *         "reviewerNamesHidden": true,
+                     *         "reviews": [
+                     *           {
+                     *             "reviewerProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "reviewerName": "Example",
+                     *             "score": 1,
+                     *             "comment": "A few words about it.",
+                     *             "createdAt": "2026-12-01T19:00:00Z",
+                     *             "updatedAt": "2026-12-01T19:00:00Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             submissionId: string;
@@ -26875,10 +32650,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * between(1, 5)
-                     * @description a number between 1 and 5
-                     */
                     vote: number;
                 };
             };
@@ -26890,9 +32661,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "vote": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             submissionId: string;
@@ -26979,9 +32764,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "vote": null,
+                     *         "removed": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             submissionId: string;
@@ -27069,9 +32869,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "rascunho",
+                     *         "openOfferId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "agreedOfferId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "offers": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "version": 1,
+                     *             "side": "organisation",
+                     *             "authorProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "authorName": "Example",
+                     *             "status": "open",
+                     *             "terms": {
+                     *               "format": "Example",
+                     *               "durationMinutes": 1,
+                     *               "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "trackName": "Example",
+                     *               "fee": 1,
+                     *               "currency": "BRL",
+                     *               "note": "A few words about it."
+                     *             },
+                     *             "createdAt": "2026-12-01T19:00:00Z",
+                     *             "closedAt": "2026-12-01T19:00:00Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             submissionId: string;
@@ -27192,9 +33029,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "rascunho",
+                     *         "openOfferId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "agreedOfferId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "offers": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "version": 1,
+                     *             "side": "organisation",
+                     *             "authorProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "authorName": "Example",
+                     *             "status": "open",
+                     *             "terms": {
+                     *               "format": "Example",
+                     *               "durationMinutes": 1,
+                     *               "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "trackName": "Example",
+                     *               "fee": 1,
+                     *               "currency": "BRL",
+                     *               "note": "A few words about it."
+                     *             },
+                     *             "createdAt": "2026-12-01T19:00:00Z",
+                     *             "closedAt": "2026-12-01T19:00:00Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             submissionId: string;
@@ -27307,9 +33181,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "rascunho",
+                     *         "openOfferId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "agreedOfferId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "offers": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "version": 1,
+                     *             "side": "organisation",
+                     *             "authorProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "authorName": "Example",
+                     *             "status": "open",
+                     *             "terms": {
+                     *               "format": "Example",
+                     *               "durationMinutes": 1,
+                     *               "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "trackName": "Example",
+                     *               "fee": 1,
+                     *               "currency": "BRL",
+                     *               "note": "A few words about it."
+                     *             },
+                     *             "createdAt": "2026-12-01T19:00:00Z",
+                     *             "closedAt": "2026-12-01T19:00:00Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             submissionId: string;
@@ -27439,9 +33350,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "rascunho",
+                     *         "openOfferId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "agreedOfferId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "offers": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "version": 1,
+                     *             "side": "organisation",
+                     *             "authorProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "authorName": "Example",
+                     *             "status": "open",
+                     *             "terms": {
+                     *               "format": "Example",
+                     *               "durationMinutes": 1,
+                     *               "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "trackName": "Example",
+                     *               "fee": 1,
+                     *               "currency": "BRL",
+                     *               "note": "A few words about it."
+                     *             },
+                     *             "createdAt": "2026-12-01T19:00:00Z",
+                     *             "closedAt": "2026-12-01T19:00:00Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             submissionId: string;
@@ -27554,9 +33502,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callTitle": "Example",
+                     *         "callSlug": "my-community",
+                     *         "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "trackName": "Example",
+                     *         "title": "Getting started",
+                     *         "abstract": "A few words about it.",
+                     *         "status": "rascunho",
+                     *         "version": 1,
+                     *         "proposer": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "coSpeakers": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "avatarUrl": "https://example.com/image.png",
+                     *             "status": "invited"
+                     *           }
+                     *         ],
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "decisionNote": "Example",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "decidedAt": "2026-12-01T19:00:00Z",
+                     *         "confirmedAt": "2026-12-01T19:00:00Z",
+                     *         "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -27673,9 +33665,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callTitle": "Example",
+                     *         "callSlug": "my-community",
+                     *         "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "trackName": "Example",
+                     *         "title": "Getting started",
+                     *         "abstract": "A few words about it.",
+                     *         "status": "rascunho",
+                     *         "version": 1,
+                     *         "proposer": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "coSpeakers": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "avatarUrl": "https://example.com/image.png",
+                     *             "status": "invited"
+                     *           }
+                     *         ],
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "decisionNote": "Example",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "decidedAt": "2026-12-01T19:00:00Z",
+                     *         "confirmedAt": "2026-12-01T19:00:00Z",
+                     *         "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -27805,9 +33841,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callTitle": "Example",
+                     *         "callSlug": "my-community",
+                     *         "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "trackName": "Example",
+                     *         "title": "Getting started",
+                     *         "abstract": "A few words about it.",
+                     *         "status": "rascunho",
+                     *         "version": 1,
+                     *         "proposer": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "coSpeakers": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "avatarUrl": "https://example.com/image.png",
+                     *             "status": "invited"
+                     *           }
+                     *         ],
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "decisionNote": "Example",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "decidedAt": "2026-12-01T19:00:00Z",
+                     *         "confirmedAt": "2026-12-01T19:00:00Z",
+                     *         "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -27924,9 +34004,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callTitle": "Example",
+                     *         "callSlug": "my-community",
+                     *         "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "trackName": "Example",
+                     *         "title": "Getting started",
+                     *         "abstract": "A few words about it.",
+                     *         "status": "rascunho",
+                     *         "version": 1,
+                     *         "proposer": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "coSpeakers": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "avatarUrl": "https://example.com/image.png",
+                     *             "status": "invited"
+                     *           }
+                     *         ],
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "decisionNote": "Example",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "decidedAt": "2026-12-01T19:00:00Z",
+                     *         "confirmedAt": "2026-12-01T19:00:00Z",
+                     *         "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -28041,9 +34165,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "rascunho",
+                     *         "title": "Getting started",
+                     *         "abstract": "A few words about it.",
+                     *         "offerId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "offerVersion": 1,
+                     *         "offerSide": "organisation",
+                     *         "terms": {
+                     *           "format": "Example",
+                     *           "durationMinutes": 1,
+                     *           "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "trackName": "Example",
+                     *           "fee": 1,
+                     *           "currency": "BRL",
+                     *           "note": "A few words about it."
+                     *         },
+                     *         "acceptedAt": "2026-12-01T19:00:00Z",
+                     *         "confirmedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             submissionId: string;
@@ -28128,9 +34282,9 @@ export interface operations {
     "call4papersSubmissions.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 status?: "rascunho" | "enviada" | "em_negociacao" | "aceita" | "recusada" | "retirada" | "confirmada";
                 trackId?: components["schemas"]["Uuid"];
@@ -28154,9 +34308,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callTitle": "Example",
+                     *           "callSlug": "my-community",
+                     *           "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "trackName": "Example",
+                     *           "title": "Getting started",
+                     *           "abstract": "A few words about it.",
+                     *           "status": "rascunho",
+                     *           "version": 1,
+                     *           "proposer": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           },
+                     *           "coSpeakers": [
+                     *             {
+                     *               "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "fullName": "Ana Souza",
+                     *               "avatarUrl": "https://example.com/image.png",
+                     *               "status": "invited"
+                     *             }
+                     *           ],
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ],
+                     *           "decisionNote": "Example",
+                     *           "submittedAt": "2026-12-01T19:00:00Z",
+                     *           "decidedAt": "2026-12-01T19:00:00Z",
+                     *           "confirmedAt": "2026-12-01T19:00:00Z",
+                     *           "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -28260,21 +34464,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title: string;
-                    /**
-                     * maxLength(20000)
-                     * @description a string at most 20000 character(s) long
-                     */
                     abstract: string;
                     trackId?: components["schemas"]["Uuid"] | null;
-                    /**
-                     * maxItems(5)
-                     * @description an array of at most 5 item(s)
-                     */
                     coSpeakers?: components["schemas"]["Uuid"][];
                 };
             };
@@ -28286,9 +34478,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "callTitle": "Example",
+                     *         "callSlug": "my-community",
+                     *         "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "trackName": "Example",
+                     *         "title": "Getting started",
+                     *         "abstract": "A few words about it.",
+                     *         "status": "rascunho",
+                     *         "version": 1,
+                     *         "proposer": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "coSpeakers": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "avatarUrl": "https://example.com/image.png",
+                     *             "status": "invited"
+                     *           }
+                     *         ],
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "decisionNote": "Example",
+                     *         "submittedAt": "2026-12-01T19:00:00Z",
+                     *         "decidedAt": "2026-12-01T19:00:00Z",
+                     *         "confirmedAt": "2026-12-01T19:00:00Z",
+                     *         "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "versions": [
+                     *           {
+                     *             "version": 1,
+                     *             "title": "Getting started",
+                     *             "abstract": "A few words about it.",
+                     *             "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "coSpeakerProfileIds": [
+                     *               "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "createdAt": "2026-12-01T19:00:00Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -28392,9 +34640,9 @@ export interface operations {
     "call4papersSubmissions.mySubmissions": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 status?: "rascunho" | "enviada" | "em_negociacao" | "aceita" | "recusada" | "retirada" | "confirmada";
             };
@@ -28417,9 +34665,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callTitle": "Example",
+                     *           "callSlug": "my-community",
+                     *           "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "trackName": "Example",
+                     *           "title": "Getting started",
+                     *           "abstract": "A few words about it.",
+                     *           "status": "rascunho",
+                     *           "version": 1,
+                     *           "proposer": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           },
+                     *           "coSpeakers": [
+                     *             {
+                     *               "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "fullName": "Ana Souza",
+                     *               "avatarUrl": "https://example.com/image.png",
+                     *               "status": "invited"
+                     *             }
+                     *           ],
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ],
+                     *           "decisionNote": "Example",
+                     *           "submittedAt": "2026-12-01T19:00:00Z",
+                     *           "decidedAt": "2026-12-01T19:00:00Z",
+                     *           "confirmedAt": "2026-12-01T19:00:00Z",
+                     *           "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -28520,9 +34818,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "tracks": [
+                     *           {
+                     *             "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "name": "General",
+                     *             "total": 1,
+                     *             "reviewed": 1,
+                     *             "reviews": 1
+                     *           }
+                     *         ],
+                     *         "reviewers": [
+                     *           {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "trackIds": [
+                     *               "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "total": 1,
+                     *             "reviewed": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             callId: string;
@@ -28594,9 +34925,9 @@ export interface operations {
     "call4papersSubmissions.ballot": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -28618,9 +34949,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "callTitle": "Example",
+                     *           "callSlug": "my-community",
+                     *           "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "trackName": "Example",
+                     *           "title": "Getting started",
+                     *           "abstract": "A few words about it.",
+                     *           "status": "rascunho",
+                     *           "version": 1,
+                     *           "proposer": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           },
+                     *           "coSpeakers": [
+                     *             {
+                     *               "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "fullName": "Ana Souza",
+                     *               "avatarUrl": "https://example.com/image.png",
+                     *               "status": "invited"
+                     *             }
+                     *           ],
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ],
+                     *           "decisionNote": "Example",
+                     *           "submittedAt": "2026-12-01T19:00:00Z",
+                     *           "decidedAt": "2026-12-01T19:00:00Z",
+                     *           "confirmedAt": "2026-12-01T19:00:00Z",
+                     *           "withdrawnAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z",
+                     *           "myVote": 1
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -28731,9 +35113,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "callId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityVoting": true,
+                     *         "results": [
+                     *           {
+                     *             "submissionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "trackId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "trackName": "Example",
+                     *             "status": "rascunho",
+                     *             "count": 1,
+                     *             "mean": 1,
+                     *             "distribution": {
+                     *               "1": 1,
+                     *               "2": 1,
+                     *               "3": 1,
+                     *               "4": 1,
+                     *               "5": 1
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             callId: string;
@@ -28826,9 +35240,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "status": "Example",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productTitle": "Example",
+                     *           "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "kind": "Example",
+                     *           "billingInterval": "Example",
+                     *           "price": 1,
+                     *           "currency": "BRL",
+                     *           "paymentMethod": "Example",
+                     *           "hasCard": true,
+                     *           "currentPeriodStart": "Example",
+                     *           "currentPeriodEnd": "Example",
+                     *           "cancelAtPeriodEnd": true,
+                     *           "pausedUntil": "2026-12-01T19:00:00Z",
+                     *           "scheduledChange": {
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "effectiveAt": "2026-12-01T19:00:00Z"
+                     *           },
+                     *           "discountPercent": 1,
+                     *           "discountMonthsLeft": 1,
+                     *           "addOns": [
+                     *             {
+                     *               "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "title": "Getting started",
+                     *               "price": 1
+                     *             }
+                     *           ],
+                     *           "canceledAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -28907,9 +35370,9 @@ export interface operations {
     "subscriptions.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 status?: "incomplete" | "incomplete_expired" | "active" | "past_due" | "unpaid" | "paused" | "canceled";
             };
@@ -28930,9 +35393,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "status": "Example",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productTitle": "Example",
+                     *           "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "kind": "Example",
+                     *           "billingInterval": "Example",
+                     *           "price": 1,
+                     *           "currency": "BRL",
+                     *           "paymentMethod": "Example",
+                     *           "hasCard": true,
+                     *           "currentPeriodStart": "Example",
+                     *           "currentPeriodEnd": "Example",
+                     *           "cancelAtPeriodEnd": true,
+                     *           "pausedUntil": "2026-12-01T19:00:00Z",
+                     *           "scheduledChange": {
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "effectiveAt": "2026-12-01T19:00:00Z"
+                     *           },
+                     *           "discountPercent": 1,
+                     *           "discountMonthsLeft": 1,
+                     *           "addOns": [
+                     *             {
+                     *               "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "title": "Getting started",
+                     *               "price": 1
+                     *             }
+                     *           ],
+                     *           "canceledAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -29034,9 +35550,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -29124,9 +35687,9 @@ export interface operations {
     "subscriptions.billings": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -29148,9 +35711,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "reason": "The document is not legible.",
+                     *           "status": "Example",
+                     *           "periodStart": "Example",
+                     *           "periodEnd": "Example",
+                     *           "listAmount": 1,
+                     *           "discount": 1,
+                     *           "amount": 1,
+                     *           "currency": "BRL",
+                     *           "paymentMethod": "Example",
+                     *           "attempts": 1,
+                     *           "failureReason": "The document is not legible.",
+                     *           "refundedAmount": 1,
+                     *           "paidAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -29247,9 +35843,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -29367,10 +36010,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(40)
-                     * @description a string at most 40 character(s) long
-                     */
                     resumeAt?: string;
                 };
             };
@@ -29382,9 +36021,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -29502,9 +36188,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -29622,9 +36355,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -29755,9 +36535,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "subscriptionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "direction": "Example",
+                     *         "when": "Example",
+                     *         "effectiveAt": "2026-12-01T19:00:00Z",
+                     *         "listAmount": 1,
+                     *         "discount": 1,
+                     *         "amount": 1,
+                     *         "currency": "BRL",
+                     *         "remainingSeconds": 1,
+                     *         "periodStart": "Example",
+                     *         "periodEnd": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             subscriptionId: string;
@@ -29869,9 +36673,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "scheduled": true,
+                     *         "quote": {
+                     *           "subscriptionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "direction": "Example",
+                     *           "when": "Example",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z",
+                     *           "listAmount": 1,
+                     *           "discount": 1,
+                     *           "amount": 1,
+                     *           "currency": "BRL",
+                     *           "remainingSeconds": 1,
+                     *           "periodStart": "Example",
+                     *           "periodEnd": "Example"
+                     *         },
+                     *         "subscription": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "status": "Example",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productTitle": "Example",
+                     *           "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "kind": "Example",
+                     *           "billingInterval": "Example",
+                     *           "price": 1,
+                     *           "currency": "BRL",
+                     *           "paymentMethod": "Example",
+                     *           "hasCard": true,
+                     *           "currentPeriodStart": "Example",
+                     *           "currentPeriodEnd": "Example",
+                     *           "cancelAtPeriodEnd": true,
+                     *           "pausedUntil": "2026-12-01T19:00:00Z",
+                     *           "scheduledChange": {
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "effectiveAt": "2026-12-01T19:00:00Z"
+                     *           },
+                     *           "discountPercent": 1,
+                     *           "discountMonthsLeft": 1,
+                     *           "addOns": [
+                     *             {
+                     *               "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "title": "Getting started",
+                     *               "price": 1
+                     *             }
+                     *           ],
+                     *           "canceledAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             scheduled: boolean;
@@ -30013,9 +36881,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "effectiveAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             productId: string;
@@ -30093,9 +36975,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -30215,9 +37144,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "subscriptionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "listAmount": 1,
+                     *         "discount": 1,
+                     *         "amount": 1,
+                     *         "currency": "BRL",
+                     *         "remainingSeconds": 1,
+                     *         "periodEnd": "Example",
+                     *         "monthlyPrice": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             subscriptionId: string;
@@ -30324,9 +37274,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "quote": {
+                     *           "subscriptionId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "listAmount": 1,
+                     *           "discount": 1,
+                     *           "amount": 1,
+                     *           "currency": "BRL",
+                     *           "remainingSeconds": 1,
+                     *           "periodEnd": "Example",
+                     *           "monthlyPrice": 1
+                     *         },
+                     *         "subscription": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "status": "Example",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productTitle": "Example",
+                     *           "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "kind": "Example",
+                     *           "billingInterval": "Example",
+                     *           "price": 1,
+                     *           "currency": "BRL",
+                     *           "paymentMethod": "Example",
+                     *           "hasCard": true,
+                     *           "currentPeriodStart": "Example",
+                     *           "currentPeriodEnd": "Example",
+                     *           "cancelAtPeriodEnd": true,
+                     *           "pausedUntil": "2026-12-01T19:00:00Z",
+                     *           "scheduledChange": {
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "effectiveAt": "2026-12-01T19:00:00Z"
+                     *           },
+                     *           "discountPercent": 1,
+                     *           "discountMonthsLeft": 1,
+                     *           "addOns": [
+                     *             {
+                     *               "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "title": "Getting started",
+                     *               "price": 1
+                     *             }
+                     *           ],
+                     *           "canceledAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             quote: {
@@ -30468,15 +37478,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     paymentMethod: "CREDIT_CARD" | "PIX" | "BOLETO";
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     cardToken?: string;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     token?: string;
                 };
             };
@@ -30488,9 +37490,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "billing": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "reason": "The document is not legible.",
+                     *           "status": "Example",
+                     *           "periodStart": "Example",
+                     *           "periodEnd": "Example",
+                     *           "listAmount": 1,
+                     *           "discount": 1,
+                     *           "amount": 1,
+                     *           "currency": "BRL",
+                     *           "paymentMethod": "Example",
+                     *           "attempts": 1,
+                     *           "failureReason": "The document is not legible.",
+                     *           "refundedAmount": 1,
+                     *           "paidAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "subscription": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "status": "Example",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productTitle": "Example",
+                     *           "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "kind": "Example",
+                     *           "billingInterval": "Example",
+                     *           "price": 1,
+                     *           "currency": "BRL",
+                     *           "paymentMethod": "Example",
+                     *           "hasCard": true,
+                     *           "currentPeriodStart": "Example",
+                     *           "currentPeriodEnd": "Example",
+                     *           "cancelAtPeriodEnd": true,
+                     *           "pausedUntil": "2026-12-01T19:00:00Z",
+                     *           "scheduledChange": {
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "effectiveAt": "2026-12-01T19:00:00Z"
+                     *           },
+                     *           "discountPercent": 1,
+                     *           "discountMonthsLeft": 1,
+                     *           "addOns": [
+                     *             {
+                     *               "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "title": "Getting started",
+                     *               "price": 1
+                     *             }
+                     *           ],
+                     *           "canceledAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             billing: {
@@ -30624,9 +37692,9 @@ export interface operations {
     "manageSubscriptions.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 status?: "incomplete" | "incomplete_expired" | "active" | "past_due" | "unpaid" | "paused" | "canceled";
                 subscriptionGroupId?: components["schemas"]["Uuid"];
@@ -30649,9 +37717,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "status": "Example",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productTitle": "Example",
+                     *           "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "kind": "Example",
+                     *           "billingInterval": "Example",
+                     *           "price": 1,
+                     *           "currency": "BRL",
+                     *           "paymentMethod": "Example",
+                     *           "hasCard": true,
+                     *           "currentPeriodStart": "Example",
+                     *           "currentPeriodEnd": "Example",
+                     *           "cancelAtPeriodEnd": true,
+                     *           "pausedUntil": "2026-12-01T19:00:00Z",
+                     *           "scheduledChange": {
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "effectiveAt": "2026-12-01T19:00:00Z"
+                     *           },
+                     *           "discountPercent": 1,
+                     *           "discountMonthsLeft": 1,
+                     *           "addOns": [
+                     *             {
+                     *               "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "title": "Getting started",
+                     *               "price": 1
+                     *             }
+                     *           ],
+                     *           "canceledAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ],
+                     *           "member": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "email": "ana@example.com"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -30764,15 +37890,7 @@ export interface operations {
                     productId: components["schemas"]["Uuid"];
                     /** @enum {string} */
                     kind: "courtesy" | "charge";
-                    /**
-                     * maxLength(40)
-                     * @description a string at most 40 character(s) long
-                     */
                     startsAt?: string;
-                    /**
-                     * maxLength(40)
-                     * @description a string at most 40 character(s) long
-                     */
                     periodEnd?: string;
                 };
             };
@@ -30784,9 +37902,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -30919,9 +38050,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "member": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "email": "ana@example.com"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -31014,9 +38197,9 @@ export interface operations {
     "manageSubscriptions.billings": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -31038,9 +38221,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "reason": "The document is not legible.",
+                     *           "status": "Example",
+                     *           "periodStart": "Example",
+                     *           "periodEnd": "Example",
+                     *           "listAmount": 1,
+                     *           "discount": 1,
+                     *           "amount": 1,
+                     *           "currency": "BRL",
+                     *           "paymentMethod": "Example",
+                     *           "attempts": 1,
+                     *           "failureReason": "The document is not legible.",
+                     *           "refundedAmount": 1,
+                     *           "paidAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -31151,9 +38367,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "refunded": 1,
+                     *         "subscription": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "status": "Example",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "productTitle": "Example",
+                     *           "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "kind": "Example",
+                     *           "billingInterval": "Example",
+                     *           "price": 1,
+                     *           "currency": "BRL",
+                     *           "paymentMethod": "Example",
+                     *           "hasCard": true,
+                     *           "currentPeriodStart": "Example",
+                     *           "currentPeriodEnd": "Example",
+                     *           "cancelAtPeriodEnd": true,
+                     *           "pausedUntil": "2026-12-01T19:00:00Z",
+                     *           "scheduledChange": {
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "effectiveAt": "2026-12-01T19:00:00Z"
+                     *           },
+                     *           "discountPercent": 1,
+                     *           "discountMonthsLeft": 1,
+                     *           "addOns": [
+                     *             {
+                     *               "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "title": "Getting started",
+                     *               "price": 1
+                     *             }
+                     *           ],
+                     *           "canceledAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ],
+                     *           "member": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza",
+                     *             "email": "ana@example.com"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             refunded: number;
@@ -31279,9 +38550,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "member": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "email": "ana@example.com"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -31402,15 +38725,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * between(1, 100)
-                     * @description a number between 1 and 100
-                     */
                     percent: number;
-                    /**
-                     * between(1, 120)
-                     * @description a number between 1 and 120
-                     */
                     months?: number;
                 };
             };
@@ -31422,9 +38737,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "member": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "email": "ana@example.com"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -31545,9 +38912,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "member": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "email": "ana@example.com"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -31672,9 +39091,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "member": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "email": "ana@example.com"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -31796,9 +39267,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "member": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "email": "ana@example.com"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -31921,10 +39444,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * between(1, 366)
-                     * @description a number between 1 and 366
-                     */
                     days: number;
                 };
             };
@@ -31936,9 +39455,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "Example",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "productTitle": "Example",
+                     *         "subscriptionGroupId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "billingInterval": "Example",
+                     *         "price": 1,
+                     *         "currency": "BRL",
+                     *         "paymentMethod": "Example",
+                     *         "hasCard": true,
+                     *         "currentPeriodStart": "Example",
+                     *         "currentPeriodEnd": "Example",
+                     *         "cancelAtPeriodEnd": true,
+                     *         "pausedUntil": "2026-12-01T19:00:00Z",
+                     *         "scheduledChange": {
+                     *           "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "effectiveAt": "2026-12-01T19:00:00Z"
+                     *         },
+                     *         "discountPercent": 1,
+                     *         "discountMonthsLeft": 1,
+                     *         "addOns": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "productId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started",
+                     *             "price": 1
+                     *           }
+                     *         ],
+                     *         "canceledAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "member": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "email": "ana@example.com"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -32058,12 +39629,30 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"paymentLink";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"paymentLink";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "url": "https://example.com/image.png",
+                     *         "expiresAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             url: string;
@@ -32075,6 +39664,10 @@ export interface operations {
             /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
             400: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"paymentLink";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"paymentLink";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32084,6 +39677,10 @@ export interface operations {
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"paymentLink";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"paymentLink";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32093,6 +39690,10 @@ export interface operations {
             /** @description Not a member, or the role does not allow it */
             403: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"paymentLink";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"paymentLink";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32102,6 +39703,10 @@ export interface operations {
             /** @description Not found in this community */
             404: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"paymentLink";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"paymentLink";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32111,15 +39716,38 @@ export interface operations {
             /** @description Conflicts with the current state */
             409: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"paymentLink";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"paymentLink";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error409"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"paymentLink";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"paymentLink";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    /** @description Seconds until the window ends and the limit allows the action again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
             /** @description AppError */
             500: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"paymentLink";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"paymentLink";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32150,9 +39778,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "issuer": "staff",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "canIssue": true,
+                     *         "canManageTemplates": true,
+                     *         "canSetRule": true,
+                     *         "canListIssued": true,
+                     *         "canSeeOwn": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             spaceId: string;
@@ -32240,9 +39888,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "issuer": "staff",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "canIssue": true,
+                     *         "canManageTemplates": true,
+                     *         "canSetRule": true,
+                     *         "canListIssued": true,
+                     *         "canSeeOwn": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             spaceId: string;
@@ -32325,9 +39993,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "category": "Example",
+                     *           "package": "Example",
+                     *           "formats": [
+                     *             "Example"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -32371,9 +40060,9 @@ export interface operations {
     "certificates.templates": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 spaceId?: components["schemas"]["Uuid"];
                 status?: "draft" | "active" | "archived";
@@ -32395,9 +40084,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "title": "Getting started",
+                     *           "body": "A few words about it.",
+                     *           "fontId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "orientation": "landscape",
+                     *           "pageSize": "A4",
+                     *           "background": "Example",
+                     *           "hasLogo": true,
+                     *           "hasSignature": true,
+                     *           "status": "draft",
+                     *           "allowedMoves": [
+                     *             "Example"
+                     *           ],
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -32498,34 +40223,14 @@ export interface operations {
                  */
                 "application/json": {
                     spaceId?: string | null;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     name: string;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title?: string;
-                    /**
-                     * maxLength(2000)
-                     * @description a string at most 2000 character(s) long
-                     */
                     body?: string;
-                    /**
-                     * maxLength(60)
-                     * @description a string at most 60 character(s) long
-                     */
                     fontId?: string;
                     /** @enum {string} */
                     orientation?: "landscape" | "portrait";
                     /** @enum {string} */
                     pageSize?: "A4" | "Letter";
-                    /**
-                     * maxLength(7)
-                     * @description a string matching the pattern ^#[0-9a-fA-F]{6}$
-                     */
                     background?: string;
                     logo?: string | null;
                     signature?: string | null;
@@ -32539,9 +40244,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "title": "Getting started",
+                     *         "body": "A few words about it.",
+                     *         "fontId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "orientation": "landscape",
+                     *         "pageSize": "A4",
+                     *         "background": "Example",
+                     *         "hasLogo": true,
+                     *         "hasSignature": true,
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -32627,9 +40362,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "title": "Getting started",
+                     *         "body": "A few words about it.",
+                     *         "fontId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "orientation": "landscape",
+                     *         "pageSize": "A4",
+                     *         "background": "Example",
+                     *         "hasLogo": true,
+                     *         "hasSignature": true,
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -32725,34 +40490,14 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     name?: string;
-                    /**
-                     * maxLength(200)
-                     * @description a string at most 200 character(s) long
-                     */
                     title?: string;
-                    /**
-                     * maxLength(2000)
-                     * @description a string at most 2000 character(s) long
-                     */
                     body?: string;
-                    /**
-                     * maxLength(60)
-                     * @description a string at most 60 character(s) long
-                     */
                     fontId?: string;
                     /** @enum {string} */
                     orientation?: "landscape" | "portrait";
                     /** @enum {string} */
                     pageSize?: "A4" | "Letter";
-                    /**
-                     * maxLength(7)
-                     * @description a string matching the pattern ^#[0-9a-fA-F]{6}$
-                     */
                     background?: string;
                     logo?: string | null;
                     signature?: string | null;
@@ -32766,9 +40511,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "title": "Getting started",
+                     *         "body": "A few words about it.",
+                     *         "fontId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "orientation": "landscape",
+                     *         "pageSize": "A4",
+                     *         "background": "Example",
+                     *         "hasLogo": true,
+                     *         "hasSignature": true,
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -32874,9 +40649,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "title": "Getting started",
+                     *         "body": "A few words about it.",
+                     *         "fontId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "orientation": "landscape",
+                     *         "pageSize": "A4",
+                     *         "background": "Example",
+                     *         "hasLogo": true,
+                     *         "hasSignature": true,
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -32982,9 +40787,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "title": "Getting started",
+                     *         "body": "A few words about it.",
+                     *         "fontId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "orientation": "landscape",
+                     *         "pageSize": "A4",
+                     *         "background": "Example",
+                     *         "hasLogo": true,
+                     *         "hasSignature": true,
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -33090,9 +40925,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "title": "Getting started",
+                     *         "body": "A few words about it.",
+                     *         "fontId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "orientation": "landscape",
+                     *         "pageSize": "A4",
+                     *         "background": "Example",
+                     *         "hasLogo": true,
+                     *         "hasSignature": true,
+                     *         "status": "draft",
+                     *         "allowedMoves": [
+                     *           "Example"
+                     *         ],
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -33244,9 +41109,9 @@ export interface operations {
     "certificates.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
                 spaceId?: components["schemas"]["Uuid"];
                 templateId?: components["schemas"]["Uuid"];
@@ -33271,9 +41136,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "spaceTitle": "Example",
+                     *           "templateId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "templateName": "Example",
+                     *           "title": "Getting started",
+                     *           "batchId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "recipientName": "Example",
+                     *           "code": "WELCOME10",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "lastError": "Example",
+                     *           "indexing": true,
+                     *           "issuedAt": "2026-12-01T19:00:00Z",
+                     *           "revokedAt": "2026-12-01T19:00:00Z",
+                     *           "revokeReason": "The document is not legible.",
+                     *           "supersededById": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "supersededByCode": "Example",
+                     *           "supersedesId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "verifyUrl": "https://example.com/image.png",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -33374,15 +41281,7 @@ export interface operations {
                  */
                 "application/json": {
                     templateId: components["schemas"]["Uuid"];
-                    /**
-                     * maxLength(100)
-                     * @description a string at most 100 character(s) long
-                     */
                     spaceId: string;
-                    /**
-                     * maxItems(1000)
-                     * @description an array of at most 1000 item(s)
-                     */
                     profileIds: components["schemas"]["Uuid"][];
                 };
             };
@@ -33394,9 +41293,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "templateId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "source": "Example",
+                     *         "status": "queued",
+                     *         "total": 1,
+                     *         "issued": 1,
+                     *         "failed": 1,
+                     *         "skipped": 1,
+                     *         "pending": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "finishedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -33487,9 +41412,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "templateId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "source": "Example",
+                     *         "status": "queued",
+                     *         "total": 1,
+                     *         "issued": 1,
+                     *         "failed": 1,
+                     *         "skipped": 1,
+                     *         "pending": 1,
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "finishedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -33561,9 +41512,9 @@ export interface operations {
     "certificates.mine": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: never;
@@ -33578,9 +41529,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "spaceTitle": "Example",
+                     *           "templateId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "templateName": "Example",
+                     *           "title": "Getting started",
+                     *           "batchId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "recipientName": "Example",
+                     *           "code": "WELCOME10",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "lastError": "Example",
+                     *           "indexing": true,
+                     *           "issuedAt": "2026-12-01T19:00:00Z",
+                     *           "revokedAt": "2026-12-01T19:00:00Z",
+                     *           "revokeReason": "The document is not legible.",
+                     *           "supersededById": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "supersededByCode": "Example",
+                     *           "supersedesId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "verifyUrl": "https://example.com/image.png",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -33650,7 +41643,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string at most 40 character(s) long */
                 code: string;
             };
             cookie?: never;
@@ -33663,9 +41655,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "code": "WELCOME10",
+                     *         "status": "valid",
+                     *         "valid": true,
+                     *         "title": "Getting started",
+                     *         "recipientName": "Example",
+                     *         "spaceTitle": "Example",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "issuedAt": "2026-12-01T19:00:00Z",
+                     *         "revokedAt": "2026-12-01T19:00:00Z",
+                     *         "revokeReason": "The document is not legible.",
+                     *         "supersededBy": {
+                     *           "code": "WELCOME10",
+                     *           "pageUrl": "https://example.com/image.png"
+                     *         },
+                     *         "pageUrl": "https://example.com/image.png",
+                     *         "imageUrl": "https://example.com/image.png",
+                     *         "credentialUrl": "https://example.com/image.png",
+                     *         "jwksUrl": "https://example.com/image.png"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             code: string;
@@ -33725,7 +41747,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string at most 200 character(s) long */
                 token: string;
             };
             cookie?: never;
@@ -33792,9 +41813,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceTitle": "Example",
+                     *         "templateId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "templateName": "Example",
+                     *         "title": "Getting started",
+                     *         "batchId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "recipientName": "Example",
+                     *         "code": "WELCOME10",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "lastError": "Example",
+                     *         "indexing": true,
+                     *         "issuedAt": "2026-12-01T19:00:00Z",
+                     *         "revokedAt": "2026-12-01T19:00:00Z",
+                     *         "revokeReason": "The document is not legible.",
+                     *         "supersededById": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "supersededByCode": "Example",
+                     *         "supersedesId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "verifyUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -33886,9 +41943,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -34125,9 +42193,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceTitle": "Example",
+                     *         "templateId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "templateName": "Example",
+                     *         "title": "Getting started",
+                     *         "batchId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "recipientName": "Example",
+                     *         "code": "WELCOME10",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "lastError": "Example",
+                     *         "indexing": true,
+                     *         "issuedAt": "2026-12-01T19:00:00Z",
+                     *         "revokedAt": "2026-12-01T19:00:00Z",
+                     *         "revokeReason": "The document is not legible.",
+                     *         "supersededById": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "supersededByCode": "Example",
+                     *         "supersedesId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "verifyUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -34230,10 +42334,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * maxLength(500)
-                     * @description a string at most 500 character(s) long
-                     */
                     reason: string;
                 };
             };
@@ -34245,9 +42345,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceTitle": "Example",
+                     *         "templateId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "templateName": "Example",
+                     *         "title": "Getting started",
+                     *         "batchId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "recipientName": "Example",
+                     *         "code": "WELCOME10",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "lastError": "Example",
+                     *         "indexing": true,
+                     *         "issuedAt": "2026-12-01T19:00:00Z",
+                     *         "revokedAt": "2026-12-01T19:00:00Z",
+                     *         "revokeReason": "The document is not legible.",
+                     *         "supersededById": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "supersededByCode": "Example",
+                     *         "supersedesId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "verifyUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -34359,9 +42495,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceTitle": "Example",
+                     *         "templateId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "templateName": "Example",
+                     *         "title": "Getting started",
+                     *         "batchId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "recipientName": "Example",
+                     *         "code": "WELCOME10",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "lastError": "Example",
+                     *         "indexing": true,
+                     *         "issuedAt": "2026-12-01T19:00:00Z",
+                     *         "revokedAt": "2026-12-01T19:00:00Z",
+                     *         "revokeReason": "The document is not legible.",
+                     *         "supersededById": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "supersededByCode": "Example",
+                     *         "supersedesId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "verifyUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -34470,12 +42642,52 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"certificateMail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"certificateMail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceTitle": "Example",
+                     *         "templateId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "templateName": "Example",
+                     *         "title": "Getting started",
+                     *         "batchId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "recipientName": "Example",
+                     *         "code": "WELCOME10",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "lastError": "Example",
+                     *         "indexing": true,
+                     *         "issuedAt": "2026-12-01T19:00:00Z",
+                     *         "revokedAt": "2026-12-01T19:00:00Z",
+                     *         "revokeReason": "The document is not legible.",
+                     *         "supersededById": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "supersededByCode": "Example",
+                     *         "supersedesId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "verifyUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -34510,6 +42722,10 @@ export interface operations {
             /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
             400: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"certificateMail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"certificateMail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34519,6 +42735,10 @@ export interface operations {
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"certificateMail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"certificateMail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34528,6 +42748,10 @@ export interface operations {
             /** @description Not a member, or the role does not allow it */
             403: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"certificateMail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"certificateMail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34537,6 +42761,10 @@ export interface operations {
             /** @description Not found in this community */
             404: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"certificateMail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"certificateMail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34546,15 +42774,38 @@ export interface operations {
             /** @description Conflicts with the current state */
             409: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"certificateMail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"certificateMail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error409"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"certificateMail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"certificateMail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    /** @description Seconds until the window ends and the limit allows the action again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
             /** @description AppError */
             500: {
                 headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"certificateMail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"certificateMail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34587,9 +42838,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "communityId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceTitle": "Example",
+                     *         "templateId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "templateName": "Example",
+                     *         "title": "Getting started",
+                     *         "batchId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "recipientName": "Example",
+                     *         "code": "WELCOME10",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "lastError": "Example",
+                     *         "indexing": true,
+                     *         "issuedAt": "2026-12-01T19:00:00Z",
+                     *         "revokedAt": "2026-12-01T19:00:00Z",
+                     *         "revokeReason": "The document is not legible.",
+                     *         "supersededById": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "supersededByCode": "Example",
+                     *         "supersedesId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "verifyUrl": "https://example.com/image.png",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -34682,7 +42969,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string at most 40 character(s) long */
                 code: string;
             };
             cookie?: never;
@@ -34723,7 +43009,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string at most 40 character(s) long */
                 code: string;
             };
             cookie?: never;
@@ -34764,7 +43049,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string at most 40 character(s) long */
                 code: string;
             };
             cookie?: never;
@@ -34815,6 +43099,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keys": []
+                     *     }
+                     */
                     "application/json": {
                         keys: unknown[];
                     };
@@ -34846,6 +43135,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resource": "Example",
+                     *       "authorization_servers": [
+                     *         "Example"
+                     *       ],
+                     *       "scopes_supported": [
+                     *         "Example"
+                     *       ],
+                     *       "bearer_methods_supported": [
+                     *         "Example"
+                     *       ],
+                     *       "resource_name": "Example"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProtectedResourceMetadata"];
                 };
             };
@@ -34875,6 +43179,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resource": "Example",
+                     *       "authorization_servers": [
+                     *         "Example"
+                     *       ],
+                     *       "scopes_supported": [
+                     *         "Example"
+                     *       ],
+                     *       "bearer_methods_supported": [
+                     *         "Example"
+                     *       ],
+                     *       "resource_name": "Example"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProtectedResourceMetadata"];
                 };
             };
@@ -34904,6 +43223,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "issuer": "Example",
+                     *       "authorization_endpoint": "Example",
+                     *       "token_endpoint": "Example",
+                     *       "registration_endpoint": "Example",
+                     *       "revocation_endpoint": "Example",
+                     *       "response_types_supported": [
+                     *         "Example"
+                     *       ],
+                     *       "response_modes_supported": [
+                     *         "Example"
+                     *       ],
+                     *       "grant_types_supported": [
+                     *         "Example"
+                     *       ],
+                     *       "code_challenge_methods_supported": [
+                     *         "Example"
+                     *       ],
+                     *       "token_endpoint_auth_methods_supported": [
+                     *         "Example"
+                     *       ],
+                     *       "revocation_endpoint_auth_methods_supported": [
+                     *         "Example"
+                     *       ],
+                     *       "scopes_supported": [
+                     *         "Example"
+                     *       ],
+                     *       "authorization_response_iss_parameter_supported": true,
+                     *       "client_id_metadata_document_supported": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthorizationServerMetadata"];
                 };
             };
@@ -34948,6 +43299,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "client_id": "Example",
+                     *       "client_id_issued_at": 1,
+                     *       "redirect_uris": [
+                     *         "https://app.example.com/callback"
+                     *       ],
+                     *       "token_endpoint_auth_method": "none",
+                     *       "grant_types": [
+                     *         "Example"
+                     *       ],
+                     *       "response_types": [
+                     *         "Example"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         client_id: string;
                         client_id_issued_at: number;
@@ -34996,21 +43363,13 @@ export interface operations {
     "oauth.authorize": {
         parameters: {
             query?: {
-                /** @description a string at most 100 character(s) long */
                 response_type?: string;
-                /** @description a string at most 2000 character(s) long */
                 client_id?: string;
-                /** @description a string at most 2000 character(s) long */
                 redirect_uri?: string;
-                /** @description a string at most 200 character(s) long */
                 code_challenge?: string;
-                /** @description a string at most 20 character(s) long */
                 code_challenge_method?: string;
-                /** @description a string at most 1000 character(s) long */
                 state?: string;
-                /** @description a string at most 200 character(s) long */
                 scope?: string;
-                /** @description a string at most 2000 character(s) long */
                 resource?: string;
             };
             header?: never;
@@ -35040,7 +43399,6 @@ export interface operations {
     "oauth.consentPage": {
         parameters: {
             query?: {
-                /** @description a string at most 100 character(s) long */
                 request_id?: string;
             };
             header?: never;
@@ -35091,6 +43449,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "3f9a8c2e1b7d4a6f9e0c5b2a8d1f7e3c",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 1,
+                     *       "refresh_token": "3f9a8c2e1b7d4a6f9e0c5b2a8d1f7e3c",
+                     *       "scope": "Example"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
@@ -35177,9 +43544,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "requestId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "client": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "uri": "https://app.example.com/callback"
+                     *         },
+                     *         "redirectUri": "https://app.example.com/callback",
+                     *         "scopes": [
+                     *           "read"
+                     *         ],
+                     *         "resource": "Example",
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "communities": [
+                     *           {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "name": "General",
+                     *             "role": "owner"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             requestId: string;
@@ -35280,9 +43678,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "redirectTo": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             redirectTo: string;
@@ -35375,9 +43786,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "redirectTo": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             redirectTo: string;
@@ -35435,9 +43859,9 @@ export interface operations {
     "oauthConnections.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -35457,9 +43881,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "client": {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "name": "General"
+                     *           },
+                     *           "clientName": "Example",
+                     *           "accountId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "scopes": [
+                     *             "read"
+                     *           ],
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "lastUsedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -35531,9 +43985,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: null;
                     };
@@ -35608,9 +44073,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "protocolVersion": "Example",
+                     *         "serverVersion": "Example",
+                     *         "tools": [
+                     *           "Example"
+                     *         ],
+                     *         "lastUsedAt": "2026-12-01T19:00:00Z",
+                     *         "lastError": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -35673,9 +44158,9 @@ export interface operations {
     "oauthConnections.audit": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
             };
             header?: {
@@ -35695,9 +44180,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -35706,7 +44206,6 @@ export interface operations {
                             profileId: string;
                             clientName: string;
                             tool: string;
-                            /** unknown */
                             arguments: unknown;
                             /** @enum {string} */
                             outcome: "ok" | "error";
@@ -35787,6 +44286,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
@@ -35843,16 +44348,14 @@ export interface operations {
     "operatorAudit.list": {
         parameters: {
             query?: {
-                /** @description a string to be decoded into a number */
-                limit?: string;
-                /** @description a string at most 512 character(s) long */
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
-                action?: "business_information.approve" | "business_information.reject" | "payout_settings.approve" | "payout_settings.reject" | "fee_override.set" | "fee_override.remove" | "payout.in_transit" | "payout.paid" | "payout.failed" | "certificates.issue" | "certificate.retry" | "certificate.revoke" | "gateway_account.set" | "gateway_account.remove";
+                action?: "business_information.approve" | "business_information.reject" | "payout_settings.approve" | "payout_settings.reject" | "fee_override.set" | "fee_override.remove" | "payout.in_transit" | "payout.paid" | "payout.failed" | "certificates.issue" | "certificate.retry" | "certificate.revoke" | "gateway_account.set" | "gateway_account.remove" | "account.sessions_end";
                 actor?: components["schemas"]["Uuid"];
                 community?: components["schemas"]["Uuid"];
-                /** @description a string at most 40 character(s) long */
                 since?: string;
-                /** @description a string at most 40 character(s) long */
                 until?: string;
             };
             header?: never;
@@ -35867,9 +44370,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
                         message: string;
                         data: {
                             id: string;
@@ -35878,14 +44396,13 @@ export interface operations {
                                 email: string;
                             };
                             /** @enum {string} */
-                            action: "business_information.approve" | "business_information.reject" | "payout_settings.approve" | "payout_settings.reject" | "fee_override.set" | "fee_override.remove" | "payout.in_transit" | "payout.paid" | "payout.failed" | "certificates.issue" | "certificate.retry" | "certificate.revoke" | "gateway_account.set" | "gateway_account.remove";
+                            action: "business_information.approve" | "business_information.reject" | "payout_settings.approve" | "payout_settings.reject" | "fee_override.set" | "fee_override.remove" | "payout.in_transit" | "payout.paid" | "payout.failed" | "certificates.issue" | "certificate.retry" | "certificate.revoke" | "gateway_account.set" | "gateway_account.remove" | "account.sessions_end";
                             target: {
                                 /** @enum {string} */
-                                type: "business_information" | "payout_settings" | "fee_override" | "payout" | "certificate_batch" | "certificate" | "gateway_account";
+                                type: "business_information" | "payout_settings" | "fee_override" | "payout" | "certificate_batch" | "certificate" | "gateway_account" | "account";
                                 id: string;
                             };
                             communityId: string | null;
-                            /** unknown */
                             details: unknown;
                             clientAddress: string | null;
                             createdAt: string;
