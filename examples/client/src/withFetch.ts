@@ -14,7 +14,7 @@ export const onboardWithFetch = async (baseUrl: string, email: string) => {
   if (!community.data) throw new Error(community.error?.message)
   const roda = createRodaFetchClient({ baseUrl, token, communityId: community.data.data.id })
   await roda.POST("/api/sections", { body: { title: "Welcome" } })
-  const sections = await roda.GET("/api/sections", { params: { query: { limit: "10" } } })
+  const sections = await roda.GET("/api/sections", { params: { query: { limit: 10 } } })
   const again = await anonymous.POST("/api/auth/register", {
     body: { fullName: "Fia Again", email, password: "Secret123" }
   })

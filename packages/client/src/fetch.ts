@@ -14,7 +14,7 @@ export type RodaFetchClientOptions = RodaClientOptions & {
  * A plain `fetch` client typed from Roda's OpenAPI document (`openapi-fetch`): paths, parameters,
  * bodies and answers as the document declares them, no Effect needed.
  *
- *     const { data, error, response } = await roda.GET("/api/sections", { params: { query: { limit: "10" } } })
+ *     const { data, error, response } = await roda.GET("/api/sections", { params: { query: { limit: 10 } } })
  */
 export const createRodaFetchClient = (options: RodaFetchClientOptions) =>
   createClient<paths>({

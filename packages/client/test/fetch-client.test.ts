@@ -28,7 +28,7 @@ describe("createRodaFetchClient", () => {
     expect(section.data?.data.title).toBe("Welcome")
     const shown = await inCommunity.GET("/api/sections/{id}", { params: { path: { id: section.data!.data.id } } })
     expect(shown.data?.data).toMatchObject({ id: section.data!.data.id, visibility: "public" })
-    const listed = await inCommunity.GET("/api/sections", { params: { query: { limit: "5" } } })
+    const listed = await inCommunity.GET("/api/sections", { params: { query: { limit: 5 } } })
     expect(listed.data?.data.map((each) => each.id)).toEqual([section.data!.data.id])
   })
 

