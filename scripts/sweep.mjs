@@ -41,7 +41,7 @@ const main = async () => {
     if (document.status !== 200) throw new Error(`GET /api/openapi.json answered ${document.status}`)
     const operations = operationsOf(document.body)
     log(`${operations.length} operations in the document (${seconds(started)})`)
-    const world = await seedWorld(base)
+    const world = await seedWorld(base, server?.confirmLink)
     log(`seeded two communities through the API (${seconds(started)})`)
     const run = newRun(base, { quick: flags.quick, width: Number(flags.width) })
     for (const [name, pass] of [["cross", crossCommunityPass], ["malformed", malformedPass], ["roles", rolePass]]) {

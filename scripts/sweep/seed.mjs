@@ -36,9 +36,21 @@ const issued = async (base, as, batchId) => {
 }
 
 /** One community (`label` A or B) and its world; `marker` is in every name and text it holds. */
-const seedCommunity = async (base, label) => {
+const seedCommunity = async (base, label, confirmLink) => {
   const marker = `mark${label}${uniqueTag()}`
   const owner = await registerAccount(base, `Owner ${marker}`)
+  // Inviting members needs a confirmed e-mail: the owner follows the link it was sent.
+  if (confirmLink !== undefined) {
+    const link = await confirmLink(owner.email)
+    failIfNot(
+      await send(base, {
+        method: "POST",
+        path: "/api/auth/confirm-email",
+        json: { id: link.searchParams.get("id"), token: link.searchParams.get("token") }
+      }),
+      `the confirmation of ${owner.email}`
+    )
+  }
   const community = failIfNot(
     await send(base, {
       method: "POST",
@@ -190,9 +202,10 @@ const seedCommunity = async (base, label) => {
 }
 
 /** Both communities, and an account that belongs to neither. */
-export const seedWorld = async (base) => {
-  const a = await seedCommunity(base, "A")
-  const b = await seedCommunity(base, "B")
+/** `confirmLink(email)`: the confirmation link sent to `email` (a server given `--base-url` has none to read). */
+export const seedWorld = async (base, confirmLink) => {
+  const a = await seedCommunity(base, "A", confirmLink)
+  const b = await seedCommunity(base, "B", confirmLink)
   const outsider = await registerAccount(base, "Outsider")
   return { a, b, outsider }
 }
