@@ -16,7 +16,7 @@ import {
 } from "../../../scripts/sweep/variants.mjs"
 import { hasLoneSurrogateEscape } from "../src/app/requestGate"
 import { uniqueTag } from "./support/envelope"
-import { client, type Reply, startRoda, uniqueEmail } from "./support/harness"
+import { client, confirmEmail, type Reply, startRoda, uniqueEmail } from "./support/harness"
 import { platformAdmin } from "./support/selling"
 import { seedOf, type Seeds, seedSweep } from "./support/sweepSeeds"
 
@@ -238,6 +238,7 @@ describe("robustness sweep: malformed requests to every documented operation", (
     account = { fullName: "Sweep Owner", email: uniqueEmail("sweep"), password: "Sweep-Owner-9x" }
     const registered = await api.post("/api/auth/register", account)
     expect(registered.status).toBe(201)
+    await confirmEmail(api, account.email)
     const created = await api.post("/api/communities", { name: `Sweep ${uniqueTag()}` }, {
       token: registered.body.data.token
     })

@@ -4,15 +4,16 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type BuiltServer, overHttp, startBuiltServer } from "../../../../testing/builtServer"
+import { type BuiltServer, startBuiltServer } from "../../../../testing/builtServer"
 import { startOtlpCollector } from "../../../../testing/otlpCollector"
 import { NO_PDFTOTEXT, skipWhen } from "../../../../testing/skips"
 import { startSmtp, textOf } from "../../../../testing/smtp"
 import { activeTemplate, certificateCommunity, decodePng, issueAndWait } from "../../../core/test/certificates/support"
 import { signStripe, STRIPE_TEST_WEBHOOK_SECRET, stripeEvent } from "../../../core/test/stripe/support/fakeStripe"
 import { as } from "../../../core/test/support/community"
-import { type Client, client } from "../../../core/test/support/harness"
+import type { Client } from "../../../core/test/support/harness"
 import { connectMcpClient } from "../../../core/test/support/oauth"
+import { overBuilt } from "./overBuilt"
 import { qrModulesOfPdf, qrModulesOfUrl } from "./pdfPaths"
 
 const WORKER_THREADS = fileURLToPath(new URL("../../../../testing/workerThreads.mjs", import.meta.url))
@@ -38,7 +39,7 @@ let certificate: { id: string; code: string }
 beforeAll(async () => {
   smtp = await startSmtp()
   server = await startBuiltServer({ SMTP_URL: smtp.url })
-  api = client(overHttp(server.base) as never)
+  api = overBuilt(server, smtp)
   setup = await certificateCommunity(api, "Lazy")
   const template = await activeTemplate(api, setup)
   const { batch, certificates } = await issueAndWait(api, setup, template.id, [setup.ana.profileId])

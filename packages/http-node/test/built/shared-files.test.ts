@@ -1,4 +1,3 @@
-import type { Roda } from "@roda/core"
 import { existsSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import pg from "pg"
@@ -6,9 +5,9 @@ import { afterAll, describe, expect, it } from "vitest"
 import { type BuiltServer, startBuiltServer } from "../../../../testing/builtServer"
 import { S3_TEST_CREDENTIALS, type S3TestServer, startS3 } from "../../../../testing/s3"
 import { POSTGRES_ONLY, skipWhen } from "../../../../testing/skips"
-import { startSmtp, textOf } from "../../../../testing/smtp"
+import { startSmtp } from "../../../../testing/smtp"
 import { activeTemplate, certificateCommunity, issueAndWait } from "../../../core/test/certificates/support"
-import { client } from "../../../core/test/support/harness"
+import { overBuilt } from "./overBuilt"
 
 /**
  * Certificate files through the built `roda-server`'s BlobStore (BLOB_URL, or its default): on
@@ -38,23 +37,7 @@ const start = async (env: Record<string, string> = {}) => {
   return server
 }
 
-/** The test suites' client, over HTTP to a built server. */
-const over = (server: BuiltServer) =>
-  client(
-    {
-      handler: (request: Request) => {
-        const url = new URL(request.url)
-        return fetch(`${server.base}${url.pathname}${url.search}`, request)
-      }
-    } as unknown as Roda,
-    {
-      confirmLink: async (email) => {
-        const mail = await (await mailServer()).mailTo(email, /confirm-email\?/)
-        const link = new URL(/https?:\/\/\S+\/confirm-email\?\S+/.exec(textOf(mail))![0])
-        return { id: link.searchParams.get("id")!, token: link.searchParams.get("token")! }
-      }
-    }
-  )
+const over = (server: BuiltServer) => overBuilt(server, mailServer)
 
 /** The file behind a download route (`/pdf`, `/image`): its 302, then the signed link. */
 const download = async (server: BuiltServer, path: string, token: string, community: string) => {
