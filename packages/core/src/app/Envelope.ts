@@ -101,7 +101,9 @@ export const envelopeMiddleware = (api: HttpApi.HttpApi.Any) => {
             locate(request.method, path, String(issue.path[0] ?? ""))
           )
         })
-        return Effect.succeed(badRequest(errors[0]?.msg ?? Messages.invalidRequest, errors))
+        return Effect.succeed(
+          badRequest({ ...(errors[0]?.msg ?? Messages.invalidRequest), code: "invalid_input" }, errors)
+        )
       }
       if (error instanceof HttpServerError.RouteNotFound) return Effect.succeed(notFound(Messages.routeNotFound))
     }

@@ -1,19 +1,24 @@
 import type { Schema } from "effect"
 import { Effect, Option } from "effect"
-import { type AppError, notFound } from "../domain/AppError"
+import { NotFound, notFound } from "../domain/AppError"
 import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
-import type { Text } from "../domain/Text"
+import type { Message } from "../domain/Text"
 
 /** The row a lookup found, or 404 with `message`. */
-export const orNotFound = (message: Text) => <A, E, R>(lookup: Effect.Effect<Option.Option<A>, E, R>) =>
-  Effect.flatMap(
-    lookup,
-    Option.match({ onNone: () => Effect.fail(notFound(message)), onSome: (row) => Effect.succeed(row) })
-  )
+export const orNotFound =
+  <Code extends string>(message: Message<Code>) => <A, E, R>(lookup: Effect.Effect<Option.Option<A>, E, R>) =>
+    Effect.flatMap(
+      lookup,
+      Option.match({ onNone: () => Effect.fail(notFound(message)), onSome: (row) => Effect.succeed(row) })
+    )
 
 /** A 404 of `effect` (e.g. the call of a track one may not see) told as the 404 of what was asked for. */
-export const notFoundAs = (message: Text) => <A, E extends AppError, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.catchIf(effect, (error) => error.status === 404, () => Effect.fail(notFound(message)))
+export const notFoundAs = <Code extends string>(message: Message<Code>) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catchIf(
+    effect,
+    (error): error is Extract<E, NotFound> => error instanceof NotFound,
+    () => Effect.fail(notFound(message))
+  )
 
 /**
  * One keyset page: the cursor checked against `cursor` (400 otherwise), `fetch` given the key after

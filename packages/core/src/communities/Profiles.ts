@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { conflict, forbidden, notFound } from "../domain/AppError"
+import { type Coded, conflict, type Forbidden, forbidden, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
@@ -82,7 +82,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
               ? requireRole(member, ["owner"])
               : target.role === "admin" && member.role === "admin"
               ? Effect.fail(forbidden(Messages.adminsManageLowerRoles))
-              : Effect.void
+              : Effect.void as Effect.Effect<void, Coded<Forbidden, "role_required" | "admins_manage_lower_roles">>
           )
         )
 

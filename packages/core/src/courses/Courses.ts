@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { type AppError, forbidden, invalidField, notFound } from "../domain/AppError"
+import { forbidden, invalidField, notFound } from "../domain/AppError"
 import type { DeferredVisitor, Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { orNotFound } from "../domain/found"
@@ -50,7 +50,7 @@ export interface CourseQuery extends PageQuery {
 }
 
 /** A unique violation on the slug index is a 409; any other SQL failure a defect. */
-const slugConflict = <A, R>(effect: Effect.Effect<A, unknown, R>): Effect.Effect<A, AppError, R> =>
+const slugConflict = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
   Effect.catchAll(
     effect,
     (error) => uniqueViolation(error) === undefined ? Effect.die(error) : Effect.fail(slugTaken())
@@ -165,7 +165,11 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
      * shown to no staff; a viewer who may not read the space is told why by `Access.readContent`
      * (404 when the space is hidden from them, else 403), a second statement on that path only.
      */
-    const answer = (found: Option.Option<Detail>, staff: boolean, viewer: Effect.Effect<Viewer, AppError>) => {
+    const answer = <ViewerError>(
+      found: Option.Option<Detail>,
+      staff: boolean,
+      viewer: Effect.Effect<Viewer, ViewerError>
+    ) => {
       if (Option.isNone(found)) return Effect.fail(notFound(Messages.courseNotFound))
       const { course, outline: parts, readable } = found.value
       if (course.status !== "published" && !staff) return Effect.fail(notFound(Messages.courseNotFound))

@@ -1,7 +1,7 @@
 import type { Fragment } from "@effect/sql/Statement"
 import { Context, type Effect, type Option } from "effect"
-import type { AppError } from "./AppError"
 import type { Role } from "./Role"
+import type { MemberScopeFailure, PublicScopeFailure } from "./ScopeFailures"
 
 /** The account a valid access token belongs to. */
 export interface Account {
@@ -64,9 +64,9 @@ export interface DeferredMember {
    */
   readonly caller: Fragment
   /** MemberScope's refusal where the statement found no member: 401 without the account, else 403. */
-  readonly refuse: (accountFound: boolean) => Effect.Effect<never, AppError>
+  readonly refuse: (accountFound: boolean) => Effect.Effect<never, MemberScopeFailure>
   /** The membership read and checked as MemberScope does (one statement). */
-  readonly settle: Effect.Effect<Member, AppError>
+  readonly settle: Effect.Effect<Member, MemberScopeFailure>
 }
 
 export class CurrentDeferredMember
@@ -91,9 +91,9 @@ export type DeferredVisitor =
      */
     readonly caller: Fragment
     /** PublicScope's refusal where the statement found no account: 401. */
-    readonly refuse: Effect.Effect<never, AppError>
+    readonly refuse: Effect.Effect<never, PublicScopeFailure>
     /** The visitor read as PublicScope reads it (one statement). */
-    readonly settle: Effect.Effect<Visitor, AppError>
+    readonly settle: Effect.Effect<Visitor, PublicScopeFailure>
   }
 
 export class CurrentDeferredVisitor

@@ -1,8 +1,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { AppError, type FieldError } from "./AppError"
+import { type Coded, type Kind } from "./AppError"
 import { same } from "./Text"
-import type { Message } from "./Text"
 
 /**
  * The kinds of failure a client can cause, one class each, with the HTTP status they answer. A
@@ -15,101 +14,26 @@ import type { Message } from "./Text"
  * document lists, per operation, each status with the codes it can carry.
  */
 
-/** A failure whose code is known to the compiler. */
-export type Coded<Kind, Code extends string> = Kind & { readonly code: Code }
-
-/** What every kind shares: the status of its class, the message and its code. */
-export abstract class Failure extends AppError {
-  readonly code: string
-  constructor(message: Message, errors?: ReadonlyArray<FieldError>, headers?: Readonly<Record<string, string>>) {
-    super({ status: (new.target as unknown as { readonly status: number }).status, text: message, errors, headers })
-    this.code = message.code
-  }
-}
-
-// `kind` and `status` are literals, so that no kind passes for another.
-export class InvalidInput extends Failure {
-  static readonly status = 400
-  readonly kind = "InvalidInput"
-  declare readonly status: 400
-}
-export class Unauthenticated extends Failure {
-  static readonly status = 401
-  readonly kind = "Unauthenticated"
-  declare readonly status: 401
-}
-export class PaymentRequired extends Failure {
-  static readonly status = 402
-  readonly kind = "PaymentRequired"
-  declare readonly status: 402
-}
-export class Forbidden extends Failure {
-  static readonly status = 403
-  readonly kind = "Forbidden"
-  declare readonly status: 403
-}
-export class NotFound extends Failure {
-  static readonly status = 404
-  readonly kind = "NotFound"
-  declare readonly status: 404
-}
-export class Conflict extends Failure {
-  static readonly status = 409
-  readonly kind = "Conflict"
-  declare readonly status: 409
-}
-export class Gone extends Failure {
-  static readonly status = 410
-  readonly kind = "Gone"
-  declare readonly status: 410
-}
-export class PayloadTooLarge extends Failure {
-  static readonly status = 413
-  readonly kind = "PayloadTooLarge"
-  declare readonly status: 413
-}
-export class RateLimited extends Failure {
-  static readonly status = 429
-  readonly kind = "RateLimited"
-  declare readonly status: 429
-}
-export class Unavailable extends Failure {
-  static readonly status = 503
-  readonly kind = "Unavailable"
-  declare readonly status: 503
-}
-
-type Kind =
-  | typeof InvalidInput
-  | typeof Unauthenticated
-  | typeof PaymentRequired
-  | typeof Forbidden
-  | typeof NotFound
-  | typeof Conflict
-  | typeof Gone
-  | typeof PayloadTooLarge
-  | typeof RateLimited
-  | typeof Unavailable
-
-/** A failure of `kind` with `message`: its code is the message's, known to the compiler. */
-export const failure = <K extends Kind, Code extends string>(
-  kind: K,
-  message: Message<Code>,
-  errors?: ReadonlyArray<FieldError>
-): Coded<InstanceType<K>, Code> => new kind(message, errors) as Coded<InstanceType<K>, Code>
+export {
+  type Coded,
+  Conflict,
+  Failure,
+  failure,
+  Forbidden,
+  Gone,
+  InvalidInput,
+  type Kind,
+  NotFound,
+  PayloadTooLarge,
+  PaymentRequired,
+  RateLimited,
+  Unauthenticated,
+  Unavailable,
+  UnsupportedMediaType
+} from "./AppError"
 
 /** 400 about one field; the message is also the field error's `msg`. */
-export const invalid = <Code extends string>(
-  param: string,
-  message: Message<Code>,
-  location: FieldError["location"] = "body"
-): Coded<InvalidInput, Code> => failure(InvalidInput, message, [{ param, msg: message, location }])
-
-/** 429 with `Retry-After` (whole seconds, at least 1). */
-export const rateLimited = <Code extends string>(message: Message<Code>, retryAfterSeconds: number) =>
-  new RateLimited(message, undefined, {
-    "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds)))
-  }) as Coded<RateLimited, Code>
+export { invalidField as invalid, tooManyRequests as rateLimited } from "./AppError"
 
 /** The body a failure answers with, as the envelope writes it (`app/errorBody.ts`). */
 const Wire = <const Codes extends ReadonlyArray<string>>(codes: Codes) =>

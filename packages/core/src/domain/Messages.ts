@@ -20,6 +20,7 @@ export const Messages = coded({
     "Insufficient permissions to use X-ProfileId."
   ),
   actingProfileNotFound: same("Profile not found in this community."),
+  actingProfileInvalid: same("X-ProfileId must be a valid UUID"),
   communityHeaderMissing: text(
     "Send the community in the X-CommunityId header.",
     "Send the community in the X-CommunityId header."

@@ -103,7 +103,8 @@ export const decodeCursor = <A, I>(cursor: string | undefined, key: Schema.Schem
       (bytes) => Schema.decodeUnknownOption(Schema.parseJson(key))(utf8Text(bytes))
     )
     return Option.match(decoded, {
-      onNone: () => Effect.fail(invalidField("cursor", same("cursor is not valid"), "query")),
+      onNone: () =>
+        Effect.fail(invalidField("cursor", { ...same("cursor is not valid"), code: "cursor_invalid" }, "query")),
       onSome: (value) => Effect.succeed(value)
     })
   })

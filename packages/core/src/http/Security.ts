@@ -10,14 +10,14 @@ import {
 } from "../domain/Caller"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { AnyAppError } from "./ApiErrors"
+import { AuthenticatedFailure, MemberScopeFailure, PublicScopeFailure } from "../domain/ScopeFailures"
 
 const bearer = { bearer: HttpApiSecurity.bearer }
 
 /** Requires `Authorization: Bearer <JWT>`; provides the account. */
 export class Authenticated extends HttpApiMiddleware.Tag<Authenticated>()("@roda/core/Authenticated", {
   provides: CurrentAccount,
-  failure: AnyAppError,
+  failure: AuthenticatedFailure,
   security: bearer
 }) {}
 
@@ -27,7 +27,7 @@ export class Authenticated extends HttpApiMiddleware.Tag<Authenticated>()("@roda
  */
 export class MemberScope extends HttpApiMiddleware.Tag<MemberScope>()("@roda/core/MemberScope", {
   provides: CurrentMember,
-  failure: AnyAppError,
+  failure: MemberScopeFailure,
   security: bearer
 }) {}
 
@@ -38,7 +38,7 @@ export class MemberScope extends HttpApiMiddleware.Tag<MemberScope>()("@roda/cor
 export class DeferredMemberScope
   extends HttpApiMiddleware.Tag<DeferredMemberScope>()("@roda/core/DeferredMemberScope", {
     provides: CurrentDeferredMember,
-    failure: AnyAppError,
+    failure: MemberScopeFailure,
     security: bearer
   })
 {}
@@ -46,7 +46,7 @@ export class DeferredMemberScope
 /** Public routes: `X-CommunityId` required, token optional (an invalid one is still refused). */
 export class PublicScope extends HttpApiMiddleware.Tag<PublicScope>()("@roda/core/PublicScope", {
   provides: CurrentVisitor,
-  failure: AnyAppError
+  failure: PublicScopeFailure
 }) {}
 
 /**
@@ -56,7 +56,7 @@ export class PublicScope extends HttpApiMiddleware.Tag<PublicScope>()("@roda/cor
 export class DeferredPublicScope
   extends HttpApiMiddleware.Tag<DeferredPublicScope>()("@roda/core/DeferredPublicScope", {
     provides: CurrentDeferredVisitor,
-    failure: AnyAppError
+    failure: PublicScopeFailure
   })
 {}
 

@@ -4,12 +4,10 @@ import { AppError } from "../domain/AppError"
 import { rateLimitHeaders, ShownRateLimit } from "../platform/RateLimits"
 import { notPlain } from "./engine/PlainJson"
 
+/** The same failure (its class and code kept), with the limit's headers added. */
 const withHeaders = (error: unknown, headers: Record<string, string>) =>
   error instanceof AppError && error.headers?.["ratelimit"] === undefined
-    ? new AppError({
-      status: error.status,
-      text: error.text,
-      errors: error.errors,
+    ? Object.assign(Object.create(Object.getPrototypeOf(error) as object) as AppError, error, {
       headers: { ...error.headers, ...headers }
     })
     : error

@@ -1,6 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import { Clock, type Context, Effect, Option } from "effect"
-import { type AppError, conflict, gone, unauthorized } from "../domain/AppError"
+import { conflict, gone, unauthorized } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
 import type { Mailer } from "../platform/Mailer"
 import { uniqueViolation } from "../sql/errors"
@@ -18,7 +18,7 @@ import type { Sessions } from "./Sessions"
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-interface Deps {
+interface Deps<LinkError, PasswordError> {
   readonly sql: SqlClient.SqlClient
   readonly repo: AccountsRepo
   readonly mailer: Context.Tag.Service<typeof Mailer>
@@ -27,19 +27,21 @@ interface Deps {
   readonly openLink: (
     input: { id: string; token: string },
     purposes: ReadonlyArray<LinkPurpose>
-  ) => Effect.Effect<{ link: PasswordLinkRow; at: Date }, AppError>
+  ) => Effect.Effect<{ link: PasswordLinkRow; at: Date }, LinkError>
   readonly checkCurrentPassword: (
     accountId: string,
     password: string,
     clientAddress: string | undefined
-  ) => Effect.Effect<AccountRow, AppError>
+  ) => Effect.Effect<AccountRow, PasswordError>
 }
 
 /**
  * The login e-mail's links: a change (asked with the current password, confirmed from the new
  * address, and taken back from the old one), and a verification of the current address.
  */
-export const makeEmailFlows = ({ checkCurrentPassword, issueLink, mailer, openLink, repo, sessions, sql }: Deps) => {
+export const makeEmailFlows = <LinkError, PasswordError>(
+  { checkCurrentPassword, issueLink, mailer, openLink, repo, sessions, sql }: Deps<LinkError, PasswordError>
+) => {
   const emailTakenOr = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
     Effect.catchAll(
       effect,

@@ -1,5 +1,5 @@
 import { Context, Data, type Effect } from "effect"
-import type { AppError } from "../domain/AppError"
+import type { Coded, Forbidden, InvalidInput, Unauthenticated } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 
 /** `read`: tools that change nothing; `write`: every tool. */
@@ -48,7 +48,15 @@ export class McpAccess extends Context.Tag("@roda/core/McpAccess")<McpAccess, {
   /** Checks an MCP access token (audience = `resource`) and marks the connection used. */
   readonly authenticate: (accessToken: string) => Effect.Effect<McpCaller, McpUnauthorized>
   /** stdio: an `/api` access token (spec §5) and a community id; both scopes; 401/403 as the API does. */
-  readonly authenticateLocal: (apiToken: string, communityId: string) => Effect.Effect<McpCaller, AppError>
+  readonly authenticateLocal: (
+    apiToken: string,
+    communityId: string
+  ) => Effect.Effect<
+    McpCaller,
+    | Coded<Unauthenticated, "token_required" | "token_invalid">
+    | Coded<InvalidInput, "community_header_missing">
+    | Coded<Forbidden, "not_member">
+  >
   /** Writes one entry of the MCP audit. Never fails the tool call. */
   readonly recordCall: (call: McpToolCall) => Effect.Effect<void>
   /** Remembers what the connection's client saw at `initialize` (for diagnostics); `lastError` clears when absent. */

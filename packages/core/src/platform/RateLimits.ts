@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, FiberRef, Random } from "effect"
-import { AppError } from "../domain/AppError"
+import { failure, RateLimited } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
 import { Options } from "./Options"
 import { type RateLimitName, type RateLimitSetting, resolveRateLimits } from "./rateLimitSettings"
@@ -86,10 +86,9 @@ export class RateLimits extends Effect.Service<RateLimits>()("@roda/core/RateLim
     /** 429 with `Retry-After` (the window's end) and the limit's headers. */
     const refuse = (state: RateLimitState) =>
       Effect.fail(
-        new AppError({
-          status: 429,
-          text: Messages.rateLimited,
-          headers: { "retry-after": String(state.resetSeconds), ...rateLimitHeaders(state) }
+        failure(RateLimited, Messages.rateLimited, undefined, {
+          "retry-after": String(state.resetSeconds),
+          ...rateLimitHeaders(state)
         })
       )
 

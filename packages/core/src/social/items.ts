@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { type AppError, notFound } from "../domain/AppError"
+import { type Coded, type NotFound, notFound } from "../domain/AppError"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import type { Text } from "../domain/Text"
 import { traced } from "../platform/traced"
-import { Access, type Viewer } from "../structure/Access"
+import { Access, type ContentRefused, type SpaceHidden, type Viewer } from "../structure/Access"
 import type { CommentableType, ReactableType } from "./kinds"
 
 /** A feed item (or comment) a viewer may read. */
@@ -18,13 +18,16 @@ export interface ResolvedItem {
   readonly parent?: ResolvedItem
 }
 
-const notFoundText: Record<ReactableType, Text> = {
+const notFoundText = {
   status: Messages.statusNotFound,
   content: Messages.contentNotFound,
   course: Messages.courseNotFound,
   event: Messages.socialItemNotFound,
   comment: Messages.commentNotFound
-}
+} satisfies Record<ReactableType, Text>
+
+/** The item is of another community, or hidden from the viewer. */
+type ItemHidden = Coded<NotFound, (typeof notFoundText)[ReactableType]["code"]>
 
 interface ItemRow {
   readonly id: string
@@ -75,7 +78,11 @@ export class SocialItems extends Effect.Service<SocialItems>()("@roda/core/Socia
       return rows[0]?.open ?? false
     })
 
-    const resolve = (viewer: Viewer, type: ReactableType, id: string): Effect.Effect<ResolvedItem, AppError> =>
+    const resolve = (
+      viewer: Viewer,
+      type: ReactableType,
+      id: string
+    ): Effect.Effect<ResolvedItem, ItemHidden | SpaceHidden | ContentRefused> =>
       Effect.gen(function*() {
         const missing = notFound(notFoundText[type])
         const key = id.trim().toLowerCase()

@@ -1,6 +1,6 @@
 import type { Statement } from "@effect/sql"
 import { Context, type Effect, Option } from "effect"
-import type { AppError } from "../domain/AppError"
+import type { Coded, Forbidden, NotFound } from "../domain/AppError"
 import type { Member, Visitor } from "../domain/Caller"
 
 export type Visibility = "public" | "private" | "secret"
@@ -43,11 +43,16 @@ export interface SpaceAccess {
  *   the space has no grants.
  * Every read of a space's content asks this service.
  */
+/** The space is of another community, or hidden from the viewer. */
+export type SpaceHidden = Coded<NotFound, "space_unknown">
+/** The viewer sees the space but may not read its content. */
+export type ContentRefused = Coded<Forbidden, "space_content_forbidden">
+
 export class Access extends Context.Tag("@roda/core/Access")<Access, {
   /** The space as the viewer may see it; 404 when it is of another community or hidden from them. */
-  readonly space: (viewer: Viewer, spaceId: string) => Effect.Effect<SpaceAccess, AppError>
+  readonly space: (viewer: Viewer, spaceId: string) => Effect.Effect<SpaceAccess, SpaceHidden>
   /** Like `space`, and 403 when the viewer may see the space but not read its content. */
-  readonly readContent: (viewer: Viewer, spaceId: string) => Effect.Effect<SpaceAccess, AppError>
+  readonly readContent: (viewer: Viewer, spaceId: string) => Effect.Effect<SpaceAccess, SpaceHidden | ContentRefused>
   /** Ids of the community's spaces whose content the viewer may read (for filtering lists in SQL). */
   readonly readableSpaceIds: (viewer: Viewer) => Effect.Effect<ReadonlyArray<string>>
   /**

@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { invalidField } from "../domain/AppError"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import type { Text } from "../domain/Text"
+import type { Message } from "../domain/Text"
 import type { AccessCatalog, AccessGrants } from "./Access"
 
 /** Grants as stored: lower-cased and without repeats. */
@@ -29,7 +29,11 @@ export const checkGrants = (catalog: typeof AccessCatalog.Service, communityId: 
   })
 
 /** 400 on `ids` unless `ids` is exactly `current`, each once. */
-export const checkSameSet = (current: ReadonlyArray<string>, ids: ReadonlyArray<string>, message: Text) => {
+export const checkSameSet = <Code extends string>(
+  current: ReadonlyArray<string>,
+  ids: ReadonlyArray<string>,
+  message: Message<Code>
+) => {
   const wanted = new Set(ids)
   const same = wanted.size === ids.length && ids.length === current.length && current.every((id) => wanted.has(id))
   return same ? Effect.void : Effect.fail(invalidField("ids", message))

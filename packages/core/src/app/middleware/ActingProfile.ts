@@ -1,12 +1,11 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
-import { type AppError, forbidden, invalidField, notFound } from "../../domain/AppError"
+import { forbidden, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { staffRoles } from "../../domain/Role"
-import { same } from "../../domain/Text"
 
 /**
  * `X-ProfileId` (spec §5): only owner, admin and moderator may act as another profile; the profile
@@ -17,7 +16,7 @@ export const makeApplyActingProfile = Effect.map(Memberships, (memberships) => {
     Effect.gen(function*() {
       if (!staffRoles.includes(member.role)) return yield* Effect.fail(forbidden(Messages.actingProfileForbidden))
       if (!isUuid(header)) {
-        return yield* Effect.fail(invalidField("X-ProfileId", same("X-ProfileId must be a valid UUID"), "headers"))
+        return yield* Effect.fail(invalidField("X-ProfileId", Messages.actingProfileInvalid, "headers"))
       }
       const target = yield* memberships.profileRole(member.communityId, header.toLowerCase())
       if (Option.isNone(target)) return yield* Effect.fail(notFound(Messages.actingProfileNotFound))
@@ -26,7 +25,7 @@ export const makeApplyActingProfile = Effect.map(Memberships, (memberships) => {
       }
       return { ...member, actingProfileId: header.toLowerCase() }
     })
-  return (member: Member): Effect.Effect<Member, AppError, HttpServerRequest.HttpServerRequest> =>
+  return (member: Member) =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const header = request.headers["x-profileid"]?.trim()
       const acting = header !== undefined && header !== "" && header.toLowerCase() !== member.profileId

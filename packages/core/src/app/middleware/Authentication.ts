@@ -1,7 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
-import { type AppError, unauthorized } from "../../domain/AppError"
-import type { Account, TokenSubject } from "../../domain/Caller"
+import { unauthorized } from "../../domain/AppError"
+import type { Account } from "../../domain/Caller"
 import { Messages } from "../../domain/Messages"
 import { Authenticated } from "../../http/Security"
 import { Identity } from "../../identity/Identity"
@@ -23,7 +23,7 @@ export const makeReadToken = Effect.map(
   (tokens) =>
     Effect.flatMap(
       HttpServerRequest.HttpServerRequest,
-      (request): Effect.Effect<Option.Option<TokenSubject>, AppError> => {
+      (request) => {
         const header = request.headers["authorization"]
         if (header === undefined || header.trim() === "") return Effect.succeed(Option.none())
         const match = BEARER.exec(header)

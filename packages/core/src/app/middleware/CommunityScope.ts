@@ -38,7 +38,10 @@ export const makeCommunityIdOf = Effect.map(
     Effect.catchAll(communityIdHeader, (error) =>
       Effect.flatMap(
         identity.findCaller(subject),
-        (account) => Option.isNone(account) ? invalidToken : Effect.fail(error)
+        (account) =>
+          Option.isNone(account)
+            ? invalidToken
+            : Effect.fail<typeof error | Effect.Effect.Error<typeof invalidToken>>(error)
       ))
 )
 

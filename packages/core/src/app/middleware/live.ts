@@ -2,7 +2,6 @@ import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
 import { forbidden } from "../../domain/AppError"
-import type { AppError } from "../../domain/AppError"
 import type { Account, DeferredMember, DeferredVisitor, Member, TokenSubject, Visitor } from "../../domain/Caller"
 import { isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
@@ -27,7 +26,7 @@ const makeMemberChecks = Effect.gen(function*() {
   const communityIdOf = yield* makeCommunityIdOf
   const findCaller = yield* makeFindCaller
   const applyActingProfile = yield* makeApplyActingProfile
-  const scoped = <A, R>(next: (communityId: string, subject: TokenSubject) => Effect.Effect<A, AppError, R>) => () =>
+  const scoped = <A, E, R>(next: (communityId: string, subject: TokenSubject) => Effect.Effect<A, E, R>) => () =>
     Effect.flatMap(
       requireAccount(readToken),
       (subject) => Effect.flatMap(communityIdOf(subject), (communityId) => next(communityId, subject))
@@ -109,8 +108,8 @@ const makeVisitorChecks = Effect.gen(function*() {
           applyActingProfile(member.value),
           (acting): Visitor => ({ communityId, account: Option.some(account), member: Option.some(acting) })
         ))
-  const scoped = <A, R>(
-    next: (communityId: string, subject: Option.Option<TokenSubject>) => Effect.Effect<A, AppError, R>
+  const scoped = <A, E, R>(
+    next: (communityId: string, subject: Option.Option<TokenSubject>) => Effect.Effect<A, E, R>
   ) =>
     Effect.flatMap(communityIdHeader, (communityId) =>
       Effect.zipRight(

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
-import { type AppError, forbidden, invalidField } from "../../domain/AppError"
+import { forbidden, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import type { PageQuery } from "../../domain/Pagination"
 import { Ids } from "../../platform/Ids"
@@ -74,9 +74,12 @@ export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/co
     })
 
     /** An invitation answered by the invited person; concurrent answers settle once (conditional update). */
-    const answer = <Row extends { readonly id: string; readonly profileId: string; readonly status: InvitationStatus }>(
+    const answer = <
+      Row extends { readonly id: string; readonly profileId: string; readonly status: InvitationStatus },
+      FindError
+    >(
       member: Member,
-      find: () => Effect.Effect<Row, AppError>,
+      find: () => Effect.Effect<Row, FindError>,
       write: (status: InvitationStatus, at: Date) => Effect.Effect<boolean>,
       to: InvitationStatus
     ) =>

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
-import { type AppError, invalidField } from "../../domain/AppError"
+import { invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { slugify } from "../../domain/Fields"
 import { requireRole, requireVerifiedEmail } from "../../domain/Policy"
@@ -120,10 +120,10 @@ export class CallLifecycle extends Effect.Service<CallLifecycle>()("@roda/core/c
     })
 
     /** A status change under the call's row lock, so two concurrent moves settle one after the other. */
-    const changeStatus = (
+    const changeStatus = <CheckError>(
       member: Member,
       id: string,
-      check: (from: CallStatus) => Effect.Effect<void, AppError>,
+      check: (from: CallStatus) => Effect.Effect<void, CheckError>,
       to: CallStatus
     ) =>
       Effect.gen(function*() {

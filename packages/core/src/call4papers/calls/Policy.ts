@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { conflict, fieldError, forbidden } from "../../domain/AppError"
-import type { Text } from "../../domain/Text"
+import type { Message } from "../../domain/Text"
 import type { CallRolesOf } from "./CallRoles"
 import { CallMessages } from "./messages"
 import type { CallStatus } from "./statuses"
@@ -42,7 +42,8 @@ export const allowedCallStatuses = (from: CallStatus): ReadonlyArray<CallStatus>
 export const allowedCallMoves = (from: CallStatus): ReadonlyArray<CallMove> =>
   (Object.keys(callMoves) as Array<CallMove>).filter((move) => callMoves[move].from === from)
 
-const refused = (message: Text) => Effect.fail(conflict(message, [fieldError("status", message)]))
+const refused = <Code extends string>(message: Message<Code>) =>
+  Effect.fail(conflict(message, [fieldError("status", message)]))
 
 /** 409 (`param: status`, the allowed target statuses in the message) unless `from -> to` is in the table. */
 export const checkCallStatus = (from: CallStatus, to: CallStatus) => {

@@ -1,9 +1,9 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect, Schema } from "effect"
-import { type AppError, conflict, fieldError, invalidField } from "../../domain/AppError"
+import { conflict, fieldError, invalidField } from "../../domain/AppError"
 import { Uuid } from "../../domain/Ids"
 import { CursorPart, type PageQuery } from "../../domain/Pagination"
-import type { Text } from "../../domain/Text"
+import type { Message } from "../../domain/Text"
 import { uniqueViolation } from "../../sql/errors"
 import { CallMessages } from "./messages"
 import type { CallStatus } from "./Policy"
@@ -59,13 +59,14 @@ export const checkTimes = (fields: EventDateFields) =>
     ? Effect.fail(invalidField("endTime", CallMessages.eventTimesOrder))
     : Effect.void
 
-export const taken = (param: string, message: Text) => conflict(message, [fieldError(param, message)])
+export const taken = <Code extends string>(param: string, message: Message<Code>) =>
+  conflict(message, [fieldError(param, message)])
 
 /** Fails with `error()` instead of a unique violation; other SQL errors are defects. */
-export const onUnique = (error: () => AppError) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+export const onUnique = <F>(error: () => F) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.catchAll(
     effect,
-    (cause): Effect.Effect<never, AppError | Exclude<E, SqlError>> =>
+    (cause): Effect.Effect<never, F | Exclude<E, SqlError>> =>
       uniqueViolation(cause) !== undefined
         ? Effect.fail(error())
         : cause instanceof SqlError

@@ -3,7 +3,7 @@ import { Clock, Effect, Option } from "effect"
 import { forbidden, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { isUuid } from "../../domain/Ids"
-import type { Text } from "../../domain/Text"
+import type { Message } from "../../domain/Text"
 import { transactional } from "../../sql/transaction"
 import { Access, viewerOfMember } from "../../structure/Access"
 import { CallAccess } from "../calls/CallAccess"
@@ -119,7 +119,12 @@ export class SubmissionAccess extends Effect.Service<SubmissionAccess>()("@roda/
      * is not one of its speakers: accepting a co-speaker invitation takes the same lock and refuses
      * whoever reviewed or voted, so the two cannot both pass.
      */
-    const judging = <A, E, R>(member: Member, submissionId: string, refused: Text, write: Effect.Effect<A, E, R>) =>
+    const judging = <A, E, R, Code extends string>(
+      member: Member,
+      submissionId: string,
+      refused: Message<Code>,
+      write: Effect.Effect<A, E, R>
+    ) =>
       transaction(Effect.gen(function*() {
         if ((yield* repo.lock(member.communityId, submissionId)) === undefined) {
           return yield* Effect.fail(notFound(M.notFound))

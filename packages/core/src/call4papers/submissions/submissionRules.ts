@@ -3,7 +3,7 @@ import { conflict, fieldError, forbidden } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { Uuid } from "../../domain/Ids"
 import type { PageQuery } from "../../domain/Pagination"
-import type { Text } from "../../domain/Text"
+import type { Message } from "../../domain/Text"
 import { type CallRolesOf, type CallRow } from "../calls/CallRoles"
 import { requireOrganiser } from "../calls/Policy"
 import { SubmissionMessages as M } from "./messages"
@@ -117,4 +117,5 @@ export const requireVoting = (call: CallRow) =>
 export const requireParty = (s: Seen) =>
   s.roles.organiser || s.speaker ? Effect.void : Effect.fail(forbidden(M.onlySpeakerOrOrganiser))
 
-export const refuse = (text: Text) => Effect.fail(conflict(text, [fieldError("status", text)]))
+export const refuse = <Code extends string>(text: Message<Code>) =>
+  Effect.fail(conflict(text, [fieldError("status", text)]))

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { badRequest, type FieldError, fieldError } from "../../domain/AppError"
+import { type CodedFieldError, fieldError, invalidFields } from "../../domain/AppError"
 import { currencyOfCountry, type PaymentMethod, paymentMethods, supportedCountries } from "../../domain/Money"
 import { catalogueMessages } from "./messages"
 import { intervalMonths, type ProductType } from "./Policy"
@@ -59,7 +59,18 @@ export const editedProductFields = (current: ProductFields, input: ProductInput)
 
 /** Every rule a product obeys after a create or an edit; all violations are reported at once (400). */
 export const checkProductFields = (type: ProductType, fields: ProductFields) => {
-  const errors: Array<FieldError> = []
+  const errors: Array<
+    CodedFieldError<
+      | "billing_interval_required"
+      | "commitment_months_interval"
+      | "currency_unsupported"
+      | "duplicate_ids"
+      | "only_for_one_time"
+      | "only_for_subscriptions"
+      | "stock_quantity_needs_stock"
+      | "stock_quantity_required"
+    >
+  > = []
   if (!supportedCurrencies.has(fields.currency)) {
     errors.push(fieldError("currency", catalogueMessages.currencyUnsupported(fields.currency)))
   }
@@ -97,5 +108,6 @@ export const checkProductFields = (type: ProductType, fields: ProductFields) => 
       errors.push(fieldError("stockQuantity", catalogueMessages.stockQuantityNeedsStock))
     }
   }
-  return errors.length === 0 ? Effect.void : Effect.fail(badRequest(errors[0]!.msg, errors))
+  const [first, ...rest] = errors
+  return first === undefined ? Effect.void : Effect.fail(invalidFields([first, ...rest]))
 }

@@ -2,13 +2,13 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { Profiles } from "../../communities/Profiles"
 import {
-  AppError,
   badRequest,
   conflict,
   fieldError,
   forbidden,
   invalidField,
   notFound,
+  paymentRequired,
   unauthorized
 } from "../../domain/AppError"
 import type { Member, Visitor } from "../../domain/Caller"
@@ -423,7 +423,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
             return yield* Effect.fail(
               outcome._tag === "InvalidCard"
                 ? invalidField("cardToken", M.cardTokenInvalid)
-                : new AppError({ status: 402, text: M.declined })
+                : paymentRequired(M.declined)
             )
           }
           return answer

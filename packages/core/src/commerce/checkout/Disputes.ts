@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { CommunityNotices } from "../../communities/Memberships"
-import type { AppError } from "../../domain/AppError"
+import type { Coded, NotFound } from "../../domain/AppError"
 import { formatMoney } from "../../domain/Money"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Mailer } from "../../platform/Mailer"
@@ -121,7 +121,10 @@ export class Disputes extends Effect.Service<Disputes>()("@roda/core/Disputes", 
      * A dispute step the gateway reported of a paid charge (locked by the caller), in the caller's
      * transaction; the dispute's status afterwards. Once per dispute and step, whatever the order.
      */
-    const fromGateway = (charge: ChargeRow, dispute: GatewayDispute): Effect.Effect<DisputeRow["status"], AppError> =>
+    const fromGateway = (
+      charge: ChargeRow,
+      dispute: GatewayDispute
+    ): Effect.Effect<DisputeRow["status"], Coded<NotFound, "charge_not_found">> =>
       Effect.gen(function*() {
         const at = yield* now
         const current = yield* repo.lock(gateway.name, dispute.id)

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { AppError, badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
+import { badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { csvLine } from "../../domain/Csv"
 import { rangeEnd, rangeStart } from "../../domain/DateRange"
@@ -263,11 +263,9 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
       const refundId = yield* ids.next
       if (gateway.refund === undefined) return yield* Effect.fail(badRequest(M.noRefunds))
       const fingerprint = JSON.stringify([id, input.amount ?? null, input.reason])
-      const keyReused = new AppError({
-        status: 409,
-        text: Messages.idempotencyKeyReused,
-        errors: [fieldError("Idempotency-Key", Messages.idempotencyKeyReused, "headers")]
-      })
+      const keyReused = conflict(Messages.idempotencyKeyReused, [
+        fieldError("Idempotency-Key", Messages.idempotencyKeyReused, "headers")
+      ])
       const pending = yield* transactional(sql)(Effect.gen(function*() {
         const found = yield* repo.sale(communityId, id)
         if (Option.isNone(found)) return yield* Effect.fail(notFound(M.purchaseNotFound))

@@ -1,8 +1,8 @@
 import { formatMoney } from "../../domain/Money"
-import { type Text, text } from "../../domain/Text"
+import { coded, type Text, text } from "../../domain/Text"
 
 /** Messages of the team's sales list and refunds (Portuguese by default). */
-export const refundMessages = {
+export const refundMessages = coded({
   sales: text("Vendas encontradas.", "Sales found."),
   refunded: text("Reembolso feito.", "Refund made."),
   purchaseNotFound: text("Compra não encontrada.", "Purchase not found."),
@@ -28,4 +28,4 @@ export const refundMessages = {
     "The configured payment gateway does not make refunds."
   ),
   periodOrder: text("from deve ser anterior a to.", "from must be before to.")
-} as const
+})

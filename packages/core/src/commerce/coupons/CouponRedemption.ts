@@ -1,5 +1,6 @@
 import { Context, type Effect } from "effect"
-import type { AppError } from "../../domain/AppError"
+import type { Coded, InvalidInput } from "../../domain/AppError"
+import type { Refusal } from "./discount"
 
 /** A coupon that applies to one purchase. */
 export interface AppliedCoupon {
@@ -30,6 +31,9 @@ export interface RedemptionDetails {
  * `maxRedemptions` from the moment a charge reserves it, becomes a use when the charge is paid, and
  * is released when the charge expires or fails; never beyond the maximum under concurrency.
  */
+/** 400 on `couponCode`: why the coupon does not apply (unknown, expired, used up…). */
+export type CouponRefused = Coded<InvalidInput, Refusal["text"]["code"] | "coupon_not_found">
+
 export class CouponRedemption extends Context.Tag("@roda/core/CouponRedemption")<CouponRedemption, {
   /** The discount `code` gives on `productId` at `amount`; 400 (param `couponCode`) with the reason when it does not apply. Writes nothing. */
   readonly apply: (input: {
@@ -38,7 +42,7 @@ export class CouponRedemption extends Context.Tag("@roda/core/CouponRedemption")
     readonly productId: string
     readonly amount: number
     readonly currency: string
-  }) => Effect.Effect<AppliedCoupon, AppError>
+  }) => Effect.Effect<AppliedCoupon, CouponRefused>
   /**
    * Holds one use for a charge (conditional, in the caller's transaction); 400 (param `couponCode`)
    * when none is left. Reserving again for the same charge holds nothing more. `details` (optional)
@@ -49,7 +53,7 @@ export class CouponRedemption extends Context.Tag("@roda/core/CouponRedemption")
     couponId: string,
     chargeId: string,
     details?: RedemptionDetails
-  ) => Effect.Effect<void, AppError>
+  ) => Effect.Effect<void, CouponRefused>
   /** The charge was paid: its reservation becomes a counted use. */
   readonly confirm: (communityId: string, chargeId: string) => Effect.Effect<void>
   /** The charge expired or failed: its reservation is released. */

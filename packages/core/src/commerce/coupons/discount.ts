@@ -1,5 +1,5 @@
 import { roundHalfEven } from "../../domain/Money"
-import type { Text } from "../../domain/Text"
+import type { Message } from "../../domain/Text"
 import { couponMessages } from "./messages"
 import type { CouponRow } from "./Repo"
 
@@ -15,7 +15,9 @@ export type RefusalReason = typeof refusalReasons[number]
 
 export interface Refusal {
   readonly reason: RefusalReason
-  readonly text: Text
+  readonly text: Message<
+    "unknown_code" | "expired" | "exhausted" | "inactive" | "not_applicable" | "currency_mismatch"
+  >
 }
 
 export const unknownCode = (code: string): Refusal => ({

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { conflict, fieldError, invalidField } from "../../domain/AppError"
-import type { Text } from "../../domain/Text"
+import type { Message } from "../../domain/Text"
 import { couponMessages } from "./messages"
 import type { Duration } from "./Policy"
 import type { CouponFields, CouponRow } from "./Repo"
@@ -19,7 +19,8 @@ export type Terms = Pick<CouponFields, "percentOff" | "amountOff" | "currency" |
 /** Terms fixed once the coupon has a use (paid or held): the buyers who used it got these. */
 const fixedAfterUse = ["code", "percentOff", "amountOff", "currency", "duration", "durationMonths"] as const
 
-const conflictOn = (param: string, message: Text) => conflict(message, [fieldError(param, message)])
+const conflictOn = <Code extends string>(param: string, message: Message<Code>) =>
+  conflict(message, [fieldError(param, message)])
 
 /**
  * `input` over `current`. Sending one kind of discount drops the other (a percent coupon edited with

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema, Stream } from "effect"
-import { AppError, badRequest, conflict, fieldError, gone, invalidField, notFound } from "../../domain/AppError"
+import { badRequest, conflict, fieldError, gone, invalidField, notFound, paymentRequired } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { csvLine } from "../../domain/Csv"
 import { Uuid } from "../../domain/Ids"
@@ -288,7 +288,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
     const declined = (result: { readonly _tag: string }) =>
       result._tag === "InvalidCard"
         ? invalidField("cardToken", M.cardTokenInvalid)
-        : new AppError({ status: 402, text: M.declined })
+        : paymentRequired(M.declined)
 
     /** One charge of a subscription at a time: another while one is at the gateway is a 409. */
     const noChargeInFlight = (row: SubscriptionRow) =>
@@ -396,11 +396,7 @@ export class Subscriptions extends Effect.Service<Subscriptions>()("@roda/core/S
         const current = yield* repo.addOns(row.communityId, [row.id])
         if (current.some((addOn) => addOn.productId === productId)) {
           return yield* Effect.fail(
-            new AppError({
-              status: 409,
-              text: M.addOnTaken,
-              errors: [fieldError("productId", M.addOnTaken)]
-            })
+            conflict(M.addOnTaken, [fieldError("productId", M.addOnTaken)])
           )
         }
         return found.value

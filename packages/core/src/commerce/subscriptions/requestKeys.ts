@@ -1,10 +1,10 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect, Exit, Option, Random } from "effect"
-import { AppError, conflict, fieldError } from "../../domain/AppError"
+import { Conflict, conflict, failure, fieldError, InvalidInput, type Kind } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { IDEMPOTENCY_KEY_HOURS } from "../../domain/Idempotency"
 import { Messages } from "../../domain/Messages"
-import type { Text } from "../../domain/Text"
+import type { Message } from "../../domain/Text"
 import { sha256Hex } from "../../platform/bytes"
 import { transactional } from "../../sql/transaction"
 import { subscriptionMessages as M } from "./messages"
@@ -38,12 +38,12 @@ export const makeKeyed = (sql: SqlClient.SqlClient, repo: Repo) => {
     key: string | undefined,
     request: unknown,
     run: Effect.Effect<A, E, R>
-  ): Effect.Effect<A, E | AppError, R> =>
+  ) =>
     Effect.gen(function*() {
       if (key === undefined) return yield* run
-      const keyError = (status: number, text: Text) =>
-        new AppError({ status, text, errors: [fieldError("Idempotency-Key", text, "headers")] })
-      if (!keyPattern.test(key)) return yield* Effect.fail(keyError(400, Messages.idempotencyKeyInvalid))
+      const keyError = <K extends Kind, Code extends string>(kind: K, text: Message<Code>) =>
+        failure(kind, text, [fieldError("Idempotency-Key", text, "headers")])
+      if (!keyPattern.test(key)) return yield* Effect.fail(keyError(InvalidInput, Messages.idempotencyKeyInvalid))
       const scope = { communityId: member.communityId, caller: `account:${member.account.id}`, key }
       const fingerprint = sha256Hex(JSON.stringify(request))
       for (let wait = 0;; wait++) {
@@ -55,7 +55,7 @@ export const makeKeyed = (sql: SqlClient.SqlClient, repo: Repo) => {
           break
         }
         if (stored.value.fingerprint !== fingerprint) {
-          return yield* Effect.fail(keyError(409, Messages.idempotencyKeyReused))
+          return yield* Effect.fail(keyError(Conflict, Messages.idempotencyKeyReused))
         }
         if (stored.value.answer !== null) return stored.value.answer as A
         if (stored.value.createdAt.getTime() <= at.getTime() - KEY_STALE_MS) {

@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { AppError } from "../../domain/AppError"
+import type { Coded, InvalidInput } from "../../domain/AppError"
 import type { PaymentMethod } from "../../domain/Money"
 
 export interface SaleInput {
@@ -38,9 +38,15 @@ export interface SaleAmounts {
  * Prices a sale: installment interest and platform fee (contract; `money/ledger` implements it).
  * `POST /api/fees/simulate`, quotes and checkout all go through it.
  */
+/** 400 on `amount` or `installments`, the reason in the message. */
+export type PricingRefused = Coded<
+  InvalidInput,
+  "amount_range" | "installments_range" | "installments_only_card" | "installments_too_small"
+>
+
 export class Pricing extends Context.Tag("@roda/core/Pricing")<Pricing, {
   /** 400 (param `installments`) when the method does not allow that many installments. */
-  readonly price: (input: SaleInput) => Effect.Effect<SaleAmounts, AppError>
+  readonly price: (input: SaleInput) => Effect.Effect<SaleAmounts, PricingRefused>
   /** How a method may be split: most installments and the community's monthly interest rate (bps, 0 without installments). */
   readonly installmentTerms: (
     communityId: string,

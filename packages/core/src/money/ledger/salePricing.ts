@@ -1,7 +1,8 @@
 import { Either } from "effect"
-import { type AppError, invalidField } from "../../domain/AppError"
+import { invalidField } from "../../domain/AppError"
 import { type PaymentMethod, roundHalfEven } from "../../domain/Money"
 import { ledgerMessages } from "./messages"
+import type { PricingRefused } from "./Pricing"
 import type { SaleAmounts, SaleInput } from "./Pricing"
 
 /** What the platform charges for one payment method. */
@@ -69,7 +70,7 @@ const isCount = (value: number) => Number.isSafeInteger(value)
  * Prices a sale with the fees in force: what `Pricing.price` returns, and the only place sale
  * figures are computed. Fails with 400 on an amount or installment count the method cannot take.
  */
-export const saleAmounts = (input: SaleInput, fees: MethodFees): Either.Either<SaleAmounts, AppError> => {
+export const saleAmounts = (input: SaleInput, fees: MethodFees): Either.Either<SaleAmounts, PricingRefused> => {
   const { amount, installments, paymentMethod } = input
   if (!isCount(amount) || amount < 0 || amount > MAX_AMOUNT) {
     return Either.left(invalidField("amount", ledgerMessages.amountRange(MAX_AMOUNT)))

@@ -1,0 +1,29 @@
+import { Schema } from "effect"
+import { Forbidden, InvalidInput, NotFound, Unauthenticated } from "./AppError"
+import { declared } from "./Failure"
+
+/**
+ * What the request's scopes (`http/Security.ts`) can refuse, as the contract declares it: each
+ * operation behind a scope lists these codes beside its own.
+ */
+export const TokenRefused = declared(Unauthenticated, "token_required", "token_invalid")
+/** A token that is present but names no live session (public routes take no token as anonymous). */
+export const TokenInvalid = declared(Unauthenticated, "token_invalid")
+export const HeadersRefused = declared(
+  InvalidInput,
+  "community_header_missing",
+  "community_mismatch",
+  "acting_profile_invalid"
+)
+export const ActingProfileRefused = declared(Forbidden, "acting_profile_forbidden")
+export const MembershipRefused = declared(Forbidden, "not_member", "acting_profile_forbidden")
+export const ActingProfileUnknown = declared(NotFound, "acting_profile_not_found")
+
+export const AuthenticatedFailure = TokenRefused
+export type AuthenticatedFailure = typeof AuthenticatedFailure.Type
+
+export const MemberScopeFailure = Schema.Union(TokenRefused, HeadersRefused, MembershipRefused, ActingProfileUnknown)
+export type MemberScopeFailure = typeof MemberScopeFailure.Type
+
+export const PublicScopeFailure = Schema.Union(TokenInvalid, HeadersRefused, ActingProfileRefused, ActingProfileUnknown)
+export type PublicScopeFailure = typeof PublicScopeFailure.Type
