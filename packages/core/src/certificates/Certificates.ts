@@ -1,11 +1,12 @@
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import { OperatorAudit } from "../audit/OperatorAudit"
 import { Memberships } from "../communities/Memberships"
 import { conflict, fieldError, forbidden, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
+import { orNotFound } from "../domain/found"
 import { Uuid } from "../domain/Ids"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
 import { BlobStore } from "../platform/BlobStore"
@@ -60,10 +61,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
     // ---- Certificates
 
     const find = (communityId: string, id: string) =>
-      Effect.flatMap(
-        repo.find(communityId, id.toLowerCase()),
-        Option.match({ onNone: () => Effect.fail(notFound(M.certificateNotFound)), onSome: Effect.succeed })
-      )
+      orNotFound(M.certificateNotFound)(repo.find(communityId, id.toLowerCase()))
 
     /** Staff see every certificate of the community; a member only those they hold (others: 404). */
     const visible = (member: Member, id: string) =>
@@ -84,26 +82,31 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
 
     const list = traced("Certificates.list")(function*(member: Member, query: CertificateQuery) {
       yield* requireRole(member, staffRoles)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, KeyCursor)
-      const rows = yield* repo.list(member.communityId, {
-        spaceId: query.spaceId?.toLowerCase(),
-        templateId: query.templateId?.toLowerCase(),
-        batchId: query.batchId?.toLowerCase(),
-        profileId: query.profileId?.toLowerCase(),
-        status: query.status,
-        after,
-        limit
-      })
-      const page = toPage(rows, limit, (row) => [row.createdAt.toISOString(), row.id])
+      const page = yield* paginate(
+        query,
+        KeyCursor,
+        (after, limit) =>
+          repo.list(member.communityId, {
+            spaceId: query.spaceId?.toLowerCase(),
+            templateId: query.templateId?.toLowerCase(),
+            batchId: query.batchId?.toLowerCase(),
+            profileId: query.profileId?.toLowerCase(),
+            status: query.status,
+            after,
+            limit
+          }),
+        (row) => [row.createdAt.toISOString(), row.id]
+      )
       return { items: page.items.map((row) => certificateView(row, base, true)), pagination: page.pagination }
     })
 
     const mine = traced("Certificates.mine")(function*(account: Account, query: PageQuery) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, KeyCursor)
-      const rows = yield* repo.listOfAccount(account.id, { after, limit })
-      const page = toPage(rows, limit, (row) => [row.createdAt.toISOString(), row.id])
+      const page = yield* paginate(
+        query,
+        KeyCursor,
+        (after, limit) => repo.listOfAccount(account.id, { after, limit }),
+        (row) => [row.createdAt.toISOString(), row.id]
+      )
       return { items: page.items.map((row) => certificateView(row, base, false)), pagination: page.pagination }
     })
 
@@ -117,10 +120,9 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       Effect.gen(function*() {
         const found = yield* staffCertificate(member, id)
         return yield* transactional(sql)(Effect.gen(function*() {
-          const locked = yield* repo.lock(member.communityId, found.id)
-          if (Option.isNone(locked)) return yield* Effect.fail(notFound(M.certificateNotFound))
-          yield* checkCertificateMove(locked.value.status, to)
-          return yield* change(locked.value, yield* now)
+          const locked = yield* orNotFound(M.certificateNotFound)(repo.lock(member.communityId, found.id))
+          yield* checkCertificateMove(locked.status, to)
+          return yield* change(locked, yield* now)
         }))
       })
 
@@ -195,15 +197,14 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
     const remove = traced("Certificates.remove")(function*(member: Member, id: string) {
       const found = yield* staffCertificate(member, id)
       const keys = yield* transactional(sql)(Effect.gen(function*() {
-        const locked = yield* repo.lock(member.communityId, found.id)
-        if (Option.isNone(locked)) return yield* Effect.fail(notFound(M.certificateNotFound))
-        if (!deletableStatuses.includes(locked.value.status)) {
-          const message = M.notDeletable(locked.value.status)
+        const locked = yield* orNotFound(M.certificateNotFound)(repo.lock(member.communityId, found.id))
+        if (!deletableStatuses.includes(locked.status)) {
+          const message = M.notDeletable(locked.status)
           return yield* Effect.fail(conflict(message, [fieldError("status", message)]))
         }
         yield* repo.remove(member.communityId, found.id)
         return [
-          locked.value.pdfKey,
+          locked.pdfKey,
           `certificates/${found.communityId}/${found.id}-card.png`,
           `certificates/${found.communityId}/${found.id}-page.png`
         ]

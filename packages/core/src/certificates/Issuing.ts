@@ -2,8 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { OperatorAudit } from "../audit/OperatorAudit"
 import { Memberships } from "../communities/Memberships"
-import { conflict, fieldError, invalidField, notFound } from "../domain/AppError"
+import { conflict, fieldError, invalidField } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
+import { orNotFound } from "../domain/found"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
@@ -116,9 +117,7 @@ export class CertificateIssuing extends Effect.Service<CertificateIssuing>()("@r
 
     const batch = traced("Certificates.batch")(function*(member: Member, id: string) {
       yield* requireRole(member, staffRoles)
-      const row = yield* repo.findBatch(member.communityId, id.toLowerCase())
-      if (Option.isNone(row)) return yield* Effect.fail(notFound(M.batchNotFound))
-      return batchView(row.value)
+      return batchView(yield* orNotFound(M.batchNotFound)(repo.findBatch(member.communityId, id.toLowerCase())))
     })
     return { issue, batch }
   }),

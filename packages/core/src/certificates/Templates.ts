@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { conflict, fieldError, invalidField, notFound } from "../domain/AppError"
+import { conflict, fieldError, invalidField } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
+import { orNotFound } from "../domain/found"
 import { Uuid } from "../domain/Ids"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { BlobStore } from "../platform/BlobStore"
@@ -124,13 +125,7 @@ export class CertificateTemplates extends Effect.Service<CertificateTemplates>()
     // ---- Templates
 
     const findTemplate = (communityId: string, id: string) =>
-      Effect.flatMap(
-        repo.findTemplate(communityId, id.toLowerCase()),
-        Option.match({
-          onNone: () => Effect.fail(notFound(M.templateNotFound)),
-          onSome: Effect.succeed
-        })
-      )
+      orNotFound(M.templateNotFound)(repo.findTemplate(communityId, id.toLowerCase()))
 
     const staffTemplate = (member: Member, id: string) =>
       Effect.zipRight(requireRole(member, staffRoles), findTemplate(member.communityId, id))
@@ -200,10 +195,9 @@ export class CertificateTemplates extends Effect.Service<CertificateTemplates>()
           changes.signatureKey = yield* storeImage(member.communityId, template.id, "signature", input.signature)
         }
         yield* transactional(sql)(Effect.gen(function*() {
-          const locked = yield* repo.lockTemplate(member.communityId, template.id)
-          if (Option.isNone(locked)) return yield* Effect.fail(notFound(M.templateNotFound))
-          if (!editableTemplateStatuses.includes(locked.value.status)) {
-            const message = M.templateNotEditable(locked.value.status)
+          const locked = yield* orNotFound(M.templateNotFound)(repo.lockTemplate(member.communityId, template.id))
+          if (!editableTemplateStatuses.includes(locked.status)) {
+            const message = M.templateNotEditable(locked.status)
             return yield* Effect.fail(conflict(message, [fieldError("status", message)]))
           }
           yield* repo.updateTemplate(member.communityId, template.id, changes, yield* now)
@@ -216,9 +210,8 @@ export class CertificateTemplates extends Effect.Service<CertificateTemplates>()
       Effect.gen(function*() {
         const template = yield* staffTemplate(member, id)
         yield* transactional(sql)(Effect.gen(function*() {
-          const locked = yield* repo.lockTemplate(member.communityId, template.id)
-          if (Option.isNone(locked)) return yield* Effect.fail(notFound(M.templateNotFound))
-          yield* checkTemplateMove(locked.value.status, to)
+          const locked = yield* orNotFound(M.templateNotFound)(repo.lockTemplate(member.communityId, template.id))
+          yield* checkTemplateMove(locked.status, to)
           yield* repo.setTemplateStatus(member.communityId, template.id, to, yield* now)
         }))
         return templateView(yield* findTemplate(member.communityId, template.id))
@@ -265,16 +258,21 @@ export class CertificateTemplates extends Effect.Service<CertificateTemplates>()
 
     const listTemplates = traced("Certificates.listTemplates")(function*(member: Member, query: TemplateQuery) {
       yield* requireRole(member, staffRoles)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, KeyCursor)
-      if (query.spaceId !== undefined) yield* access.space(viewerOfMember(member), query.spaceId)
-      const rows = yield* repo.listTemplates(member.communityId, {
-        spaceId: query.spaceId?.toLowerCase(),
-        status: query.status,
-        after,
-        limit
-      })
-      const page = toPage(rows, limit, (row) => [row.createdAt.toISOString(), row.id])
+      const page = yield* paginate(
+        query,
+        KeyCursor,
+        (after, limit) =>
+          Effect.gen(function*() {
+            if (query.spaceId !== undefined) yield* access.space(viewerOfMember(member), query.spaceId)
+            return yield* repo.listTemplates(member.communityId, {
+              spaceId: query.spaceId?.toLowerCase(),
+              status: query.status,
+              after,
+              limit
+            })
+          }),
+        (row) => [row.createdAt.toISOString(), row.id]
+      )
       return { items: page.items.map(templateView), pagination: page.pagination }
     })
 

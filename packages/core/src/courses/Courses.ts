@@ -6,7 +6,7 @@ import { slugify } from "../domain/Fields"
 import { orNotFound } from "../domain/found"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
@@ -143,20 +143,25 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
     })
 
     const list = traced("Courses.list")(function*(member: Member, query: CourseQuery) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, CourseCursor)
       const staff = isStaff(member.role)
-      // Members see published courses only: asking for drafts finds nothing.
-      if (!staff && query.status === "draft") return { items: [], pagination: { limit, nextCursor: null } }
-      const rows = yield* repo.list(member.communityId, {
-        limit,
-        afterId: after?.[0],
-        spaceId: query.spaceId?.toLowerCase(),
-        level: query.level,
-        status: staff ? query.status : "published",
-        spaceIds: staff ? undefined : yield* access.readableSpaceIds(viewerOfMember(member))
-      })
-      const page = toPage(rows, limit, (row) => [row.id])
+      const page = yield* paginate(
+        query,
+        CourseCursor,
+        (after, limit) =>
+          Effect.gen(function*() {
+            // Members see published courses only: asking for drafts finds nothing.
+            if (!staff && query.status === "draft") return []
+            return yield* repo.list(member.communityId, {
+              limit,
+              afterId: after?.[0],
+              spaceId: query.spaceId?.toLowerCase(),
+              level: query.level,
+              status: staff ? query.status : "published",
+              spaceIds: staff ? undefined : yield* access.readableSpaceIds(viewerOfMember(member))
+            })
+          }),
+        (row) => [row.id]
+      )
       return { items: page.items.map(courseView), pagination: page.pagination }
     })
 

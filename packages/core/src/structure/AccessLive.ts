@@ -1,5 +1,6 @@
 import { Clock, Effect, Layer, Option } from "effect"
 import { forbidden, notFound } from "../domain/AppError"
+import { orNotFound } from "../domain/found"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { isStaff } from "../domain/Role"
@@ -17,9 +18,9 @@ export const AccessLive = Layer.effect(
 
     const space = traced("Access.space")(function*(viewer: Viewer, spaceId: string) {
       if (!isUuid(spaceId)) return yield* Effect.fail(notFound(Messages.spaceUnknown))
-      const row = yield* repo.findSpace(viewer.communityId, spaceId.toLowerCase(), yield* audience(viewer))
-      if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.spaceUnknown))
-      const s = row.value
+      const s = yield* orNotFound(Messages.spaceUnknown)(
+        repo.findSpace(viewer.communityId, spaceId.toLowerCase(), yield* audience(viewer))
+      )
       return {
         spaceId: s.id,
         sectionId: s.sectionId,

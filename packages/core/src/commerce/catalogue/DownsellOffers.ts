@@ -2,7 +2,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { Uuid } from "../../domain/Ids"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
@@ -56,10 +56,12 @@ export class DownsellOffers extends Effect.Service<DownsellOffers>()("@roda/core
     const list = traced("DownsellOffers.list")(function*(member: Member, planId: string, query: PageQuery) {
       yield* requireRole(member, catalogueReaders)
       const plan = yield* plans.find(member.communityId, planId)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, OfferCursor)
-      const rows = yield* repo.list(member.communityId, plan.id, { limit, after: after?.[0].toLowerCase() })
-      const page = toPage(rows, limit, (row) => [row.id])
+      const page = yield* paginate(
+        query,
+        OfferCursor,
+        (after, limit) => repo.list(member.communityId, plan.id, { limit, after: after?.[0].toLowerCase() }),
+        (row) => [row.id]
+      )
       return { items: page.items.map(offerView), pagination: page.pagination }
     })
 

@@ -5,7 +5,7 @@ import { AppError, conflict, fieldError, forbidden, invalidField, notFound, unau
 import type { Member, Visitor } from "../../domain/Caller"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import type { PostalAddress } from "../../domain/PostalAddress"
 import { managerRoles } from "../../domain/Role"
 import { brazilianTaxIdKind } from "../../domain/TaxId"
@@ -312,10 +312,16 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
     })
     /** The member's own purchases, newest first. */
     const purchases = traced("Checkout.purchases")(function*(member: Member, query: PageQuery) {
-      const cursor = yield* decodeCursor(query.cursor, PurchaseCursor)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const rows = yield* repo.purchasesOf(member.communityId, member.profileId, cursor?.[0], limit)
-      return toPage(rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), limit, (row) => [row.id])
+      return yield* paginate(
+        query,
+        PurchaseCursor,
+        (after, limit) =>
+          Effect.map(
+            repo.purchasesOf(member.communityId, member.profileId, after?.[0], limit),
+            (rows) => rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }))
+          ),
+        (row) => [row.id]
+      )
     })
 
     return {

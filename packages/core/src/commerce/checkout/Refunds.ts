@@ -6,7 +6,7 @@ import { csvLine } from "../../domain/Csv"
 import { rangeEnd, rangeStart } from "../../domain/DateRange"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { managerRoles, type Role } from "../../domain/Role"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
@@ -164,10 +164,12 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
     const list = traced("Refunds.list")(function*(member: Member, query: SaleQuery) {
       yield* requireRole(member, salesReaders)
       const filter = yield* filterOf(query)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const cursor = yield* decodeCursor(query.cursor, SaleCursor)
-      const rows = yield* repo.list(member.communityId, { ...filter, before: cursor?.[0], limit })
-      const page = toPage(rows, limit, (row) => [row.id])
+      const page = yield* paginate(
+        query,
+        SaleCursor,
+        (after, limit) => repo.list(member.communityId, { ...filter, before: after?.[0], limit }),
+        (row) => [row.id]
+      )
       return { items: page.items.map(saleView), pagination: page.pagination }
     })
 
