@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { type AppError, forbidden, invalidField, notFound } from "../domain/AppError"
+import { type AppError, forbidden, notFound } from "../domain/AppError"
 import type { DeferredVisitor, Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { orNotFound } from "../domain/found"
@@ -72,18 +72,13 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
 
     /** The space of a new course: given, of this community, and a courses space (all 400). */
     const courseSpace = (member: Member, spaceId: string | null | undefined) =>
-      Effect.gen(function*() {
-        const id = spaceId?.trim().toLowerCase() ?? ""
-        if (id === "") return yield* Effect.fail(invalidField("spaceId", Messages.spaceIdRequired))
-        const space = yield* access.space(viewerOfMember(member), id).pipe(
-          Effect.catchIf(
-            (error) => error.status === 404,
-            () => Effect.fail(invalidField("spaceId", Messages.spaceNotFound))
-          )
-        )
-        if (space.module !== "courses") return yield* Effect.fail(invalidField("spaceId", Messages.notACoursesSpace))
-        return space.spaceId
-      })
+      Effect.map(coursesSpaceOf(viewerOfMember(member), spaceId), (space) => space.spaceId)
+    const coursesSpaceOf = access.spaceOf("courses", {
+      in: "body",
+      required: Messages.spaceIdRequired,
+      unknown: Messages.spaceNotFound,
+      otherModule: Messages.notACoursesSpace
+    })
 
     const insertWithFreeSlug = (row: Parameters<typeof repo.insert>[0], generated: boolean) =>
       insertFreeSlug({

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { conflict, fieldError, forbidden, invalidField, notFound } from "../domain/AppError"
+import { conflict, fieldError, forbidden, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { orNotFound } from "../domain/found"
@@ -58,18 +58,13 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
 
     /** The space of a new event: given, of this community, and an events space (all 400). */
     const eventSpace = (member: Member, spaceId: string | null | undefined) =>
-      Effect.gen(function*() {
-        const id = spaceId?.trim().toLowerCase() ?? ""
-        if (id === "") return yield* Effect.fail(invalidField("spaceId", Messages.spaceIdRequired))
-        const space = yield* access.space(viewerOfMember(member), id).pipe(
-          Effect.catchIf(
-            (error) => error.status === 404,
-            () => Effect.fail(invalidField("spaceId", Messages.spaceNotFound))
-          )
-        )
-        if (space.module !== "events") return yield* Effect.fail(invalidField("spaceId", Messages.notAnEventsSpace))
-        return space.spaceId
-      })
+      Effect.map(eventsSpaceOf(viewerOfMember(member), spaceId), (space) => space.spaceId)
+    const eventsSpaceOf = access.spaceOf("events", {
+      in: "body",
+      required: Messages.spaceIdRequired,
+      unknown: Messages.spaceNotFound,
+      otherModule: Messages.notAnEventsSpace
+    })
 
     const insertWithFreeSlug = (row: NewEventRow, generated: boolean) =>
       insertFreeSlug({

@@ -2,6 +2,7 @@ import type { Statement } from "@effect/sql"
 import { Context, type Effect, Option } from "effect"
 import type { AppError } from "../domain/AppError"
 import type { Member, Visitor } from "../domain/Caller"
+import type { Text } from "../domain/Text"
 
 export type Visibility = "public" | "private" | "secret"
 
@@ -34,6 +35,19 @@ export interface SpaceAccess {
   readonly canReadContent: boolean
 }
 
+/** The modules of spaces that other features build on (`Modules.ts` lists them all). */
+export type SpaceModule = "feed" | "courses" | "certificates" | "events" | "call4papers"
+
+/** How `spaceOf` refuses a space, as the route that names it answers (each feature keeps its wording). */
+export type SpaceOfRefusals =
+  /**
+   * The `spaceId` of a body (a new course, event, post, call): missing, unknown or hidden from the
+   * viewer, or a space of another module, all 400 on `spaceId`.
+   */
+  | { readonly in: "body"; readonly required: Text; readonly unknown: Text; readonly otherModule: Text }
+  /** A space the path or the query names: unknown or hidden 404 (as `space`), of another module 404. */
+  | { readonly in: "path"; readonly otherModule: Text }
+
 /**
  * The one place that decides who sees what (issue: sections, spaces and courses):
  * - staff (owner, admin, moderator) see everything;
@@ -48,6 +62,15 @@ export class Access extends Context.Tag("@roda/core/Access")<Access, {
   readonly space: (viewer: Viewer, spaceId: string) => Effect.Effect<SpaceAccess, AppError>
   /** Like `space`, and 403 when the viewer may see the space but not read its content. */
   readonly readContent: (viewer: Viewer, spaceId: string) => Effect.Effect<SpaceAccess, AppError>
+  /**
+   * The space of `module` that a request names, as `space` sees it (or, with `read`, as `readContent`:
+   * 403 before the module is checked), refused as `refusals` say. One lookup, like `space`.
+   */
+  readonly spaceOf: (
+    module: SpaceModule,
+    refusals: SpaceOfRefusals,
+    options?: { readonly read?: boolean }
+  ) => (viewer: Viewer, spaceId: string | null | undefined) => Effect.Effect<SpaceAccess, AppError>
   /** Ids of the community's spaces whose content the viewer may read (for filtering lists in SQL). */
   readonly readableSpaceIds: (viewer: Viewer) => Effect.Effect<ReadonlyArray<string>>
   /**

@@ -1,11 +1,18 @@
 import { Clock, Effect, Layer, Option } from "effect"
-import { forbidden, notFound } from "../domain/AppError"
+import { forbidden, invalidField, notFound } from "../domain/AppError"
 import { orNotFound } from "../domain/found"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { isStaff } from "../domain/Role"
 import { traced } from "../platform/traced"
-import { Access, type CallerColumns, type SpaceAccess, type Viewer } from "./Access"
+import {
+  Access,
+  type CallerColumns,
+  type SpaceAccess,
+  type SpaceModule,
+  type SpaceOfRefusals,
+  type Viewer
+} from "./Access"
 import { audienceOf } from "./audience"
 import { StructureRepo } from "./Repo"
 
@@ -38,6 +45,24 @@ export const AccessLive = Layer.effect(
       return access
     })
 
+    const spaceOf = (module: SpaceModule, refusals: SpaceOfRefusals, options?: { readonly read?: boolean }) => {
+      const lookup = options?.read === true ? readContent : space
+      return traced("Access.spaceOf")(function*(viewer: Viewer, spaceId: string | null | undefined) {
+        const id = spaceId?.trim().toLowerCase() ?? ""
+        if (refusals.in === "path") {
+          const found = yield* lookup(viewer, id)
+          if (found.module !== module) return yield* Effect.fail(notFound(refusals.otherModule))
+          return found
+        }
+        if (id === "") return yield* Effect.fail(invalidField("spaceId", refusals.required))
+        const found = yield* lookup(viewer, id).pipe(
+          Effect.catchIf((error) => error.status === 404, () => Effect.fail(invalidField("spaceId", refusals.unknown)))
+        )
+        if (found.module !== module) return yield* Effect.fail(invalidField("spaceId", refusals.otherModule))
+        return found
+      })
+    }
+
     const readableSpaceIds = traced("Access.readableSpaceIds")(function*(viewer: Viewer) {
       return yield* repo.readableSpaceIds(viewer.communityId, yield* audience(viewer))
     })
@@ -51,6 +76,6 @@ export const AccessLive = Layer.effect(
         (now) => repo.readableSpaces(communityId, { kind: "caller", caller, now: new Date(now) })
       )
 
-    return { space, readContent, readableSpaceIds, readableSpaces, readableSpacesOf }
+    return { space, readContent, spaceOf, readableSpaceIds, readableSpaces, readableSpacesOf }
   })
 ).pipe(Layer.provide(StructureRepo.Default))

@@ -23,14 +23,11 @@ export class CallAccess extends Effect.Service<CallAccess>()("@roda/core/call4pa
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     /** The space if it is a call4papers space the viewer may see; 404 otherwise. */
+    const callSpaceOf = (read: boolean) =>
+      access.spaceOf("call4papers", { in: "path", otherModule: CallMessages.notACallSpace }, { read })
+    const [seenCallSpace, readCallSpace] = [callSpaceOf(false), callSpaceOf(true)]
     const callSpace = (viewer: Viewer, spaceId: string, read: boolean) =>
-      Effect.gen(function*() {
-        const space = read
-          ? yield* access.readContent(viewer, lower(spaceId))
-          : yield* access.space(viewer, lower(spaceId))
-        if (space.module !== "call4papers") return yield* Effect.fail(notFound(CallMessages.notACallSpace))
-        return space
-      })
+      (read ? readCallSpace : seenCallSpace)(viewer, spaceId)
 
     /** Who may open a call in the space (`defaultSpaceMode` until staff configure it). */
     const modeOf = (communityId: string, spaceId: string) =>
