@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { notFound } from "../domain/AppError"
 import type { DeferredMember, Member } from "../domain/Caller"
+import { orNotFound } from "../domain/found"
 import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
@@ -56,9 +56,9 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
     const find = (member: Member, id: string) =>
       Effect.gen(function*() {
         const key = id.trim().toLowerCase()
-        const row = isUuid(key) ? yield* repo.findStatus(member.communityId, key) : Option.none()
-        if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.statusNotFound))
-        return row.value
+        return yield* orNotFound(Messages.statusNotFound)(
+          isUuid(key) ? repo.findStatus(member.communityId, key) : Effect.succeedNone
+        )
       })
 
     const one = (member: Member, id: string) =>

@@ -1,6 +1,6 @@
-import { Clock, Effect, Option, Schema } from "effect"
-import { notFound } from "../../domain/AppError"
+import { Clock, Effect, Schema } from "effect"
 import type { Member } from "../../domain/Caller"
+import { orNotFound } from "../../domain/found"
 import { Uuid } from "../../domain/Ids"
 import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
@@ -48,9 +48,9 @@ export class DownsellOffers extends Effect.Service<DownsellOffers>()("@roda/core
     const find = (communityId: string, planId: string, offerId: string) =>
       Effect.gen(function*() {
         const plan = yield* plans.find(communityId, planId)
-        const offer = yield* repo.find(communityId, plan.id, offerId.toLowerCase())
-        if (Option.isNone(offer)) return yield* Effect.fail(notFound(catalogueMessages.downsellOfferNotFound))
-        return offer.value
+        return yield* orNotFound(catalogueMessages.downsellOfferNotFound)(
+          repo.find(communityId, plan.id, offerId.toLowerCase())
+        )
       })
 
     const list = traced("DownsellOffers.list")(function*(member: Member, planId: string, query: PageQuery) {

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
-import { badRequest, conflict, fieldError, forbidden, invalidField, notFound } from "../../domain/AppError"
+import { badRequest, conflict, fieldError, forbidden, invalidField } from "../../domain/AppError"
 import type { Visitor } from "../../domain/Caller"
+import { orNotFound } from "../../domain/found"
 import { Messages } from "../../domain/Messages"
 import { type PaymentMethod, paymentMethods as allPaymentMethods } from "../../domain/Money"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
@@ -107,9 +108,7 @@ export class CheckoutQuotes extends Effect.Service<CheckoutQuotes>()("@roda/core
     /** What the buyer would pay: the one computation behind quote and checkout. */
     const price = (communityId: string, input: QuoteInput) =>
       Effect.gen(function*() {
-        const found = yield* catalogue.product(communityId, input.productId)
-        if (Option.isNone(found)) return yield* Effect.fail(notFound(Messages.productNotFound))
-        const product = found.value
+        const product = yield* orNotFound(Messages.productNotFound)(catalogue.product(communityId, input.productId))
         if (product.status !== "ACTIVE") return yield* Effect.fail(invalidField("productId", M.productNotForSale))
         const { addOns, groupId } = yield* planOf(communityId, product, input)
         if (!product.allowedPaymentMethods.includes(input.paymentMethod)) {

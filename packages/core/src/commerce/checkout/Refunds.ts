@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { AppError, badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
+import { AppError, badRequest, conflict, fieldError, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { csvLine } from "../../domain/Csv"
 import { rangeEnd, rangeStart } from "../../domain/DateRange"
+import { orNotFound } from "../../domain/found"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { type PageQuery, paginate } from "../../domain/Pagination"
@@ -271,9 +272,7 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
         errors: [fieldError("Idempotency-Key", Messages.idempotencyKeyReused, "headers")]
       })
       const pending = yield* transactional(sql)(Effect.gen(function*() {
-        const found = yield* repo.sale(communityId, id)
-        if (Option.isNone(found)) return yield* Effect.fail(notFound(M.purchaseNotFound))
-        const sale = found.value
+        const sale = yield* orNotFound(M.purchaseNotFound)(repo.sale(communityId, id))
         // One refund of a charge at a time: the rest is read under the lock.
         const locked = yield* repo.lockCharge(communityId, sale.chargeId)
         if (idempotencyKey !== undefined) {

@@ -158,11 +158,12 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
     const detail = traced("Coupons.detail")(function*(member: Member, idOrCode: string) {
       yield* requireRole(member, couponReaders)
       const key = idOrCode.trim()
-      const found = isUuid(key)
-        ? yield* repo.find(member.communityId, key.toLowerCase())
-        : yield* repo.findByCode(member.communityId, normaliseCode(key))
-      if (Option.isNone(found)) return yield* Effect.fail(notFound(couponMessages.couponNotFound))
-      return couponView(found.value, yield* now)
+      const found = yield* orNotFound(couponMessages.couponNotFound)(
+        isUuid(key)
+          ? repo.find(member.communityId, key.toLowerCase())
+          : repo.findByCode(member.communityId, normaliseCode(key))
+      )
+      return couponView(found, yield* now)
     })
 
     const update = traced("Coupons.update")(function*(member: Member, id: string, input: CouponChangesInput) {
