@@ -3,7 +3,7 @@ import { invalidField } from "../domain/AppError"
 import type { Account } from "../domain/Caller"
 import { rangeEnd, rangeStart } from "../domain/DateRange"
 import { Uuid } from "../domain/Ids"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requirePlatformAdmin } from "../domain/Policy"
 import { traced } from "../platform/traced"
 import { auditMessages as M } from "./messages"
@@ -53,18 +53,21 @@ export class AuditLog extends Effect.Service<AuditLog>()("@roda/core/AuditLog", 
       if (since !== undefined && until !== undefined && since.getTime() >= until.getTime()) {
         return yield* Effect.fail(invalidField("until", M.periodOrder, "query"))
       }
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const before = yield* decodeCursor(query.cursor, AuditCursor)
-      const rows = yield* repo.list({
-        action: query.action,
-        actorId: query.actor?.toLowerCase(),
-        communityId: query.community?.toLowerCase(),
-        since,
-        until,
-        before,
-        limit
-      })
-      const page = toPage(rows, limit, (row) => [new Date(row.createdAt).toISOString(), row.id])
+      const page = yield* paginate(
+        query,
+        AuditCursor,
+        (before, limit) =>
+          repo.list({
+            action: query.action,
+            actorId: query.actor?.toLowerCase(),
+            communityId: query.community?.toLowerCase(),
+            since,
+            until,
+            before,
+            limit
+          }),
+        (row) => [new Date(row.createdAt).toISOString(), row.id]
+      )
       return { items: page.items.map(auditView), pagination: page.pagination }
     })
 

@@ -2,54 +2,19 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { RateLimitPolicy } from "../api/rateLimitHeaders"
 import { Ok, Page } from "../domain/Envelope"
-import { Body, HexColor, Name, Trimmed } from "../domain/Fields"
+import { Body, Trimmed } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../http/ApiErrors"
-import { Authenticated, MemberScope, PublicScope } from "../http/Security"
-import { batchStatuses, certificateStatuses, issuers, orientations, pageSizes, templateStatuses } from "./Policy"
+import { Authenticated, MemberScope } from "../http/Security"
+import { Binary, Iso, MOVES, Nullable, STAFF } from "./apiParts"
+import { CodeParam, Verdict } from "./CertificatePagesApi"
+import { batchStatuses, certificateStatuses } from "./Policy"
+import { templateEndpoints } from "./TemplatesApi"
 
-const Iso = Schema.String
-const Nullable = <S extends Schema.Schema.Any>(schema: S) => Schema.NullOr(schema)
-
-export const Rule = Schema.Struct({
-  spaceId: Schema.String,
-  issuer: OneOf(...issuers),
-  updatedAt: Nullable(Iso),
-  canIssue: Schema.Boolean,
-  canManageTemplates: Schema.Boolean,
-  canSetRule: Schema.Boolean,
-  canListIssued: Schema.Boolean,
-  canSeeOwn: Schema.Boolean
-})
-
-export const Font = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  category: Schema.String,
-  package: Schema.String,
-  formats: Schema.Array(Schema.String)
-})
-
-export const Template = Schema.Struct({
-  id: Schema.String,
-  communityId: Schema.String,
-  spaceId: Schema.String,
-  name: Schema.String,
-  title: Schema.String,
-  body: Schema.String,
-  fontId: Schema.String,
-  orientation: OneOf(...orientations),
-  pageSize: OneOf(...pageSizes),
-  background: Schema.String,
-  hasLogo: Schema.Boolean,
-  hasSignature: Schema.Boolean,
-  status: OneOf(...templateStatuses),
-  allowedMoves: Schema.Array(Schema.String),
-  createdAt: Iso,
-  updatedAt: Iso
-})
+export { CertificatePagesApi, Verdict } from "./CertificatePagesApi"
+export { Font, NewTemplate, Rule, Template, TemplateChanges } from "./TemplatesApi"
 
 export const Batch = Schema.Struct({
   id: Schema.String,
@@ -95,48 +60,6 @@ export const Certificate = Schema.Struct({
   updatedAt: Iso
 })
 
-export const Verdict = Schema.Struct({
-  code: Schema.String,
-  status: OneOf("valid", "revoked", "superseded"),
-  valid: Schema.Boolean,
-  title: Schema.String,
-  recipientName: Schema.String,
-  spaceTitle: Schema.String,
-  communityId: Schema.String,
-  issuedAt: Iso,
-  revokedAt: Nullable(Iso),
-  revokeReason: Nullable(Schema.String),
-  supersededBy: Nullable(Schema.Struct({ code: Schema.String, pageUrl: Schema.String })),
-  pageUrl: Schema.String,
-  imageUrl: Schema.String,
-  credentialUrl: Schema.String,
-  jwksUrl: Schema.String
-})
-
-/** An uploaded image as a `data:` URL (PNG or JPEG, at most 256 KB); null removes it. */
-const ImageUpload = Schema.NullOr(Schema.String.pipe(Schema.maxLength(400_000)))
-const TemplateText = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max))
-const FontId = Schema.String.pipe(Schema.maxLength(60))
-
-const templateFields = {
-  name: Name(200),
-  title: Schema.optional(TemplateText(200)),
-  body: Schema.optional(TemplateText(2000)),
-  fontId: Schema.optional(FontId),
-  orientation: Schema.optional(OneOf(...orientations)),
-  pageSize: Schema.optional(OneOf(...pageSizes)),
-  background: Schema.optional(HexColor),
-  logo: Schema.optional(ImageUpload),
-  signature: Schema.optional(ImageUpload)
-}
-
-export const NewTemplate = Body({
-  spaceId: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100)))),
-  ...templateFields
-})
-
-export const TemplateChanges = Body({ ...templateFields, name: Schema.optional(templateFields.name) })
-
 export const IssueRequest = Body({
   templateId: Uuid,
   spaceId: Schema.String.pipe(Schema.maxLength(100)),
@@ -144,12 +67,6 @@ export const IssueRequest = Body({
     Schema.minItems(1),
     Schema.maxItems(1000)
   ).annotations({ message: () => ({ message: "must be a list of 1 to 1000 profile ids", override: false }) })
-})
-
-const TemplateQuery = Schema.Struct({
-  ...PageQuery.fields,
-  spaceId: Schema.optional(Uuid),
-  status: Schema.optional(OneOf(...templateStatuses))
 })
 
 const CertificateQuery = Schema.Struct({
@@ -161,15 +78,10 @@ const CertificateQuery = Schema.Struct({
   status: Schema.optional(OneOf(...certificateStatuses))
 })
 
-const SpaceParam = Schema.Struct({ spaceId: Uuid })
-const CodeParam = Schema.Struct({ code: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(40)) })
 const TokenParam = Schema.Struct({ token: Schema.String.pipe(Schema.maxLength(200)) })
 
-const STAFF = "Owner, admin or moderator (403 otherwise)."
 const HOLDER_OR_STAFF = "The holder (the acting profile) or staff; another member's certificate answers 404."
-const MOVES = "A refused move answers 409 with `errors[0].param = \"status\"` and the allowed moves."
 
-const Binary = HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" })
 const Redirect = Schema.Void.annotations(HttpApiSchema.annotations({ status: 302 }))
 
 export class CertificatesApi extends HttpApiGroup.make("certificates")
@@ -177,143 +89,17 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     title: "Certificates",
     description: "Certificate rules, templates, issuing batches and the certificates themselves."
   }))
-  .add(
-    HttpApiEndpoint.get("rule", "/certificates/spaces/:spaceId")
-      .setPath(SpaceParam)
-      .addSuccess(Ok(Rule))
-      .addError(NotFound)
-      .middleware(PublicScope)
-      .annotate(
-        OpenApi.Description,
-        "Public (token optional). The space's certificate rule — `issuer`: `staff` (default), `course_completion` or `event_attendance` — and what the caller may do there (`canIssue`, `canManageTemplates`, `canSetRule`, `canListIssued`, `canSeeOwn`). A space hidden from the caller or of another community answers 404."
-      )
-      .annotate(OpenApi.Summary, "Get a space's certificate rule")
-  )
-  .add(
-    HttpApiEndpoint.put("setRule", "/certificates/spaces/:spaceId")
-      .setPath(SpaceParam)
-      .setPayload(Body({ issuer: OneOf(...issuers) }))
-      .addSuccess(Ok(Rule))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .middleware(MemberScope)
-      .annotate(
-        OpenApi.Description,
-        `${STAFF} Sets who issues: \`staff\` (only staff, by POST /api/certificates), \`course_completion\` (also automatically when a member completes a course of this courses space) or \`event_attendance\` (events spaces). Staff may always issue by hand. A rule that does not fit the space's module answers 400 (param \`issuer\`).`
-      )
-      .annotate(OpenApi.Summary, "Set a space's certificate rule")
-  )
-  .add(
-    HttpApiEndpoint.get("fonts", "/certificates/fonts")
-      .addSuccess(Ok(Schema.Array(Font)))
-      .middleware(PublicScope)
-      .annotate(
-        OpenApi.Description,
-        "Public. The font catalogue: fonts shipped in npm packages (`@fontsource/*`, SIL OFL), never downloaded at run time; each is embedded in the PDF and drawn in the images. A template's `fontId` is one of these ids."
-      )
-      .annotate(OpenApi.Summary, "List certificate fonts")
-  )
-  .add(
-    HttpApiEndpoint.get("templates", "/certificates/templates")
-      .setUrlParams(TemplateQuery)
-      .addSuccess(Page(Template))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .middleware(MemberScope)
-      .annotate(
-        OpenApi.Description,
-        `${STAFF} Templates by creation (keyset: \`limit\`, \`cursor\`); \`spaceId\` keeps one space's, \`status\` one state's.`
-      )
-      .annotate(OpenApi.Summary, "List certificate templates")
-  )
-  .add(
-    HttpApiEndpoint.post("createTemplate", "/certificates/templates")
-      .setPayload(NewTemplate)
-      .addSuccess(Ok(Template), { status: 201 })
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .middleware(MemberScope)
-      .annotate(
-        OpenApi.Description,
-        `${STAFF} A new \`draft\`. \`spaceId\` (required, a space of this community) and \`name\`; \`title\` (default the name), \`body\` with the placeholders \`{{name}}\`, \`{{space}}\`, \`{{date}}\`, \`{{code}}\`, \`fontId\` (GET /api/certificates/fonts; default \`inter\`), \`orientation\` (\`landscape\` default, \`portrait\`), \`pageSize\` (\`A4\` default, \`Letter\`), \`background\` (\`#rrggbb\`, default white); \`logo\` and \`signature\` as \`data:image/png;base64,…\` or JPEG, at most 256 KB, checked by their bytes (400 otherwise).`
-      )
-      .annotate(OpenApi.Summary, "Create a certificate template")
-  )
-  .add(
-    HttpApiEndpoint.get("template", "/certificates/templates/:id")
-      .setPath(IdParam)
-      .addSuccess(Ok(Template))
-      .addError(Forbidden)
-      .addError(NotFound)
-      .middleware(MemberScope)
-      .annotate(OpenApi.Description, `${STAFF} One template, with its \`allowedMoves\`.`)
-      .annotate(OpenApi.Summary, "Get a certificate template")
-  )
-  .add(
-    HttpApiEndpoint.put("updateTemplate", "/certificates/templates/:id")
-      .setPath(IdParam)
-      .setPayload(TemplateChanges)
-      .addSuccess(Ok(Template))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
-      .middleware(MemberScope)
-      .annotate(
-        OpenApi.Description,
-        `${STAFF} Edits the layout (fields as at creation, all optional; \`logo: null\` removes the logo). \`draft\` and \`active\` templates are editable (issued certificates keep their files); an archived one answers 409.`
-      )
-      .annotate(OpenApi.Summary, "Update a certificate template")
-  )
-  .add(
-    HttpApiEndpoint.post("activateTemplate", "/certificates/templates/:id/activate")
-      .setPath(IdParam)
-      .addSuccess(Ok(Template))
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
-      .middleware(MemberScope)
-      .annotate(OpenApi.Description, `${STAFF} \`draft -> active\`: only active templates issue. ${MOVES}`)
-      .annotate(OpenApi.Summary, "Activate a certificate template")
-  )
-  .add(
-    HttpApiEndpoint.post("archiveTemplate", "/certificates/templates/:id/archive")
-      .setPath(IdParam)
-      .addSuccess(Ok(Template))
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
-      .middleware(MemberScope)
-      .annotate(OpenApi.Description, `${STAFF} \`draft | active -> archived\` (final). ${MOVES}`)
-      .annotate(OpenApi.Summary, "Archive a certificate template")
-  )
-  .add(
-    HttpApiEndpoint.post("duplicateTemplate", "/certificates/templates/:id/duplicate")
-      .setPath(IdParam)
-      .addSuccess(Ok(Template), { status: 201 })
-      .addError(Forbidden)
-      .addError(NotFound)
-      .middleware(MemberScope)
-      .annotate(OpenApi.Description, `${STAFF} A new \`draft\` with the same layout, from a template in any state.`)
-      .annotate(OpenApi.Summary, "Duplicate a certificate template")
-  )
-  .add(
-    HttpApiEndpoint.post("previewTemplate", "/certificates/templates/:id/preview")
-      .setPath(IdParam)
-      .setUrlParams(Schema.Struct({ format: Schema.optional(OneOf("png", "pdf")) }))
-      .addSuccess(Binary)
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .middleware(MemberScope)
-      .annotate(
-        OpenApi.Description,
-        `${STAFF} The template rendered on the server with sample data (recipient \`Maria Exemplo da Silva\`, today's date, code \`XXXX-XXXX-XXXX-XXXX\`) and a PREVIEW watermark; nothing is stored. Query \`format\`: \`png\` (default, the full page) or \`pdf\`; the answer is the file itself (image/png or application/pdf).`
-      )
-      .annotate(OpenApi.Summary, "Preview a certificate template")
-  )
+  .add(templateEndpoints.rule)
+  .add(templateEndpoints.setRule)
+  .add(templateEndpoints.fonts)
+  .add(templateEndpoints.templates)
+  .add(templateEndpoints.createTemplate)
+  .add(templateEndpoints.template)
+  .add(templateEndpoints.updateTemplate)
+  .add(templateEndpoints.activateTemplate)
+  .add(templateEndpoints.archiveTemplate)
+  .add(templateEndpoints.duplicateTemplate)
+  .add(templateEndpoints.previewTemplate)
   .add(
     HttpApiEndpoint.get("list", "/certificates")
       .setUrlParams(CertificateQuery)
@@ -513,53 +299,4 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
   )
   .addError(Unauthorized)
   .prefix("/api")
-{}
-
-/**
- * Public pages outside /api: the verification page, its image and credential, and the issuers' keys.
- */
-export class CertificatePagesApi extends HttpApiGroup.make("certificatePages")
-  .annotateContext(OpenApi.annotations({
-    title: "Certificate pages",
-    description: "Public verification pages, card images, Open Badges credentials and issuer keys (outside /api)."
-  }))
-  .add(
-    HttpApiEndpoint.get("page", "/certificates/:code")
-      .setPath(CodeParam)
-      .addSuccess(HttpApiSchema.Text({ contentType: "text/html" }))
-      .addError(NotFound)
-      .annotate(
-        OpenApi.Description,
-        "Public HTML verification page (server-rendered): valid, revoked (date and reason) or superseded (link to the new one); Open Graph tags with the 1200×630 image; `noindex` unless the certificate's indexing flag is on."
-      )
-      .annotate(OpenApi.Summary, "Certificate verification page")
-  )
-  .add(
-    HttpApiEndpoint.get("pageImage", "/certificates/:code/image.png")
-      .setPath(CodeParam)
-      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "image/png" }))
-      .addError(NotFound)
-      .annotate(
-        OpenApi.Description,
-        "Public: the certificate's 1200×630 PNG (the page's og:image). Only for a certificate in force: a revoked or superseded one answers 404 (its card would still look valid; the page shows the verdict without it)."
-      )
-      .annotate(OpenApi.Summary, "Certificate card image")
-  )
-  .add(
-    HttpApiEndpoint.get("credential", "/certificates/:code/credential.jwt")
-      .setPath(CodeParam)
-      .addSuccess(HttpApiSchema.Text({ contentType: "application/jwt" }))
-      .addError(NotFound)
-      .annotate(
-        OpenApi.Description,
-        "Public: the Open Badges 3.0 `OpenBadgeCredential` as a VC-JWT (`alg: EdDSA`, Ed25519), signed with the community's issuer key (`kid` in /.well-known/jwks.json). Only for a certificate in force: a revoked or superseded one answers 404 (its verification page still says so)."
-      )
-      .annotate(OpenApi.Summary, "Certificate credential (VC-JWT)")
-  )
-  .add(
-    HttpApiEndpoint.get("jwks", "/.well-known/jwks.json")
-      .addSuccess(Schema.Struct({ keys: Schema.Array(Schema.Unknown) }))
-      .annotate(OpenApi.Description, "Public: the certificate issuers' public keys (Ed25519 JWKs, one per community).")
-      .annotate(OpenApi.Summary, "Certificate issuers' public keys")
-  )
 {}

@@ -1,65 +1,31 @@
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import { OperatorAudit } from "../audit/OperatorAudit"
 import { Memberships } from "../communities/Memberships"
-import { conflict, fieldError, forbidden, invalidField, notFound } from "../domain/AppError"
+import { conflict, fieldError, forbidden, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
+import { orNotFound } from "../domain/found"
 import { Uuid } from "../domain/Ids"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
 import { BlobStore } from "../platform/BlobStore"
-import { fromBase64 } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
-import { Access, type Viewer, viewerOfMember } from "../structure/Access"
-import { DEFAULT_FONT, findFont } from "./fonts"
 import { Generation } from "./Generation"
+import { CertificateIssuing } from "./Issuing"
 import { CertificateMessages as M } from "./messages"
-import {
-  type CertificateStatus,
-  checkCertificateMove,
-  checkTemplateMove,
-  deletableStatuses,
-  editableTemplateStatuses,
-  type Issuer,
-  type Orientation,
-  type PageSize,
-  permissionsIn,
-  type TemplateStatus
-} from "./Policy"
+import { type CertificateStatus, checkCertificateMove, deletableStatuses } from "./Policy"
 import { Rendering } from "./Rendering"
-import {
-  type CertificateRow,
-  CertificatesRepo,
-  type NewCertificate,
-  type TemplateFields,
-  type TemplateRow
-} from "./Repo"
-import { batchView, certificateView, templateView } from "./view"
+import { type CertificateRow, CertificatesRepo } from "./Repo"
+import { CertificateTemplates } from "./Templates"
+import { certificateView } from "./view"
+
+export { DEFAULT_BODY, type NewTemplateInput, type TemplateInput, type TemplateQuery } from "./Templates"
 
 const KeyCursor = Schema.Tuple(CursorPart.timestamp, Uuid)
-
-export const DEFAULT_BODY = "Certificamos que {{name}} concluiu {{space}} em {{date}}. Código de verificação: {{code}}."
-
-export interface TemplateInput {
-  readonly name?: string | undefined
-  readonly title?: string | undefined
-  readonly body?: string | undefined
-  readonly fontId?: string | undefined
-  readonly orientation?: Orientation | undefined
-  readonly pageSize?: PageSize | undefined
-  readonly background?: string | undefined
-  readonly logo?: string | null | undefined
-  readonly signature?: string | null | undefined
-}
-
-export interface NewTemplateInput extends TemplateInput {
-  readonly spaceId?: string | null | undefined
-  readonly name: string
-}
 
 export interface CertificateQuery extends PageQuery {
   readonly spaceId?: string | undefined
@@ -69,36 +35,15 @@ export interface CertificateQuery extends PageQuery {
   readonly status?: CertificateStatus | undefined
 }
 
-export interface TemplateQuery extends PageQuery {
-  readonly spaceId?: string | undefined
-  readonly status?: TemplateStatus | undefined
-}
-
-const IMAGE_MAX_BYTES = 256 * 1024
-
-/** A `data:` URL of a PNG or JPEG, checked by its bytes (not only its declared type) and size. */
-const decodeImage = (param: string, value: string) => {
-  const match = /^data:(image\/png|image\/jpeg);base64,([A-Za-z0-9+/=\s]+)$/.exec(value.trim())
-  if (match === null) return Effect.fail(invalidField(param, M.imageInvalid))
-  const bytes = fromBase64(match[2]!)
-  if (bytes === undefined) return Effect.fail(invalidField(param, M.imageInvalid))
-  if (bytes.length > IMAGE_MAX_BYTES) return Effect.fail(invalidField(param, M.imageTooLarge(IMAGE_MAX_BYTES / 1024)))
-  const png = bytes.length > 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47
-  const jpeg = bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff
-  const type = png ? "image/png" : jpeg ? "image/jpeg" : undefined
-  if (type === undefined || type !== match[1]) return Effect.fail(invalidField(param, M.imageInvalid))
-  return Effect.succeed({ bytes, type })
-}
-
 /**
  * Certificates: space rules, templates, batch issuing, lifecycle (retry, revoke, reissue, delete,
- * resend), lists. Generation itself runs in `Generation` (durable jobs).
+ * resend), lists. Rules and templates live in `CertificateTemplates`, issuing in `CertificateIssuing`;
+ * this service offers them all. Generation itself runs in `Generation` (durable jobs).
  */
 export class Certificates extends Effect.Service<Certificates>()("@roda/core/Certificates", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* CertificatesRepo
-    const access = yield* Access
     const memberships = yield* Memberships
     const ids = yield* Ids
     const blobs = yield* BlobStore
@@ -106,306 +51,17 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
     const rendering = yield* Rendering
     const audit = yield* OperatorAudit
     const limits = yield* RateLimits
+    const templates = yield* CertificateTemplates
+    const issuing = yield* CertificateIssuing
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
     const base = rendering.base
 
     const newCode = generation.newCode
 
-    /** A space named in a body: required, of this community, visible to the caller (all 400). */
-    const bodySpace = (member: Member, spaceId: string | null | undefined) =>
-      Effect.gen(function*() {
-        const id = spaceId?.trim().toLowerCase() ?? ""
-        if (id === "") return yield* Effect.fail(invalidField("spaceId", M.spaceIdRequired))
-        return yield* access.space(viewerOfMember(member), id).pipe(
-          Effect.catchIf((error) => error.status === 404, () => Effect.fail(invalidField("spaceId", M.spaceNotFound)))
-        )
-      })
-
-    // ---- Space rules
-
-    const rule = traced("Certificates.rule")(function*(viewer: Viewer, spaceId: string) {
-      const space = yield* access.space(viewer, spaceId)
-      const stored = yield* repo.rule(viewer.communityId, space.spaceId)
-      const issuer: Issuer = Option.match(stored, { onNone: () => "staff", onSome: (row) => row.issuer })
-      return {
-        spaceId: space.spaceId,
-        issuer,
-        updatedAt: Option.match(stored, { onNone: () => null, onSome: (row) => row.updatedAt.toISOString() }),
-        ...permissionsIn(Option.getOrUndefined(viewer.member))
-      }
-    })
-
-    const setRule = traced("Certificates.setRule")(function*(member: Member, spaceId: string, issuer: Issuer) {
-      yield* requireRole(member, staffRoles)
-      const space = yield* access.space(viewerOfMember(member), spaceId)
-      if (issuer === "course_completion" && space.module !== "courses") {
-        return yield* Effect.fail(invalidField("issuer", M.ruleNeedsModule("courses")))
-      }
-      if (issuer === "event_attendance" && space.module !== "events") {
-        return yield* Effect.fail(invalidField("issuer", M.ruleNeedsModule("events")))
-      }
-      yield* repo.setRule(member.communityId, space.spaceId, issuer, space.title, yield* now)
-      return yield* rule(viewerOfMember(member), space.spaceId)
-    })
-
-    // ---- Templates
-
-    const findTemplate = (communityId: string, id: string) =>
-      Effect.flatMap(
-        repo.findTemplate(communityId, id.toLowerCase()),
-        Option.match({
-          onNone: () => Effect.fail(notFound(M.templateNotFound)),
-          onSome: Effect.succeed
-        })
-      )
-
-    const staffTemplate = (member: Member, id: string) =>
-      Effect.zipRight(requireRole(member, staffRoles), findTemplate(member.communityId, id))
-
-    const checkFont = (fontId: string | undefined) =>
-      fontId === undefined || findFont(fontId) !== undefined
-        ? Effect.void
-        : Effect.fail(invalidField("fontId", M.fontUnknown(fontId)))
-
-    /** Stores an uploaded image under a fresh key (blobs are never rewritten, so duplicates share them). */
-    const storeImage = (communityId: string, templateId: string, param: "logo" | "signature", value: string | null) =>
-      Effect.gen(function*() {
-        if (value === null) return null
-        const image = yield* decodeImage(param, value)
-        const key = `certificates/${communityId}/templates/${templateId}/${param}-${yield* ids.next}`
-        yield* blobs.put(key, image.bytes, image.type)
-        return key
-      })
-
-    const createTemplate = traced("Certificates.createTemplate")(function*(member: Member, input: NewTemplateInput) {
-      yield* requireRole(member, staffRoles)
-      const space = yield* bodySpace(member, input.spaceId)
-      yield* checkFont(input.fontId)
-      const id = yield* ids.next
-      const at = yield* now
-      const row: TemplateRow = {
-        id,
-        communityId: member.communityId,
-        spaceId: space.spaceId,
-        name: input.name,
-        title: input.title ?? input.name,
-        body: input.body ?? DEFAULT_BODY,
-        fontId: input.fontId ?? DEFAULT_FONT,
-        orientation: input.orientation ?? "landscape",
-        pageSize: input.pageSize ?? "A4",
-        background: (input.background ?? "#ffffff").toLowerCase(),
-        logoKey: yield* storeImage(member.communityId, id, "logo", input.logo ?? null),
-        signatureKey: yield* storeImage(member.communityId, id, "signature", input.signature ?? null),
-        status: "draft",
-        createdAt: at,
-        updatedAt: at
-      }
-      yield* repo.insertTemplate(row)
-      return templateView(row)
-    })
-
-    const templateDetail = traced("Certificates.template")(function*(member: Member, id: string) {
-      return templateView(yield* staffTemplate(member, id))
-    })
-
-    const updateTemplate = traced("Certificates.updateTemplate")(
-      function*(member: Member, id: string, input: TemplateInput) {
-        const template = yield* staffTemplate(member, id)
-        yield* checkFont(input.fontId)
-        const changes: { -readonly [K in keyof TemplateFields]?: TemplateFields[K] } = {}
-        if (input.name !== undefined) changes.name = input.name
-        if (input.title !== undefined) changes.title = input.title
-        if (input.body !== undefined) changes.body = input.body
-        if (input.fontId !== undefined) changes.fontId = input.fontId
-        if (input.orientation !== undefined) changes.orientation = input.orientation
-        if (input.pageSize !== undefined) changes.pageSize = input.pageSize
-        if (input.background !== undefined) changes.background = input.background.toLowerCase()
-        if (input.logo !== undefined) {
-          changes.logoKey = yield* storeImage(member.communityId, template.id, "logo", input.logo)
-        }
-        if (input.signature !== undefined) {
-          changes.signatureKey = yield* storeImage(member.communityId, template.id, "signature", input.signature)
-        }
-        yield* transactional(sql)(Effect.gen(function*() {
-          const locked = yield* repo.lockTemplate(member.communityId, template.id)
-          if (Option.isNone(locked)) return yield* Effect.fail(notFound(M.templateNotFound))
-          if (!editableTemplateStatuses.includes(locked.value.status)) {
-            const message = M.templateNotEditable(locked.value.status)
-            return yield* Effect.fail(conflict(message, [fieldError("status", message)]))
-          }
-          yield* repo.updateTemplate(member.communityId, template.id, changes, yield* now)
-        }))
-        return templateView(yield* findTemplate(member.communityId, template.id))
-      }
-    )
-
-    const moveTemplate = (to: TemplateStatus) => (member: Member, id: string) =>
-      Effect.gen(function*() {
-        const template = yield* staffTemplate(member, id)
-        yield* transactional(sql)(Effect.gen(function*() {
-          const locked = yield* repo.lockTemplate(member.communityId, template.id)
-          if (Option.isNone(locked)) return yield* Effect.fail(notFound(M.templateNotFound))
-          yield* checkTemplateMove(locked.value.status, to)
-          yield* repo.setTemplateStatus(member.communityId, template.id, to, yield* now)
-        }))
-        return templateView(yield* findTemplate(member.communityId, template.id))
-      })
-
-    const activateTemplate = traced("Certificates.activateTemplate")(function*(member: Member, id: string) {
-      return yield* moveTemplate("active")(member, id)
-    })
-    const archiveTemplate = traced("Certificates.archiveTemplate")(function*(member: Member, id: string) {
-      return yield* moveTemplate("archived")(member, id)
-    })
-
-    const duplicateTemplate = traced("Certificates.duplicateTemplate")(function*(member: Member, id: string) {
-      const template = yield* staffTemplate(member, id)
-      const at = yield* now
-      const row: TemplateRow = {
-        ...template,
-        id: yield* ids.next,
-        name: `${template.name} (cópia)`.slice(0, 200),
-        status: "draft",
-        createdAt: at,
-        updatedAt: at
-      }
-      yield* repo.insertTemplate(row)
-      return templateView(row)
-    })
-
-    const previewTemplate = traced("Certificates.previewTemplate")(
-      function*(member: Member, id: string, format: "pdf" | "png") {
-        const template = yield* staffTemplate(member, id)
-        const space = yield* access.space(viewerOfMember(member), template.spaceId)
-        const content = yield* rendering.content(template, {
-          name: "Maria Exemplo da Silva",
-          code: "XXXX-XXXX-XXXX-XXXX",
-          spaceTitle: space.title,
-          date: yield* now
-        }, "PREVIEW")
-        const bytes = format === "pdf"
-          ? yield* rendering.pdf(content, yield* now).pipe(Effect.orDie)
-          : yield* rendering.png(content, "page").pipe(Effect.orDie)
-        return { bytes, contentType: format === "pdf" ? "application/pdf" : "image/png" }
-      }
-    )
-
-    const listTemplates = traced("Certificates.listTemplates")(function*(member: Member, query: TemplateQuery) {
-      yield* requireRole(member, staffRoles)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, KeyCursor)
-      if (query.spaceId !== undefined) yield* access.space(viewerOfMember(member), query.spaceId)
-      const rows = yield* repo.listTemplates(member.communityId, {
-        spaceId: query.spaceId?.toLowerCase(),
-        status: query.status,
-        after,
-        limit
-      })
-      const page = toPage(rows, limit, (row) => [row.createdAt.toISOString(), row.id])
-      return { items: page.items.map(templateView), pagination: page.pagination }
-    })
-
-    // ---- Issuing
-
-    const issue = traced("Certificates.issue")(function*(
-      member: Member,
-      input: { templateId: string; spaceId: string; profileIds: ReadonlyArray<string> }
-    ) {
-      yield* requireRole(member, staffRoles)
-      const space = yield* bodySpace(member, input.spaceId)
-      const template = yield* findTemplate(member.communityId, input.templateId).pipe(
-        Effect.catchIf(
-          (error) => error.status === 404,
-          () => Effect.fail(invalidField("templateId", M.templateNotFound))
-        )
-      )
-      if (template.spaceId !== space.spaceId) {
-        return yield* Effect.fail(invalidField("templateId", M.templateOtherSpace))
-      }
-      const profileIds = [...new Set(input.profileIds.map((id) => id.toLowerCase()))]
-      const recipients = yield* memberships.recipients(member.communityId, profileIds)
-      const known = new Set(recipients.map((recipient) => recipient.profileId))
-      const unknown = profileIds.findIndex((id) => !known.has(id))
-      if (unknown >= 0) {
-        const message = M.recipientsUnknown(profileIds[unknown]!)
-        return yield* Effect.fail(
-          invalidField(
-            `profileIds.${input.profileIds.findIndex((id) => id.toLowerCase() === profileIds[unknown])}`,
-            message
-          )
-        )
-      }
-      return yield* transactional(sql)(Effect.gen(function*() {
-        // The template's row lock: archiving cannot slip in between the check and the batch.
-        const locked = yield* repo.lockTemplate(member.communityId, template.id)
-        if (Option.isNone(locked)) return yield* Effect.fail(invalidField("templateId", M.templateNotFound))
-        if (locked.value.status !== "active") {
-          const message = M.templateNotActive(locked.value.status)
-          return yield* Effect.fail(conflict(message, [fieldError("templateId", message)]))
-        }
-        const at = yield* now
-        const batchId = yield* ids.next
-        const rows: Array<NewCertificate> = []
-        for (const recipient of recipients) {
-          rows.push({
-            id: yield* ids.next,
-            communityId: member.communityId,
-            spaceId: space.spaceId,
-            templateId: template.id,
-            batchId,
-            profileId: recipient.profileId,
-            accountId: recipient.accountId,
-            recipientName: recipient.fullName,
-            recipientEmail: recipient.email,
-            spaceTitle: space.title,
-            code: yield* newCode,
-            supersedesId: null,
-            createdAt: at,
-            updatedAt: at
-          })
-        }
-        yield* generation.openBatch(
-          {
-            id: batchId,
-            communityId: member.communityId,
-            spaceId: space.spaceId,
-            templateId: template.id,
-            createdByProfileId: member.actingProfileId,
-            source: "staff"
-          },
-          rows,
-          at
-        )
-        yield* audit.record({
-          actor: member.account,
-          action: "certificates.issue",
-          target: { type: "certificate_batch", id: batchId },
-          community: member.communityId,
-          details: {
-            spaceId: space.spaceId,
-            templateId: template.id,
-            recipients: rows.length,
-            asProfileId: member.actingProfileId
-          }
-        })
-        return batchView(Option.getOrThrow(yield* repo.findBatch(member.communityId, batchId)))
-      }))
-    })
-
-    const batch = traced("Certificates.batch")(function*(member: Member, id: string) {
-      yield* requireRole(member, staffRoles)
-      const row = yield* repo.findBatch(member.communityId, id.toLowerCase())
-      if (Option.isNone(row)) return yield* Effect.fail(notFound(M.batchNotFound))
-      return batchView(row.value)
-    })
-
     // ---- Certificates
 
     const find = (communityId: string, id: string) =>
-      Effect.flatMap(
-        repo.find(communityId, id.toLowerCase()),
-        Option.match({ onNone: () => Effect.fail(notFound(M.certificateNotFound)), onSome: Effect.succeed })
-      )
+      orNotFound(M.certificateNotFound)(repo.find(communityId, id.toLowerCase()))
 
     /** Staff see every certificate of the community; a member only those they hold (others: 404). */
     const visible = (member: Member, id: string) =>
@@ -426,26 +82,31 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
 
     const list = traced("Certificates.list")(function*(member: Member, query: CertificateQuery) {
       yield* requireRole(member, staffRoles)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, KeyCursor)
-      const rows = yield* repo.list(member.communityId, {
-        spaceId: query.spaceId?.toLowerCase(),
-        templateId: query.templateId?.toLowerCase(),
-        batchId: query.batchId?.toLowerCase(),
-        profileId: query.profileId?.toLowerCase(),
-        status: query.status,
-        after,
-        limit
-      })
-      const page = toPage(rows, limit, (row) => [row.createdAt.toISOString(), row.id])
+      const page = yield* paginate(
+        query,
+        KeyCursor,
+        (after, limit) =>
+          repo.list(member.communityId, {
+            spaceId: query.spaceId?.toLowerCase(),
+            templateId: query.templateId?.toLowerCase(),
+            batchId: query.batchId?.toLowerCase(),
+            profileId: query.profileId?.toLowerCase(),
+            status: query.status,
+            after,
+            limit
+          }),
+        (row) => [row.createdAt.toISOString(), row.id]
+      )
       return { items: page.items.map((row) => certificateView(row, base, true)), pagination: page.pagination }
     })
 
     const mine = traced("Certificates.mine")(function*(account: Account, query: PageQuery) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, KeyCursor)
-      const rows = yield* repo.listOfAccount(account.id, { after, limit })
-      const page = toPage(rows, limit, (row) => [row.createdAt.toISOString(), row.id])
+      const page = yield* paginate(
+        query,
+        KeyCursor,
+        (after, limit) => repo.listOfAccount(account.id, { after, limit }),
+        (row) => [row.createdAt.toISOString(), row.id]
+      )
       return { items: page.items.map((row) => certificateView(row, base, false)), pagination: page.pagination }
     })
 
@@ -459,10 +120,9 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       Effect.gen(function*() {
         const found = yield* staffCertificate(member, id)
         return yield* transactional(sql)(Effect.gen(function*() {
-          const locked = yield* repo.lock(member.communityId, found.id)
-          if (Option.isNone(locked)) return yield* Effect.fail(notFound(M.certificateNotFound))
-          yield* checkCertificateMove(locked.value.status, to)
-          return yield* change(locked.value, yield* now)
+          const locked = yield* orNotFound(M.certificateNotFound)(repo.lock(member.communityId, found.id))
+          yield* checkCertificateMove(locked.status, to)
+          return yield* change(locked, yield* now)
         }))
       })
 
@@ -537,15 +197,14 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
     const remove = traced("Certificates.remove")(function*(member: Member, id: string) {
       const found = yield* staffCertificate(member, id)
       const keys = yield* transactional(sql)(Effect.gen(function*() {
-        const locked = yield* repo.lock(member.communityId, found.id)
-        if (Option.isNone(locked)) return yield* Effect.fail(notFound(M.certificateNotFound))
-        if (!deletableStatuses.includes(locked.value.status)) {
-          const message = M.notDeletable(locked.value.status)
+        const locked = yield* orNotFound(M.certificateNotFound)(repo.lock(member.communityId, found.id))
+        if (!deletableStatuses.includes(locked.status)) {
+          const message = M.notDeletable(locked.status)
           return yield* Effect.fail(conflict(message, [fieldError("status", message)]))
         }
         yield* repo.remove(member.communityId, found.id)
         return [
-          locked.value.pdfKey,
+          locked.pdfKey,
           `certificates/${found.communityId}/${found.id}-card.png`,
           `certificates/${found.communityId}/${found.id}-page.png`
         ]
@@ -589,18 +248,18 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
     })
 
     return {
-      rule,
-      setRule,
-      createTemplate,
-      templateDetail,
-      updateTemplate,
-      activateTemplate,
-      archiveTemplate,
-      duplicateTemplate,
-      previewTemplate,
-      listTemplates,
-      issue,
-      batch,
+      rule: templates.rule,
+      setRule: templates.setRule,
+      createTemplate: templates.createTemplate,
+      templateDetail: templates.templateDetail,
+      updateTemplate: templates.updateTemplate,
+      activateTemplate: templates.activateTemplate,
+      archiveTemplate: templates.archiveTemplate,
+      duplicateTemplate: templates.duplicateTemplate,
+      previewTemplate: templates.previewTemplate,
+      listTemplates: templates.listTemplates,
+      issue: issuing.issue,
+      batch: issuing.batch,
       detail,
       list,
       mine,
@@ -613,5 +272,11 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       rendered
     }
   }),
-  dependencies: [CertificatesRepo.Default, Generation.Default, Rendering.Default]
+  dependencies: [
+    CertificatesRepo.Default,
+    Generation.Default,
+    Rendering.Default,
+    CertificateTemplates.Default,
+    CertificateIssuing.Default
+  ]
 }) {}

@@ -1,5 +1,6 @@
 import { Clock, Effect, Option, Redacted } from "effect"
 import { notFound } from "../domain/AppError"
+import { orNotFound } from "../domain/found"
 import { BlobStore } from "../platform/BlobStore"
 import { constantTimeEqual, hmacSha256, sha256Bytes, toBase64Url, utf8Bytes } from "../platform/bytes"
 import { Options } from "../platform/Options"
@@ -48,11 +49,7 @@ export class Verification extends Effect.Service<Verification>()("@roda/core/Cer
       })
 
     const templateOf = (row: CertificateView) =>
-      Effect.flatMap(repo.findTemplate(row.communityId, row.templateId), (template) =>
-        Option.match(template, {
-          onNone: () => Effect.fail(notFound(M.codeUnknown)),
-          onSome: Effect.succeed
-        }))
+      orNotFound(M.codeUnknown)(repo.findTemplate(row.communityId, row.templateId))
 
     const verify = traced("Verification.verify")(function*(typed: string) {
       const row = yield* byCode(typed)

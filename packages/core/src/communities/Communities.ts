@@ -3,6 +3,7 @@ import { Clock, Effect, Option } from "effect"
 import { conflict, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
+import { orNotFound } from "../domain/found"
 import { Messages } from "../domain/Messages"
 import type { PageQuery } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
@@ -37,14 +38,7 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
     const sameCommunity = (member: Member, id: string) =>
       member.communityId === id.toLowerCase() ? Effect.void : Effect.fail(notFound(Messages.communityNotFound))
 
-    const current = (id: string) =>
-      Effect.flatMap(
-        repo.findById(id),
-        Option.match({
-          onNone: () => Effect.fail(notFound(Messages.communityNotFound)),
-          onSome: (row) => Effect.succeed(communityView(row))
-        })
-      )
+    const current = (id: string) => Effect.map(orNotFound(Messages.communityNotFound)(repo.findById(id)), communityView)
 
     /**
      * A free slug: the requested one, or for a generated one the first free `name-2` … `name-10`,
@@ -163,13 +157,7 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
       create,
       my: (account: Account) => repo.ofAccount(account.id),
       resolve: (address: string) =>
-        Effect.flatMap(
-          repo.findByAddress(address),
-          Option.match({
-            onNone: () => Effect.fail(notFound(Messages.communityNotFound)),
-            onSome: (row) => Effect.succeed(communityView(row))
-          })
-        ),
+        Effect.map(orNotFound(Messages.communityNotFound)(repo.findByAddress(address)), communityView),
       update,
       remove,
       members,

@@ -2,9 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { type Coded, conflict, type Forbidden, forbidden, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
+import { orNotFound } from "../domain/found"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole, requireVerifiedEmail } from "../domain/Policy"
 import { isStaff, managerRoles, type Role, staffRoles } from "../domain/Role"
 import { clientAddress } from "../http/ClientAddress"
@@ -53,13 +54,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     const transaction = transactional(sql)
 
     const find = (member: Member, id: string) =>
-      Effect.flatMap(
-        repo.find(member.communityId, id.toLowerCase()),
-        Option.match({
-          onNone: () => Effect.fail(notFound(Messages.profileNotFound)),
-          onSome: Effect.succeed
-        })
-      )
+      orNotFound(Messages.profileNotFound)(repo.find(member.communityId, id.toLowerCase()))
 
     /** Personal fields for staff and for the holder's own profile. */
     const seesAll = (member: Member, row: ProfileRow) => isStaff(member.role) || row.id === member.profileId
@@ -219,17 +214,20 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     ) {
       // Tags are personal (staff-only) data: filtering by one would tell a member who carries it.
       if (query.tag !== undefined) yield* requireRole(member, staffRoles)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, ProfileCursor)
-      const rows = yield* repo.list(member.communityId, {
-        limit,
-        role: query.role,
-        tag: query.tag,
-        search: query.search?.trim() || undefined,
-        byEmail: isStaff(member.role),
-        afterId: after?.[0]
-      })
-      const page = toPage(rows, limit, (row) => [row.id])
+      const page = yield* paginate(
+        query,
+        ProfileCursor,
+        (after, limit) =>
+          repo.list(member.communityId, {
+            limit,
+            role: query.role,
+            tag: query.tag,
+            search: query.search?.trim() || undefined,
+            byEmail: isStaff(member.role),
+            afterId: after?.[0]
+          }),
+        (row) => [row.id]
+      )
       return { items: page.items.map(viewFor(member)), pagination: page.pagination }
     })
 

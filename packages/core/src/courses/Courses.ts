@@ -1,12 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { forbidden, invalidField, notFound } from "../domain/AppError"
+import { forbidden, notFound } from "../domain/AppError"
 import type { DeferredVisitor, Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { orNotFound } from "../domain/found"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
@@ -72,18 +72,13 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
 
     /** The space of a new course: given, of this community, and a courses space (all 400). */
     const courseSpace = (member: Member, spaceId: string | null | undefined) =>
-      Effect.gen(function*() {
-        const id = spaceId?.trim().toLowerCase() ?? ""
-        if (id === "") return yield* Effect.fail(invalidField("spaceId", Messages.spaceIdRequired))
-        const space = yield* access.space(viewerOfMember(member), id).pipe(
-          Effect.catchIf(
-            (error) => error.status === 404,
-            () => Effect.fail(invalidField("spaceId", Messages.spaceNotFound))
-          )
-        )
-        if (space.module !== "courses") return yield* Effect.fail(invalidField("spaceId", Messages.notACoursesSpace))
-        return space.spaceId
-      })
+      Effect.map(coursesSpaceOf(viewerOfMember(member), spaceId), (space) => space.spaceId)
+    const coursesSpaceOf = access.spaceOf("courses", {
+      in: "body",
+      required: Messages.spaceIdRequired,
+      unknown: Messages.spaceNotFound,
+      otherModule: Messages.notACoursesSpace
+    })
 
     const insertWithFreeSlug = (row: Parameters<typeof repo.insert>[0], generated: boolean) =>
       insertFreeSlug({
@@ -143,20 +138,25 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
     })
 
     const list = traced("Courses.list")(function*(member: Member, query: CourseQuery) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, CourseCursor)
       const staff = isStaff(member.role)
-      // Members see published courses only: asking for drafts finds nothing.
-      if (!staff && query.status === "draft") return { items: [], pagination: { limit, nextCursor: null } }
-      const rows = yield* repo.list(member.communityId, {
-        limit,
-        afterId: after?.[0],
-        spaceId: query.spaceId?.toLowerCase(),
-        level: query.level,
-        status: staff ? query.status : "published",
-        spaceIds: staff ? undefined : yield* access.readableSpaceIds(viewerOfMember(member))
-      })
-      const page = toPage(rows, limit, (row) => [row.id])
+      const page = yield* paginate(
+        query,
+        CourseCursor,
+        (after, limit) =>
+          Effect.gen(function*() {
+            // Members see published courses only: asking for drafts finds nothing.
+            if (!staff && query.status === "draft") return []
+            return yield* repo.list(member.communityId, {
+              limit,
+              afterId: after?.[0],
+              spaceId: query.spaceId?.toLowerCase(),
+              level: query.level,
+              status: staff ? query.status : "published",
+              spaceIds: staff ? undefined : yield* access.readableSpaceIds(viewerOfMember(member))
+            })
+          }),
+        (row) => [row.id]
+      )
       return { items: page.items.map(courseView), pagination: page.pagination }
     })
 

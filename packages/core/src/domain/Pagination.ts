@@ -119,3 +119,23 @@ export const toPage = <A>(rows: ReadonlyArray<A>, limit: number, keyOf: (row: A)
   }
   return { items, pagination }
 }
+
+/**
+ * One keyset page of a list: the limit (default `DEFAULT_LIMIT`), the cursor checked against `cursor`
+ * (400 otherwise), then `fetch` given the key after which to read and the page size (it reads one row
+ * more, to tell whether a next page exists), and the page cut with `keyOf`, the keyset of a row.
+ */
+export const paginate = <K, I, Row, E, R>(
+  query: { readonly limit?: number | undefined; readonly cursor?: string | undefined },
+  cursor: Schema.Schema<K, I>,
+  fetch: (after: K | undefined, limit: number) => Effect.Effect<ReadonlyArray<Row>, E, R>,
+  keyOf: (row: Row) => ReadonlyArray<string | number>
+) =>
+  Effect.gen(function*() {
+    const limit = query.limit ?? DEFAULT_LIMIT
+    const after = yield* decodeCursor(query.cursor, cursor)
+    return toPage(yield* fetch(after, limit), limit, keyOf)
+  })
+
+/** A page as `paginate` returns it. */
+export type Page<Row> = ReturnType<typeof toPage<Row>>

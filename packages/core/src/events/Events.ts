@@ -1,11 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { conflict, fieldError, forbidden, invalidField, notFound } from "../domain/AppError"
+import { conflict, fieldError, forbidden, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
+import { orNotFound } from "../domain/found"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, toPage } from "../domain/Pagination"
+import { CursorPart, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
@@ -42,22 +43,10 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const find = (communityId: string, id: string) =>
-      Effect.flatMap(
-        repo.find(communityId, id.trim().toLowerCase()),
-        Option.match({
-          onNone: () => Effect.fail(notFound(Messages.eventNotFound)),
-          onSome: (row) => Effect.succeed(row)
-        })
-      )
+      orNotFound(Messages.eventNotFound)(repo.find(communityId, id.trim().toLowerCase()))
 
     const findByIdentifier = (communityId: string, identifier: string) =>
-      Effect.flatMap(
-        repo.findByIdentifier(communityId, identifier),
-        Option.match({
-          onNone: () => Effect.fail(notFound(Messages.eventNotFound)),
-          onSome: (row) => Effect.succeed(row)
-        })
-      )
+      orNotFound(Messages.eventNotFound)(repo.findByIdentifier(communityId, identifier))
 
     /** The event for someone who manages it (staff or host); 404 before 403, like every other resource. */
     const managed = (member: Member, id: string) =>
@@ -69,18 +58,13 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
 
     /** The space of a new event: given, of this community, and an events space (all 400). */
     const eventSpace = (member: Member, spaceId: string | null | undefined) =>
-      Effect.gen(function*() {
-        const id = spaceId?.trim().toLowerCase() ?? ""
-        if (id === "") return yield* Effect.fail(invalidField("spaceId", Messages.spaceIdRequired))
-        const space = yield* access.space(viewerOfMember(member), id).pipe(
-          Effect.catchIf(
-            (error) => error.status === 404,
-            () => Effect.fail(invalidField("spaceId", Messages.spaceNotFound))
-          )
-        )
-        if (space.module !== "events") return yield* Effect.fail(invalidField("spaceId", Messages.notAnEventsSpace))
-        return space.spaceId
-      })
+      Effect.map(eventsSpaceOf(viewerOfMember(member), spaceId), (space) => space.spaceId)
+    const eventsSpaceOf = access.spaceOf("events", {
+      in: "body",
+      required: Messages.spaceIdRequired,
+      unknown: Messages.spaceNotFound,
+      otherModule: Messages.notAnEventsSpace
+    })
 
     const insertWithFreeSlug = (row: NewEventRow, generated: boolean) =>
       insertFreeSlug({
@@ -197,17 +181,22 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     })
 
     const list = traced("Events.list")(function*(viewer: Viewer, query: EventQuery) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, EventCursor)
       const staff = isStaffViewer(viewer)
-      const rows = yield* repo.list(viewer.communityId, {
-        limit,
-        after,
-        spaceId: query.spaceId?.toLowerCase(),
-        endingAfter: query.upcoming === "true" ? yield* now : undefined,
-        spaceIds: staff ? undefined : yield* access.readableSpaceIds(viewer)
-      })
-      const page = toPage(rows, limit, (row) => [row.startTime.toISOString(), row.id])
+      const page = yield* paginate(
+        query,
+        EventCursor,
+        (after, limit) =>
+          Effect.gen(function*() {
+            return yield* repo.list(viewer.communityId, {
+              limit,
+              after,
+              spaceId: query.spaceId?.toLowerCase(),
+              endingAfter: query.upcoming === "true" ? yield* now : undefined,
+              spaceIds: staff ? undefined : yield* access.readableSpaceIds(viewer)
+            })
+          }),
+        (row) => [row.startTime.toISOString(), row.id]
+      )
       return {
         items: page.items.map((row) => eventView(row, staff || isHost(viewer, row))),
         pagination: page.pagination
@@ -245,12 +234,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
         return []
       }))
       const event = yield* find(communityId, found.id)
-      const row = yield* repo.participation(communityId, event.id, profileId).pipe(
-        Effect.flatMap(Option.match({
-          onNone: () => Effect.fail(notFound(Messages.eventNotFound)),
-          onSome: (value) => Effect.succeed(value)
-        }))
-      )
+      const row = yield* orNotFound(Messages.eventNotFound)(repo.participation(communityId, event.id, profileId))
       return {
         eventId: event.id,
         profileId,
@@ -269,22 +253,27 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     ) {
       const event = yield* find(viewer.communityId, id)
       yield* access.readContent(viewer, event.spaceId)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, ParticipantCursor)
       const counts = { going: event.going, waitlisted: event.waitlisted }
       const visibility = isStaffViewer(viewer) || isHost(viewer, event)
         ? "all" as const
         : Option.isSome(viewer.member)
         ? "going" as const
         : "counts" as const
-      if (visibility === "counts") return { items: [], pagination: { limit, nextCursor: null }, counts, visibility }
       const statuses: ReadonlyArray<ParticipantStatus> = visibility === "all"
         ? query.status ? [query.status] : ["going", "waitlisted", "cancelled"]
         : query.status === undefined || query.status === "going"
         ? ["going"]
         : []
-      const rows = yield* repo.participants(viewer.communityId, event.id, { statuses, after, limit })
-      const page = toPage(rows, limit, (row) => [row.joinedAt.toISOString(), row.joinSeq])
+      const page = yield* paginate(
+        query,
+        ParticipantCursor,
+        (after, limit) =>
+          Effect.gen(function*() {
+            if (visibility === "counts") return []
+            return yield* repo.participants(viewer.communityId, event.id, { statuses, after, limit })
+          }),
+        (row) => [row.joinedAt.toISOString(), row.joinSeq]
+      )
       return { items: page.items.map(participantView), pagination: page.pagination, counts, visibility }
     })
 

@@ -3,7 +3,7 @@ import { notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, DEFAULT_LIMIT, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { traced } from "../platform/traced"
@@ -40,17 +40,20 @@ export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
 
     /** One statement per page: readable spaces, pins, the stream and the counts. */
     const list = traced("Feed.list")(function*(viewer: Viewer, query: PageQuery) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, FeedCursor)
-      const scope = yield* scopeOf(viewer)
-      const rows = yield* repo.page(
-        scope,
-        after === undefined
-          ? undefined
-          : { pinned: after[0] === 1, key: { time: after[1], type: after[2], id: after[3].toLowerCase() } },
-        limit + 1
+      const page = yield* paginate(
+        query,
+        FeedCursor,
+        (after, limit) =>
+          Effect.flatMap(scopeOf(viewer), (scope) =>
+            repo.page(
+              scope,
+              after === undefined
+                ? undefined
+                : { pinned: after[0] === 1, key: { time: after[1], type: after[2], id: after[3].toLowerCase() } },
+              limit + 1
+            )),
+        (row) => [row.pinned ? 1 : 0, row.cursorTime, row.type, row.id]
       )
-      const page = toPage(rows, limit, (row) => [row.pinned ? 1 : 0, row.cursorTime, row.type, row.id])
       return { items: page.items.map(itemView), pagination: page.pagination }
     })
 

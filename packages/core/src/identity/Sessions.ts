@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import { OperatorAudit } from "../audit/OperatorAudit"
 import { notFound } from "../domain/AppError"
 import type { Account } from "../domain/Caller"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { orNotFound } from "../domain/found"
+import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requirePlatformAdmin } from "../domain/Policy"
 import { AccountGrants } from "../oauth/Grants"
 import { Ids } from "../platform/Ids"
@@ -83,14 +84,17 @@ export class Sessions extends Effect.Service<Sessions>()("@roda/core/Sessions", 
       })
 
     const list = traced("Sessions.list")(function*(account: Account, query: PageQuery) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, SessionCursor)
-      const rows = yield* repo.open(
-        account.id,
-        after === undefined ? undefined : { createdAt: new Date(after[0]), id: after[1] },
-        limit
+      const result = yield* paginate(
+        query,
+        SessionCursor,
+        (after, limit) =>
+          repo.open(
+            account.id,
+            after === undefined ? undefined : { createdAt: new Date(after[0]), id: after[1] },
+            limit
+          ),
+        (row) => [row.createdAt.toISOString(), row.id]
       )
-      const result = toPage(rows, limit, (row) => [row.createdAt.toISOString(), row.id])
       return {
         ...result,
         items: result.items.map((row) => ({
@@ -130,7 +134,7 @@ export class Sessions extends Effect.Service<Sessions>()("@roda/core/Sessions", 
     /** An operator ends every session and OAuth grant of an account, recorded in the operator audit log. */
     const endAllAsOperator = traced("Sessions.endAllAsOperator")(function*(operator: Account, accountId: string) {
       yield* requirePlatformAdmin(operator)
-      if (Option.isNone(yield* accounts.findById(accountId))) return yield* Effect.fail(notFound(M.accountNotFound))
+      yield* orNotFound(M.accountNotFound)(accounts.findById(accountId))
       return yield* transactional(sql)(
         Effect.tap(endEverything(accountId, "ended by a platform operator"), (ended) =>
           audit.record({

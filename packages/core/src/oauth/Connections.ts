@@ -3,7 +3,7 @@ import { forbidden, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { managerRoles } from "../domain/Role"
 import { traced } from "../platform/traced"
@@ -45,15 +45,21 @@ export class Connections extends Effect.Service<Connections>()("@roda/core/OAuth
       })
 
     const list = traced("OAuthConnections.list")(function*(member: Member, query: PageQuery) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const cursor = yield* decodeCursor(query.cursor, Cursor)
-      const rows = yield* repo.connections(
-        member.communityId,
-        managerRoles.includes(member.role) ? null : member.account.id,
-        cursor?.[0],
-        limit
+      return yield* paginate(
+        query,
+        Cursor,
+        (after, limit) =>
+          Effect.map(
+            repo.connections(
+              member.communityId,
+              managerRoles.includes(member.role) ? null : member.account.id,
+              after?.[0],
+              limit
+            ),
+            (rows) => rows.map(view)
+          ),
+        (row) => [row.id]
       )
-      return toPage(rows.map(view), limit, (row) => [row.id])
     })
 
     const disconnect = traced("OAuthConnections.disconnect")(function*(member: Member, id: string) {
@@ -75,12 +81,14 @@ export class Connections extends Effect.Service<Connections>()("@roda/core/OAuth
 
     const audit = traced("OAuthConnections.audit")(function*(member: Member, query: PageQuery) {
       yield* requireRole(member, managerRoles)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const cursor = yield* decodeCursor(query.cursor, Cursor)
-      const rows = yield* repo.audit(member.communityId, cursor?.[0], limit)
-      return toPage(
-        rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
-        limit,
+      return yield* paginate(
+        query,
+        Cursor,
+        (after, limit) =>
+          Effect.map(
+            repo.audit(member.communityId, after?.[0], limit),
+            (rows) => rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }))
+          ),
         (row) => [row.id]
       )
     })

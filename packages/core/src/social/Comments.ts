@@ -2,9 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
+import { orNotFound } from "../domain/found"
 import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { type PageQuery, paginate } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
@@ -77,9 +78,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
     const parentOf = (member: Member, itemType: CommentableType, itemId: string, parentId: string) =>
       Effect.gen(function*() {
         const id = parentId.trim().toLowerCase()
-        const row = yield* repo.lockParent(member.communityId, id)
-        if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.commentNotFound))
-        const parent = row.value
+        const parent = yield* orNotFound(Messages.commentNotFound)(repo.lockParent(member.communityId, id))
         if (parent.itemType !== itemType || parent.itemId !== itemId) {
           return yield* Effect.fail(invalidField("parentId", Messages.parentOtherItem))
         }
@@ -113,12 +112,17 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
 
     const list = traced("Comments.list")(
       function*(member: Member, itemType: CommentableType, itemId: string, query: PageQuery) {
-        const limit = query.limit ?? DEFAULT_LIMIT
-        const after = yield* decodeCursor(query.cursor, CommentCursor)
-        const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
-        const key = after === undefined ? undefined : [after[0].toLowerCase(), after[1].toLowerCase()] as const
-        const rows = yield* repo.list(member.communityId, itemType, item.id, key, limit)
-        const page = toPage(rows, limit, (row) => [row.threadId, row.id])
+        const page = yield* paginate(
+          query,
+          CommentCursor,
+          (after, limit) =>
+            Effect.gen(function*() {
+              const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
+              const key = after === undefined ? undefined : [after[0].toLowerCase(), after[1].toLowerCase()] as const
+              return yield* repo.list(member.communityId, itemType, item.id, key, limit)
+            }),
+          (row) => [row.threadId, row.id]
+        )
         return { items: yield* views(member, page.items), pagination: page.pagination }
       }
     )
@@ -132,9 +136,8 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
           yield* mentions.replace(member.communityId, "comment", comment.id, body)
         }))
         // Removed meanwhile (an edit and a removal at once): 404, as a moment later.
-        const row = yield* repo.find(member.communityId, comment.id)
-        if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.commentNotFound))
-        return (yield* views(member, [row.value]))[0]!
+        const row = yield* orNotFound(Messages.commentNotFound)(repo.find(member.communityId, comment.id))
+        return (yield* views(member, [row]))[0]!
       }
     )
 

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { forbidden, invalidField, notFound } from "../domain/AppError"
+import { forbidden, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
@@ -44,18 +44,16 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
      * member (400 `Espaço não encontrado…`), a `feed` space (400); then its content readable (403)
      * and the posting rule: `staff` spaces take posts from owner, admin, moderator only (403).
      */
+    const feedSpaceOf = access.spaceOf("feed", {
+      in: "body",
+      required: Messages.spaceIdRequired,
+      unknown: Messages.spaceNotFound,
+      otherModule: Messages.notAFeedSpace
+    })
     const postingSpace = (member: Member, spaceId: string | null | undefined) =>
       Effect.gen(function*() {
-        const id = spaceId?.trim().toLowerCase() ?? ""
-        if (id === "") return yield* Effect.fail(invalidField("spaceId", Messages.spaceIdRequired))
         const viewer = viewerOfMember(member)
-        const space = yield* access.space(viewer, id).pipe(
-          Effect.catchIf(
-            (error) => error.status === 404,
-            () => Effect.fail(invalidField("spaceId", Messages.spaceNotFound))
-          )
-        )
-        if (space.module !== "feed") return yield* Effect.fail(invalidField("spaceId", Messages.notAFeedSpace))
+        const space = yield* feedSpaceOf(viewer, spaceId)
         yield* access.readContent(viewer, space.spaceId)
         if (!space.isStaff && (yield* repo.postingPolicy(member.communityId, space.spaceId)) === "staff") {
           return yield* Effect.fail(forbidden(Messages.postingStaffOnly))

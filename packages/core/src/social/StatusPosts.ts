@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { notFound } from "../domain/AppError"
 import type { DeferredMember, Member } from "../domain/Caller"
+import { orNotFound } from "../domain/found"
 import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
@@ -56,9 +56,9 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
     const find = (member: Member, id: string) =>
       Effect.gen(function*() {
         const key = id.trim().toLowerCase()
-        const row = isUuid(key) ? yield* repo.findStatus(member.communityId, key) : Option.none()
-        if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.statusNotFound))
-        return row.value
+        return yield* orNotFound(Messages.statusNotFound)(
+          isUuid(key) ? repo.findStatus(member.communityId, key) : Effect.succeedNone
+        )
       })
 
     const one = (member: Member, id: string) =>
@@ -69,12 +69,18 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
         ))
 
     const list = traced("StatusPosts.list")(function*(viewer: Viewer, query: PageQuery) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, StatusCursor)
-      if (!(yield* items.statusPostsVisible(viewer))) return { items: [], pagination: { limit, nextCursor: null } }
-      const key = after === undefined ? undefined : [after[0], after[1].toLowerCase()] as const
-      const rows = yield* repo.listStatus(viewer.communityId, key, limit)
-      const page = toPage(rows, limit, (row) => [row.cursorTime, row.id])
+      const page = yield* paginate(
+        query,
+        StatusCursor,
+        (after, limit) =>
+          Effect.gen(function*() {
+            // hidden status posts: an empty page (`views` of no rows reads nothing)
+            if (!(yield* items.statusPostsVisible(viewer))) return []
+            const key = after === undefined ? undefined : [after[0], after[1].toLowerCase()] as const
+            return yield* repo.listStatus(viewer.communityId, key, limit)
+          }),
+        (row) => [row.cursorTime, row.id]
+      )
       return { items: yield* views(viewer, page.items), pagination: page.pagination }
     })
 

@@ -1,7 +1,8 @@
 import type { Statement } from "@effect/sql"
 import { Context, type Effect, Option } from "effect"
-import type { Coded, Forbidden, NotFound } from "../domain/AppError"
+import type { Coded, Forbidden, InvalidInput, NotFound } from "../domain/AppError"
 import type { Member, Visitor } from "../domain/Caller"
+import type { Message } from "../domain/Text"
 
 export type Visibility = "public" | "private" | "secret"
 
@@ -34,6 +35,31 @@ export interface SpaceAccess {
   readonly canReadContent: boolean
 }
 
+/** The modules of spaces that other features build on (`Modules.ts` lists them all). */
+export type SpaceModule = "feed" | "courses" | "certificates" | "events" | "call4papers"
+
+/** How `spaceOf` refuses a space, as the route that names it answers (each feature keeps its wording). */
+export type SpaceOfRefusals =
+  /**
+   * The `spaceId` of a body (a new course, event, post, call): missing, unknown or hidden from the
+   * viewer, or a space of another module, all 400 on `spaceId`.
+   */
+  | {
+    readonly in: "body"
+    readonly required: Message
+    readonly unknown: Message
+    readonly otherModule: Message
+  }
+  /** A space the path or the query names: unknown or hidden 404 (as `space`), of another module 404. */
+  | { readonly in: "path"; readonly otherModule: Message }
+
+/** What `spaceOf` fails with, as `refusals` say (403 only when it reads the content). */
+export type SpaceOfRefused<R extends SpaceOfRefusals> =
+  | ContentRefused
+  | (R extends { readonly in: "body"; readonly required: Message<infer A>; readonly unknown: Message<infer B> }
+    ? Coded<InvalidInput, A | B | R["otherModule"]["code"]>
+    : SpaceHidden | Coded<NotFound, R["otherModule"]["code"]>)
+
 /**
  * The one place that decides who sees what (issue: sections, spaces and courses):
  * - staff (owner, admin, moderator) see everything;
@@ -53,6 +79,15 @@ export class Access extends Context.Tag("@roda/core/Access")<Access, {
   readonly space: (viewer: Viewer, spaceId: string) => Effect.Effect<SpaceAccess, SpaceHidden>
   /** Like `space`, and 403 when the viewer may see the space but not read its content. */
   readonly readContent: (viewer: Viewer, spaceId: string) => Effect.Effect<SpaceAccess, SpaceHidden | ContentRefused>
+  /**
+   * The space of `module` that a request names, as `space` sees it (or, with `read`, as `readContent`:
+   * 403 before the module is checked), refused as `refusals` say. One lookup, like `space`.
+   */
+  readonly spaceOf: <const R extends SpaceOfRefusals>(
+    module: SpaceModule,
+    refusals: R,
+    options?: { readonly read?: boolean }
+  ) => (viewer: Viewer, spaceId: string | null | undefined) => Effect.Effect<SpaceAccess, SpaceOfRefused<R>>
   /** Ids of the community's spaces whose content the viewer may read (for filtering lists in SQL). */
   readonly readableSpaceIds: (viewer: Viewer) => Effect.Effect<ReadonlyArray<string>>
   /**

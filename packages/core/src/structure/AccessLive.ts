@@ -1,10 +1,19 @@
 import { Clock, Effect, Layer, Option } from "effect"
-import { forbidden, notFound } from "../domain/AppError"
+import { forbidden, invalidField, notFound, NotFound } from "../domain/AppError"
+import { orNotFound } from "../domain/found"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { isStaff } from "../domain/Role"
 import { traced } from "../platform/traced"
-import { Access, type CallerColumns, type SpaceAccess, type Viewer } from "./Access"
+import {
+  Access,
+  type CallerColumns,
+  type SpaceAccess,
+  type SpaceModule,
+  type SpaceOfRefused,
+  type SpaceOfRefusals,
+  type Viewer
+} from "./Access"
 import { audienceOf } from "./audience"
 import { StructureRepo } from "./Repo"
 
@@ -17,9 +26,9 @@ export const AccessLive = Layer.effect(
 
     const space = traced("Access.space")(function*(viewer: Viewer, spaceId: string) {
       if (!isUuid(spaceId)) return yield* Effect.fail(notFound(Messages.spaceUnknown))
-      const row = yield* repo.findSpace(viewer.communityId, spaceId.toLowerCase(), yield* audience(viewer))
-      if (Option.isNone(row)) return yield* Effect.fail(notFound(Messages.spaceUnknown))
-      const s = row.value
+      const s = yield* orNotFound(Messages.spaceUnknown)(
+        repo.findSpace(viewer.communityId, spaceId.toLowerCase(), yield* audience(viewer))
+      )
       return {
         spaceId: s.id,
         sectionId: s.sectionId,
@@ -37,6 +46,31 @@ export const AccessLive = Layer.effect(
       return access
     })
 
+    const spaceOf = <const R extends SpaceOfRefusals>(
+      module: SpaceModule,
+      refusals: R,
+      options?: { readonly read?: boolean }
+    ) => {
+      const lookup = options?.read === true ? readContent : space
+      return traced("Access.spaceOf")(function*(viewer: Viewer, spaceId: string | null | undefined) {
+        const id = spaceId?.trim().toLowerCase() ?? ""
+        if (refusals.in === "path") {
+          const found = yield* lookup(viewer, id)
+          if (found.module !== module) return yield* Effect.fail(notFound(refusals.otherModule))
+          return found
+        }
+        if (id === "") return yield* Effect.fail(invalidField("spaceId", refusals.required))
+        const found = yield* lookup(viewer, id).pipe(
+          Effect.catchIf(
+            (error) => error instanceof NotFound,
+            () => Effect.fail(invalidField("spaceId", refusals.unknown))
+          )
+        )
+        if (found.module !== module) return yield* Effect.fail(invalidField("spaceId", refusals.otherModule))
+        return found
+      }) as (viewer: Viewer, spaceId: string | null | undefined) => Effect.Effect<SpaceAccess, SpaceOfRefused<R>>
+    }
+
     const readableSpaceIds = traced("Access.readableSpaceIds")(function*(viewer: Viewer) {
       return yield* repo.readableSpaceIds(viewer.communityId, yield* audience(viewer))
     })
@@ -50,6 +84,6 @@ export const AccessLive = Layer.effect(
         (now) => repo.readableSpaces(communityId, { kind: "caller", caller, now: new Date(now) })
       )
 
-    return { space, readContent, readableSpaceIds, readableSpaces, readableSpacesOf }
+    return { space, readContent, spaceOf, readableSpaceIds, readableSpaces, readableSpacesOf }
   })
 ).pipe(Layer.provide(StructureRepo.Default))

@@ -1,10 +1,11 @@
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option, Schema } from "effect"
-import { conflict, invalidField, notFound } from "../domain/AppError"
+import { Clock, Effect, Schema } from "effect"
+import { conflict, invalidField } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
+import { orNotFound } from "../domain/found"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
@@ -33,16 +34,16 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
     const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
 
     const find = (communityId: string, id: string, who: ViewerAudience) =>
-      Effect.flatMap(
-        repo.findSection(communityId, id.toLowerCase(), who),
-        Option.match({ onNone: () => Effect.fail(notFound(Messages.sectionNotFound)), onSome: Effect.succeed })
-      )
+      orNotFound(Messages.sectionNotFound)(repo.findSection(communityId, id.toLowerCase(), who))
 
     const list = traced("Sections.list")(function*(viewer: Viewer, query: PageQuery) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, SectionCursor)
-      const rows = yield* repo.listSections(viewer.communityId, yield* audience(viewer), { limit, after })
-      const page = toPage(rows, limit, (row) => [row.position, row.id])
+      const page = yield* paginate(
+        query,
+        SectionCursor,
+        (after, limit) =>
+          Effect.flatMap(audience(viewer), (who) => repo.listSections(viewer.communityId, who, { limit, after })),
+        (row) => [row.position, row.id]
+      )
       return { items: page.items.map(sectionView), pagination: page.pagination }
     })
 
@@ -73,10 +74,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
       yield* requireRole(member, staffRoles)
       const communityId = member.communityId
       yield* transaction(Effect.gen(function*() {
-        const section = yield* Effect.flatMap(
-          repo.lockSection(communityId, id.toLowerCase()),
-          Option.match({ onNone: () => Effect.fail(notFound(Messages.sectionNotFound)), onSome: Effect.succeed })
-        )
+        const section = yield* orNotFound(Messages.sectionNotFound)(repo.lockSection(communityId, id.toLowerCase()))
         const visibility = changes.visibility
         if (visibility !== undefined && visibility !== section.visibility) {
           const tooOpen = (yield* repo.spacesOfSection(communityId, section.id)).find((space) =>
@@ -100,10 +98,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
       yield* requireRole(member, staffRoles)
       const communityId = member.communityId
       yield* transaction(Effect.gen(function*() {
-        const section = yield* Effect.flatMap(
-          repo.lockSection(communityId, id.toLowerCase()),
-          Option.match({ onNone: () => Effect.fail(notFound(Messages.sectionNotFound)), onSome: Effect.succeed })
-        )
+        const section = yield* orNotFound(Messages.sectionNotFound)(repo.lockSection(communityId, id.toLowerCase()))
         if ((yield* repo.spacesOfSection(communityId, section.id)).length > 0) {
           return yield* Effect.fail(conflict(Messages.sectionHasSpaces))
         }

@@ -1,10 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { conflict, invalidField, notFound } from "../domain/AppError"
+import { conflict, invalidField } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
+import { orNotFound } from "../domain/found"
 import { isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
+import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { Ids } from "../platform/Ids"
@@ -45,10 +46,7 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
     const sectionRefused = invalidField("sectionId", Messages.sectionOfSpaceNotFound)
 
     const find = (communityId: string, id: string, who: Audience) =>
-      Effect.flatMap(
-        repo.findSpace(communityId, id.toLowerCase(), who),
-        Option.match({ onNone: () => Effect.fail(notFound(Messages.spaceUnknown)), onSome: Effect.succeed })
-      )
+      orNotFound(Messages.spaceUnknown)(repo.findSpace(communityId, id.toLowerCase(), who))
 
     /** The section a space goes in, locked: 400 (spec §7) when missing or of another community. */
     const lockTargetSection = (communityId: string, sectionId: string | undefined) =>
@@ -68,14 +66,17 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
       viewer: Viewer,
       query: PageQuery & { sectionId?: string | undefined }
     ) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, SpaceCursor)
-      const rows = yield* repo.listSpaces(viewer.communityId, yield* audience(viewer), {
-        sectionId: query.sectionId?.toLowerCase(),
-        limit,
-        after
-      })
-      const page = toPage(rows, limit, (row) => [row.sectionPosition, row.position, row.id])
+      const page = yield* paginate(
+        query,
+        SpaceCursor,
+        (after, limit) =>
+          Effect.flatMap(
+            audience(viewer),
+            (who) =>
+              repo.listSpaces(viewer.communityId, who, { sectionId: query.sectionId?.toLowerCase(), limit, after })
+          ),
+        (row) => [row.sectionPosition, row.position, row.id]
+      )
       return { items: page.items.map(spaceView), pagination: page.pagination }
     })
 
@@ -128,10 +129,7 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
         const toLock = moving && isUuid(targetId!) ? [before.sectionId, targetId!.toLowerCase()] : [before.sectionId]
         for (const sectionId of toLock.sort()) yield* repo.lockSection(communityId, sectionId)
         const section = yield* lockTargetSection(communityId, targetId)
-        const current = yield* Effect.flatMap(
-          repo.lockSpace(communityId, spaceId),
-          Option.match({ onNone: () => Effect.fail(notFound(Messages.spaceUnknown)), onSome: Effect.succeed })
-        )
+        const current = yield* orNotFound(Messages.spaceUnknown)(repo.lockSpace(communityId, spaceId))
         if (current.sectionId !== before.sectionId) return false
         const visibility = input.visibility ?? current.visibility
         yield* withinSection(visibility, section)

@@ -1,8 +1,9 @@
 import { HttpServerRequest } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Memberships } from "../../communities/Memberships"
-import { forbidden, invalidField, notFound } from "../../domain/AppError"
+import { forbidden, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
+import { orNotFound } from "../../domain/found"
 import { isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { staffRoles } from "../../domain/Role"
@@ -18,9 +19,10 @@ export const makeApplyActingProfile = Effect.map(Memberships, (memberships) => {
       if (!isUuid(header)) {
         return yield* Effect.fail(invalidField("X-ProfileId", Messages.actingProfileInvalid, "headers"))
       }
-      const target = yield* memberships.profileRole(member.communityId, header.toLowerCase())
-      if (Option.isNone(target)) return yield* Effect.fail(notFound(Messages.actingProfileNotFound))
-      if (target.value === "owner" && member.role !== "owner") {
+      const target = yield* orNotFound(Messages.actingProfileNotFound)(
+        memberships.profileRole(member.communityId, header.toLowerCase())
+      )
+      if (target === "owner" && member.role !== "owner") {
         return yield* Effect.fail(forbidden(Messages.actingProfileForbidden))
       }
       return { ...member, actingProfileId: header.toLowerCase() }

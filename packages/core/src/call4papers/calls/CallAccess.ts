@@ -1,8 +1,9 @@
 import { Clock, Effect, Option } from "effect"
 import { notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
+import { orNotFound } from "../../domain/found"
 import { Access, type Viewer } from "../../structure/Access"
-import { notFoundAs, orNotFound } from "../lookups"
+import { notFoundAs } from "../lookups"
 import { CallRoles, type CallRolesOf, type CallRow, isPublicCall } from "./CallRoles"
 import { lower } from "./callRules"
 import { CallMessages } from "./messages"
@@ -22,14 +23,11 @@ export class CallAccess extends Effect.Service<CallAccess>()("@roda/core/call4pa
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     /** The space if it is a call4papers space the viewer may see; 404 otherwise. */
+    const callSpaceOf = (read: boolean) =>
+      access.spaceOf("call4papers", { in: "path", otherModule: CallMessages.notACallSpace }, { read })
+    const [seenCallSpace, readCallSpace] = [callSpaceOf(false), callSpaceOf(true)]
     const callSpace = (viewer: Viewer, spaceId: string, read: boolean) =>
-      Effect.gen(function*() {
-        const space = read
-          ? yield* access.readContent(viewer, lower(spaceId))
-          : yield* access.space(viewer, lower(spaceId))
-        if (space.module !== "call4papers") return yield* Effect.fail(notFound(CallMessages.notACallSpace))
-        return space
-      })
+      (read ? readCallSpace : seenCallSpace)(viewer, spaceId)
 
     /** Who may open a call in the space (`defaultSpaceMode` until staff configure it). */
     const modeOf = (communityId: string, spaceId: string) =>

@@ -2,11 +2,12 @@ import { Clock, Effect, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
 import { forbidden, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
-import type { PageQuery } from "../../domain/Pagination"
+import { orNotFound } from "../../domain/found"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
 import { traced } from "../../platform/traced"
-import { keysetPage, notFoundAs, orNotFound } from "../lookups"
+import { notFoundAs } from "../lookups"
 import { CallAccess } from "./CallAccess"
 import { CallRoles } from "./CallRoles"
 import { lower, taken, TimeCursor } from "./callRules"
@@ -38,7 +39,7 @@ export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/co
 
     const owners = traced("Calls.owners")(function*(member: Member, id: string, query: PageQuery) {
       const call = yield* managed(member, id)
-      const page = yield* keysetPage(
+      const page = yield* paginate(
         query,
         TimeCursor,
         (after, limit) => repo.listOwners(member.communityId, call.id, after, limit),
@@ -122,7 +123,7 @@ export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/co
 
     const reviewers = traced("Calls.reviewers")(function*(member: Member, trackId: string, query: PageQuery) {
       const { track } = yield* managedTrack(member, trackId)
-      const page = yield* keysetPage(
+      const page = yield* paginate(
         query,
         TimeCursor,
         (after, limit) => repo.listReviewers(member.communityId, track.id, after, limit),
@@ -190,7 +191,7 @@ export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/co
     })
 
     const myInvitations = traced("Calls.myInvitations")(function*(member: Member, query: PageQuery) {
-      const page = yield* keysetPage(
+      const page = yield* paginate(
         query,
         TimeCursor,
         (after, limit) => repo.pendingInvitations(member.communityId, member.profileId, after, limit),

@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
-import { invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { slugify } from "../../domain/Fields"
 import { requireRole, requireVerifiedEmail } from "../../domain/Policy"
@@ -32,16 +31,16 @@ export class CallLifecycle extends Effect.Service<CallLifecycle>()("@roda/core/c
     const { detailOf, managed, modeOf, seeCall } = yield* CallAccess
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
+    /** The space of a new call: given, visible and readable (403), a call4papers space (400 otherwise). */
+    const newCallSpace = access.spaceOf("call4papers", {
+      in: "body",
+      required: CallMessages.spaceIdRequired,
+      unknown: CallMessages.spaceNotFound,
+      otherModule: CallMessages.notACallSpace
+    }, { read: true })
+
     const open = traced("Calls.open")(function*(member: Member, input: NewCallInput) {
-      const spaceId = input.spaceId?.trim().toLowerCase() ?? ""
-      if (spaceId === "") return yield* Effect.fail(invalidField("spaceId", CallMessages.spaceIdRequired))
-      const space = yield* access.readContent(viewerOfMember(member), spaceId).pipe(
-        Effect.catchIf(
-          (error) => error.status === 404,
-          () => Effect.fail(invalidField("spaceId", CallMessages.spaceNotFound))
-        )
-      )
-      if (space.module !== "call4papers") return yield* Effect.fail(invalidField("spaceId", CallMessages.notACallSpace))
+      const space = yield* newCallSpace(viewerOfMember(member), input.spaceId)
       const { mode } = yield* modeOf(member.communityId, space.spaceId)
       if (mode !== "members") yield* requireRole(member, staffRoles)
       // issue 52: opening a call needs a confirmed e-mail

@@ -1,10 +1,11 @@
 import { Clock, Effect, Option } from "effect"
 import type { Member } from "../../domain/Caller"
+import { orNotFound } from "../../domain/found"
+import { paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { isStaff, staffRoles } from "../../domain/Role"
 import { traced } from "../../platform/traced"
 import { type Viewer, viewerOfMember } from "../../structure/Access"
-import { keysetPage, orNotFound } from "../lookups"
 import { CallAccess } from "./CallAccess"
 import { CallRoles } from "./CallRoles"
 import { type CallQuery, TimeCursor } from "./callRules"
@@ -48,7 +49,7 @@ export class CallSpaces extends Effect.Service<CallSpaces>()("@roda/core/call4pa
     const spaceCalls = traced("Calls.spaceCalls")(function*(viewer: Viewer, spaceId: string, query: CallQuery) {
       const space = yield* callSpace(viewer, spaceId, true)
       const member = Option.getOrUndefined(viewer.member)
-      const page = yield* keysetPage(
+      const page = yield* paginate(
         query,
         TimeCursor,
         (after, limit) =>

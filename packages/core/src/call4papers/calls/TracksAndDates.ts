@@ -1,12 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import type { Member } from "../../domain/Caller"
-import type { PageQuery } from "../../domain/Pagination"
+import { orNotFound } from "../../domain/found"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { type Viewer } from "../../structure/Access"
-import { keysetPage, notFoundAs, orNotFound } from "../lookups"
+import { notFoundAs } from "../lookups"
 import { CallAccess } from "./CallAccess"
 import { CallRoles } from "./CallRoles"
 import {
@@ -35,7 +36,7 @@ export class TracksAndDates extends Effect.Service<TracksAndDates>()("@roda/core
 
     const tracks = traced("Calls.tracks")(function*(viewer: Viewer, id: string, query: PageQuery) {
       const { call } = yield* seeCall(viewer, id)
-      const page = yield* keysetPage(
+      const page = yield* paginate(
         query,
         TrackCursor,
         (after, limit) => repo.listTracks(viewer.communityId, call.id, after, limit),
@@ -92,7 +93,7 @@ export class TracksAndDates extends Effect.Service<TracksAndDates>()("@roda/core
 
     const eventDates = traced("Calls.eventDates")(function*(viewer: Viewer, id: string, query: PageQuery) {
       const { call } = yield* seeCall(viewer, id)
-      const page = yield* keysetPage(
+      const page = yield* paginate(
         query,
         DateCursor,
         (after, limit) => repo.listDates(viewer.communityId, call.id, after, limit),

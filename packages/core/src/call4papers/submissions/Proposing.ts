@@ -2,11 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import { conflict, fieldError } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
+import { type Page, paginate } from "../../domain/Pagination"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { acceptsSubmissions, CallRoles } from "../calls/CallRoles"
-import { keysetPage, type Page } from "../lookups"
 import { SubmissionMessages as M } from "./messages"
 import { type SubmissionRow, SubmissionsRepo } from "./Repo"
 import { SubmissionAccess } from "./SubmissionAccess"
@@ -194,7 +194,7 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
     /** Organisers see every submission but others' drafts; reviewers their tracks'; everyone their own. */
     const list = traced("Submissions.list")(function*(member: Member, callId: string, query: SubmissionQuery) {
       const { call, roles } = yield* visibleCall(member, callId)
-      const page = yield* keysetPage(query, IdCursor, (after, limit) =>
+      const page = yield* paginate(query, IdCursor, (after, limit) =>
         repo.list(member.communityId, call.id, {
           ownProfileId: member.actingProfileId,
           all: roles.organiser,
@@ -217,7 +217,7 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
     const mine = traced("Submissions.mine")(
       function*(member: Member, callId: string | undefined, query: SubmissionQuery) {
         const call = callId === undefined ? undefined : yield* calls.callFor(member.communityId, callId)
-        const page = yield* keysetPage(
+        const page = yield* paginate(
           query,
           IdCursor,
           (after, limit) =>

@@ -1,10 +1,9 @@
 import { Clock, Effect } from "effect"
 import { conflict, fieldError, forbidden } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
-import type { PageQuery } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { traced } from "../../platform/traced"
 import { requireOrganiser } from "../calls/Policy"
-import { keysetPage } from "../lookups"
 import { SubmissionMessages as M } from "./messages"
 import { openStatuses } from "./Policy"
 import { SubmissionsRepo } from "./Repo"
@@ -74,7 +73,7 @@ export class Reviewing extends Effect.Service<Reviewing>()("@roda/core/call4pape
       member: Member,
       query: PageQuery & { readonly pending?: "true" | "false" | undefined }
     ) {
-      const page = yield* keysetPage(
+      const page = yield* paginate(
         query,
         IdCursor,
         (after, limit) =>

@@ -1,12 +1,11 @@
 import { Clock, Effect } from "effect"
 import { conflict, fieldError, forbidden, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
-import type { PageQuery } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { isStaff } from "../../domain/Role"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
 import { requireOrganiser } from "../calls/Policy"
-import { keysetPage } from "../lookups"
 import { SubmissionMessages as M } from "./messages"
 import { SubmissionsRepo } from "./Repo"
 import { SubmissionAccess } from "./SubmissionAccess"
@@ -37,7 +36,7 @@ export class SpeakerBank extends Effect.Service<SpeakerBank>()("@roda/core/call4
 
     const speakers = traced("Submissions.speakers")(function*(member: Member, query: PageQuery) {
       const ownerProfileId = yield* bankScope(member)
-      const page = yield* keysetPage(
+      const page = yield* paginate(
         query,
         IdCursor,
         (after, limit) => repo.bank(member.communityId, { after, limit, ownerProfileId }),

@@ -1,10 +1,9 @@
 import { Clock, Effect } from "effect"
 import { conflict, fieldError, forbidden } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
-import type { PageQuery } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { traced } from "../../platform/traced"
 import { requireOrganiser } from "../calls/Policy"
-import { keysetPage } from "../lookups"
 import { SubmissionMessages as M } from "./messages"
 import { openStatuses } from "./Policy"
 import { SubmissionsRepo } from "./Repo"
@@ -23,7 +22,7 @@ export class Voting extends Effect.Service<Voting>()("@roda/core/call4papers/Vot
     const ballot = traced("Submissions.ballot")(function*(member: Member, callId: string, query: PageQuery) {
       const { call, roles } = yield* visibleCall(member, callId)
       yield* requireVoting(call)
-      const page = yield* keysetPage(
+      const page = yield* paginate(
         query,
         IdCursor,
         (after, limit) => repo.ballot(member.communityId, call.id, member.actingProfileId, { after, limit }),

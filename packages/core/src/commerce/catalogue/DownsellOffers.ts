@@ -1,8 +1,8 @@
-import { Clock, Effect, Option, Schema } from "effect"
-import { notFound } from "../../domain/AppError"
+import { Clock, Effect, Schema } from "effect"
 import type { Member } from "../../domain/Caller"
+import { orNotFound } from "../../domain/found"
 import { Uuid } from "../../domain/Ids"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
@@ -48,18 +48,20 @@ export class DownsellOffers extends Effect.Service<DownsellOffers>()("@roda/core
     const find = (communityId: string, planId: string, offerId: string) =>
       Effect.gen(function*() {
         const plan = yield* plans.find(communityId, planId)
-        const offer = yield* repo.find(communityId, plan.id, offerId.toLowerCase())
-        if (Option.isNone(offer)) return yield* Effect.fail(notFound(catalogueMessages.downsellOfferNotFound))
-        return offer.value
+        return yield* orNotFound(catalogueMessages.downsellOfferNotFound)(
+          repo.find(communityId, plan.id, offerId.toLowerCase())
+        )
       })
 
     const list = traced("DownsellOffers.list")(function*(member: Member, planId: string, query: PageQuery) {
       yield* requireRole(member, catalogueReaders)
       const plan = yield* plans.find(member.communityId, planId)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, OfferCursor)
-      const rows = yield* repo.list(member.communityId, plan.id, { limit, after: after?.[0].toLowerCase() })
-      const page = toPage(rows, limit, (row) => [row.id])
+      const page = yield* paginate(
+        query,
+        OfferCursor,
+        (after, limit) => repo.list(member.communityId, plan.id, { limit, after: after?.[0].toLowerCase() }),
+        (row) => [row.id]
+      )
       return { items: page.items.map(offerView), pagination: page.pagination }
     })
 

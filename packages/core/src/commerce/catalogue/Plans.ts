@@ -5,7 +5,7 @@ import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { CursorPart, type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
@@ -109,13 +109,16 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
 
     const list = traced("Plans.list")(function*(member: Member, query: PageQuery) {
       yield* requireRole(member, catalogueReaders)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, PlanCursor)
-      const rows = yield* repo.list(member.communityId, {
-        limit,
-        after: after === undefined ? undefined : [after[0], after[1].toLowerCase()]
-      })
-      const page = toPage(rows, limit, (row) => [row.position, row.id])
+      const page = yield* paginate(
+        query,
+        PlanCursor,
+        (after, limit) =>
+          repo.list(member.communityId, {
+            limit,
+            after: after === undefined ? undefined : [after[0], after[1].toLowerCase()]
+          }),
+        (row) => [row.position, row.id]
+      )
       const links = yield* repo.links(member.communityId, page.items.map((row) => row.id))
       return { items: page.items.map((row) => planView(row, links)), pagination: page.pagination }
     })

@@ -4,7 +4,7 @@ import { conflict, forbidden, invalidField, notFound } from "../../domain/AppErr
 import type { Member } from "../../domain/Caller"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
 import { Ids } from "../../platform/Ids"
@@ -95,15 +95,18 @@ export class Products extends Effect.Service<Products>()("@roda/core/Products", 
 
     const list = traced("Products.list")(function*(member: Member, query: ProductQuery) {
       yield* requireRole(member, catalogueReaders)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, ProductCursor)
-      const rows = yield* repo.list(member.communityId, {
-        limit,
-        type: query.type,
-        status: query.status,
-        after: after?.[0].toLowerCase()
-      })
-      const page = toPage(rows, limit, (row) => [row.id])
+      const page = yield* paginate(
+        query,
+        ProductCursor,
+        (after, limit) =>
+          repo.list(member.communityId, {
+            limit,
+            type: query.type,
+            status: query.status,
+            after: after?.[0].toLowerCase()
+          }),
+        (row) => [row.id]
+      )
       return { items: page.items.map(productView), pagination: page.pagination }
     })
 

@@ -3,7 +3,7 @@ import { invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
 import { Uuid } from "../../domain/Ids"
-import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { CursorPart, type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
@@ -76,13 +76,16 @@ export class Tiers extends Effect.Service<Tiers>()("@roda/core/Tiers", {
       )
 
     const list = traced("Tiers.list")(function*(communityId: string, query: PageQuery) {
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, TierCursor)
-      const rows = yield* repo.list(communityId, {
-        limit,
-        after: after === undefined ? undefined : [after[0], after[1].toLowerCase()]
-      })
-      const page = toPage(rows, limit, (row) => [row.position, row.id])
+      const page = yield* paginate(
+        query,
+        TierCursor,
+        (after, limit) =>
+          repo.list(communityId, {
+            limit,
+            after: after === undefined ? undefined : [after[0], after[1].toLowerCase()]
+          }),
+        (row) => [row.position, row.id]
+      )
       const options = yield* repo.activeOptions(communityId, page.items.map((row) => row.subscriptionGroupId))
       return { items: page.items.map((row) => tierView(row, options)), pagination: page.pagination }
     })

@@ -2,7 +2,6 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { Profiles } from "../../communities/Profiles"
 import {
-  badRequest,
   conflict,
   fieldError,
   forbidden,
@@ -14,27 +13,24 @@ import {
 import type { Member, Visitor } from "../../domain/Caller"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
-import { type PaymentMethod, paymentMethods as allPaymentMethods } from "../../domain/Money"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import type { PostalAddress } from "../../domain/PostalAddress"
 import { managerRoles } from "../../domain/Role"
 import { brazilianTaxIdKind } from "../../domain/TaxId"
-import { SellingStatus } from "../../money/accounts/SellingStatus"
-import { Pricing } from "../../money/ledger/Pricing"
 import { Ids } from "../../platform/Ids"
 import { type ChargeRequest, PaymentGateway } from "../../platform/PaymentGateway"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
-import { type SellableProduct, SellableProducts } from "../catalogue/SellableProducts"
 import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
-import { Subscribing } from "../subscriptions/Subscribing"
-import { Disputes } from "./Disputes"
-import { LateRefunds } from "./LateRefunds"
 import { checkoutMessages as M } from "./messages"
+import { CheckoutQuotes, type QuoteInput, soldOut } from "./Quotes"
 import { CheckoutRepo } from "./Repo"
 import { Settlement } from "./Settlement"
 import { chargeView } from "./view"
+import { CheckoutWebhooks } from "./Webhooks"
+
+export { MAX_CHARGE_TOTAL, type QuoteInput } from "./Quotes"
 
 const PurchaseCursor = Schema.Tuple(Uuid)
 
@@ -44,27 +40,9 @@ const sha256Hex = (text: string) =>
     Effect.map((digest) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join(""))
   )
 
-const soldOut = conflict(M.soldOut, [fieldError("productId", M.soldOut)])
-
 /** A request holding the same Idempotency-Key is waited for this many rounds of `KEY_WAIT_MS`. */
 const KEY_WAIT_ROUNDS = 600
 const KEY_WAIT_MS = "50 millis"
-
-/**
- * The largest total of one charge, in minor units (option or product − coupon + add-ons + interest):
- * 10^10 (R$ 100 million). Far below what bigint columns and a JS number hold exactly, so ledger
- * balances of many such sales stay exact too.
- */
-export const MAX_CHARGE_TOTAL = 10_000_000_000
-
-export interface QuoteInput {
-  readonly productId: string
-  readonly subscriptionGroupId?: string | undefined
-  readonly addOnProductIds?: ReadonlyArray<string> | undefined
-  readonly paymentMethod: PaymentMethod
-  readonly installments?: number | undefined
-  readonly couponCode?: string | undefined
-}
 
 export interface Buyer {
   readonly name: string
@@ -82,143 +60,23 @@ export interface CheckoutInput extends QuoteInput {
  * Checkout (issue: selling): prices a product or a plan's billing option (coupon, installments),
  * creates the buyer's membership when missing, holds stock and coupon, charges through the
  * `PaymentGateway`, and settles paid charges (`Settlement`). Everything a checkout writes commits
- * together or not at all.
+ * together or not at all. Prices come from `CheckoutQuotes`, gateway notifications go to
+ * `CheckoutWebhooks`; this service offers both.
  */
 export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* CheckoutRepo
-    const catalogue = yield* SellableProducts
-    const selling = yield* SellingStatus
-    const pricing = yield* Pricing
     const coupons = yield* CouponRedemption
     const gateway = yield* PaymentGateway
     const profiles = yield* Profiles
     const stock = yield* Stock
     const settlement = yield* Settlement
-    const subscribing = yield* Subscribing
-    const lateRefunds = yield* LateRefunds
-    const disputes = yield* Disputes
     const ids = yield* Ids
+    const quotes = yield* CheckoutQuotes
+    const webhooks = yield* CheckoutWebhooks
     const transaction = transactional(sql)
-
-    /** Spec §7: approved business information (403), then approved payout settings (400). */
-    const requireSelling = (communityId: string) =>
-      Effect.gen(function*() {
-        const business = yield* selling.approvedBusiness(communityId)
-        if (Option.isNone(business)) return yield* Effect.fail(forbidden(Messages.checkoutNeedsApprovedBusiness))
-        if (!(yield* selling.payoutsApproved(communityId))) {
-          return yield* Effect.fail(badRequest(Messages.paymentNotConfigured))
-        }
-        return business.value
-      })
-
-    const config = traced("Checkout.config")(function*(visitor: Visitor) {
-      const business = yield* requireSelling(visitor.communityId)
-      const gatewayMax = gateway.maxInstallments(business.country)
-      const paymentMethods = yield* Effect.forEach(
-        allPaymentMethods.filter((method) => gateway.paymentMethods.includes(method)),
-        (method) =>
-          Effect.map(pricing.installmentTerms(visitor.communityId, method), (terms) => ({
-            method,
-            ...terms,
-            maxInstallments: Math.min(terms.maxInstallments, gatewayMax)
-          }))
-      )
-      return {
-        currency: business.currency,
-        country: business.country,
-        paymentMethods,
-        gateway: gateway.name,
-        sandbox: gateway.isSandbox
-      }
-    })
-
-    /** The plan the product is sold under, and the add-ons asked for (all checked against the plan). */
-    const planOf = (communityId: string, product: SellableProduct, input: QuoteInput) =>
-      Effect.gen(function*() {
-        const addOnIds = [...new Set(input.addOnProductIds ?? [])]
-        if (product.type === "ONE_TIME") {
-          if (input.subscriptionGroupId !== undefined || addOnIds.length > 0) {
-            return yield* Effect.fail(invalidField("addOnProductIds", M.addOnsOnlyWithPlan))
-          }
-          return { groupId: null, addOns: [] as ReadonlyArray<SellableProduct> }
-        }
-        let groupId = input.subscriptionGroupId
-        if (groupId === undefined) {
-          // An option may belong to several plans: only an unambiguous one is picked for the buyer.
-          const offering = yield* catalogue.plansOffering(communityId, product.id)
-          if (offering.length !== 1) {
-            return yield* Effect.fail(
-              invalidField("subscriptionGroupId", offering.length === 0 ? M.planRequired : M.planAmbiguous)
-            )
-          }
-          groupId = offering[0]!
-        } else if ((yield* catalogue.planProducts(communityId, groupId, "option", [product.id])).length === 0) {
-          return yield* Effect.fail(invalidField("productId", M.notAPlanOption))
-        }
-        const addOns = yield* catalogue.planProducts(communityId, groupId, "add_on", addOnIds)
-        if (addOns.length !== addOnIds.length || addOns.some((addOn) => addOn.status !== "ACTIVE")) {
-          return yield* Effect.fail(invalidField("addOnProductIds", M.addOnNotInPlan))
-        }
-        return { groupId, addOns }
-      })
-
-    /** What the buyer would pay: the one computation behind quote and checkout. */
-    const price = (communityId: string, input: QuoteInput) =>
-      Effect.gen(function*() {
-        const found = yield* catalogue.product(communityId, input.productId)
-        if (Option.isNone(found)) return yield* Effect.fail(notFound(Messages.productNotFound))
-        const product = found.value
-        if (product.status !== "ACTIVE") return yield* Effect.fail(invalidField("productId", M.productNotForSale))
-        const { addOns, groupId } = yield* planOf(communityId, product, input)
-        if (!product.allowedPaymentMethods.includes(input.paymentMethod)) {
-          return yield* Effect.fail(
-            invalidField("paymentMethod", M.methodNotAllowed(input.paymentMethod, product.allowedPaymentMethods))
-          )
-        }
-        // Stock is checked before the coupon (a read here; checkout takes the unit with a conditional UPDATE).
-        if (product.hasStock && (product.stockQuantity ?? 0) < 1) return yield* Effect.fail(soldOut)
-        const coupon = input.couponCode === undefined ? undefined : yield* coupons.apply({
-          communityId,
-          code: input.couponCode,
-          productId: product.id,
-          amount: product.price,
-          currency: product.currency
-        })
-        const addOnTotal = addOns.reduce((sum, addOn) => sum + addOn.price, 0)
-        const discount = coupon?.discount ?? 0
-        const amount = product.price - discount + addOnTotal
-        if (amount > MAX_CHARGE_TOTAL) {
-          const param = addOns.length > 0 ? "addOnProductIds" : "productId"
-          return yield* Effect.fail(invalidField(param, M.totalTooLarge(MAX_CHARGE_TOTAL)))
-        }
-        const amounts = yield* pricing.price({
-          communityId,
-          amount,
-          currency: product.currency,
-          paymentMethod: input.paymentMethod,
-          installments: input.installments ?? 1
-        })
-        if (amounts.total > MAX_CHARGE_TOTAL) {
-          return yield* Effect.fail(invalidField("installments", M.totalTooLarge(MAX_CHARGE_TOTAL)))
-        }
-        return { product, groupId, addOns, coupon, listAmount: product.price + addOnTotal, discount, amounts }
-      })
-
-    const quote = traced("Checkout.quote")(function*(visitor: Visitor, input: QuoteInput) {
-      yield* requireSelling(visitor.communityId)
-      const priced = yield* price(visitor.communityId, input)
-      return {
-        productId: priced.product.id,
-        subscriptionGroupId: priced.groupId,
-        addOnProductIds: priced.addOns.map((addOn) => addOn.id),
-        couponCode: priced.coupon?.code ?? null,
-        listAmount: priced.listAmount,
-        discount: priced.discount,
-        ...priced.amounts
-      }
-    })
+    const { price, requireSelling } = quotes
 
     /** The buyer's profile: the caller's, or the member with the buyer's e-mail (created when missing). */
     const buyerProfile = (visitor: Visitor, buyer: Buyer | undefined, country: string) =>
@@ -460,114 +318,30 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
       }))
       return yield* chargeOf(visitor, id)
     })
-
-    /**
-     * A gateway notification: verified by the gateway layer, handled once per event id (the id is
-     * stored in the same transaction as the effect, so the answer is 2xx only once both are
-     * committed, and a retried delivery after a failure is handled again). Events may arrive in any
-     * order: a refund or a lost dispute of a charge still pending here settles the sale first. An
-     * event about a subscription's own charge (a renewal billing) goes to subscriptions; one about a
-     * charge nobody here knows is, at a gateway shared with other systems (`foreignChargesExist`),
-     * acknowledged and recorded as ignored. A payment of a charge already over here (expired,
-     * failed, canceled) is refunded automatically (`LateRefunds`), the gateway asked after the commit.
-     */
-    const webhook = traced("Checkout.webhook")(
-      function*(gatewayName: string, headers: Readonly<Record<string, string | undefined>>, body: string) {
-        if (gatewayName !== gateway.name) return yield* Effect.fail(notFound(M.unknownGateway))
-        const parsed = yield* gateway.parseWebhook(headers, body)
-        if (Option.isNone(parsed)) return yield* Effect.fail(badRequest(M.webhookInvalid))
-        const event = parsed.value
-        const answer = (chargeId: string | null, status: string | null, ignored = false) => ({
-          eventId: event.eventId,
-          duplicate: false,
-          chargeId,
-          status,
-          ignored
-        })
-        const handled = yield* transaction(Effect.gen(function*() {
-          if (!(yield* repo.recordEvent(gateway.name, event.eventId))) {
-            return { answer: { ...answer(null, null), duplicate: true }, lateRefund: null, communityId: "" }
-          }
-          const ignore = Effect.as(repo.markEventIgnored(gateway.name, event.eventId), {
-            answer: answer(null, null, true),
-            lateRefund: null,
-            communityId: ""
-          })
-          if (event.type === "other") return yield* ignore
-          const found = yield* repo.chargeAtGateway(gateway.name, event.gatewayChargeId, event.chargeId)
-          if (Option.isNone(found)) {
-            const billing = yield* subscribing.gatewayEvent(event)
-            if (Option.isSome(billing)) {
-              return { answer: answer(null, billing.value), lateRefund: null, communityId: "" }
-            }
-            if (gateway.foreignChargesExist === true) return yield* ignore
-            return yield* Effect.fail(notFound(M.chargeNotFound))
-          }
-          const row = found.value
-          const paid = {
-            _tag: "Paid",
-            gatewayChargeId: event.gatewayChargeId,
-            ...(event.settledTo === undefined ? {} : { settledTo: event.settledTo })
-          } as const
-          let lateRefund: string | null = null
-          if (event.type === "charge.paid") {
-            if (row.status === "expired" || row.status === "failed") lateRefund = yield* lateRefunds.reserve(row)
-            else yield* settlement.applyOutcome(row.communityId, row.id, paid)
-          }
-          if (event.type === "charge.expired" && row.status === "pending") {
-            if (row.submittedAt === null) {
-              yield* settlement.applyOutcome(row.communityId, row.id, { ...paid, _tag: "Failed", reason: "canceled" })
-            } else yield* settlement.expire(row)
-          }
-          if (event.type === "charge.refunded" || event.type === "charge.dispute_lost") {
-            yield* settlement.applyOutcome(row.communityId, row.id, paid)
-            const posted = yield* settlement.gatewayRefund(row.communityId, row.id, {
-              kind: event.type === "charge.refunded" ? "refund" : "chargeback",
-              amount: event.amount ?? 0,
-              reference: event.eventId
-            })
-            // the first charge of a subscription given back (in full, or a lost dispute): its access ends
-            const takenBack = event.type === "charge.dispute_lost" || (event.amount ?? 0) >= row.total
-            if (row.subscriptionGroupId !== null && posted > 0 && takenBack) {
-              yield* subscribing.chargeTakenBack(row.id)
-            }
-          }
-          if (event.type === "charge.dispute" && event.dispute !== undefined) {
-            yield* settlement.applyOutcome(row.communityId, row.id, paid)
-            yield* disputes.fromGateway(yield* settlement.chargeRow(row.communityId, row.id), event.dispute)
-          }
-          const after = yield* settlement.chargeRow(row.communityId, row.id)
-          return { answer: answer(row.id, after.status), lateRefund, communityId: row.communityId }
-        }))
-        if (handled.lateRefund !== null) {
-          // the event is kept either way: a gateway failure here is retried by the refund's job
-          yield* Effect.ignore(Effect.catchAllDefect(
-            lateRefunds.complete(handled.communityId, handled.lateRefund),
-            () => Effect.void
-          ))
-        }
-        return handled.answer
-      }
-    )
-
     /** The member's own purchases, newest first. */
     const purchases = traced("Checkout.purchases")(function*(member: Member, query: PageQuery) {
-      const cursor = yield* decodeCursor(query.cursor, PurchaseCursor)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const rows = yield* repo.purchasesOf(member.communityId, member.profileId, cursor?.[0], limit)
-      return toPage(rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), limit, (row) => [row.id])
+      return yield* paginate(
+        query,
+        PurchaseCursor,
+        (after, limit) =>
+          Effect.map(
+            repo.purchasesOf(member.communityId, member.profileId, after?.[0], limit),
+            (rows) => rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }))
+          ),
+        (row) => [row.id]
+      )
     })
 
     return {
-      config,
-      quote,
+      config: quotes.config,
+      quote: quotes.quote,
       checkout,
       charge: chargeOf,
       sandboxPay,
-      webhook,
+      webhook: webhooks.webhook,
       purchases,
       expireDue: settlement.expireDue
     }
   }),
-  dependencies: [CheckoutRepo.Default, LateRefunds.Default, Disputes.Default]
+  dependencies: [CheckoutRepo.Default, CheckoutQuotes.Default, CheckoutWebhooks.Default]
 }) {}

@@ -1,12 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
+import { badRequest, conflict, fieldError, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { csvLine } from "../../domain/Csv"
 import { rangeEnd, rangeStart } from "../../domain/DateRange"
+import { orNotFound } from "../../domain/found"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { managerRoles, type Role } from "../../domain/Role"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
@@ -164,10 +165,12 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
     const list = traced("Refunds.list")(function*(member: Member, query: SaleQuery) {
       yield* requireRole(member, salesReaders)
       const filter = yield* filterOf(query)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const cursor = yield* decodeCursor(query.cursor, SaleCursor)
-      const rows = yield* repo.list(member.communityId, { ...filter, before: cursor?.[0], limit })
-      const page = toPage(rows, limit, (row) => [row.id])
+      const page = yield* paginate(
+        query,
+        SaleCursor,
+        (after, limit) => repo.list(member.communityId, { ...filter, before: after?.[0], limit }),
+        (row) => [row.id]
+      )
       return { items: page.items.map(saleView), pagination: page.pagination }
     })
 
@@ -267,9 +270,7 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
         fieldError("Idempotency-Key", Messages.idempotencyKeyReused, "headers")
       ])
       const pending = yield* transactional(sql)(Effect.gen(function*() {
-        const found = yield* repo.sale(communityId, id)
-        if (Option.isNone(found)) return yield* Effect.fail(notFound(M.purchaseNotFound))
-        const sale = found.value
+        const sale = yield* orNotFound(M.purchaseNotFound)(repo.sale(communityId, id))
         // One refund of a charge at a time: the rest is read under the lock.
         const locked = yield* repo.lockCharge(communityId, sale.chargeId)
         if (idempotencyKey !== undefined) {

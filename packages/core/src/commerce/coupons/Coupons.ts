@@ -5,7 +5,7 @@ import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
 import { isUuid, Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
 import { Ids } from "../../platform/Ids"
@@ -110,11 +110,13 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
 
     const list = traced("Coupons.list")(function*(member: Member, query: CouponQuery) {
       yield* requireRole(member, couponReaders)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, IdCursor)
       const at = yield* now
-      const rows = yield* repo.list(member.communityId, { limit, after: after?.[0], status: query.status, now: at })
-      const page = toPage(rows, limit, (row) => [row.id])
+      const page = yield* paginate(
+        query,
+        IdCursor,
+        (after, limit) => repo.list(member.communityId, { limit, after: after?.[0], status: query.status, now: at }),
+        (row) => [row.id]
+      )
       return { items: page.items.map((row) => couponView(row, at)), pagination: page.pagination }
     })
 
@@ -156,11 +158,12 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
     const detail = traced("Coupons.detail")(function*(member: Member, idOrCode: string) {
       yield* requireRole(member, couponReaders)
       const key = idOrCode.trim()
-      const found = isUuid(key)
-        ? yield* repo.find(member.communityId, key.toLowerCase())
-        : yield* repo.findByCode(member.communityId, normaliseCode(key))
-      if (Option.isNone(found)) return yield* Effect.fail(notFound(couponMessages.couponNotFound))
-      return couponView(found.value, yield* now)
+      const found = yield* orNotFound(couponMessages.couponNotFound)(
+        isUuid(key)
+          ? repo.find(member.communityId, key.toLowerCase())
+          : repo.findByCode(member.communityId, normaliseCode(key))
+      )
+      return couponView(found, yield* now)
     })
 
     const update = traced("Coupons.update")(function*(member: Member, id: string, input: CouponChangesInput) {
@@ -240,14 +243,13 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
     const usage = traced("Coupons.usage")(function*(member: Member, id: string, query: UsageQuery) {
       yield* requireRole(member, couponReaders)
       const coupon = yield* find(member.communityId, id)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, IdCursor)
-      const rows = yield* redemptions.usage(member.communityId, coupon.id, {
-        limit,
-        after: after?.[0],
-        status: query.status
-      })
-      const page = toPage(rows, limit, (row) => [row.id])
+      const page = yield* paginate(
+        query,
+        IdCursor,
+        (after, limit) =>
+          redemptions.usage(member.communityId, coupon.id, { limit, after: after?.[0], status: query.status }),
+        (row) => [row.id]
+      )
       return { items: page.items.map(redemptionView), pagination: page.pagination }
     })
 

@@ -2,7 +2,7 @@ import { Effect, Option, Schema } from "effect"
 import { invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { rangeEnd, rangeStart } from "../../domain/DateRange"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { traced } from "../../platform/traced"
 import { SellingStatus } from "../accounts/SellingStatus"
@@ -51,19 +51,24 @@ export class Ledger extends Effect.Service<Ledger>()("@roda/core/Ledger", {
       if (from !== undefined && until !== undefined && from.getTime() >= until.getTime()) {
         return yield* Effect.fail(invalidField("to", ledgerMessages.periodOrder, "query"))
       }
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const after = yield* decodeCursor(query.cursor, StatementCursor)
-      yield* journal.releaseDue(member.communityId)
-      const rows = yield* repo.statement(member.communityId, {
-        accounts: query.account ? [query.account] : communityAccounts,
-        kind: query.kind,
-        currency: query.currency,
-        from,
-        until,
-        beforeSeq: after?.[0],
-        limit
-      })
-      const page = toPage(rows, limit, (row) => [String(row.seq)])
+      const page = yield* paginate(
+        query,
+        StatementCursor,
+        (after, limit) =>
+          Effect.zipRight(
+            journal.releaseDue(member.communityId),
+            repo.statement(member.communityId, {
+              accounts: query.account ? [query.account] : communityAccounts,
+              kind: query.kind,
+              currency: query.currency,
+              from,
+              until,
+              beforeSeq: after?.[0],
+              limit
+            })
+          ),
+        (row) => [String(row.seq)]
+      )
       return { items: page.items.map(lineView), pagination: page.pagination }
     })
 

@@ -3,10 +3,11 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { OperatorAudit } from "../../audit/OperatorAudit"
 import { badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
 import type { Account, Member } from "../../domain/Caller"
+import { orNotFound } from "../../domain/found"
 import { Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { formatMoney } from "../../domain/Money"
-import { decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../../domain/Pagination"
+import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requirePlatformAdmin, requireRole, requireVerifiedEmail } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
@@ -75,10 +76,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
     const transaction = transactional(sql)
 
     const found = (communityId: string, id: string, lock = false) =>
-      Effect.flatMap(
-        repo.byId(communityId, id.toLowerCase(), lock),
-        Option.match({ onNone: () => Effect.fail(notFound(M.notFound)), onSome: Effect.succeed })
-      )
+      orNotFound(M.notFound)(repo.byId(communityId, id.toLowerCase(), lock))
 
     const balance = traced("Payouts.balance")(function*(member: Member) {
       yield* requireRole(member, payoutReaders)
@@ -92,10 +90,12 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
 
     const listOf = (communityId: string, query: PayoutQuery) =>
       Effect.gen(function*() {
-        const limit = query.limit ?? DEFAULT_LIMIT
-        const cursor = yield* decodeCursor(query.cursor, PayoutCursor)
-        const rows = yield* repo.list(communityId, { status: query.status, before: cursor?.[0], limit })
-        const page = toPage(rows, limit, (row) => [row.id])
+        const page = yield* paginate(
+          query,
+          PayoutCursor,
+          (after, limit) => repo.list(communityId, { status: query.status, before: after?.[0], limit }),
+          (row) => [row.id]
+        )
         return { items: page.items.map(payoutView), pagination: page.pagination }
       })
 
@@ -130,10 +130,12 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
     /** A platform operator lists the payouts of every community, newest first (each with its `communityId`). */
     const platformList = traced("Payouts.platformList")(function*(account: Account, query: PayoutQuery) {
       yield* requirePlatformAdmin(account)
-      const limit = query.limit ?? DEFAULT_LIMIT
-      const cursor = yield* decodeCursor(query.cursor, PayoutCursor)
-      const rows = yield* repo.listAll({ status: query.status, before: cursor?.[0], limit })
-      const page = toPage(rows, limit, (row) => [row.id])
+      const page = yield* paginate(
+        query,
+        PayoutCursor,
+        (after, limit) => repo.listAll({ status: query.status, before: after?.[0], limit }),
+        (row) => [row.id]
+      )
       return {
         items: page.items.map((row) => ({ communityId: row.communityId, ...payoutView(row) })),
         pagination: page.pagination
