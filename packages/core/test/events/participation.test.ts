@@ -23,6 +23,8 @@ beforeAll(async () => {
       ...await Promise.all(Array.from({ length: 10 }, (_, i) => setup.addMember("member", `Pessoa ${batch * 10 + i}`)))
     )
   }
+  // Their clients, made here once: making one takes a while (support/contract.ts), and `typed` keeps them.
+  for (const member of members) typed.as(member, setup.community)
 }, 300_000)
 
 const participate = (eventId: string, person: Person) =>

@@ -17,12 +17,27 @@ import { handlerHttpClient } from "./inProcess"
  */
 export const contract = (roda: Roda) => {
   const httpClient = handlerHttpClient(roda)
-  const clientOf = (options: Omit<Parameters<typeof makeRodaClient>[0], "baseUrl">): RodaClient =>
-    Effect.runSync(
+  // Making a client walks the whole contract (a decoder per route: most of a second on a busy machine),
+  // and a client holds no state: one per set of options.
+  const clients = new Map<string, RodaClient>()
+  const clientOf = (options: Omit<Parameters<typeof makeRodaClient>[0], "baseUrl">): RodaClient => {
+    const key = JSON.stringify([
+      options.token,
+      options.apiKey,
+      options.communityId,
+      options.profileId,
+      options.language
+    ])
+    const known = clients.get(key)
+    if (known !== undefined) return known
+    const made = Effect.runSync(
       makeRodaClient({ baseUrl: "http://roda.test", ...options } as Parameters<typeof makeRodaClient>[0]).pipe(
         Effect.provide(httpClient)
       )
     )
+    clients.set(key, made)
+    return made
+  }
   return {
     /** `user` acting in `community` (token and X-CommunityId). */
     as: (user: { readonly token: string }, community?: { readonly id: string }): RodaClient =>
