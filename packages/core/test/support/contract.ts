@@ -1,8 +1,12 @@
+import type { HttpClientResponse } from "@effect/platform"
 import { makeRodaClient, type RodaClient } from "@roda/client"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Schema } from "effect"
 import { expect } from "vitest"
 import { AppError, type ErrorLocation } from "../../src/domain/AppError"
+import { ErrorBody } from "../../src/domain/Envelope"
 import type { Roda } from "../../src/index"
+import { expectError, expectInvalid } from "./envelope"
+import type { Reply } from "./harness"
 import { handlerHttpClient } from "./inProcess"
 
 /**
@@ -13,12 +17,27 @@ import { handlerHttpClient } from "./inProcess"
  */
 export const contract = (roda: Roda) => {
   const httpClient = handlerHttpClient(roda)
-  const clientOf = (options: Omit<Parameters<typeof makeRodaClient>[0], "baseUrl">): RodaClient =>
-    Effect.runSync(
+  // Making a client walks the whole contract (a decoder per route: most of a second on a busy machine),
+  // and a client holds no state: one per set of options.
+  const clients = new Map<string, RodaClient>()
+  const clientOf = (options: Omit<Parameters<typeof makeRodaClient>[0], "baseUrl">): RodaClient => {
+    const key = JSON.stringify([
+      options.token,
+      options.apiKey,
+      options.communityId,
+      options.profileId,
+      options.language
+    ])
+    const known = clients.get(key)
+    if (known !== undefined) return known
+    const made = Effect.runSync(
       makeRodaClient({ baseUrl: "http://roda.test", ...options } as Parameters<typeof makeRodaClient>[0]).pipe(
         Effect.provide(httpClient)
       )
     )
+    clients.set(key, made)
+    return made
+  }
   return {
     /** `user` acting in `community` (token and X-CommunityId). */
     as: (user: { readonly token: string }, community?: { readonly id: string }): RodaClient =>
@@ -28,6 +47,9 @@ export const contract = (roda: Roda) => {
     clientOf
   }
 }
+
+/** What `contract(roda)` gives: clients of the typed contract over one instance. */
+export type Contract = ReturnType<typeof contract>
 
 const describeFailure = (cause: Cause.Cause<unknown>) => {
   const failure = Cause.failureOption(cause)
@@ -69,4 +91,48 @@ export const invalid = async <A, E>(call: Effect.Effect<A, E>, param: string, lo
   const error = await fails(call, 400)
   expect(error.errors).toEqual(expect.arrayContaining([expect.objectContaining({ param, location })]))
   return error
+}
+
+/** The answer of a call made with `withResponse: true`, answered with exactly `status`. */
+export const okAt = async <A, E>(
+  call: Effect.Effect<readonly [A, HttpClientResponse.HttpClientResponse], E>,
+  status: number
+): Promise<A> => {
+  const [answer, response] = await ok(call)
+  expect(response.status).toBe(status)
+  return answer
+}
+
+/**
+ * The status a call was answered with (made with `withResponse: true`): its success's, or its
+ * AppError's. For calls raced against each other, where either outcome may be right.
+ */
+export const statusOf = async <A, E>(
+  call: Effect.Effect<readonly [A, HttpClientResponse.HttpClientResponse], E>
+): Promise<number> => {
+  const exit = await Effect.runPromiseExit(call)
+  if (Exit.isSuccess(exit)) return exit.value[1].status
+  const failure = Cause.failureOption(exit.cause)
+  if (failure._tag === "Some" && failure.value instanceof AppError) return failure.value.status
+  throw new Error(`expected an answer, got ${describeFailure(exit.cause)}`)
+}
+
+/** The error envelope of the contract, as a raw reply carries it (with its `code`). */
+export type ErrorEnvelope = typeof ErrorBody.Type
+
+const decodeErrorBody = Schema.decodeUnknownSync(ErrorBody)
+
+/**
+ * A raw reply (`client(roda)` of harness.ts: input the contract's types cannot express) that is the
+ * error envelope at `status` (and exactly `message`, when given), read as the contract's envelope.
+ */
+export const rawFails = (reply: Reply, status: number, message?: string): ErrorEnvelope => {
+  expectError(reply, status, message)
+  return decodeErrorBody(reply.body, { onExcessProperty: "error" })
+}
+
+/** A raw reply that is a 400 whose `errors[]` names `param` at `location`, read as the contract's envelope. */
+export const rawInvalid = (reply: Reply, param: string, location: ErrorLocation = "body"): ErrorEnvelope => {
+  expectInvalid(reply, param, location)
+  return decodeErrorBody(reply.body, { onExcessProperty: "error" })
 }

@@ -1,12 +1,15 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option, Tracer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Courses } from "../src/courses/Courses"
-import type { AppError } from "../src/domain/AppError"
-import type { Member } from "../src/domain/Caller"
-import { type Viewer, viewerOfMember } from "../src/structure/Access"
-import { accountOf } from "./support/auth"
-import { as } from "./support/community"
+import { Courses } from "../../src/courses/Courses"
+import type { AppError } from "../../src/domain/AppError"
+import type { Member } from "../../src/domain/Caller"
+import { type Viewer, viewerOfMember } from "../../src/structure/Access"
+import { accountOf } from "../support/auth"
+import { contract, fails, ok, okAt, rawFails } from "../support/contract"
+import { client, register, startRoda } from "../support/harness"
+import { statements } from "../support/queries"
+import { createSpace } from "../support/structure"
 import {
   COURSE_NOT_FOUND,
   type CourseCommunity,
@@ -14,15 +17,12 @@ import {
   createCourse,
   publish,
   publishedCourse
-} from "./support/courses"
-import { expectError, expectOk } from "./support/envelope"
-import { client, register, startRoda } from "./support/harness"
-import { statements } from "./support/queries"
-import { createSpace } from "./support/structure"
+} from "./support"
 
 // Statements are counted through their spans, which only exist with tracing on.
 const roda = startRoda({}, { tracing: true })
 const api = client(roda)
+const typed = contract(roda)
 afterAll(() => roda.dispose())
 
 /**
@@ -67,21 +67,22 @@ beforeAll(async () => {
 
 /** Enrolls the learner and completes the course's first lesson, so every branch of the detail runs. */
 const enrollWithProgress = async (course: Awaited<ReturnType<typeof publishedCourse>>) => {
-  expectOk(await api.post(`/api/courses/${course.id}/enroll`, undefined, as(learner, setup.community)), 201)
-  const lesson = course.modules[0]!.lessons[0]!.id
-  expectOk(
-    await api.post(
-      `/api/courses/${course.id}/lesson/${lesson}/progress`,
-      { completed: true },
-      as(learner, setup.community)
-    )
-  )
+  const learning = typed.as(learner, setup.community).courses
+  await okAt(learning.enroll({ path: { courseId: course.id }, withResponse: true }), 201)
+  const lessonId = course.modules[0]!.lessons[0]!.id
+  await ok(learning.progress({ path: { courseId: course.id, lessonId }, payload: { completed: true } }))
 }
+
+/** GET /api/courses/{identifier} as `viewer` in the community (anonymous without one). */
+const detail = (identifier: string, viewer?: { token: string }) =>
+  (viewer ? typed.as(viewer, setup.community) : typed.anonymous(setup.community)).courses.detail({
+    path: { id: identifier }
+  })
 
 describe("course detail", () => {
   it("loads in one statement whatever the viewer and the number of modules and lessons", async () => {
-    const small = await publishedCourse(api, setup, { modules: 1, lessons: 2 })
-    const large = await publishedCourse(api, setup, { modules: 4, lessons: 5 })
+    const small = await publishedCourse(typed, setup, { modules: 1, lessons: 2 })
+    const large = await publishedCourse(typed, setup, { modules: 4, lessons: 5 })
     for (const course of [small, large]) {
       await enrollWithProgress(course)
     }
@@ -97,7 +98,7 @@ describe("course detail", () => {
 
   it("tells a viewer who may not read the space why, in a second statement", async () => {
     const privateSpace = await createSpace(api, setup, setup.section.id, { visibility: "private", title: "Privado" })
-    const course = await publishedCourse(api, { ...setup, space: privateSpace }, { modules: 1, lessons: 1 })
+    const course = await publishedCourse(typed, { ...setup, space: privateSpace }, { modules: 1, lessons: 1 })
     const anonymous: Viewer = { communityId: setup.community.id, member: Option.none() }
     // The detail statement, then the space as the visitor sees it (hidden: 404).
     expect(await statementsOfDetail(anonymous, course.id)).toEqual({ statements: 2, lessons: undefined, status: 404 })
@@ -114,10 +115,11 @@ const deleteAccount = (id: string) =>
  */
 describe("GET /api/courses/{identifier} statements", () => {
   it("answers a member in 1 statement, as the detail answers once the caller is read", async () => {
-    const course = await publishedCourse(api, setup, { modules: 2, lessons: 3 })
+    const course = await publishedCourse(typed, setup, { modules: 2, lessons: 3 })
     await enrollWithProgress(course)
-    const { n, result } = await statements(() => api.get(`/api/courses/${course.slug}`, as(learner, setup.community)))
-    const data = expectOk(result, 200, "Curso encontrado.")
+    const { n, result } = await statements(() => ok(detail(course.slug, learner)))
+    expect(result.message).toBe("Curso encontrado.")
+    const data = result.data
     expect(n).toBe(1)
     expect(data.enrollment).not.toBeNull()
     expect(data.completion).toMatchObject({ completedLessons: 1 })
@@ -126,46 +128,46 @@ describe("GET /api/courses/{identifier} statements", () => {
     )
     expect(data).toEqual(JSON.parse(JSON.stringify(read)))
     // Naming an X-ProfileId, the caller is read first (its rules need the role): staff see the learner's progress.
-    const acting = await statements(() =>
-      api.get(`/api/courses/${course.slug}`, { ...as(setup.owner, setup.community), profile: member.profileId })
-    )
-    expect(expectOk(acting.result)).toEqual(data)
+    const actingOwner = typed.clientOf({
+      token: setup.owner.token,
+      communityId: setup.community.id,
+      profileId: member.profileId
+    })
+    const acting = await statements(() => ok(actingOwner.courses.detail({ path: { id: course.slug } })))
+    expect(acting.result.data).toEqual(data)
     expect(acting.n).toBeGreaterThan(1)
   })
 
   it("answers staff a draft, a non-member's token and an anonymous visit in 1 statement", async () => {
-    const draft = await createCourse(api, setup, { title: "Rascunho" })
-    const owner = await statements(() => api.get(`/api/courses/${draft.id}`, as(setup.owner, setup.community)))
-    expect(expectOk(owner.result).status).toBe("draft")
+    const draft = await createCourse(typed, setup, { title: "Rascunho" })
+    const owner = await statements(() => ok(detail(draft.id, setup.owner)))
+    expect(owner.result.data.status).toBe("draft")
     expect(owner.n).toBe(1)
-    const member = await statements(() => api.get(`/api/courses/${draft.id}`, as(learner, setup.community)))
-    expectError(member.result, 404, COURSE_NOT_FOUND)
+    await statements(() => fails(detail(draft.id, learner), 404, COURSE_NOT_FOUND))
 
-    const published = await createCourse(api, setup, { title: "Publicado" })
-    await publish(api, setup, published.id)
+    const published = await createCourse(typed, setup, { title: "Publicado" })
+    await publish(typed, setup, published.id)
     const stranger = await register(api, "Sara Stranger")
-    const strangers = await statements(() => api.get(`/api/courses/${published.id}`, as(stranger, setup.community)))
-    expect(expectOk(strangers.result).enrollment).toBeNull()
+    const strangers = await statements(() => ok(detail(published.id, stranger)))
+    expect(strangers.result.data.enrollment).toBeNull()
     expect(strangers.n).toBe(1)
-    const anonymous = await statements(() => api.get(`/api/courses/${published.id}`, { community: setup.community.id }))
-    expectOk(anonymous.result)
+    const anonymous = await statements(() => ok(detail(published.id)))
     expect(anonymous.n).toBe(1)
   })
 
   it("answers a course that matches none 404 in 1 statement", async () => {
-    const { n, result } = await statements(() => api.get("/api/courses/nenhum-curso", as(learner, setup.community)))
-    expectError(result, 404, COURSE_NOT_FOUND)
+    const { n } = await statements(() => fails(detail("nenhum-curso", learner), 404, COURSE_NOT_FOUND))
     expect(n).toBe(1)
   })
 
   it("refuses a deleted account's token 401 before any other answer, as PublicScope does", async () => {
-    const course = await publishedCourse(api, setup, { modules: 1, lessons: 1 })
+    const course = await publishedCourse(typed, setup, { modules: 1, lessons: 1 })
     const gone = await register(api, "Gil Gone")
     await deleteAccount(gone.id)
-    const auth = as(gone, setup.community)
-    for (const path of [course.id, course.slug, "nenhum-curso"]) {
-      expectError(await api.get(`/api/courses/${path}`, auth), 401, "Invalid or expired token")
+    for (const identifier of [course.id, course.slug, "nenhum-curso"]) {
+      await fails(detail(identifier, gone), 401, "Invalid or expired token")
     }
-    expectError(await api.get(`/api/courses/${course.id}`, { token: gone.token, community: "nope" }), 400)
+    // (raw: the contract of the detail declares no 400, so the typed client cannot read this answer)
+    rawFails(await api.get(`/api/courses/${course.id}`, { token: gone.token, community: "nope" }), 400)
   })
 })

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { as } from "./support/community"
-import { expectError, expectOk, unknownId } from "./support/envelope"
-import { createEvent, type EventCommunity, eventCommunity } from "./support/events"
-import { client, register, startRoda } from "./support/harness"
-import { createSpace, entitle, setGrants } from "./support/structure"
+import { contract, fails, ok, okAt } from "../support/contract"
+import { unknownId } from "../support/envelope"
+import { client, register, startRoda } from "../support/harness"
+import { createSpace, entitle, setGrants } from "../support/structure"
+import { createEvent, type EventCommunity, eventCommunity } from "./support"
 
 const roda = startRoda()
 const api = client(roda)
+const typed = contract(roda)
 afterAll(() => roda.dispose())
 
 /** Events in four events spaces: public, private, gated (public with a plan grant) and secret (same grant). */
@@ -27,57 +28,61 @@ beforeAll(async () => {
   await setGrants(roda, spaces.gated.id, { plans: [plan] })
   await setGrants(roda, spaces.secret.id, { plans: [plan] })
   for (const [name, s] of Object.entries(spaces)) {
-    events[name as keyof typeof spaces] = await createEvent(api, { ...setup, space: s }, { title: `Evento ${name}` })
+    events[name as keyof typeof spaces] = await createEvent(typed, { ...setup, space: s }, { title: `Evento ${name}` })
   }
   const entitled = await setup.addMember("member")
   await entitle(roda, setup.community.id, entitled.profileId, { type: "plan", id: plan })
   viewers = { member: await setup.addMember("member"), entitled, moderator: await setup.addMember("moderator") }
 })
 
-const options = (viewer?: { token: string }) => viewer ? as(viewer, setup.community) : { community: setup.community.id }
+/** `viewer` in the community, or an anonymous visitor. */
+const clientOf = (viewer?: { token: string }) =>
+  viewer ? typed.as(viewer, setup.community) : typed.anonymous(setup.community)
 const detail = (name: keyof typeof events, viewer?: { token: string }) =>
-  api.get(`/api/events/${events[name].id}`, options(viewer))
+  clientOf(viewer).events.detail({ path: { id: events[name].id } })
+const participate = (name: keyof typeof events, viewer: { token: string }) =>
+  clientOf(viewer).events.participate({ path: { id: events[name].id } })
 const listed = async (viewer?: { token: string }) =>
-  new Set(expectOk(await api.get("/api/events?limit=100", options(viewer))).map((e: { id: string }) => e.id))
+  new Set((await ok(clientOf(viewer).events.list({ urlParams: { limit: 100 } }))).data.map((e) => e.id))
 const ids = (...names: Array<keyof typeof events>) => new Set(names.map((name) => events[name].id))
 
 describe("events and Access", () => {
   it("anonymous: public spaces without grants only", async () => {
-    expectOk(await detail("public"))
-    expect((await api.get(`/api/events/${events.public.slug}/calendar.ics`, options())).status).toBe(200)
-    expectError(await detail("private"), 404)
-    expectError(await detail("secret"), 404)
-    expectError(await detail("gated"), 403, "Você não tem acesso ao conteúdo deste espaço.")
-    expectError(await api.get(`/api/events/${events.gated.id}/participants`, options()), 403)
-    expectError(await api.get(`/api/events/${events.gated.id}/calendar.ics`, options()), 403)
+    await ok(detail("public"))
+    await okAt(clientOf().events.calendar({ path: { id: events.public.slug }, withResponse: true }), 200)
+    await fails(detail("private"), 404)
+    await fails(detail("secret"), 404)
+    await fails(detail("gated"), 403, "Você não tem acesso ao conteúdo deste espaço.")
+    await fails(clientOf().events.participants({ path: { id: events.gated.id }, urlParams: {} }), 403)
+    await fails(clientOf().events.calendar({ path: { id: events.gated.id } }), 403)
     expect(await listed()).toEqual(ids("public"))
   })
 
   it("member: public and private; gated needs an entitlement, secret stays hidden", async () => {
-    expectOk(await detail("private", viewers.member))
-    expectError(await detail("gated", viewers.member), 403)
-    expectError(await detail("secret", viewers.member), 404)
+    await ok(detail("private", viewers.member))
+    await fails(detail("gated", viewers.member), 403)
+    await fails(detail("secret", viewers.member), 404)
     expect(await listed(viewers.member)).toEqual(ids("public", "private"))
-    expectOk(await api.post(`/api/events/${events.private.id}/participate`, undefined, options(viewers.member)))
-    expectError(await api.post(`/api/events/${events.gated.id}/participate`, undefined, options(viewers.member)), 403)
-    expectError(await api.post(`/api/events/${events.secret.id}/participate`, undefined, options(viewers.member)), 404)
+    await ok(participate("private", viewers.member))
+    await fails(participate("gated", viewers.member), 403)
+    await fails(participate("secret", viewers.member), 404)
   })
 
   it("entitled member and staff: everything", async () => {
     for (const name of ["public", "private", "gated", "secret"] as const) {
-      expectOk(await detail(name, viewers.entitled))
-      expectOk(await detail(name, viewers.moderator))
+      await ok(detail(name, viewers.entitled))
+      await ok(detail(name, viewers.moderator))
     }
     expect(await listed(viewers.entitled)).toEqual(ids("public", "private", "gated", "secret"))
     expect(await listed(viewers.moderator)).toEqual(ids("public", "private", "gated", "secret"))
-    expectOk(await api.post(`/api/events/${events.gated.id}/participate`, undefined, options(viewers.entitled)))
-    expectOk(await api.post(`/api/events/${events.secret.id}/participate`, undefined, options(viewers.moderator)))
+    await ok(participate("gated", viewers.entitled))
+    await ok(participate("secret", viewers.moderator))
   })
 
   it("a non-member's token reads like an anonymous visitor and cannot participate", async () => {
     const stranger = await register(api)
-    expectOk(await detail("public", stranger))
-    expectError(await detail("private", stranger), 404)
-    expectError(await api.post(`/api/events/${events.public.id}/participate`, undefined, options(stranger)), 403)
+    await ok(detail("public", stranger))
+    await fails(detail("private", stranger), 404)
+    await fails(participate("public", stranger), 403)
   })
 })

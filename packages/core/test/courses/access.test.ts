@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { as } from "./support/community"
-import { COURSE_NOT_FOUND, type CourseCommunity, courseCommunity, createCourse, publish } from "./support/courses"
-import { expectError, expectOk, unknownId } from "./support/envelope"
-import { client, register, startRoda } from "./support/harness"
-import { createSpace, entitle, setGrants } from "./support/structure"
+import { as } from "../support/community"
+import { contract, fails, ok, rawFails } from "../support/contract"
+import { unknownId } from "../support/envelope"
+import { client, register, startRoda } from "../support/harness"
+import { createSpace, entitle, setGrants } from "../support/structure"
+import { COURSE_NOT_FOUND, type CourseCommunity, courseCommunity, createCourse, publish } from "./support"
 
 const roda = startRoda()
 const api = client(roda)
+const typed = contract(roda)
 afterAll(() => roda.dispose())
 
 /**
@@ -28,60 +30,63 @@ beforeAll(async () => {
   await setGrants(roda, spaces.gated.id, { plans: [plan] })
   await setGrants(roda, spaces.secret.id, { plans: [plan] })
   for (const [name, space] of Object.entries(spaces)) {
-    const course = await createCourse(api, { ...setup, space }, { title: `Curso ${name}` })
-    await publish(api, setup, course.id)
+    const course = await createCourse(typed, { ...setup, space }, { title: `Curso ${name}` })
+    await publish(typed, setup, course.id)
     courses[name as keyof typeof spaces] = course
   }
-  courses.draft = await createCourse(api, setup, { title: "Rascunho" })
+  courses.draft = await createCourse(typed, setup, { title: "Rascunho" })
   const entitled = await setup.addMember("member")
   await entitle(roda, setup.community.id, entitled.profileId, { type: "plan", id: plan })
   viewers = { member: await setup.addMember("member"), entitled, moderator: await setup.addMember("moderator") }
 })
 
+/** `viewer` in the community, or an anonymous visitor. */
+const clientOf = (viewer?: { token: string }) =>
+  viewer ? typed.as(viewer, setup.community) : typed.anonymous(setup.community)
 const detail = (name: keyof typeof courses, viewer?: { token: string }) =>
-  api.get(`/api/courses/${courses[name].id}`, viewer ? as(viewer, setup.community) : { community: setup.community.id })
+  clientOf(viewer).courses.detail({ path: { id: courses[name].id } })
 
 const listed = async (viewer: { token: string }) =>
-  expectOk(await api.get("/api/courses?limit=100", as(viewer, setup.community))).map((c: { id: string }) => c.id)
+  (await ok(clientOf(viewer).courses.list({ urlParams: { limit: 100 } }))).data.map((course) => course.id)
 
 describe("GET /api/courses/{identifier} (Public)", () => {
   it("shows an anonymous visitor only published courses of readable public spaces", async () => {
-    expectOk(await detail("public"), 200, "Curso encontrado.")
-    expectOk(await api.get(`/api/courses/${courses.public.slug}`, { community: setup.community.id }))
-    expectError(await detail("private"), 404)
-    expectError(await detail("secret"), 404)
-    expectError(await detail("gated"), 403)
-    expectError(await detail("draft"), 404, COURSE_NOT_FOUND)
+    expect((await ok(detail("public"))).message).toBe("Curso encontrado.")
+    await ok(clientOf().courses.detail({ path: { id: courses.public.slug } }))
+    await fails(detail("private"), 404)
+    await fails(detail("secret"), 404)
+    await fails(detail("gated"), 403)
+    await fails(detail("draft"), 404, COURSE_NOT_FOUND)
   })
 
   it("shows a member public and private spaces; gated content and secret spaces need an entitlement", async () => {
-    expectOk(await detail("public", viewers.member))
-    expectOk(await detail("private", viewers.member))
-    expectError(await detail("gated", viewers.member), 403)
-    expectError(await detail("secret", viewers.member), 404)
-    expectError(await detail("draft", viewers.member), 404, COURSE_NOT_FOUND)
+    await ok(detail("public", viewers.member))
+    await ok(detail("private", viewers.member))
+    await fails(detail("gated", viewers.member), 403)
+    await fails(detail("secret", viewers.member), 404)
+    await fails(detail("draft", viewers.member), 404, COURSE_NOT_FOUND)
 
-    for (const name of ["public", "private", "gated", "secret"] as const) expectOk(await detail(name, viewers.entitled))
-    expectError(await detail("draft", viewers.entitled), 404)
+    for (const name of ["public", "private", "gated", "secret"] as const) await ok(detail(name, viewers.entitled))
+    await fails(detail("draft", viewers.entitled), 404)
   })
 
   it("shows staff everything, drafts included", async () => {
     for (const name of ["public", "private", "gated", "secret", "draft"] as const) {
-      expectOk(await detail(name, viewers.moderator))
-      expectOk(await detail(name, setup.owner))
+      await ok(detail(name, viewers.moderator))
+      await ok(detail(name, setup.owner))
     }
   })
 
   it("treats a non-member's token like an anonymous visit, and another community's course as not found", async () => {
     const stranger = await register(api, "Sara Stranger")
-    expectOk(await api.get(`/api/courses/${courses.public.id}`, as(stranger, setup.community)))
-    expectError(await api.get(`/api/courses/${courses.private.id}`, as(stranger, setup.community)), 404)
+    await ok(detail("public", stranger))
+    await fails(detail("private", stranger), 404)
     const other = await courseCommunity(api, "Outra")
-    const foreign = await createCourse(api, other)
-    await publish(api, other, foreign.id)
-    expectError(await api.get(`/api/courses/${foreign.id}`, { community: setup.community.id }), 404, COURSE_NOT_FOUND)
-    expectError(await api.get(`/api/courses/${foreign.slug}`, as(setup.owner, setup.community)), 404, COURSE_NOT_FOUND)
-    expectError(await api.get("/api/courses/module", { community: setup.community.id }), 404)
+    const foreign = await createCourse(typed, other)
+    await publish(typed, other, foreign.id)
+    await fails(clientOf().courses.detail({ path: { id: foreign.id } }), 404, COURSE_NOT_FOUND)
+    await fails(clientOf(setup.owner).courses.detail({ path: { id: foreign.slug } }), 404, COURSE_NOT_FOUND)
+    await fails(clientOf().courses.detail({ path: { id: "module" } }), 404)
   })
 })
 
@@ -91,8 +96,8 @@ describe("GET /api/courses (access)", () => {
     expect(new Set(await listed(viewers.entitled))).toEqual(
       new Set([courses.public.id, courses.private.id, courses.gated.id, courses.secret.id])
     )
-    const drafts = await api.get("/api/courses?status=draft", as(viewers.member, setup.community))
-    expect(expectOk(drafts)).toEqual([])
+    const drafts = await ok(clientOf(viewers.member).courses.list({ urlParams: { status: "draft" } }))
+    expect(drafts.data).toEqual([])
   })
 
   it("lists every course to staff, drafts included", async () => {
@@ -101,9 +106,10 @@ describe("GET /api/courses (access)", () => {
   })
 
   it("requires a member (401 without a token, 403 for a non-member)", async () => {
-    expectError(await api.get("/api/courses", { community: setup.community.id }), 401)
+    await fails(clientOf().courses.list({ urlParams: {} }), 401)
     const stranger = await register(api)
-    expectError(
+    // (raw: the contract of GET /api/courses declares no 403, so the typed client cannot read this answer)
+    rawFails(
       await api.get("/api/courses", as(stranger, setup.community)),
       403,
       "Você não é membro desta comunidade."
