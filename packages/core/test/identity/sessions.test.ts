@@ -181,22 +181,13 @@ describe("taking an account back (issue 52 item 3)", () => {
     const attacker = await tokenOf(victim.email)
     const mcp = await connectMcpClient(api, { token: attacker }, community.id)
     const profile = ownProfile(await myProfiles(attacker), community.id)
-    // the stolen token alone cannot change the login e-mail any more (raw: the contract's type has the field)
-    expectInvalid(
-      await api.put(
-        `/api/profiles/${profile.id}/email`,
-        { email: uniqueEmail("thief") },
-        as({ token: attacker }, community)
-      ),
-      "currentPassword"
-    )
-    await invalidReply(
-      typed.as({ token: attacker }, community).profiles.email({
-        path: { id: profile.id },
-        payload: { email: uniqueEmail("thief"), currentPassword: "Guess1234" }
-      }),
-      "currentPassword"
-    )
+    // the stolen token alone cannot change the login e-mail any more. Raw: without the field the
+    // contract's type cannot send it, and its 400 is not declared on this route (the typed client
+    // cannot decode it).
+    const moveEmail = (payload: Record<string, string>) =>
+      api.put(`/api/profiles/${profile.id}/email`, payload, as({ token: attacker }, community))
+    expectInvalid(await moveEmail({ email: uniqueEmail("thief") }), "currentPassword")
+    expectInvalid(await moveEmail({ email: uniqueEmail("thief"), currentPassword: "Guess1234" }), "currentPassword")
     // the victim resets the password, ending everything
     const anonymous = typed.anonymous().identity
     await okReply(anonymous.recoveryPassword({ payload: { email: victim.email } }), 200)
