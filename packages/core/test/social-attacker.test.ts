@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { feedCommunity, insertComment, insertContent, insertReaction, insertStatus, minutesAgo } from "./feed/setup"
-import { NOT_FOUND_COMMENT, postStatus, type SocialCommunity, socialCommunity } from "./social/setup"
-import { as } from "./support/community"
-import { expectCreated, expectError, expectOk, roleRequired } from "./support/envelope"
+import { commentOn, NOT_FOUND_COMMENT, postStatus, type SocialCommunity, socialCommunity } from "./social/setup"
+import { answerOf, failsOf, failsReply, okOf, okReply, wireContract } from "./support/contractReplies"
+import { roleRequired } from "./support/envelope"
 import { client, startRoda } from "./support/harness"
 
 /**
@@ -12,6 +12,7 @@ import { client, startRoda } from "./support/harness"
  */
 const roda = startRoda()
 const api = client(roda)
+const typed = wireContract(roda)
 afterAll(() => roda.dispose())
 
 let setup: SocialCommunity
@@ -20,80 +21,90 @@ beforeAll(async () => {
   setup = await socialCommunity(api, "Ataque Social")
   admin = await setup.addMember("admin", "Ada Admin")
 })
-const asUser = (user: { token: string }) => as(user, setup.community)
+const statusOf = (user: { token: string }) => typed.as(user, setup.community).status
 
-const comment = async (postId: string, user: { token: string }, body: string, parentId?: string) =>
-  expectCreated(await api.post(`/api/status/${postId}/comment`, { body, parentId }, asUser(user)))
+const comment = (postId: string, user: { token: string }, body: string, parentId?: string) =>
+  commentOn(typed, setup, user, postId, parentId === undefined ? { body } : { body, parentId })
 
-const commentsOf = async (
-  postId: string
-) => (expectOk(await api.get(`/api/status/${postId}/comments?limit=100`, asUser(setup.alice))) as Array<
-  { id: string; body: string; parentId: string | null }
->)
+const commentsOf = async (postId: string) =>
+  (await okReply(statusOf(setup.alice).comments({ path: { id: postId }, urlParams: { limit: 100 } }), 200)).data.data
+
+const statusList = async () => (await okReply(statusOf(setup.alice).list({ urlParams: { limit: 100 } }), 200)).data.data
 
 describe("an owner's words are edited only by an owner", () => {
   it("a moderator or admin cannot rewrite the owner's status post (as they cannot act as the owner)", async () => {
-    const post = await postStatus(api, setup, setup.owner, "Palavras da dona")
+    const post = await postStatus(typed, setup, setup.owner, "Palavras da dona")
     for (const [user, role] of [[setup.moderator, "moderator"], [admin, "admin"]] as const) {
-      expectError(
-        await api.put(`/api/status/${post.id}`, { body: "Renuncio à comunidade" }, asUser(user)),
+      await failsReply(
+        statusOf(user).update({ path: { id: post.id }, payload: { body: "Renuncio à comunidade" } }),
         403,
         roleRequired(["owner"], role)
       )
     }
-    const listed = expectOk(await api.get("/api/status?limit=100", asUser(setup.alice)))
-    expect(listed.find((p: { id: string }) => p.id === post.id).body).toBe("Palavras da dona")
+    expect((await statusList()).find((p) => p.id === post.id)?.body).toBe("Palavras da dona")
     // The owner edits their own; staff still edit a member's, and still remove the owner's.
-    expectOk(await api.put(`/api/status/${post.id}`, { body: "Editado pela dona" }, asUser(setup.owner)))
-    const members = await postStatus(api, setup, setup.alice, "De Alice")
-    expectOk(await api.put(`/api/status/${members.id}`, { body: "Moderado" }, asUser(setup.moderator)))
-    expectOk(await api.del(`/api/status/${post.id}`, asUser(setup.moderator)))
+    await okReply(statusOf(setup.owner).update({ path: { id: post.id }, payload: { body: "Editado pela dona" } }), 200)
+    const members = await postStatus(typed, setup, setup.alice, "De Alice")
+    await okReply(statusOf(setup.moderator).update({ path: { id: members.id }, payload: { body: "Moderado" } }), 200)
+    await okReply(statusOf(setup.moderator).remove({ path: { id: post.id } }), 200)
   })
 
   it("nor the owner's comment", async () => {
-    const post = await postStatus(api, setup, setup.alice)
+    const post = await postStatus(typed, setup, setup.alice)
     const mine = await comment(post.id, setup.owner, "Comentário da dona")
-    const target = `/api/status/${post.id}/comment/${mine.id}`
-    expectError(
-      await api.put(target, { body: "Forjado" }, asUser(setup.moderator)),
+    const target = { statusId: post.id, commentId: mine.id }
+    await failsReply(
+      statusOf(setup.moderator).updateComment({ path: target, payload: { body: "Forjado" } }),
       403,
       roleRequired(["owner"], "moderator")
     )
-    expectError(await api.put(target, { body: "Forjado" }, asUser(admin)), 403, roleRequired(["owner"], "admin"))
+    await failsReply(
+      statusOf(admin).updateComment({ path: target, payload: { body: "Forjado" } }),
+      403,
+      roleRequired(["owner"], "admin")
+    )
     expect((await commentsOf(post.id)).map((c) => c.body)).toEqual(["Comentário da dona"])
-    expect(expectOk(await api.put(target, { body: "Revisto" }, asUser(setup.owner))).body).toBe("Revisto")
-    expectOk(await api.del(target, asUser(setup.moderator)))
+    const { data: revised } = await okReply(
+      statusOf(setup.owner).updateComment({ path: target, payload: { body: "Revisto" } }),
+      200
+    )
+    expect(revised.data.body).toBe("Revisto")
+    await okReply(statusOf(setup.moderator).removeComment({ path: target }), 200)
   })
 })
 
 describe("calls fired together", () => {
   it("a reply and the removal of its thread: the reply never outlives the thread", async () => {
     for (let i = 0; i < 12; i++) {
-      const post = await postStatus(api, setup, setup.alice)
+      const post = await postStatus(typed, setup, setup.alice)
       const thread = await comment(post.id, setup.bruno, "Tópico")
       const [reply, removal] = await Promise.all([
-        api.post(`/api/status/${post.id}/comment`, { body: "Resposta", parentId: thread.id }, asUser(setup.alice)),
-        api.del(`/api/status/${post.id}/comment/${thread.id}`, asUser(setup.bruno))
+        answerOf(
+          statusOf(setup.alice).comment({ path: { id: post.id }, payload: { body: "Resposta", parentId: thread.id } })
+        ),
+        answerOf(statusOf(setup.bruno).removeComment({ path: { statusId: post.id, commentId: thread.id } }))
       ])
-      expectOk(removal)
-      expect([201, 404]).toContain(reply.status)
+      okOf(removal, 200)
+      expect([201, 404]).toContain(reply.reply.status)
+      if (reply.reply.status === 201) okOf(reply, 201)
+      else failsOf(reply, 404)
       // Nothing of the thread is left: no reply under a removed comment, none counted.
       expect(await commentsOf(post.id)).toEqual([])
-      const listed = expectOk(await api.get("/api/status?limit=100", asUser(setup.alice)))
-      expect(listed.find((p: { id: string }) => p.id === post.id).commentCount).toBe(0)
+      expect((await statusList()).find((p) => p.id === post.id)?.commentCount).toBe(0)
     }
   })
 
   it("an edit and a removal of one comment: 200 or 404, never 5xx", async () => {
     for (let i = 0; i < 12; i++) {
-      const post = await postStatus(api, setup, setup.alice)
-      const target = `/api/status/${post.id}/comment/${(await comment(post.id, setup.bruno, "Original")).id}`
+      const post = await postStatus(typed, setup, setup.alice)
+      const target = { statusId: post.id, commentId: (await comment(post.id, setup.bruno, "Original")).id }
       const [edit, removal] = await Promise.all([
-        api.put(target, { body: "Editado" }, asUser(setup.bruno)),
-        api.del(target, asUser(setup.bruno))
+        answerOf(statusOf(setup.bruno).updateComment({ path: target, payload: { body: "Editado" } })),
+        answerOf(statusOf(setup.bruno).removeComment({ path: target }))
       ])
-      expectOk(removal)
-      if (edit.status !== 200) expectError(edit, 404, NOT_FOUND_COMMENT)
+      okOf(removal, 200)
+      if (edit.reply.status !== 200) failsOf(edit, 404, NOT_FOUND_COMMENT)
+      else okOf(edit, 200)
       expect(await commentsOf(post.id)).toEqual([])
     }
   })
@@ -115,8 +126,14 @@ describe("GET /api/feed/stats tells nothing about hidden items", () => {
       await insertComment(roda, c, type, id, f.entitled.profileId)
       await insertReaction(roda, c, type, id, f.entitled.profileId)
     }
-    const activity = async (viewer: "anonymous" | "member" | "entitled" | "moderator") => {
-      const week = expectOk(await api.get("/api/feed/stats", f.headers[viewer])).activity.last7Days
+    const viewers = {
+      anonymous: typed.anonymous(f.community),
+      member: typed.as(f.member, f.community),
+      entitled: typed.as(f.entitled, f.community),
+      moderator: typed.as(f.moderator, f.community)
+    }
+    const activity = async (viewer: keyof typeof viewers) => {
+      const week = (await okReply(viewers[viewer].feed.stats(), 200)).data.data.activity.last7Days
       return [week.comments, week.reactions]
     }
     // anonymous: the public post; a member: also the private post and the status post

@@ -5,13 +5,16 @@ import { Comments } from "../../src/social/Comments"
 import { Reactions } from "../../src/social/Reactions"
 import { accountOf } from "../support/auth"
 import { as, newCommunity, type TestCommunity } from "../support/community"
-import { createCourse, publish } from "../support/courses"
-import { expectCreated, expectError, expectInvalid, expectOk, unknownId } from "../support/envelope"
+import { failsReply, invalidReply, okReply, wireContract } from "../support/contractReplies"
+import { expectError, expectInvalid, unknownId, UUID } from "../support/envelope"
 import { client, startRoda } from "../support/harness"
 import { createSection, createSpace, entitle, setGrants } from "../support/structure"
 
+// Contract calls through `typed`; input the contract's types cannot express (an empty title,
+// attachments that are not http(s) URLs or too many, a body that is not JSON) raw through `api`.
 const roda = startRoda()
 const api = client(roda)
+const typed = wireContract(roda)
 afterAll(() => roda.dispose())
 
 const SPACE_REQUIRED = "ID do espaço é obrigatório."
@@ -49,18 +52,36 @@ beforeAll(async () => {
   }
 })
 
-const post = (user: { token: string }, body: Record<string, unknown>) =>
+type ContentPayload = {
+  readonly spaceId?: string | null
+  readonly title?: string
+  readonly body?: string
+  readonly attachments?: ReadonlyArray<string>
+}
+const contentOf = (user: { token: string }, community: { readonly id: string } = setup.community) =>
+  typed.as(user, community).content
+/** `user` posts in `setup` (title and body by default) through the typed client. */
+const post = (user: { token: string }, payload: ContentPayload) =>
+  contentOf(user).create({ payload: { title: "Título", body: "Corpo", ...payload } })
+/** The same, raw: for input the contract's types refuse before sending. */
+const postRaw = (user: { token: string }, body: Record<string, unknown>) =>
   api.post("/api/content", { title: "Título", body: "Corpo", ...body }, as(user, setup.community))
+/** `user` posts in `setup` (201, a UUID id): the post. */
+const created = async (user: { token: string }, payload: ContentPayload, message?: string) => {
+  const { data: reply } = await okReply(post(user, payload), 201)
+  if (message !== undefined) expect(reply.message).toBe(message)
+  expect(reply.data.id).toMatch(UUID)
+  return reply.data
+}
 
 describe("POST /api/content", () => {
   it("creates a post (201, data.id) authored by the caller, with attachments, readable by id", async () => {
-    const reply = await post(people.member, {
+    const content = await created(people.member, {
       spaceId: spaces.public.id,
       attachments: ["https://example.com/a.png"],
       body: `Veja @[Eva](${people.entitled.profileId})`
-    })
-    const created = expectCreated(reply, "Conteúdo publicado com sucesso.")
-    expect(created).toMatchObject({
+    }, "Conteúdo publicado com sucesso.")
+    expect(content).toMatchObject({
       spaceId: spaces.public.id,
       title: "Título",
       attachments: ["https://example.com/a.png"],
@@ -69,65 +90,70 @@ describe("POST /api/content", () => {
       commentCount: 0,
       reactionCount: 0
     })
-    expectOk(
-      await api.get(`/api/content/${created.id}`, { community: setup.community.id }),
-      200,
-      "Conteúdo encontrado."
+    const { data: shown } = await okReply(
+      typed.anonymous(setup.community).content.detail({ path: { id: content.id } }),
+      200
     )
+    expect(shown.message).toBe("Conteúdo encontrado.")
   })
 
   it("validates input: 400 never 5xx", async () => {
-    expectError(await post(people.member, {}), 400, SPACE_REQUIRED)
-    expectError(await post(people.member, { spaceId: unknownId() }), 400, SPACE_REFUSED)
-    expectError(await post(people.member, { spaceId: "garbage" }), 400, SPACE_REFUSED)
-    expectInvalid(await post(people.member, { spaceId: spaces.courses.id }), "spaceId")
-    expectInvalid(await post(people.member, { spaceId: spaces.public.id, title: "" }), "title")
+    await failsReply(post(people.member, {}), 400, SPACE_REQUIRED)
+    await failsReply(post(people.member, { spaceId: unknownId() }), 400, SPACE_REFUSED)
+    await failsReply(post(people.member, { spaceId: "garbage" }), 400, SPACE_REFUSED)
+    await invalidReply(post(people.member, { spaceId: spaces.courses.id }), "spaceId")
+    expectInvalid(await postRaw(people.member, { spaceId: spaces.public.id, title: "" }), "title")
     // The element at fault is named.
-    expectInvalid(await post(people.member, { spaceId: spaces.public.id, attachments: ["ftp://x"] }), "attachments.0")
+    expectInvalid(
+      await postRaw(people.member, { spaceId: spaces.public.id, attachments: ["ftp://x"] }),
+      "attachments.0"
+    )
     const many = Array.from({ length: 11 }, (_, i) => `https://example.com/${i}`)
-    expectInvalid(await post(people.member, { spaceId: spaces.public.id, attachments: many }), "attachments")
+    expectInvalid(await postRaw(people.member, { spaceId: spaces.public.id, attachments: many }), "attachments")
     expectError(await api.call("POST", "/api/content", { ...as(people.member, setup.community), raw: "[" }), 400)
   })
 
   it("applies Access: gated needs an entitlement (403), secret is unknown to members (400), staff post anywhere", async () => {
-    expectError(await post(people.member, { spaceId: spaces.gated.id }), 403)
-    expectError(await post(people.member, { spaceId: spaces.secret.id }), 400, SPACE_REFUSED)
-    expectCreated(await post(people.entitled, { spaceId: spaces.gated.id }))
-    expectCreated(await post(people.entitled, { spaceId: spaces.secret.id }))
-    expectCreated(await post(people.moderator, { spaceId: spaces.secret.id }))
-    expectCreated(await post(setup.owner, { spaceId: spaces.gated.id }))
+    await failsReply(post(people.member, { spaceId: spaces.gated.id }), 403)
+    await failsReply(post(people.member, { spaceId: spaces.secret.id }), 400, SPACE_REFUSED)
+    await created(people.entitled, { spaceId: spaces.gated.id })
+    await created(people.entitled, { spaceId: spaces.secret.id })
+    await created(people.moderator, { spaceId: spaces.secret.id })
+    await created(setup.owner, { spaceId: spaces.gated.id })
   })
 
   it("applies the posting rule: staff-only spaces refuse members (403)", async () => {
-    expectError(await post(people.member, { spaceId: spaces.staffOnly.id }), 403, STAFF_ONLY)
-    expectError(await post(people.entitled, { spaceId: spaces.staffOnly.id }), 403, STAFF_ONLY)
-    expectCreated(await post(people.moderator, { spaceId: spaces.staffOnly.id }))
+    await failsReply(post(people.member, { spaceId: spaces.staffOnly.id }), 403, STAFF_ONLY)
+    await failsReply(post(people.entitled, { spaceId: spaces.staffOnly.id }), 403, STAFF_ONLY)
+    await created(people.moderator, { spaceId: spaces.staffOnly.id })
   })
 
   it("answers 400 for another community's space and 404 for its posts", async () => {
     const other = await newCommunity(api, "Vizinha")
     const section = await createSection(api, other, { visibility: "public" })
     const space = await createSpace(api, other, section.id, { module: "feed", visibility: "public" })
-    expectError(await post(people.member, { spaceId: space.id }), 400, SPACE_REFUSED)
-    const foreign = expectCreated(
-      await api.post("/api/content", { spaceId: space.id, title: "t", body: "b" }, as(other.owner, other.community))
+    await failsReply(post(people.member, { spaceId: space.id }), 400, SPACE_REFUSED)
+    const { data: foreign } = await okReply(
+      contentOf(other.owner, other.community).create({ payload: { spaceId: space.id, title: "t", body: "b" } }),
+      201
     )
-    expectError(
-      await api.get(`/api/content/${foreign.id}`, as(setup.owner, setup.community)),
+    expect(foreign.data.id).toMatch(UUID)
+    await failsReply(
+      contentOf(setup.owner).detail({ path: { id: foreign.data.id } }),
       404,
       "Conteúdo não encontrado."
     )
   })
 
   it("GET /api/content/{id} follows the space's access rules", async () => {
-    const gated = expectCreated(await post(setup.owner, { spaceId: spaces.gated.id }))
-    const secret = expectCreated(await post(setup.owner, { spaceId: spaces.secret.id }))
-    const anonymous = { community: setup.community.id }
-    expectError(await api.get(`/api/content/${gated.id}`, anonymous), 403)
-    expectError(await api.get(`/api/content/${secret.id}`, anonymous), 404)
-    expectError(await api.get(`/api/content/${gated.id}`, as(people.member, setup.community)), 403)
-    expectOk(await api.get(`/api/content/${gated.id}`, as(people.entitled, setup.community)))
-    expectOk(await api.get(`/api/content/${secret.id}`, as(people.moderator, setup.community)))
+    const gated = await created(setup.owner, { spaceId: spaces.gated.id })
+    const secret = await created(setup.owner, { spaceId: spaces.secret.id })
+    const anonymous = typed.anonymous(setup.community).content
+    await failsReply(anonymous.detail({ path: { id: gated.id } }), 403)
+    await failsReply(anonymous.detail({ path: { id: secret.id } }), 404)
+    await failsReply(contentOf(people.member).detail({ path: { id: gated.id } }), 403)
+    await okReply(contentOf(people.entitled).detail({ path: { id: gated.id } }), 200)
+    await okReply(contentOf(people.moderator).detail({ path: { id: secret.id } }), 200)
   })
 })
 
@@ -150,12 +176,17 @@ describe("generic item services (used by the feed)", () => {
   it("react and comment on content posts and published courses the member may read", async () => {
     const member = memberOf(people.member, "member")
     const entitled = memberOf(people.entitled, "member")
-    const open = expectCreated(await post(setup.owner, { spaceId: spaces.public.id }))
-    const gated = expectCreated(await post(setup.owner, { spaceId: spaces.gated.id }))
-    const courseSetup = { ...setup, space: spaces.courses, section: { id: "" } } as never
-    const draft = await createCourse(api, courseSetup, { title: "Rascunho" })
-    const course = await createCourse(api, courseSetup, { title: "Publicado" })
-    await publish(api, setup, course.id)
+    const open = await created(setup.owner, { spaceId: spaces.public.id })
+    const gated = await created(setup.owner, { spaceId: spaces.gated.id })
+    const courses = typed.as(setup.owner, setup.community).courses
+    const createCourse = async (title: string) => {
+      const { data: reply } = await okReply(courses.create({ payload: { spaceId: spaces.courses.id, title } }), 201)
+      expect(reply.data.id).toMatch(UUID)
+      return reply.data
+    }
+    const draft = await createCourse("Rascunho")
+    const course = await createCourse("Publicado")
+    await okReply(courses.update({ path: { id: course.id }, payload: { status: "published" } }), 200)
 
     const react = (who: Member, type: "content" | "course", id: string) =>
       run(Effect.flatMap(Reactions, (r) => r.react(who, type, id, "like")))
@@ -178,7 +209,7 @@ describe("generic item services (used by the feed)", () => {
     )
     expect(counts.get(course.id)).toBe(1)
     expect(counts.get(draft.id)).toBeUndefined()
-    const detail = expectOk(await api.get(`/api/content/${gated.id}`, as(people.entitled, setup.community)))
-    expect(detail).toMatchObject({ reactionCount: 1, commentCount: 1, myReaction: "like" })
+    const { data: detail } = await okReply(contentOf(people.entitled).detail({ path: { id: gated.id } }), 200)
+    expect(detail.data).toMatchObject({ reactionCount: 1, commentCount: 1, myReaction: "like" })
   })
 })

@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Comments } from "../../src/social/Comments"
 import { Reactions } from "../../src/social/Reactions"
 import { as } from "../support/community"
-import { expectCreated, expectError, expectInvalid, expectOk, unknownId } from "../support/envelope"
+import { failsReply, okReply, wireContract } from "../support/contractReplies"
+import { expectInvalid, unknownId } from "../support/envelope"
 import { client, startRoda } from "../support/harness"
 import {
   AUTHOR_OR_STAFF,
+  commentOn,
   NOT_FOUND_COMMENT,
   postStatus,
-  react,
   REPLY_DEPTH,
   type SocialCommunity,
   socialCommunity
@@ -18,6 +19,7 @@ import {
 // Statements are counted through their spans, which only exist with tracing on.
 const roda = startRoda({}, { tracing: true })
 const api = client(roda)
+const typed = wireContract(roda)
 afterAll(() => roda.dispose())
 
 let setup: SocialCommunity
@@ -27,39 +29,60 @@ beforeAll(async () => {
   other = await socialCommunity(api, "Alheia")
 })
 const asUser = (user: { token: string }) => as(user, setup.community)
+const statusOf = (user: { token: string }, community = setup.community) => typed.as(user, community).status
+
+type Reaction = "like" | "love" | "celebrate" | "insightful" | "funny"
+
+/** `user` reacts to a status post (200): the reaction state. */
+const reactTo = async (user: { token: string }, statusId: string, type: Reaction, community = setup.community) =>
+  (await okReply(statusOf(user, community).react({ path: { id: statusId }, payload: { type } }), 200)).data.data
+
+/** `user` reacts to a comment of a status post (200): the reaction state. */
+const reactToComment = async (user: { token: string }, statusId: string, commentId: string, type: Reaction) =>
+  (await okReply(statusOf(user).reactToComment({ path: { statusId, commentId }, payload: { type } }), 200)).data
+    .data
+
+const statusList = async (user: { token: string }, community = setup.community) =>
+  (await okReply(statusOf(user, community).list({ urlParams: { limit: 100 } }), 200)).data.data
 
 describe("POST /api/status/{id}/react", () => {
   it("adds, replaces and toggles off one reaction per person, with counts", async () => {
-    const post = await postStatus(api, setup, setup.alice)
-    const path = `/api/status/${post.id}`
-    let state = await react(api, setup, setup.alice, path, "like")
+    const post = await postStatus(typed, setup, setup.alice)
+    let state = await reactTo(setup.alice, post.id, "like")
     expect(state).toMatchObject({ itemType: "status", itemId: post.id, reaction: "like", reactionCount: 1 })
-    state = await react(api, setup, setup.bruno, path, "love")
+    state = await reactTo(setup.bruno, post.id, "love")
     expect(state.reactions).toEqual({ like: 1, love: 1, celebrate: 0, insightful: 0, funny: 0 })
-    state = await react(api, setup, setup.alice, path, "funny")
+    state = await reactTo(setup.alice, post.id, "funny")
     expect(state).toMatchObject({ reaction: "funny", reactionCount: 2, reactions: { like: 0, love: 1, funny: 1 } })
-    const removed = await api.post(`${path}/react`, { type: "funny" }, asUser(setup.alice))
-    expect(expectOk(removed, 200, "Reação removida.")).toMatchObject({ reaction: null, reactionCount: 1 })
+    const { data: removed } = await okReply(
+      statusOf(setup.alice).react({ path: { id: post.id }, payload: { type: "funny" } }),
+      200
+    )
+    expect(removed.message).toBe("Reação removida.")
+    expect(removed.data).toMatchObject({ reaction: null, reactionCount: 1 })
 
-    const listed = expectOk(await api.get("/api/status?limit=100", asUser(setup.bruno)))
-    const mine = listed.find((p: { id: string }) => p.id === post.id)
+    const mine = (await statusList(setup.bruno)).find((p) => p.id === post.id)
     expect(mine).toMatchObject({ myReaction: "love", reactionCount: 1, reactions: { love: 1 } })
   })
 
-  it("answers 400 for a type outside the fixed set or a missing type", async () => {
-    const post = await postStatus(api, setup, setup.alice)
+  it("answers 400 for a type outside the fixed set or a missing type (raw: the contract's type is the set)", async () => {
+    const post = await postStatus(typed, setup, setup.alice)
     expectInvalid(await api.post(`/api/status/${post.id}/react`, { type: "angry" }, asUser(setup.bruno)), "type")
     expectInvalid(await api.post(`/api/status/${post.id}/react`, {}, asUser(setup.bruno)), "type")
-    expectError(await api.post(`/api/status/${unknownId()}/react`, { type: "like" }, asUser(setup.bruno)), 404)
+    await failsReply(statusOf(setup.bruno).react({ path: { id: unknownId() }, payload: { type: "like" } }), 404)
   })
 })
 
 describe("comments", () => {
   it("adds comments and one level of replies, listed in threads oldest first with counts", async () => {
-    const post = await postStatus(api, setup, setup.alice)
-    const path = `/api/status/${post.id}`
-    const first = expectCreated(
-      await api.post(`${path}/comment`, { body: "Primeiro" }, asUser(setup.bruno)),
+    const post = await postStatus(typed, setup, setup.alice)
+    const path = { id: post.id }
+    const first = await commentOn(
+      typed,
+      setup,
+      setup.bruno,
+      post.id,
+      { body: "Primeiro" },
       "Comentário criado com sucesso."
     )
     expect(first).toMatchObject({
@@ -68,102 +91,114 @@ describe("comments", () => {
       parentId: null,
       author: { id: setup.bruno.profileId }
     })
-    const second = expectCreated(await api.post(`${path}/comment`, { body: "Segundo" }, asUser(setup.alice)))
-    const reply = expectCreated(
-      await api.post(`${path}/comment`, { body: "Resposta", parentId: first.id }, asUser(setup.alice))
-    )
+    const second = await commentOn(typed, setup, setup.alice, post.id, { body: "Segundo" })
+    const reply = await commentOn(typed, setup, setup.alice, post.id, { body: "Resposta", parentId: first.id })
     expect(reply.parentId).toBe(first.id)
 
-    expectError(
-      await api.post(`${path}/comment`, { body: "Fundo", parentId: reply.id }, asUser(setup.bruno)),
-      400,
-      REPLY_DEPTH
-    )
-    expectError(
-      await api.post(`${path}/comment`, { body: "x", parentId: unknownId() }, asUser(setup.bruno)),
+    const asBruno = statusOf(setup.bruno)
+    await failsReply(asBruno.comment({ path, payload: { body: "Fundo", parentId: reply.id } }), 400, REPLY_DEPTH)
+    await failsReply(
+      asBruno.comment({ path, payload: { body: "x", parentId: unknownId() } }),
       404,
       NOT_FOUND_COMMENT
     )
-    const elsewhere = await postStatus(api, setup, setup.bruno)
-    const body = expectError(
-      await api.post(`/api/status/${elsewhere.id}/comment`, { body: "x", parentId: first.id }, asUser(setup.bruno)),
+    const elsewhere = await postStatus(typed, setup, setup.bruno)
+    const { body } = await failsReply(
+      asBruno.comment({ path: { id: elsewhere.id }, payload: { body: "x", parentId: first.id } }),
       400
     )
-    expect(body.errors[0].param).toBe("parentId")
-    expectInvalid(await api.post(`${path}/comment`, { body: "x", parentId: "nope" }, asUser(setup.bruno)), "parentId")
-    expectInvalid(await api.post(`${path}/comment`, { body: "" }, asUser(setup.bruno)), "body")
-
-    const all = expectOk(await api.get(`${path}/comments`, asUser(setup.bruno)), 200, "Comentários encontrados.")
-    expect(all.map((c: { id: string }) => c.id)).toEqual([first.id, reply.id, second.id])
-    const firstPage = await api.get(`${path}/comments?limit=2`, asUser(setup.bruno))
-    expect(expectOk(firstPage).map((c: { id: string }) => c.id)).toEqual([first.id, reply.id])
-    const next = await api.get(
-      `${path}/comments?limit=2&cursor=${firstPage.body.pagination.nextCursor}`,
-      asUser(setup.bruno)
+    expect(body.errors?.[0]?.param).toBe("parentId")
+    // raw: the contract's types refuse a malformed parent id and an empty body before sending
+    expectInvalid(
+      await api.post(`/api/status/${post.id}/comment`, { body: "x", parentId: "nope" }, asUser(setup.bruno)),
+      "parentId"
     )
-    expect(expectOk(next).map((c: { id: string }) => c.id)).toEqual([second.id])
-    expect(next.body.pagination.nextCursor).toBeNull()
+    expectInvalid(await api.post(`/api/status/${post.id}/comment`, { body: "" }, asUser(setup.bruno)), "body")
 
-    const listed = expectOk(await api.get("/api/status?limit=100", asUser(setup.bruno)))
-    expect(listed.find((p: { id: string }) => p.id === post.id).commentCount).toBe(3)
+    const { data: all } = await okReply(asBruno.comments({ path, urlParams: {} }), 200)
+    expect(all.message).toBe("Comentários encontrados.")
+    expect(all.data.map((c) => c.id)).toEqual([first.id, reply.id, second.id])
+    const { data: firstPage } = await okReply(asBruno.comments({ path, urlParams: { limit: 2 } }), 200)
+    expect(firstPage.data.map((c) => c.id)).toEqual([first.id, reply.id])
+    const cursor = firstPage.pagination.nextCursor
+    expect(cursor).not.toBeNull()
+    const { data: next } = await okReply(
+      asBruno.comments({ path, urlParams: { limit: 2, ...(cursor === null ? {} : { cursor }) } }),
+      200
+    )
+    expect(next.data.map((c) => c.id)).toEqual([second.id])
+    expect(next.pagination.nextCursor).toBeNull()
+
+    const listed = await statusList(setup.bruno)
+    expect(listed.find((p) => p.id === post.id)?.commentCount).toBe(3)
   })
 
   it("lets the author or a moderator edit and delete a comment; deleting a thread removes its replies", async () => {
-    const post = await postStatus(api, setup, setup.alice)
-    const path = `/api/status/${post.id}`
-    const comment = expectCreated(await api.post(`${path}/comment`, { body: "Meu" }, asUser(setup.bruno)))
-    await api.post(`${path}/comment`, { body: "Resposta", parentId: comment.id }, asUser(setup.alice))
-    const target = `${path}/comment/${comment.id}`
-    expectError(await api.put(target, { body: "Hack" }, asUser(setup.alice)), 403, AUTHOR_OR_STAFF("member"))
-    expectError(await api.del(target, asUser(setup.alice)), 403)
-    expect(
-      expectOk(
-        await api.put(target, { body: "Editado" }, asUser(setup.bruno)),
-        200,
-        "Comentário atualizado com sucesso."
-      ).body
-    ).toBe("Editado")
-    expectOk(await api.put(target, { body: "Moderado" }, asUser(setup.moderator)))
-    const otherPost = await postStatus(api, setup, setup.alice)
-    expectError(
-      await api.put(`/api/status/${otherPost.id}/comment/${comment.id}`, { body: "x" }, asUser(setup.bruno)),
+    const post = await postStatus(typed, setup, setup.alice)
+    const comment = await commentOn(typed, setup, setup.bruno, post.id, { body: "Meu" })
+    await commentOn(typed, setup, setup.alice, post.id, { body: "Resposta", parentId: comment.id })
+    const target = { statusId: post.id, commentId: comment.id }
+    await failsReply(
+      statusOf(setup.alice).updateComment({ path: target, payload: { body: "Hack" } }),
+      403,
+      AUTHOR_OR_STAFF("member")
+    )
+    await failsReply(statusOf(setup.alice).removeComment({ path: target }), 403)
+    const { data: edited } = await okReply(
+      statusOf(setup.bruno).updateComment({ path: target, payload: { body: "Editado" } }),
+      200
+    )
+    expect(edited.message).toBe("Comentário atualizado com sucesso.")
+    expect(edited.data.body).toBe("Editado")
+    await okReply(statusOf(setup.moderator).updateComment({ path: target, payload: { body: "Moderado" } }), 200)
+    const otherPost = await postStatus(typed, setup, setup.alice)
+    await failsReply(
+      statusOf(setup.bruno).updateComment({
+        path: { statusId: otherPost.id, commentId: comment.id },
+        payload: { body: "x" }
+      }),
       404,
       NOT_FOUND_COMMENT
     )
-    expectOk(await api.del(target, asUser(setup.moderator)), 200, "Comentário removido com sucesso.")
-    expect(expectOk(await api.get(`${path}/comments`, asUser(setup.bruno)))).toEqual([])
-    expectError(await api.put(target, { body: "x" }, asUser(setup.bruno)), 404)
+    const { data: removed } = await okReply(statusOf(setup.moderator).removeComment({ path: target }), 200)
+    expect(removed).toEqual({ success: true, message: "Comentário removido com sucesso.", data: null })
+    const { data: left } = await okReply(statusOf(setup.bruno).comments({ path: { id: post.id }, urlParams: {} }), 200)
+    expect(left.data).toEqual([])
+    await failsReply(statusOf(setup.bruno).updateComment({ path: target, payload: { body: "x" } }), 404)
   })
 
   it("toggles reactions on comments and shows them in the list", async () => {
-    const post = await postStatus(api, setup, setup.alice)
-    const comment = expectCreated(
-      await api.post(`/api/status/${post.id}/comment`, { body: "Reaja" }, asUser(setup.bruno))
-    )
-    const path = `/api/status/${post.id}/comment/${comment.id}`
-    expect(await react(api, setup, setup.alice, path, "celebrate")).toMatchObject({
+    const post = await postStatus(typed, setup, setup.alice)
+    const comment = await commentOn(typed, setup, setup.bruno, post.id, { body: "Reaja" })
+    expect(await reactToComment(setup.alice, post.id, comment.id, "celebrate")).toMatchObject({
       itemType: "comment",
       reaction: "celebrate",
       reactionCount: 1
     })
-    expect(await react(api, setup, setup.alice, path, "insightful")).toMatchObject({
+    expect(await reactToComment(setup.alice, post.id, comment.id, "insightful")).toMatchObject({
       reaction: "insightful",
       reactionCount: 1
     })
-    const listed = expectOk(await api.get(`/api/status/${post.id}/comments`, asUser(setup.alice)))
-    expect(listed[0]).toMatchObject({ myReaction: "insightful", reactions: { insightful: 1 } })
-    expect(await react(api, setup, setup.alice, path, "insightful")).toMatchObject({ reaction: null, reactionCount: 0 })
-    expectInvalid(await api.post(`${path}/react`, { type: "meh" }, asUser(setup.alice)), "type")
-    const foreign = await postStatus(api, other, other.alice)
-    const foreignComment = expectCreated(
-      await api.post(`/api/status/${foreign.id}/comment`, { body: "x" }, as(other.alice, other.community))
+    const { data: listed } = await okReply(
+      statusOf(setup.alice).comments({ path: { id: post.id }, urlParams: {} }),
+      200
     )
-    expectError(
-      await api.post(
-        `/api/status/${post.id}/comment/${foreignComment.id}/react`,
-        { type: "like" },
-        asUser(setup.alice)
-      ),
+    expect(listed.data[0]).toMatchObject({ myReaction: "insightful", reactions: { insightful: 1 } })
+    expect(await reactToComment(setup.alice, post.id, comment.id, "insightful")).toMatchObject({
+      reaction: null,
+      reactionCount: 0
+    })
+    expectInvalid(
+      await api.post(`/api/status/${post.id}/comment/${comment.id}/react`, { type: "meh" }, asUser(setup.alice)),
+      "type"
+    )
+    const foreign = await postStatus(typed, other, other.alice)
+    const foreignComment = await commentOn(typed, other, other.alice, foreign.id, { body: "x" })
+    await failsReply(
+      statusOf(setup.alice).reactToComment({
+        path: { statusId: post.id, commentId: foreignComment.id },
+        payload: { type: "like" }
+      }),
       404
     )
   })
@@ -190,9 +225,9 @@ describe("counts for lists", () => {
     const fresh = await socialCommunity(api, "Consultas")
     const ids: Array<string> = []
     for (let i = 0; i < 6; i++) {
-      const post = await postStatus(api, fresh, fresh.alice, `P${i} @[Bruno](${fresh.bruno.profileId})`)
-      await react(api, fresh, fresh.bruno, `/api/status/${post.id}`, "like")
-      await api.post(`/api/status/${post.id}/comment`, { body: "c" }, as(fresh.bruno, fresh.community))
+      const post = await postStatus(typed, fresh, fresh.alice, `P${i} @[Bruno](${fresh.bruno.profileId})`)
+      await reactTo(fresh.bruno, post.id, "like", fresh.community)
+      await commentOn(typed, fresh, fresh.bruno, post.id, { body: "c" })
       ids.push(post.id)
     }
     const c = fresh.community.id
@@ -203,7 +238,7 @@ describe("counts for lists", () => {
     expect(commentsOne).toBe(1)
     const counts = await roda.runtime.runPromise(Effect.flatMap(Reactions, (r) => r.countsFor(c, "status", ids)))
     expect([...counts.values()].every((entry) => entry.like === 1)).toBe(true)
-    const list = expectOk(await api.get("/api/status?limit=100", as(fresh.bruno, fresh.community)))
+    const list = await statusList(fresh.bruno, fresh.community)
     expect(list).toHaveLength(6)
     for (const post of list) {
       expect(post).toMatchObject({

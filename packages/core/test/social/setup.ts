@@ -1,5 +1,8 @@
-import { as, newCommunity } from "../support/community"
-import { expectCreated, expectOk } from "../support/envelope"
+import { expect } from "vitest"
+import { newCommunity } from "../support/community"
+import type { wireContract } from "../support/contractReplies"
+import { okReply } from "../support/contractReplies"
+import { UUID } from "../support/envelope"
 import type { Client } from "../support/harness"
 
 export const NOT_FOUND_STATUS = "Publicação não encontrada."
@@ -7,6 +10,9 @@ export const NOT_FOUND_COMMENT = "Comentário não encontrado."
 export const AUTHOR_OR_STAFF = (role: string) =>
   `Apenas o autor ou owner, admin ou moderator podem alterar isto. Sua função: ${role}`
 export const REPLY_DEPTH = "Respostas têm um só nível: responda ao comentário principal."
+
+/** The typed clients of a social suite (`wireContract(roda)`). */
+export type Typed = ReturnType<typeof wireContract>
 
 /** A community with an owner, a moderator and two members. */
 export const socialCommunity = async (api: Client, label = "Social") => {
@@ -19,8 +25,32 @@ export const socialCommunity = async (api: Client, label = "Social") => {
 
 export type SocialCommunity = Awaited<ReturnType<typeof socialCommunity>>
 
-export const postStatus = async (api: Client, setup: SocialCommunity, user: { token: string }, body = "Olá!") =>
-  expectCreated(await api.post("/api/status", { body }, as(user, setup.community)))
+/** `user` posts a status in `setup` (201, a UUID id): the post. */
+export const postStatus = async (
+  typed: Typed,
+  setup: { readonly community: { readonly id: string } },
+  user: { token: string },
+  body = "Olá!"
+) => {
+  const { data: reply } = await okReply(typed.as(user, setup.community).status.create({ payload: { body } }), 201)
+  expect(reply.data.id).toMatch(UUID)
+  return reply.data
+}
 
-export const react = async (api: Client, setup: SocialCommunity, user: { token: string }, path: string, type: string) =>
-  expectOk(await api.post(`${path}/react`, { type }, as(user, setup.community)))
+/** `user` comments on a status post (201, a UUID id): the comment. */
+export const commentOn = async (
+  typed: Typed,
+  setup: { readonly community: { readonly id: string } },
+  user: { token: string },
+  statusId: string,
+  payload: { readonly body: string; readonly parentId?: string },
+  message?: string
+) => {
+  const { data: reply } = await okReply(
+    typed.as(user, setup.community).status.comment({ path: { id: statusId }, payload }),
+    201
+  )
+  if (message !== undefined) expect(reply.message).toBe(message)
+  expect(reply.data.id).toMatch(UUID)
+  return reply.data
+}
