@@ -2,7 +2,7 @@ import { Effect, Exit } from "effect"
 import { SignJWT } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { McpAccess } from "../src/index"
-import { authenticate } from "./oauth/support"
+import { authenticate, codeFor, exchange, registerClient } from "./oauth/support"
 import { uniqueAddress } from "./support/auth"
 import { as, newCommunity } from "./support/community"
 import { expectError, expectInvalid, expectOk } from "./support/envelope"
@@ -244,6 +244,46 @@ describe("taking an account back (issue 52 item 3)", () => {
     expect(expectOk(await me(back.token))).toMatchObject({ email: victim.email, emailVerified: true })
     // single use
     expectError(await api.post("/api/auth/confirm-email", undo), 410)
+  })
+
+  it("a code issued but not exchanged is void once the sessions end (logout-all, an operator, a reset with logoutAll)", async () => {
+    const operator = await platformAdmin(api)
+    const refusedAfter = async (end: (owner: { id: string; email: string; token: string }) => Promise<void>) => {
+      const { community, owner } = await newCommunity(api, "Código")
+      const clientId = await registerClient(api)
+      const { code, verifier } = await codeFor(api, clientId, owner, community.id)
+      await end(owner)
+      const exchanged = await exchange(api, clientId, code, verifier)
+      expect(exchanged.status, JSON.stringify(exchanged.body)).toBe(400)
+      expect(exchanged.body).toEqual({
+        error: "invalid_grant",
+        error_description: "The authorization code was voided: the account's sessions were ended"
+      })
+      // and it made no connection
+      const mine = expectOk(
+        await api.get("/api/oauth/connections", as({ token: await tokenOf(owner.email) }, community))
+      )
+      expect(mine).toEqual([])
+    }
+    await refusedAfter(async (owner) => {
+      expectOk(await api.post("/api/auth/logout-all", { keepCurrent: true }, { token: owner.token }))
+    })
+    await refusedAfter(async (owner) => {
+      expectOk(await api.del(`/api/admin/accounts/${owner.id}/sessions`, { token: operator }))
+    })
+    await refusedAfter(async (owner) => {
+      expectOk(await api.post("/api/auth/recovery-password", { email: owner.email }))
+      await waitForMail(roda, owner.email, "password-recovery")
+      const link = await passwordLinkFor(roda, owner.email, "password-recovery")
+      expectOk(
+        await api.post("/api/auth/set-password", {
+          id: link.id,
+          token: link.token,
+          password: PASSWORD,
+          logoutAll: true
+        })
+      )
+    })
   })
 
   it("logout-all revokes OAuth grants too: the access token is refused and the refresh fails", async () => {

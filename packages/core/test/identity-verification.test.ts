@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest"
 import { Messages } from "../src/domain/Messages"
 import { callCommunity } from "./call4papers/calls-support"
+import { c4pSetup, submitted } from "./call4papers/submissions-support"
 import { recordSale } from "./money/ledger-support"
 import { uniqueAddress } from "./support/auth"
 import { as, newCommunity, type TestCommunity } from "./support/community"
@@ -121,6 +122,33 @@ describe("acts that need a verified e-mail answer 403 until the link is used", (
     expectError(await api.post("/api/call4papers", body, as(admin, setup.community)), 403, NOT_VERIFIED)
     await confirmEmail(api, admin.email)
     expectCreated(await api.post("/api/call4papers", body, as(admin, setup.community)))
+  })
+
+  it("inviting a call's owners, its tracks' reviewers and speakers (e-mails to others)", async () => {
+    const setup = await c4pSetup(api, "Convites sem confirmar")
+    await submitted(api, setup)
+    const admin = await unverifiedMember(api, setup, "admin")
+    const scoped = as(admin, setup.community)
+    const invitee = await setup.addMember("member", "Ivo Convidado")
+    const invitations = [
+      () => api.post(`/api/call4papers/${setup.call.id}/owners`, { profileId: invitee.profileId }, scoped),
+      () => api.post(`/api/call4papers/tracks/${setup.trackB.id}/reviewers`, { profileId: invitee.profileId }, scoped),
+      () =>
+        api.post(
+          `/api/call4papers/${setup.call.id}/invite-speaker`,
+          { profileId: setup.people.proposer.profileId, message: "Venha!" },
+          scoped
+        )
+    ]
+    for (const invite of invitations) expectError(await invite(), 403, NOT_VERIFIED)
+    // nobody was e-mailed
+    const kinds = async (email: string) => (await outboxFor(roda, email)).map((mail) => mail.kind)
+    expect(await kinds(invitee.email)).not.toContain("call4papers-owner-invitation")
+    expect(await kinds(invitee.email)).not.toContain("call4papers-reviewer-invitation")
+    expect(await kinds(setup.people.proposer.email)).not.toContain("speaker-invitation")
+
+    await confirmEmail(api, admin.email)
+    for (const invite of invitations) expectCreated(await invite())
   })
 
   it("requesting a payout", async () => {

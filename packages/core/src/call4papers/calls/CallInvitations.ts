@@ -3,6 +3,7 @@ import { Memberships } from "../../communities/Memberships"
 import { type AppError, forbidden, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import type { PageQuery } from "../../domain/Pagination"
+import { requireVerifiedEmail } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
 import { traced } from "../../platform/traced"
@@ -49,6 +50,8 @@ export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/co
 
     const inviteOwner = traced("Calls.inviteOwner")(function*(member: Member, id: string, profileId: string) {
       const call = yield* managed(member, id)
+      // issue 52: inviting others by e-mail needs a confirmed e-mail (as profile invitations do)
+      yield* requireVerifiedEmail(member.account)
       const person = yield* invitee(member.communityId, profileId)
       const invited = yield* repo.inviteOwner({
         id: yield* ids.next,
@@ -134,6 +137,7 @@ export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/co
       profileId: string
     ) {
       const { track, call } = yield* managedTrack(member, trackId)
+      yield* requireVerifiedEmail(member.account)
       const person = yield* invitee(member.communityId, profileId)
       const invited = yield* repo.inviteReviewer(
         {
