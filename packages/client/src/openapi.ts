@@ -1869,7 +1869,7 @@ export interface paths {
         };
         /**
          * Get the ledger balance
-         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). The community's balance per currency: `pending` (sales not yet released), `available` (released, may be paid out) and their `total`, in minor units. A community that never sold gets its currency with zeros. Releases that fell due are posted first.
+         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). The community's balance per currency, in minor units: `pending` (sales not yet released), `available` (released, may be paid out) and their `total`; apart from them, `disputed` (held by open disputes) and `settledByGateway` (settled by Stripe Connect into the community's own account, never paid out by Roda). A community that never sold gets its currency with zeros. Releases that fell due are posted first.
          */
         get: operations["ledger.balance"];
         put?: never;
@@ -3127,7 +3127,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a track reviewer
-         * @description Organisers only: owner, admin or moderator of the community, or an accepted owner of the call (403 otherwise). Invites an active member (`profileId`, 400 when not a member of this community) to review the track; answers `data.id`, the reviewer id the accept, decline and remove routes take, and e-mails the person. The invitation is `pending` until answered; already pending or accepted: 409; a declined one is invited again (same id).
+         * @description Organisers only: owner, admin or moderator of the community, or an accepted owner of the call (403 otherwise). Invites an active member (`profileId`, 400 when not a member of this community) to review the track; answers `data.id`, the reviewer id the accept, decline and remove routes take, and e-mails the person. The invitation is `pending` until answered; already pending or accepted: 409; a declined one is invited again (same id). 403 when the caller has not confirmed their e-mail yet.
          */
         post: operations["call4papersCalls.inviteReviewer"];
         delete?: never;
@@ -3259,7 +3259,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a call owner
-         * @description Organisers only: owner, admin or moderator of the community, or an accepted owner of the call (403 otherwise). Invites an active member (`profileId`, 400 when not a member of this community) to own the call; answers `data.id`, the owner id the accept, decline and remove routes take, and e-mails the person. An accepted owner has organiser rights on this call only. Already pending or accepted: 409; a declined one is invited again (same id).
+         * @description Organisers only: owner, admin or moderator of the community, or an accepted owner of the call (403 otherwise). Invites an active member (`profileId`, 400 when not a member of this community) to own the call; answers `data.id`, the owner id the accept, decline and remove routes take, and e-mails the person. An accepted owner has organiser rights on this call only. Already pending or accepted: 409; a declined one is invited again (same id). 403 when the caller has not confirmed their e-mail yet.
          */
         post: operations["call4papersCalls.inviteOwner"];
         delete?: never;
@@ -3399,7 +3399,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a speaker to a call
-         * @description Organisers only: owner, admin or moderator of the community, or an accepted owner of the call (403 otherwise). Invites a person from the speaker bank (`GET /api/call4papers/speakers`) to submit to this call, by e-mail; an organiser who is not staff invites from the bank of the calls they own. Someone not in the bank: 400 (param `profileId`); invited before: 409 (param `profileId`); a call that is not published: 409 (param `status`).
+         * @description Organisers only: owner, admin or moderator of the community, or an accepted owner of the call (403 otherwise). Invites a person from the speaker bank (`GET /api/call4papers/speakers`) to submit to this call, by e-mail; an organiser who is not staff invites from the bank of the calls they own. Someone not in the bank: 400 (param `profileId`); invited before: 409 (param `profileId`); a call that is not published: 409 (param `status`). 403 when the caller has not confirmed their e-mail yet.
          */
         post: operations["call4papersSubmissions.inviteSpeaker"];
         delete?: never;
@@ -18880,7 +18880,9 @@ export interface operations {
                      *           "currency": "BRL",
                      *           "pending": 1,
                      *           "available": 1,
-                     *           "total": 1
+                     *           "total": 1,
+                     *           "disputed": 1,
+                     *           "settledByGateway": 1
                      *         }
                      *       ]
                      *     }
@@ -18897,7 +18899,12 @@ export interface operations {
                             currency: string;
                             pending: number;
                             available: number;
+                            /** @description `pending + available`. */
                             total: number;
+                            /** @description Held by open gateway disputes (`community_disputed`): taken from `available` when a dispute opens (a payout cannot take it; `available` may go below zero), given back when it is won, taken back as a chargeback when it is lost. Not part of `total`. */
+                            disputed: number;
+                            /** @description The net of sales the gateway settled straight into the community's own account (Stripe Connect destination charges; `community_gateway_settled`), less their refunds, chargebacks and dispute fees: never part of `available` or `total`, never paid out by Roda. */
+                            settledByGateway: number;
                         }[];
                     };
                 };

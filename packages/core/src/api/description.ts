@@ -115,8 +115,8 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   new address is used (\`POST /api/auth/confirm-email\`); the old address is told. An e-mail is verified
   once a link sent to it was used; platform operators are the accounts with a verified e-mail listed in
   \`PLATFORM_ADMIN_EMAILS\`. Sign-up e-mails a confirmation link in the account's own transaction; signing
-  in does not wait for it, but inviting or adding members, opening a call for papers and requesting a payout
-  answer 403 \`Confirme seu e-mail antes…\` (not in the spec's §7: our wording) until the e-mail is verified.
+  in does not wait for it, but inviting or adding members, opening a call for papers, inviting its owners,
+  track reviewers or speakers, and requesting a payout answer 403 \`Confirme seu e-mail antes…\` (not in the spec's §7: our wording) until the e-mail is verified.
   E-mails stored before the NFC rule were rewritten by migration 0039; two accounts that became the same
   address keep theirs as they were and are listed for operators (\`roda admin accounts email-conflicts\`).
 - Member directory: staff (owner, admin, moderator) and the holder see e-mail, phone, account id and tags;

@@ -2,13 +2,14 @@ import { HttpApiError, HttpServerRequest, HttpServerResponse } from "@effect/pla
 import type { HttpApp } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Cause, Data, Effect, Exit, Option, Random } from "effect"
+import { Cause, Data, Effect, Exit, FiberRef, Option, Random } from "effect"
 import { AppError, fieldError } from "../domain/AppError"
 import { IDEMPOTENCY_KEY_HOURS } from "../domain/Idempotency"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import type { Text } from "../domain/Text"
 import { sha256Hex } from "../platform/bytes"
+import { type CountedLimit, rateLimitHeaders, RateLimits, ShownRateLimit } from "../platform/RateLimits"
 import { Tokens } from "../platform/Tokens"
 
 /**
@@ -61,7 +62,18 @@ interface Stored {
   readonly fingerprint: string
   readonly status: number | null
   readonly body: string | null
+  /** The limit on abuse the first request counted (`ShownRateLimit`), if any. */
+  readonly rateLimit: CountedLimit | null
 }
+
+/** What a stored answer keeps of the limit its request counted (not the counts: a replay shows them as they are then). */
+const countedOf = ({ bucket, key, limit, policy, windowSeconds }: CountedLimit): CountedLimit => ({
+  policy,
+  bucket,
+  key,
+  limit,
+  windowSeconds
+})
 
 /**
  * Every POST (but those `untouched`, and those `selfContained` without a key) runs in one
@@ -78,6 +90,7 @@ interface Stored {
 export const makeRequestTransaction = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const tokens = yield* Tokens
+  const rateLimits = yield* RateLimits
 
   const callerOf = (request: HttpServerRequest.HttpServerRequest) => {
     const match = /^Bearer ([^\s]+)$/.exec(request.headers["authorization"] ?? "")
@@ -98,14 +111,26 @@ export const makeRequestTransaction = Effect.gen(function*() {
         RETURNING key`
       if (claimed.length > 0) return Option.none<Stored>()
       const rows = yield* sql<Stored>`
-        SELECT fingerprint, status, body FROM request_idempotency_keys
+        SELECT fingerprint, status, body, rate_limit FROM request_idempotency_keys
         WHERE scope = ${scope} AND caller = ${caller} AND key = ${key}`
       return Option.fromNullable(rows[0])
     })
 
-  const store = (scope: string, caller: string, key: string, status: number, body: string) =>
-    sql`UPDATE request_idempotency_keys SET status = ${status}, body = ${body}
+  const store = (
+    scope: string,
+    caller: string,
+    key: string,
+    answer: { status: number; body: string; rateLimit: CountedLimit | undefined }
+  ) =>
+    sql`UPDATE request_idempotency_keys SET status = ${answer.status}, body = ${answer.body},
+        rate_limit = ${answer.rateLimit === undefined ? null : JSON.stringify(countedOf(answer.rateLimit))}::jsonb
       WHERE scope = ${scope} AND caller = ${caller} AND key = ${key}`
+
+  /** A replay carries the current state of the limit the first answer counted (platform.md "Limits on abuse"). */
+  const replayHeaders = (stored: Stored) =>
+    stored.rateLimit === null
+      ? Effect.succeed({})
+      : Effect.map(rateLimits.current(stored.rateLimit), rateLimitHeaders)
 
   /** Now and then, expired keys are swept (a few at a time, in the claiming transaction). */
   const sweep = sql`DELETE FROM request_idempotency_keys WHERE ctid IN (
@@ -132,15 +157,17 @@ export const makeRequestTransaction = Effect.gen(function*() {
         if (stored.value.fingerprint !== fingerprint || stored.value.status === null) {
           return Exit.fail(keyError(409, Messages.idempotencyKeyReused)) as Answer
         }
+        const limitHeaders = yield* replayHeaders(stored.value)
         return Exit.succeed(
           HttpServerResponse.text(stored.value.body ?? "", {
             status: stored.value.status,
             contentType: "application/json",
-            headers: { "idempotent-replayed": "true" }
+            headers: { ...limitHeaders, "idempotent-replayed": "true" }
           })
         )
       }
       if ((yield* Random.nextIntBetween(0, 100)) === 0) yield* sweep
+      yield* FiberRef.set(ShownRateLimit, undefined)
       const exit: Answer = yield* Effect.exit(app)
       if (Exit.isSuccess(exit) && exit.value.status >= 200 && exit.value.status < 300) {
         const answer = exit.value.body
@@ -150,7 +177,10 @@ export const makeRequestTransaction = Effect.gen(function*() {
           ? ""
           : undefined
         // Only bodies held in memory can be stored (every JSON answer is one).
-        if (text !== undefined) yield* store(scope, caller, key, exit.value.status, text)
+        if (text !== undefined) {
+          const rateLimit = yield* FiberRef.get(ShownRateLimit)
+          yield* store(scope, caller, key, { status: exit.value.status, body: text, rateLimit })
+        }
       }
       return exit
     })

@@ -114,6 +114,10 @@ export interface AuditRow {
 
 const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 
+/** A code voided unexchanged when the account's sessions ended (`revokeAccount`). */
+export const isVoided = (code: CodeRow) =>
+  code.connectionId === null && code.usedAt !== null && code.usedAt.getTime() === code.expiresAt.getTime()
+
 const connectionColumns = `c.id, c.community_id, c.account_id, c.client_id, coalesce(cl.name, cl.id) AS client_name,
   c.scopes, c.created_at, c.last_used_at, c.revoked_at, c.protocol_version, c.server_version, c.tools, c.last_error`
 
@@ -219,10 +223,20 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@roda/core/OAuthRepo
       sql`UPDATE oauth_connections SET revoked_at = ${at}, revoked_reason = ${reason}
         WHERE id = ${connectionId} AND revoked_at IS NULL`.pipe(Effect.asVoid, Effect.orDie)
 
-    /** Ends every live connection of the account (all communities); how many. */
+    /**
+     * Ends every live connection of the account (all communities), and voids the codes it was issued
+     * but has not exchanged yet (used and expired at the same instant, see `isVoided`); how many
+     * connections. Codes first, both conditional on `used_at`: an exchange that marked its code
+     * before makes the codes statement wait for its commit, and the connection it made is then seen
+     * (and revoked) by the next statement; one that comes after finds its code used.
+     */
     const revokeAccount = (accountId: string, reason: string, at: Date) =>
-      sql<{ id: string }>`UPDATE oauth_connections SET revoked_at = ${at}, revoked_reason = ${reason}
-        WHERE account_id = ${accountId} AND revoked_at IS NULL RETURNING id`.pipe(
+      Effect.zipRight(
+        sql`UPDATE oauth_codes SET used_at = ${at}, expires_at = ${at}
+          WHERE account_id = ${accountId} AND used_at IS NULL AND expires_at > ${at}`,
+        sql<{ id: string }>`UPDATE oauth_connections SET revoked_at = ${at}, revoked_reason = ${reason}
+          WHERE account_id = ${accountId} AND revoked_at IS NULL RETURNING id`
+      ).pipe(
         Effect.map((rows) => rows.length),
         Effect.orDie
       )

@@ -4,7 +4,7 @@ import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { Clients } from "./Clients"
 import { type OAuthFailure, oauthFailure } from "./errors"
-import { OAuthRepo } from "./Repo"
+import { isVoided, OAuthRepo } from "./Repo"
 import { parseScopes, requestedScopes, scopeText } from "./scopes"
 import { ACCESS_PREFIX, ACCESS_TOKEN_SECONDS, REFRESH_PREFIX, REFRESH_TOKEN_DAYS, sha256 } from "./secrets"
 import { OAuthUrls } from "./urls"
@@ -104,6 +104,9 @@ export class TokenEndpoint extends Effect.Service<TokenEndpoint>()("@roda/core/O
         // Single use: a conditional UPDATE marks the code, so of concurrent exchanges one wins.
         const used = yield* repo.useCode(sha256(form.code!), at)
         if (used._tag === "Unknown") return invalidGrant("Unknown authorization code")
+        if (used._tag === "Replayed" && isVoided(used.code)) {
+          return invalidGrant("The authorization code was voided: the account's sessions were ended")
+        }
         if (used._tag === "Replayed") {
           // RFC 6749 §4.1.2: a code used twice revokes what the first use issued.
           if (used.code.connectionId !== null) {

@@ -5,12 +5,19 @@ import { Messages } from "../domain/Messages"
 import { Options } from "./Options"
 import { type RateLimitName, type RateLimitSetting, resolveRateLimits } from "./rateLimitSettings"
 
-/** One counter after a counted action. */
-export interface RateLimitState {
+/** A counter of a limit, as an action counted it: what a stored answer remembers to show it again. */
+export interface CountedLimit {
   /** The policy's name in the headers (the limit's name). */
   readonly policy: RateLimitName
+  /** The counter's row in `rate_limit_counters`. */
+  readonly bucket: string
+  readonly key: string
   readonly limit: number
   readonly windowSeconds: number
+}
+
+/** One counter after a counted action. */
+export interface RateLimitState extends CountedLimit {
   /** Actions left in the window (0 once refused). */
   readonly remaining: number
   /** Seconds until the window ends and the count starts again (at least 1). */
@@ -70,6 +77,8 @@ export class RateLimits extends Effect.Service<RateLimits>()("@roda/core/RateLim
         const resetsAt = new Date(rows[0]!.resetsAt).getTime()
         return {
           policy,
+          bucket,
+          key,
           limit,
           windowSeconds,
           remaining: Math.max(0, limit - used),
@@ -124,6 +133,26 @@ export class RateLimits extends Effect.Service<RateLimits>()("@roda/core/RateLim
           const byTarget = yield* counted("recovery", target, setting, setting.limit, "recovery")
           return byTarget._tag === "None" || byTarget.value.allowed
         }),
+      /**
+       * The counter's state now, without counting (an `Idempotency-Key` replay shows the limit its first
+       * answer counted): a window that ended, or was swept, is whole again.
+       */
+      current: (counted: CountedLimit) =>
+        Effect.gen(function*() {
+          const nowMs = yield* Clock.currentTimeMillis
+          const rows = yield* sql<{ used: number; resetsAt: Date }>`SELECT used, resets_at FROM rate_limit_counters
+            WHERE bucket = ${counted.bucket} AND key = ${counted.key} AND resets_at > ${new Date(nowMs)}`
+          const row = rows[0]
+          const used = row?.used ?? 0
+          return {
+            ...counted,
+            remaining: Math.max(0, counted.limit - used),
+            resetSeconds: row === undefined
+              ? counted.windowSeconds
+              : Math.max(1, Math.ceil((new Date(row.resetsAt).getTime() - nowMs) / 1000)),
+            allowed: used <= counted.limit
+          } satisfies RateLimitState
+        }).pipe(Effect.orDie),
       /** Deletes counters of windows that ended (up to a few hundred); answers how many. */
       sweep: Effect.gen(function*() {
         const now = new Date(yield* Clock.currentTimeMillis)

@@ -127,3 +127,44 @@ describe("invite: /api/profiles/invite and /create per community (3 an hour here
     expect(limitHeaders(invited)).toMatchObject({ r: 1 })
   })
 })
+
+describe("an Idempotency-Key replay of a limited route", () => {
+  it("carries the limit's current headers (not counted again), as the first answer did", async () => {
+    const { community, owner } = await newCommunity(api)
+    const key = { headers: { "idempotency-key": `invite-${crypto.randomUUID()}` } }
+    const body = { email: uniqueEmail() }
+    const first = await api.post("/api/profiles/invite", body, { ...as(owner, community), ...key })
+    expect(first.status).toBe(201)
+    expect(limitHeaders(first)).toMatchObject({ policy: "invite", q: 3, w: 3600, r: 2 })
+    const replayed = await api.post("/api/profiles/invite", body, { ...as(owner, community), ...key })
+    expect(replayed.status).toBe(201)
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true")
+    expect(replayed.body).toEqual(first.body)
+    expect(limitHeaders(replayed)).toMatchObject({ policy: "invite", q: 3, w: 3600, r: 2 })
+    expect(limitHeaders(replayed)!.t).toBeLessThanOrEqual(3600)
+    // the limit as it is now: another invitation counted since
+    expect((await api.post("/api/profiles/invite", { email: uniqueEmail() }, as(owner, community))).status).toBe(201)
+    const later = await api.post("/api/profiles/invite", body, { ...as(owner, community), ...key })
+    expect(later.headers.get("idempotent-replayed")).toBe("true")
+    expect(limitHeaders(later)).toMatchObject({ policy: "invite", r: 1 })
+  })
+
+  it("of a post (posting, per member) too; a replay of a route without a limit carries none", async () => {
+    const { community, owner } = await newCommunity(api)
+    const key = () => ({ headers: { "idempotency-key": crypto.randomUUID() } })
+    const postKey = key()
+    const first = await api.post("/api/status", { body: "uma vez" }, { ...as(owner, community), ...postKey })
+    expect(limitHeaders(first)).toMatchObject({ policy: "posting", q: 20, w: 60, r: 19 })
+    const replayed = await api.post("/api/status", { body: "uma vez" }, { ...as(owner, community), ...postKey })
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true")
+    expect(limitHeaders(replayed)).toMatchObject({ policy: "posting", q: 20, w: 60, r: 19 })
+    const sectionKey = key()
+    const section = { title: "Sem limite", visibility: "public" }
+    const created = await api.post("/api/sections", section, { ...as(owner, community), ...sectionKey })
+    expect(created.status).toBe(201)
+    const again = await api.post("/api/sections", section, { ...as(owner, community), ...sectionKey })
+    expect(again.headers.get("idempotent-replayed")).toBe("true")
+    expect(again.headers.get("ratelimit")).toBeNull()
+    expect(again.headers.get("ratelimit-policy")).toBeNull()
+  })
+})

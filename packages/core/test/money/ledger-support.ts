@@ -29,6 +29,8 @@ export interface SaleOptions {
   readonly postedAt?: Date
   readonly chargeId?: string
   readonly description?: string
+  /** The gateway settled it into the community's own account (Stripe Connect destination charge). */
+  readonly settledByGateway?: boolean
 }
 
 /**
@@ -52,7 +54,8 @@ export const recordSale = (roda: Roda, communityId: string, options: SaleOptions
       chargeId,
       amounts,
       paidAt: options.paidAt ?? options.postedAt ?? new Date(),
-      description: options.description ?? "Ingresso"
+      description: options.description ?? "Ingresso",
+      settledByGateway: options.settledByGateway
     })
     return { chargeId, amounts }
   })
@@ -60,6 +63,16 @@ export const recordSale = (roda: Roda, communityId: string, options: SaleOptions
     options.postedAt ? Effect.withClock(program, stoppedClock(options.postedAt)) : program
   )
 }
+
+/** A step of a gateway dispute of a recorded sale, as checkout's disputes post it (`LedgerPosting.recordDispute`). */
+export const recordDispute = (
+  roda: Roda,
+  move: { communityId: string; chargeId: string; disputeId: string; move: "hold" | "release" | "fee"; amount: number }
+) =>
+  roda.runtime.runPromise(
+    Effect.flatMap(LedgerPosting, (ledger) =>
+      ledger.recordDispute({ ...move, currency: "BRL", at: new Date(), description: `Disputa ${move.disputeId}` }))
+  )
 
 /** Posts due releases of every community (what a background job would run). */
 export const releaseAnyDue = (roda: Roda) =>

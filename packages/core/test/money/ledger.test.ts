@@ -3,7 +3,15 @@ import { as, newCommunity, type TestCommunity } from "../support/community"
 import { expectError, expectInvalid, expectOk, roleRequired } from "../support/envelope"
 import { client, startRoda } from "../support/harness"
 import { query } from "../support/sql"
-import { DAY, entriesOf, recordSale, releaseAnyDue, transactionCount, unbalancedTransactions } from "./ledger-support"
+import {
+  DAY,
+  entriesOf,
+  recordDispute,
+  recordSale,
+  releaseAnyDue,
+  transactionCount,
+  unbalancedTransactions
+} from "./ledger-support"
 
 const roda = startRoda()
 const api = client(roda)
@@ -22,6 +30,9 @@ interface Line {
   occurredAt: string
   postedAt: string
 }
+
+/** A balance's parts apart from the community's money, when no dispute is open and no sale went through Connect. */
+const NOTHING_HELD = { disputed: 0, settledByGateway: 0 }
 
 const balanceOf = async (community: TestCommunity) =>
   expectOk(await api.get("/api/ledger/balance", as(community.owner, community.community)), 200, "Saldo encontrado.")
@@ -66,7 +77,13 @@ describe("LedgerPosting.recordSale", () => {
       { kind: "sale", account: "platform_interest", currency: "BRL", amount: "436", reference: chargeId }
     ])
     expect(await unbalancedTransactions(roda, shop.community.id)).toEqual([])
-    expect(await balanceOf(shop)).toEqual([{ currency: "BRL", pending: 9452, available: 0, total: 9452 }])
+    expect(await balanceOf(shop)).toEqual([{
+      currency: "BRL",
+      pending: 9452,
+      available: 0,
+      total: 9452,
+      ...NOTHING_HELD
+    }])
     await expectBalancesMatchEntries(shop.community.id)
   })
 
@@ -81,7 +98,7 @@ describe("LedgerPosting.recordSale", () => {
       ["buyer_payments", "-100"],
       ["platform_fees", "100"]
     ])
-    expect(await balanceOf(shop)).toEqual([{ currency: "BRL", pending: 0, available: 0, total: 0 }])
+    expect(await balanceOf(shop)).toEqual([{ currency: "BRL", pending: 0, available: 0, total: 0, ...NOTHING_HELD }])
   })
 
   it("is idempotent per charge, also when the same charge arrives concurrently", async () => {
@@ -92,7 +109,13 @@ describe("LedgerPosting.recordSale", () => {
     )
     await recordSale(roda, shop.community.id, { method: "BOLETO", chargeId })
     expect(await transactionCount(roda, shop.community.id, "sale")).toBe(1)
-    expect(await balanceOf(shop)).toEqual([{ currency: "BRL", pending: 9552, available: 0, total: 9552 }])
+    expect(await balanceOf(shop)).toEqual([{
+      currency: "BRL",
+      pending: 9552,
+      available: 0,
+      total: 9552,
+      ...NOTHING_HELD
+    }])
     await expectBalancesMatchEntries(shop.community.id)
   })
 
@@ -109,7 +132,8 @@ describe("LedgerPosting.recordSale", () => {
       currency: "BRL",
       pending: 9552 + 9452,
       available: 9801 + 9552 + 9452,
-      total: 9801 + 9552 * 2 + 9452 * 2
+      total: 9801 + 9552 * 2 + 9452 * 2,
+      ...NOTHING_HELD
     }])
     expect(await transactionCount(roda, id, "release")).toBe(3)
     const schedule = await query<{ days: number; released: boolean }>(
@@ -136,7 +160,13 @@ describe("LedgerPosting.recordSale", () => {
     const paidAt = new Date(Date.now() - 31 * DAY)
     await recordSale(roda, shop.community.id, { method: "CREDIT_CARD", paidAt, postedAt: paidAt })
     expect(await transactionCount(roda, shop.community.id, "release")).toBe(0)
-    expect(await balanceOf(shop)).toEqual([{ currency: "BRL", pending: 0, available: 9452, total: 9452 }])
+    expect(await balanceOf(shop)).toEqual([{
+      currency: "BRL",
+      pending: 0,
+      available: 9452,
+      total: 9452,
+      ...NOTHING_HELD
+    }])
     const [release] = await statement(shop, "?kind=release&account=community_available")
     expect(release).toMatchObject({ kind: "release", amount: 9452, balance: 9452 })
     expect(release!.occurredAt).toBe(new Date(paidAt.getTime() + 30 * DAY).toISOString())
@@ -158,7 +188,13 @@ describe("LedgerPosting.recordSale", () => {
     )
     for (const reply of replies) expectOk(reply)
     expect(await transactionCount(roda, shop.community.id, "release")).toBe(5)
-    expect(await balanceOf(shop)).toEqual([{ currency: "BRL", pending: 0, available: 5 * 9452, total: 5 * 9452 }])
+    expect(await balanceOf(shop)).toEqual([{
+      currency: "BRL",
+      pending: 0,
+      available: 5 * 9452,
+      total: 5 * 9452,
+      ...NOTHING_HELD
+    }])
     expect(await unbalancedTransactions(roda, shop.community.id)).toEqual([])
     await expectBalancesMatchEntries(shop.community.id)
   })
@@ -179,7 +215,8 @@ describe("LedgerPosting.recordSale", () => {
       currency: "BRL",
       pending: 0,
       available: 5 * 9452 + 10 * 9801,
-      total: 5 * 9452 + 10 * 9801
+      total: 5 * 9452 + 10 * 9801,
+      ...NOTHING_HELD
     }])
     await expectBalancesMatchEntries(shop.community.id)
   })
@@ -197,7 +234,13 @@ describe("LedgerPosting.recordSale", () => {
     for (const shop of [first, second]) {
       expect(await transactionCount(roda, shop.community.id, "release")).toBe(1)
     }
-    expect(await balanceOf(first)).toEqual([{ currency: "BRL", pending: 0, available: 9552, total: 9552 }])
+    expect(await balanceOf(first)).toEqual([{
+      currency: "BRL",
+      pending: 0,
+      available: 9552,
+      total: 9552,
+      ...NOTHING_HELD
+    }])
   })
 
   it("the database keeps the ledger append-only and balanced", async () => {
@@ -337,7 +380,7 @@ describe("GET /api/ledger/entries", () => {
   it("another community sees none of it", async () => {
     const other = await newCommunity(api, "Vizinha")
     expect(await statement(other)).toEqual([])
-    expect(await balanceOf(other)).toEqual([{ currency: "BRL", pending: 0, available: 0, total: 0 }])
+    expect(await balanceOf(other)).toEqual([{ currency: "BRL", pending: 0, available: 0, total: 0, ...NOTHING_HELD }])
     // not a member of the shop: the header cannot reach its ledger
     expectError(await api.get("/api/ledger/entries", as(other.owner, shop.community)), 403)
   })
@@ -349,11 +392,39 @@ describe("GET /api/ledger/balance", () => {
     await recordSale(roda, shop.community.id, { method: "PIX" })
     await recordSale(roda, shop.community.id, { method: "CREDIT_CARD", currency: "USD" })
     expect(await balanceOf(shop)).toEqual([
-      { currency: "BRL", pending: 0, available: 9801, total: 9801 },
-      { currency: "USD", pending: 9452, available: 0, total: 9452 }
+      { currency: "BRL", pending: 0, available: 9801, total: 9801, ...NOTHING_HELD },
+      { currency: "USD", pending: 9452, available: 0, total: 9452, ...NOTHING_HELD }
     ])
     const usd = await statement(shop, "?currency=USD")
     expect(usd.map((line) => [line.account, line.amount, line.balance])).toEqual([["community_pending", 9452, 9452]])
     expect(await unbalancedTransactions(roda, shop.community.id)).toEqual([])
+  })
+
+  it("shows what open disputes hold and what the gateway settled to the community's own account, apart", async () => {
+    const shop = await newCommunity(api, "Disputas")
+    const id = shop.community.id
+    const { chargeId } = await recordSale(roda, id, { method: "PIX" }) // 9801 available at once
+    await recordSale(roda, id, { method: "PIX", settledByGateway: true }) // 9801 to the connected account
+    expect(await balanceOf(shop)).toEqual([
+      { currency: "BRL", pending: 0, available: 9801, total: 9801, disputed: 0, settledByGateway: 9801 }
+    ])
+    const disputeId = `du_${crypto.randomUUID()}`
+    expect(await recordDispute(roda, { communityId: id, chargeId, disputeId, move: "hold", amount: 10000 })).toBe(true)
+    // held at once: more than available (the gross), so available goes below zero and no payout can take it
+    expect(await balanceOf(shop)).toEqual([
+      {
+        currency: "BRL",
+        pending: 0,
+        available: 9801 - 10000,
+        total: 9801 - 10000,
+        disputed: 10000,
+        settledByGateway: 9801
+      }
+    ])
+    await recordDispute(roda, { communityId: id, chargeId, disputeId, move: "release", amount: 10000 })
+    expect(await balanceOf(shop)).toEqual([
+      { currency: "BRL", pending: 0, available: 9801, total: 9801, disputed: 0, settledByGateway: 9801 }
+    ])
+    expect(await unbalancedTransactions(roda, id)).toEqual([])
   })
 })

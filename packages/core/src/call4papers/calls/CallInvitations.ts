@@ -4,6 +4,7 @@ import { forbidden, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
 import { type PageQuery, paginate } from "../../domain/Pagination"
+import { requireVerifiedEmail } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
 import { traced } from "../../platform/traced"
@@ -50,6 +51,8 @@ export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/co
 
     const inviteOwner = traced("Calls.inviteOwner")(function*(member: Member, id: string, profileId: string) {
       const call = yield* managed(member, id)
+      // issue 52: inviting others by e-mail needs a confirmed e-mail (as profile invitations do)
+      yield* requireVerifiedEmail(member.account)
       const person = yield* invitee(member.communityId, profileId)
       const invited = yield* repo.inviteOwner({
         id: yield* ids.next,
@@ -138,6 +141,7 @@ export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/co
       profileId: string
     ) {
       const { track, call } = yield* managedTrack(member, trackId)
+      yield* requireVerifiedEmail(member.account)
       const person = yield* invitee(member.communityId, profileId)
       const invited = yield* repo.inviteReviewer(
         {

@@ -54,7 +54,7 @@ export const inviteReviewer = HttpApiEndpoint.post("inviteReviewer", "/call4pape
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
-    `${ORGANISER} Invites an active member (\`profileId\`, 400 when not a member of this community) to review the track; answers \`data.id\`, the reviewer id the accept, decline and remove routes take, and e-mails the person. The invitation is \`pending\` until answered; already pending or accepted: 409; a declined one is invited again (same id).`
+    `${ORGANISER} Invites an active member (\`profileId\`, 400 when not a member of this community) to review the track; answers \`data.id\`, the reviewer id the accept, decline and remove routes take, and e-mails the person. The invitation is \`pending\` until answered; already pending or accepted: 409; a declined one is invited again (same id). 403 when the caller has not confirmed their e-mail yet.`
   )
   .annotate(OpenApi.Summary, "Invite a track reviewer")
 
@@ -121,7 +121,7 @@ export const inviteOwner = HttpApiEndpoint.post("inviteOwner", "/call4papers/:id
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
-    `${ORGANISER} Invites an active member (\`profileId\`, 400 when not a member of this community) to own the call; answers \`data.id\`, the owner id the accept, decline and remove routes take, and e-mails the person. An accepted owner has organiser rights on this call only. Already pending or accepted: 409; a declined one is invited again (same id).`
+    `${ORGANISER} Invites an active member (\`profileId\`, 400 when not a member of this community) to own the call; answers \`data.id\`, the owner id the accept, decline and remove routes take, and e-mails the person. An accepted owner has organiser rights on this call only. Already pending or accepted: 409; a declined one is invited again (same id). 403 when the caller has not confirmed their e-mail yet.`
   )
   .annotate(OpenApi.Summary, "Invite a call owner")
 

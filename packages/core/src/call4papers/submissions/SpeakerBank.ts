@@ -2,6 +2,7 @@ import { Clock, Effect } from "effect"
 import { conflict, fieldError, forbidden, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { type PageQuery, paginate } from "../../domain/Pagination"
+import { requireVerifiedEmail } from "../../domain/Policy"
 import { isStaff } from "../../domain/Role"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
@@ -73,6 +74,8 @@ export class SpeakerBank extends Effect.Service<SpeakerBank>()("@roda/core/call4
     ) {
       const { call, roles } = yield* visibleCall(member, callId)
       yield* requireOrganiser(roles)
+      // issue 52: inviting others by e-mail needs a confirmed e-mail (as profile invitations do)
+      yield* requireVerifiedEmail(member.account)
       if (call.status !== "published") {
         const message = M.callNotPublished(call.status)
         return yield* Effect.fail(conflict(message, [fieldError("status", message)]))

@@ -56,7 +56,7 @@ export const inviteSpeaker = HttpApiEndpoint.post("inviteSpeaker", "/call4papers
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
-    `${ORGANISER} Invites a person from the speaker bank (\`GET /api/call4papers/speakers\`) to submit to this call, by e-mail; an organiser who is not staff invites from the bank of the calls they own. Someone not in the bank: 400 (param \`profileId\`); invited before: 409 (param \`profileId\`); a call that is not published: 409 (param \`status\`).`
+    `${ORGANISER} Invites a person from the speaker bank (\`GET /api/call4papers/speakers\`) to submit to this call, by e-mail; an organiser who is not staff invites from the bank of the calls they own. Someone not in the bank: 400 (param \`profileId\`); invited before: 409 (param \`profileId\`); a call that is not published: 409 (param \`status\`). 403 when the caller has not confirmed their e-mail yet.`
   )
   .annotate(OpenApi.Summary, "Invite a speaker to a call")
 

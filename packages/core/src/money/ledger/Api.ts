@@ -113,7 +113,15 @@ const Balance = Schema.Struct({
   currency: Schema.String,
   pending: Schema.Number,
   available: Schema.Number,
-  total: Schema.Number
+  total: Schema.Number.annotations({ description: "`pending + available`." }),
+  disputed: Schema.Number.annotations({
+    description:
+      "Held by open gateway disputes (`community_disputed`): taken from `available` when a dispute opens (a payout cannot take it; `available` may go below zero), given back when it is won, taken back as a chargeback when it is lost. Not part of `total`."
+  }),
+  settledByGateway: Schema.Number.annotations({
+    description:
+      "The net of sales the gateway settled straight into the community's own account (Stripe Connect destination charges; `community_gateway_settled`), less their refunds, chargebacks and dispute fees: never part of `available` or `total`, never paid out by Roda."
+  })
 })
 
 const READERS = "Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise)."
@@ -216,7 +224,7 @@ export class LedgerApi extends HttpApiGroup.make("ledger")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        `${READERS} The community's balance per currency: \`pending\` (sales not yet released), \`available\` (released, may be paid out) and their \`total\`, in minor units. A community that never sold gets its currency with zeros. Releases that fell due are posted first.`
+        `${READERS} The community's balance per currency, in minor units: \`pending\` (sales not yet released), \`available\` (released, may be paid out) and their \`total\`; apart from them, \`disputed\` (held by open disputes) and \`settledByGateway\` (settled by Stripe Connect into the community's own account, never paid out by Roda). A community that never sold gets its currency with zeros. Releases that fell due are posted first.`
       )
       .annotate(OpenApi.Summary, "Get the ledger balance")
   )

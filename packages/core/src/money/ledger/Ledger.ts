@@ -36,6 +36,13 @@ const lineView = (row: StatementRow) => ({
   postedAt: row.postedAt.toISOString()
 })
 
+/** What the balance shows: the community's money, what open disputes hold, what the gateway settled to it. */
+const balanceAccounts: ReadonlyArray<LedgerAccount> = [
+  ...communityAccounts,
+  "community_disputed",
+  "community_gateway_settled"
+]
+
 /** The community's statement and balances; releases that fell due are posted before each read. */
 export class Ledger extends Effect.Service<Ledger>()("@roda/core/Ledger", {
   effect: Effect.gen(function*() {
@@ -75,7 +82,7 @@ export class Ledger extends Effect.Service<Ledger>()("@roda/core/Ledger", {
     const balance = traced("Ledger.balance")(function*(member: Member) {
       yield* requireRole(member, moneyReaders)
       yield* journal.releaseDue(member.communityId)
-      const rows = yield* repo.balances(member.communityId, communityAccounts)
+      const rows = yield* repo.balances(member.communityId, balanceAccounts)
       const currencies = new Set(rows.map((row) => row.currency))
       if (currencies.size === 0) {
         currencies.add(
@@ -87,7 +94,14 @@ export class Ledger extends Effect.Service<Ledger>()("@roda/core/Ledger", {
       return [...currencies].sort().map((currency) => {
         const pending = of(currency, "community_pending")
         const available = of(currency, "community_available")
-        return { currency, pending, available, total: pending + available }
+        return {
+          currency,
+          pending,
+          available,
+          total: pending + available,
+          disputed: of(currency, "community_disputed"),
+          settledByGateway: of(currency, "community_gateway_settled")
+        }
       })
     })
 

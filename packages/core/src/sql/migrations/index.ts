@@ -38,6 +38,7 @@ import authSessions from "./0037_auth_sessions"
 import rateLimits from "./0038_rate_limits"
 import emailNfc from "./0039_email_nfc"
 import disputesConnect from "./0040_disputes_connect"
+import idempotencyRateLimit from "./0041_idempotency_rate_limit"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -80,5 +81,6 @@ export const migrations = {
   "0037_auth_sessions": authSessions,
   "0038_rate_limits": rateLimits,
   "0039_email_nfc": emailNfc,
-  "0040_disputes_connect": disputesConnect
+  "0040_disputes_connect": disputesConnect,
+  "0041_idempotency_rate_limit": idempotencyRateLimit
 }
