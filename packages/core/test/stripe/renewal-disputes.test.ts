@@ -138,9 +138,10 @@ describe("Stripe disputes of subscription renewals hold money as checkout's do",
     const held = await balanceOf(made)
     expect(held).toMatchObject({ available: before.available - RENEWAL, disputed: RENEWAL, pending: before.pending })
     expect(held.total).toBe(held.pending + held.available + held.inTransit + held.disputed)
-    // the held money is not available: a payout of the balance before the dispute is refused
+    // the held money is not available: a payout of the balance before the dispute is refused (the
+    // renewal's money is still pending, so the hold takes available below zero, shown as 0)
     const payout = await api.post("/api/payouts", { amount: before.available - 200 }, await owner(made))
-    expect(expectInvalid(payout, "amount").message).toBe(insufficient(before.available - RENEWAL))
+    expect(expectInvalid(payout, "amount").message).toBe(insufficient(Math.max(0, before.available - RENEWAL)))
     expect(await disputeRow(disputeId)).toEqual({ status: "open", held: String(RENEWAL), chargeId: renewal.id })
     expect(await ledgerKinds(renewal.id)).toEqual(["sale", "dispute_hold"])
     const opened = await ownerMails(made)
