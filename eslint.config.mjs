@@ -32,7 +32,7 @@ const contracts = {
   search: [],
   social: ["items", "Comments", "Reactions", "EngagementStats"],
   "commerce/catalogue": ["Stock", "SellableProducts"],
-  "commerce/checkout": [],
+  "commerce/checkout": ["ChargeDisputes"],
   "commerce/coupons": ["CouponRedemption"],
   "money/accounts": ["SellingStatus"],
   "money/ledger": ["LedgerPosting", "Pricing", "SalesStats"],

@@ -201,7 +201,9 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   fees, net) to \`gateway_dispute_fees\`. States \`open -> won | lost\` (\`disputes\` table, one row per Stripe
   dispute, changed under the charge's and its own row lock): a close seen first books the outcome without a hold,
   late and repeated events book nothing; the owners get \`dispute.opened\` / \`dispute.closed\` e-mails (outbox, same
-  transaction). Disputes of subscription renewals are booked when lost only (no hold while open).
+  transaction). Disputes of subscription billings (renewals, retries, pay-now, changes, add-ons) are the same
+  (the same \`disputes\` states, hold, release and fee); a lost one is taken back as the billing's chargeback and ends
+  the subscription's access.
 - Refunds (\`POST /api/manage/purchases/{id}/refund\`, owner or admin): full by default or \`amount\`, within the
   gateway's window (sandbox 180 days, 409 after); the charge's row lock serialises refunds (409 once refunded in
   full, 400 beyond what is left). The platform gives back its fee and interest in proportion; the community's part

@@ -3,6 +3,7 @@ import { OperatorAuditLive } from "../audit/OperatorAuditLive"
 import { AccessCatalogLive } from "../commerce/catalogue/AccessCatalogLive"
 import { SellableProductsLive } from "../commerce/catalogue/SellableProductsLive"
 import { StockLive } from "../commerce/catalogue/StockLive"
+import { ChargeDisputesLive } from "../commerce/checkout/ChargeDisputesLive"
 import { CouponRedemptionLive } from "../commerce/coupons/CouponRedemptionLive"
 import { SubscribingLive } from "../commerce/subscriptions/SubscribingLive"
 import { SubscriptionStatsLive } from "../commerce/subscriptions/SubscriptionStatsLive"
@@ -62,5 +63,11 @@ const tiers = Layer.mergeAll(
   )
 )
 
-/** Subscriptions post what the gateway reports of their charges: built on the ledger and pricing above. */
-export const contractsLayer = SubscribingLive.pipe(Layer.provideMerge(tiers))
+/**
+ * Subscriptions post what the gateway reports of their charges: built on the ledger and pricing
+ * above, and on checkout's gateway disputes (their renewals' disputes hold money as checkout's do).
+ */
+export const contractsLayer = SubscribingLive.pipe(
+  Layer.provideMerge(ChargeDisputesLive),
+  Layer.provideMerge(tiers)
+)

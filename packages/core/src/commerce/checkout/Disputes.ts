@@ -1,169 +1,35 @@
-import { Clock, Effect, Option } from "effect"
-import { CommunityNotices } from "../../communities/Memberships"
-import type { Coded, NotFound } from "../../domain/AppError"
-import { formatMoney } from "../../domain/Money"
-import { LedgerPosting } from "../../money/ledger/LedgerPosting"
-import { Mailer } from "../../platform/Mailer"
-import { type GatewayDispute, PaymentGateway } from "../../platform/PaymentGateway"
+import { Effect } from "effect"
+import type { GatewayDispute } from "../../platform/PaymentGateway"
 import { Subscribing } from "../subscriptions/Subscribing"
-import { type DisputeRow, DisputesRepo } from "./DisputesRepo"
-import { type DisputeEffect, disputeTransition } from "./disputeStates"
+import { ChargeDisputes } from "./ChargeDisputes"
 import type { ChargeRow } from "./Repo"
 import { Settlement } from "./Settlement"
 
-const outcomeWords = { won: "ganha / won", lost: "perdida / lost", open: "aberta / open" } as const
-
 /**
- * Gateway disputes of paid charges (issue 52): each step moves the dispute through
- * `disputeTransitions` under its row lock, in the event's transaction, and books what the move says
- * once: the disputed amount held from available while it is open (a payout cannot take it),
- * released when won, taken back as a chargeback with the gateway's dispute fee when lost; the
- * community's owners get a `dispute.opened` / `dispute.closed` e-mail (outbox, same transaction).
+ * Gateway disputes of checkout's charges (issue 52), through `ChargeDisputes` (the disputed money
+ * held while open, released when won, the fee debited): a dispute lost is taken back as a
+ * chargeback (a refund row of kind `chargeback`), and the first charge of a subscription lost so
+ * ends its access.
  */
 export class Disputes extends Effect.Service<Disputes>()("@roda/core/Disputes", {
   effect: Effect.gen(function*() {
-    const repo = yield* DisputesRepo
-    const ledger = yield* LedgerPosting
+    const disputes = yield* ChargeDisputes
     const settlement = yield* Settlement
     const subscribing = yield* Subscribing
-    const notices = yield* CommunityNotices
-    const mailer = yield* Mailer
-    const gateway = yield* PaymentGateway
-    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const mailOwners = (row: DisputeRow, dispute: GatewayDispute, kind: "dispute.opened" | "dispute.closed") =>
-      Effect.gen(function*() {
-        const amount = formatMoney(dispute.amount, row.currency)
-        const reason = dispute.reason === null ? "" : ` (${dispute.reason})`
-        const fee = row.fee > 0 ? `\nTarifa da disputa / Dispute fee: ${formatMoney(row.fee, row.feeCurrency!)}` : ""
-        const mail = kind === "dispute.opened"
-          ? {
-            subject: `Disputa aberta: ${amount} / Dispute opened: ${amount}`,
-            text: `O comprador contestou ${amount} da cobrança ${row.chargeId}${reason}. ` +
-              `${formatMoney(row.held, row.currency)} ficam retidos até o fim da disputa.\n` +
-              `The buyer disputed ${amount} of charge ${row.chargeId}${reason}. ` +
-              `${formatMoney(row.held, row.currency)} is held until the dispute closes.`
-          }
-          : {
-            subject: `Disputa encerrada (${outcomeWords[row.status]}): ${amount}`,
-            text: `A disputa de ${amount} da cobrança ${row.chargeId} foi encerrada: ${outcomeWords[row.status]}.\n` +
-              `The dispute of ${amount} of charge ${row.chargeId} is closed: ${row.status}.` + fee
-          }
-        for (const to of yield* notices.ownerEmails(row.communityId)) {
-          yield* mailer.send({ to, communityId: row.communityId, kind, ...mail })
-        }
-      })
-
-    /** Books one effect of a move; the row as it stands after it. */
-    const apply = (row: DisputeRow, charge: ChargeRow, dispute: GatewayDispute, effect: DisputeEffect, at: Date) =>
-      Effect.gen(function*() {
-        const move = { communityId: row.communityId, chargeId: row.chargeId, disputeId: row.disputeId, at }
-        switch (effect) {
-          case "hold": {
-            // a sale the gateway settled to the community's own account is reversed there: nothing held here
-            if (yield* ledger.settledByGateway(row.communityId, row.chargeId)) return row
-            const refundable = Option.getOrElse(yield* ledger.refundable(row.communityId, row.chargeId), () => 0)
-            const held = Math.max(0, Math.min(dispute.amount, refundable))
-            if (held > 0) {
-              yield* ledger.recordDispute({
-                ...move,
-                move: "hold",
-                currency: row.currency,
-                amount: held,
-                description: `Disputa aberta / Dispute opened: ${row.disputeId}`
-              })
-            }
-            return { ...row, held }
-          }
-          case "release": {
-            if (row.held > 0) {
-              yield* ledger.recordDispute({
-                ...move,
-                move: "release",
-                currency: row.currency,
-                amount: row.held,
-                description: `Disputa encerrada / Dispute closed: ${row.disputeId}`
-              })
-            }
-            return { ...row, held: 0 }
-          }
-          case "chargeback": {
-            const posted = yield* settlement.gatewayRefund(row.communityId, row.chargeId, {
-              kind: "chargeback",
-              amount: dispute.amount,
-              reference: row.disputeId
-            })
-            // the first charge of a subscription lost in a dispute: its access ends
-            if (charge.subscriptionGroupId !== null && posted > 0) yield* subscribing.chargeTakenBack(charge.id)
-            return row
-          }
-          case "fee": {
-            const feeCurrency = dispute.feeCurrency ?? row.currency
-            if (dispute.fee > 0) {
-              yield* ledger.recordDispute({
-                ...move,
-                move: "fee",
-                currency: feeCurrency,
-                amount: dispute.fee,
-                description: `Tarifa de disputa / Dispute fee: ${row.disputeId}`
-              })
-            }
-            return { ...row, fee: Math.max(0, dispute.fee), feeCurrency }
-          }
-          case "mailOpened":
-            return yield* Effect.as(mailOwners(row, dispute, "dispute.opened"), row)
-          case "mailClosed":
-            return yield* Effect.as(mailOwners(row, dispute, "dispute.closed"), row)
-        }
-      })
-
-    /**
-     * A dispute step the gateway reported of a paid charge (locked by the caller), in the caller's
-     * transaction; the dispute's status afterwards. Once per dispute and step, whatever the order.
-     */
-    const fromGateway = (
-      charge: ChargeRow,
-      dispute: GatewayDispute
-    ): Effect.Effect<DisputeRow["status"], Coded<NotFound, "charge_not_found">> =>
-      Effect.gen(function*() {
-        const at = yield* now
-        const current = yield* repo.lock(gateway.name, dispute.id)
-        const transition = disputeTransition(current?.status ?? "none", dispute.step)
-        let row: DisputeRow = current ?? {
-          gateway: gateway.name,
-          disputeId: dispute.id,
-          communityId: charge.communityId,
-          chargeId: charge.id,
-          status: transition.to,
-          currency: charge.currency,
-          amount: dispute.amount,
-          held: 0,
-          fee: 0,
-          feeCurrency: null,
-          reason: dispute.reason,
-          openedAt: null,
-          closedAt: null,
-          updatedAt: at
-        }
-        if (current === undefined && !(yield* repo.insert(row))) {
-          // another delivery stored it meanwhile: its state decides
-          return yield* fromGateway(charge, dispute)
-        }
-        if (current !== undefined && transition.to === current.status && transition.effects.length === 0) {
-          return current.status
-        }
-        row = {
-          ...row,
-          status: transition.to,
-          updatedAt: at,
-          ...(dispute.step === "opened" ? { openedAt: row.openedAt ?? at } : { closedAt: row.closedAt ?? at })
-        }
-        for (const effect of transition.effects) row = yield* apply(row, charge, dispute, effect, at)
-        yield* repo.update(row)
-        return row.status
-      })
+    /** A dispute step of a paid charge (locked by the caller), in the caller's transaction; its status afterwards. */
+    const fromGateway = (charge: ChargeRow, dispute: GatewayDispute) =>
+      disputes.fromGateway(charge, dispute, (lost) =>
+        Effect.gen(function*() {
+          const posted = yield* settlement.gatewayRefund(charge.communityId, charge.id, {
+            kind: "chargeback",
+            amount: lost.amount,
+            reference: lost.disputeId
+          })
+          // the first charge of a subscription lost in a dispute: its access ends
+          if (charge.subscriptionGroupId !== null && posted > 0) yield* subscribing.chargeTakenBack(charge.id)
+        }))
 
     return { fromGateway }
-  }),
-  dependencies: [DisputesRepo.Default]
+  })
 }) {}

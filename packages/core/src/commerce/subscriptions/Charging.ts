@@ -1,101 +1,37 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { formatMoney, roundHalfEven } from "../../domain/Money"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Pricing } from "../../money/ledger/Pricing"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
-import {
-  type ChargeOutcome,
-  type ChargeRequest,
-  type ChargeState,
-  type GatewayEvent,
-  PaymentGateway
-} from "../../platform/PaymentGateway"
+import { type ChargeOutcome, type ChargeRequest, type ChargeState, PaymentGateway } from "../../platform/PaymentGateway"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
-import { CouponRedemption } from "../coupons/CouponRedemption"
+import {
+  Attempt,
+  type Begun,
+  CHARGE_RECONCILE_AFTER_MS,
+  CHARGE_RECONCILE_JOB,
+  type ChargeResult,
+  moveBilling,
+  type Purpose,
+  resultOf
+} from "./charges"
 import { SubscriptionLifecycle } from "./Lifecycle"
-import { billingMove, canMove, type Phase, phaseOf, retryDays, standingOf } from "./Policy"
+import { canMove, phaseOf, retryDays, standingOf } from "./Policy"
+import { SubscriptionRefunds } from "./Refunding"
 import { type BillingRow, type SubscriptionRow, SubscriptionsRepo } from "./Repo"
 import { DAY_MILLIS, JobKind, schedulePeriodEnd } from "./schedule"
 
-/** Job kind: a billing left `charging` (the process stopped while the gateway was asked) is asked of the gateway. */
-export const CHARGE_RECONCILE_JOB = "subscriptions.charge-reconcile"
-/** Job kind: a refund of a billing asked of the gateway (run at once, and again after a crash). */
-export const REFUND_JOB = "subscriptions.refund"
-
-/**
- * How long after an attempt is marked `charging` its reconciliation runs: well past the longest
- * gateway call (the Stripe SDK gives up after 80 s), so a request still waiting is never overtaken.
- */
-export const CHARGE_RECONCILE_AFTER_MS = 10 * 60 * 1000
-
-/** What a charge is for: what its answer does to the subscription (applied with the row locked). */
-const Purpose = Schema.Union(
-  Schema.TaggedStruct("renewal", {}),
-  Schema.TaggedStruct("retry", { retry: Schema.Number }),
-  Schema.TaggedStruct("pay_now", {}),
-  /**
-   * `standing`: where the subscription stood when the change was decided (`Policy.standingOf`).
-   * `price`: the option's price the change was quoted and charged at, what the subscription renews
-   * at (absent from charges queued before it was carried: the catalogue's price when applied).
-   */
-  Schema.TaggedStruct("change_tier", {
-    productId: Schema.String,
-    standing: Schema.optional(Schema.String),
-    price: Schema.optional(Schema.Number)
-  }),
-  /** `price`: the add-on's monthly price quoted and charged (absent from older charges, as above). */
-  Schema.TaggedStruct("add_on", { productId: Schema.String, price: Schema.optional(Schema.Number) })
-)
-export type Purpose = typeof Purpose.Type
-
-/** One attempt at charging a billing: the reconciliation job's payload, and what the answer is applied with. */
-const Attempt = Schema.Struct({
-  communityId: Schema.String,
-  subscriptionId: Schema.String,
-  billingId: Schema.String,
-  attempt: Schema.Number,
-  cardToken: Schema.NullOr(Schema.String),
-  description: Schema.String,
-  purpose: Purpose
-})
-export type Attempt = typeof Attempt.Type
-
-const PeriodPayload = Schema.Struct({ communityId: Schema.String, subscriptionId: Schema.String, at: Schema.String })
-const RetryPayload = Schema.Struct({
-  communityId: Schema.String,
-  subscriptionId: Schema.String,
-  billingId: Schema.String,
-  attempt: Schema.Number
-})
-const RefundPayload = Schema.Struct({ communityId: Schema.String, refundId: Schema.String })
-
-export type ChargeResult =
-  /**
-   * `givenBack`: the money was taken for a move the subscription no longer allowed, and is given
-   * back (a refund job, at once); the phase the subscription was in then.
-   */
-  | { readonly _tag: "Paid"; readonly billing: BillingRow; readonly givenBack?: Phase }
-  | { readonly _tag: "Declined"; readonly reason: string }
-  | { readonly _tag: "InvalidCard" }
-  /** Another attempt at this billing is at the gateway now. */
-  | { readonly _tag: "InFlight" }
-
-/** Phase a's result: the answer is known already (nothing to ask), or the gateway must be asked. */
-export type Begun =
-  | { readonly _tag: "Done"; readonly result: ChargeResult }
-  | { readonly _tag: "Charging"; readonly attempt: Attempt; readonly request: ChargeRequest }
-
-const resultOf = (billing: BillingRow): ChargeResult =>
-  billing.status === "paid" || billing.status === "refunded"
-    ? { _tag: "Paid", billing }
-    : billing.status === "charging"
-    ? { _tag: "InFlight" }
-    : billing.failureReason === "invalid_card"
-    ? { _tag: "InvalidCard" }
-    : { _tag: "Declined", reason: billing.failureReason ?? "declined" }
+export {
+  type Attempt,
+  type Begun,
+  CHARGE_RECONCILE_AFTER_MS,
+  CHARGE_RECONCILE_JOB,
+  type ChargeResult,
+  type Purpose,
+  REFUND_JOB
+} from "./charges"
 
 /**
  * Charging a subscription's billing with no network call inside a database transaction, in the
@@ -107,20 +43,20 @@ const resultOf = (billing: BillingRow): ChargeResult =>
  * then what it was for (`Purpose`) takes effect if the subscription still allows it; money taken
  * for a move the subscription no longer allows is refunded. The reconciliation job asks the
  * gateway for an attempt left `charging` by a crash and applies its state the same way, once.
- * Also the renewal and retry jobs, refunds of billings (`subscription_refunds`) and what the
- * gateway reports of a billing (refund, lost dispute: access ends).
+ * The jobs that charge are `SubscriptionRenewals`' (`Renewals.ts`), refunds `SubscriptionRefunds`'
+ * (`Refunding.ts`), what the gateway reports of a billing `SubscriptionGatewayReports`'.
  */
 export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()("@roda/core/SubscriptionCharging", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* SubscriptionsRepo
     const life = yield* SubscriptionLifecycle
+    const refunds = yield* SubscriptionRefunds
     const ids = yield* Ids
     const jobs = yield* Jobs
     const gateway = yield* PaymentGateway
     const pricing = yield* Pricing
     const ledger = yield* LedgerPosting
-    const coupons = yield* CouponRedemption
     const now = life.now
     const tx = transactional(sql)
 
@@ -133,157 +69,6 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
         installments: 1
       }).pipe(Effect.orDie)
 
-    /** Moves a billing by the table; a move the table lacks is a bug (callers check the state first). */
-    const moveBilling = (billing: BillingRow, move: Parameters<typeof billingMove>[1]) => {
-      const to = billingMove(billing.status, move)
-      return to === undefined
-        ? Effect.dieMessage(`subscription billing ${billing.id}: ${move} from ${billing.status}`)
-        : Effect.succeed(to)
-    }
-
-    // ------------------------------------------------------------ refunds of billings
-
-    /**
-     * Writes a refund of (part of) a paid billing `pending`, its amount added to the billing's
-     * refunded sum (so a concurrent refund sees it), and schedules the job that asks the gateway
-     * (`runAt`: now for a refund nobody waits for; later when the caller asks at once itself).
-     */
-    const reserveRefund = (
-      row: SubscriptionRow,
-      billing: BillingRow,
-      input: { readonly amount: number; readonly reason: string; readonly endsSubscription: boolean },
-      runAt: number
-    ) =>
-      Effect.gen(function*() {
-        const at = yield* now
-        const id = yield* ids.next
-        yield* repo.insertRefund({
-          id,
-          communityId: row.communityId,
-          subscriptionId: row.id,
-          billingId: billing.id,
-          amount: input.amount,
-          status: "pending",
-          reason: input.reason,
-          endsSubscription: input.endsSubscription,
-          createdAt: at,
-          updatedAt: at
-        })
-        yield* repo.updateBilling(billing.id, { refundedAmount: billing.refundedAmount + input.amount }, at)
-        yield* jobs.enqueue({
-          kind: REFUND_JOB,
-          key: id,
-          payload: { communityId: row.communityId, refundId: id },
-          runAt
-        })
-        return id
-      })
-
-    /** Posts a refund of a billing to the ledger (the platform's fee given back in proportion). */
-    const postRefund = (
-      row: SubscriptionRow,
-      billing: BillingRow,
-      input: { readonly refundId: string; readonly amount: number; readonly label: string },
-      at: Date
-    ) => {
-      const fee = Number(
-        roundHalfEven(BigInt(billing.fee) * BigInt(input.amount), BigInt(Math.max(1, billing.amount)))
-      )
-      return ledger.recordRefund({
-        communityId: row.communityId,
-        chargeId: billing.id,
-        refundId: input.refundId,
-        currency: billing.currency,
-        amount: input.amount,
-        fee: Math.min(fee, input.amount),
-        interest: 0,
-        at,
-        description: `${input.label}: ${row.productTitle}`
-      })
-    }
-
-    /**
-     * The team's cancel with a refund posted a refund of `billing` (in the caller's transaction): when
-     * the billing is the checkout's first charge and it is now refunded in full (its own refunds, or
-     * every refund the ledger counts of its sale), the checkout coupon's use is given back, as a
-     * checkout charge refunded in full at the gateway gives it back (`RefundPosting`): the
-     * subscription has ended. Through the coupons' contract, which moves only a counted use
-     * (`redeemed -> released`): once, however often asked. (A first charge paid after its
-     * subscription moved on is refunded too, but its coupon was settled with the payment:
-     * `FirstChargeOutcome.keepsCoupon`.)
-     */
-    const firstChargeRefunded = (row: SubscriptionRow, billing: BillingRow) =>
-      Effect.gen(function*() {
-        if (billing.id !== row.firstChargeId) return
-        const full = billing.refundedAmount >= billing.amount ||
-          Option.exists(yield* ledger.refundable(row.communityId, billing.id), (left) => left <= 0)
-        if (full) yield* coupons.refund(row.communityId, billing.id)
-      })
-
-    /**
-     * A pending refund of a billing: the gateway is asked outside any transaction (the refund id is
-     * its idempotency key), and its answer applied once in a transaction: posted (and, for the
-     * team's cancel with refund, the subscription ends; a first charge refunded in full gives its
-     * coupon use back), or failed (the amount goes back). Safe to run twice at once (the request and
-     * the job). The refund's status afterwards.
-     */
-    const completeRefund = traced("SubscriptionCharging.completeRefund")(
-      function*(communityId: string, refundId: string) {
-        const found = yield* tx(repo.lockRefund(communityId, refundId))
-        if (Option.isNone(found)) return "failed" as const
-        if (found.value.status !== "pending") return found.value.status
-        const refund = found.value
-        const billing = Option.getOrThrow(yield* tx(repo.lockBilling(communityId, refund.billingId)))
-        const outcome = gateway.refund === undefined
-          ? { _tag: "Refunded", gatewayRefundId: null } as const
-          : yield* gateway.refund({
-            refundId: refund.id,
-            chargeId: billing.id,
-            gatewayChargeId: billing.gatewayChargeId,
-            amount: refund.amount,
-            currency: billing.currency
-          })
-        return yield* tx(Effect.gen(function*() {
-          const row = Option.getOrThrow(yield* repo.find(communityId, refund.subscriptionId, { lock: true }))
-          const locked = Option.getOrThrow(yield* repo.lockRefund(communityId, refundId))
-          if (locked.status !== "pending") return locked.status
-          const current = Option.getOrThrow(yield* repo.lockBilling(communityId, refund.billingId))
-          const at = yield* now
-          if (outcome._tag === "Refused") {
-            yield* repo.finishRefund(refundId, {
-              status: "failed",
-              gatewayRefundId: null,
-              failureReason: outcome.reason
-            }, at)
-            yield* repo.updateBilling(current.id, { refundedAmount: current.refundedAmount - refund.amount }, at)
-            return "failed" as const
-          }
-          yield* repo.finishRefund(
-            refundId,
-            { status: "succeeded", gatewayRefundId: outcome.gatewayRefundId, failureReason: null },
-            at
-          )
-          yield* postRefund(row, current, { refundId, amount: refund.amount, label: "Reembolso" }, at)
-          if (current.refundedAmount >= current.amount && current.status === "paid") {
-            yield* repo.updateBilling(current.id, { status: yield* moveBilling(current, "refunded") }, at)
-          }
-          if (refund.endsSubscription) {
-            if (canMove(phaseOf(row), "cancel_now")) {
-              yield* life.end(row, at, ` Reembolso / Refund: ${formatMoney(refund.amount, row.currency)}.`)
-            }
-            yield* firstChargeRefunded(row, current)
-          }
-          return "succeeded" as const
-        }))
-      }
-    )
-
-    yield* jobs.handle(REFUND_JOB, (payload) =>
-      Effect.flatMap(
-        Schema.decodeUnknown(RefundPayload)(payload).pipe(Effect.orDie),
-        (job) => Effect.asVoid(completeRefund(job.communityId, job.refundId))
-      ))
-
     // ------------------------------------------------------------ what a charge is for
 
     /**
@@ -293,7 +78,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
     const giveBack = (row: SubscriptionRow, billing: BillingRow) =>
       Effect.gen(function*() {
         const at = yield* now
-        yield* reserveRefund(row, billing, {
+        yield* refunds.reserveRefund(row, billing, {
           amount: billing.amount,
           reason: "paid after the subscription moved on",
           endsSubscription: false
@@ -586,115 +371,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
         (attempt) => Effect.asVoid(reconcile(attempt))
       ))
 
-    // ------------------------------------------------------------ the jobs that charge
-
-    const locked = (communityId: string, subscriptionId: string) =>
-      repo.find(communityId, subscriptionId, { lock: true })
-
-    /** The period-end job: what the state says happens when the period is over (renewal: charged). */
-    const onPeriodEnd = (payload: unknown) =>
-      Effect.gen(function*() {
-        const job = yield* Schema.decodeUnknown(PeriodPayload)(payload).pipe(Effect.orDie)
-        const begun = yield* tx(Effect.gen(function*() {
-          const found = yield* locked(job.communityId, job.subscriptionId)
-          if (Option.isNone(found)) return undefined
-          const row = found.value
-          if (row.status !== "active" || row.currentPeriodEnd === null) return undefined
-          if (row.currentPeriodEnd.toISOString() !== job.at) return undefined // moved since (extend, change, renewal)
-          const at = yield* now
-          if (row.currentPeriodEnd.getTime() > at.getTime()) return undefined
-          if (row.cancelAtPeriodEnd || row.kind === "courtesy") {
-            yield* life.end(row, row.currentPeriodEnd)
-            return undefined
-          }
-          const renewing = yield* life.applyScheduledChange(row)
-          const billing = yield* life.renewalBilling(renewing, life.nextPeriod(renewing))
-          return yield* begin(renewing, billing, renewing.cardToken, `Renovação: ${renewing.productTitle}`, {
-            _tag: "renewal"
-          })
-        }))
-        if (begun !== undefined) yield* complete(begun)
-      })
-
-    /** A retry of a failed renewal; the last one failing leaves the subscription `unpaid`. */
-    const onRetry = (payload: unknown) =>
-      Effect.gen(function*() {
-        const job = yield* Schema.decodeUnknown(RetryPayload)(payload).pipe(Effect.orDie)
-        const begun = yield* tx(Effect.gen(function*() {
-          const found = yield* locked(job.communityId, job.subscriptionId)
-          if (Option.isNone(found) || found.value.status !== "past_due") return undefined
-          const row = found.value
-          const open = yield* repo.openBilling(row.communityId, row.id)
-          if (Option.isNone(open) || open.value.id !== job.billingId) return undefined
-          return yield* begin(row, open.value, row.cardToken, `Renovação: ${row.productTitle}`, {
-            _tag: "retry",
-            retry: job.attempt
-          })
-        }))
-        if (begun !== undefined) yield* complete(begun)
-      })
-
-    yield* jobs.handle(JobKind.periodEnd, onPeriodEnd)
-    yield* jobs.handle(JobKind.retry, onRetry)
-
-    // ------------------------------------------------------------ what the gateway reports
-
-    /**
-     * A gateway event about a subscription's own charge (a billing; not a checkout charge), in the
-     * caller's transaction: a refund (`amount`: the charge's refunded total at the gateway) posts
-     * what Roda did not know of; a lost dispute posts a chargeback of the disputed amount. Either
-     * ends the subscription's access now (final `canceled`) once the billing is refunded in full, or
-     * at once for a lost dispute. Payments and expiries of a billing are Roda's own calls (answered
-     * synchronously or reconciled): acknowledged. None when no billing has the charge.
-     */
-    const gatewayEvent = (event: GatewayEvent) =>
-      Effect.gen(function*() {
-        const found = yield* repo.billingAtGateway(event.gatewayChargeId, event.chargeId)
-        if (Option.isNone(found)) return Option.none<string>()
-        const billing = found.value
-        // a lost dispute of a billing is taken back as before (disputes of billings hold nothing while open)
-        const disputeLost = event.type === "charge.dispute_lost" ||
-          (event.type === "charge.dispute" && event.dispute?.step === "lost")
-        if (event.type !== "charge.refunded" && !disputeLost) return Option.some(billing.status)
-        const row = Option.getOrThrow(yield* repo.find(billing.communityId, billing.subscriptionId, { lock: true }))
-        const current = Option.getOrThrow(yield* repo.lockBilling(billing.communityId, billing.id))
-        if (current.status !== "paid" && current.status !== "refunded") return Option.some(current.status)
-        const inLedger = yield* ledger.refundable(row.communityId, current.id)
-        const left = Math.min(current.amount - current.refundedAmount, Option.getOrElse(inLedger, () => Infinity))
-        const reported = event.amount ?? 0
-        const wanted = event.type === "charge.refunded" ? reported - current.refundedAmount : reported
-        const amount = Math.max(0, Math.min(left, wanted))
-        const at = yield* now
-        const refunded = current.refundedAmount + amount
-        if (amount > 0) {
-          const label = disputeLost ? "Chargeback" : "Reembolso"
-          yield* postRefund(row, current, { refundId: yield* ids.next, amount, label }, at)
-          yield* repo.updateBilling(current.id, {
-            refundedAmount: refunded,
-            ...(refunded >= current.amount && current.status === "paid"
-              ? { status: yield* moveBilling(current, "refunded") }
-              : {})
-          }, at)
-        }
-        const takenBack = disputeLost || refunded >= current.amount
-        if (takenBack && amount > 0 && canMove(phaseOf(row), "cancel_now")) {
-          yield* life.end(row, at, disputeLost ? " Chargeback." : "")
-        }
-        return Option.some(refunded >= current.amount ? "refunded" : current.status)
-      })
-
-    /**
-     * The first charge of a subscription (a checkout charge) was refunded in full or lost in a
-     * dispute at the gateway: the subscription ends now (final `canceled`, access closed).
-     */
-    const chargeTakenBack = (chargeId: string) =>
-      Effect.gen(function*() {
-        const found = yield* repo.byCharge(chargeId, true)
-        if (Option.isNone(found) || !canMove(phaseOf(found.value), "cancel_now")) return
-        yield* life.end(found.value, yield* now)
-      })
-
-    return { begin, complete, finish, reconcile, reserveRefund, completeRefund, gatewayEvent, chargeTakenBack }
+    return { begin, complete, finish, reconcile }
   }),
-  dependencies: [SubscriptionsRepo.Default, SubscriptionLifecycle.Default]
+  dependencies: [SubscriptionsRepo.Default, SubscriptionLifecycle.Default, SubscriptionRefunds.Default]
 }) {}

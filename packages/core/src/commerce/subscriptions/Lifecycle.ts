@@ -1,34 +1,26 @@
-import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { formatMoney } from "../../domain/Money"
 import { sha256Hex } from "../../platform/bytes"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
 import { Mailer } from "../../platform/Mailer"
 import { Options } from "../../platform/Options"
-import { transactional } from "../../sql/transaction"
 import { Entitlements } from "../../structure/Entitlements"
 import { addMonths, monthsOf, periodEndAt, renewalAmounts } from "./billing"
 import { PAYMENT_LINK_HOURS, retryDays } from "./Policy"
 import { type BillingRow, type SubscriptionChanges, type SubscriptionRow, SubscriptionsRepo } from "./Repo"
 import { DAY_MILLIS, JobKind, schedulePeriodEnd } from "./schedule"
 
-const PeriodPayload = Schema.Struct({ communityId: Schema.String, subscriptionId: Schema.String, at: Schema.String })
-const FirstChargePayload = Schema.Struct({ communityId: Schema.String, subscriptionId: Schema.String })
-
 export const sha256 = (text: string) => sha256Hex(text)
 
 /**
  * The time side of subscriptions: starting periods (a period has one billing key), access that
- * follows the state, the e-mails, and the durable jobs that run the lifecycle without charging
- * (resume, courtesy expiry, reminders, first-charge links); charging is `SubscriptionCharging`'s
- * (`Charging.ts`: the renewal and retry jobs, the three phases of a charge). Every job handler
- * works in its own transaction with the subscription's row locked, and does nothing when the row
- * has moved on since the job was scheduled, so two workers never renew a period twice.
+ * follows the state, the e-mails and payment links, and the moves of time (paid, failed, unpaid,
+ * ended, resumed), in the caller's transaction with the row locked. The durable jobs that run
+ * them are `SubscriptionRenewals`' (`Renewals.ts`); charging is `SubscriptionCharging`'s.
  */
 export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>()("@roda/core/SubscriptionLifecycle", {
   effect: Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
     const repo = yield* SubscriptionsRepo
     const ids = yield* Ids
     const jobs = yield* Jobs
@@ -292,9 +284,6 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
         } as SubscriptionRow
       })
 
-    const locked = (communityId: string, subscriptionId: string) =>
-      repo.find(communityId, subscriptionId, { lock: true })
-
     /** The last retry failed: `unpaid`, access removed until payment, a pay link e-mailed. */
     const unpaid = (row: SubscriptionRow) =>
       Effect.gen(function*() {
@@ -336,69 +325,6 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
         })
         return updated
       })
-
-    const onResume = (payload: unknown) =>
-      transactional(sql)(Effect.gen(function*() {
-        const job = yield* Schema.decodeUnknown(PeriodPayload)(payload).pipe(Effect.orDie)
-        const found = yield* locked(job.communityId, job.subscriptionId)
-        if (Option.isNone(found)) return
-        const row = found.value
-        if (row.status !== "paused" || row.pausedUntil === null || row.pausedUntil.toISOString() !== job.at) return
-        yield* resume(row)
-      }))
-
-    const onRemind = (payload: unknown) =>
-      transactional(sql)(Effect.gen(function*() {
-        const job = yield* Schema.decodeUnknown(PeriodPayload)(payload).pipe(Effect.orDie)
-        const found = yield* repo.find(job.communityId, job.subscriptionId)
-        if (Option.isNone(found)) return
-        const row = found.value
-        if (row.status !== "active" || row.cancelAtPeriodEnd || row.kind !== "paid") return
-        if (row.currentPeriodEnd?.toISOString() !== job.at) return
-        const amounts = yield* renewalOf(row)
-        const total = formatMoney(amounts.amount, row.currency)
-        yield* mailMember(
-          row,
-          "subscription-renewal-upcoming",
-          `Sua assinatura anual renova em 7 dias / Your annual subscription renews in 7 days`,
-          `A assinatura ${row.productTitle} renova em ${job.at} por ${total}.\n` +
-            `Your ${row.productTitle} subscription renews on ${job.at} for ${total}.`
-        )
-      }))
-
-    const onFirstCharge = (payload: unknown) =>
-      transactional(sql)(Effect.gen(function*() {
-        const job = yield* Schema.decodeUnknown(FirstChargePayload)(payload).pipe(Effect.orDie)
-        const found = yield* repo.find(job.communityId, job.subscriptionId)
-        if (Option.isNone(found) || found.value.status !== "incomplete" || found.value.kind !== "charge") return
-        const row = found.value
-        const amounts = yield* renewalOf(row)
-        const total = formatMoney(amounts.amount, row.currency)
-        yield* sendPaymentLink(
-          row,
-          "subscription-payment-link",
-          `Pagamento da assinatura: ${row.productTitle} / Subscription payment: ${row.productTitle}`,
-          `Sua assinatura ${row.productTitle} começa com o pagamento de ${total}.\n` +
-            `Your ${row.productTitle} subscription starts with a payment of ${total}.`
-        )
-        yield* jobs.enqueue({
-          kind: JobKind.expireIncomplete,
-          key: row.id,
-          payload: { communityId: row.communityId, subscriptionId: row.id },
-          runAt: (yield* now).getTime() + PAYMENT_LINK_HOURS * 3_600_000
-        })
-      }))
-
-    yield* jobs.handle(JobKind.resume, onResume)
-    yield* jobs.handle(JobKind.remind, onRemind)
-    yield* jobs.handle(JobKind.firstCharge, onFirstCharge)
-    yield* jobs.handle(JobKind.expireIncomplete, (payload) =>
-      transactional(sql)(Effect.gen(function*() {
-        const job = yield* Schema.decodeUnknown(FirstChargePayload)(payload).pipe(Effect.orDie)
-        const found = yield* locked(job.communityId, job.subscriptionId)
-        if (Option.isNone(found) || found.value.status !== "incomplete" || found.value.kind !== "charge") return
-        yield* repo.update(found.value.id, { status: "incomplete_expired" }, yield* now)
-      })))
 
     /** The first period of a subscription paid now (manual `charge`, `unpaid` paid again): from now. */
     const freshPeriod = (row: SubscriptionRow, at: Date) => ({

@@ -74,8 +74,9 @@ export class Subscribing extends Context.Tag("@roda/core/Subscribing")<Subscribi
   readonly chargeTakenBack: (chargeId: string) => Effect.Effect<void>
   /**
    * A gateway event about a subscription's own charge (a renewal, retry, pay-now, change or add-on
-   * billing; not a checkout charge): a refund or a lost dispute is posted and ends the access. The
-   * billing's status afterwards; none when the event is not about one of them.
+   * billing; not a checkout charge), in the caller's transaction: a refund is posted; a dispute holds
+   * the disputed money while open, as checkout's do (`ChargeDisputes`); a refund in full or a lost
+   * dispute ends the access. The billing's status afterwards; none when the event is not about one.
    */
   readonly gatewayEvent: (event: GatewayEvent) => Effect.Effect<Option.Option<string>>
 }>() {}

@@ -3,9 +3,11 @@ import { formatMoney } from "../../domain/Money"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
 import { monthsOf, periodEndAt } from "./billing"
-import { SubscriptionCharging } from "./Charging"
+import { SubscriptionGatewayReports } from "./GatewayReports"
 import { SubscriptionLifecycle } from "./Lifecycle"
 import { finalStatuses } from "./Policy"
+import { SubscriptionRefunds } from "./Refunding"
+import { SubscriptionRenewals } from "./Renewals"
 import { type SubscriptionRow, SubscriptionsRepo } from "./Repo"
 import { schedulePeriodEnd } from "./schedule"
 import { type FirstChargeOutcome, type FirstChargePaid, Subscribing } from "./Subscribing"
@@ -21,7 +23,10 @@ export const SubscribingLive = Layer.effect(
     const repo = yield* SubscriptionsRepo
     const ids = yield* Ids
     const jobs = yield* Jobs
-    const charging = yield* SubscriptionCharging
+    const refunds = yield* SubscriptionRefunds
+    const reports = yield* SubscriptionGatewayReports
+    // built here, with the contracts: the jobs that renew and end subscriptions run in every process
+    yield* SubscriptionRenewals
     const life = yield* SubscriptionLifecycle
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -130,7 +135,7 @@ export const SubscribingLive = Layer.effect(
             // under a key of its own, whatever else holds the first billing's; the buyer is told so.
             const late = yield* paidFirstBilling(input, row, `late:${input.chargeId}`, null)
             if (late.amount > 0) {
-              yield* charging.reserveRefund(row, late, {
+              yield* refunds.reserveRefund(row, late, {
                 amount: late.amount,
                 reason: "paid after the subscription moved on",
                 endsSubscription: false
@@ -176,10 +181,16 @@ export const SubscribingLive = Layer.effect(
           yield* repo.update(found.value.id, { status: "incomplete_expired" }, yield* now)
         }),
       ofCharge: (chargeId) => Effect.map(repo.byCharge(chargeId), Option.map((row) => row.id)),
-      chargeTakenBack: charging.chargeTakenBack,
-      gatewayEvent: charging.gatewayEvent
+      chargeTakenBack: reports.chargeTakenBack,
+      gatewayEvent: reports.gatewayEvent
     })
   })
 ).pipe(
-  Layer.provide(Layer.mergeAll(SubscriptionsRepo.Default, SubscriptionLifecycle.Default, SubscriptionCharging.Default))
+  Layer.provide(Layer.mergeAll(
+    SubscriptionsRepo.Default,
+    SubscriptionLifecycle.Default,
+    SubscriptionRefunds.Default,
+    SubscriptionGatewayReports.Default,
+    SubscriptionRenewals.Default
+  ))
 )
