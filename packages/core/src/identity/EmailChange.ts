@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Clock, type Context, Effect, Option } from "effect"
 import { type AppError, conflict, gone, unauthorized } from "../domain/AppError"
+import { normalEmail } from "../domain/Fields"
 import { Messages } from "../domain/Messages"
 import type { Mailer } from "../platform/Mailer"
 import { uniqueViolation } from "../sql/errors"
@@ -11,7 +12,6 @@ import {
   closedByEmailChange,
   emailPurposes,
   type LinkPurpose,
-  normalEmail,
   type PasswordLinkRow
 } from "./Repo"
 import type { Sessions } from "./Sessions"

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { normalEmail } from "../domain/Fields"
 
 export interface AccountRow {
   readonly id: string
@@ -27,9 +28,6 @@ export const passwordPurposes: ReadonlyArray<LinkPurpose> = ["invite", "recovery
 export const emailPurposes: ReadonlyArray<LinkPurpose> = ["email-change", "verify-email", "email-undo"]
 /** Every purpose but `email-undo`: the links an e-mail change closes (the undo link must outlive it). */
 export const closedByEmailChange: ReadonlyArray<LinkPurpose> = ["invite", "recovery", "email-change", "verify-email"]
-
-/** The same address however it was typed: trimmed, Unicode NFC, lower case. */
-export const normalEmail = (email: string) => email.trim().normalize("NFC").toLowerCase()
 
 /** SQL for accounts, password links and login throttling. */
 export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/AccountsRepo", {
