@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { AccountId, CommunityId, ProfileId } from "../domain/Ids"
 import type { Role } from "../domain/Role"
 import type { CallerMembership, ProfileRecipient } from "./Memberships"
 
@@ -46,7 +47,7 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
      * The account (with `sessionId`, only while that session of it is open: identity's read
      * contract), joined with its live, accepted profile in the community if it is alive.
      */
-    const callerFrom = (communityId: string, accountId: string, sessionId: string | undefined) =>
+    const callerFrom = (communityId: CommunityId, accountId: AccountId, sessionId: string | undefined) =>
       sql`FROM account_contacts a
           ${
         sessionId === undefined
@@ -88,8 +89,8 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
           Effect.orDie
         ),
       /** Communities the account belongs to, with its role in each, oldest membership first. */
-      ofAccount: (accountId: string) =>
-        sql<{ id: string; name: string; slug: string; customDomain: string | null; role: Role; profileId: string }>`
+      ofAccount: (accountId: AccountId) =>
+        sql<{ id: string; name: string; slug: string; customDomain: string | null; role: Role; profileId: ProfileId }>`
           SELECT c.id, c.name, c.slug, c.custom_domain, p.role, p.id AS profile_id
           FROM profiles p JOIN communities c ON c.id = p.community_id
           WHERE p.account_id = ${accountId} AND p.removed_at IS NULL AND p.status = 'active'
@@ -100,15 +101,15 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
        * request's caller): none when there is no such account; `profileId` null when not a member (an
        * invitation is no membership).
        */
-      callerIn: (communityId: string, accountId: string, sessionId?: string) =>
+      callerIn: (communityId: CommunityId, accountId: AccountId, sessionId?: string) =>
         sql<CallerRow>`SELECT a.id, a.email, a.full_name, a.email_verified_at, a.created_at,
             p.id AS profile_id, p.role
           ${callerFrom(communityId, accountId, sessionId)}`.pipe(Effect.map(first), Effect.orDie),
       /** `callerIn`'s membership alone, as a query for another statement (`Memberships.callerRow`). */
-      callerRow: (communityId: string, accountId: string, sessionId?: string) =>
+      callerRow: (communityId: CommunityId, accountId: AccountId, sessionId?: string) =>
         sql`SELECT p.id AS profile_id, p.role ${callerFrom(communityId, accountId, sessionId)}`,
       /** The role of a live, accepted profile of the community. */
-      profileRole: (communityId: string, profileId: string) =>
+      profileRole: (communityId: CommunityId, profileId: ProfileId) =>
         sql<{ role: Role }>`SELECT role FROM profiles WHERE community_id = ${communityId} AND id = ${profileId}
           AND removed_at IS NULL AND status = 'active'`.pipe(
           Effect.map((rows) => Option.fromNullable(rows[0]?.role)),
@@ -133,7 +134,7 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
       notificationSettings: (communityId: string) =>
         sql<{ salesEmail: string | null; updatedAt: Date }>`SELECT sales_email, updated_at
           FROM notification_settings WHERE community_id = ${communityId}`.pipe(Effect.map(first), Effect.orDie),
-      setNotificationSettings: (communityId: string, salesEmail: string | null) =>
+      setNotificationSettings: (communityId: CommunityId, salesEmail: string | null) =>
         sql`INSERT INTO notification_settings (community_id, sales_email) VALUES (${communityId}, ${salesEmail})
           ON CONFLICT (community_id) DO UPDATE SET sales_email = EXCLUDED.sales_email, updated_at = now()`.pipe(
           Effect.asVoid,

@@ -3,7 +3,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { conflict, fieldError, forbidden, invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
-import { Uuid } from "../domain/Ids"
+import { type CommunityId, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
@@ -41,7 +41,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     const ids = yield* Ids
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const find = (communityId: string, id: string) =>
+    const find = (communityId: CommunityId, id: string) =>
       Effect.flatMap(
         repo.find(communityId, id.trim().toLowerCase()),
         Option.match({
@@ -50,7 +50,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
         })
       )
 
-    const findByIdentifier = (communityId: string, identifier: string) =>
+    const findByIdentifier = (communityId: CommunityId, identifier: string) =>
       Effect.flatMap(
         repo.findByIdentifier(communityId, identifier),
         Option.match({

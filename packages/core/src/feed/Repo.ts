@@ -1,5 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { CommunityId, ProfileId } from "../domain/Ids"
 import {
   type FeedItemType,
   feedItemTypes,
@@ -160,18 +161,18 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
           Effect.orDie
         )
       },
-      pin: (communityId: string, type: FeedItemType, id: string, by: string, at: Date) =>
+      pin: (communityId: CommunityId, type: FeedItemType, id: string, by: string, at: Date) =>
         sql`INSERT INTO pins (community_id, item_type, item_id, pinned_by, pinned_at)
           VALUES (${communityId}, ${type}, ${id}, ${by}, ${at}) ON CONFLICT DO NOTHING`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
-      unpin: (communityId: string, type: FeedItemType, id: string) =>
+      unpin: (communityId: CommunityId, type: FeedItemType, id: string) =>
         sql`DELETE FROM pins WHERE community_id = ${communityId} AND item_type = ${type} AND item_id = ${id}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
-      isPinned: (communityId: string, type: FeedItemType, id: string) =>
+      isPinned: (communityId: CommunityId, type: FeedItemType, id: string) =>
         sql<{ n: number }>`SELECT count(*)::int AS n FROM pins
           WHERE community_id = ${communityId} AND item_type = ${type} AND item_id = ${id}`.pipe(
           Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
@@ -213,7 +214,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
        * Items with reactions or comments since `since`, ranked by how many, without those
        * `profileId` reacted to or commented on.
        */
-      recommendations: (scope: FeedScope, profileId: string, since: Date, limit: number) => {
+      recommendations: (scope: FeedScope, profileId: ProfileId, since: Date, limit: number) => {
         const sources = feedSources(scope)
         const items = unionAll(feedItemTypes.map((type) => sql`(${sources[type].select} WHERE ${sources[type].where})`))
         const c = scope.communityId

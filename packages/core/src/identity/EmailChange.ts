@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Clock, type Context, Effect, Option } from "effect"
 import { type AppError, conflict, gone, unauthorized } from "../domain/AppError"
 import { normalEmail } from "../domain/Fields"
+import { AccountId } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import type { Mailer } from "../platform/Mailer"
 import { uniqueViolation } from "../sql/errors"
@@ -23,13 +24,13 @@ interface Deps {
   readonly repo: AccountsRepo
   readonly mailer: Context.Tag.Service<typeof Mailer>
   readonly sessions: Sessions
-  readonly issueLink: (accountId: string, purpose: LinkPurpose, email: string) => Effect.Effect<string>
+  readonly issueLink: (accountId: AccountId, purpose: LinkPurpose, email: string) => Effect.Effect<string>
   readonly openLink: (
-    input: { id: string; token: string },
+    input: { id: AccountId; token: string },
     purposes: ReadonlyArray<LinkPurpose>
   ) => Effect.Effect<{ link: PasswordLinkRow; at: Date }, AppError>
   readonly checkCurrentPassword: (
-    accountId: string,
+    accountId: AccountId,
     password: string,
     clientAddress: string | undefined
   ) => Effect.Effect<AccountRow, AppError>
@@ -54,7 +55,7 @@ export const makeEmailFlows = ({ checkCurrentPassword, issueLink, mailer, openLi
    * has the address.
    */
   const requestEmailChange = (
-    accountId: string,
+    accountId: AccountId,
     input: { email: string; currentPassword: string },
     clientAddress: string | undefined
   ) =>
@@ -96,7 +97,7 @@ export const makeEmailFlows = ({ checkCurrentPassword, issueLink, mailer, openLi
 
   /** A link to the account's current address that verifies it when used (`confirmEmail`). */
   /** A `verify-email` link to `email`, e-mailed through the outbox (in the caller's transaction). */
-  const sendVerification = (accountId: string, email: string) =>
+  const sendVerification = (accountId: AccountId, email: string) =>
     Effect.gen(function*() {
       const link = yield* issueLink(accountId, "verify-email", email)
       yield* mailer.send({
@@ -108,7 +109,7 @@ export const makeEmailFlows = ({ checkCurrentPassword, issueLink, mailer, openLi
       })
     })
 
-  const requestVerification = (accountId: string) =>
+  const requestVerification = (accountId: AccountId) =>
     Effect.gen(function*() {
       const account = yield* repo.findById(accountId)
       if (Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
@@ -127,8 +128,9 @@ export const makeEmailFlows = ({ checkCurrentPassword, issueLink, mailer, openLi
    */
   const confirmEmail = (input: { id: string; token: string }) =>
     Effect.gen(function*() {
-      const { at, link } = yield* openLink(input, emailPurposes)
-      const account = yield* repo.findById(input.id)
+      const id = AccountId.make(input.id)
+      const { at, link } = yield* openLink({ id, token: input.token }, emailPurposes)
+      const account = yield* repo.findById(id)
       if (Option.isNone(account) || link.email === null) return yield* Effect.fail(gone(Messages.linkExpired))
       const sentTo = link.email
       if (link.purpose === "verify-email" && normalEmail(account.value.email) !== sentTo) {
@@ -137,12 +139,12 @@ export const makeEmailFlows = ({ checkCurrentPassword, issueLink, mailer, openLi
       yield* transactional(sql)(
         Effect.gen(function*() {
           const consumed = link.purpose === "email-undo"
-            ? yield* repo.consumeLink(input.id, link.id, at)
-            : yield* repo.consumeLinks(input.id, link.id, at, [link.purpose])
+            ? yield* repo.consumeLink(id, link.id, at)
+            : yield* repo.consumeLinks(id, link.id, at, [link.purpose])
           if (!consumed) return yield* Effect.fail(gone(Messages.linkExpired))
-          yield* emailTakenOr(repo.setVerifiedEmail(input.id, sentTo, at))
-          if (link.purpose !== "verify-email") yield* repo.closeLinks(input.id, at, closedByEmailChange)
-          if (link.purpose === "email-undo") yield* sessions.endEverything(input.id, "e-mail change taken back")
+          yield* emailTakenOr(repo.setVerifiedEmail(id, sentTo, at))
+          if (link.purpose !== "verify-email") yield* repo.closeLinks(id, at, closedByEmailChange)
+          if (link.purpose === "email-undo") yield* sessions.endEverything(id, "e-mail change taken back")
         })
       )
       return { email: sentTo }

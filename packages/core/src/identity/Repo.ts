@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { normalEmail } from "../domain/Fields"
+import { type AccountId } from "../domain/Ids"
 
 export interface AccountRow {
-  readonly id: string
+  readonly id: AccountId
   readonly email: string
   readonly fullName: string
   readonly passwordHash: string | null
@@ -46,7 +47,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
         sql<AccountRow>`SELECT ${columns} FROM accounts
           WHERE lower(email) = lower(${normalEmail(email)})`.pipe(Effect.map(first), Effect.orDie),
       /** The account of a token, in one statement with its session: none when either is gone or the session ended. */
-      findCaller: (accountId: string, sessionId: string) =>
+      findCaller: (accountId: AccountId, sessionId: string) =>
         sql<AccountRow>`SELECT a.id, a.email, a.full_name, a.password_hash, a.email_verified_at, a.created_at
           FROM accounts a JOIN auth_sessions s ON s.id = ${sessionId} AND s.account_id = a.id AND s.ended_at IS NULL
           WHERE a.id = ${accountId}`.pipe(Effect.map(first), Effect.orDie),
@@ -84,14 +85,14 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
       insertLink: (
         link: {
           id: string
-          accountId: string
+          accountId: AccountId
           purpose: LinkPurpose
           email: string
           secretHash: string
           expiresAt: Date
         }
       ) => sql`INSERT INTO password_links ${sql.insert(link)}`.pipe(Effect.asVoid, Effect.orDie),
-      findLink: (accountId: string, secretHash: string, purposes: ReadonlyArray<LinkPurpose>) =>
+      findLink: (accountId: AccountId, secretHash: string, purposes: ReadonlyArray<LinkPurpose>) =>
         sql<PasswordLinkRow>`SELECT id, purpose, email, secret_hash, expires_at, used_at FROM password_links
           WHERE account_id = ${accountId} AND secret_hash = ${secretHash} AND purpose IN ${sql.in(purposes)}`.pipe(
           Effect.map(first),
@@ -101,21 +102,21 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
        * Marks every open link of the account with one of `purposes` used; true when `linkId` was
        * still open (single use under races).
        */
-      consumeLinks: (accountId: string, linkId: string, now: Date, purposes: ReadonlyArray<LinkPurpose>) =>
+      consumeLinks: (accountId: AccountId, linkId: string, now: Date, purposes: ReadonlyArray<LinkPurpose>) =>
         sql<{ id: string }>`UPDATE password_links SET used_at = ${now}
           WHERE account_id = ${accountId} AND used_at IS NULL AND purpose IN ${sql.in(purposes)} RETURNING id`.pipe(
           Effect.map((rows) => rows.some((row) => row.id === linkId)),
           Effect.orDie
         ),
       /** Marks one open link of the account used; false when it was not open any more. */
-      consumeLink: (accountId: string, linkId: string, now: Date) =>
+      consumeLink: (accountId: AccountId, linkId: string, now: Date) =>
         sql<{ id: string }>`UPDATE password_links SET used_at = ${now}
           WHERE id = ${linkId} AND account_id = ${accountId} AND used_at IS NULL RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
       /** Closes the account's open links of `purposes` (all when absent). */
-      closeLinks: (accountId: string, now: Date, purposes?: ReadonlyArray<LinkPurpose>) =>
+      closeLinks: (accountId: AccountId, now: Date, purposes?: ReadonlyArray<LinkPurpose>) =>
         (purposes === undefined
           ? sql`UPDATE password_links SET used_at = ${now} WHERE account_id = ${accountId} AND used_at IS NULL`
           : sql`UPDATE password_links SET used_at = ${now} WHERE account_id = ${accountId} AND used_at IS NULL

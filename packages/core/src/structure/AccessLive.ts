@@ -1,6 +1,6 @@
 import { Clock, Effect, Layer, Option } from "effect"
 import { forbidden, notFound } from "../domain/AppError"
-import { isUuid } from "../domain/Ids"
+import { type CommunityId, isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { isStaff } from "../domain/Role"
 import { traced } from "../platform/traced"
@@ -44,7 +44,7 @@ export const AccessLive = Layer.effect(
     const readableSpaces = (viewer: Viewer) =>
       Effect.map(audience(viewer), (audience) => repo.readableSpaces(viewer.communityId, audience))
 
-    const readableSpacesOf = (communityId: string, caller: CallerColumns) =>
+    const readableSpacesOf = (communityId: CommunityId, caller: CallerColumns) =>
       Effect.map(
         Clock.currentTimeMillis,
         (now) => repo.readableSpaces(communityId, { kind: "caller", caller, now: new Date(now) })

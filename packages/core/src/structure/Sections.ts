@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { conflict, invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
-import { Uuid } from "../domain/Ids"
+import { type CommunityId, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
@@ -32,7 +32,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
 
     const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
 
-    const find = (communityId: string, id: string, who: ViewerAudience) =>
+    const find = (communityId: CommunityId, id: string, who: ViewerAudience) =>
       Effect.flatMap(
         repo.findSection(communityId, id.toLowerCase(), who),
         Option.match({ onNone: () => Effect.fail(notFound(Messages.sectionNotFound)), onSome: Effect.succeed })

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { conflict, invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
-import { isUuid, Uuid } from "../domain/Ids"
+import { type CommunityId, isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, decodeCursor, DEFAULT_LIMIT, type PageQuery, toPage } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
@@ -44,14 +44,14 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
     const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
     const sectionRefused = invalidField("sectionId", Messages.sectionOfSpaceNotFound)
 
-    const find = (communityId: string, id: string, who: Audience) =>
+    const find = (communityId: CommunityId, id: string, who: Audience) =>
       Effect.flatMap(
         repo.findSpace(communityId, id.toLowerCase(), who),
         Option.match({ onNone: () => Effect.fail(notFound(Messages.spaceUnknown)), onSome: Effect.succeed })
       )
 
     /** The section a space goes in, locked: 400 (spec §7) when missing or of another community. */
-    const lockTargetSection = (communityId: string, sectionId: string | undefined) =>
+    const lockTargetSection = (communityId: CommunityId, sectionId: string | undefined) =>
       sectionId === undefined || !isUuid(sectionId)
         ? Effect.fail(sectionRefused)
         : Effect.flatMap(

@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
 import { type AppError, forbidden, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
-import { isUuid } from "../../domain/Ids"
+import { isUuid, ProfileId } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { staffRoles } from "../../domain/Role"
 import { same } from "../../domain/Text"
@@ -19,12 +19,13 @@ export const makeApplyActingProfile = Effect.map(Memberships, (memberships) => {
       if (!isUuid(header)) {
         return yield* Effect.fail(invalidField("X-ProfileId", same("X-ProfileId must be a valid UUID"), "headers"))
       }
-      const target = yield* memberships.profileRole(member.communityId, header.toLowerCase())
+      const profileId = ProfileId.make(header.toLowerCase())
+      const target = yield* memberships.profileRole(member.communityId, profileId)
       if (Option.isNone(target)) return yield* Effect.fail(notFound(Messages.actingProfileNotFound))
       if (target.value === "owner" && member.role !== "owner") {
         return yield* Effect.fail(forbidden(Messages.actingProfileForbidden))
       }
-      return { ...member, actingProfileId: header.toLowerCase() }
+      return { ...member, actingProfileId: profileId }
     })
   return (member: Member): Effect.Effect<Member, AppError, HttpServerRequest.HttpServerRequest> =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
