@@ -1,6 +1,7 @@
 import {
   type Account,
   AppError,
+  CommunityId,
   Identity,
   type Member,
   Memberships,
@@ -82,8 +83,9 @@ export const operator = (email: string) =>
  * The operator as a member of a community (certificates are issued by someone of the community):
  * their own live profile and role there; 403 `Você não é membro desta comunidade.` otherwise.
  */
-export const memberOf = (account: Account, communityId: string) =>
+export const memberOf = (account: Account, community: string) =>
   Effect.gen(function*() {
+    const communityId = CommunityId.make(community)
     const memberships = yield* Memberships
     const row = yield* memberships.callerIn(communityId, account.id)
     const profileId = Option.flatMap(row, (found) => Option.fromNullable(found.profileId))

@@ -1,5 +1,5 @@
 import { Args, Command } from "@effect/cli"
-import { Identity, Sessions } from "@roda/core"
+import { AccountId, Identity, Sessions } from "@roda/core"
 import { Effect, Option } from "effect"
 import { failure } from "../errors"
 import { cliMessages } from "../messages"
@@ -15,7 +15,7 @@ const accountArg = Args.text({ name: "account" }).pipe(
 const accountOf = (given: string) =>
   Effect.gen(function*() {
     const trimmed = given.trim()
-    if (isUuid(trimmed)) return trimmed.toLowerCase()
+    if (isUuid(trimmed)) return AccountId.make(trimmed.toLowerCase())
     const found = yield* (yield* Identity).findByEmail(trimmed)
     if (Option.isNone(found)) return yield* Effect.fail(failure(cliMessages.noAccount(trimmed)))
     return found.value.id

@@ -4,6 +4,7 @@ import { conflict, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { orNotFound } from "../domain/found"
+import { CommunityId, ProfileId } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import type { PageQuery } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
@@ -71,8 +72,8 @@ export class Communities extends Effect.Service<Communities>()("@roda/core/Commu
       account: Account,
       input: { name: string; slug?: string | undefined; customDomain?: string | null | undefined }
     ) {
-      const id = yield* ids.next
-      const profileId = yield* ids.next
+      const id = CommunityId.make(yield* ids.next)
+      const profileId = ProfileId.make(yield* ids.next)
       const generated = input.slug === undefined
       const base = input.slug ?? (slugify(input.name) || "community")
       return yield* transactional(sql)(

@@ -1,15 +1,16 @@
 import type { Fragment } from "@effect/sql/Statement"
 import { Context, type Effect, type Option } from "effect"
+import { type AccountId, type CommunityId, type ProfileId } from "../domain/Ids"
 import type { Role } from "../domain/Role"
 
 /** An account and its live, accepted membership in one community (null profile: not a member). */
 export interface CallerMembership {
-  readonly id: string
+  readonly id: AccountId
   readonly email: string
   readonly fullName: string
   readonly emailVerifiedAt: Date | null
   readonly createdAt: Date
-  readonly profileId: string | null
+  readonly profileId: ProfileId | null
   readonly role: Role | null
 }
 
@@ -24,8 +25,8 @@ export class Memberships extends Context.Tag("@roda/core/Memberships")<Membershi
    * while that sign-in session of the account is open (none otherwise).
    */
   readonly callerIn: (
-    communityId: string,
-    accountId: string,
+    communityId: CommunityId,
+    accountId: AccountId,
     sessionId?: string
   ) => Effect.Effect<Option.Option<CallerMembership>>
   /**
@@ -33,9 +34,9 @@ export class Memberships extends Context.Tag("@roda/core/Memberships")<Membershi
    * when the account exists, both null when it is no member (a route that reads the caller in its
    * own statement: `DeferredMember`).
    */
-  readonly callerRow: (communityId: string, accountId: string, sessionId?: string) => Fragment
+  readonly callerRow: (communityId: CommunityId, accountId: AccountId, sessionId?: string) => Fragment
   /** The role of a live, accepted profile of the community. */
-  readonly profileRole: (communityId: string, profileId: string) => Effect.Effect<Option.Option<Role>>
+  readonly profileRole: (communityId: CommunityId, profileId: ProfileId) => Effect.Effect<Option.Option<Role>>
   /** Live, accepted profiles of the community among `profileIds`, with their name and login e-mail. */
   readonly recipients: (
     communityId: string,

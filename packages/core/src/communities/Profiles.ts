@@ -3,7 +3,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { type Coded, conflict, type Forbidden, forbidden, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
-import { Uuid } from "../domain/Ids"
+import { type CommunityId, ProfileId, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole, requireVerifiedEmail } from "../domain/Policy"
@@ -99,7 +99,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
      * account holder themselves (signed in, e.g. buying while not a member): their own act is consent,
      * so the profile is active at once.
      */
-    const join = (communityId: string, input: {
+    const join = (communityId: CommunityId, input: {
       readonly email: string
       readonly fullName?: string | undefined
       readonly role: Role
@@ -121,7 +121,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
           ? existing.value.id
           : (yield* identity.createAccount({ email: input.email, fullName, password: null })).id
         const current = yield* repo.findByAccountForUpdate(communityId, accountId)
-        let profileId: string
+        let profileId: ProfileId
         if (Option.isSome(current)) {
           profileId = current.value.id
           if (current.value.removedAt === null) {
@@ -138,7 +138,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
           }
           yield* repo.reactivate(profileId, input.role, fullName, status)
         } else {
-          profileId = yield* ids.next
+          profileId = ProfileId.make(yield* ids.next)
           // Nothing to lock when two requests add the same account at once: the unique key decides.
           yield* repo.insert({ id: profileId, communityId, accountId, role: input.role, fullName, status }).pipe(
             Effect.catchAll((error) =>
@@ -281,7 +281,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     })
 
     /** The holder accepts an invitation of the community; an already accepted own profile answers as is. */
-    const accept = traced("Profiles.accept")(function*(account: Account, communityId: string, id: string) {
+    const accept = traced("Profiles.accept")(function*(account: Account, communityId: CommunityId, id: string) {
       const profileId = id.toLowerCase()
       yield* repo.accept(communityId, profileId, account.id)
       const row = yield* repo.ownProfile(communityId, profileId, account.id)
@@ -291,7 +291,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       return profileView(row.value, true)
     })
 
-    const decline = traced("Profiles.decline")(function*(account: Account, communityId: string, id: string) {
+    const decline = traced("Profiles.decline")(function*(account: Account, communityId: CommunityId, id: string) {
       const at = new Date(yield* Clock.currentTimeMillis)
       if (!(yield* repo.decline(communityId, id.toLowerCase(), account.id, at))) {
         return yield* Effect.fail(notFound(Messages.invitationNotFound))

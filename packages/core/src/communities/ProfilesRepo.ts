@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { AccountId, CommunityId, ProfileId } from "../domain/Ids"
 import type { Role } from "../domain/Role"
 import type { ProfileRow, ProfileStatus } from "./Repo"
 
@@ -28,14 +29,16 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
 
     return {
       /** A live profile, accepted or invited (staff manage invitations; only accepted ones are members). */
-      find: (communityId: string, id: string) =>
+      find: (communityId: CommunityId, id: string) =>
         sql<ProfileRow>`${select} WHERE p.community_id = ${communityId} AND p.id = ${id} AND p.removed_at IS NULL`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
       /** The account's profile in the community, removed or not, locked for the transaction. */
-      findByAccountForUpdate: (communityId: string, accountId: string) =>
-        sql<{ id: string; removedAt: Date | null; status: ProfileStatus }>`SELECT id, removed_at, status FROM profiles
+      findByAccountForUpdate: (communityId: CommunityId, accountId: AccountId) =>
+        sql<
+          { id: ProfileId; removedAt: Date | null; status: ProfileStatus }
+        >`SELECT id, removed_at, status FROM profiles
           WHERE community_id = ${communityId} AND account_id = ${accountId} FOR UPDATE`.pipe(
           Effect.map(first),
           Effect.orDie
@@ -44,8 +47,8 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
       insert: (
         row: {
           id: string
-          communityId: string
-          accountId: string
+          communityId: CommunityId
+          accountId: AccountId
           role: Role
           fullName: string
           status?: ProfileStatus
@@ -55,14 +58,14 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
         sql`UPDATE profiles SET removed_at = NULL, role = ${role}, full_name = ${fullName}, tags = '{}',
           status = ${status}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       /** The holder answers an invitation: true when the invited profile was theirs and still open. */
-      accept: (communityId: string, id: string, accountId: string) =>
+      accept: (communityId: CommunityId, id: string, accountId: AccountId) =>
         sql<{ id: string }>`UPDATE profiles SET status = 'active', updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id} AND account_id = ${accountId}
             AND status = 'invited' AND removed_at IS NULL RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
-      decline: (communityId: string, id: string, accountId: string, at: Date) =>
+      decline: (communityId: CommunityId, id: string, accountId: AccountId, at: Date) =>
         sql<{ id: string }>`UPDATE profiles SET removed_at = ${at}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id} AND account_id = ${accountId}
             AND status = 'invited' AND removed_at IS NULL RETURNING id`.pipe(
@@ -70,10 +73,10 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           Effect.orDie
         ),
       /** The account's own live profile in the community, accepted or invited. */
-      ownProfile: (communityId: string, id: string, accountId: string) =>
+      ownProfile: (communityId: CommunityId, id: string, accountId: AccountId) =>
         sql<ProfileRow>`${select} WHERE p.community_id = ${communityId} AND p.id = ${id}
           AND p.account_id = ${accountId} AND p.removed_at IS NULL`.pipe(Effect.map(first), Effect.orDie),
-      list: (communityId: string, filter: ProfileFilter) => {
+      list: (communityId: CommunityId, filter: ProfileFilter) => {
         const conditions = [
           sql`p.community_id = ${communityId}`,
           sql`p.removed_at IS NULL`,
@@ -100,7 +103,7 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
        * an e-mail starting with it. Each branch is narrowed by its trigram index (`%text%`) before
        * the exact prefix test.
        */
-      autocomplete: (communityId: string, text: string, limit: number, byEmail: boolean) => {
+      autocomplete: (communityId: CommunityId, text: string, limit: number, byEmail: boolean) => {
         const escaped = likePattern(text)
         const prefix = escaped + "%"
         const byName = sql`SELECT id FROM profiles WHERE community_id = ${communityId} AND removed_at IS NULL
@@ -115,7 +118,7 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
         return sql<ProfileRow>`${select} WHERE p.id IN (${ids})
           ORDER BY p.full_name, p.id LIMIT ${limit}`.pipe(Effect.orDie)
       },
-      ofAccount: (accountId: string) =>
+      ofAccount: (accountId: AccountId) =>
         sql<ProfileRow & { communityName: string; communitySlug: string }>`SELECT p.id, p.community_id,
           p.account_id, p.role, p.status, p.full_name, a.email, p.phone, p.bio, p.avatar_url, p.tags, p.created_at,
           p.updated_at, c.name AS community_name, c.slug AS community_slug
@@ -124,7 +127,7 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           Effect.orDie
         ),
       update: (
-        communityId: string,
+        communityId: CommunityId,
         id: string,
         changes: Partial<
           {
@@ -141,24 +144,24 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           ? Effect.void
           : sql`UPDATE profiles SET ${sql.update(changes)}, updated_at = now()
               WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      remove: (communityId: string, id: string, at: Date) =>
+      remove: (communityId: CommunityId, id: string, at: Date) =>
         sql`UPDATE profiles SET removed_at = ${at}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       /** Locks the community's owner rows, so owner changes are serialised (at least one owner stays). */
-      lockOwners: (communityId: string) =>
+      lockOwners: (communityId: CommunityId) =>
         sql<{ id: string }>`SELECT id FROM profiles WHERE community_id = ${communityId} AND role = 'owner'
           AND removed_at IS NULL AND status = 'active' ORDER BY id FOR UPDATE`.pipe(
           Effect.map((rows) => rows.map((r) => r.id)),
           Effect.orDie
         ),
-      tagCounts: (communityId: string) =>
+      tagCounts: (communityId: CommunityId) =>
         sql<{ tag: string; count: number; color: string | null }>`SELECT t.tag, count(*)::int AS count, tc.color
           FROM profiles p CROSS JOIN LATERAL unnest(p.tags) AS t(tag)
           LEFT JOIN tag_colors tc ON tc.community_id = p.community_id AND tc.tag = t.tag
           WHERE p.community_id = ${communityId} AND p.removed_at IS NULL AND p.status = 'active'
           GROUP BY t.tag, tc.color ORDER BY t.tag`.pipe(Effect.orDie),
       /** Renames a tag on every live profile (merging with `to` where both are present); returns profiles changed. */
-      renameTag: (communityId: string, from: string, to: string) =>
+      renameTag: (communityId: CommunityId, from: string, to: string) =>
         sql<{ id: string }>`UPDATE profiles SET
             tags = array_remove(CASE WHEN ${to} = ANY(tags) THEN tags ELSE array_append(tags, ${to}) END, ${from}),
             updated_at = now()
@@ -167,29 +170,29 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           Effect.map((rows) => rows.length),
           Effect.orDie
         ),
-      removeTag: (communityId: string, tag: string) =>
+      removeTag: (communityId: CommunityId, tag: string) =>
         sql<{ id: string }>`UPDATE profiles SET tags = array_remove(tags, ${tag}), updated_at = now()
           WHERE community_id = ${communityId} AND removed_at IS NULL AND tags @> ARRAY[${tag}]::text[]
           RETURNING id`.pipe(
           Effect.map((rows) => rows.length),
           Effect.orDie
         ),
-      moveTagColor: (communityId: string, from: string, to: string) =>
+      moveTagColor: (communityId: CommunityId, from: string, to: string) =>
         sql`UPDATE tag_colors SET tag = ${to} WHERE community_id = ${communityId} AND tag = ${from}
           AND NOT EXISTS (SELECT 1 FROM tag_colors WHERE community_id = ${communityId} AND tag = ${to})`.pipe(
           Effect.zipRight(sql`DELETE FROM tag_colors WHERE community_id = ${communityId} AND tag = ${from}`),
           Effect.asVoid,
           Effect.orDie
         ),
-      deleteTagColor: (communityId: string, tag: string) =>
+      deleteTagColor: (communityId: CommunityId, tag: string) =>
         sql`DELETE FROM tag_colors WHERE community_id = ${communityId} AND tag = ${tag}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
-      setTagColor: (communityId: string, tag: string, color: string) =>
+      setTagColor: (communityId: CommunityId, tag: string, color: string) =>
         sql`INSERT INTO tag_colors (community_id, tag, color) VALUES (${communityId}, ${tag}, ${color})
           ON CONFLICT (community_id, tag) DO UPDATE SET color = EXCLUDED.color`.pipe(Effect.asVoid, Effect.orDie),
-      tagInUse: (communityId: string, tag: string) =>
+      tagInUse: (communityId: CommunityId, tag: string) =>
         sql<{ found: boolean }>`SELECT EXISTS (SELECT 1 FROM profiles WHERE community_id = ${communityId}
           AND removed_at IS NULL AND tags @> ARRAY[${tag}]::text[]) AS found`.pipe(
           Effect.map((rows) => rows[0]?.found === true),

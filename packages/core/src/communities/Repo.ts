@@ -1,17 +1,41 @@
-import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { Role } from "../domain/Role"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
+import { AccountId, CommunityId, ProfileId } from "../domain/Ids"
+import { Role } from "../domain/Role"
 import type { CallerMembership, ProfileRecipient } from "./Memberships"
 
-export interface CommunityRow {
-  readonly id: string
-  readonly name: string
-  readonly slug: string
-  readonly customDomain: string | null
-  readonly settings: Record<string, unknown>
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+/** A community as its statements read it (decoded at the boundary: the id is a `CommunityId`). */
+export const CommunityRow = Schema.Struct({
+  id: CommunityId,
+  name: Schema.String,
+  slug: Schema.String,
+  customDomain: Schema.NullOr(Schema.String),
+  settings: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type CommunityRow = typeof CommunityRow.Type
+
+/** A community of an account, with the account's role and profile there. */
+const AccountCommunityRow = Schema.Struct({
+  id: CommunityId,
+  name: Schema.String,
+  slug: Schema.String,
+  customDomain: Schema.NullOr(Schema.String),
+  role: Role,
+  profileId: ProfileId
+})
+
+/** The request's caller: an account and its membership (the `Memberships` contract's row). */
+const CallerMembershipRow = Schema.Struct({
+  id: AccountId,
+  email: Schema.String,
+  fullName: Schema.String,
+  emailVerifiedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  profileId: Schema.NullOr(ProfileId),
+  role: Schema.NullOr(Role)
+})
 
 export type ProfileStatus = "active" | "invited"
 
@@ -35,7 +59,18 @@ export interface ProfileRow {
 /** An account and its membership in one community (the `Memberships` contract's row). */
 export type CallerRow = CallerMembership
 
-const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+const SettingsRow = Schema.Struct({ settings: Schema.Record({ key: Schema.String, value: Schema.Unknown }) })
+const EmailRow = Schema.Struct({ email: Schema.String })
+const RecipientRow = Schema.Struct({
+  profileId: Schema.String,
+  accountId: Schema.String,
+  fullName: Schema.String,
+  email: Schema.String
+})
+const NotificationSettingsRow = Schema.Struct({
+  salesEmail: Schema.NullOr(Schema.String),
+  updatedAt: Schema.DateFromSelf
+})
 
 /** SQL for communities and their notification settings. */
 export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/core/CommunitiesRepo", {
@@ -46,7 +81,7 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
      * The account (with `sessionId`, only while that session of it is open: identity's read
      * contract), joined with its live, accepted profile in the community if it is alive.
      */
-    const callerFrom = (communityId: string, accountId: string, sessionId: string | undefined) =>
+    const callerFrom = (communityId: CommunityId, accountId: AccountId, sessionId: string | undefined) =>
       sql`FROM account_contacts a
           ${
         sessionId === undefined
@@ -57,17 +92,35 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
             ON p.account_id = a.id AND p.community_id = ${communityId}
               AND p.removed_at IS NULL AND p.status = 'active'
           WHERE a.id = ${accountId}`
-    return {
-      findById: (id: string) =>
-        sql<CommunityRow>`SELECT ${columns} FROM communities WHERE id = ${id} AND deleted_at IS NULL`.pipe(
-          Effect.map(first),
-          Effect.orDie
-        ),
-      /** A live community by custom domain or slug. */
-      findByAddress: (address: string) =>
-        sql<CommunityRow>`SELECT ${columns} FROM communities
+    const findById = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: CommunityRow,
+      execute: (id) => sql`SELECT ${columns} FROM communities WHERE id = ${id} AND deleted_at IS NULL`
+    })
+    const findByAddress = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: CommunityRow,
+      execute: (address) =>
+        sql`SELECT ${columns} FROM communities
           WHERE deleted_at IS NULL AND (lower(custom_domain) = lower(${address}) OR slug = lower(${address}))
-          ORDER BY (lower(custom_domain) = lower(${address})) DESC LIMIT 1`.pipe(Effect.map(first), Effect.orDie),
+          ORDER BY (lower(custom_domain) = lower(${address})) DESC LIMIT 1`
+    })
+    const decodeCommunities = Schema.decodeUnknown(Schema.Array(AccountCommunityRow))
+    const decodeCaller = Schema.decodeUnknown(CallerMembershipRow)
+    const decodeRole = Schema.decodeUnknown(Schema.Struct({ role: Role }))
+    const decodeSettings = Schema.decodeUnknown(Schema.Array(SettingsRow))
+    const decodeEmails = Schema.decodeUnknown(Schema.Array(EmailRow))
+    const decodeRecipients = Schema.decodeUnknown(Schema.Array(RecipientRow))
+    const notificationSettings = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: NotificationSettingsRow,
+      execute: (communityId) =>
+        sql`SELECT sales_email, updated_at FROM notification_settings WHERE community_id = ${communityId}`
+    })
+    return {
+      findById: (id: string) => findById(id).pipe(Effect.orDie),
+      /** A live community by custom domain or slug. */
+      findByAddress: (address: string) => findByAddress(address).pipe(Effect.orDie),
       insert: (row: { id: string; name: string; slug: string; customDomain: string | null; createdBy: string }) =>
         sql`INSERT INTO communities ${sql.insert(row)}`.pipe(Effect.asVoid),
       update: (id: string, changes: { name?: string; slug?: string; customDomain?: string | null }) =>
@@ -76,9 +129,10 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
             Effect.asVoid
           ),
       mergeSettings: (id: string, settings: Record<string, unknown>) =>
-        sql<{ settings: Record<string, unknown> }>`UPDATE communities
+        sql`UPDATE communities
           SET settings = settings || ${JSON.stringify(settings)}::jsonb, updated_at = now()
           WHERE id = ${id} RETURNING settings`.pipe(
+          Effect.flatMap(decodeSettings),
           Effect.map((rows) => rows[0]?.settings ?? {}),
           Effect.orDie
         ),
@@ -88,52 +142,55 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
           Effect.orDie
         ),
       /** Communities the account belongs to, with its role in each, oldest membership first. */
-      ofAccount: (accountId: string) =>
-        sql<{ id: string; name: string; slug: string; customDomain: string | null; role: Role; profileId: string }>`
-          SELECT c.id, c.name, c.slug, c.custom_domain, p.role, p.id AS profile_id
+      ofAccount: (accountId: AccountId) =>
+        sql`SELECT c.id, c.name, c.slug, c.custom_domain, p.role, p.id AS profile_id
           FROM profiles p JOIN communities c ON c.id = p.community_id
           WHERE p.account_id = ${accountId} AND p.removed_at IS NULL AND p.status = 'active'
             AND c.deleted_at IS NULL
-          ORDER BY p.id`.pipe(Effect.orDie),
+          ORDER BY p.id`.pipe(Effect.flatMap(decodeCommunities), Effect.orDie),
       /**
        * The account and its live, accepted profile in a live community, in one statement (the
        * request's caller): none when there is no such account; `profileId` null when not a member (an
        * invitation is no membership).
        */
-      callerIn: (communityId: string, accountId: string, sessionId?: string) =>
-        sql<CallerRow>`SELECT a.id, a.email, a.full_name, a.email_verified_at, a.created_at,
+      callerIn: (communityId: CommunityId, accountId: AccountId, sessionId?: string) =>
+        sql`SELECT a.id, a.email, a.full_name, a.email_verified_at, a.created_at,
             p.id AS profile_id, p.role
-          ${callerFrom(communityId, accountId, sessionId)}`.pipe(Effect.map(first), Effect.orDie),
+          ${callerFrom(communityId, accountId, sessionId)}`.pipe(
+          Effect.flatMap((rows) => rows.length === 0 ? Effect.succeedNone : Effect.asSome(decodeCaller(rows[0]))),
+          Effect.orDie
+        ),
       /** `callerIn`'s membership alone, as a query for another statement (`Memberships.callerRow`). */
-      callerRow: (communityId: string, accountId: string, sessionId?: string) =>
+      callerRow: (communityId: CommunityId, accountId: AccountId, sessionId?: string) =>
         sql`SELECT p.id AS profile_id, p.role ${callerFrom(communityId, accountId, sessionId)}`,
       /** The role of a live, accepted profile of the community. */
-      profileRole: (communityId: string, profileId: string) =>
-        sql<{ role: Role }>`SELECT role FROM profiles WHERE community_id = ${communityId} AND id = ${profileId}
+      profileRole: (communityId: CommunityId, profileId: ProfileId) =>
+        sql`SELECT role FROM profiles WHERE community_id = ${communityId} AND id = ${profileId}
           AND removed_at IS NULL AND status = 'active'`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]?.role)),
+          Effect.flatMap((rows) =>
+            rows.length === 0 ? Effect.succeedNone : Effect.map(decodeRole(rows[0]), (row) => Option.some(row.role))
+          ),
           Effect.orDie
         ),
       /** Login e-mails of the community's live, accepted owners (money notices: disputes). */
       ownerEmails: (communityId: string) =>
-        sql<{ readonly email: string }>`SELECT a.email FROM profiles p JOIN account_contacts a ON a.id = p.account_id
+        sql`SELECT a.email FROM profiles p JOIN account_contacts a ON a.id = p.account_id
           WHERE p.community_id = ${communityId} AND p.role = 'owner' AND p.removed_at IS NULL
             AND p.status = 'active' ORDER BY a.email`.pipe(
+          Effect.flatMap(decodeEmails),
           Effect.map((rows) => rows.map((row) => row.email)),
           Effect.orDie
         ),
       /** Live, accepted profiles among `profileIds`, with name and login e-mail (certificates). */
       recipients: (communityId: string, profileIds: ReadonlyArray<string>) =>
         profileIds.length === 0
-          ? Effect.succeed([])
-          : sql<ProfileRecipient>`SELECT p.id AS profile_id, p.account_id, p.full_name, a.email
+          ? Effect.succeed<ReadonlyArray<ProfileRecipient>>([])
+          : sql`SELECT p.id AS profile_id, p.account_id, p.full_name, a.email
             FROM profiles p JOIN account_contacts a ON a.id = p.account_id
             WHERE p.community_id = ${communityId} AND p.id IN ${sql.in(profileIds)}
-              AND p.removed_at IS NULL AND p.status = 'active'`.pipe(Effect.orDie),
-      notificationSettings: (communityId: string) =>
-        sql<{ salesEmail: string | null; updatedAt: Date }>`SELECT sales_email, updated_at
-          FROM notification_settings WHERE community_id = ${communityId}`.pipe(Effect.map(first), Effect.orDie),
-      setNotificationSettings: (communityId: string, salesEmail: string | null) =>
+              AND p.removed_at IS NULL AND p.status = 'active'`.pipe(Effect.flatMap(decodeRecipients), Effect.orDie),
+      notificationSettings: (communityId: string) => notificationSettings(communityId).pipe(Effect.orDie),
+      setNotificationSettings: (communityId: CommunityId, salesEmail: string | null) =>
         sql`INSERT INTO notification_settings (community_id, sales_email) VALUES (${communityId}, ${salesEmail})
           ON CONFLICT (community_id) DO UPDATE SET sales_email = EXCLUDED.sales_email, updated_at = now()`.pipe(
           Effect.asVoid,

@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import type { CommunityId, ProfileId } from "../domain/Ids"
 import type { ReportRange } from "../sql/periods"
 
 /** One period of the courses report. */
@@ -15,8 +16,8 @@ export interface CoursePeriodRow {
 export class CourseStats extends Context.Tag("@roda/core/CourseStats")<CourseStats, {
   /** Per period (one SQL); `profileId` narrows it to one learner. */
   readonly series: (
-    communityId: string,
+    communityId: CommunityId,
     range: ReportRange,
-    profileId?: string
+    profileId?: ProfileId
   ) => Effect.Effect<ReadonlyArray<CoursePeriodRow>>
 }>() {}

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { CommunityId } from "../domain/Ids"
 import type { LessonType } from "./Policy"
 
 export interface ModuleRow {
@@ -44,7 +45,7 @@ export class CurriculumRepo extends Effect.Service<CurriculumRepo>()("@roda/core
       duration_seconds, position, release_after_days, created_at, updated_at FROM lessons`
 
     /** Gives `ids` the positions 0..n-1 in this order, in one statement. */
-    const renumber = (table: "course_modules" | "lessons", communityId: string, ids: ReadonlyArray<string>) =>
+    const renumber = (table: "course_modules" | "lessons", communityId: CommunityId, ids: ReadonlyArray<string>) =>
       ids.length === 0
         ? Effect.void
         : sql`UPDATE ${sql(table)} AS t SET position = data.position::int, updated_at = now()
@@ -53,46 +54,51 @@ export class CurriculumRepo extends Effect.Service<CurriculumRepo>()("@roda/core
           .pipe(Effect.asVoid, Effect.orDie)
 
     return {
-      findModule: (communityId: string, id: string) =>
+      findModule: (communityId: CommunityId, id: string) =>
         sql<ModuleRow>`${modules} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
-      modulesOf: (communityId: string, courseId: string) =>
+      modulesOf: (communityId: CommunityId, courseId: string) =>
         sql<ModuleRow>`${modules} WHERE community_id = ${communityId} AND course_id = ${courseId}
           ORDER BY position, id`.pipe(Effect.orDie),
-      insertModule: (row: { id: string; communityId: string; courseId: string; title: string; position: number }) =>
-        sql`INSERT INTO course_modules ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
-      renameModule: (communityId: string, id: string, title: string) =>
+      insertModule: (
+        row: { id: string; communityId: CommunityId; courseId: string; title: string; position: number }
+      ) => sql`INSERT INTO course_modules ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
+      renameModule: (communityId: CommunityId, id: string, title: string) =>
         sql`UPDATE course_modules SET title = ${title}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       /** Its lessons go with it (foreign key); progress rows stay. */
-      removeModule: (communityId: string, id: string) =>
+      removeModule: (communityId: CommunityId, id: string) =>
         sql`DELETE FROM course_modules WHERE community_id = ${communityId} AND id = ${id}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
-      renumberModules: (communityId: string, ids: ReadonlyArray<string>) =>
+      renumberModules: (communityId: CommunityId, ids: ReadonlyArray<string>) =>
         renumber("course_modules", communityId, ids),
 
-      findLesson: (communityId: string, id: string) =>
+      findLesson: (communityId: CommunityId, id: string) =>
         sql<LessonRow>`${lessons} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
-      lessonIdsOfModule: (communityId: string, moduleId: string) =>
+      lessonIdsOfModule: (communityId: CommunityId, moduleId: string) =>
         sql<{ id: string }>`SELECT id FROM lessons WHERE community_id = ${communityId} AND module_id = ${moduleId}
           ORDER BY position, id`.pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
       insertLesson: (row: LessonFields) =>
         sql`INSERT INTO lessons ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
-      updateLesson: (communityId: string, id: string, changes: Partial<Omit<LessonFields, "id" | "communityId">>) =>
+      updateLesson: (
+        communityId: CommunityId,
+        id: string,
+        changes: Partial<Omit<LessonFields, "id" | "communityId">>
+      ) =>
         Object.keys(changes).length === 0
           ? Effect.void
           : sql`UPDATE lessons SET ${sql.update(changes)}, updated_at = now()
               WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      removeLesson: (communityId: string, id: string) =>
+      removeLesson: (communityId: CommunityId, id: string) =>
         sql`DELETE FROM lessons WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      renumberLessons: (communityId: string, ids: ReadonlyArray<string>) => renumber("lessons", communityId, ids)
+      renumberLessons: (communityId: CommunityId, ids: ReadonlyArray<string>) => renumber("lessons", communityId, ids)
     }
   })
 }) {}

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { CommunityId, ProfileId } from "../domain/Ids"
 
 export interface EnrollmentRow {
   readonly id: string
@@ -40,7 +41,7 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/Lea
       completed_at, updated_at`
 
     return {
-      enrollment: (communityId: string, courseId: string, profileId: string) =>
+      enrollment: (communityId: CommunityId, courseId: string, profileId: ProfileId) =>
         sql<EnrollmentRow>`SELECT id, course_id, profile_id, enrolled_at FROM enrollments
           WHERE community_id = ${communityId} AND course_id = ${courseId} AND profile_id = ${profileId}`.pipe(
           Effect.map(first),
@@ -50,16 +51,18 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/Lea
        * The enrollment, locked until the caller's transaction ends: a learner's progress calls on one
        * course are recorded one at a time, so each completion count sees the lessons the others completed.
        */
-      lockEnrollment: (communityId: string, courseId: string, profileId: string) =>
+      lockEnrollment: (communityId: CommunityId, courseId: string, profileId: ProfileId) =>
         sql<EnrollmentRow>`SELECT id, course_id, profile_id, enrolled_at FROM enrollments
           WHERE community_id = ${communityId} AND course_id = ${courseId} AND profile_id = ${profileId}
           FOR UPDATE`.pipe(Effect.map(first), Effect.orDie),
       /** The new enrollment, or none when the profile was already enrolled. */
-      enroll: (row: { id: string; communityId: string; courseId: string; profileId: string; enrolledAt: Date }) =>
+      enroll: (
+        row: { id: string; communityId: CommunityId; courseId: string; profileId: ProfileId; enrolledAt: Date }
+      ) =>
         sql<EnrollmentRow>`INSERT INTO enrollments ${sql.insert(row)}
           ON CONFLICT (community_id, course_id, profile_id) DO NOTHING
           RETURNING id, course_id, profile_id, enrolled_at`.pipe(Effect.map(first), Effect.orDie),
-      enrollmentCount: (communityId: string, courseId: string) =>
+      enrollmentCount: (communityId: CommunityId, courseId: string) =>
         sql<{ count: number }>`SELECT count(*)::int AS count FROM enrollments
           WHERE community_id = ${communityId} AND course_id = ${courseId}`.pipe(
           Effect.map((rows) => rows[0]?.count ?? 0),
@@ -90,7 +93,7 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/Lea
         )
       },
       /** Lessons of the course, and how many of them the learner completed. */
-      completion: (communityId: string, courseId: string, profileId: string) =>
+      completion: (communityId: CommunityId, courseId: string, profileId: ProfileId) =>
         sql<{ total: number; completed: number }>`SELECT count(*)::int AS total,
             count(*) FILTER (WHERE p.completed)::int AS completed
           FROM lessons l LEFT JOIN lesson_progress p ON p.community_id = l.community_id AND p.lesson_id = l.id

@@ -1,5 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { CommunityId } from "../domain/Ids"
 import { isStaff, type Role } from "../domain/Role"
 import { isStaffSql } from "../sql/roles"
 import type { CallerColumns } from "../structure/Access"
@@ -122,7 +123,7 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
      * The statement for a viewer whose learner and staff flag are SQL expressions (a parameter, or a
      * column of the `caller` CTE that `prefix` opens); `from` is what the course row is read from.
      */
-    const detailStatement = (communityId: string, identifier: string, viewer: {
+    const detailStatement = (communityId: CommunityId, identifier: string, viewer: {
       readonly prefix: Statement.Fragment
       readonly readable: Statement.Fragment
       readonly profileId: Statement.Fragment | undefined
@@ -168,7 +169,7 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
         FROM ${viewer.from}`
     }
 
-    const detailOf = (communityId: string, identifier: string, viewer: DetailViewer) =>
+    const detailOf = (communityId: CommunityId, identifier: string, viewer: DetailViewer) =>
       detailStatement(communityId, identifier, {
         prefix: sql``,
         readable: viewer.readable,
@@ -193,7 +194,7 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
      * account is gone, else the caller's profile and role with the detail (none when no course matches).
      */
     const detailAs = (
-      communityId: string,
+      communityId: CommunityId,
       identifier: string,
       caller: Statement.Fragment,
       readable: Statement.Fragment
@@ -224,7 +225,7 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
   })
 }) {}
 
-const courseFrom = (communityId: string, line: DetailLine): CourseRow => ({
+const courseFrom = (communityId: CommunityId, line: DetailLine): CourseRow => ({
   id: line.id,
   communityId,
   spaceId: line.spaceId,
@@ -241,7 +242,7 @@ const courseFrom = (communityId: string, line: DetailLine): CourseRow => ({
 
 /** The row split back into the row types of the course, curriculum and learning repos (modules in order). */
 const detailFrom = (
-  communityId: string,
+  communityId: CommunityId,
   line: DetailLine | undefined,
   viewer: Pick<DetailViewer, "profileId" | "staff">
 ): Option.Option<Detail> => {

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { isUuid } from "../domain/Ids"
+import { type CommunityId, isUuid } from "../domain/Ids"
 import type { CourseLevel, CourseStatus } from "./Policy"
 
 export interface CourseRow {
@@ -73,7 +73,7 @@ export class CoursesRepo extends Effect.Service<CoursesRepo>()("@roda/core/Cours
       created_at, updated_at, published_at FROM courses`
 
     return {
-      find: (communityId: string, id: string) =>
+      find: (communityId: CommunityId, id: string) =>
         sql<CourseRow>`${select} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
           Effect.map(first),
           Effect.orDie
@@ -82,13 +82,13 @@ export class CoursesRepo extends Effect.Service<CoursesRepo>()("@roda/core/Cours
        * The course, share-locked until the caller's transaction ends: its status cannot move (nor the
        * course go) while an enrollment is written against it.
        */
-      findShared: (communityId: string, id: string) =>
+      findShared: (communityId: CommunityId, id: string) =>
         sql<CourseRow>`${select} WHERE community_id = ${communityId} AND id = ${id} FOR SHARE`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
       /** Locks the course row: changes to its outline (positions) and status moves are serialised per course. */
-      lock: (communityId: string, id: string) =>
+      lock: (communityId: CommunityId, id: string) =>
         sql<{ id: string }>`SELECT id FROM courses WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
@@ -96,15 +96,15 @@ export class CoursesRepo extends Effect.Service<CoursesRepo>()("@roda/core/Cours
       /** Fails with the SqlError of a unique violation when the slug is taken in the community. */
       insert: (row: NewCourseRow) => sql`INSERT INTO courses ${sql.insert(row)}`.pipe(Effect.asVoid),
       /** Fails with the SqlError of a unique violation when the new slug is taken. */
-      update: (communityId: string, id: string, changes: CourseChanges) =>
+      update: (communityId: CommunityId, id: string, changes: CourseChanges) =>
         Object.keys(changes).length === 0
           ? Effect.void
           : sql`UPDATE courses SET ${sql.update(changes)}, updated_at = now()
               WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid),
       /** Modules, lessons and enrollments go with it (foreign keys); progress rows stay. */
-      remove: (communityId: string, id: string) =>
+      remove: (communityId: CommunityId, id: string) =>
         sql`DELETE FROM courses WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      list: (communityId: string, filter: CourseFilter) => {
+      list: (communityId: CommunityId, filter: CourseFilter) => {
         if (filter.spaceIds !== undefined && filter.spaceIds.length === 0) return Effect.succeed([])
         const conditions = [
           sql`community_id = ${communityId}`,

@@ -1,11 +1,12 @@
 import type { Fragment } from "@effect/sql/Statement"
 import { Context, type Effect, type Option } from "effect"
+import type { AccountId, CommunityId, ProfileId } from "./Ids"
 import type { Role } from "./Role"
 import type { MemberScopeFailure, PublicScopeFailure } from "./ScopeFailures"
 
 /** The account a valid access token belongs to. */
 export interface Account {
-  readonly id: string
+  readonly id: AccountId
   readonly email: string
   readonly fullName: string
   readonly isPlatformAdmin: boolean
@@ -18,7 +19,7 @@ export interface Account {
 
 /** What a verified access token names: its account and its sign-in session. */
 export interface TokenSubject {
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly sessionId: string
 }
 
@@ -27,19 +28,19 @@ export class CurrentAccount extends Context.Tag("@roda/core/CurrentAccount")<Cur
 /** A member of the community named by `X-CommunityId`. */
 export interface Member {
   readonly account: Account
-  readonly communityId: string
-  readonly profileId: string
+  readonly communityId: CommunityId
+  readonly profileId: ProfileId
   /** The caller's own role; acting as another profile never lends its role (spec §5). */
   readonly role: Role
   /** The profile named by `X-ProfileId`, or the caller's own. */
-  readonly actingProfileId: string
+  readonly actingProfileId: ProfileId
 }
 
 export class CurrentMember extends Context.Tag("@roda/core/CurrentMember")<CurrentMember, Member>() {}
 
 /** The caller of a Public route: a community, and whoever they are in it, if anyone. */
 export interface Visitor {
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly account: Option.Option<Account>
   readonly member: Option.Option<Member>
 }
@@ -53,9 +54,9 @@ export class CurrentVisitor extends Context.Tag("@roda/core/CurrentVisitor")<Cur
  * answers `refuse`; a failure the route finds before its statement (its input) comes after `settle`.
  */
 export interface DeferredMember {
-  readonly communityId: string
+  readonly communityId: CommunityId
   /** The token's account (not read yet: it may be no member, or gone). */
-  readonly accountId: string
+  readonly accountId: AccountId
   /** Read already where the request names an `X-ProfileId` (its rules need the caller's role). */
   readonly member: Option.Option<Member>
   /**
@@ -84,7 +85,7 @@ export type DeferredVisitor =
   | { readonly _tag: "Read"; readonly visitor: Visitor }
   | {
     readonly _tag: "Deferred"
-    readonly communityId: string
+    readonly communityId: CommunityId
     /**
      * A query of one row, `(profile_id, role)`, when the token's account exists: `profile_id` and
      * `role` are null when it is no member of the community (`Memberships.callerRow`).

@@ -12,14 +12,18 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 export const Trimmed = (max: number, message = `must be at most ${max} characters`) =>
   Schema.compose(Schema.String.pipe(Schema.maxLength(max, { message: () => message })), Schema.Trim)
 
-/** An e-mail address, trimmed, Unicode-normalized (NFC, so look-alike spellings are one address) and lower-cased. */
+/**
+ * The same address however it was typed: trimmed, Unicode NFC (so look-alike spellings are one
+ * address), lower case. The one rule for e-mails: the `Email` schema decodes with it, and lookups of
+ * addresses that were not decoded by it (sign-in, the CLI, operator lists) apply it too. Migration
+ * 0039 wrote it in SQL for the addresses stored before it.
+ */
+export const normalEmail = (email: string): string => email.trim().normalize("NFC").toLowerCase()
+
+/** An e-mail address as `normalEmail` writes it; at most 254 characters as sent. */
 export const Email = Schema.compose(
   Trimmed(254, "must be a valid e-mail address"),
-  Schema.transform(Schema.String, Schema.String, {
-    strict: true,
-    decode: (value) => value.normalize("NFC").toLowerCase(),
-    encode: (value) => value
-  })
+  Schema.transform(Schema.String, Schema.String, { strict: true, decode: normalEmail, encode: (value) => value })
 ).pipe(
   Schema.filter((value) => (emailPattern.test(value) && value.length <= 254) || "must be a valid e-mail address"),
   Schema.annotations({ identifier: "Email", format: "email" })

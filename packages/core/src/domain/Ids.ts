@@ -10,12 +10,21 @@ export const Uuid = Schema.String.pipe(
   Schema.annotations({ identifier: "Uuid", format: "uuid" })
 )
 
+/*
+ * Ids by kind: a brand over `Uuid` (lower-case once canonicalised), so that one kind of id cannot be
+ * passed where another is expected. `make` checks the UUID; rows decoded with these schemas carry
+ * the brand from the repository on.
+ */
 export const AccountId = Uuid.pipe(Schema.brand("AccountId"))
 export type AccountId = typeof AccountId.Type
 export const CommunityId = Uuid.pipe(Schema.brand("CommunityId"))
 export type CommunityId = typeof CommunityId.Type
 export const ProfileId = Uuid.pipe(Schema.brand("ProfileId"))
 export type ProfileId = typeof ProfileId.Type
+export const SpaceId = Uuid.pipe(Schema.brand("SpaceId"))
+export type SpaceId = typeof SpaceId.Type
+export const SectionId = Uuid.pipe(Schema.brand("SectionId"))
+export type SectionId = typeof SectionId.Type
 
 /** Path parameter `{id}` as a UUID. */
 export const IdParam = Schema.Struct({ id: Uuid })

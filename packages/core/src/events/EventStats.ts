@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import type { CommunityId, ProfileId } from "../domain/Ids"
 import type { ReportRange } from "../sql/periods"
 
 /** One period of the events report. */
@@ -16,8 +17,8 @@ export interface EventPeriodRow {
 export class EventStats extends Context.Tag("@roda/core/EventStats")<EventStats, {
   /** Per period (one SQL); `profileId` narrows it to one member (events = the ones they host). */
   readonly series: (
-    communityId: string,
+    communityId: CommunityId,
     range: ReportRange,
-    profileId?: string
+    profileId?: ProfileId
   ) => Effect.Effect<ReadonlyArray<EventPeriodRow>>
 }>() {}

@@ -4,7 +4,7 @@ import { conflict, fieldError, forbidden, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { orNotFound } from "../domain/found"
-import { Uuid } from "../domain/Ids"
+import { type CommunityId, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
@@ -42,10 +42,10 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     const ids = yield* Ids
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const find = (communityId: string, id: string) =>
+    const find = (communityId: CommunityId, id: string) =>
       orNotFound(Messages.eventNotFound)(repo.find(communityId, id.trim().toLowerCase()))
 
-    const findByIdentifier = (communityId: string, identifier: string) =>
+    const findByIdentifier = (communityId: CommunityId, identifier: string) =>
       orNotFound(Messages.eventNotFound)(repo.findByIdentifier(communityId, identifier))
 
     /** The event for someone who manages it (staff or host); 404 before 403, like every other resource. */

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { isUuid } from "../domain/Ids"
+import { type CommunityId, isUuid, type ProfileId } from "../domain/Ids"
 import type { EventType, ParticipantStatus, StreamStatus } from "./Policy"
 
 /** The editable columns of an event. A type alias (not an interface), so that it is a `Record`. */
@@ -94,23 +94,23 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
       e.stream_started_at, e.stream_ended_at, e.created_at, e.updated_at,
       ${count("going")} AS going, ${count("waitlisted")} AS waitlisted
       FROM events e`
-    const live = (communityId: string) => sql`e.community_id = ${communityId} AND e.deleted_at IS NULL`
+    const live = (communityId: CommunityId) => sql`e.community_id = ${communityId} AND e.deleted_at IS NULL`
 
     return {
-      find: (communityId: string, id: string) =>
+      find: (communityId: CommunityId, id: string) =>
         sql<EventRow>`${select} WHERE ${live(communityId)} AND e.id = ${id}`.pipe(Effect.map(first), Effect.orDie),
       /**
        * By id or by slug (an id-shaped slug is found too; the id wins, like courses: a host may not
        * take over another event's links by giving their event its id as slug).
        */
-      findByIdentifier: (communityId: string, identifier: string) => {
+      findByIdentifier: (communityId: CommunityId, identifier: string) => {
         const value = identifier.trim().toLowerCase()
         const match = isUuid(value) ? sql`(e.id = ${value} OR e.slug = ${value})` : sql`e.slug = ${value}`
         return sql<EventRow>`${select} WHERE ${live(communityId)} AND ${match}
           ORDER BY (e.slug = ${value}) LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
       },
       /** Locks the event row (participation and stream moves are serialised per event); false when gone. */
-      lock: (communityId: string, id: string) =>
+      lock: (communityId: CommunityId, id: string) =>
         sql<{ id: string }>`SELECT id FROM events
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL FOR UPDATE`.pipe(
           Effect.map((rows) => rows.length > 0),
@@ -119,25 +119,25 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
       /** Fails with the SqlError of a unique violation when the slug is taken in the community. */
       insert: (row: NewEventRow) => sql`INSERT INTO events ${sql.insert(row)}`.pipe(Effect.asVoid),
       /** Fails with the SqlError of a unique violation when the new slug is taken. */
-      update: (communityId: string, id: string, changes: Partial<EventFields>, now: Date) =>
+      update: (communityId: CommunityId, id: string, changes: Partial<EventFields>, now: Date) =>
         sql`UPDATE events SET ${sql.update({ ...changes, updatedAt: now })}
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(Effect.asVoid),
       setStream: (
-        communityId: string,
+        communityId: CommunityId,
         id: string,
         changes: { streamStatus: StreamStatus; streamStartedAt?: Date; streamEndedAt?: Date },
         now: Date
       ) =>
         sql`UPDATE events SET ${sql.update({ ...changes, updatedAt: now })}
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      softDelete: (communityId: string, id: string, now: Date) =>
+      softDelete: (communityId: CommunityId, id: string, now: Date) =>
         sql`UPDATE events SET deleted_at = ${now}, updated_at = ${now}
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       /** Events by start time, then id (keyset `[startTime ISO, id]`). */
-      list: (communityId: string, filter: EventFilter) => {
+      list: (communityId: CommunityId, filter: EventFilter) => {
         if (filter.spaceIds !== undefined && filter.spaceIds.length === 0) return Effect.succeed([])
         const conditions = [
           live(communityId),
@@ -151,14 +151,14 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
         return sql<EventRow>`${select} WHERE ${sql.and(conditions)}
           ORDER BY e.start_time, e.id LIMIT ${filter.limit + 1}`.pipe(Effect.orDie)
       },
-      participation: (communityId: string, eventId: string, profileId: string) =>
+      participation: (communityId: CommunityId, eventId: string, profileId: ProfileId) =>
         sql<{ status: ParticipantStatus; joinedAt: Date; checkedInAt: Date | null }>`
           SELECT status, joined_at, checked_in_at FROM event_participants
           WHERE community_id = ${communityId} AND event_id = ${eventId} AND profile_id = ${profileId}`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
-      goingCount: (communityId: string, eventId: string) =>
+      goingCount: (communityId: CommunityId, eventId: string) =>
         sql<{ count: number }>`SELECT count(*)::int AS count FROM event_participants
           WHERE community_id = ${communityId} AND event_id = ${eventId} AND status = 'going'`.pipe(
           Effect.map((rows) => rows[0]?.count ?? 0),
@@ -166,7 +166,7 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
         ),
       /** Joining (again): a new place at the end of the line. */
       join: (
-        row: { communityId: string; eventId: string; profileId: string; status: ParticipantStatus },
+        row: { communityId: CommunityId; eventId: string; profileId: ProfileId; status: ParticipantStatus },
         now: Date
       ) =>
         sql`INSERT INTO event_participants (community_id, event_id, profile_id, status, joined_at, updated_at)
@@ -174,24 +174,24 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
           ON CONFLICT (community_id, event_id, profile_id) DO UPDATE SET status = excluded.status,
             joined_at = excluded.joined_at, join_seq = nextval('event_participants_join_seq'),
             updated_at = excluded.updated_at`.pipe(Effect.asVoid, Effect.orDie),
-      leave: (communityId: string, eventId: string, profileId: string, now: Date) =>
+      leave: (communityId: CommunityId, eventId: string, profileId: ProfileId, now: Date) =>
         sql`UPDATE event_participants SET status = 'cancelled', updated_at = ${now}
           WHERE community_id = ${communityId} AND event_id = ${eventId} AND profile_id = ${profileId}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       /** Promotes the `seats` oldest waitlisted people (every one when `seats` is null); their ids. */
-      promote: (communityId: string, eventId: string, seats: number | null, now: Date) =>
+      promote: (communityId: CommunityId, eventId: string, seats: number | null, now: Date) =>
         seats !== null && seats <= 0
           ? Effect.succeed([] as ReadonlyArray<string>)
-          : sql<{ profileId: string }>`UPDATE event_participants SET status = 'going', updated_at = ${now}
+          : sql<{ profileId: ProfileId }>`UPDATE event_participants SET status = 'going', updated_at = ${now}
               WHERE community_id = ${communityId} AND event_id = ${eventId} AND profile_id IN (
                 SELECT profile_id FROM event_participants
                 WHERE community_id = ${communityId} AND event_id = ${eventId} AND status = 'waitlisted'
                 ORDER BY joined_at, join_seq LIMIT ${seats})
               RETURNING profile_id`.pipe(Effect.map((rows) => rows.map((row) => row.profileId)), Effect.orDie),
       /** Participants in line order (keyset `[joinedAt ISO, joinSeq]`), with their profile's name. */
-      participants: (communityId: string, eventId: string, filter: ParticipantFilter) => {
+      participants: (communityId: CommunityId, eventId: string, filter: ParticipantFilter) => {
         if (filter.statuses.length === 0) return Effect.succeed([])
         const conditions = [
           sql`p.community_id = ${communityId}`,

@@ -1,5 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, type ParseResult, Schema } from "effect"
+import type { CommunityId, ProfileId } from "../domain/Ids"
 import {
   type FeedItemType,
   feedItemTypes,
@@ -10,23 +11,30 @@ import {
   withFeedSpaces
 } from "./sources"
 
-export interface FeedItemRow {
-  readonly type: FeedItemType
-  readonly id: string
-  readonly title: string | null
-  readonly excerpt: string | null
-  readonly spaceId: string | null
-  readonly authorProfileId: string | null
-  readonly authorName: string | null
-  readonly createdAt: Date
+/** An item of the feed as its statements read it (decoded once, at the boundary). */
+export const FeedItemRow = Schema.Struct({
+  type: Schema.Literal(...feedItemTypes),
+  id: Schema.String,
+  title: Schema.NullOr(Schema.String),
+  excerpt: Schema.NullOr(Schema.String),
+  spaceId: Schema.NullOr(Schema.String),
+  authorProfileId: Schema.NullOr(Schema.String),
+  authorName: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
   /** `created_at` with microseconds, ISO 8601 UTC: the keyset of the stream. */
-  readonly cursorTime: string
-  readonly pinned: boolean
+  cursorTime: Schema.String,
+  pinned: Schema.Boolean,
   /** The reaction types the item has, in order (`null` when none), and how many of each. */
-  readonly reactionTypes: ReadonlyArray<string> | null
-  readonly reactionCounts: ReadonlyArray<number> | null
-  readonly commentCount: number
-}
+  reactionTypes: Schema.NullOr(Schema.Array(Schema.String)),
+  reactionCounts: Schema.NullOr(Schema.Array(Schema.Number)),
+  commentCount: Schema.Number
+})
+export type FeedItemRow = typeof FeedItemRow.Type
+
+const decodeItems = Schema.decodeUnknown(Schema.Array(FeedItemRow))
+const decodeRanked = Schema.decodeUnknown(Schema.Array(Schema.Struct({ ...FeedItemRow.fields, score: Schema.Number })))
+const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
+const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: Schema.Number })))
 
 /** The last item seen: (time, type, id) in the stream's order (all descending). */
 export interface FeedKey {
@@ -41,19 +49,22 @@ export interface FeedAfter {
   readonly key: FeedKey
 }
 
-export interface FeedStatsRow {
-  readonly status: number
-  readonly content: number
-  readonly course: number
-  readonly event: number
-  readonly members: number
-  readonly posts7: number
-  readonly posts30: number
-  readonly comments7: number
-  readonly comments30: number
-  readonly reactions7: number
-  readonly reactions30: number
-}
+export const FeedStatsRow = Schema.Struct({
+  status: Schema.Number,
+  content: Schema.Number,
+  course: Schema.Number,
+  event: Schema.Number,
+  members: Schema.Number,
+  posts7: Schema.Number,
+  posts30: Schema.Number,
+  comments7: Schema.Number,
+  comments30: Schema.Number,
+  reactions7: Schema.Number,
+  reactions30: Schema.Number
+})
+export type FeedStatsRow = typeof FeedStatsRow.Type
+
+const decodeStats = Schema.decodeUnknown(FeedStatsRow)
 
 /** The item types reactions and comments may have on a feed item (reactions also go on comments). */
 const itemTypes = (sql: SqlClient.SqlClient) => sql.in("item_type", feedItemTypes)
@@ -69,10 +80,11 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
      * The items of `inner` (as `x`) with their author's name, their reactions by type and their
      * comment count, in `order`: per item, index lookups on (community_id, item_type, item_id).
      */
-    const withCounts = <A extends FeedItemRow = FeedItemRow>(
+    const withCounts = <A extends FeedItemRow>(
       scope: FeedScope,
       inner: Statement.Fragment,
-      order: Statement.Fragment
+      order: Statement.Fragment,
+      decode: (rows: unknown) => Effect.Effect<ReadonlyArray<A>, ParseResult.ParseError>
     ) => {
       const communityId = scope.communityId
       const body = sql`SELECT x.*, p.full_name AS author_name, rc.reaction_types, rc.reaction_counts,
@@ -85,7 +97,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
           FROM (SELECT rx.type, count(*)::int AS n FROM reaction_activity rx WHERE rx.community_id = ${communityId}
             AND rx.item_type = x.type AND rx.item_id = x.id GROUP BY rx.type) r) rc ON TRUE
         ORDER BY ${order}`
-      return withFeedSpaces<A>(sql, scope, body).pipe(Effect.orDie)
+      return withFeedSpaces(sql, scope, body).pipe(Effect.flatMap(decode), Effect.orDie)
     }
 
     /** The stream's order: time, then type, then id, all descending. */
@@ -148,32 +160,35 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
         return withCounts(
           scope,
           sql`SELECT z.* FROM (${items}) z ORDER BY z.pinned DESC, ${streamOrder("z")} LIMIT ${rows}`,
-          sql`x.pinned DESC, ${streamOrder("x")}`
+          sql`x.pinned DESC, ${streamOrder("x")}`,
+          decodeItems
         )
       },
       /** The item, when this scope sees it. */
       find: (scope: FeedScope, type: FeedItemType, id: string) => {
         const source = feedSources(scope)[type]
         const body = sql`${source.select} WHERE ${source.where} AND t.id = ${id}`
-        return withFeedSpaces<{ id: string }>(sql, scope, body).pipe(
+        return withFeedSpaces(sql, scope, body).pipe(
+          Effect.flatMap(decodeIds),
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
         )
       },
-      pin: (communityId: string, type: FeedItemType, id: string, by: string, at: Date) =>
+      pin: (communityId: CommunityId, type: FeedItemType, id: string, by: string, at: Date) =>
         sql`INSERT INTO pins (community_id, item_type, item_id, pinned_by, pinned_at)
           VALUES (${communityId}, ${type}, ${id}, ${by}, ${at}) ON CONFLICT DO NOTHING`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
-      unpin: (communityId: string, type: FeedItemType, id: string) =>
+      unpin: (communityId: CommunityId, type: FeedItemType, id: string) =>
         sql`DELETE FROM pins WHERE community_id = ${communityId} AND item_type = ${type} AND item_id = ${id}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
-      isPinned: (communityId: string, type: FeedItemType, id: string) =>
-        sql<{ n: number }>`SELECT count(*)::int AS n FROM pins
+      isPinned: (communityId: CommunityId, type: FeedItemType, id: string) =>
+        sql`SELECT count(*)::int AS n FROM pins
           WHERE community_id = ${communityId} AND item_type = ${type} AND item_id = ${id}`.pipe(
+          Effect.flatMap(decodeCount),
           Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
           Effect.orDie
         ),
@@ -204,8 +219,8 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
           ${activity("reaction_activity", since7)} AS reactions7, ${
           activity("reaction_activity", since30)
         } AS reactions30`
-        return withFeedSpaces<FeedStatsRow>(sql, scope, body).pipe(
-          Effect.map((rows) => rows[0]!),
+        return withFeedSpaces(sql, scope, body).pipe(
+          Effect.flatMap((rows) => decodeStats(rows[0])),
           Effect.orDie
         )
       },
@@ -213,7 +228,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
        * Items with reactions or comments since `since`, ranked by how many, without those
        * `profileId` reacted to or commented on.
        */
-      recommendations: (scope: FeedScope, profileId: string, since: Date, limit: number) => {
+      recommendations: (scope: FeedScope, profileId: ProfileId, since: Date, limit: number) => {
         const sources = feedSources(scope)
         const items = unionAll(feedItemTypes.map((type) => sql`(${sources[type].select} WHERE ${sources[type].where})`))
         const c = scope.communityId
@@ -237,7 +252,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
               AND me.deleted_at IS NULL)
           ORDER BY r.score DESC, x.created_at DESC, x.id DESC LIMIT ${limitLiteral(sql, limit)}`
         const order = sql`x.score DESC, x.created_at DESC, x.id DESC`
-        return withCounts<FeedItemRow & { score: number }>(scope, ranked, order)
+        return withCounts(scope, ranked, order, decodeRanked)
       }
     }
   })

@@ -8,7 +8,7 @@ import {
   CurrentMember,
   CurrentVisitor
 } from "../domain/Caller"
-import { isUuid } from "../domain/Ids"
+import { CommunityId, isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { AuthenticatedFailure, MemberScopeFailure, PublicScopeFailure } from "../domain/ScopeFailures"
 
@@ -70,5 +70,5 @@ export const communityIdHeader = Effect.flatMap(HttpServerRequest.HttpServerRequ
       ])
     )
   }
-  return Effect.succeed(value.toLowerCase())
+  return Effect.succeed(CommunityId.make(value.toLowerCase()))
 })

@@ -1,6 +1,8 @@
 import type { SqlClient } from "@effect/sql"
 import { Clock, type Context, Effect, Option } from "effect"
 import { conflict, gone, unauthorized } from "../domain/AppError"
+import { normalEmail } from "../domain/Fields"
+import { AccountId } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import type { Mailer } from "../platform/Mailer"
 import { uniqueViolation } from "../sql/errors"
@@ -11,7 +13,6 @@ import {
   closedByEmailChange,
   emailPurposes,
   type LinkPurpose,
-  normalEmail,
   type PasswordLinkRow
 } from "./Repo"
 import type { Sessions } from "./Sessions"
@@ -23,13 +24,13 @@ interface Deps<LinkError, PasswordError> {
   readonly repo: AccountsRepo
   readonly mailer: Context.Tag.Service<typeof Mailer>
   readonly sessions: Sessions
-  readonly issueLink: (accountId: string, purpose: LinkPurpose, email: string) => Effect.Effect<string>
+  readonly issueLink: (accountId: AccountId, purpose: LinkPurpose, email: string) => Effect.Effect<string>
   readonly openLink: (
-    input: { id: string; token: string },
+    input: { id: AccountId; token: string },
     purposes: ReadonlyArray<LinkPurpose>
   ) => Effect.Effect<{ link: PasswordLinkRow; at: Date }, LinkError>
   readonly checkCurrentPassword: (
-    accountId: string,
+    accountId: AccountId,
     password: string,
     clientAddress: string | undefined
   ) => Effect.Effect<AccountRow, PasswordError>
@@ -56,7 +57,7 @@ export const makeEmailFlows = <LinkError, PasswordError>(
    * has the address.
    */
   const requestEmailChange = (
-    accountId: string,
+    accountId: AccountId,
     input: { email: string; currentPassword: string },
     clientAddress: string | undefined
   ) =>
@@ -98,7 +99,7 @@ export const makeEmailFlows = <LinkError, PasswordError>(
 
   /** A link to the account's current address that verifies it when used (`confirmEmail`). */
   /** A `verify-email` link to `email`, e-mailed through the outbox (in the caller's transaction). */
-  const sendVerification = (accountId: string, email: string) =>
+  const sendVerification = (accountId: AccountId, email: string) =>
     Effect.gen(function*() {
       const link = yield* issueLink(accountId, "verify-email", email)
       yield* mailer.send({
@@ -110,7 +111,7 @@ export const makeEmailFlows = <LinkError, PasswordError>(
       })
     })
 
-  const requestVerification = (accountId: string) =>
+  const requestVerification = (accountId: AccountId) =>
     Effect.gen(function*() {
       const account = yield* repo.findById(accountId)
       if (Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
@@ -129,8 +130,9 @@ export const makeEmailFlows = <LinkError, PasswordError>(
    */
   const confirmEmail = (input: { id: string; token: string }) =>
     Effect.gen(function*() {
-      const { at, link } = yield* openLink(input, emailPurposes)
-      const account = yield* repo.findById(input.id)
+      const id = AccountId.make(input.id)
+      const { at, link } = yield* openLink({ id, token: input.token }, emailPurposes)
+      const account = yield* repo.findById(id)
       if (Option.isNone(account) || link.email === null) return yield* Effect.fail(gone(Messages.linkExpired))
       const sentTo = link.email
       if (link.purpose === "verify-email" && normalEmail(account.value.email) !== sentTo) {
@@ -139,12 +141,12 @@ export const makeEmailFlows = <LinkError, PasswordError>(
       yield* transactional(sql)(
         Effect.gen(function*() {
           const consumed = link.purpose === "email-undo"
-            ? yield* repo.consumeLink(input.id, link.id, at)
-            : yield* repo.consumeLinks(input.id, link.id, at, [link.purpose])
+            ? yield* repo.consumeLink(id, link.id, at)
+            : yield* repo.consumeLinks(id, link.id, at, [link.purpose])
           if (!consumed) return yield* Effect.fail(gone(Messages.linkExpired))
-          yield* emailTakenOr(repo.setVerifiedEmail(input.id, sentTo, at))
-          if (link.purpose !== "verify-email") yield* repo.closeLinks(input.id, at, closedByEmailChange)
-          if (link.purpose === "email-undo") yield* sessions.endEverything(input.id, "e-mail change taken back")
+          yield* emailTakenOr(repo.setVerifiedEmail(id, sentTo, at))
+          if (link.purpose !== "verify-email") yield* repo.closeLinks(id, at, closedByEmailChange)
+          if (link.purpose === "email-undo") yield* sessions.endEverything(id, "e-mail change taken back")
         })
       )
       return { email: sentTo }

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { Account } from "../domain/Caller"
 import { requirePlatformAdmin } from "../domain/Policy"
 import { traced } from "../platform/traced"
@@ -17,15 +17,16 @@ export interface EmailConflict {
   readonly foundAt: string
 }
 
-interface ConflictRow {
-  readonly emailKey: string
-  readonly accountId: string
-  readonly email: string
-  readonly fullName: string
-  readonly emailVerifiedAt: Date | null
-  readonly createdAt: Date
-  readonly foundAt: Date
-}
+const ConflictRow = Schema.Struct({
+  emailKey: Schema.String,
+  accountId: Schema.String,
+  email: Schema.String,
+  fullName: Schema.String,
+  emailVerifiedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  foundAt: Schema.DateFromSelf
+})
+const decodeConflicts = Schema.decodeUnknown(Schema.Array(ConflictRow))
 
 /**
  * Accounts that migration 0039 found sharing an address once normalised, for an operator to resolve
@@ -38,7 +39,7 @@ export class EmailConflicts extends Effect.Service<EmailConflicts>()("@roda/core
 
     const list = traced("EmailConflicts.list")(function*(operator: Account, limit: number) {
       yield* requirePlatformAdmin(operator)
-      const rows = yield* sql<ConflictRow>`SELECT email_key, account_id, email, full_name, email_verified_at,
+      const rows = yield* sql`SELECT email_key, account_id, email, full_name, email_verified_at,
           created_at, found_at
         FROM (
           SELECT c.email_key, a.id AS account_id, a.email, a.full_name, a.email_verified_at, a.created_at,
@@ -48,7 +49,7 @@ export class EmailConflicts extends Effect.Service<EmailConflicts>()("@roda/core
         ) still
         WHERE sharing > 1
         ORDER BY email_key, created_at, account_id
-        LIMIT ${limit}`.pipe(Effect.orDie)
+        LIMIT ${limit}`.pipe(Effect.flatMap(decodeConflicts), Effect.orDie)
       return rows.map((row): EmailConflict => ({
         emailKey: row.emailKey,
         accountId: row.accountId,

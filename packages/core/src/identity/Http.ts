@@ -3,6 +3,8 @@ import { Effect, Schema } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount } from "../domain/Caller"
 import { Ok } from "../domain/Envelope"
+import { normalEmail } from "../domain/Fields"
+import { AccountId } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { clientAddress } from "../http/ClientAddress"
 import { apiGroup } from "../http/engine/apiGroup"
@@ -14,7 +16,6 @@ import { RateLimits } from "../platform/RateLimits"
 import { MeAnswer, RegisterAnswer } from "./Api"
 import { Identity } from "./Identity"
 import { sessionMessages as M } from "./messages"
-import { normalEmail } from "./Repo"
 import { Sessions } from "./Sessions"
 
 const meAnswer = plainJson(MeAnswer)
@@ -108,7 +109,7 @@ export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
           ))
       .handle("endAccountSessions", ({ path }) =>
         Effect.flatMap(CurrentAccount, (account) =>
-          sessions.endAllAsOperator(account, path.id.toLowerCase())).pipe(
+          sessions.endAllAsOperator(account, AccountId.make(path.id.toLowerCase()))).pipe(
             Effect.flatMap((data) =>
               ok(M.sessionsEnded, data)
             )

@@ -2,6 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { badRequest, conflict, gone, unauthorized } from "../domain/AppError"
 import type { Account, TokenSubject } from "../domain/Caller"
+import { normalEmail } from "../domain/Fields"
+import { AccountId } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { sha256Hex } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
@@ -14,7 +16,7 @@ import { uniqueViolation } from "../sql/errors"
 import { atomic, outsideTransaction, transactional } from "../sql/transaction"
 import { type AttemptKey, makeAttempts } from "./Attempts"
 import { makeEmailFlows } from "./EmailChange"
-import { type AccountRow, AccountsRepo, type LinkPurpose, normalEmail, passwordPurposes } from "./Repo"
+import { type AccountRow, AccountsRepo, type LinkPurpose, passwordPurposes } from "./Repo"
 import { Sessions, type SignInClient } from "./Sessions"
 
 const HOUR = 60 * 60 * 1000
@@ -79,7 +81,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     const createAccount = traced("Identity.createAccount")(function*(
       input: { email: string; fullName: string; password: string | null }
     ) {
-      const id = yield* ids.next
+      const id = AccountId.make(yield* ids.next)
       const passwordHash = input.password === null ? null : yield* passwords.hash(input.password)
       const row = { id, email: normalEmail(input.email), fullName: input.fullName, passwordHash }
       yield* repo.insert(row).pipe(
@@ -94,7 +96,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
      * A single-use link e-mailed to `email`: `{publicBaseUrl}/set-password?id=…&token=…` for a
      * password, `{publicBaseUrl}/confirm-email?id=…&token=…` for an address.
      */
-    const issueLink = (accountId: string, purpose: LinkPurpose, email: string) =>
+    const issueLink = (accountId: AccountId, purpose: LinkPurpose, email: string) =>
       Effect.gen(function*() {
         const secret = yield* ids.secret()
         yield* repo.insertLink({
@@ -116,7 +118,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
 
     /** A single-use link to set the password, sent to the account's current address. */
     const issuePasswordLink = traced("Identity.issuePasswordLink")(
-      function*(accountId: string, purpose: "invite" | "recovery") {
+      function*(accountId: AccountId, purpose: "invite" | "recovery") {
         const account = yield* repo.findById(accountId)
         if (Option.isNone(account)) return yield* Effect.dieMessage(`no account ${accountId}`)
         return yield* issueLink(accountId, purpose, account.value.email)
@@ -155,7 +157,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     }
 
     /** Whether `bearer` is a token of a live session of the account. */
-    const holdsSession = (accountId: string, bearer: string | undefined) =>
+    const holdsSession = (accountId: AccountId, bearer: string | undefined) =>
       bearer === undefined ?
         Effect.succeed(false) :
         Effect.flatMap(tokens.verify(bearer), (claims) =>
@@ -192,7 +194,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
      * `currentPassword` when wrong, 429 when over a limit.
      */
     const checkCurrentPassword = traced("Identity.checkCurrentPassword")(function*(
-      accountId: string,
+      accountId: AccountId,
       password: string,
       clientAddress: string | undefined
     ) {
@@ -270,7 +272,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     })
 
     /** The link of `purposes` named by id and token: 400 for a wrong token, 410 when used or expired. */
-    const openLink = (input: { id: string; token: string }, purposes: ReadonlyArray<LinkPurpose>) =>
+    const openLink = (input: { id: AccountId; token: string }, purposes: ReadonlyArray<LinkPurpose>) =>
       Effect.gen(function*() {
         const link = yield* repo.findLink(input.id, sha256(input.token), purposes)
         if (Option.isNone(link)) {
@@ -287,15 +289,16 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
 
     const setPassword = traced("Identity.setPassword")(
       function*(input: { id: string; token: string; password: string; logoutAll?: boolean | undefined }) {
-        const { at, link } = yield* openLink(input, passwordPurposes)
+        const id = AccountId.make(input.id)
+        const { at, link } = yield* openLink({ id, token: input.token }, passwordPurposes)
         const hash = yield* passwords.hash(input.password)
         yield* transactional(sql)(
           Effect.gen(function*() {
-            const consumed = yield* repo.consumeLinks(input.id, link.id, at, passwordPurposes)
+            const consumed = yield* repo.consumeLinks(id, link.id, at, passwordPurposes)
             if (!consumed) return yield* Effect.fail(gone(Messages.linkExpired))
             // Using a link proves the address it was sent to: the e-mail is verified if it still is the account's.
-            yield* repo.setPassword(input.id, hash, link.email)
-            if (input.logoutAll === true) yield* sessions.endEverything(input.id, "password set with logoutAll")
+            yield* repo.setPassword(id, hash, link.email)
+            if (input.logoutAll === true) yield* sessions.endEverything(id, "password set with logoutAll")
           })
         )
       }

@@ -1,24 +1,34 @@
-import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { normalEmail } from "../domain/Fields"
+import { AccountId } from "../domain/Ids"
 
-export interface AccountRow {
-  readonly id: string
-  readonly email: string
-  readonly fullName: string
-  readonly passwordHash: string | null
-  readonly emailVerifiedAt: Date | null
-  readonly createdAt: Date
-}
+/** An account as its statements read it (decoded at the boundary: the id is an `AccountId`). */
+export const AccountRow = Schema.Struct({
+  id: AccountId,
+  email: Schema.String,
+  fullName: Schema.String,
+  passwordHash: Schema.NullOr(Schema.String),
+  emailVerifiedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf
+})
+export type AccountRow = typeof AccountRow.Type
 
-export interface PasswordLinkRow {
-  readonly id: string
-  readonly purpose: "invite" | "recovery" | "email-change" | "verify-email" | "email-undo"
+const AccountFrom = Schema.Struct({ ...AccountRow.fields, knownClient: Schema.Boolean })
+
+export const PasswordLinkRow = Schema.Struct({
+  id: Schema.String,
+  purpose: Schema.Literal("invite", "recovery", "email-change", "verify-email", "email-undo"),
   /** The address the link was e-mailed to (null for links issued before it was recorded). */
-  readonly email: string | null
-  readonly secretHash: string
-  readonly expiresAt: Date
-  readonly usedAt: Date | null
-}
+  email: Schema.NullOr(Schema.String),
+  secretHash: Schema.String,
+  expiresAt: Schema.DateFromSelf,
+  usedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type PasswordLinkRow = typeof PasswordLinkRow.Type
+
+const FailuresRow = Schema.Struct({ windowStartedAt: Schema.DateFromSelf, failures: Schema.Number })
+const IdRow = Schema.Struct({ id: Schema.String })
 
 export type LinkPurpose = PasswordLinkRow["purpose"]
 
@@ -28,42 +38,74 @@ export const emailPurposes: ReadonlyArray<LinkPurpose> = ["email-change", "verif
 /** Every purpose but `email-undo`: the links an e-mail change closes (the undo link must outlive it). */
 export const closedByEmailChange: ReadonlyArray<LinkPurpose> = ["invite", "recovery", "email-change", "verify-email"]
 
-/** The same address however it was typed: trimmed, Unicode NFC, lower case. */
-export const normalEmail = (email: string) => email.trim().normalize("NFC").toLowerCase()
-
 /** SQL for accounts, password links and login throttling. */
 export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/AccountsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
     const columns = sql`id, email, full_name, password_hash, email_verified_at, created_at`
-
-    return {
-      findById: (id: string) =>
-        sql<AccountRow>`SELECT ${columns} FROM accounts WHERE id = ${id}`.pipe(
-          Effect.map(first),
-          Effect.orDie
-        ),
-      findByEmail: (email: string) =>
-        sql<AccountRow>`SELECT ${columns} FROM accounts
-          WHERE lower(email) = lower(${normalEmail(email)})`.pipe(Effect.map(first), Effect.orDie),
-      /** The account of a token, in one statement with its session: none when either is gone or the session ended. */
-      findCaller: (accountId: string, sessionId: string) =>
-        sql<AccountRow>`SELECT a.id, a.email, a.full_name, a.password_hash, a.email_verified_at, a.created_at
+    const findById = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: AccountRow,
+      execute: (id) => sql`SELECT ${columns} FROM accounts WHERE id = ${id}`
+    })
+    const findByEmail = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: AccountRow,
+      execute: (email) => sql`SELECT ${columns} FROM accounts WHERE lower(email) = lower(${normalEmail(email)})`
+    })
+    const findCaller = SqlSchema.findOne({
+      Request: Schema.Struct({ accountId: Schema.String, sessionId: Schema.String }),
+      Result: AccountRow,
+      execute: ({ accountId, sessionId }) =>
+        sql`SELECT a.id, a.email, a.full_name, a.password_hash, a.email_verified_at, a.created_at
           FROM accounts a JOIN auth_sessions s ON s.id = ${sessionId} AND s.account_id = a.id AND s.ended_at IS NULL
-          WHERE a.id = ${accountId}`.pipe(Effect.map(first), Effect.orDie),
-      /**
-       * The account of an e-mail, and whether it signed in from `clientAddress` since `since` (a
-       * client of the holder, not counted against the account's sign-in limit), in one statement.
-       */
-      findByEmailFrom: (email: string, clientAddress: string | undefined, since: Date) =>
-        sql<AccountRow & { knownClient: boolean }>`SELECT ${columns}, ${
+          WHERE a.id = ${accountId}`
+    })
+    const findByEmailFrom = SqlSchema.findOne({
+      Request: Schema.Struct({
+        email: Schema.String,
+        clientAddress: Schema.UndefinedOr(Schema.String),
+        since: Schema.DateFromSelf
+      }),
+      Result: AccountFrom,
+      execute: ({ clientAddress, email, since }) =>
+        sql`SELECT ${columns}, ${
           clientAddress === undefined
             ? sql`false`
             : sql`EXISTS (SELECT 1 FROM auth_sessions s WHERE s.account_id = accounts.id
                 AND s.client_address = ${clientAddress} AND s.created_at >= ${since})`
         } AS known_client
-          FROM accounts WHERE lower(email) = lower(${normalEmail(email)})`.pipe(Effect.map(first), Effect.orDie),
+          FROM accounts WHERE lower(email) = lower(${normalEmail(email)})`
+    })
+    const findLink = SqlSchema.findOne({
+      Request: Schema.Struct({
+        accountId: Schema.String,
+        secretHash: Schema.String,
+        purposes: Schema.Array(PasswordLinkRow.fields.purpose)
+      }),
+      Result: PasswordLinkRow,
+      execute: ({ accountId, purposes, secretHash }) =>
+        sql`SELECT id, purpose, email, secret_hash, expires_at, used_at FROM password_links
+          WHERE account_id = ${accountId} AND secret_hash = ${secretHash} AND purpose IN ${sql.in(purposes)}`
+    })
+    const failuresOf = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: FailuresRow,
+      execute: (key) => sql`SELECT window_started_at, failures FROM login_failures WHERE key = ${key}`
+    })
+    const usedIds = Schema.decodeUnknown(Schema.Array(IdRow))
+
+    return {
+      findById: (id: string) => findById(id).pipe(Effect.orDie),
+      findByEmail: (email: string) => findByEmail(email).pipe(Effect.orDie),
+      /** The account of a token, in one statement with its session: none when either is gone or the session ended. */
+      findCaller: (accountId: AccountId, sessionId: string) => findCaller({ accountId, sessionId }).pipe(Effect.orDie),
+      /**
+       * The account of an e-mail, and whether it signed in from `clientAddress` since `since` (a
+       * client of the holder, not counted against the account's sign-in limit), in one statement.
+       */
+      findByEmailFrom: (email: string, clientAddress: string | undefined, since: Date) =>
+        findByEmailFrom({ email, clientAddress, since }).pipe(Effect.orDie),
       /** Fails with the SqlError of a unique violation when the e-mail is taken. */
       insert: (account: { id: string; email: string; fullName: string; passwordHash: string | null }) =>
         sql`INSERT INTO accounts ${sql.insert({ ...account, email: normalEmail(account.email) })}`.pipe(Effect.asVoid),
@@ -86,38 +128,35 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
       insertLink: (
         link: {
           id: string
-          accountId: string
+          accountId: AccountId
           purpose: LinkPurpose
           email: string
           secretHash: string
           expiresAt: Date
         }
       ) => sql`INSERT INTO password_links ${sql.insert(link)}`.pipe(Effect.asVoid, Effect.orDie),
-      findLink: (accountId: string, secretHash: string, purposes: ReadonlyArray<LinkPurpose>) =>
-        sql<PasswordLinkRow>`SELECT id, purpose, email, secret_hash, expires_at, used_at FROM password_links
-          WHERE account_id = ${accountId} AND secret_hash = ${secretHash} AND purpose IN ${sql.in(purposes)}`.pipe(
-          Effect.map(first),
-          Effect.orDie
-        ),
+      findLink: (accountId: AccountId, secretHash: string, purposes: ReadonlyArray<LinkPurpose>) =>
+        findLink({ accountId, secretHash, purposes }).pipe(Effect.orDie),
       /**
        * Marks every open link of the account with one of `purposes` used; true when `linkId` was
        * still open (single use under races).
        */
-      consumeLinks: (accountId: string, linkId: string, now: Date, purposes: ReadonlyArray<LinkPurpose>) =>
-        sql<{ id: string }>`UPDATE password_links SET used_at = ${now}
+      consumeLinks: (accountId: AccountId, linkId: string, now: Date, purposes: ReadonlyArray<LinkPurpose>) =>
+        sql`UPDATE password_links SET used_at = ${now}
           WHERE account_id = ${accountId} AND used_at IS NULL AND purpose IN ${sql.in(purposes)} RETURNING id`.pipe(
+          Effect.flatMap(usedIds),
           Effect.map((rows) => rows.some((row) => row.id === linkId)),
           Effect.orDie
         ),
       /** Marks one open link of the account used; false when it was not open any more. */
-      consumeLink: (accountId: string, linkId: string, now: Date) =>
-        sql<{ id: string }>`UPDATE password_links SET used_at = ${now}
+      consumeLink: (accountId: AccountId, linkId: string, now: Date) =>
+        sql`UPDATE password_links SET used_at = ${now}
           WHERE id = ${linkId} AND account_id = ${accountId} AND used_at IS NULL RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
       /** Closes the account's open links of `purposes` (all when absent). */
-      closeLinks: (accountId: string, now: Date, purposes?: ReadonlyArray<LinkPurpose>) =>
+      closeLinks: (accountId: AccountId, now: Date, purposes?: ReadonlyArray<LinkPurpose>) =>
         (purposes === undefined
           ? sql`UPDATE password_links SET used_at = ${now} WHERE account_id = ${accountId} AND used_at IS NULL`
           : sql`UPDATE password_links SET used_at = ${now} WHERE account_id = ${accountId} AND used_at IS NULL
@@ -126,9 +165,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
             Effect.orDie
           ),
 
-      failuresOf: (key: string) =>
-        sql<{ windowStartedAt: Date; failures: number }>`SELECT window_started_at, failures FROM login_failures
-          WHERE key = ${key}`.pipe(Effect.map(first), Effect.orDie),
+      failuresOf: (key: string) => failuresOf(key).pipe(Effect.orDie),
       /**
        * Reserves one attempt under `key` in a single statement, before any password is checked: true
        * when the key had fewer than `limit` attempts in its window (a window older than
@@ -137,7 +174,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
        */
       reserveAttempt: (key: string, limit: number, now: Date, windowSeconds: number) => {
         const windowStart = new Date(now.getTime() - windowSeconds * 1000)
-        return sql<{ failures: number }>`INSERT INTO login_failures (key, window_started_at, failures)
+        return sql`INSERT INTO login_failures (key, window_started_at, failures)
           VALUES (${key}, ${now}, 1)
           ON CONFLICT (key) DO UPDATE SET
             failures = CASE WHEN login_failures.window_started_at <= ${windowStart} THEN 1

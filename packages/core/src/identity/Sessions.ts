@@ -4,6 +4,7 @@ import { OperatorAudit } from "../audit/OperatorAudit"
 import { notFound } from "../domain/AppError"
 import type { Account } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
+import type { AccountId } from "../domain/Ids"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requirePlatformAdmin } from "../domain/Policy"
 import { AccountGrants } from "../oauth/Grants"
@@ -50,7 +51,7 @@ export class Sessions extends Effect.Service<Sessions>()("@roda/core/Sessions", 
     }
 
     /** A new session of the account; its id goes into the token as `sid`. */
-    const start = traced("Sessions.start")(function*(accountId: string, client: SignInClient) {
+    const start = traced("Sessions.start")(function*(accountId: AccountId, client: SignInClient) {
       const id = yield* ids.next
       yield* repo.insert({
         id,
@@ -119,7 +120,7 @@ export class Sessions extends Effect.Service<Sessions>()("@roda/core/Sessions", 
     })
 
     /** Ends every session of the account (but `keep`) and every OAuth grant it gave. */
-    const endEverything = (accountId: string, reason: string, keep?: string) =>
+    const endEverything = (accountId: AccountId, reason: string, keep?: string) =>
       Effect.zipWith(
         repo.endAll(accountId, keep),
         grants.revokeAll(accountId, reason),
@@ -132,7 +133,7 @@ export class Sessions extends Effect.Service<Sessions>()("@roda/core/Sessions", 
     })
 
     /** An operator ends every session and OAuth grant of an account, recorded in the operator audit log. */
-    const endAllAsOperator = traced("Sessions.endAllAsOperator")(function*(operator: Account, accountId: string) {
+    const endAllAsOperator = traced("Sessions.endAllAsOperator")(function*(operator: Account, accountId: AccountId) {
       yield* requirePlatformAdmin(operator)
       yield* orNotFound(M.accountNotFound)(accounts.findById(accountId))
       return yield* transactional(sql)(

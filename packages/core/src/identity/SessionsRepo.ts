@@ -1,37 +1,41 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import type { AccountId } from "../domain/Ids"
 
-export interface SessionRow {
-  readonly id: string
-  readonly createdAt: Date
-  readonly lastUsedAt: Date
-  readonly userAgent: string | null
-  readonly clientAddress: string | null
-}
+export const SessionRow = Schema.Struct({
+  id: Schema.String,
+  createdAt: Schema.DateFromSelf,
+  lastUsedAt: Schema.DateFromSelf,
+  userAgent: Schema.NullOr(Schema.String),
+  clientAddress: Schema.NullOr(Schema.String)
+})
+export type SessionRow = typeof SessionRow.Type
+
+const decodeSessions = Schema.decodeUnknown(Schema.Array(SessionRow))
 
 /** SQL for sign-in sessions (`auth_sessions`). */
 export class SessionsRepo extends Effect.Service<SessionsRepo>()("@roda/core/SessionsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return {
-      insert: (row: { id: string; accountId: string; userAgent: string | null; clientAddress: string | null }) =>
+      insert: (row: { id: string; accountId: AccountId; userAgent: string | null; clientAddress: string | null }) =>
         sql`INSERT INTO auth_sessions ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
       /** The account's open sessions, newest first, keyset by `(created_at, id)` after `before`. */
-      open: (accountId: string, before: { createdAt: Date; id: string } | undefined, limit: number) =>
-        sql<SessionRow>`SELECT id, created_at, last_used_at, user_agent, client_address FROM auth_sessions
+      open: (accountId: AccountId, before: { createdAt: Date; id: string } | undefined, limit: number) =>
+        sql`SELECT id, created_at, last_used_at, user_agent, client_address FROM auth_sessions
           WHERE account_id = ${accountId} AND ended_at IS NULL
           ${before === undefined ? sql`` : sql`AND (created_at, id) < (${before.createdAt}, ${before.id})`}
-          ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie),
+          ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`.pipe(Effect.flatMap(decodeSessions), Effect.orDie),
       /** Ends one open session of the account; false when it has no such open session. */
-      end: (accountId: string, id: string) =>
-        sql<{ id: string }>`UPDATE auth_sessions SET ended_at = now()
+      end: (accountId: AccountId, id: string) =>
+        sql`UPDATE auth_sessions SET ended_at = now()
           WHERE id = ${id} AND account_id = ${accountId} AND ended_at IS NULL RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
       /** Ends every open session of the account but `keep`; how many ended. */
-      endAll: (accountId: string, keep: string | undefined) =>
-        sql<{ id: string }>`UPDATE auth_sessions SET ended_at = now()
+      endAll: (accountId: AccountId, keep: string | undefined) =>
+        sql`UPDATE auth_sessions SET ended_at = now()
           WHERE account_id = ${accountId} AND ended_at IS NULL
           ${keep === undefined ? sql`` : sql`AND id <> ${keep}`} RETURNING id`.pipe(
           Effect.map((rows) => rows.length),

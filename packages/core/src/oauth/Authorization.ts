@@ -3,6 +3,7 @@ import { Memberships } from "../communities/Memberships"
 import { Profiles } from "../communities/Profiles"
 import { conflict, forbidden, notFound } from "../domain/AppError"
 import type { Account } from "../domain/Caller"
+import { CommunityId } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
@@ -140,7 +141,7 @@ export class Authorization extends Effect.Service<Authorization>()("@roda/core/O
     const consent = traced("OAuthAuthorization.consent")(
       function*(account: Account, requestId: string, communityId: string) {
         const request = yield* pending(requestId)
-        const membership = yield* memberships.callerIn(communityId, account.id)
+        const membership = yield* memberships.callerIn(CommunityId.make(communityId), account.id)
         if (Option.isNone(membership) || membership.value.profileId === null) {
           return yield* Effect.fail(forbidden(Messages.notMember))
         }

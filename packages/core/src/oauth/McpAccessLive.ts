@@ -2,7 +2,7 @@ import { Clock, Effect, Layer, Option } from "effect"
 import { type CallerMembership, Memberships } from "../communities/Memberships"
 import { badRequest, fieldError, forbidden, unauthorized } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
-import { isUuid } from "../domain/Ids"
+import { AccountId, CommunityId, isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { Identity } from "../identity/Identity"
 import { Ids } from "../platform/Ids"
@@ -29,7 +29,7 @@ export const McpAccessLive = Layer.effect(
     const ids = yield* Ids
 
     /** The account's own membership in the community, from its caller row, if it still has one. */
-    const memberFrom = (communityId: string, found: CallerMembership): Option.Option<Member> =>
+    const memberFrom = (communityId: CommunityId, found: CallerMembership): Option.Option<Member> =>
       found.profileId === null || found.role === null ? Option.none() : Option.some({
         account: identity.accountOf(found),
         communityId,
@@ -39,7 +39,7 @@ export const McpAccessLive = Layer.effect(
       })
 
     /** The account's own membership in the community, if it still has one. */
-    const memberOf = (communityId: string, accountId: string) =>
+    const memberOf = (communityId: CommunityId, accountId: AccountId) =>
       Effect.map(
         memberships.callerIn(communityId, accountId),
         Option.flatMap((found) => memberFrom(communityId, found))
@@ -55,7 +55,7 @@ export const McpAccessLive = Layer.effect(
         if (token.expiresAt.getTime() <= at.getTime()) return yield* refuse("expired token")
         if (token.audience !== urls.resource) return yield* refuse("token of another audience")
         if (token.revokedAt !== null) return yield* refuse("revoked connection")
-        const member = yield* memberOf(token.communityId, token.accountId)
+        const member = yield* memberOf(CommunityId.make(token.communityId), AccountId.make(token.accountId))
         if (Option.isNone(member)) return yield* refuse("the account is no longer a member of the community")
         if (token.lastUsedAt === null || at.getTime() - token.lastUsedAt.getTime() > 60_000) {
           yield* repo.touch(token.connectionId, at)
@@ -73,7 +73,7 @@ export const McpAccessLive = Layer.effect(
         if (apiToken.trim() === "") return yield* Effect.fail(unauthorized(Messages.tokenRequired))
         const claims = yield* tokens.verify(apiToken.trim())
         // As on /api: a token of no session (issued before sessions) or of an ended one is refused.
-        if (Option.isNone(claims) || claims.value.sessionId === undefined) {
+        if (Option.isNone(claims) || claims.value.sessionId === undefined || !isUuid(claims.value.accountId)) {
           return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
         }
         const sessionId = claims.value.sessionId
@@ -85,9 +85,10 @@ export const McpAccessLive = Layer.effect(
             ])
           )
         }
-        const row = yield* memberships.callerIn(id, claims.value.accountId, sessionId)
+        const community = CommunityId.make(id)
+        const row = yield* memberships.callerIn(community, AccountId.make(claims.value.accountId), sessionId)
         if (Option.isNone(row)) return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
-        const member = memberFrom(id, row.value)
+        const member = memberFrom(community, row.value)
         if (Option.isNone(member)) return yield* Effect.fail(forbidden(Messages.notMember))
         return {
           connectionId: null,

@@ -5,6 +5,7 @@ import { CourseStats } from "../courses/CourseStats"
 import { invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { rangeEnd, rangeStart } from "../domain/DateRange"
+import { type CommunityId, ProfileId } from "../domain/Ids"
 import { paymentMethods } from "../domain/Money"
 import { requireRole } from "../domain/Policy"
 import type { Role } from "../domain/Role"
@@ -149,7 +150,7 @@ export class Reports extends Effect.Service<Reports>()("@roda/core/Reports", {
       })
 
     const simple = <K extends string>(
-      load: (communityId: string, range: Parameters<typeof sales.series>[2]) => Effect.Effect<
+      load: (communityId: CommunityId, range: Parameters<typeof sales.series>[2]) => Effect.Effect<
         ReadonlyArray<{ readonly period: string } & { readonly [key in K]: number }>
       >,
       keys: ReadonlyArray<K>
@@ -200,7 +201,7 @@ export class Reports extends Effect.Service<Reports>()("@roda/core/Reports", {
     const memberActivity = (member: Member, profileId: string, query: ReportQuery) =>
       Effect.gen(function*() {
         const { head, labels, range } = yield* prepare(member, query)
-        const id = profileId.toLowerCase()
+        const id = ProfileId.make(profileId.toLowerCase())
         if (!(yield* members.exists(member.communityId, id))) return yield* Effect.fail(notFound(M.profileNotFound))
         const zero = Object.fromEntries(ACTIVITY.map((key) => [key, 0])) as Record<typeof ACTIVITY[number], number>
         const rows = [

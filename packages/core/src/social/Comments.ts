@@ -3,7 +3,7 @@ import { Effect, Option, Schema } from "effect"
 import { invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
-import { isUuid, Uuid } from "../domain/Ids"
+import { type CommunityId, isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { type PageQuery, paginate } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
@@ -44,7 +44,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
 
     /** Comments of these items (deleted ones excluded): one grouped query. */
     const countsFor = traced("Comments.countsFor")(
-      function*(communityId: string, itemType: CommentableType, itemIds: ReadonlyArray<string>) {
+      function*(communityId: CommunityId, itemType: CommentableType, itemIds: ReadonlyArray<string>) {
         const rows = yield* repo.counts(communityId, itemType, itemIds)
         return new Map(rows.map((row) => [row.itemId, row.n])) as ReadonlyMap<string, number>
       }

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { CommunityId } from "../domain/Ids"
 import type { Role } from "../domain/Role"
 import type { CommentableType } from "./kinds"
 
@@ -37,7 +38,7 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
       FROM comments c JOIN member_cards p ON p.community_id = c.community_id AND p.id = c.author_profile_id`
 
     return {
-      find: (communityId: string, id: string) =>
+      find: (communityId: CommunityId, id: string) =>
         sql<CommentRow>`${select} WHERE c.community_id = ${communityId} AND c.id = ${id}
           AND c.deleted_at IS NULL`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie),
       /**
@@ -45,21 +46,21 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
        * that removing the thread waits for the reply and takes it too (see `remove`); none when
        * deleted, also by a removal that committed while this waited.
        */
-      lockParent: (communityId: string, id: string) =>
+      lockParent: (communityId: CommunityId, id: string) =>
         sql<Pick<CommentRow, "id" | "itemType" | "itemId" | "parentId">>`SELECT id, item_type, item_id, parent_id
           FROM comments WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL FOR SHARE`.pipe(
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
         ),
       insert: (row: NewCommentRow) => sql`INSERT INTO comments ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
-      update: (communityId: string, id: string, body: string) =>
+      update: (communityId: CommunityId, id: string, body: string) =>
         sql`UPDATE comments SET body = ${body}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       /**
        * Soft-deletes the comment, then its replies: two statements (run them in one transaction), so
        * that the second sees a reply committed while the first waited on `lockParent`'s lock.
        */
-      remove: (communityId: string, comment: Pick<CommentRow, "id" | "itemType" | "itemId">) =>
+      remove: (communityId: CommunityId, comment: Pick<CommentRow, "id" | "itemType" | "itemId">) =>
         Effect.zipRight(
           sql`UPDATE comments SET deleted_at = now()
             WHERE community_id = ${communityId} AND id = ${comment.id} AND deleted_at IS NULL`,
@@ -72,7 +73,7 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
        * Keyset on (thread id, id); ids are UUIDv7, so a thread's id precedes its replies'.
        */
       list: (
-        communityId: string,
+        communityId: CommunityId,
         itemType: CommentableType,
         itemId: string,
         after: readonly [string, string] | undefined,
@@ -84,7 +85,7 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
           ${after === undefined ? sql`` : sql`WHERE (x.thread_id, x.id) > (${after[0]}::uuid, ${after[1]}::uuid)`}
           ORDER BY x.thread_id, x.id LIMIT ${limit + 1}`.pipe(Effect.orDie),
       /** Comments of these items: one grouped query. */
-      counts: (communityId: string, itemType: CommentableType, itemIds: ReadonlyArray<string>) =>
+      counts: (communityId: CommunityId, itemType: CommentableType, itemIds: ReadonlyArray<string>) =>
         itemIds.length === 0
           ? Effect.succeed<ReadonlyArray<{ itemId: string; n: number }>>([])
           : sql<{ itemId: string; n: number }>`SELECT item_id, count(*)::int AS n FROM comments

@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import type { CommunityId, ProfileId } from "../domain/Ids"
 import type { ReportRange } from "../sql/periods"
 
 /** One period of the engagement report. */
@@ -16,8 +17,8 @@ export interface EngagementPeriodRow {
 export class EngagementStats extends Context.Tag("@roda/core/EngagementStats")<EngagementStats, {
   /** Per period (one SQL); `profileId` narrows it to one member's own activity. */
   readonly series: (
-    communityId: string,
+    communityId: CommunityId,
     range: ReportRange,
-    profileId?: string
+    profileId?: ProfileId
   ) => Effect.Effect<ReadonlyArray<EngagementPeriodRow>>
 }>() {}

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Option } from "effect"
+import type { CommunityId } from "../domain/Ids"
 import type { Role } from "../domain/Role"
 
 interface Authored {
@@ -56,14 +57,14 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
     const status = sql`SELECT ${statusColumns} FROM status_posts t ${authorJoin}`
 
     return {
-      findStatus: (communityId: string, id: string) =>
+      findStatus: (communityId: CommunityId, id: string) =>
         sql<FoundStatusRow>`SELECT ${statusColumns}, p.role AS author_role FROM status_posts t ${authorJoin}
           WHERE t.community_id = ${communityId} AND t.id = ${id} AND t.deleted_at IS NULL`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
       /** Inserts the post and answers it as `findStatus` would, in one statement. */
-      insertStatus: (row: { id: string; communityId: string; authorProfileId: string; body: string }) =>
+      insertStatus: (row: { id: string; communityId: CommunityId; authorProfileId: string; body: string }) =>
         sql<StatusRow>`WITH t AS (INSERT INTO status_posts ${sql.insert(row)} RETURNING *)
           SELECT ${statusColumns} FROM t ${authorJoin}`.pipe(
           Effect.flatMap((rows) =>
@@ -75,7 +76,7 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
        * The post by the caller `caller` finds (`DeferredMember.caller`), in one statement: none when
        * the caller's account is gone, `row` none when it is no member (nothing is written then).
        */
-      insertStatusAs: (caller: Fragment, row: { id: string; communityId: string; body: string }) =>
+      insertStatusAs: (caller: Fragment, row: { id: string; communityId: CommunityId; body: string }) =>
         sql<CallerStatusRow>`WITH caller AS (${caller}),
           t AS (INSERT INTO status_posts (id, community_id, author_profile_id, body)
             SELECT ${row.id}, ${row.communityId}, caller.profile_id, ${row.body} FROM caller
@@ -90,10 +91,10 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
           }),
           Effect.orDie
         ),
-      updateStatus: (communityId: string, id: string, body: string) =>
+      updateStatus: (communityId: CommunityId, id: string, body: string) =>
         sql`UPDATE status_posts SET body = ${body}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      removeStatus: (communityId: string, id: string) =>
+      removeStatus: (communityId: CommunityId, id: string) =>
         sql`UPDATE status_posts SET deleted_at = now()
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(Effect.asVoid, Effect.orDie),
       /** Newest first; keyset on (created_at, id) descending. */
@@ -101,7 +102,7 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
         sql<StatusRow>`${status} WHERE t.community_id = ${communityId} AND t.deleted_at IS NULL
           ${after === undefined ? sql`` : sql`AND (t.created_at, t.id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`}
           ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie),
-      findContent: (communityId: string, id: string) =>
+      findContent: (communityId: CommunityId, id: string) =>
         sql<ContentRow>`SELECT ${authored}, t.space_id, t.title, t.attachments FROM content_posts t ${authorJoin}
           WHERE t.community_id = ${communityId} AND t.id = ${id} AND t.deleted_at IS NULL`.pipe(
           Effect.map(first),
@@ -111,7 +112,7 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
         sql`INSERT INTO content_posts (id, community_id, space_id, author_profile_id, title, body, attachments)
           VALUES (${row.id}, ${row.communityId}, ${row.spaceId}, ${row.authorProfileId}, ${row.title}, ${row.body},
             ${JSON.stringify(row.attachments)}::jsonb)`.pipe(Effect.asVoid, Effect.orDie),
-      postingPolicy: (communityId: string, spaceId: string) =>
+      postingPolicy: (communityId: CommunityId, spaceId: string) =>
         sql<{ postingPolicy: "members" | "staff" }>`SELECT posting_policy FROM space_summaries
           WHERE community_id = ${communityId} AND id = ${spaceId}`.pipe(
           Effect.map((rows) => rows[0]?.postingPolicy ?? "staff"),

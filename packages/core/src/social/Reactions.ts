@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Member } from "../domain/Caller"
+import type { CommunityId, ProfileId } from "../domain/Ids"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { viewerOfMember } from "../structure/Access"
@@ -20,7 +21,7 @@ export class Reactions extends Effect.Service<Reactions>()("@roda/core/Reactions
 
     /** Reactions by type of each item (every type present, zeros included): one grouped query. */
     const countsFor = traced("Reactions.countsFor")(
-      function*(communityId: string, itemType: ReactableType, itemIds: ReadonlyArray<string>) {
+      function*(communityId: CommunityId, itemType: ReactableType, itemIds: ReadonlyArray<string>) {
         const rows = yield* repo.counts(communityId, itemType, itemIds)
         const counts = new Map<string, ReactionCounts>(itemIds.map((id) => [id, emptyCounts()]))
         for (const row of rows) {
@@ -34,7 +35,12 @@ export class Reactions extends Effect.Service<Reactions>()("@roda/core/Reactions
 
     /** The profile's reaction to each item it reacted to: one query. */
     const mineFor = traced("Reactions.mineFor")(
-      function*(communityId: string, profileId: string, itemType: ReactableType, itemIds: ReadonlyArray<string>) {
+      function*(
+        communityId: CommunityId,
+        profileId: ProfileId,
+        itemType: ReactableType,
+        itemIds: ReadonlyArray<string>
+      ) {
         const rows = yield* repo.mine(communityId, profileId, itemType, itemIds)
         return new Map(rows.map((row) => [row.itemId, row.type])) as ReadonlyMap<string, ReactionType>
       }

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import type { CommunityId, ProfileId } from "../domain/Ids"
 import type { ReactableType, ReactionType } from "./kinds"
 
 export interface ReactionCountRow {
@@ -12,35 +13,41 @@ export interface ReactionCountRow {
 export class ReactionsRepo extends Effect.Service<ReactionsRepo>()("@roda/core/ReactionsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const key = (communityId: string, itemType: ReactableType, itemId: string, profileId: string) =>
+    const key = (communityId: CommunityId, itemType: ReactableType, itemId: string, profileId: ProfileId) =>
       sql`community_id = ${communityId} AND item_type = ${itemType} AND item_id = ${itemId}
         AND profile_id = ${profileId}`
     return {
       /** Removes the person's reaction when it is of `type`; whether it did. */
       removeIfSame: (
-        communityId: string,
+        communityId: CommunityId,
         itemType: ReactableType,
         itemId: string,
-        profileId: string,
+        profileId: ProfileId,
         type: ReactionType
       ) =>
         sql<{ itemId: string }>`DELETE FROM reactions WHERE ${key(communityId, itemType, itemId, profileId)}
           AND type = ${type} RETURNING item_id`.pipe(Effect.map((rows) => rows.length > 0)),
       /** Sets the person's reaction (adds it or replaces another type). */
-      upsert: (communityId: string, itemType: ReactableType, itemId: string, profileId: string, type: ReactionType) =>
+      upsert: (
+        communityId: CommunityId,
+        itemType: ReactableType,
+        itemId: string,
+        profileId: ProfileId,
+        type: ReactionType
+      ) =>
         sql`INSERT INTO reactions (community_id, item_type, item_id, profile_id, type)
           VALUES (${communityId}, ${itemType}, ${itemId}, ${profileId}, ${type})
           ON CONFLICT (community_id, item_type, item_id, profile_id)
           DO UPDATE SET type = excluded.type, created_at = now()`.pipe(Effect.asVoid),
       /** Reactions by type of these items: one grouped query. */
-      counts: (communityId: string, itemType: ReactableType, itemIds: ReadonlyArray<string>) =>
+      counts: (communityId: CommunityId, itemType: ReactableType, itemIds: ReadonlyArray<string>) =>
         itemIds.length === 0
           ? Effect.succeed<ReadonlyArray<ReactionCountRow>>([])
           : sql<ReactionCountRow>`SELECT item_id, type, count(*)::int AS n FROM reactions
               WHERE community_id = ${communityId} AND item_type = ${itemType} AND ${sql.in("item_id", itemIds)}
               GROUP BY item_id, type`.pipe(Effect.orDie),
       /** The person's reactions to these items: one query. */
-      mine: (communityId: string, profileId: string, itemType: ReactableType, itemIds: ReadonlyArray<string>) =>
+      mine: (communityId: CommunityId, profileId: ProfileId, itemType: ReactableType, itemIds: ReadonlyArray<string>) =>
         itemIds.length === 0
           ? Effect.succeed<ReadonlyArray<{ itemId: string; type: ReactionType }>>([])
           : sql<{ itemId: string; type: ReactionType }>`SELECT item_id, type FROM reactions

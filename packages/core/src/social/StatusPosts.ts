@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import type { DeferredMember, Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
-import { isUuid, Uuid } from "../domain/Ids"
+import { type CommunityId, isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
@@ -90,7 +90,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
      * comments yet, so nothing is read back. It needs no request transaction (see `selfContained`
      * in app/requestTransaction.ts).
      */
-    const post = <E>(communityId: string, id: string, body: string, insert: Effect.Effect<StatusRow, E>) =>
+    const post = <E>(communityId: CommunityId, id: string, body: string, insert: Effect.Effect<StatusRow, E>) =>
       Effect.map(
         mentionedIds(body).length === 0
           ? Effect.map(insert, (row) => ({ row, mentioned: [] }))

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { type Coded, type NotFound, notFound } from "../domain/AppError"
-import { isUuid } from "../domain/Ids"
+import { type CommunityId, isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import type { Text } from "../domain/Text"
 import { traced } from "../platform/traced"
@@ -53,7 +53,7 @@ export class SocialItems extends Effect.Service<SocialItems>()("@roda/core/Socia
     const sql = yield* SqlClient.SqlClient
     const access = yield* Access
 
-    const lookup = (communityId: string, type: ReactableType, id: string) => {
+    const lookup = (communityId: CommunityId, type: ReactableType, id: string) => {
       const where = sql`t.community_id = ${communityId} AND t.id = ${id}`
       const query = {
         status: sql`SELECT t.id, NULL::uuid AS space_id, NULL::text AS item_type, NULL::uuid AS item_id

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import type { CommunityId } from "../domain/Ids"
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 const pattern = new RegExp(`@\\[[^\\]\\n]{1,200}\\]\\((${UUID})\\)|@(${UUID})`, "g")
@@ -37,7 +38,7 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
     const sql = yield* SqlClient.SqlClient
     return {
       /** Replaces the item's mentions with those of `body`; unknown or other communities' ids are ignored. */
-      replace: (communityId: string, type: MentionType, itemId: string, body: string) =>
+      replace: (communityId: CommunityId, type: MentionType, itemId: string, body: string) =>
         Effect.gen(function*() {
           yield* sql`DELETE FROM mentions WHERE community_id = ${communityId} AND item_type = ${type}
             AND item_id = ${itemId}`
@@ -52,7 +53,7 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
        * The mentions of `body` on a new item (nothing to replace), answered as `of` would: one
        * statement, none without mentions.
        */
-      insertFor: (communityId: string, type: MentionType, itemId: string, body: string) => {
+      insertFor: (communityId: CommunityId, type: MentionType, itemId: string, body: string) => {
         const ids = mentionedIds(body)
         return ids.length === 0
           ? Effect.succeed<ReadonlyArray<MentionRow>>([])
@@ -67,7 +68,7 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
             ORDER BY p.full_name, p.id`.pipe(Effect.orDie)
       },
       /** Mentions of these items, one query. */
-      of: (communityId: string, type: MentionType, itemIds: ReadonlyArray<string>) =>
+      of: (communityId: CommunityId, type: MentionType, itemIds: ReadonlyArray<string>) =>
         itemIds.length === 0
           ? Effect.succeed<ReadonlyArray<MentionRow>>([])
           : sql<MentionRow>`SELECT m.item_id, p.id AS profile_id, p.full_name FROM mentions m

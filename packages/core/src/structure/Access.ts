@@ -2,13 +2,14 @@ import type { Statement } from "@effect/sql"
 import { Context, type Effect, Option } from "effect"
 import type { Coded, Forbidden, InvalidInput, NotFound } from "../domain/AppError"
 import type { Member, Visitor } from "../domain/Caller"
+import type { CommunityId } from "../domain/Ids"
 import type { Message } from "../domain/Text"
 
 export type Visibility = "public" | "private" | "secret"
 
 /** Who is looking: a community, and the member looking, if anyone (anonymous on Public routes). */
 export interface Viewer {
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly member: Option.Option<Member>
 }
 
@@ -99,7 +100,7 @@ export class Access extends Context.Tag("@roda/core/Access")<Access, {
    * `readableSpaces` of a caller read in the same statement (`DeferredVisitor`): its profile and
    * role as SQL expressions of that statement, both null for a visitor who is no member.
    */
-  readonly readableSpacesOf: (communityId: string, caller: CallerColumns) => Effect.Effect<Statement.Fragment>
+  readonly readableSpacesOf: (communityId: CommunityId, caller: CallerColumns) => Effect.Effect<Statement.Fragment>
 }>() {}
 
 /** A caller's profile and role as SQL expressions of the statement that reads them (null: no member). */

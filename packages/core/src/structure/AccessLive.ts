@@ -1,7 +1,7 @@
 import { Clock, Effect, Layer, Option } from "effect"
-import { forbidden, invalidField, notFound, NotFound } from "../domain/AppError"
+import { forbidden, invalidField, NotFound, notFound } from "../domain/AppError"
 import { orNotFound } from "../domain/found"
-import { isUuid } from "../domain/Ids"
+import { type CommunityId, isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { isStaff } from "../domain/Role"
 import { traced } from "../platform/traced"
@@ -10,8 +10,8 @@ import {
   type CallerColumns,
   type SpaceAccess,
   type SpaceModule,
-  type SpaceOfRefused,
   type SpaceOfRefusals,
+  type SpaceOfRefused,
   type Viewer
 } from "./Access"
 import { audienceOf } from "./audience"
@@ -78,7 +78,7 @@ export const AccessLive = Layer.effect(
     const readableSpaces = (viewer: Viewer) =>
       Effect.map(audience(viewer), (audience) => repo.readableSpaces(viewer.communityId, audience))
 
-    const readableSpacesOf = (communityId: string, caller: CallerColumns) =>
+    const readableSpacesOf = (communityId: CommunityId, caller: CallerColumns) =>
       Effect.map(
         Clock.currentTimeMillis,
         (now) => repo.readableSpaces(communityId, { kind: "caller", caller, now: new Date(now) })

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { CommunityId } from "../domain/Ids"
 import type { Visibility } from "./Access"
 import { type Audience, sectionVisible, spaceRules, type ViewerAudience } from "./audience"
 import type { NewEntitlement } from "./Entitlements"
@@ -54,7 +55,7 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     /** `SELECT s.id FROM spaces s JOIN sections sec …`: the spaces whose content `audience` may read. */
-    const readableSpaces = (communityId: string, audience: Audience) =>
+    const readableSpaces = (communityId: CommunityId, audience: Audience) =>
       sql`SELECT s.id FROM spaces s
           JOIN sections sec ON sec.community_id = s.community_id AND sec.id = s.section_id
           WHERE s.community_id = ${communityId} AND ${spaceRules(sql, audience).readable}`
@@ -89,7 +90,7 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
               AND (valid_until IS NULL OR valid_until > ${input.at})
             ORDER BY valid_until DESC NULLS FIRST, created_at LIMIT 1 FOR UPDATE)`.pipe(Effect.asVoid, Effect.orDie),
       listSections: (
-        communityId: string,
+        communityId: CommunityId,
         audience: ViewerAudience,
         page: { readonly limit: number; readonly after?: readonly [number, string] | undefined }
       ) =>
@@ -97,43 +98,43 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
           WHERE sec.community_id = ${communityId} AND ${sectionVisible(sql, audience)}
             ${page.after ? sql`AND (sec.position, sec.id) > (${page.after[0]}, ${page.after[1]}::uuid)` : sql``}
           ORDER BY sec.position, sec.id LIMIT ${page.limit + 1}`.pipe(Effect.orDie),
-      findSection: (communityId: string, id: string, audience: ViewerAudience) =>
+      findSection: (communityId: CommunityId, id: string, audience: ViewerAudience) =>
         sql<SectionRow>`SELECT ${sectionColumns} FROM sections sec
           WHERE sec.community_id = ${communityId} AND sec.id = ${id} AND ${sectionVisible(sql, audience)}`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
       /** The section, locked: space and section visibility changes are serialised per section. */
-      lockSection: (communityId: string, id: string) =>
+      lockSection: (communityId: CommunityId, id: string) =>
         sql<SectionRow>`SELECT ${sectionColumns} FROM sections sec
           WHERE sec.community_id = ${communityId} AND sec.id = ${id} FOR UPDATE`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
-      insertSection: (row: { id: string; communityId: string; title: string; visibility: Visibility }) =>
+      insertSection: (row: { id: string; communityId: CommunityId; title: string; visibility: Visibility }) =>
         sql`INSERT INTO sections (id, community_id, title, visibility, position)
           SELECT ${row.id}, ${row.communityId}, ${row.title}, ${row.visibility}, COALESCE(max(position) + 1, 0)
           FROM sections WHERE community_id = ${row.communityId}`.pipe(Effect.asVoid, Effect.orDie),
-      updateSection: (communityId: string, id: string, changes: { title?: string; visibility?: Visibility }) =>
+      updateSection: (communityId: CommunityId, id: string, changes: { title?: string; visibility?: Visibility }) =>
         sql`UPDATE sections SET ${sql.update(changes)}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      deleteSection: (communityId: string, id: string) =>
+      deleteSection: (communityId: CommunityId, id: string) =>
         sql`DELETE FROM sections WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       /** Every section id of the community, locked, in their current order. */
-      lockSectionIds: (communityId: string) =>
+      lockSectionIds: (communityId: CommunityId) =>
         sql<{ id: string }>`SELECT id FROM sections WHERE community_id = ${communityId}
           ORDER BY position, id FOR UPDATE`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
-      setSectionPositions: (communityId: string, ids: ReadonlyArray<string>) =>
+      setSectionPositions: (communityId: CommunityId, ids: ReadonlyArray<string>) =>
         sql`UPDATE sections SET position = v.position, updated_at = now()
           FROM (VALUES ${positions(ids)}) AS v(id, position)
           WHERE sections.community_id = ${communityId} AND sections.id = v.id`.pipe(Effect.asVoid, Effect.orDie),
 
       /** Title and visibility of every space of a section (to keep them within the section's visibility). */
-      spacesOfSection: (communityId: string, sectionId: string) =>
+      spacesOfSection: (communityId: CommunityId, sectionId: string) =>
         sql<{ id: string; title: string; visibility: Visibility }>`SELECT id, title, visibility FROM spaces
           WHERE community_id = ${communityId} AND section_id = ${sectionId} ORDER BY position, id`.pipe(Effect.orDie),
       listSpaces: (
-        communityId: string,
+        communityId: CommunityId,
         audience: Audience,
         page: {
           readonly sectionId?: string | undefined
@@ -151,25 +152,25 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
         }
           ORDER BY sec.position, s.position, s.id LIMIT ${page.limit + 1}`.pipe(Effect.orDie),
       /** The space when `audience` may see it, with whether it may read its content. */
-      findSpace: (communityId: string, id: string, audience: Audience) =>
+      findSpace: (communityId: CommunityId, id: string, audience: Audience) =>
         sql<SpaceRow>`${spaceSelect(audience)}
           WHERE s.community_id = ${communityId} AND s.id = ${id} AND ${spaceRules(sql, audience).visible}`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
       /** Ids of the spaces whose content `audience` may read. */
-      readableSpaceIds: (communityId: string, audience: Audience) =>
+      readableSpaceIds: (communityId: CommunityId, audience: Audience) =>
         sql<{ id: string }>`${readableSpaces(communityId, audience)}
           ORDER BY sec.position, s.position, s.id`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
       readableSpaces,
-      lockSpace: (communityId: string, id: string) =>
+      lockSpace: (communityId: CommunityId, id: string) =>
         sql<{ id: string; sectionId: string; title: string; visibility: Visibility }>`SELECT id, section_id, title,
           visibility FROM spaces WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
           Effect.map(first),
           Effect.orDie
         ),
       /** The next free position at the end of a section. */
-      nextSpacePosition: (communityId: string, sectionId: string) =>
+      nextSpacePosition: (communityId: CommunityId, sectionId: string) =>
         sql<{ position: number }>`SELECT COALESCE(max(position) + 1, 0)::int AS position FROM spaces
           WHERE community_id = ${communityId} AND section_id = ${sectionId}`.pipe(
           Effect.map((rows) => rows[0]?.position ?? 0),
@@ -177,7 +178,7 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
         ),
       insertSpace: (row: {
         id: string
-        communityId: string
+        communityId: CommunityId
         sectionId: string
         title: string
         module: string
@@ -192,7 +193,7 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
           VALUES (${row.id}, ${row.communityId}, ${row.sectionId}, ${row.title}, ${row.module}, ${row.visibility},
             ${uuidArray(row.accessSubscriptionGroupIds)}::uuid[], ${uuidArray(row.accessProductIds)}::uuid[],
             ${row.postingPolicy}, ${row.position})`.pipe(Effect.asVoid, Effect.orDie),
-      updateSpace: (communityId: string, id: string, changes: SpaceChanges) => {
+      updateSpace: (communityId: CommunityId, id: string, changes: SpaceChanges) => {
         const { accessProductIds, accessSubscriptionGroupIds, ...plain } = changes
         const sets = [
           ...Object.entries(plain).map(([key, value]) => sql`${sql(key)} = ${value}`),
@@ -208,13 +209,13 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
         )
       },
       /** Fails with the SqlError of a foreign-key violation while content still belongs to the space. */
-      deleteSpace: (communityId: string, id: string) =>
+      deleteSpace: (communityId: CommunityId, id: string) =>
         sql`DELETE FROM spaces WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid),
       /** Every space id of a section, locked, in their current order. */
-      lockSpaceIds: (communityId: string, sectionId: string) =>
+      lockSpaceIds: (communityId: CommunityId, sectionId: string) =>
         sql<{ id: string }>`SELECT id FROM spaces WHERE community_id = ${communityId} AND section_id = ${sectionId}
           ORDER BY position, id FOR UPDATE`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
-      setSpacePositions: (communityId: string, ids: ReadonlyArray<string>) =>
+      setSpacePositions: (communityId: CommunityId, ids: ReadonlyArray<string>) =>
         sql`UPDATE spaces SET position = v.position, updated_at = now()
           FROM (VALUES ${positions(ids)}) AS v(id, position)
           WHERE spaces.community_id = ${communityId} AND spaces.id = v.id`.pipe(Effect.asVoid, Effect.orDie)

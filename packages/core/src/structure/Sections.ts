@@ -3,7 +3,7 @@ import { Clock, Effect, Schema } from "effect"
 import { conflict, invalidField } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
-import { Uuid } from "../domain/Ids"
+import { type CommunityId, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
@@ -33,7 +33,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
 
     const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
 
-    const find = (communityId: string, id: string, who: ViewerAudience) =>
+    const find = (communityId: CommunityId, id: string, who: ViewerAudience) =>
       orNotFound(Messages.sectionNotFound)(repo.findSection(communityId, id.toLowerCase(), who))
 
     const list = traced("Sections.list")(function*(viewer: Viewer, query: PageQuery) {

@@ -3,7 +3,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { conflict, invalidField } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
-import { isUuid, Uuid } from "../domain/Ids"
+import { type CommunityId, isUuid, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
@@ -45,11 +45,11 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
     const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
     const sectionRefused = invalidField("sectionId", Messages.sectionOfSpaceNotFound)
 
-    const find = (communityId: string, id: string, who: Audience) =>
+    const find = (communityId: CommunityId, id: string, who: Audience) =>
       orNotFound(Messages.spaceUnknown)(repo.findSpace(communityId, id.toLowerCase(), who))
 
     /** The section a space goes in, locked: 400 (spec §7) when missing or of another community. */
-    const lockTargetSection = (communityId: string, sectionId: string | undefined) =>
+    const lockTargetSection = (communityId: CommunityId, sectionId: string | undefined) =>
       sectionId === undefined || !isUuid(sectionId)
         ? Effect.fail(sectionRefused)
         : Effect.flatMap(

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { invalidField } from "../domain/AppError"
-import { isUuid } from "../domain/Ids"
+import { type CommunityId, isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import type { Message } from "../domain/Text"
 import type { AccessCatalog, AccessGrants } from "./Access"
@@ -17,7 +17,7 @@ export const normalizeGrants = (grants: GrantsInput): AccessGrants => ({
 })
 
 /** 400 `The access grant … does not exist in this community.` (param `access`) unless every grant exists. */
-export const checkGrants = (catalog: typeof AccessCatalog.Service, communityId: string, grants: AccessGrants) =>
+export const checkGrants = (catalog: typeof AccessCatalog.Service, communityId: CommunityId, grants: AccessGrants) =>
   Effect.gen(function*() {
     const all = [...grants.subscriptionGroupIds, ...grants.productIds]
     if (all.length === 0) return

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Courses } from "../../src/courses/Courses"
 import type { AppError } from "../../src/domain/AppError"
 import type { Member } from "../../src/domain/Caller"
+import { CommunityId, ProfileId } from "../../src/domain/Ids"
 import { type Viewer, viewerOfMember } from "../../src/structure/Access"
 import { accountOf } from "../support/auth"
 import { contract, fails, ok, okAt, rawFails } from "../support/contract"
@@ -58,10 +59,10 @@ beforeAll(async () => {
   learner = user
   member = {
     account: accountOf(user),
-    communityId: setup.community.id,
-    profileId: user.profileId,
+    communityId: CommunityId.make(setup.community.id),
+    profileId: ProfileId.make(user.profileId),
     role: "member",
-    actingProfileId: user.profileId
+    actingProfileId: ProfileId.make(user.profileId)
   }
 })
 
@@ -86,7 +87,7 @@ describe("course detail", () => {
     for (const course of [small, large]) {
       await enrollWithProgress(course)
     }
-    const anonymous: Viewer = { communityId: setup.community.id, member: Option.none() }
+    const anonymous: Viewer = { communityId: CommunityId.make(setup.community.id), member: Option.none() }
     for (const viewer of [viewerOfMember(member), viewerOfMember({ ...member, role: "owner" }), anonymous]) {
       const few = await statementsOfDetail(viewer, small.id)
       const many = await statementsOfDetail(viewer, large.slug)
@@ -99,7 +100,7 @@ describe("course detail", () => {
   it("tells a viewer who may not read the space why, in a second statement", async () => {
     const privateSpace = await createSpace(api, setup, setup.section.id, { visibility: "private", title: "Privado" })
     const course = await publishedCourse(typed, { ...setup, space: privateSpace }, { modules: 1, lessons: 1 })
-    const anonymous: Viewer = { communityId: setup.community.id, member: Option.none() }
+    const anonymous: Viewer = { communityId: CommunityId.make(setup.community.id), member: Option.none() }
     // The detail statement, then the space as the visitor sees it (hidden: 404).
     expect(await statementsOfDetail(anonymous, course.id)).toEqual({ statements: 2, lessons: undefined, status: 404 })
     expect(await statementsOfDetail(viewerOfMember(member), course.slug)).toMatchObject({ statements: 1, lessons: 1 })

@@ -1,6 +1,7 @@
 import { Effect, Exit } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { AppError } from "../../src/domain/AppError"
+import { CommunityId, ProfileId } from "../../src/domain/Ids"
 import { StatusPosts } from "../../src/index"
 import { accountOf } from "../support/auth"
 import { as, newCommunity } from "../support/community"
@@ -61,10 +62,10 @@ describe("posting: posts and comments, 20 a minute per member per community", ()
     const viaService = await roda.runtime.runPromiseExit(Effect.flatMap(StatusPosts, (posts) =>
       posts.create({
         account: accountOf(member),
-        communityId: community.id,
-        profileId: member.profileId,
+        communityId: CommunityId.make(community.id),
+        profileId: ProfileId.make(member.profileId),
         role: "member",
-        actingProfileId: member.profileId
+        actingProfileId: ProfileId.make(member.profileId)
       }, "from an assistant")))
     expect(Exit.isFailure(viaService)).toBe(true)
     if (Exit.isFailure(viaService)) {

@@ -1,5 +1,6 @@
 import { Effect, Exit } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { CommunityId } from "../../src/domain/Ids"
 import { McpAccess } from "../../src/index"
 import { newCommunity } from "../support/community"
 import { client, register, startRoda } from "../support/harness"
@@ -96,7 +97,10 @@ describe("McpAccess (the contract @roda/mcp checks every request through)", () =
       }
     }])
     // a caller of a community that does not exist: the insert fails, the call does not
-    const broken = { ...caller.value, member: { ...caller.value.member, communityId: crypto.randomUUID() } }
+    const broken = {
+      ...caller.value,
+      member: { ...caller.value.member, communityId: CommunityId.make(crypto.randomUUID()) }
+    }
     const exit = await access((mcp) =>
       mcp.recordCall({ caller: broken, tool: "x", arguments: {}, outcome: "ok", durationMs: 1 })
     )

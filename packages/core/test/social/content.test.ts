@@ -1,6 +1,7 @@
 import { Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Member } from "../../src/domain/Caller"
+import { CommunityId, ProfileId } from "../../src/domain/Ids"
 import { Comments } from "../../src/social/Comments"
 import { Reactions } from "../../src/social/Reactions"
 import { accountOf } from "../support/auth"
@@ -162,10 +163,10 @@ const memberOf = (
   role: Member["role"]
 ): Member => ({
   account: accountOf(user),
-  communityId: setup.community.id,
-  profileId: user.profileId,
+  communityId: CommunityId.make(setup.community.id),
+  profileId: ProfileId.make(user.profileId),
   role,
-  actingProfileId: user.profileId
+  actingProfileId: ProfileId.make(user.profileId)
 })
 
 const run = <A>(effect: Effect.Effect<A, unknown, Reactions | Comments>) => roda.runtime.runPromiseExit(effect)
@@ -205,7 +206,10 @@ describe("generic item services (used by the feed)", () => {
     expect(statusOf(await react(member, "content", "not-a-uuid"))).toBe(404)
 
     const counts = await roda.runtime.runPromise(
-      Effect.flatMap(Comments, (c) => c.countsFor(setup.community.id, "course", [course.id, draft.id]))
+      Effect.flatMap(
+        Comments,
+        (c) => c.countsFor(CommunityId.make(setup.community.id), "course", [course.id, draft.id])
+      )
     )
     expect(counts.get(course.id)).toBe(1)
     expect(counts.get(draft.id)).toBeUndefined()

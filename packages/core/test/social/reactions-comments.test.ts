@@ -1,5 +1,6 @@
 import { Effect, Tracer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CommunityId } from "../../src/domain/Ids"
 import { Comments } from "../../src/social/Comments"
 import { Reactions } from "../../src/social/Reactions"
 import { as } from "../support/community"
@@ -230,7 +231,7 @@ describe("counts for lists", () => {
       await commentOn(typed, fresh, fresh.bruno, post.id, { body: "c" })
       ids.push(post.id)
     }
-    const c = fresh.community.id
+    const c = CommunityId.make(fresh.community.id)
     const one = await statements(Effect.flatMap(Reactions, (r) => r.countsFor(c, "status", ids.slice(0, 1))))
     const six = await statements(Effect.flatMap(Reactions, (r) => r.countsFor(c, "status", ids)))
     expect([one, six]).toEqual([1, 1])

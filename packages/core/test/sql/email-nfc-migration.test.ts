@@ -6,8 +6,9 @@ import { Effect, Exit, Layer, String as Str } from "effect"
 import { randomUUID } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import type { Account } from "../../src/domain/Caller"
+import { normalEmail } from "../../src/domain/Fields"
+import { AccountId } from "../../src/domain/Ids"
 import { EmailConflicts } from "../../src/identity/EmailConflicts"
-import { normalEmail } from "../../src/identity/Repo"
 import { migrate } from "../../src/sql/migrate"
 import { migrations } from "../../src/sql/migrations"
 
@@ -23,7 +24,7 @@ const database = PgliteClient.layer({
 })
 
 const operator: Account = {
-  id: randomUUID(),
+  id: AccountId.make(randomUUID()),
   email: "ops@roda.test",
   fullName: "Ops",
   isPlatformAdmin: true,

@@ -2,6 +2,7 @@ import { Effect, Exit, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Member } from "../../src/domain/Caller"
+import { CommunityId, ProfileId } from "../../src/domain/Ids"
 import type { Role } from "../../src/domain/Role"
 import { Access, type Viewer, viewerOfMember } from "../../src/index"
 import { accountOf } from "../support/auth"
@@ -82,7 +83,9 @@ const callAs = (kind: Kind): CallOptions => {
 }
 
 const viewerOf = (kind: Kind): Viewer => {
-  if (kind === "anonymous" || kind === "stranger") return { communityId: setup.community.id, member: Option.none() }
+  if (kind === "anonymous" || kind === "stranger") {
+    return { communityId: CommunityId.make(setup.community.id), member: Option.none() }
+  }
   const person = kind === "owner" ? setup.owner : people[kind]
   const role: Role = kind === "owner"
     ? "owner"
@@ -93,10 +96,10 @@ const viewerOf = (kind: Kind): Viewer => {
     : "member"
   const member: Member = {
     account: accountOf(person),
-    communityId: setup.community.id,
-    profileId: person.profileId,
+    communityId: CommunityId.make(setup.community.id),
+    profileId: ProfileId.make(person.profileId),
     role,
-    actingProfileId: person.profileId
+    actingProfileId: ProfileId.make(person.profileId)
   }
   return viewerOfMember(member)
 }

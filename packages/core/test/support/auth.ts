@@ -1,6 +1,7 @@
 import { SignJWT } from "jose"
 import { randomBytes, randomUUID } from "node:crypto"
 import type { Account } from "../../src/domain/Caller"
+import { AccountId } from "../../src/domain/Ids"
 
 /** The secret `startRoda()` signs tokens with (see harness.ts). */
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256"
@@ -35,7 +36,7 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000)
 
 /** The caller account services see for a signed-up test user (not an operator, e-mail not verified). */
 export const accountOf = (user: { id: string; email: string; fullName: string }): Account => ({
-  id: user.id,
+  id: AccountId.make(user.id),
   email: user.email,
   fullName: user.fullName,
   isPlatformAdmin: false,

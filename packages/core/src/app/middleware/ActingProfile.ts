@@ -4,7 +4,7 @@ import { Memberships } from "../../communities/Memberships"
 import { forbidden, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
-import { isUuid } from "../../domain/Ids"
+import { isUuid, ProfileId } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { staffRoles } from "../../domain/Role"
 
@@ -19,13 +19,14 @@ export const makeApplyActingProfile = Effect.map(Memberships, (memberships) => {
       if (!isUuid(header)) {
         return yield* Effect.fail(invalidField("X-ProfileId", Messages.actingProfileInvalid, "headers"))
       }
+      const profileId = ProfileId.make(header.toLowerCase())
       const target = yield* orNotFound(Messages.actingProfileNotFound)(
-        memberships.profileRole(member.communityId, header.toLowerCase())
+        memberships.profileRole(member.communityId, profileId)
       )
       if (target === "owner" && member.role !== "owner") {
         return yield* Effect.fail(forbidden(Messages.actingProfileForbidden))
       }
-      return { ...member, actingProfileId: header.toLowerCase() }
+      return { ...member, actingProfileId: profileId }
     })
   return (member: Member) =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {

@@ -2,6 +2,7 @@ import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { unauthorized } from "../../domain/AppError"
 import type { Account } from "../../domain/Caller"
+import { AccountId, isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { Authenticated } from "../../http/Security"
 import { Identity } from "../../identity/Identity"
@@ -29,9 +30,11 @@ export const makeReadToken = Effect.map(
         const match = BEARER.exec(header)
         if (!match) return invalidToken
         return Effect.flatMap(tokens.verify(match[1]!), (claims) => {
-          if (Option.isNone(claims) || claims.value.sessionId === undefined) return invalidToken
+          if (Option.isNone(claims) || claims.value.sessionId === undefined || !isUuid(claims.value.accountId)) {
+            return invalidToken
+          }
           return Effect.succeed(
-            Option.some({ accountId: claims.value.accountId, sessionId: claims.value.sessionId })
+            Option.some({ accountId: AccountId.make(claims.value.accountId), sessionId: claims.value.sessionId })
           )
         })
       }

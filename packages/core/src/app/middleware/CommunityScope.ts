@@ -3,6 +3,7 @@ import { Effect, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
 import { forbidden, invalidField } from "../../domain/AppError"
 import type { Member, TokenSubject } from "../../domain/Caller"
+import type { CommunityId } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { communityIdHeader } from "../../http/Security"
 import { Identity } from "../../identity/Identity"
@@ -16,7 +17,7 @@ import { invalidToken } from "./Authentication"
 export const makeFindCaller = Effect.gen(function*() {
   const memberships = yield* Memberships
   const identity = yield* Identity
-  return (communityId: string, subject: TokenSubject) =>
+  return (communityId: CommunityId, subject: TokenSubject) =>
     Effect.flatMap(memberships.callerIn(communityId, subject.accountId, subject.sessionId), (row) => {
       if (Option.isNone(row)) return invalidToken
       const { profileId, role } = row.value

@@ -3,7 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { Memberships } from "../../communities/Memberships"
 import { forbidden } from "../../domain/AppError"
 import type { Account, DeferredMember, DeferredVisitor, Member, TokenSubject, Visitor } from "../../domain/Caller"
-import { isUuid } from "../../domain/Ids"
+import { type CommunityId, isUuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import {
   communityIdHeader,
@@ -26,14 +26,14 @@ const makeMemberChecks = Effect.gen(function*() {
   const communityIdOf = yield* makeCommunityIdOf
   const findCaller = yield* makeFindCaller
   const applyActingProfile = yield* makeApplyActingProfile
-  const scoped = <A, E, R>(next: (communityId: string, subject: TokenSubject) => Effect.Effect<A, E, R>) => () =>
+  const scoped = <A, E, R>(next: (communityId: CommunityId, subject: TokenSubject) => Effect.Effect<A, E, R>) => () =>
     Effect.flatMap(
       requireAccount(readToken),
       (subject) => Effect.flatMap(communityIdOf(subject), (communityId) => next(communityId, subject))
     )
-  const settle = (communityId: string, subject: TokenSubject) =>
+  const settle = (communityId: CommunityId, subject: TokenSubject) =>
     Effect.flatMap(findCaller(communityId, subject), ({ member }) => requireMembership(member))
-  const resolve = (communityId: string, subject: TokenSubject) =>
+  const resolve = (communityId: CommunityId, subject: TokenSubject) =>
     settle(communityId, subject).pipe(
       Effect.tap(() => bodyCommunityMatches(communityId)),
       Effect.flatMap(applyActingProfile)
@@ -63,7 +63,7 @@ export const DeferredMemberScopeLive = Layer.effect(
   Effect.gen(function*() {
     const { resolve, scoped, settle } = yield* makeMemberChecks
     const memberships = yield* Memberships
-    const deferred = (communityId: string, subject: TokenSubject) =>
+    const deferred = (communityId: CommunityId, subject: TokenSubject) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
         const settled = settle(communityId, subject)
         const of = (member: Option.Option<Member>): DeferredMember => ({
@@ -95,12 +95,12 @@ const makeVisitorChecks = Effect.gen(function*() {
   const readToken = yield* makeReadSession
   const findCaller = yield* makeFindCaller
   const applyActingProfile = yield* makeApplyActingProfile
-  const anonymous = (communityId: string): Visitor => ({
+  const anonymous = (communityId: CommunityId): Visitor => ({
     communityId,
     account: Option.none<Account>(),
     member: Option.none<Member>()
   })
-  const visitorOf = (communityId: string, subject: TokenSubject) =>
+  const visitorOf = (communityId: CommunityId, subject: TokenSubject) =>
     Effect.flatMap(findCaller(communityId, subject), ({ account, member }) =>
       Option.isNone(member)
         ? Effect.succeed<Visitor>({ communityId, account: Option.some(account), member })
@@ -109,7 +109,7 @@ const makeVisitorChecks = Effect.gen(function*() {
           (acting): Visitor => ({ communityId, account: Option.some(account), member: Option.some(acting) })
         ))
   const scoped = <A, E, R>(
-    next: (communityId: string, subject: Option.Option<TokenSubject>) => Effect.Effect<A, E, R>
+    next: (communityId: CommunityId, subject: Option.Option<TokenSubject>) => Effect.Effect<A, E, R>
   ) =>
     Effect.flatMap(communityIdHeader, (communityId) =>
       Effect.zipRight(

@@ -60,7 +60,7 @@ export interface Seen {
   readonly trackReviewer: boolean
 }
 
-export const selves = (member: Member) => [member.profileId, member.actingProfileId]
+export const selves = (member: Member): Array<string> => [member.profileId, member.actingProfileId]
 
 /** Only accepted rows are speakers: an invited or declined co-speaker never agreed (or refused). */
 export const acceptedOnly = (rows: ReadonlyArray<SpeakerRow>) => rows.filter((row) => row.status === "accepted")

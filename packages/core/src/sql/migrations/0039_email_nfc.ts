@@ -1,6 +1,6 @@
 import { ddl } from "./ddl"
 
-/** How an address is compared since the NFC rule (identity's `normalEmail`, less the trim). */
+/** How an address is compared since the NFC rule (`normalEmail` in domain/Fields.ts, less the trim). */
 const key = (column: string) => `lower(normalize(${column}, NFC))`
 
 /**
