@@ -7,7 +7,8 @@ export type RodaServices = Layer.Layer.Success<ReturnType<typeof servicesLayer>>
 
 type ApiGroups = typeof RodaApi extends HttpApi.HttpApi<any, infer G, any, any> ? G : never
 export type GroupName = ApiGroups["identifier"]
-type EndpointsOf<G> = G extends HttpApiGroup.HttpApiGroup<any, infer E, any, any, any> ? E : never
+// `infer` the error too: it is invariant, and a group that declares none has `never`, which `any` does not match
+type EndpointsOf<G> = G extends HttpApiGroup.HttpApiGroup<any, infer E, infer _Error, any, any> ? E : never
 type EndpointsIn<GN extends GroupName> = EndpointsOf<HttpApiGroup.HttpApiGroup.WithName<ApiGroups, GN>>
 export type EndpointName<GN extends GroupName> = EndpointsIn<GN>["name"]
 type Endpoint<GN extends GroupName, EN extends string> = HttpApiEndpoint.HttpApiEndpoint.WithName<EndpointsIn<GN>, EN>

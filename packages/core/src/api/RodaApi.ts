@@ -14,6 +14,7 @@ import { ProfilesApi } from "../communities/ProfilesApi"
 import { CoursesApi } from "../courses/Api"
 import { EventsApi } from "../events/Api"
 import { FeedApi } from "../feed/Api"
+import { RequestRefused } from "../http/requestFailures"
 import { IdentityApi } from "../identity/Api"
 import { BusinessInformationApi, PayoutSettingsApi, SellingReviewApi } from "../money/accounts/Api"
 import { FeeOverridesApi, FeesApi, LedgerApi } from "../money/ledger/Api"
@@ -73,6 +74,7 @@ const groups = HttpApi.make("roda")
   .add(OAuthConnectionsApi)
   .add(McpEndpointApi)
   .add(AuditApi)
+  .addError(RequestRefused)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(OpenApi.Description, description)

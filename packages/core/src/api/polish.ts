@@ -1,5 +1,6 @@
 import { HttpApi } from "@effect/platform"
 import { Option, Schema, SchemaAST } from "effect"
+import { mergeErrorResponses } from "./errorResponses"
 import { exampleOf } from "./examples"
 import { withoutEffectWords } from "./peopleWords"
 import { requestExamples } from "./requestExamples"
@@ -149,4 +150,4 @@ const uniqueTags = (spec: Spec): Spec => {
 
 /** The served document, made clearer for its readers and linters; see each step. */
 export const polishDocument = (api: HttpApi.HttpApi.Any, spec: Spec): Spec =>
-  addExamples(api, uniqueTags(withoutEffectWords(cleanComponents(fixResponses(spec)))))
+  addExamples(api, uniqueTags(withoutEffectWords(cleanComponents(mergeErrorResponses(fixResponses(spec))))))

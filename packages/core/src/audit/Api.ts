@@ -1,12 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Forbidden, InvalidInput } from "../domain/AppError"
 import { Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { DateOrInstant } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Forbidden, Unauthorized } from "../http/ApiErrors"
+import { ParametersRefused } from "../http/requestFailures"
 import { Authenticated } from "../http/Security"
 import { auditActions, auditTargetTypes } from "./OperatorAudit"
 
@@ -40,8 +42,9 @@ export class AuditApi extends HttpApiGroup.make("operatorAudit")
     HttpApiEndpoint.get("list", "/admin/audit")
       .setUrlParams(AuditQuery)
       .addSuccess(Page(AuditEntry))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "cursor_invalid", "not_date", "period_order"))
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(ParametersRefused)
       .annotate(OpenApi.Summary, "List the operator audit log (operators)")
       .annotate(
         OpenApi.Description,
@@ -51,6 +54,5 @@ export class AuditApi extends HttpApiGroup.make("operatorAudit")
       )
   )
   .middleware(Authenticated)
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { notFound, NotFound } from "../domain/AppError"
+import { NotFound, notFound } from "../domain/AppError"
 import type { Message } from "../domain/Text"
 
 /** A 404 of `effect` (e.g. the call of a track one may not see) told as the 404 of what was asked for. */

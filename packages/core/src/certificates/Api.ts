@@ -1,12 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { RateLimitPolicy } from "../api/rateLimitHeaders"
+import { Conflict, Forbidden, InvalidInput, NotFound, RateLimited } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { Body, Trimmed } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { Authenticated, MemberScope } from "../http/Security"
 import { Binary, Iso, MOVES, Nullable, STAFF } from "./apiParts"
 import { CodeParam, Verdict } from "./CertificatePagesApi"
@@ -104,8 +106,9 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.get("list", "/certificates")
       .setUrlParams(CertificateQuery)
       .addSuccess(Page(Certificate))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -117,9 +120,21 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.post("issue", "/certificates")
       .setPayload(IssueRequest)
       .addSuccess(Ok(Batch), { status: 202 })
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(Conflict)
+      .addError(
+        declared(
+          InvalidInput,
+          "recipients_unknown",
+          "space_id_required",
+          "space_not_found",
+          "template_not_found",
+          "template_other_space"
+        )
+      )
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "space_unknown", "template_not_found"))
+      .addError(declared(Conflict, "template_not_active"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -131,8 +146,9 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.get("batch", "/certificates/batches/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Batch))
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "batch_not_found"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -144,7 +160,8 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.get("mine", "/certificates/mine")
       .setUrlParams(PageQuery)
       .addSuccess(Page(Certificate))
-      .addError(BadRequest)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(ParametersRefused)
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,
@@ -156,7 +173,8 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.get("verify", "/certificates/verify/:code")
       .setPath(CodeParam)
       .addSuccess(Ok(Verdict))
-      .addError(NotFound)
+      .addError(declared(NotFound, "code_unknown"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         "Public, no X-CommunityId. `status`: `valid`, `revoked` (with `revokedAt` and `revokeReason`) or `superseded` (with `supersededBy.code`). Codes are 80 random bits written `XXXX-XXXX-XXXX-XXXX` (Crockford base32; case, dashes and the look-alikes I/L/O are forgiven). An unknown code answers 404. `credentialUrl` is the Open Badges 3.0 credential (VC-JWT, EdDSA), verifiable with the key of `jwksUrl`."
@@ -167,7 +185,8 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.get("file", "/certificates/files/:token")
       .setPath(TokenParam)
       .addSuccess(Binary)
-      .addError(NotFound)
+      .addError(declared(NotFound, "code_unknown", "file_link_invalid"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         "Public, no X-CommunityId: the target of the signed, expiring links that `/pdf` and `/image` redirect to (10 minutes). Answers the file with its content type (application/pdf or image/png) and `Cache-Control: private, max-age=<seconds left>`; a wrong or expired link answers 404."
@@ -178,7 +197,8 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.get("detail", "/certificates/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Certificate))
-      .addError(NotFound)
+      .addError(declared(NotFound, "certificate_not_found"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${HOLDER_OR_STAFF} \`lastError\` is shown to staff only.`)
       .annotate(OpenApi.Summary, "Get a certificate")
@@ -187,9 +207,11 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.del("remove", "/certificates/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "certificate_not_found"))
+      .addError(declared(Conflict, "not_deletable"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -201,8 +223,9 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.get("pdf", "/certificates/:id/pdf")
       .setPath(IdParam)
       .addSuccess(Redirect)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(NotFound, "certificate_not_found"))
+      .addError(declared(Conflict, "not_rendered"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -215,9 +238,9 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
       .setPath(IdParam)
       .setUrlParams(Schema.Struct({ variant: Schema.optional(OneOf("card", "page")) }))
       .addSuccess(Redirect)
-      .addError(BadRequest)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(NotFound, "certificate_not_found"))
+      .addError(declared(Conflict, "not_rendered"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -230,9 +253,10 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
       .setPath(IdParam)
       .setPayload(Body({ indexing: Schema.Boolean }))
       .addSuccess(Ok(Certificate))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "indexing_holder_only"))
+      .addError(declared(NotFound, "certificate_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -245,10 +269,11 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
       .setPath(IdParam)
       .setPayload(Body({ reason: Trimmed(500).pipe(Schema.minLength(1), Schema.maxLength(500)) }))
       .addSuccess(Ok(Certificate))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "certificate_not_found"))
+      .addError(declared(Conflict, "status_move"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -260,9 +285,11 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.post("reissue", "/certificates/:id/reissue")
       .setPath(IdParam)
       .addSuccess(Ok(Certificate), { status: 201 })
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "certificate_not_found"))
+      .addError(declared(Conflict, "recipient_gone", "status_move"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -274,11 +301,13 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.post("resendEmail", "/certificates/:id/resend-email")
       .setPath(IdParam)
       .addSuccess(Ok(Certificate))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "certificate_not_found"))
+      .addError(declared(Conflict, "not_issued"))
+      .addError(declared(RateLimited, "rate_limited"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .annotate(RateLimitPolicy, "certificateMail")
-      .addError(TooManyRequests)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${STAFF} E-mails an \`issued\` certificate to its holder again (409 otherwise).`)
       .annotate(OpenApi.Summary, "Resend a certificate e-mail")
@@ -287,9 +316,11 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
     HttpApiEndpoint.post("retry", "/certificates/:id/retry")
       .setPath(IdParam)
       .addSuccess(Ok(Certificate))
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "certificate_not_found"))
+      .addError(declared(Conflict, "status_move"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -297,6 +328,5 @@ export class CertificatesApi extends HttpApiGroup.make("certificates")
       )
       .annotate(OpenApi.Summary, "Retry a failed certificate")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

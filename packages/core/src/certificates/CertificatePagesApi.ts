@@ -1,7 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { NotFound } from "../domain/AppError"
+import { declared } from "../domain/Failure"
 import { OneOf } from "../domain/Role"
-import { NotFound } from "../http/ApiErrors"
+import { ParametersRefused } from "../http/requestFailures"
 import { Iso, Nullable } from "./apiParts"
 
 export const Verdict = Schema.Struct({
@@ -36,7 +38,8 @@ export class CertificatePagesApi extends HttpApiGroup.make("certificatePages")
     HttpApiEndpoint.get("page", "/certificates/:code")
       .setPath(CodeParam)
       .addSuccess(HttpApiSchema.Text({ contentType: "text/html" }))
-      .addError(NotFound)
+      .addError(declared(NotFound, "code_unknown"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         "Public HTML verification page (server-rendered): valid, revoked (date and reason) or superseded (link to the new one); Open Graph tags with the 1200×630 image; `noindex` unless the certificate's indexing flag is on."
@@ -47,7 +50,8 @@ export class CertificatePagesApi extends HttpApiGroup.make("certificatePages")
     HttpApiEndpoint.get("pageImage", "/certificates/:code/image.png")
       .setPath(CodeParam)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "image/png" }))
-      .addError(NotFound)
+      .addError(declared(NotFound, "code_unknown", "image_withdrawn"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         "Public: the certificate's 1200×630 PNG (the page's og:image). Only for a certificate in force: a revoked or superseded one answers 404 (its card would still look valid; the page shows the verdict without it)."
@@ -58,7 +62,8 @@ export class CertificatePagesApi extends HttpApiGroup.make("certificatePages")
     HttpApiEndpoint.get("credential", "/certificates/:code/credential.jwt")
       .setPath(CodeParam)
       .addSuccess(HttpApiSchema.Text({ contentType: "application/jwt" }))
-      .addError(NotFound)
+      .addError(declared(NotFound, "code_unknown", "credential_withdrawn"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         "Public: the Open Badges 3.0 `OpenBadgeCredential` as a VC-JWT (`alg: EdDSA`, Ed25519), signed with the community's issuer key (`kid` in /.well-known/jwks.json). Only for a certificate in force: a revoked or superseded one answers 404 (its verification page still says so)."

@@ -1,11 +1,13 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { Body, HexColor, Name } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { MemberScope, PublicScope } from "../http/Security"
 import { Binary, Iso, MOVES, Nullable, STAFF } from "./apiParts"
 import { issuers, orientations, pageSizes, templateStatuses } from "./Policy"
@@ -85,7 +87,8 @@ export const templateEndpoints = {
   rule: HttpApiEndpoint.get("rule", "/certificates/spaces/:spaceId")
     .setPath(SpaceParam)
     .addSuccess(Ok(Rule))
-    .addError(NotFound)
+    .addError(declared(NotFound, "space_unknown"))
+    .addError(ParametersRefused)
     .middleware(PublicScope)
     .annotate(
       OpenApi.Description,
@@ -96,9 +99,11 @@ export const templateEndpoints = {
     .setPath(SpaceParam)
     .setPayload(Body({ issuer: OneOf(...issuers) }))
     .addSuccess(Ok(Rule))
-    .addError(BadRequest)
-    .addError(Forbidden)
-    .addError(NotFound)
+    .addError(declared(InvalidInput, "rule_needs_module"))
+    .addError(declared(Forbidden, "role_required"))
+    .addError(declared(NotFound, "space_unknown"))
+    .addError(BodyRefused)
+    .addError(WriteRefused)
     .middleware(MemberScope)
     .annotate(
       OpenApi.Description,
@@ -116,9 +121,10 @@ export const templateEndpoints = {
   templates: HttpApiEndpoint.get("templates", "/certificates/templates")
     .setUrlParams(TemplateQuery)
     .addSuccess(Page(Template))
-    .addError(BadRequest)
-    .addError(Forbidden)
-    .addError(NotFound)
+    .addError(declared(InvalidInput, "cursor_invalid"))
+    .addError(declared(Forbidden, "role_required"))
+    .addError(declared(NotFound, "space_unknown"))
+    .addError(ParametersRefused)
     .middleware(MemberScope)
     .annotate(
       OpenApi.Description,
@@ -128,8 +134,13 @@ export const templateEndpoints = {
   createTemplate: HttpApiEndpoint.post("createTemplate", "/certificates/templates")
     .setPayload(NewTemplate)
     .addSuccess(Ok(Template), { status: 201 })
-    .addError(BadRequest)
-    .addError(Forbidden)
+    .addError(
+      declared(InvalidInput, "font_unknown", "image_invalid", "image_too_large", "space_id_required", "space_not_found")
+    )
+    .addError(declared(Forbidden, "role_required"))
+    .addError(declared(NotFound, "space_unknown"))
+    .addError(BodyRefused)
+    .addError(WriteRefused)
     .middleware(MemberScope)
     .annotate(
       OpenApi.Description,
@@ -139,8 +150,9 @@ export const templateEndpoints = {
   template: HttpApiEndpoint.get("template", "/certificates/templates/:id")
     .setPath(IdParam)
     .addSuccess(Ok(Template))
-    .addError(Forbidden)
-    .addError(NotFound)
+    .addError(declared(Forbidden, "role_required"))
+    .addError(declared(NotFound, "template_not_found"))
+    .addError(ParametersRefused)
     .middleware(MemberScope)
     .annotate(OpenApi.Description, `${STAFF} One template, with its \`allowedMoves\`.`)
     .annotate(OpenApi.Summary, "Get a certificate template"),
@@ -148,10 +160,12 @@ export const templateEndpoints = {
     .setPath(IdParam)
     .setPayload(TemplateChanges)
     .addSuccess(Ok(Template))
-    .addError(BadRequest)
-    .addError(Forbidden)
-    .addError(NotFound)
-    .addError(Conflict)
+    .addError(declared(InvalidInput, "font_unknown", "image_invalid", "image_too_large"))
+    .addError(declared(Forbidden, "role_required"))
+    .addError(declared(NotFound, "template_not_found"))
+    .addError(declared(Conflict, "template_not_editable"))
+    .addError(BodyRefused)
+    .addError(WriteRefused)
     .middleware(MemberScope)
     .annotate(
       OpenApi.Description,
@@ -161,26 +175,32 @@ export const templateEndpoints = {
   activateTemplate: HttpApiEndpoint.post("activateTemplate", "/certificates/templates/:id/activate")
     .setPath(IdParam)
     .addSuccess(Ok(Template))
-    .addError(Forbidden)
-    .addError(NotFound)
-    .addError(Conflict)
+    .addError(declared(Forbidden, "role_required"))
+    .addError(declared(NotFound, "template_not_found"))
+    .addError(declared(Conflict, "status_move"))
+    .addError(ParametersRefused)
+    .addError(WriteRefused)
     .middleware(MemberScope)
     .annotate(OpenApi.Description, `${STAFF} \`draft -> active\`: only active templates issue. ${MOVES}`)
     .annotate(OpenApi.Summary, "Activate a certificate template"),
   archiveTemplate: HttpApiEndpoint.post("archiveTemplate", "/certificates/templates/:id/archive")
     .setPath(IdParam)
     .addSuccess(Ok(Template))
-    .addError(Forbidden)
-    .addError(NotFound)
-    .addError(Conflict)
+    .addError(declared(Forbidden, "role_required"))
+    .addError(declared(NotFound, "template_not_found"))
+    .addError(declared(Conflict, "status_move"))
+    .addError(ParametersRefused)
+    .addError(WriteRefused)
     .middleware(MemberScope)
     .annotate(OpenApi.Description, `${STAFF} \`draft | active -> archived\` (final). ${MOVES}`)
     .annotate(OpenApi.Summary, "Archive a certificate template"),
   duplicateTemplate: HttpApiEndpoint.post("duplicateTemplate", "/certificates/templates/:id/duplicate")
     .setPath(IdParam)
     .addSuccess(Ok(Template), { status: 201 })
-    .addError(Forbidden)
-    .addError(NotFound)
+    .addError(declared(Forbidden, "role_required"))
+    .addError(declared(NotFound, "template_not_found"))
+    .addError(ParametersRefused)
+    .addError(WriteRefused)
     .middleware(MemberScope)
     .annotate(OpenApi.Description, `${STAFF} A new \`draft\` with the same layout, from a template in any state.`)
     .annotate(OpenApi.Summary, "Duplicate a certificate template"),
@@ -188,9 +208,10 @@ export const templateEndpoints = {
     .setPath(IdParam)
     .setUrlParams(Schema.Struct({ format: Schema.optional(OneOf("png", "pdf")) }))
     .addSuccess(Binary)
-    .addError(BadRequest)
-    .addError(Forbidden)
-    .addError(NotFound)
+    .addError(declared(Forbidden, "role_required"))
+    .addError(declared(NotFound, "space_unknown", "template_not_found"))
+    .addError(ParametersRefused)
+    .addError(WriteRefused)
     .middleware(MemberScope)
     .annotate(
       OpenApi.Description,

@@ -1,11 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { Body, Email, HexColor, Hostname, HttpUrl, Name, Slug, TimeZone, Trimmed } from "../domain/Fields"
 import { IdParam } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf, Role } from "../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { Authenticated, MemberScope } from "../http/Security"
 import { Profile } from "./ProfilesApi"
 
@@ -66,8 +68,9 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
     HttpApiEndpoint.post("create", "/communities")
       .setPayload(CreateCommunity)
       .addSuccess(Ok(MyCommunity), { status: 201 })
-      .addError(BadRequest)
-      .addError(Conflict)
+      .addError(declared(Conflict, "domain_taken", "slug_taken"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,
@@ -90,7 +93,9 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
         })
       )
       .addSuccess(Ok(Community))
-      .addError(NotFound)
+      .addError(declared(NotFound, "community_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "Public. Resolves a custom domain or a slug to the community's public data. X-CommunityId is not needed: finding the community is the purpose of this call."
@@ -102,10 +107,11 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
       .setPath(IdParam)
       .setPayload(UpdateCommunity)
       .addSuccess(Ok(Community))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "community_not_found"))
+      .addError(declared(Conflict, "domain_taken", "slug_taken"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -117,8 +123,10 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
     HttpApiEndpoint.del("remove", "/communities/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "community_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -131,7 +139,10 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
       .setPath(IdParam)
       .setUrlParams(PageQuery)
       .addSuccess(Page(Profile))
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "community_not_found"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -144,9 +155,10 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
       .setPath(IdParam)
       .setPayload(CommunitySettings)
       .addSuccess(Ok(Community))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "community_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, "Owner or admin. Partial: only the fields sent change.")
       .annotate(OpenApi.Summary, "Update community settings")
@@ -154,7 +166,7 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
   .add(
     HttpApiEndpoint.get("notificationSettings", "/notification-settings")
       .addSuccess(Ok(NotificationSettings))
-      .addError(Forbidden)
+      .addError(declared(Forbidden, "role_required"))
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -166,12 +178,12 @@ export class CommunitiesApi extends HttpApiGroup.make("communities")
     HttpApiEndpoint.put("setNotificationSettings", "/notification-settings")
       .setPayload(Body({ salesEmail: Schema.NullOr(Email) }))
       .addSuccess(Ok(NotificationSettings))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, "Owner or admin. Sets the e-mail that receives sales notices (null stops them).")
       .annotate(OpenApi.Summary, "Set notification settings")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,12 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { RateLimitPolicy } from "../api/rateLimitHeaders"
+import { Conflict, Forbidden, InvalidInput, NotFound, RateLimited } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { Body, Email, HexColor, HttpUrl, Name, Trimmed } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery, QueryInteger } from "../domain/Pagination"
 import { Role } from "../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { Authenticated, MemberScope } from "../http/Security"
 
 export const Tag = Trimmed(50, "must be between 1 and 50 characters").pipe(
@@ -53,8 +55,8 @@ const editProfile = <const Name extends string, Fields extends Schema.Struct.Fie
     .setPath(IdParam)
     .setPayload(Body(fields))
     .addSuccess(Ok(Profile))
-    .addError(Forbidden)
-    .addError(NotFound)
+    .addError(BodyRefused)
+    .addError(WriteRefused)
 
 const MyProfile = Schema.Struct({
   ...Profile.fields,
@@ -81,11 +83,21 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
     HttpApiEndpoint.post("invite", "/profiles/invite")
       .setPayload(NewProfile)
       .addSuccess(Ok(Profile), { status: 201 })
+      .addError(
+        declared(
+          Forbidden,
+          "admins_manage_lower_roles",
+          "email_not_verified",
+          "only_owner_manages_owners",
+          "role_required"
+        )
+      )
+      .addError(declared(NotFound, "profile_not_found"))
+      .addError(declared(Conflict, "already_invited", "already_member", "email_taken"))
+      .addError(declared(RateLimited, "rate_limited"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(RateLimitPolicy, "invite")
-      .addError(TooManyRequests)
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(Conflict)
       .annotate(
         OpenApi.Description,
         "Owner or admin; also any member when the community setting `membersCanInvite` is true (then only with role `member`: another role answers 403, as does any call of a non-manager when the setting is false or absent). A new e-mail creates the account with an active profile and e-mails a set-password link valid 7 days. An existing account (a removed member included) is never made a member without consent: 201 with `data.status: \"invited\"`, an invitation e-mail (with a set-password link if the account has no password yet), accepted or declined by the holder with POST /api/profiles/{id}/accept|decline. 409 when already a member or already invited. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52)."
@@ -96,11 +108,21 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
     HttpApiEndpoint.post("create", "/profiles/create")
       .setPayload(NewProfile)
       .addSuccess(Ok(Profile), { status: 201 })
+      .addError(
+        declared(
+          Forbidden,
+          "admins_manage_lower_roles",
+          "email_not_verified",
+          "only_owner_manages_owners",
+          "role_required"
+        )
+      )
+      .addError(declared(NotFound, "profile_not_found"))
+      .addError(declared(Conflict, "already_invited", "already_member", "email_taken"))
+      .addError(declared(RateLimited, "rate_limited"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(RateLimitPolicy, "invite")
-      .addError(TooManyRequests)
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(Conflict)
       .annotate(
         OpenApi.Description,
         "Owner or admin. A new e-mail creates the account and its active profile with `role` (default member), and the account is sent a set-password link. An existing account gets an invitation instead (201, `data.status: \"invited\"`, an e-mail; see /invite): it is no member until it accepts. 409 when already a member or already invited. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52)."
@@ -121,6 +143,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         )
       }))
       .addSuccess(Ok(Schema.Array(Profile)))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         "Members whose name (any word) starts with `q` (staff: or whose e-mail does); at most `limit` (default 10). Invited people are not members and are not listed. Personal fields (accountId, email, phone, tags) only for staff and the caller's own profile."
@@ -136,8 +159,9 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         search: Schema.optional(Schema.String.pipe(Schema.maxLength(100)))
       }))
       .addSuccess(Page(Profile))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         "Accepted members only (invitations are not listed). Staff (owner, admin, moderator) see every field and `search` matches names and e-mails; other members get the public view (id, communityId, fullName, role, status, bio, avatarUrl, dates; their own profile in full) and `search` matches names only; `tag` is a staff filter (tags are personal: another role gets 403)."
@@ -155,8 +179,10 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .setPath(TagParam)
       .setPayload(Body({ name: Tag }))
       .addSuccess(Ok(Changed))
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "tag_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "Owner, admin or moderator. Renames the tag on every profile; where both names are present they merge."
@@ -167,8 +193,10 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
     HttpApiEndpoint.del("removeTag", "/profiles/tags/:tag")
       .setPath(TagParam)
       .addSuccess(Ok(Changed))
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "tag_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "Owner, admin or moderator. Removes the tag (and its color) from every profile of the community; 404 when no profile carries it."
@@ -180,8 +208,10 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .setPath(TagParam)
       .setPayload(Body({ color: HexColor }))
       .addSuccess(Ok(Schema.Struct({ tag: Schema.String, color: Schema.String })))
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "tag_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "Owner, admin or moderator. `color` is `#rrggbb` (kept in lower case); 404 when no profile carries the tag."
@@ -193,10 +223,13 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       .setPath(IdParam)
       .setPayload(Body({ email: Email, currentPassword: Schema.String.pipe(Schema.maxLength(200)) }))
       .addSuccess(Ok(EmailChange), { status: 202 })
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
-      .addError(TooManyRequests)
+      .addError(declared(InvalidInput, "current_password_wrong"))
+      .addError(declared(Forbidden, "email_only_by_holder"))
+      .addError(declared(NotFound, "profile_not_found"))
+      .addError(declared(Conflict, "email_taken"))
+      .addError(declared(RateLimited, "too_many_attempts"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "Only the holder, on their own profile (anyone else, staff included, 403: staff edit community fields, never the login). Nothing changes yet: 202 with the profile as it is and `pendingEmail`; the new address gets a confirmation link (24 hours) to use with POST /api/auth/confirm-email, the old address a notice with a link (7 days, used through the same route) that takes the change back and ends every session and OAuth grant of the account. `currentPassword` is required (400 `errors[].param` `currentPassword` when missing or wrong, checked before anything else and limited as change-password is: 429 with Retry-After). The change, which also verifies the new address, happens when the link is used. 409 when another account has the address (checked again at confirmation). The same address as now answers 202 with `pendingEmail: null`."
@@ -205,11 +238,15 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   )
   .add(
     editProfile("phone", "/profiles/:id/phone", { phone: Schema.NullOr(Phone) })
+      .addError(declared(Forbidden, "admins_manage_lower_roles", "role_required"))
+      .addError(declared(NotFound, "profile_not_found"))
       .annotate(OpenApi.Description, "The profile's holder, or an owner/admin. `null` clears the phone.")
       .annotate(OpenApi.Summary, "Change a profile's phone")
   )
   .add(
     editProfile("setTags", "/profiles/:id/tags", { tags: Schema.Array(Tag).pipe(Schema.maxItems(50)) })
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "profile_not_found"))
       .annotate(
         OpenApi.Description,
         "Owner, admin or moderator. Replaces the profile's tags (at most 50, duplicates dropped)."
@@ -223,6 +260,8 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       avatarUrl: Schema.optional(Schema.NullOr(HttpUrl)),
       phone: Schema.optional(Schema.NullOr(Phone))
     })
+      .addError(declared(Forbidden, "admins_manage_lower_roles", "role_required"))
+      .addError(declared(NotFound, "profile_not_found"))
       .annotate(OpenApi.Description, "The profile's holder, or an owner/admin.")
       .annotate(OpenApi.Summary, "Update a profile")
   )
@@ -230,9 +269,11 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
     HttpApiEndpoint.del("remove", "/profiles/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "admins_manage_lower_roles", "only_owner_manages_owners", "role_required"))
+      .addError(declared(NotFound, "profile_not_found"))
+      .addError(declared(Conflict, "last_owner"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "Owner or admin (only an owner removes an owner), or the holder leaving. The community always keeps one owner (409)."
@@ -241,7 +282,17 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   )
   .add(
     editProfile("role", "/profiles/:id/role", { role: Role })
-      .addError(Conflict)
+      .addError(
+        declared(
+          Forbidden,
+          "admins_manage_lower_roles",
+          "only_owner_manages_owners",
+          "own_role_change",
+          "role_required"
+        )
+      )
+      .addError(declared(NotFound, "profile_not_found"))
+      .addError(declared(Conflict, "last_owner"))
       .annotate(
         OpenApi.Description,
         "Only an owner grants or removes `owner`; admins manage moderator/member/finance; nobody changes their own role; one owner always stays."
@@ -263,8 +314,10 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
     HttpApiEndpoint.post("accept", "/profiles/:id/accept")
       .setPath(IdParam)
       .addSuccess(Ok(Profile))
-      .addError(BadRequest)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "community_header_missing"))
+      .addError(declared(NotFound, "invitation_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,
@@ -276,8 +329,10 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
     HttpApiEndpoint.post("decline", "/profiles/:id/decline")
       .setPath(IdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "community_header_missing"))
+      .addError(declared(NotFound, "invitation_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,
@@ -285,6 +340,5 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       )
       .annotate(OpenApi.Summary, "Decline an invitation")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

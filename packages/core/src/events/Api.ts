@@ -1,11 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { Body, HttpUrl, Instant, Name, Slug, TimeZone, Trimmed } from "../domain/Fields"
 import { isUuid, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { MemberScope, PublicScope } from "../http/Security"
 import { eventTypes, participantStatuses, streamStatuses } from "./Policy"
 
@@ -176,7 +178,8 @@ export class EventsApi extends HttpApiGroup.make("events")
     HttpApiEndpoint.get("list", "/events")
       .setUrlParams(EventQuery)
       .addSuccess(Page(Event))
-      .addError(BadRequest)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -188,9 +191,23 @@ export class EventsApi extends HttpApiGroup.make("events")
     HttpApiEndpoint.post("create", "/events")
       .setPayload(NewEvent)
       .addSuccess(Ok(Event), { status: 201 })
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(Conflict)
+      .addError(
+        declared(
+          InvalidInput,
+          "event_address_part_required",
+          "event_address_required",
+          "event_category_unknown",
+          "event_times_order",
+          "not_an_events_space",
+          "space_id_required",
+          "space_not_found"
+        )
+      )
+      .addError(declared(Forbidden, "role_required", "space_content_forbidden"))
+      .addError(declared(NotFound, "event_not_found"))
+      .addError(declared(Conflict, "slug_taken"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -202,8 +219,9 @@ export class EventsApi extends HttpApiGroup.make("events")
     HttpApiEndpoint.get("detail", "/events/:id")
       .setPath(Identifier)
       .addSuccess(Ok(EventDetail))
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(declared(NotFound, "event_not_found", "space_unknown"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -216,10 +234,20 @@ export class EventsApi extends HttpApiGroup.make("events")
       .setPath(EventIdParam)
       .setPayload(EventChanges)
       .addSuccess(Ok(Event))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(
+        declared(
+          InvalidInput,
+          "event_address_part_required",
+          "event_address_required",
+          "event_category_unknown",
+          "event_times_order"
+        )
+      )
+      .addError(declared(Forbidden, "event_host_or_staff"))
+      .addError(declared(NotFound, "event_not_found"))
+      .addError(declared(Conflict, "event_capacity_below_going", "slug_taken"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -231,9 +259,10 @@ export class EventsApi extends HttpApiGroup.make("events")
     HttpApiEndpoint.del("remove", "/events/:id")
       .setPath(EventIdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "event_host_or_staff"))
+      .addError(declared(NotFound, "event_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -245,9 +274,10 @@ export class EventsApi extends HttpApiGroup.make("events")
     HttpApiEndpoint.post("participate", "/events/:id/participate")
       .setPath(EventIdParam)
       .addSuccess(Ok(ParticipateResult))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(declared(NotFound, "event_not_found", "space_unknown"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -260,9 +290,10 @@ export class EventsApi extends HttpApiGroup.make("events")
       .setPath(EventIdParam)
       .setUrlParams(ParticipantQuery)
       .addSuccess(ParticipantsPage)
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(declared(NotFound, "event_not_found", "space_unknown"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -274,10 +305,11 @@ export class EventsApi extends HttpApiGroup.make("events")
     HttpApiEndpoint.post("startStream", "/events/:id/start-stream")
       .setPath(EventIdParam)
       .addSuccess(Ok(Event))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "event_host_or_staff"))
+      .addError(declared(NotFound, "event_not_found"))
+      .addError(declared(Conflict, "stream_status_move"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -289,10 +321,11 @@ export class EventsApi extends HttpApiGroup.make("events")
     HttpApiEndpoint.post("stopStream", "/events/:id/stop-stream")
       .setPath(EventIdParam)
       .addSuccess(Ok(Event))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "event_host_or_staff"))
+      .addError(declared(NotFound, "event_not_found"))
+      .addError(declared(Conflict, "stream_status_move"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -304,8 +337,9 @@ export class EventsApi extends HttpApiGroup.make("events")
     HttpApiEndpoint.get("calendar", "/events/:id/calendar.ics")
       .setPath(Identifier)
       .addSuccess(HttpApiSchema.Text({ contentType: "text/calendar" }))
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(declared(NotFound, "event_not_found", "space_unknown"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -313,6 +347,5 @@ export class EventsApi extends HttpApiGroup.make("events")
       )
       .annotate(OpenApi.Summary, "Download an event as iCalendar")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,12 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { RateLimitPolicy } from "../api/rateLimitHeaders"
+import { Forbidden, InvalidInput, NotFound, RateLimited } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { Body } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { MAX_LIMIT, PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { MemberScope, PublicScope } from "../http/Security"
 import { Comment, CommentInput, ReactionInput, ReactionState } from "../social/Api"
 import { feedItemTypes } from "./sources"
@@ -54,7 +56,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
     HttpApiEndpoint.get("recommendations", "/feed/recommendations")
       .setUrlParams(TopQuery)
       .addSuccess(Ok(Schema.Array(Schema.Struct({ ...FeedItem.fields, score: Schema.Number }))))
-      .addError(BadRequest)
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         `Member. Up to \`limit\` items (default 20, max ${MAX_LIMIT}) the caller (the X-ProfileId profile when acting) has not reacted to or commented on, ranked by engagement in the last 7 days (\`score\` = reactions + comments since then), then newest. Only items the caller may read (the feed's rules). Items without recent engagement are not recommended.`
@@ -66,9 +68,10 @@ export class FeedApi extends HttpApiGroup.make("feed")
       .setPath(FeedItemParams)
       .setPayload(Body({ pinned: Schema.Boolean }))
       .addSuccess(Ok(Schema.Struct({ type: FeedItemTypeSchema, id: Schema.String, pinned: Schema.Boolean })))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "feed_item_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "Owner, admin or moderator. Pins (`pinned: true`) or unpins an item; idempotent. `type`: status, content, course, event (400 otherwise); the item must exist in this community (404; a draft course or a removed post is not a feed item)."
@@ -80,9 +83,20 @@ export class FeedApi extends HttpApiGroup.make("feed")
       .setPath(FeedItemParams)
       .setPayload(ReactionInput)
       .addSuccess(Ok(ReactionState))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(
+        declared(
+          NotFound,
+          "comment_not_found",
+          "content_not_found",
+          "course_not_found",
+          "social_item_not_found",
+          "space_unknown",
+          "status_not_found"
+        )
+      )
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "Member. Reacts to any feed item (status, content, course, event): one reaction per person and item; the same type again removes it, another type replaces it. The item must be readable by the caller (404 hidden or of another community, 403 gated)."
@@ -94,11 +108,23 @@ export class FeedApi extends HttpApiGroup.make("feed")
       .setPath(FeedItemParams)
       .setPayload(CommentInput)
       .addSuccess(Ok(Comment), { status: 201 })
+      .addError(declared(InvalidInput, "parent_other_item", "reply_depth"))
+      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(
+        declared(
+          NotFound,
+          "comment_not_found",
+          "content_not_found",
+          "course_not_found",
+          "social_item_not_found",
+          "space_unknown",
+          "status_not_found"
+        )
+      )
+      .addError(declared(RateLimited, "rate_limited"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(RateLimitPolicy, "posting")
-      .addError(TooManyRequests)
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
       .annotate(
         OpenApi.Description,
         "Member. Comments on any feed item; `parentId` replies to a top-level comment of the same item (one level deep). Same readability rules as reacting."
@@ -110,7 +136,8 @@ export class FeedApi extends HttpApiGroup.make("feed")
     HttpApiEndpoint.get("list", "/feed")
       .setUrlParams(PageQuery)
       .addSuccess(FeedPage)
-      .addError(BadRequest)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -128,6 +155,5 @@ export class FeedApi extends HttpApiGroup.make("feed")
       )
       .annotate(OpenApi.Summary, "Get feed statistics")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,11 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { RateLimitPolicy } from "../api/rateLimitHeaders"
+import { Conflict, Forbidden, Gone, InvalidInput, NotFound, RateLimited, Unauthenticated } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { Body, Email, Name, NewPassword } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
-import { BadRequest, Conflict, Forbidden, Gone, NotFound, TooManyRequests, Unauthorized } from "../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { Authenticated } from "../http/Security"
 
 export const MemberSummary = Schema.Struct({ id: Schema.String, email: Schema.String, fullName: Schema.String })
@@ -75,10 +77,11 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.post("register", "/auth/register")
       .setPayload(RegisterPayload)
       .addSuccess(RegisterAnswer, { status: 201 })
+      .addError(declared(Conflict, "email_taken"))
+      .addError(declared(RateLimited, "rate_limited"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(RateLimitPolicy, "register")
-      .addError(TooManyRequests)
-      .addError(BadRequest)
-      .addError(Conflict)
       .annotate(
         OpenApi.Description,
         "Creates an account (no community) and e-mails a confirmation link (valid 24 hours, used through POST /api/auth/confirm-email), written in the same transaction as the account. The token answered works at once: sign-in does not wait for the confirmation. Inviting others, opening a call for papers, requesting a payout and platform-operator rights need a confirmed e-mail (403 otherwise). 409 when the e-mail is registered."
@@ -89,8 +92,10 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.post("login", "/auth/login")
       .setPayload(LoginPayload)
       .addSuccess(Ok(LoginResult))
-      .addError(Unauthorized)
-      .addError(TooManyRequests)
+      .addError(declared(Unauthenticated, "invalid_credentials"))
+      .addError(declared(RateLimited, "too_many_attempts"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "Exchanges e-mail and password for a 7-day JWT. Failed attempts are limited per account and per client address (429 with Retry-After)."
@@ -98,7 +103,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       .annotate(OpenApi.Summary, "Sign in")
   )
   .add(
-    HttpApiEndpoint.get("me", "/auth/me").addSuccess(MeAnswer).addError(Unauthorized).middleware(Authenticated)
+    HttpApiEndpoint.get("me", "/auth/me").addSuccess(MeAnswer).middleware(Authenticated)
       .annotate(
         OpenApi.Description,
         "The caller's account. `emailVerified`: the holder has used a link e-mailed to the current address (set-password from an invitation or recovery, or an e-mail confirmation). `isPlatformAdmin`: the e-mail is listed in PLATFORM_ADMIN_EMAILS and verified; it is evaluated again after every e-mail change."
@@ -109,10 +114,11 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.put("changePassword", "/auth/change-password")
       .setPayload(ChangePasswordPayload)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Unauthorized)
+      .addError(declared(InvalidInput, "current_password_wrong"))
+      .addError(declared(RateLimited, "too_many_attempts"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(Authenticated)
-      .addError(TooManyRequests)
       .annotate(
         OpenApi.Description,
         "Tokens already issued stay valid until they expire (spec §5.3): a password change alone ends no session (end them with POST /api/auth/logout-all). Wrong current passwords are limited as sign-in failures are, per account and client address and per address (429 with Retry-After); the caller holds a live session of the account, so the account's limit over all addresses never counts against them."
@@ -123,9 +129,10 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.post("recoveryPassword", "/auth/recovery-password")
       .setPayload(RecoveryPayload)
       .addSuccess(Ok(Schema.Null))
+      .addError(declared(RateLimited, "rate_limited"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(RateLimitPolicy, "recovery")
-      .addError(TooManyRequests)
-      .addError(BadRequest)
       .annotate(
         OpenApi.Description,
         "Always answers the same, at once, whether or not the e-mail is registered: the look-up and the e-mail are done after the answer, so its timing tells nothing either. A registered address gets a single-use link valid for 1 hour; using it also verifies the address."
@@ -136,8 +143,10 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.post("setPassword", "/auth/set-password")
       .setPayload(SetPasswordPayload)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Gone)
+      .addError(declared(InvalidInput, "link_invalid"))
+      .addError(declared(Gone, "link_expired"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "Completes an invite or recovery link: 400 for a wrong token, 410 for a used or expired link. Using the link verifies the e-mail it was sent to, if it is still the account's. With `logoutAll: true`, every session of the account ends and every OAuth grant (assistant connection) is revoked, in the same transaction: a stolen token stops working on its next request."
@@ -148,9 +157,11 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.post("confirmEmail", "/auth/confirm-email")
       .setPayload(ConfirmEmailPayload)
       .addSuccess(Ok(Schema.Struct({ email: Schema.String })))
-      .addError(BadRequest)
-      .addError(Conflict)
-      .addError(Gone)
+      .addError(declared(InvalidInput, "link_invalid"))
+      .addError(declared(Conflict, "email_taken"))
+      .addError(declared(Gone, "link_expired"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "No token, no X-CommunityId: completes a link from `{publicBaseUrl}/confirm-email?id=…&token=…` (`id` is the account id). An e-mail change link makes the new address the login e-mail, verified, and closes the account's other open links (sent to the old address) but the undo links; a verification link verifies the current address; an undo link (sent to the old address with the change's notice, valid 7 days, usable before or after the change was confirmed) gives the login back to that address, verified, closes the account's other open links (a pending change too) and ends every session and OAuth grant of the account (the holder then resets the password through recovery). 400 for a wrong token, 410 for a used or expired link (or a verification link of an address the account no longer has), 409 when another account took the address meanwhile. Answers the address now confirmed."
@@ -160,8 +171,9 @@ export class IdentityApi extends HttpApiGroup.make("identity")
   .add(
     HttpApiEndpoint.post("verifyEmail", "/auth/verify-email")
       .addSuccess(Ok(Schema.Null))
+      .addError(declared(Unauthenticated, "token_invalid"))
+      .addError(WriteRefused)
       .annotate(RateLimitPolicy, "verifyEmail")
-      .addError(Unauthorized)
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,
@@ -173,8 +185,8 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.get("sessions", "/auth/sessions")
       .setUrlParams(PageQuery)
       .addSuccess(Page(SessionView))
-      .addError(BadRequest)
-      .addError(Unauthorized)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(ParametersRefused)
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,
@@ -186,9 +198,9 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.del("endSession", "/auth/sessions/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Unauthorized)
-      .addError(NotFound)
+      .addError(declared(NotFound, "session_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,
@@ -199,7 +211,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
   .add(
     HttpApiEndpoint.post("logout", "/auth/logout")
       .addSuccess(Ok(Schema.Null))
-      .addError(Unauthorized)
+      .addError(WriteRefused)
       .middleware(Authenticated)
       .annotate(OpenApi.Description, "Ends the current session (the request's token). OAuth grants stay.")
       .annotate(OpenApi.Summary, "Sign out")
@@ -208,8 +220,8 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.post("logoutAll", "/auth/logout-all")
       .setPayload(LogoutAllPayload)
       .addSuccess(Ok(Ended))
-      .addError(BadRequest)
-      .addError(Unauthorized)
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,
@@ -221,10 +233,10 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.del("endAccountSessions", "/admin/accounts/:id/sessions")
       .setPath(IdParam)
       .addSuccess(Ok(Ended))
-      .addError(BadRequest)
-      .addError(Unauthorized)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(declared(NotFound, "account_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,

@@ -1,10 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Forbidden, InvalidInput, NotFound } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { MemberScope } from "../http/Security"
 import { Scope } from "./Api"
 
@@ -52,7 +54,8 @@ export class OAuthConnectionsApi extends HttpApiGroup.make("oauthConnections")
     HttpApiEndpoint.get("list", "/oauth/connections")
       .setUrlParams(PageQuery)
       .addSuccess(Page(Connection))
-      .addError(BadRequest)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(ParametersRefused)
       .annotate(OpenApi.Summary, "Connected assistants")
       .annotate(
         OpenApi.Description,
@@ -63,9 +66,10 @@ export class OAuthConnectionsApi extends HttpApiGroup.make("oauthConnections")
     HttpApiEndpoint.del("disconnect", "/oauth/connections/:id")
       .setPath(ID)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "connection_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .annotate(OpenApi.Summary, "Disconnect an assistant")
       .annotate(
         OpenApi.Description,
@@ -76,9 +80,9 @@ export class OAuthConnectionsApi extends HttpApiGroup.make("oauthConnections")
     HttpApiEndpoint.get("diagnostics", "/oauth/connections/:id/diagnostics")
       .setPath(ID)
       .addSuccess(Ok(Diagnostics))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "connection_not_found"))
+      .addError(ParametersRefused)
       .annotate(OpenApi.Summary, "Connection diagnostics")
       .annotate(
         OpenApi.Description,
@@ -89,8 +93,9 @@ export class OAuthConnectionsApi extends HttpApiGroup.make("oauthConnections")
     HttpApiEndpoint.get("audit", "/oauth/audit")
       .setUrlParams(PageQuery)
       .addSuccess(Page(AuditEntry))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
       .annotate(OpenApi.Summary, "MCP audit of the community")
       .annotate(
         OpenApi.Description,
@@ -98,6 +103,5 @@ export class OAuthConnectionsApi extends HttpApiGroup.make("oauthConnections")
       )
   )
   .middleware(MemberScope)
-  .addError(Unauthorized)
   .prefix("/api")
 {}

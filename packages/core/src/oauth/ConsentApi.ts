@@ -1,10 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, NotFound } from "../domain/AppError"
 import { Ok } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { Body } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { Role } from "../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { Authenticated } from "../http/Security"
 import { Scope } from "./Api"
 
@@ -35,9 +37,9 @@ export class OAuthConsentApi extends HttpApiGroup.make("oauthConsent")
     HttpApiEndpoint.get("info", "/oauth/authorize/info")
       .setUrlParams(Schema.Struct({ request_id: Uuid }))
       .addSuccess(Ok(RequestInfo))
-      .addError(BadRequest)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(NotFound, "request_not_found"))
+      .addError(declared(Conflict, "request_decided"))
+      .addError(ParametersRefused)
       .annotate(OpenApi.Summary, "Consent screen data")
       .annotate(
         OpenApi.Description,
@@ -48,10 +50,11 @@ export class OAuthConsentApi extends HttpApiGroup.make("oauthConsent")
     HttpApiEndpoint.post("consent", "/oauth/authorize/consent")
       .setPayload(ConsentBody)
       .addSuccess(Ok(Redirect))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "not_member"))
+      .addError(declared(NotFound, "request_not_found"))
+      .addError(declared(Conflict, "request_decided"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(OpenApi.Summary, "Allow: bind the assistant to a community")
       .annotate(
         OpenApi.Description,
@@ -62,9 +65,10 @@ export class OAuthConsentApi extends HttpApiGroup.make("oauthConsent")
     HttpApiEndpoint.post("deny", "/oauth/authorize/deny")
       .setPayload(DenyBody)
       .addSuccess(Ok(Redirect))
-      .addError(BadRequest)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(NotFound, "request_not_found"))
+      .addError(declared(Conflict, "request_decided"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(OpenApi.Summary, "Deny the request")
       .annotate(
         OpenApi.Description,
@@ -72,6 +76,5 @@ export class OAuthConsentApi extends HttpApiGroup.make("oauthConsent")
       )
   )
   .middleware(Authenticated)
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,12 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Forbidden, InvalidInput, NotFound } from "../domain/AppError"
 import { isStorableDay } from "../domain/DateRange"
 import { Ok } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { TimeZone, Trimmed } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { Currency } from "../domain/Money"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { ParametersRefused } from "../http/requestFailures"
 import { MemberScope } from "../http/Security"
 
 const IsoDate = Trimmed(10, "must be an ISO 8601 date such as 2026-11-01").pipe(
@@ -104,8 +106,7 @@ const report = <const Name extends string, const Path extends `/${string}`, cons
   HttpApiEndpoint.get(name, path)
     .setUrlParams(ReportQuery)
     .addSuccess(Ok(Schema.Struct({ ...head, ...fields })))
-    .addError(BadRequest)
-    .addError(Forbidden)
+    .addError(ParametersRefused)
     .annotate(OpenApi.Description, `${READERS} ${description} ${RANGE}`)
 
 export class ReportsApi extends HttpApiGroup.make("reports")
@@ -121,6 +122,8 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       { currency: Schema.String, ...Sales },
       "Sales from the ledger (checkout sales and subscription renewals alike), in minor units of `currency` (default the community's): per period `sales` (paid charges), `gross` (what buyers paid, interest included), `fees` (platform), `interest` (installments), `net` (credited to the community), `refunds` (money given back) and `refundCount`; `byMethod` gives the gross per payment method (`OTHER`: sales recorded before methods were kept). Totals add `byMethod` with every figure per method."
     )
+      .addError(declared(InvalidInput, "outside_years", "period_order", "too_long", "too_many_periods"))
+      .addError(declared(Forbidden, "role_required"))
       .annotate(OpenApi.Summary, "Sales report")
   )
   .add(
@@ -130,6 +133,8 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       { currency: Schema.String, ...Subscriptions },
       "Per period: `new` (started), `churned` (canceled), `active` (running at the period's end) and `mrr` (their monthly recurring revenue at the period's end: each subscription's price over its interval's months, summed as a yearly figure and divided by 12 once, half-even; in `currency`). Totals: new and churned summed, active and mrr of the last period, and `byStatus` (how many subscriptions are in each status now)."
     )
+      .addError(declared(InvalidInput, "outside_years", "period_order", "too_long", "too_many_periods"))
+      .addError(declared(Forbidden, "role_required"))
       .annotate(OpenApi.Summary, "Subscriptions report")
   )
   .add(
@@ -139,6 +144,8 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       Members,
       "Per period: `joined` (profiles that became active members), `left` (removed), `total` (members at the period's end) and `active` (distinct members who posted, commented or reacted)."
     )
+      .addError(declared(InvalidInput, "outside_years", "period_order", "too_long", "too_many_periods"))
+      .addError(declared(Forbidden, "role_required"))
       .annotate(OpenApi.Summary, "Members report")
   )
   .add(
@@ -148,6 +155,8 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       Engagement,
       "Per period: `posts` (status and content posts), `comments`, `reactions` and `activeMembers` (distinct members who did any of them); deleted posts and comments do not count. `totals.activeMembers` adds the periods up."
     )
+      .addError(declared(InvalidInput, "outside_years", "period_order", "too_long", "too_many_periods"))
+      .addError(declared(Forbidden, "role_required"))
       .annotate(OpenApi.Summary, "Engagement report")
   )
   .add(
@@ -157,6 +166,8 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       Events,
       "Per period: `events` (events starting), `participants` (sign-ups, going or waitlisted, not cancelled) and `attendance` (check-ins)."
     )
+      .addError(declared(InvalidInput, "outside_years", "period_order", "too_long", "too_many_periods"))
+      .addError(declared(Forbidden, "role_required"))
       .annotate(OpenApi.Summary, "Events report")
   )
   .add(
@@ -166,6 +177,8 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       Courses,
       "Per period: `enrollments`, `lessonCompletions` and `completions` (learners who completed a course's last lesson)."
     )
+      .addError(declared(InvalidInput, "outside_years", "period_order", "too_long", "too_many_periods"))
+      .addError(declared(Forbidden, "role_required"))
       .annotate(OpenApi.Summary, "Courses report")
   )
   .add(
@@ -183,6 +196,8 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       },
       "Every report above in one request, on the same periods: `sales`, `subscriptions`, `members`, `engagement`, `events`, `courses`, each with its `series` and `totals`."
     )
+      .addError(declared(InvalidInput, "outside_years", "period_order", "too_long", "too_many_periods"))
+      .addError(declared(Forbidden, "role_required"))
       .annotate(OpenApi.Summary, "Overview report")
   )
   .add(
@@ -197,9 +212,10 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           totals: Schema.Struct(activityFields)
         }))
       )
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "outside_years", "period_order", "too_long", "too_many_periods"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "profile_not_found"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         `${READERS} One member's activity per period: \`posts\`, \`comments\`, \`reactions\`, \`eventsJoined\`, \`attendance\` (check-ins), \`eventsHosted\`, \`enrollments\`, \`lessonCompletions\`, \`completions\`. A profile of another community answers 404. ${RANGE}`
@@ -210,8 +226,9 @@ export class ReportsApi extends HttpApiGroup.make("reports")
     HttpApiEndpoint.get("emailStats", "/emails/stats")
       .setUrlParams(EmailStatsQuery)
       .addSuccess(Ok(EmailStats))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "period_order"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         "Owner or admin (spec §5; 403 `Função necessária: owner ou admin. Sua função: …` otherwise, finance included). The community's e-mails from the outbox: `sent` (written to the outbox), `delivered` (handed to the mail server), `failed` (given up after 5 attempts), `pending` (waiting), in total and `byKind` (`invite`, `receipt`, `sale`, `refund`, …). `from` and `to` (ISO dates, UTC days, both included) bound the time the e-mails were written."
@@ -219,6 +236,5 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .annotate(OpenApi.Summary, "E-mail delivery statistics")
   )
   .middleware(MemberScope)
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -4,7 +4,7 @@ import { Ok } from "../domain/Envelope"
 import { Trimmed } from "../domain/Fields"
 import { MAX_LIMIT, PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Unauthorized } from "../http/ApiErrors"
+import { ParametersRefused } from "../http/requestFailures"
 import { PublicScope } from "../http/Security"
 import { searchTypes } from "./types"
 
@@ -33,7 +33,7 @@ export class SearchApi extends HttpApiGroup.make("search")
     HttpApiEndpoint.get("search", "/search")
       .setUrlParams(SearchQuery)
       .addSuccess(Ok(Schema.Array(SearchResult)))
-      .addError(BadRequest)
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -41,6 +41,5 @@ export class SearchApi extends HttpApiGroup.make("search")
       )
       .annotate(OpenApi.Summary, "Search the community")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

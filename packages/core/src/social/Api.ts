@@ -1,12 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { RateLimitPolicy } from "../api/rateLimitHeaders"
+import { Forbidden, InvalidInput, NotFound, RateLimited, Unauthenticated } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { Body, HttpUrl, Name, Trimmed } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { DeferredMemberScope, MemberScope, PublicScope } from "../http/Security"
 import { commentableTypes, MAX_ATTACHMENTS, MAX_BODY, reactionTypes } from "./kinds"
 
@@ -109,9 +111,10 @@ export class StatusApi extends HttpApiGroup.make("status")
       .setPath(StatusIdParam)
       .setPayload(StatusInput)
       .addSuccess(Ok(StatusPost))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "author_or_staff_required", "role_required"))
+      .addError(declared(NotFound, "status_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF_EDITS} Replaces the body (mentions are resolved again).`)
       .annotate(OpenApi.Summary, "Edit a status post")
   )
@@ -119,9 +122,10 @@ export class StatusApi extends HttpApiGroup.make("status")
     HttpApiEndpoint.del("remove", "/status/:id")
       .setPath(StatusIdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "author_or_staff_required"))
+      .addError(declared(NotFound, "status_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} Soft delete: the post disappears from lists and the feed.`)
       .annotate(OpenApi.Summary, "Delete a status post")
   )
@@ -130,8 +134,20 @@ export class StatusApi extends HttpApiGroup.make("status")
       .setPath(StatusIdParam)
       .setPayload(ReactionInput)
       .addSuccess(Ok(ReactionState))
-      .addError(BadRequest)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(
+        declared(
+          NotFound,
+          "comment_not_found",
+          "content_not_found",
+          "course_not_found",
+          "social_item_not_found",
+          "space_unknown",
+          "status_not_found"
+        )
+      )
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(OpenApi.Description, `Member. ${REACTIONS}`)
       .annotate(OpenApi.Summary, "React to a status post")
   )
@@ -140,10 +156,23 @@ export class StatusApi extends HttpApiGroup.make("status")
       .setPath(StatusIdParam)
       .setPayload(CommentInput)
       .addSuccess(Ok(Comment), { status: 201 })
+      .addError(declared(InvalidInput, "parent_other_item", "reply_depth"))
+      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(
+        declared(
+          NotFound,
+          "comment_not_found",
+          "content_not_found",
+          "course_not_found",
+          "social_item_not_found",
+          "space_unknown",
+          "status_not_found"
+        )
+      )
+      .addError(declared(RateLimited, "rate_limited"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(RateLimitPolicy, "posting")
-      .addError(TooManyRequests)
-      .addError(BadRequest)
-      .addError(NotFound)
       .annotate(
         OpenApi.Description,
         `Member. \`body\` 1 to 5000 characters. Replies are one level deep: \`parentId\` must name a top-level comment of the same post; a reply to a reply, or a comment of another item, answers 400 (param \`parentId\`); an unknown or deleted parent 404. ${MENTIONS}`
@@ -155,8 +184,20 @@ export class StatusApi extends HttpApiGroup.make("status")
       .setPath(StatusIdParam)
       .setUrlParams(PageQuery)
       .addSuccess(Page(Comment))
-      .addError(BadRequest)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(
+        declared(
+          NotFound,
+          "comment_not_found",
+          "content_not_found",
+          "course_not_found",
+          "social_item_not_found",
+          "space_unknown",
+          "status_not_found"
+        )
+      )
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         "Member. Comments in threads, oldest first: each top-level comment followed by its replies (`parentId` set), each with reactions by type and the caller's own. Keyset pagination (`limit`, `cursor`)."
@@ -168,9 +209,20 @@ export class StatusApi extends HttpApiGroup.make("status")
       .setPath(CommentParams)
       .setPayload(CommentChanges)
       .addSuccess(Ok(Comment))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "author_or_staff_required", "role_required", "space_content_forbidden"))
+      .addError(
+        declared(
+          NotFound,
+          "comment_not_found",
+          "content_not_found",
+          "course_not_found",
+          "social_item_not_found",
+          "space_unknown",
+          "status_not_found"
+        )
+      )
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF_EDITS} A comment not of that post: 404.`)
       .annotate(OpenApi.Summary, "Edit a comment")
   )
@@ -178,9 +230,20 @@ export class StatusApi extends HttpApiGroup.make("status")
     HttpApiEndpoint.del("removeComment", "/status/:statusId/comment/:commentId")
       .setPath(CommentParams)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "author_or_staff_required", "space_content_forbidden"))
+      .addError(
+        declared(
+          NotFound,
+          "comment_not_found",
+          "content_not_found",
+          "course_not_found",
+          "social_item_not_found",
+          "space_unknown",
+          "status_not_found"
+        )
+      )
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .annotate(OpenApi.Description, `${AUTHOR_OR_STAFF} Soft delete; a top-level comment takes its replies with it.`)
       .annotate(OpenApi.Summary, "Delete a comment")
   )
@@ -189,8 +252,20 @@ export class StatusApi extends HttpApiGroup.make("status")
       .setPath(CommentParams)
       .setPayload(ReactionInput)
       .addSuccess(Ok(ReactionState))
-      .addError(BadRequest)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(
+        declared(
+          NotFound,
+          "comment_not_found",
+          "content_not_found",
+          "course_not_found",
+          "social_item_not_found",
+          "space_unknown",
+          "status_not_found"
+        )
+      )
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         `Member. Adds, changes or removes the caller's reaction on a comment of that post. ${REACTIONS}`
@@ -202,10 +277,14 @@ export class StatusApi extends HttpApiGroup.make("status")
     HttpApiEndpoint.post("create", "/status")
       .setPayload(StatusInput)
       .addSuccess(StatusCreated, { status: 201 })
+      .addError(declared(InvalidInput, "acting_profile_invalid", "community_header_missing", "community_mismatch"))
+      .addError(declared(Unauthenticated, "token_invalid", "token_required"))
+      .addError(declared(Forbidden, "acting_profile_forbidden", "not_member"))
+      .addError(declared(NotFound, "acting_profile_not_found"))
+      .addError(declared(RateLimited, "rate_limited"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(RateLimitPolicy, "posting")
-      .addError(TooManyRequests)
-      .addError(BadRequest)
-      .addError(Forbidden)
       // The membership is read in the post's own insert: one statement (spec order of answers kept).
       .middleware(DeferredMemberScope)
       .annotate(
@@ -218,7 +297,8 @@ export class StatusApi extends HttpApiGroup.make("status")
     HttpApiEndpoint.get("list", "/status")
       .setUrlParams(PageQuery)
       .addSuccess(Page(StatusPost))
-      .addError(BadRequest)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -226,7 +306,6 @@ export class StatusApi extends HttpApiGroup.make("status")
       )
       .annotate(OpenApi.Summary, "List status posts")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}
 
@@ -239,10 +318,23 @@ export class ContentApi extends HttpApiGroup.make("content")
     HttpApiEndpoint.post("create", "/content")
       .setPayload(ContentInput)
       .addSuccess(Ok(ContentPost), { status: 201 })
+      .addError(declared(InvalidInput, "not_a_feed_space", "space_id_required", "space_not_found"))
+      .addError(declared(Forbidden, "posting_staff_only", "space_content_forbidden"))
+      .addError(
+        declared(
+          NotFound,
+          "comment_not_found",
+          "content_not_found",
+          "course_not_found",
+          "social_item_not_found",
+          "space_unknown",
+          "status_not_found"
+        )
+      )
+      .addError(declared(RateLimited, "rate_limited"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(RateLimitPolicy, "posting")
-      .addError(TooManyRequests)
-      .addError(BadRequest)
-      .addError(Forbidden)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -254,9 +346,19 @@ export class ContentApi extends HttpApiGroup.make("content")
     HttpApiEndpoint.get("detail", "/content/:id")
       .setPath(Schema.Struct({ id: Uuid }))
       .addSuccess(Ok(ContentPost))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(
+        declared(
+          NotFound,
+          "comment_not_found",
+          "content_not_found",
+          "course_not_found",
+          "social_item_not_found",
+          "space_unknown",
+          "status_not_found"
+        )
+      )
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -264,6 +366,5 @@ export class ContentApi extends HttpApiGroup.make("content")
       )
       .annotate(OpenApi.Summary, "Get a content post")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,11 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
 import { Body, Name } from "../domain/Fields"
 import { IdParam, Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { MemberScope, PublicScope } from "../http/Security"
 import { availableModuleIds, moduleIds } from "./Modules"
 
@@ -108,7 +110,8 @@ export class SectionsApi extends HttpApiGroup.make("sections")
     HttpApiEndpoint.get("list", "/sections")
       .setUrlParams(PageQuery)
       .addSuccess(Page(Section))
-      .addError(BadRequest)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -121,8 +124,10 @@ export class SectionsApi extends HttpApiGroup.make("sections")
     HttpApiEndpoint.post("create", "/sections")
       .setPayload(Body(SectionFields))
       .addSuccess(Ok(Section), { status: 201 })
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "section_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -134,8 +139,10 @@ export class SectionsApi extends HttpApiGroup.make("sections")
     HttpApiEndpoint.post("reorder", "/sections/reorder")
       .setPayload(Body({ ids: ReorderIds }))
       .addSuccess(Ok(Schema.Array(Section)))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "sections_reorder_mismatch"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -148,7 +155,8 @@ export class SectionsApi extends HttpApiGroup.make("sections")
     HttpApiEndpoint.get("get", "/sections/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Section))
-      .addError(NotFound)
+      .addError(declared(NotFound, "section_not_found"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(OpenApi.Description, "Public. A section the caller may see (as in the list); 404 otherwise.")
       .annotate(OpenApi.Summary, "Get a section")
@@ -158,9 +166,11 @@ export class SectionsApi extends HttpApiGroup.make("sections")
       .setPath(IdParam)
       .setPayload(Body({ title: Schema.optional(SectionFields.title), visibility: SectionFields.visibility }))
       .addSuccess(Ok(Section))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "section_more_closed"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "section_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -173,9 +183,11 @@ export class SectionsApi extends HttpApiGroup.make("sections")
     HttpApiEndpoint.del("remove", "/sections/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "section_not_found"))
+      .addError(declared(Conflict, "section_has_spaces"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -184,7 +196,6 @@ export class SectionsApi extends HttpApiGroup.make("sections")
       )
       .annotate(OpenApi.Summary, "Delete a section")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}
 
@@ -198,7 +209,8 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
     HttpApiEndpoint.get("list", "/spaces")
       .setUrlParams(Schema.Struct({ ...PageQuery.fields, sectionId: Schema.optional(Uuid) }))
       .addSuccess(Page(Space))
-      .addError(BadRequest)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -221,8 +233,11 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
     HttpApiEndpoint.post("create", "/spaces")
       .setPayload(Body(SpaceFields))
       .addSuccess(Ok(Space), { status: 201 })
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "access_grant_unknown", "section_of_space_not_found", "space_more_open"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "space_unknown"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -235,8 +250,10 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
     HttpApiEndpoint.post("reorder", "/spaces/reorder")
       .setPayload(Body({ sectionId: SpaceFields.sectionId, ids: ReorderIds }))
       .addSuccess(Ok(Schema.Array(Space)))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "section_of_space_not_found", "spaces_reorder_mismatch"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -249,7 +266,8 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
     HttpApiEndpoint.get("get", "/spaces/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Space))
-      .addError(NotFound)
+      .addError(declared(NotFound, "space_unknown"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(OpenApi.Description, `Public. A space the caller may see; 404 otherwise. ${VISIBILITY_RULES}`)
       .annotate(OpenApi.Summary, "Get a space")
@@ -261,9 +279,11 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
         Body({ ...SpaceFields, title: Schema.optional(SpaceFields.title), module: Schema.optional(ModuleId) })
       )
       .addSuccess(Ok(Space))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "access_grant_unknown", "section_of_space_not_found", "space_more_open"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "space_unknown"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -276,9 +296,11 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
     HttpApiEndpoint.del("remove", "/spaces/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "space_unknown"))
+      .addError(declared(Conflict, "space_has_content"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -286,6 +308,5 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
       )
       .annotate(OpenApi.Summary, "Delete a space")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

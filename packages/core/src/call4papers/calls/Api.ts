@@ -1,5 +1,4 @@
 import { HttpApiGroup, OpenApi } from "@effect/platform"
-import { Unauthorized } from "../../http/ApiErrors"
 import {
   acceptOwner,
   acceptReviewer,
@@ -63,6 +62,5 @@ export class CallsApi extends HttpApiGroup.make("call4papersCalls")
   .add(removeOwner)
   .add(acceptOwner)
   .add(declineOwner)
-  .addError(Unauthorized)
   .prefix("/api")
 {}

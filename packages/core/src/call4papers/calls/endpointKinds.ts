@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Ok } from "../../domain/Envelope"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../../http/ApiErrors"
+import { ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope } from "../../http/Security"
 import { Call, CallIdParam } from "./schemas"
 export const ORGANISER =
@@ -12,10 +12,8 @@ export const lifecycle = <const Name extends string>(name: Name, path: string, m
   HttpApiEndpoint.post(name, `/call4papers/:id/${path}`)
     .setPath(CallIdParam)
     .addSuccess(Ok(Call))
-    .addError(BadRequest)
-    .addError(Forbidden)
-    .addError(NotFound)
-    .addError(Conflict)
+    .addError(ParametersRefused)
+    .addError(WriteRefused)
     .middleware(MemberScope)
     .annotate(
       OpenApi.Description,

@@ -1,8 +1,10 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { CreatedId, Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { PageQuery } from "../../domain/Pagination"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope } from "../../http/Security"
 import { ORGANISER } from "./endpointKinds"
 import {
@@ -20,8 +22,8 @@ import {
 export const myInvitations = HttpApiEndpoint.get("myInvitations", "/call4papers/me/invitations")
   .setUrlParams(PageQuery)
   .addSuccess(Page(Invitation))
-  .addError(BadRequest)
-  .addError(Forbidden)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -33,9 +35,10 @@ export const reviewers = HttpApiEndpoint.get("reviewers", "/call4papers/tracks/:
   .setPath(TrackIdParam)
   .setUrlParams(PageQuery)
   .addSuccess(Page(Reviewer))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found", "track_not_found"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -47,10 +50,12 @@ export const inviteReviewer = HttpApiEndpoint.post("inviteReviewer", "/call4pape
   .setPath(TrackIdParam)
   .setPayload(Invitee)
   .addSuccess(Ok(CreatedId), { status: 201 })
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(InvalidInput, "profile_not_found"))
+  .addError(declared(Forbidden, "email_not_verified", "organiser_required"))
+  .addError(declared(NotFound, "call_not_found", "track_not_found"))
+  .addError(declared(Conflict, "already_reviewer"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -61,9 +66,10 @@ export const inviteReviewer = HttpApiEndpoint.post("inviteReviewer", "/call4pape
 export const removeReviewer = HttpApiEndpoint.del("removeReviewer", "/call4papers/track-reviewers/:reviewerId")
   .setPath(ReviewerIdParam)
   .addSuccess(Ok(Schema.Null))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found", "reviewer_not_found"))
+  .addError(ParametersRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(OpenApi.Description, `${ORGANISER} The reviewer may also remove themself (step down).`)
   .annotate(OpenApi.Summary, "Remove a track reviewer")
@@ -71,10 +77,11 @@ export const removeReviewer = HttpApiEndpoint.del("removeReviewer", "/call4paper
 export const acceptReviewer = HttpApiEndpoint.post("acceptReviewer", "/call4papers/track-reviewers/:reviewerId/accept")
   .setPath(ReviewerIdParam)
   .addSuccess(Ok(Reviewer))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(Forbidden, "invitation_not_yours"))
+  .addError(declared(NotFound, "reviewer_not_found"))
+  .addError(declared(Conflict, "invitation_move"))
+  .addError(ParametersRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -88,10 +95,11 @@ export const declineReviewer = HttpApiEndpoint.post(
 )
   .setPath(ReviewerIdParam)
   .addSuccess(Ok(Reviewer))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(Forbidden, "invitation_not_yours"))
+  .addError(declared(NotFound, "reviewer_not_found"))
+  .addError(declared(Conflict, "invitation_move"))
+  .addError(ParametersRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(OpenApi.Description, "The invited person only: `pending -> declined` (409 once answered).")
   .annotate(OpenApi.Summary, "Decline a reviewer invitation")
@@ -100,9 +108,10 @@ export const owners = HttpApiEndpoint.get("owners", "/call4papers/:id/owners")
   .setPath(CallIdParam)
   .setUrlParams(PageQuery)
   .addSuccess(Page(Owner))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -114,10 +123,12 @@ export const inviteOwner = HttpApiEndpoint.post("inviteOwner", "/call4papers/:id
   .setPath(CallIdParam)
   .setPayload(Invitee)
   .addSuccess(Ok(CreatedId), { status: 201 })
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(InvalidInput, "profile_not_found"))
+  .addError(declared(Forbidden, "email_not_verified", "organiser_required"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(declared(Conflict, "already_owner"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -128,9 +139,10 @@ export const inviteOwner = HttpApiEndpoint.post("inviteOwner", "/call4papers/:id
 export const removeOwner = HttpApiEndpoint.del("removeOwner", "/call4papers/owners/:ownerId")
   .setPath(OwnerIdParam)
   .addSuccess(Ok(Schema.Null))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found", "owner_not_found"))
+  .addError(ParametersRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(OpenApi.Description, `${ORGANISER} An owner may also remove themself (step down).`)
   .annotate(OpenApi.Summary, "Remove a call owner")
@@ -138,10 +150,11 @@ export const removeOwner = HttpApiEndpoint.del("removeOwner", "/call4papers/owne
 export const acceptOwner = HttpApiEndpoint.post("acceptOwner", "/call4papers/owners/:ownerId/accept")
   .setPath(OwnerIdParam)
   .addSuccess(Ok(Owner))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(Forbidden, "invitation_not_yours"))
+  .addError(declared(NotFound, "owner_not_found"))
+  .addError(declared(Conflict, "invitation_move"))
+  .addError(ParametersRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -152,10 +165,11 @@ export const acceptOwner = HttpApiEndpoint.post("acceptOwner", "/call4papers/own
 export const declineOwner = HttpApiEndpoint.post("declineOwner", "/call4papers/owners/:ownerId/decline")
   .setPath(OwnerIdParam)
   .addSuccess(Ok(Owner))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(Forbidden, "invitation_not_yours"))
+  .addError(declared(NotFound, "owner_not_found"))
+  .addError(declared(Conflict, "invitation_move"))
+  .addError(ParametersRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(OpenApi.Description, "The invited person only: `pending -> declined` (409 once answered).")
   .annotate(OpenApi.Summary, "Decline a call owner invitation")

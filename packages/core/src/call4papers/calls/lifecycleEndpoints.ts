@@ -1,8 +1,10 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body } from "../../domain/Fields"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope, PublicScope } from "../../http/Security"
 import { lifecycle, ORGANISER, SEE_CALL } from "./endpointKinds"
 import { Call, CallChanges, CallDetail, CallIdParam, CallStatus, NewCall } from "./schemas"
@@ -11,9 +13,12 @@ import { Call, CallChanges, CallDetail, CallIdParam, CallStatus, NewCall } from 
 export const open = HttpApiEndpoint.post("open", "/call4papers")
   .setPayload(NewCall)
   .addSuccess(Ok(Call), { status: 201 })
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(Conflict)
+  .addError(declared(InvalidInput, "call_dates_order", "not_a_call_space", "space_id_required", "space_not_found"))
+  .addError(declared(Forbidden, "email_not_verified", "role_required", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(declared(Conflict, "slug_taken"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -24,9 +29,9 @@ export const open = HttpApiEndpoint.post("open", "/call4papers")
 export const detail = HttpApiEndpoint.get("detail", "/call4papers/:id")
   .setPath(CallIdParam)
   .addSuccess(Ok(CallDetail))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(PublicScope)
   .annotate(
     OpenApi.Description,
@@ -38,10 +43,12 @@ export const update = HttpApiEndpoint.put("update", "/call4papers/:id")
   .setPath(CallIdParam)
   .setPayload(CallChanges)
   .addSuccess(Ok(Call))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(InvalidInput, "call_dates_order"))
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(declared(Conflict, "slug_taken"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -52,9 +59,10 @@ export const update = HttpApiEndpoint.put("update", "/call4papers/:id")
 export const remove = HttpApiEndpoint.del("remove", "/call4papers/:id")
   .setPath(CallIdParam)
   .addSuccess(Ok(Schema.Null))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(ParametersRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -66,10 +74,11 @@ export const setStatus = HttpApiEndpoint.patch("setStatus", "/call4papers/:id/st
   .setPath(CallIdParam)
   .setPayload(Body({ status: CallStatus }))
   .addSuccess(Ok(Call))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(declared(Conflict, "call_status_move"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -82,6 +91,9 @@ export const publish = lifecycle(
   "publish",
   "`draft -> published`: the call is seen by everyone who may read its space and takes submissions (inside `opensAt`/`closesAt` when set)."
 )
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(declared(Conflict, "call_move_refused"))
   .annotate(OpenApi.Summary, "Publish a call")
 
 export const unpublish = lifecycle(
@@ -89,15 +101,24 @@ export const unpublish = lifecycle(
   "unpublish",
   "`published -> draft` (spec §3): hidden again from everyone but its organisers."
 )
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(declared(Conflict, "call_move_refused"))
   .annotate(OpenApi.Summary, "Unpublish a call")
 
 export const close = lifecycle("close", "close", "`published -> closed`: still visible, takes no more submissions.")
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(declared(Conflict, "call_move_refused"))
   .annotate(
     OpenApi.Summary,
     "Close a call"
   )
 
-export const reopen = lifecycle("reopen", "reopen", "`closed -> published`: takes submissions again.").annotate(
-  OpenApi.Summary,
-  "Reopen a call"
-)
+export const reopen = lifecycle("reopen", "reopen", "`closed -> published`: takes submissions again.")
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(declared(Conflict, "call_move_refused")).annotate(
+    OpenApi.Summary,
+    "Reopen a call"
+  )

@@ -1,7 +1,9 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
+import { Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body } from "../../domain/Fields"
-import { BadRequest, Forbidden, NotFound } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope, PublicScope } from "../../http/Security"
 import { SEE_CALL } from "./endpointKinds"
 import { Call, CallDetail, CallQuery, SlugParam, SpaceConfig, SpaceIdParam, SpaceMode } from "./schemas"
@@ -10,8 +12,9 @@ import { Call, CallDetail, CallQuery, SlugParam, SpaceConfig, SpaceIdParam, Spac
 export const spaceConfig = HttpApiEndpoint.get("spaceConfig", "/call4papers/spaces/:spaceId")
   .setPath(SpaceIdParam)
   .addSuccess(Ok(SpaceConfig))
-  .addError(BadRequest)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "space_content_forbidden"))
+  .addError(declared(NotFound, "not_a_call_space", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(PublicScope)
   .annotate(
     OpenApi.Description,
@@ -23,9 +26,10 @@ export const configureSpace = HttpApiEndpoint.put("configureSpace", "/call4paper
   .setPath(SpaceIdParam)
   .setPayload(Body({ mode: SpaceMode }))
   .addSuccess(Ok(SpaceConfig))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "role_required", "space_content_forbidden"))
+  .addError(declared(NotFound, "not_a_call_space", "space_unknown"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(OpenApi.Description, "Owner, admin or moderator. Sets the space mode (`organisers` or `members`).")
   .annotate(OpenApi.Summary, "Configure a call-for-papers space")
@@ -34,9 +38,10 @@ export const spaceCalls = HttpApiEndpoint.get("spaceCalls", "/call4papers/spaces
   .setPath(SpaceIdParam)
   .setUrlParams(CallQuery)
   .addSuccess(Page(Call))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(Forbidden, "space_content_forbidden"))
+  .addError(declared(NotFound, "not_a_call_space", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(PublicScope)
   .annotate(
     OpenApi.Description,
@@ -47,9 +52,9 @@ export const spaceCalls = HttpApiEndpoint.get("spaceCalls", "/call4papers/spaces
 export const callBySlug = HttpApiEndpoint.get("callBySlug", "/call4papers/spaces/:spaceId/calls/:slug")
   .setPath(SlugParam)
   .addSuccess(Ok(CallDetail))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_a_call_space", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(PublicScope)
   .annotate(OpenApi.Description, `Public (token optional). A call by its slug in the space. ${SEE_CALL}`)
   .annotate(OpenApi.Summary, "Get a call by slug")

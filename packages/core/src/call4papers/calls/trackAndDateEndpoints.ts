@@ -1,8 +1,10 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { PageQuery } from "../../domain/Pagination"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope, PublicScope } from "../../http/Security"
 import { ORGANISER, SEE_CALL } from "./endpointKinds"
 import {
@@ -22,9 +24,10 @@ export const tracks = HttpApiEndpoint.get("tracks", "/call4papers/:id/tracks")
   .setPath(CallIdParam)
   .setUrlParams(PageQuery)
   .addSuccess(Page(Track))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(Forbidden, "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(PublicScope)
   .annotate(OpenApi.Description, `Public (token optional). The call's tracks by position. ${SEE_CALL}`)
   .annotate(OpenApi.Summary, "List a call's tracks")
@@ -33,10 +36,11 @@ export const createTrack = HttpApiEndpoint.post("createTrack", "/call4papers/:id
   .setPath(CallIdParam)
   .setPayload(NewTrack)
   .addSuccess(Ok(Track), { status: 201 })
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(declared(Conflict, "track_name_taken"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -48,10 +52,11 @@ export const updateTrack = HttpApiEndpoint.put("updateTrack", "/call4papers/trac
   .setPath(TrackIdParam)
   .setPayload(TrackChanges)
   .addSuccess(Ok(Track))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found", "track_not_found"))
+  .addError(declared(Conflict, "track_name_taken"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -62,9 +67,10 @@ export const updateTrack = HttpApiEndpoint.put("updateTrack", "/call4papers/trac
 export const removeTrack = HttpApiEndpoint.del("removeTrack", "/call4papers/tracks/:trackId")
   .setPath(TrackIdParam)
   .addSuccess(Ok(Schema.Null))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found", "track_not_found"))
+  .addError(ParametersRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -76,9 +82,10 @@ export const eventDates = HttpApiEndpoint.get("eventDates", "/call4papers/:id/ev
   .setPath(CallIdParam)
   .setUrlParams(PageQuery)
   .addSuccess(Page(EventDate))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(Forbidden, "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(PublicScope)
   .annotate(OpenApi.Description, `Public (token optional). The event's days in date order. ${SEE_CALL}`)
   .annotate(OpenApi.Summary, "List a call's event dates")
@@ -87,10 +94,12 @@ export const addEventDate = HttpApiEndpoint.post("addEventDate", "/call4papers/:
   .setPath(CallIdParam)
   .setPayload(NewEventDate)
   .addSuccess(Ok(EventDate), { status: 201 })
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(InvalidInput, "event_times_order"))
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found", "event_date_not_found"))
+  .addError(declared(Conflict, "event_date_taken"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -102,10 +111,12 @@ export const updateEventDate = HttpApiEndpoint.put("updateEventDate", "/call4pap
   .setPath(DateIdParam)
   .setPayload(EventDateChanges)
   .addSuccess(Ok(EventDate))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(InvalidInput, "event_times_order"))
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found", "event_date_not_found"))
+  .addError(declared(Conflict, "event_date_taken"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -116,9 +127,10 @@ export const updateEventDate = HttpApiEndpoint.put("updateEventDate", "/call4pap
 export const removeEventDate = HttpApiEndpoint.del("removeEventDate", "/call4papers/event-dates/:dateId")
   .setPath(DateIdParam)
   .addSuccess(Ok(Schema.Null))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "organiser_required"))
+  .addError(declared(NotFound, "call_not_found", "event_date_not_found"))
+  .addError(ParametersRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(OpenApi.Description, ORGANISER)
   .annotate(OpenApi.Summary, "Delete an event date")

@@ -1,5 +1,4 @@
 import { HttpApiGroup, OpenApi } from "@effect/platform"
-import { Unauthorized } from "../../http/ApiErrors"
 import { ballot, meReviews, review, reviewProgress, reviews, unvote, vote, voteResults } from "./judgingEndpoints"
 import {
   accept,
@@ -61,6 +60,5 @@ export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
   .add(reviewProgress)
   .add(ballot)
   .add(voteResults)
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Ok } from "../../domain/Envelope"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../../http/ApiErrors"
+import { ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope } from "../../http/Security"
 import { CoSpeakerAnswer, Negotiation, Submission, SubmissionIdParam } from "./schemas"
 
@@ -19,10 +19,8 @@ export const move = <const Name extends string>(name: Name, path: string, descri
   HttpApiEndpoint.post(name, `/call4papers/submissions/:sid/${path}`)
     .setPath(SubmissionIdParam)
     .addSuccess(Ok(Submission))
-    .addError(BadRequest)
-    .addError(Forbidden)
-    .addError(NotFound)
-    .addError(Conflict)
+    .addError(ParametersRefused)
+    .addError(WriteRefused)
     .middleware(MemberScope)
     .annotate(OpenApi.Description, `${description} ${MOVE}`)
 
@@ -30,10 +28,8 @@ export const offerMove = <const Name extends string>(name: Name, path: string, d
   HttpApiEndpoint.post(name, `/call4papers/submissions/:sid/${path}`)
     .setPath(SubmissionIdParam)
     .addSuccess(Ok(Negotiation))
-    .addError(BadRequest)
-    .addError(Forbidden)
-    .addError(NotFound)
-    .addError(Conflict)
+    .addError(ParametersRefused)
+    .addError(WriteRefused)
     .middleware(MemberScope)
     .annotate(OpenApi.Description, `${description} ${MOVE}`)
 
@@ -47,10 +43,8 @@ export const coSpeakerAnswer = <const Name extends string>(name: Name, path: str
   HttpApiEndpoint.post(name, `/call4papers/submissions/:sid/co-speaker/${path}`)
     .setPath(SubmissionIdParam)
     .addSuccess(Ok(CoSpeakerAnswer))
-    .addError(BadRequest)
-    .addError(Forbidden)
-    .addError(NotFound)
-    .addError(Conflict)
+    .addError(ParametersRefused)
+    .addError(WriteRefused)
     .middleware(MemberScope)
     .annotate(OpenApi.Description, `${description} ${CONSENT}`)
 

@@ -1,9 +1,11 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body } from "../../domain/Fields"
 import { PageQuery } from "../../domain/Pagination"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope } from "../../http/Security"
 import { ORGANISER, SEE } from "./endpointKinds"
 import {
@@ -24,7 +26,8 @@ import {
 export const meReviews = HttpApiEndpoint.get("meReviews", "/call4papers/me/reviews")
   .setUrlParams(QueueQuery)
   .addSuccess(Page(QueueItem))
-  .addError(BadRequest)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -36,10 +39,11 @@ export const review = HttpApiEndpoint.put("review", "/call4papers/submissions/:s
   .setPath(SubmissionIdParam)
   .setPayload(Body({ score: Score("score"), comment: Schema.optional(Note) }))
   .addSuccess(Ok(OwnReview))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(Forbidden, "not_reviewer", "own_submission_review", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "not_reviewable"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -50,9 +54,9 @@ export const review = HttpApiEndpoint.put("review", "/call4papers/submissions/:s
 export const reviews = HttpApiEndpoint.get("reviews", "/call4papers/submissions/:sid/reviews")
   .setPath(SubmissionIdParam)
   .addSuccess(Ok(Reviews))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "cannot_see", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -64,10 +68,11 @@ export const vote = HttpApiEndpoint.put("vote", "/call4papers/submissions/:sid/v
   .setPath(SubmissionIdParam)
   .setPayload(Body({ vote: Score("vote") }))
   .addSuccess(Ok(Schema.Struct({ submissionId: Schema.String, vote: Schema.Number })))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(Forbidden, "own_submission_vote", "space_content_forbidden", "vote_own_consent"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "not_on_ballot", "voting_off"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -78,10 +83,11 @@ export const vote = HttpApiEndpoint.put("vote", "/call4papers/submissions/:sid/v
 export const unvote = HttpApiEndpoint.del("unvote", "/call4papers/submissions/:sid/vote")
   .setPath(SubmissionIdParam)
   .addSuccess(Ok(Schema.Struct({ submissionId: Schema.String, vote: Schema.Null, removed: Schema.Boolean })))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(Forbidden, "own_submission_vote", "space_content_forbidden", "vote_own_consent"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "not_on_ballot", "voting_off"))
+  .addError(ParametersRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -92,9 +98,9 @@ export const unvote = HttpApiEndpoint.del("unvote", "/call4papers/submissions/:s
 export const reviewProgress = HttpApiEndpoint.get("reviewProgress", "/call4papers/:id/review-progress")
   .setPath(CallIdParam)
   .addSuccess(Ok(ReviewProgress))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "organiser_required", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -106,9 +112,11 @@ export const ballot = HttpApiEndpoint.get("ballot", "/call4papers/:id/votable-su
   .setPath(CallIdParam)
   .setUrlParams(PageQuery)
   .addSuccess(Page(BallotItem))
-  .addError(BadRequest)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(Forbidden, "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "space_unknown"))
+  .addError(declared(Conflict, "voting_off"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -119,9 +127,9 @@ export const ballot = HttpApiEndpoint.get("ballot", "/call4papers/:id/votable-su
 export const voteResults = HttpApiEndpoint.get("voteResults", "/call4papers/:id/vote-results")
   .setPath(CallIdParam)
   .addSuccess(Ok(VoteResults))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "organiser_required", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,

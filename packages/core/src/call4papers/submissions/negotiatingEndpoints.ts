@@ -1,6 +1,8 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok } from "../../domain/Envelope"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../../http/ApiErrors"
+import { declared } from "../../domain/Failure"
+import { ParametersRefused } from "../../http/requestFailures"
 import { MemberScope } from "../../http/Security"
 import { move, NOT_OWN, offerMove, ORGANISER, TERMS } from "./endpointKinds"
 import { Agreement, Decision, Negotiation, OfferTerms, SubmissionIdParam } from "./schemas"
@@ -9,9 +11,9 @@ import { Agreement, Decision, Negotiation, OfferTerms, SubmissionIdParam } from 
 export const negotiation = HttpApiEndpoint.get("negotiation", "/call4papers/submissions/:sid/negotiation")
   .setPath(SubmissionIdParam)
   .addSuccess(Ok(Negotiation))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "only_speaker_or_organiser", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -24,6 +26,20 @@ export const counterOffer = offerMove(
   "counter-offer",
   `${ORGANISER} \`enviada | em_negociacao -> em_negociacao\` with a new open offer of the organisation, answering the speaker's open counter if any; while the organisation's own offer is open: 409 (retract it first). ${NOT_OWN} ${TERMS}`
 ).setPayload(OfferTerms)
+  .addError(declared(InvalidInput, "currency_required", "track_unknown"))
+  .addError(
+    declared(
+      Forbidden,
+      "only_proposer",
+      "only_speaker_or_organiser",
+      "organiser_required",
+      "own_submission_decision",
+      "space_content_forbidden",
+      "speaker_own_consent"
+    )
+  )
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "move_refused", "offer_open_retract_first", "speaker_counter_needs_offer"))
   .annotate(OpenApi.Summary, "Make a counter-offer")
 
 export const retract = offerMove(
@@ -31,6 +47,9 @@ export const retract = offerMove(
   "counter-offer/retract",
   "The author side of the open offer takes it back (the organisation's by an organiser, the speaker's by the proposer; 403 for the other side): `em_negociacao -> enviada`."
 )
+  .addError(declared(Forbidden, "only_speaker_or_organiser", "retract_only_author", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "move_refused", "no_open_offer"))
   .annotate(OpenApi.Summary, "Retract the open offer")
 
 export const speakerCounter = offerMove(
@@ -38,6 +57,20 @@ export const speakerCounter = offerMove(
   "speaker-counter",
   `The proposer answers the organisation's open offer with their own (409 when none is open): \`em_negociacao -> em_negociacao\`. Only the proposer's own token: staff acting as them (X-ProfileId) get 403. ${TERMS}`
 ).setPayload(OfferTerms)
+  .addError(declared(InvalidInput, "currency_required", "track_unknown"))
+  .addError(
+    declared(
+      Forbidden,
+      "only_proposer",
+      "only_speaker_or_organiser",
+      "organiser_required",
+      "own_submission_decision",
+      "space_content_forbidden",
+      "speaker_own_consent"
+    )
+  )
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "move_refused", "offer_open_retract_first", "speaker_counter_needs_offer"))
   .annotate(OpenApi.Summary, "Counter the organisation's offer")
 
 export const accept = move(
@@ -45,6 +78,18 @@ export const accept = move(
   "accept",
   `Accepts the other side's open offer (the proposer accepts the organisation's, with their own token only: staff acting as them with X-ProfileId get 403; an organiser the speaker's; 409 for one's own side's offer): \`em_negociacao -> aceita\`; its terms become the agreement. ${NOT_OWN}`
 )
+  .addError(
+    declared(
+      Forbidden,
+      "only_speaker_or_organiser",
+      "organiser_required",
+      "own_submission_decision",
+      "space_content_forbidden",
+      "speaker_own_consent"
+    )
+  )
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "accept_other_side", "move_refused", "no_open_offer"))
   .annotate(OpenApi.Summary, "Accept the open offer")
 
 export const decline = move(
@@ -52,6 +97,9 @@ export const decline = move(
   "decline",
   `${ORGANISER} The organisation refuses: \`enviada | em_negociacao -> recusada\` (final); an open offer is declined. No body (a note goes with \`decide\`). ${NOT_OWN}`
 )
+  .addError(declared(Forbidden, "organiser_required", "own_submission_decision", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "move_refused"))
   .annotate(OpenApi.Summary, "Decline a submission")
 
 export const decide = move(
@@ -59,6 +107,9 @@ export const decide = move(
   "decide",
   `${ORGANISER} Decides directly: \`decision: accept\` (\`enviada | em_negociacao -> aceita\`; an open offer is accepted and is the agreement, else the proposal's own terms are) or \`refuse\` (\`-> recusada\`); optional \`note\`. ${NOT_OWN}`
 ).setPayload(Decision)
+  .addError(declared(Forbidden, "organiser_required", "own_submission_decision", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "move_refused"))
   .annotate(OpenApi.Summary, "Decide on a submission")
 
 export const confirm = move(
@@ -66,15 +117,18 @@ export const confirm = move(
   "confirm",
   "An organiser or the proposer confirms the agenda: `aceita -> confirmada`, the module's final state."
 )
+  .addError(declared(Forbidden, "only_speaker_or_organiser", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "move_refused"))
   .annotate(OpenApi.Summary, "Confirm an accepted submission")
 
 export const agreement = HttpApiEndpoint.get("agreement", "/call4papers/submissions/:sid/agreement")
   .setPath(SubmissionIdParam)
   .addSuccess(Ok(Agreement))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(Forbidden, "only_speaker_or_organiser", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "no_agreement"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,

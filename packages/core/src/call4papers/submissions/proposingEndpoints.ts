@@ -1,10 +1,12 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { PageQuery } from "../../domain/Pagination"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope } from "../../http/Security"
 import { CO_SPEAKERS, coSpeakerAnswer, move, ORGANISER, SEE } from "./endpointKinds"
 import {
@@ -25,7 +27,9 @@ import {
 export const meSubmissions = HttpApiEndpoint.get("meSubmissions", "/call4papers/me/submissions")
   .setUrlParams(OwnQuery)
   .addSuccess(Page(Submission))
-  .addError(BadRequest)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -36,8 +40,9 @@ export const meSubmissions = HttpApiEndpoint.get("meSubmissions", "/call4papers/
 export const speakers = HttpApiEndpoint.get("speakers", "/call4papers/speakers")
   .setUrlParams(PageQuery)
   .addSuccess(Page(Speaker))
-  .addError(BadRequest)
-  .addError(Forbidden)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(Forbidden, "speakers_refused"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -49,10 +54,12 @@ export const inviteSpeaker = HttpApiEndpoint.post("inviteSpeaker", "/call4papers
   .setPath(CallIdParam)
   .setPayload(Body({ profileId: Uuid, message: Schema.optional(Note) }))
   .addSuccess(Ok(SpeakerInvitation), { status: 201 })
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(InvalidInput, "not_in_bank"))
+  .addError(declared(Forbidden, "email_not_verified", "organiser_required", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "space_unknown"))
+  .addError(declared(Conflict, "already_invited", "call_not_published"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -65,6 +72,9 @@ export const acceptCoSpeaking = coSpeakerAnswer(
   "accept",
   "The invited co-speaker accepts: from now on they are a speaker of the submission (`invited -> accepted`). Someone who reviewed or voted on it gets 403 (no one speaks on a proposal they judged; a review or vote and an acceptance take the submission's row lock, so they cannot both pass). A submission that was withdrawn (`retirada`) or refused (`recusada`) takes no new co-speaker: 409 (param `status`); declining stays possible."
 )
+  .addError(declared(Forbidden, "co_speaker_after_judging", "co_speaker_own_consent"))
+  .addError(declared(NotFound, "co_speaker_invitation_not_found", "not_found"))
+  .addError(declared(Conflict, "co_speaker_closed", "co_speaker_move_refused"))
   .annotate(OpenApi.Summary, "Accept a co-speaker invitation")
 
 export const declineCoSpeaking = coSpeakerAnswer(
@@ -72,14 +82,17 @@ export const declineCoSpeaking = coSpeakerAnswer(
   "decline",
   "The invited co-speaker declines: they never become a speaker of it (`invited -> declined`); the proposer sees the refusal."
 )
+  .addError(declared(Forbidden, "co_speaker_after_judging", "co_speaker_own_consent"))
+  .addError(declared(NotFound, "co_speaker_invitation_not_found", "not_found"))
+  .addError(declared(Conflict, "co_speaker_closed", "co_speaker_move_refused"))
   .annotate(OpenApi.Summary, "Decline a co-speaker invitation")
 
 export const detail = HttpApiEndpoint.get("detail", "/call4papers/submissions/:sid")
   .setPath(SubmissionIdParam)
   .addSuccess(Ok(SubmissionDetail))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
+  .addError(declared(Forbidden, "cannot_see", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -91,10 +104,12 @@ export const update = HttpApiEndpoint.put("update", "/call4papers/submissions/:s
   .setPath(SubmissionIdParam)
   .setPayload(SubmissionChanges)
   .addSuccess(Ok(SubmissionDetail))
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(InvalidInput, "co_speaker_self", "co_speaker_unknown", "track_unknown"))
+  .addError(declared(Forbidden, "cannot_see", "only_proposer", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "move_refused"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -108,6 +123,9 @@ export const submit = move(
   "submit",
   "The proposer: `rascunho -> enviada`, while the call accepts submissions (published, inside its window; else 409)."
 )
+  .addError(declared(Forbidden, "only_proposer", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "call_not_open", "move_refused"))
   .annotate(OpenApi.Summary, "Submit a proposal")
 
 export const withdraw = move(
@@ -115,14 +133,19 @@ export const withdraw = move(
   "withdraw",
   "The proposer withdraws: `rascunho | enviada | em_negociacao -> retirada` (final); an open offer is closed."
 )
+  .addError(declared(Forbidden, "only_proposer", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "move_refused"))
   .annotate(OpenApi.Summary, "Withdraw a submission")
 
 export const list = HttpApiEndpoint.get("list", "/call4papers/:id/submissions")
   .setPath(CallIdParam)
   .setUrlParams(SubmissionQuery)
   .addSuccess(Page(Submission))
-  .addError(BadRequest)
-  .addError(NotFound)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(Forbidden, "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "space_unknown"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -134,10 +157,12 @@ export const create = HttpApiEndpoint.post("create", "/call4papers/:id/submissio
   .setPath(CallIdParam)
   .setPayload(NewSubmission)
   .addSuccess(Ok(SubmissionDetail), { status: 201 })
-  .addError(BadRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
+  .addError(declared(InvalidInput, "co_speaker_self", "co_speaker_unknown", "track_unknown"))
+  .addError(declared(Forbidden, "cannot_see", "space_content_forbidden"))
+  .addError(declared(NotFound, "call_not_found", "not_found", "space_unknown"))
+  .addError(declared(Conflict, "call_not_open"))
+  .addError(BodyRefused)
+  .addError(WriteRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,
@@ -150,8 +175,9 @@ export const mySubmissions = HttpApiEndpoint.get("mySubmissions", "/call4papers/
   .setPath(CallIdParam)
   .setUrlParams(OwnQuery)
   .addSuccess(Page(Submission))
-  .addError(BadRequest)
-  .addError(NotFound)
+  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(NotFound, "call_not_found"))
+  .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
     OpenApi.Description,

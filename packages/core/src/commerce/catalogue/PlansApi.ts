@@ -1,11 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body, Name } from "../../domain/Fields"
 import { IdParam, Uuid } from "../../domain/Ids"
 import { PageQuery } from "../../domain/Pagination"
 import { OneOf } from "../../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope } from "../../http/Security"
 import { Description, DurationCycles, PercentOff, Product, ProductIds } from "./schemas"
 
@@ -94,8 +96,9 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
     HttpApiEndpoint.get("list", "/subscription-groups")
       .setUrlParams(PageQuery)
       .addSuccess(Page(Plan))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -109,8 +112,20 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
     HttpApiEndpoint.post("create", "/subscription-groups")
       .setPayload(NewPlan)
       .addSuccess(Ok(Plan), { status: 201 })
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(
+        declared(
+          InvalidInput,
+          "add_on_is_billing_option",
+          "add_on_not_monthly",
+          "add_on_unknown",
+          "duplicate_ids",
+          "product_not_found"
+        )
+      )
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "plan_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Creates a plan (it goes last). ${LINK_RULES}`)
       .annotate(OpenApi.Summary, "Create a subscription plan")
@@ -119,8 +134,10 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
     HttpApiEndpoint.patch("reorder", "/subscription-groups/reorder")
       .setPayload(Body({ ids: Schema.Array(Uuid).pipe(Schema.maxItems(1000)) }))
       .addSuccess(Ok(Schema.Array(Plan)))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "plans_reorder_mismatch"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -133,9 +150,9 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
     HttpApiEndpoint.get("detail", "/subscription-groups/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Plan))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "plan_not_found"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${READERS} One plan with its billing option and add-on ids.`)
       .annotate(OpenApi.Summary, "Get a subscription plan")
@@ -145,9 +162,20 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
       .setPath(IdParam)
       .setPayload(PlanChanges)
       .addSuccess(Ok(Plan))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(
+        declared(
+          InvalidInput,
+          "add_on_is_billing_option",
+          "add_on_not_monthly",
+          "add_on_unknown",
+          "duplicate_ids",
+          "product_not_found"
+        )
+      )
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "plan_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -160,10 +188,11 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
     HttpApiEndpoint.del("remove", "/subscription-groups/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "plan_not_found"))
+      .addError(declared(Conflict, "plan_in_use", "plan_in_use_by_space", "plan_in_use_by_tier"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -177,9 +206,9 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
     HttpApiEndpoint.get("products", "/subscription-groups/:id/products")
       .setPath(IdParam)
       .addSuccess(Ok(Schema.Array(PlanProduct)))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "plan_not_found"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -188,7 +217,6 @@ export class PlansApi extends HttpApiGroup.make("subscriptionGroups")
       )
       .annotate(OpenApi.Summary, "List a plan's products")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}
 
@@ -205,9 +233,10 @@ export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
       .setPath(IdParam)
       .setUrlParams(PageQuery)
       .addSuccess(Page(DownsellOffer))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "plan_not_found"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -220,9 +249,10 @@ export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
       .setPath(IdParam)
       .setPayload(NewDownsellOffer)
       .addSuccess(Ok(DownsellOffer), { status: 201 })
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "downsell_offer_not_found", "plan_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} ${OFFERS} \`active\` defaults to true.`)
       .annotate(OpenApi.Summary, "Create a downsell offer")
@@ -231,9 +261,9 @@ export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
     HttpApiEndpoint.get("detail", "/subscription-groups/:id/downsell-offers/:offerId")
       .setPath(OfferPath)
       .addSuccess(Ok(DownsellOffer))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "downsell_offer_not_found", "plan_not_found"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${READERS} One offer of the plan (404 when it belongs to another plan).`)
       .annotate(OpenApi.Summary, "Get a downsell offer")
@@ -243,9 +273,10 @@ export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
       .setPath(OfferPath)
       .setPayload(DownsellOfferChanges)
       .addSuccess(Ok(DownsellOffer))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "downsell_offer_not_found", "plan_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -257,13 +288,13 @@ export class DownsellOffersApi extends HttpApiGroup.make("downsellOffers")
     HttpApiEndpoint.del("remove", "/subscription-groups/:id/downsell-offers/:offerId")
       .setPath(OfferPath)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "downsell_offer_not_found", "plan_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Removes the offer; discounts already granted are kept.`)
       .annotate(OpenApi.Summary, "Delete a downsell offer")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

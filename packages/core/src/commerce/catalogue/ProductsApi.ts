@@ -1,10 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body, Name } from "../../domain/Fields"
 import { IdParam } from "../../domain/Ids"
 import { PageQuery } from "../../domain/Pagination"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope, PublicScope } from "../../http/Security"
 import {
   BillingInterval,
@@ -74,8 +76,9 @@ export class ProductsApi extends HttpApiGroup.make("products")
     HttpApiEndpoint.get("list", "/products")
       .setUrlParams(ProductQuery)
       .addSuccess(Page(Product))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -89,8 +92,23 @@ export class ProductsApi extends HttpApiGroup.make("products")
     HttpApiEndpoint.post("create", "/products")
       .setPayload(NewProduct)
       .addSuccess(Ok(Product), { status: 201 })
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(
+        declared(
+          InvalidInput,
+          "billing_interval_required",
+          "commitment_months_interval",
+          "currency_unsupported",
+          "duplicate_ids",
+          "only_for_one_time",
+          "only_for_subscriptions",
+          "stock_quantity_needs_stock",
+          "stock_quantity_required"
+        )
+      )
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "product_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Creates a product in \`DRAFT\` (spec §3). ${FIELD_RULES}`)
       .annotate(OpenApi.Summary, "Create a product")
@@ -99,8 +117,8 @@ export class ProductsApi extends HttpApiGroup.make("products")
     HttpApiEndpoint.get("detail", "/products/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Product))
-      .addError(BadRequest)
-      .addError(NotFound)
+      .addError(declared(NotFound, "product_not_found"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -115,10 +133,27 @@ export class ProductsApi extends HttpApiGroup.make("products")
       .setPath(IdParam)
       .setPayload(ProductChanges)
       .addSuccess(Ok(Product))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(
+        declared(
+          InvalidInput,
+          "add_on_interval_fixed",
+          "billing_interval_required",
+          "commitment_months_interval",
+          "currency_unsupported",
+          "duplicate_ids",
+          "only_for_one_time",
+          "only_for_subscriptions",
+          "product_currency_mismatch",
+          "product_type_fixed",
+          "stock_quantity_needs_stock",
+          "stock_quantity_required"
+        )
+      )
+      .addError(declared(Forbidden, "publish_needs_approved_business", "role_required"))
+      .addError(declared(NotFound, "product_not_found"))
+      .addError(declared(Conflict, "product_status_move"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -137,10 +172,12 @@ export class ProductsApi extends HttpApiGroup.make("products")
     HttpApiEndpoint.post("publish", "/products/:id/publish")
       .setPath(IdParam)
       .addSuccess(Ok(Product))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(InvalidInput, "product_currency_mismatch"))
+      .addError(declared(Forbidden, "publish_needs_approved_business", "role_required"))
+      .addError(declared(NotFound, "product_not_found"))
+      .addError(declared(Conflict, "product_status_move"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -154,10 +191,11 @@ export class ProductsApi extends HttpApiGroup.make("products")
     HttpApiEndpoint.del("remove", "/products/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "product_not_found"))
+      .addError(declared(Conflict, "product_in_use_by_plan", "product_in_use_by_space"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -168,6 +206,5 @@ export class ProductsApi extends HttpApiGroup.make("products")
       )
       .annotate(OpenApi.Summary, "Delete a product")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,10 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body, Name } from "../../domain/Fields"
 import { IdParam, Uuid } from "../../domain/Ids"
 import { PageQuery } from "../../domain/Pagination"
-import { BadRequest, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope, PublicScope } from "../../http/Security"
 import { BillingInterval, PaymentMethod, Position } from "./schemas"
 
@@ -72,7 +74,8 @@ export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
     HttpApiEndpoint.get("list", "/communities/plans")
       .setUrlParams(PageQuery)
       .addSuccess(Page(PricingTier))
-      .addError(BadRequest)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
@@ -84,8 +87,11 @@ export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
     HttpApiEndpoint.post("create", "/communities/plans")
       .setPayload(NewTier)
       .addSuccess(Ok(PricingTier), { status: 201 })
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "plan_unknown"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "tier_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -97,8 +103,8 @@ export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
     HttpApiEndpoint.get("detail", "/communities/plans/:id")
       .setPath(IdParam)
       .addSuccess(Ok(PricingTier))
-      .addError(BadRequest)
-      .addError(NotFound)
+      .addError(declared(NotFound, "tier_not_found"))
+      .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(OpenApi.Description, `Public (token optional). One tier. ${TIER}`)
       .annotate(OpenApi.Summary, "Get a pricing tier")
@@ -108,9 +114,11 @@ export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
       .setPath(IdParam)
       .setPayload(TierChanges)
       .addSuccess(Ok(PricingTier))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "plan_unknown"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "tier_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Partial edit. ${TIER}`)
       .annotate(OpenApi.Summary, "Update a pricing tier")
@@ -119,13 +127,13 @@ export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
     HttpApiEndpoint.del("remove", "/communities/plans/:id")
       .setPath(IdParam)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "tier_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Removes the tier from the pricing page; the plan stays.`)
       .annotate(OpenApi.Summary, "Delete a pricing tier")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,9 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Forbidden, NotFound } from "../../domain/AppError"
 import { Ok } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
-import { BadRequest, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { Authenticated } from "../../http/Security"
 
 const AccountId = Schema.String.pipe(Schema.maxLength(105), Schema.pattern(/^acct_[A-Za-z0-9]{1,100}$/)).annotations({
@@ -28,9 +30,9 @@ export class GatewayAccountsApi extends HttpApiGroup.make("gatewayAccounts")
     HttpApiEndpoint.get("get", "/admin/communities/:communityId/gateway-account")
       .setPath(PATH)
       .addSuccess(Ok(GatewayAccount))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(declared(NotFound, "community_not_found"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         `${OPERATOR} The community's connected account at the active gateway (\`accountId: null\`: the platform account sells, without an application fee).`
@@ -42,9 +44,10 @@ export class GatewayAccountsApi extends HttpApiGroup.make("gatewayAccounts")
       .setPath(PATH)
       .setPayload(Body({ accountId: AccountId }))
       .addSuccess(Ok(GatewayAccount))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(declared(NotFound, "community_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         `${OPERATOR} Sets the Stripe Connect account (\`acct_…\`, onboarded in Stripe) that sells for the community: its charges from then on are destination charges \`on_behalf_of\` it, with the platform's fee and buyer-paid interest as the application fee. Charges already made keep their seller.`
@@ -55,13 +58,13 @@ export class GatewayAccountsApi extends HttpApiGroup.make("gatewayAccounts")
     HttpApiEndpoint.del("remove", "/admin/communities/:communityId/gateway-account")
       .setPath(PATH)
       .addSuccess(Ok(GatewayAccount))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(declared(NotFound, "community_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .annotate(OpenApi.Description, `${OPERATOR} The platform account sells for the community again.`)
       .annotate(OpenApi.Summary, "Remove a community's gateway account (operators)")
   )
   .middleware(Authenticated)
-  .addError(Unauthorized)
   .prefix("/api")
 {}

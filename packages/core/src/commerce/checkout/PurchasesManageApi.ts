@@ -1,12 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body, DateOrInstant, Name } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { PaymentMethod } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
 import { OneOf } from "../../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope } from "../../http/Security"
 import { saleStatuses } from "./saleStatuses"
 
@@ -75,8 +77,9 @@ export class PurchasesManageApi extends HttpApiGroup.make("purchasesManage")
     HttpApiEndpoint.get("list", "/manage/purchases")
       .setUrlParams(SalesQuery)
       .addSuccess(Page(Sale))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "cursor_invalid", "period_order"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         `${READERS} The community's sales of ONE_TIME products (plans are listed by \`/api/manage/subscriptions\`), newest first (keyset: \`limit\`, \`cursor\`): buyer (profile, name, e-mail), product, amounts in minor units (\`total\` paid by the buyer, platform \`fee\`, \`net\` to the community, \`refundedAmount\`), payment method, status and dates. ${FILTERS}`
@@ -87,8 +90,9 @@ export class PurchasesManageApi extends HttpApiGroup.make("purchasesManage")
     HttpApiEndpoint.get("exportCsv", "/manage/purchases/export.csv")
       .setUrlParams(SalesCsvQuery)
       .addSuccess(HttpApiSchema.Text({ contentType: "text/csv" }))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "period_order"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         `${READERS} Every sale matching the filters as CSV (RFC 4180: a header line, CRLF line ends, fields quoted when needed; a text cell starting with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return gets a leading \`'\` so spreadsheets do not run it as a formula), newest first. ${FILTERS}`
@@ -100,10 +104,12 @@ export class PurchasesManageApi extends HttpApiGroup.make("purchasesManage")
       .setPath(Schema.Struct({ id: Uuid }))
       .setPayload(RefundBody)
       .addSuccess(Ok(Refund))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(InvalidInput, "beyond_amount", "gateway_refused", "no_refunds"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "purchase_not_found"))
+      .addError(declared(Conflict, "already_refunded", "idempotency_key_reused", "window_closed"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         "Owner or admin (403 otherwise; finance reads only). Refunds a purchase: `amount` (minor units, of the charge's total; default all that is left) and `reason` (required). Within the gateway's refund window (sandbox: 180 days after payment; 409 after). Refunding more than is left answers 400 (param `amount`), refunding a purchase already refunded in full 409; concurrent refunds of one purchase run one at a time (the charge's row lock), so the refunded sum never passes the total. The ledger returns the amount to the buyer: the platform gives back its fee and interest in proportion, the community the rest, from the sale's pending money first, then from available (which may go below zero). When the purchase is refunded in full, the access it gave ends, its stock unit and coupon use are released. The buyer gets a receipt e-mail. A purchase of another community answers 404. No network call runs inside a database transaction: the refund is written `pending` (its amount already counted against what is left, under the lock) in one transaction, the gateway is asked with the idempotency key `roda-refund-{refundId}`, and a second transaction posts it (`succeeded`) or gives the amount back (`failed`, 400 with the gateway's reason); a refund left pending by a crash is finished by a durable job that asks the gateway again with the same key (never refunding twice). Stripe: 90-day window (PIX's limit, for every method); a destination charge's refund reverses the transfer and refunds the application fee in proportion. An `Idempotency-Key` header (per caller) replays the first answer of the same request, and answers 409 for another request with the key."
@@ -111,6 +117,5 @@ export class PurchasesManageApi extends HttpApiGroup.make("purchasesManage")
       .annotate(OpenApi.Summary, "Refund a purchase")
   )
   .middleware(MemberScope)
-  .addError(Unauthorized)
   .prefix("/api")
 {}

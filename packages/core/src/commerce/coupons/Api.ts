@@ -1,12 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body, Instant, Trimmed } from "../../domain/Fields"
 import { isUuid, Uuid } from "../../domain/Ids"
 import { Currency } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
 import { OneOf } from "../../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { MemberScope } from "../../http/Security"
 import { isCouponCode, normaliseCode } from "./code"
 import { refusalReasons } from "./discount"
@@ -149,8 +151,9 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
     HttpApiEndpoint.get("list", "/coupons")
       .setUrlParams(CouponQuery)
       .addSuccess(Page(Coupon))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -162,9 +165,23 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
     HttpApiEndpoint.post("create", "/coupons")
       .setPayload(NewCoupon)
       .addSuccess(Ok(Coupon), { status: 201 })
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(Conflict)
+      .addError(
+        declared(
+          InvalidInput,
+          "currency_only_with_amount",
+          "discount_both",
+          "discount_required",
+          "duration_months_only_repeating",
+          "duration_months_required",
+          "expires_at_past",
+          "product_not_found"
+        )
+      )
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "coupon_not_found"))
+      .addError(declared(Conflict, "code_taken"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(OpenApi.Description, `${MANAGERS} Creates an \`active\` coupon. ${TERMS}`)
       .annotate(OpenApi.Summary, "Create a coupon")
@@ -173,8 +190,9 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
     HttpApiEndpoint.post("validate", "/coupons/validate")
       .setPayload(ValidationBody)
       .addSuccess(Ok(Validation))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "product_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -186,9 +204,9 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
     HttpApiEndpoint.get("detail", "/coupons/:id")
       .setPath(Schema.Struct({ id: IdOrCode }))
       .addSuccess(Ok(Coupon))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "coupon_not_found"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -201,9 +219,10 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
       .setPath(IdPath)
       .setUrlParams(UsageQuery)
       .addSuccess(Page(Redemption))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "coupon_not_found"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -216,10 +235,23 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
       .setPath(IdPath)
       .setPayload(CouponChanges)
       .addSuccess(Ok(Coupon))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(
+        declared(
+          InvalidInput,
+          "currency_only_with_amount",
+          "discount_both",
+          "discount_required",
+          "duration_months_only_repeating",
+          "duration_months_required",
+          "expires_at_past",
+          "product_not_found"
+        )
+      )
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "coupon_not_found"))
+      .addError(declared(Conflict, "code_taken", "expired_is_final", "locked_after_use", "max_below_uses"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -231,9 +263,10 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
     HttpApiEndpoint.del("remove", "/coupons/:id")
       .setPath(IdPath)
       .addSuccess(Ok(Schema.Null))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "coupon_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -246,10 +279,11 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
       .setPath(IdPath)
       .setPayload(StatusChange)
       .addSuccess(Ok(Coupon))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "coupon_not_found"))
+      .addError(declared(Conflict, "status_move"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -257,6 +291,5 @@ export class CouponsApi extends HttpApiGroup.make("coupons")
       )
       .annotate(OpenApi.Summary, "Activate or deactivate a coupon")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,12 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body, Email, Name, Trimmed } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { supportedCountries } from "../../domain/Money"
 import { PostalAddressBody } from "../../domain/PostalAddress"
 import { OneOf } from "../../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { Authenticated, MemberScope } from "../../http/Security"
 import { reviewStatuses } from "./Policy"
 
@@ -121,7 +123,7 @@ export class BusinessInformationApi extends HttpApiGroup.make("businessInformati
   .add(
     HttpApiEndpoint.get("read", "/business-information")
       .addSuccess(Ok(BusinessInformation))
-      .addError(Forbidden)
+      .addError(declared(Forbidden, "role_required"))
       .annotate(
         OpenApi.Description,
         `${READERS} The community's business information with its review status and currency (from the country). ${EMPTY} ${LIFECYCLE}`
@@ -132,9 +134,12 @@ export class BusinessInformationApi extends HttpApiGroup.make("businessInformati
     HttpApiEndpoint.post("save", "/business-information")
       .setPayload(BusinessBody)
       .addSuccess(Ok(BusinessInformation))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(Conflict)
+      .addError(declared(InvalidInput, "tax_id_invalid"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "business_information_not_found"))
+      .addError(declared(Conflict, "review_move"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         `${MANAGERS} Creates or replaces the business information: \`country\` (ISO 3166-1 alpha-2; it decides the community currency), \`legalName\`, \`taxId\` (for BR a CPF or a CNPJ, numeric or alphanumeric as issued since July 2026 under IN RFB 2.229/2024, with valid check digits; punctuation and lower case accepted, stored without punctuation in upper case, e.g. \`12ABC34501DE35\`), \`address\` {street, number, complement?, neighbourhood?, city, state, postalCode, country}, \`email\`, \`phone\` (these three optional: conventions.md asks at least country, legalName and taxId). ${LIFECYCLE}`
@@ -144,9 +149,10 @@ export class BusinessInformationApi extends HttpApiGroup.make("businessInformati
   .add(
     HttpApiEndpoint.post("submit", "/business-information/submit")
       .addSuccess(Ok(BusinessInformation))
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "business_information_not_found", "payout_settings_not_found"))
+      .addError(declared(Conflict, "review_move"))
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         `${MANAGERS} Sends the business information for review (404 while none was saved). ${LIFECYCLE}`
@@ -154,7 +160,6 @@ export class BusinessInformationApi extends HttpApiGroup.make("businessInformati
       .annotate(OpenApi.Summary, "Submit the business information for review")
   )
   .middleware(MemberScope)
-  .addError(Unauthorized)
   .prefix("/api")
 {}
 
@@ -166,7 +171,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
   .add(
     HttpApiEndpoint.get("read", "/payout-settings")
       .addSuccess(Ok(PayoutSettings))
-      .addError(Forbidden)
+      .addError(declared(Forbidden, "role_required"))
       .annotate(
         OpenApi.Description,
         `${READERS} The payout settings with their review status. ${EMPTY} ${LIFECYCLE}`
@@ -177,9 +182,14 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
     HttpApiEndpoint.post("save", "/payout-settings")
       .setPayload(PayoutBody)
       .addSuccess(Ok(PayoutSettings))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(Conflict)
+      .addError(
+        declared(InvalidInput, "bank_account_required", "pix_key_invalid", "pix_key_required", "tax_id_invalid")
+      )
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "payout_settings_not_found"))
+      .addError(declared(Conflict, "review_move"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         `${MANAGERS} Creates or replaces the payout settings: \`method\` \`PIX\` with \`pixKey\` (CPF, numeric or alphanumeric CNPJ, e-mail, phone as +55… or random key; \`pixKeyType\` is detected) or \`BANK_ACCOUNT\` with \`bankAccount\` {bankCode (3 digits), branch, accountNumber, accountDigit?, accountType CHECKING|SAVINGS, holderName, holderTaxId (valid CPF or numeric/alphanumeric CNPJ, stored like \`taxId\`)}; the field of the other method is ignored and cleared. ${LIFECYCLE}`
@@ -189,9 +199,10 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
   .add(
     HttpApiEndpoint.post("submit", "/payout-settings/submit")
       .addSuccess(Ok(PayoutSettings))
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "business_information_not_found", "payout_settings_not_found"))
+      .addError(declared(Conflict, "review_move"))
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         `${MANAGERS} Sends the payout settings for review (404 while none were saved). ${LIFECYCLE}`
@@ -201,7 +212,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
   .add(
     HttpApiEndpoint.get("status", "/payout-settings/status")
       .addSuccess(Ok(PayoutStatus))
-      .addError(Forbidden)
+      .addError(declared(Forbidden, "role_required"))
       .annotate(
         OpenApi.Description,
         `${READERS} Review status of the payout settings: \`status\` \`DRAFT\` | \`PENDING\` | \`APPROVED\` | \`REJECTED\`, \`needsSubmit\` (\`configured: false\` and nulls while none were saved).`
@@ -211,7 +222,7 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
   .add(
     HttpApiEndpoint.get("prerequisites", "/payout-settings/prerequisites")
       .addSuccess(Ok(Schema.Array(Prerequisite)))
-      .addError(Forbidden)
+      .addError(declared(Forbidden, "role_required"))
       .annotate(
         OpenApi.Description,
         `${READERS} What is still missing before the community can sell and receive payouts, each \`{code, message}\`: \`BUSINESS_INFORMATION_…\` and \`PAYOUT_SETTINGS_…\` with \`MISSING\`, \`NOT_SUBMITTED\`, \`UNDER_REVIEW\` or \`REJECTED\` (the message carries the reason). Empty when both are approved.`
@@ -219,7 +230,6 @@ export class PayoutSettingsApi extends HttpApiGroup.make("payoutSettings")
       .annotate(OpenApi.Summary, "List what selling still needs")
   )
   .middleware(MemberScope)
-  .addError(Unauthorized)
   .prefix("/api")
 {}
 
@@ -229,10 +239,8 @@ const ADMIN =
 const decision = <Name extends string, Path extends `/${string}`>(name: Name, path: Path, what: string) =>
   HttpApiEndpoint.post(name, path)
     .setPath(CommunityPath)
-    .addError(BadRequest)
-    .addError(Forbidden)
-    .addError(NotFound)
-    .addError(Conflict)
+    .addError(ParametersRefused)
+    .addError(WriteRefused)
     .annotate(OpenApi.Description, `${ADMIN} ${what}`)
 
 export class SellingReviewApi extends HttpApiGroup.make("sellingReview")
@@ -247,6 +255,11 @@ export class SellingReviewApi extends HttpApiGroup.make("sellingReview")
       "Approves the business information."
     )
       .addSuccess(Ok(BusinessInformation))
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(
+        declared(NotFound, "business_information_not_found", "community_not_found", "payout_settings_not_found")
+      )
+      .addError(declared(Conflict, "review_move"))
       .annotate(OpenApi.Summary, "Approve business information (operators)")
   )
   .add(
@@ -257,6 +270,11 @@ export class SellingReviewApi extends HttpApiGroup.make("sellingReview")
     )
       .setPayload(RejectBody)
       .addSuccess(Ok(BusinessInformation))
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(
+        declared(NotFound, "business_information_not_found", "community_not_found", "payout_settings_not_found")
+      )
+      .addError(declared(Conflict, "review_move"))
       .annotate(OpenApi.Summary, "Reject business information (operators)")
   )
   .add(
@@ -266,6 +284,11 @@ export class SellingReviewApi extends HttpApiGroup.make("sellingReview")
       "Approves the payout settings."
     )
       .addSuccess(Ok(PayoutSettings))
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(
+        declared(NotFound, "business_information_not_found", "community_not_found", "payout_settings_not_found")
+      )
+      .addError(declared(Conflict, "review_move"))
       .annotate(OpenApi.Summary, "Approve payout settings (operators)")
   )
   .add(
@@ -276,9 +299,13 @@ export class SellingReviewApi extends HttpApiGroup.make("sellingReview")
     )
       .setPayload(RejectBody)
       .addSuccess(Ok(PayoutSettings))
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(
+        declared(NotFound, "business_information_not_found", "community_not_found", "payout_settings_not_found")
+      )
+      .addError(declared(Conflict, "review_move"))
       .annotate(OpenApi.Summary, "Reject payout settings (operators)")
   )
   .middleware(Authenticated)
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,12 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body, DateOrInstant } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { Currency, PaymentMethod } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
 import { OneOf } from "../../domain/Role"
-import { BadRequest, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { Authenticated, MemberScope } from "../../http/Security"
 import { MAX_AMOUNT, MAX_INSTALLMENTS, MAX_INTEREST_BPS, MIN_INTEREST_BPS } from "./salePricing"
 import { ledgerAccounts, transactionKinds } from "./terms"
@@ -136,7 +138,7 @@ export class FeesApi extends HttpApiGroup.make("fees")
   .add(
     HttpApiEndpoint.get("list", "/fees")
       .addSuccess(Ok(CommunityFees))
-      .addError(Forbidden)
+      .addError(declared(Forbidden, "role_required"))
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -148,8 +150,12 @@ export class FeesApi extends HttpApiGroup.make("fees")
     HttpApiEndpoint.post("simulate", "/fees/simulate")
       .setPayload(SimulationBody)
       .addSuccess(Ok(Simulation))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(
+        declared(InvalidInput, "amount_range", "installments_only_card", "installments_range", "installments_too_small")
+      )
+      .addError(declared(Forbidden, "role_required"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -157,7 +163,6 @@ export class FeesApi extends HttpApiGroup.make("fees")
       )
       .annotate(OpenApi.Summary, "Simulate the fees of a sale")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}
 
@@ -171,9 +176,11 @@ export class FeeOverridesApi extends HttpApiGroup.make("feeOverrides")
       .setPath(FeeOverridePath)
       .setPayload(FeeOverrideBody)
       .addSuccess(Ok(Schema.Struct({ communityId: Schema.String, ...MethodFees.fields })))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "interest_only_card"))
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(declared(NotFound, "community_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,
@@ -185,9 +192,10 @@ export class FeeOverridesApi extends HttpApiGroup.make("feeOverrides")
     HttpApiEndpoint.del("remove", "/admin/communities/:communityId/fee-overrides/:method")
       .setPath(FeeOverridePath)
       .addSuccess(Ok(Schema.Struct({ communityId: Schema.String, ...MethodFees.fields })))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(declared(NotFound, "community_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .middleware(Authenticated)
       .annotate(
         OpenApi.Description,
@@ -195,7 +203,6 @@ export class FeeOverridesApi extends HttpApiGroup.make("feeOverrides")
       )
       .annotate(OpenApi.Summary, "Remove a fee override (operators)")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}
 
@@ -208,8 +215,9 @@ export class LedgerApi extends HttpApiGroup.make("ledger")
     HttpApiEndpoint.get("entries", "/ledger/entries")
       .setUrlParams(StatementQuery)
       .addSuccess(Page(StatementLine))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "cursor_invalid", "period_order"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -220,7 +228,7 @@ export class LedgerApi extends HttpApiGroup.make("ledger")
   .add(
     HttpApiEndpoint.get("balance", "/ledger/balance")
       .addSuccess(Ok(Schema.Array(Balance)))
-      .addError(Forbidden)
+      .addError(declared(Forbidden, "role_required"))
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
@@ -228,6 +236,5 @@ export class LedgerApi extends HttpApiGroup.make("ledger")
       )
       .annotate(OpenApi.Summary, "Get the ledger balance")
   )
-  .addError(Unauthorized)
   .prefix("/api")
 {}

@@ -1,12 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../../domain/AppError"
 import { Ok, Page } from "../../domain/Envelope"
+import { declared } from "../../domain/Failure"
 import { Body, Name } from "../../domain/Fields"
 import { Uuid } from "../../domain/Ids"
 import { Currency } from "../../domain/Money"
 import { PageQuery } from "../../domain/Pagination"
 import { OneOf } from "../../domain/Role"
-import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from "../../http/ApiErrors"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../../http/requestFailures"
 import { Authenticated, MemberScope } from "../../http/Security"
 import { MAX_PAYOUT, payoutStatuses } from "./Policy"
 
@@ -82,7 +84,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
   .add(
     HttpApiEndpoint.get("balance", "/payouts/balance")
       .addSuccess(Ok(Schema.Array(Balance)))
-      .addError(Forbidden)
+      .addError(declared(Forbidden, "role_required"))
       .annotate(
         OpenApi.Description,
         `${READERS} The community's balance per currency, in minor units, in two parts that never mix. Held by Roda (paid out by payout requests): \`pending\` (sales not yet released), \`available\` (may be paid out), \`inTransit\` (open payouts: pending or in transit), \`disputed\` (held by open disputes) and their \`total\`. Settled by the gateway: \`settledByGateway\`, the net of sales made through the community's Stripe Connect account (destination charges), which Stripe pays into that account; they never enter \`pending\` or \`available\`, so one sale has exactly one payout path. A community that never sold gets its currency with zeros. Releases that fell due are posted first. ${DISPUTES}`
@@ -93,8 +95,9 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
     HttpApiEndpoint.get("list", "/payouts")
       .setUrlParams(PayoutListQuery)
       .addSuccess(Page(Payout))
-      .addError(BadRequest)
-      .addError(Forbidden)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         `${READERS} The community's payouts, newest first (keyset: \`limit\`, \`cursor\`); \`status\` filters. ${MACHINE}`
@@ -105,9 +108,12 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
     HttpApiEndpoint.post("request", "/payouts")
       .setPayload(PayoutBody)
       .addSuccess(Ok(Payout), { status: 201 })
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(Conflict)
+      .addError(declared(InvalidInput, "insufficient", "payment_not_configured"))
+      .addError(declared(Forbidden, "email_not_verified", "role_required"))
+      .addError(declared(NotFound, "not_found"))
+      .addError(declared(Conflict, "open_payout"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         `${MANAGERS} Requests a payout of \`amount\` (minor units) in \`currency\` (default: the community's currency). Needs approved payout settings (400 \`Payment configuration has not been set up for this community\`). A fee of 200 minor units (R$ 2,00) is taken from the available balance on top of the amount: \`amount + fee\` must not exceed \`available\` (400 \`Insufficient balance. Available: 12.34 BRL\`, param \`amount\`): money held by open disputes and money settled by Stripe to the community's Connect account are not in \`available\`, so a payout never takes them. One open payout (pending or in transit) at a time (409). The checks run under the lock of the community's available balance, so concurrent requests never overdraw it; the ledger moves \`amount\` to in transit and the fee to the platform in the same transaction. Answers 201 with the payout (\`status: pending\`). The caller's e-mail must be confirmed (403 \`Confirme seu e-mail antes…\` otherwise; issue 52). ${MACHINE}`
@@ -118,9 +124,9 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
     HttpApiEndpoint.get("detail", "/payouts/:id")
       .setPath(ID)
       .addSuccess(Ok(Payout))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "not_found"))
+      .addError(ParametersRefused)
       .annotate(OpenApi.Description, `${READERS} One payout (404 for another community's).`)
       .annotate(OpenApi.Summary, "Get a payout")
   )
@@ -128,10 +134,11 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
     HttpApiEndpoint.post("cancel", "/payouts/:id/cancel")
       .setPath(ID)
       .addSuccess(Ok(Payout))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "not_found"))
+      .addError(declared(Conflict, "move", "settings_changed"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         `${MANAGERS} Cancels a pending payout: amount and fee go back to available. ${MACHINE}`
@@ -139,7 +146,6 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
       .annotate(OpenApi.Summary, "Cancel a payout")
   )
   .middleware(MemberScope)
-  .addError(Unauthorized)
   .prefix("/api")
 {}
 
@@ -153,9 +159,10 @@ export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
       .setPath(Schema.Struct({ communityId: Uuid }))
       .setUrlParams(PayoutListQuery)
       .addSuccess(Page(Payout))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(declared(NotFound, "community_not_found"))
+      .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
         `${OPERATOR} The community's payouts, newest first (keyset: \`limit\`, \`cursor\`); \`status\` filters (e.g. \`pending\`: the ones to send).`
@@ -166,10 +173,11 @@ export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
     HttpApiEndpoint.post("inTransit", "/admin/communities/:communityId/payouts/:id/in-transit")
       .setPath(ADMIN_PATH)
       .addSuccess(Ok(Payout))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(declared(NotFound, "community_not_found", "not_found"))
+      .addError(declared(Conflict, "move", "settings_changed"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         `${OPERATOR} Marks a pending payout as sent to the bank (\`in_transit\`). Money leaves only for approved payout settings of the method the payout was requested with: settings edited after the request (no longer approved, or approved again with another method) answer 409 (\`errors[0].param = "payoutSettings"\`) until they are approved again, or the payout is canceled and requested anew. ${MACHINE}`
@@ -180,10 +188,11 @@ export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
     HttpApiEndpoint.post("paid", "/admin/communities/:communityId/payouts/:id/paid")
       .setPath(ADMIN_PATH)
       .addSuccess(Ok(Payout))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(declared(NotFound, "community_not_found", "not_found"))
+      .addError(declared(Conflict, "move", "settings_changed"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         `${OPERATOR} Marks an in-transit payout as \`paid\` (the bank confirmed it). ${MACHINE}`
@@ -195,10 +204,11 @@ export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
       .setPath(ADMIN_PATH)
       .setPayload(FailBody)
       .addSuccess(Ok(Payout))
-      .addError(BadRequest)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(declared(Forbidden, "platform_admin_required"))
+      .addError(declared(NotFound, "community_not_found", "not_found"))
+      .addError(declared(Conflict, "move", "settings_changed"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
       .annotate(
         OpenApi.Description,
         `${OPERATOR} Marks a payout \`failed\` with a \`reason\` (required): amount and fee go back to available. ${MACHINE}`
@@ -206,6 +216,5 @@ export class PayoutOperationsApi extends HttpApiGroup.make("payoutOperations")
       .annotate(OpenApi.Summary, "Mark a payout failed (operators)")
   )
   .middleware(Authenticated)
-  .addError(Unauthorized)
   .prefix("/api")
 {}
