@@ -6826,7 +6826,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8045,7 +8045,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8248,7 +8248,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8452,7 +8452,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8633,7 +8633,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8840,7 +8840,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8998,7 +8998,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -9250,7 +9250,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -9556,7 +9556,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -9843,7 +9843,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10028,7 +10028,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10179,7 +10179,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10337,7 +10337,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10544,7 +10544,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10724,7 +10724,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10968,7 +10968,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "current_password_wrong" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "current_password_wrong" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11228,7 +11228,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11470,7 +11470,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11714,7 +11714,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11917,7 +11917,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -12118,7 +12118,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -12796,7 +12796,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -12976,7 +12976,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13214,7 +13214,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "sections_reorder_mismatch";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "sections_reorder_mismatch";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13437,7 +13437,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13617,7 +13617,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "section_more_closed";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "section_more_closed";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13820,7 +13820,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14038,7 +14038,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14248,7 +14248,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "access_grant_unknown" | "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "section_of_space_not_found" | "space_more_open";
+                        code: "access_grant_unknown" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "section_of_space_not_found" | "space_more_open";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14471,7 +14471,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14671,7 +14671,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "section_of_space_not_found" | "spaces_reorder_mismatch";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "section_of_space_not_found" | "spaces_reorder_mismatch";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14915,7 +14915,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15124,7 +15124,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "access_grant_unknown" | "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "section_of_space_not_found" | "space_more_open";
+                        code: "access_grant_unknown" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "section_of_space_not_found" | "space_more_open";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15327,7 +15327,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15534,7 +15534,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15727,7 +15727,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_a_courses_space" | "nul_character" | "space_id_required" | "space_not_found";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_a_courses_space" | "nul_character" | "space_id_required" | "space_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16062,7 +16062,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16252,7 +16252,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16455,7 +16455,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16649,7 +16649,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "field_alias_disagrees" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "field_alias_disagrees" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16882,7 +16882,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "field_alias_disagrees" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "field_alias_disagrees" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17085,7 +17085,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17310,7 +17310,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "field_alias_disagrees" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lesson_content_blank" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "field_alias_disagrees" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lesson_content_blank" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17574,7 +17574,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "field_alias_disagrees" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lesson_content_blank" | "lesson_other_course" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "field_alias_disagrees" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lesson_content_blank" | "lesson_other_course" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17777,7 +17777,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17993,7 +17993,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18201,7 +18201,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "progress_empty";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "progress_empty";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18410,7 +18410,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18640,7 +18640,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18893,7 +18893,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "event_address_part_required" | "event_address_required" | "event_category_unknown" | "event_times_order" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_an_events_space" | "nul_character" | "space_id_required" | "space_not_found";
+                        code: "community_header_missing" | "community_mismatch" | "event_address_part_required" | "event_address_required" | "event_category_unknown" | "event_times_order" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_an_events_space" | "nul_character" | "space_id_required" | "space_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19180,7 +19180,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19427,7 +19427,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "event_address_part_required" | "event_address_required" | "event_category_unknown" | "event_times_order" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "event_address_part_required" | "event_address_required" | "event_category_unknown" | "event_times_order" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19630,7 +19630,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19820,7 +19820,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20025,7 +20025,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20242,7 +20242,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20479,7 +20479,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20627,7 +20627,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20808,7 +20808,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20972,7 +20972,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -21214,7 +21214,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -21495,7 +21495,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "parent_other_item" | "reply_depth";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "parent_other_item" | "reply_depth";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -21798,7 +21798,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -21981,7 +21981,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22143,7 +22143,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22347,7 +22347,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22550,7 +22550,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22751,7 +22751,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23031,7 +23031,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "parent_other_item" | "reply_depth";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "parent_other_item" | "reply_depth";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23358,7 +23358,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23568,7 +23568,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23772,7 +23772,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23974,7 +23974,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24240,7 +24240,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24452,7 +24452,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24791,7 +24791,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_a_feed_space" | "nul_character" | "space_id_required" | "space_not_found";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_a_feed_space" | "nul_character" | "space_id_required" | "space_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25106,7 +25106,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25283,7 +25283,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25489,7 +25489,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "tax_id_invalid";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "tax_id_invalid";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25728,7 +25728,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25917,7 +25917,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26112,7 +26112,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "bank_account_required" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "pix_key_invalid" | "pix_key_required" | "tax_id_invalid";
+                        code: "bank_account_required" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "pix_key_invalid" | "pix_key_required" | "tax_id_invalid";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26343,7 +26343,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26518,7 +26518,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26667,7 +26667,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -27635,7 +27635,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -27842,7 +27842,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "amount_range" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "installments_only_card" | "installments_range" | "installments_too_small" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "amount_range" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "installments_only_card" | "installments_range" | "installments_too_small" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28503,7 +28503,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character" | "period_order";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "period_order";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28663,7 +28663,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28862,7 +28862,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29070,7 +29070,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "currency_only_with_amount" | "discount_both" | "discount_required" | "duration_months_only_repeating" | "duration_months_required" | "expires_at_past" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "product_not_found";
+                        code: "community_header_missing" | "community_mismatch" | "currency_only_with_amount" | "discount_both" | "discount_required" | "duration_months_only_repeating" | "duration_months_required" | "expires_at_past" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "product_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29317,7 +29317,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "product_not_found";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "product_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29562,7 +29562,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29769,7 +29769,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "currency_only_with_amount" | "discount_both" | "discount_required" | "duration_months_only_repeating" | "duration_months_required" | "expires_at_past" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "product_not_found";
+                        code: "community_header_missing" | "community_mismatch" | "currency_only_with_amount" | "discount_both" | "discount_required" | "duration_months_only_repeating" | "duration_months_required" | "expires_at_past" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "product_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29972,7 +29972,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30176,7 +30176,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30373,7 +30373,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30596,7 +30596,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character" | "payment_not_configured";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "payment_not_configured";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30788,7 +30788,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "add_on_not_in_plan" | "add_ons_only_with_plan" | "amount_range" | "community_header_missing" | "community_mismatch" | "coupon_not_found" | "currency_mismatch" | "exhausted" | "expired" | "idempotency_key_invalid" | "inactive" | "installments_only_card" | "installments_range" | "installments_too_small" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "method_not_allowed" | "not_a_plan_option" | "not_applicable" | "nul_character" | "payment_not_configured" | "plan_ambiguous" | "plan_required" | "product_not_for_sale" | "total_too_large" | "unknown_code";
+                        code: "add_on_not_in_plan" | "add_ons_only_with_plan" | "amount_range" | "community_header_missing" | "community_mismatch" | "coupon_not_found" | "currency_mismatch" | "exhausted" | "expired" | "idempotency_key_invalid" | "inactive" | "installments_only_card" | "installments_range" | "installments_too_small" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "method_not_allowed" | "not_a_plan_option" | "not_applicable" | "nul_character" | "payment_not_configured" | "plan_ambiguous" | "plan_required" | "product_not_for_sale" | "total_too_large" | "unknown_code";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -31081,7 +31081,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "add_on_not_in_plan" | "add_ons_only_with_plan" | "amount_range" | "billing_address_required" | "boleto_tax_id_required" | "buyer_email_required" | "buyer_required" | "card_token_invalid" | "card_token_required" | "community_header_missing" | "community_mismatch" | "coupon_not_found" | "currency_mismatch" | "exhausted" | "expired" | "idempotency_key_invalid" | "inactive" | "installments_not_offered" | "installments_only_card" | "installments_range" | "installments_too_small" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "method_not_allowed" | "not_a_plan_option" | "not_applicable" | "nul_character" | "payment_not_configured" | "plan_ambiguous" | "plan_required" | "product_not_for_sale" | "tax_id_invalid" | "total_too_large" | "unknown_code";
+                        code: "add_on_not_in_plan" | "add_ons_only_with_plan" | "amount_range" | "billing_address_required" | "boleto_tax_id_required" | "buyer_email_required" | "buyer_required" | "card_token_invalid" | "card_token_required" | "community_header_missing" | "community_mismatch" | "coupon_not_found" | "currency_mismatch" | "exhausted" | "expired" | "idempotency_key_invalid" | "inactive" | "installments_not_offered" | "installments_only_card" | "installments_range" | "installments_too_small" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "method_not_allowed" | "not_a_plan_option" | "not_applicable" | "nul_character" | "payment_not_configured" | "plan_ambiguous" | "plan_required" | "product_not_for_sale" | "tax_id_invalid" | "total_too_large" | "unknown_code";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -31350,7 +31350,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -31539,7 +31539,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -32442,7 +32442,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -32638,7 +32638,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -32843,7 +32843,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "billing_interval_required" | "commitment_months_interval" | "community_header_missing" | "community_mismatch" | "currency_unsupported" | "duplicate_ids" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "only_for_one_time" | "only_for_subscriptions" | "stock_quantity_needs_stock" | "stock_quantity_required";
+                        code: "billing_interval_required" | "commitment_months_interval" | "community_header_missing" | "community_mismatch" | "currency_unsupported" | "duplicate_ids" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "only_for_one_time" | "only_for_subscriptions" | "stock_quantity_needs_stock" | "stock_quantity_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33084,7 +33084,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33289,7 +33289,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "add_on_interval_fixed" | "billing_interval_required" | "commitment_months_interval" | "community_header_missing" | "community_mismatch" | "currency_unsupported" | "duplicate_ids" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "only_for_one_time" | "only_for_subscriptions" | "product_currency_mismatch" | "product_type_fixed" | "stock_quantity_needs_stock" | "stock_quantity_required";
+                        code: "add_on_interval_fixed" | "billing_interval_required" | "commitment_months_interval" | "community_header_missing" | "community_mismatch" | "currency_unsupported" | "duplicate_ids" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "only_for_one_time" | "only_for_subscriptions" | "product_currency_mismatch" | "product_type_fixed" | "stock_quantity_needs_stock" | "stock_quantity_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33492,7 +33492,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33695,7 +33695,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character" | "product_currency_mismatch";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character" | "product_currency_mismatch";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33895,7 +33895,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34079,7 +34079,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "add_on_is_billing_option" | "add_on_not_monthly" | "add_on_unknown" | "community_header_missing" | "community_mismatch" | "duplicate_ids" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "product_not_found";
+                        code: "add_on_is_billing_option" | "add_on_not_monthly" | "add_on_unknown" | "community_header_missing" | "community_mismatch" | "duplicate_ids" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "product_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34319,7 +34319,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "plans_reorder_mismatch";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "plans_reorder_mismatch";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34546,7 +34546,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34728,7 +34728,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "add_on_is_billing_option" | "add_on_not_monthly" | "add_on_unknown" | "community_header_missing" | "community_mismatch" | "duplicate_ids" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "product_not_found";
+                        code: "add_on_is_billing_option" | "add_on_not_monthly" | "add_on_unknown" | "community_header_missing" | "community_mismatch" | "duplicate_ids" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "product_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34931,7 +34931,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35139,7 +35139,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35317,7 +35317,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35497,7 +35497,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35721,7 +35721,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35900,7 +35900,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36104,7 +36104,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36339,7 +36339,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36558,7 +36558,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "plan_unknown";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "plan_unknown";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36820,7 +36820,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37039,7 +37039,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "plan_unknown";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "plan_unknown";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37242,7 +37242,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37424,7 +37424,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37619,7 +37619,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37812,7 +37812,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "insufficient" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "payment_not_configured";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "insufficient" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "payment_not_configured";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -38053,7 +38053,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -38236,7 +38236,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -38448,7 +38448,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -39312,7 +39312,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character" | "period_order";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "period_order";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -39444,7 +39444,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "period_order";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "period_order";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -39678,7 +39678,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "beyond_amount" | "community_header_missing" | "community_mismatch" | "gateway_refused" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "no_refunds" | "nul_character";
+                        code: "beyond_amount" | "community_header_missing" | "community_mismatch" | "gateway_refused" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "no_refunds" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -39963,7 +39963,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40154,7 +40154,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40337,7 +40337,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40522,7 +40522,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40703,7 +40703,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40884,7 +40884,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41267,7 +41267,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41476,7 +41476,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "outside_years" | "period_order" | "too_long" | "too_many_periods";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41650,7 +41650,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "period_order";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character" | "period_order";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41806,7 +41806,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41974,7 +41974,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42234,7 +42234,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42431,7 +42431,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42610,7 +42610,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42814,7 +42814,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "call_dates_order" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_a_call_space" | "nul_character" | "space_id_required" | "space_not_found";
+                        code: "call_dates_order" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_a_call_space" | "nul_character" | "space_id_required" | "space_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43070,7 +43070,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43272,7 +43272,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "call_dates_order" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "call_dates_order" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43475,7 +43475,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43691,7 +43691,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43937,7 +43937,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44143,7 +44143,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44349,7 +44349,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44555,7 +44555,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44751,7 +44751,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44928,7 +44928,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45164,7 +45164,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45367,7 +45367,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45568,7 +45568,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45728,7 +45728,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "profile_not_found";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "profile_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45931,7 +45931,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46119,7 +46119,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46307,7 +46307,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46503,7 +46503,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46680,7 +46680,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "event_times_order" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "event_times_order" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46916,7 +46916,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "event_times_order" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "event_times_order" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47119,7 +47119,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47318,7 +47318,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47478,7 +47478,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "profile_not_found";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "profile_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47681,7 +47681,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47867,7 +47867,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48053,7 +48053,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48294,7 +48294,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48525,7 +48525,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48711,7 +48711,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48880,7 +48880,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_in_bank" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_in_bank" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49094,7 +49094,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49268,7 +49268,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49515,7 +49515,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49757,7 +49757,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "co_speaker_self" | "co_speaker_unknown" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "track_unknown";
+                        code: "co_speaker_self" | "co_speaker_unknown" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "track_unknown";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50026,7 +50026,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50255,7 +50255,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50447,7 +50447,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50692,7 +50692,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50852,7 +50852,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51063,7 +51063,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51279,7 +51279,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51494,7 +51494,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "currency_required" | "idempotency_key_invalid" | "invalid_input" | "nul_character" | "track_unknown";
+                        code: "community_header_missing" | "community_mismatch" | "currency_required" | "idempotency_key_invalid" | "invalid_input" | "nul_character" | "track_unknown";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51712,7 +51712,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51947,7 +51947,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "currency_required" | "idempotency_key_invalid" | "invalid_input" | "nul_character" | "track_unknown";
+                        code: "community_header_missing" | "community_mismatch" | "currency_required" | "idempotency_key_invalid" | "invalid_input" | "nul_character" | "track_unknown";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52176,7 +52176,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52405,7 +52405,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52647,7 +52647,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52876,7 +52876,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53078,7 +53078,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53322,7 +53322,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53566,7 +53566,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "co_speaker_self" | "co_speaker_unknown" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "track_unknown";
+                        code: "co_speaker_self" | "co_speaker_unknown" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "track_unknown";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53849,7 +53849,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54030,7 +54030,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54254,7 +54254,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54458,7 +54458,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54669,7 +54669,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54894,7 +54894,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55105,7 +55105,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55295,7 +55295,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55508,7 +55508,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55752,7 +55752,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "future_required" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "future_required" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56025,7 +56025,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56258,7 +56258,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56462,7 +56462,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "downgrade_now" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_a_plan_option" | "nul_character" | "same_plan_option";
+                        code: "community_header_missing" | "community_mismatch" | "downgrade_now" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_a_plan_option" | "nul_character" | "same_plan_option";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56782,7 +56782,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "card_token_invalid" | "community_header_missing" | "community_mismatch" | "downgrade_now" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_a_plan_option" | "nul_character" | "same_plan_option";
+                        code: "card_token_invalid" | "community_header_missing" | "community_mismatch" | "downgrade_now" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_a_plan_option" | "nul_character" | "same_plan_option";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57011,7 +57011,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57222,7 +57222,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57418,7 +57418,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_an_add_on" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_an_add_on" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57728,7 +57728,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "card_token_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_an_add_on" | "nul_character";
+                        code: "card_token_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_an_add_on" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58073,7 +58073,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "card_only" | "card_token_invalid" | "card_token_required" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "payment_link_invalid";
+                        code: "card_only" | "card_token_invalid" | "card_token_required" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "payment_link_invalid";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58410,7 +58410,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58575,7 +58575,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "future_required" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "period_end_after_start" | "period_end_required" | "product_not_found" | "profile_not_found";
+                        code: "community_header_missing" | "community_mismatch" | "future_required" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "period_end_after_start" | "period_end_required" | "product_not_found" | "profile_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58764,7 +58764,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58985,7 +58985,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59175,7 +59175,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59418,7 +59418,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "declined" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "refund_only_now";
+                        code: "community_header_missing" | "community_mismatch" | "declined" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "refund_only_now";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59701,7 +59701,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59954,7 +59954,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -60235,7 +60235,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -60489,7 +60489,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_an_add_on" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "not_an_add_on" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -60771,7 +60771,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61025,7 +61025,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61244,7 +61244,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61472,7 +61472,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61646,7 +61646,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "rule_needs_module";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "rule_needs_module";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61863,7 +61863,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62060,7 +62060,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62265,7 +62265,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "font_unknown" | "idempotency_key_invalid" | "image_invalid" | "image_too_large" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "space_id_required" | "space_not_found";
+                        code: "community_header_missing" | "community_mismatch" | "font_unknown" | "idempotency_key_invalid" | "image_invalid" | "image_too_large" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "space_id_required" | "space_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62507,7 +62507,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62711,7 +62711,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "font_unknown" | "idempotency_key_invalid" | "image_invalid" | "image_too_large" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "font_unknown" | "idempotency_key_invalid" | "image_invalid" | "image_too_large" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62955,7 +62955,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63159,7 +63159,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63363,7 +63363,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63514,7 +63514,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63746,7 +63746,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63937,7 +63937,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "recipients_unknown" | "space_id_required" | "space_not_found" | "template_not_found" | "template_other_space";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "recipients_unknown" | "space_id_required" | "space_not_found" | "template_not_found" | "template_other_space";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64171,7 +64171,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64373,7 +64373,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64746,7 +64746,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64889,7 +64889,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65034,7 +65034,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65181,7 +65181,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65406,7 +65406,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65673,7 +65673,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65929,7 +65929,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -66153,7 +66153,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -66415,7 +66415,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68172,7 +68172,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68315,7 +68315,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68494,7 +68494,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68661,7 +68661,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_invalid" | "community_header_missing" | "community_mismatch" | "cursor_invalid" | "invalid_input" | "nul_character";
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68950,7 +68950,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "cursor_invalid" | "invalid_input" | "not_date" | "nul_character" | "period_order";
+                        code: "invalid_input" | "not_date" | "nul_character" | "period_order";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];

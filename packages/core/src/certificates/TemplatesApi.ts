@@ -121,7 +121,7 @@ export const templateEndpoints = {
   templates: HttpApiEndpoint.get("templates", "/certificates/templates")
     .setUrlParams(TemplateQuery)
     .addSuccess(Page(Template))
-    .addError(declared(InvalidInput, "cursor_invalid"))
+    .addError(declared(InvalidInput, "invalid_input"))
     .addError(declared(Forbidden, "role_required"))
     .addError(declared(NotFound, "space_unknown"))
     .addError(ParametersRefused)

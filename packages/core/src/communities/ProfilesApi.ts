@@ -159,7 +159,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         search: Schema.optional(Schema.String.pipe(Schema.maxLength(100)))
       }))
       .addSuccess(Page(Profile))
-      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(InvalidInput, "invalid_input"))
       .addError(declared(Forbidden, "role_required"))
       .addError(ParametersRefused)
       .annotate(

@@ -20,7 +20,8 @@ export const Messages = coded({
     "Insufficient permissions to use X-ProfileId."
   ),
   actingProfileNotFound: same("Profile not found in this community."),
-  actingProfileInvalid: same("X-ProfileId must be a valid UUID"),
+  /** As every malformed value: `invalid_input`. */
+  actingProfileInvalid: { ...same("X-ProfileId must be a valid UUID"), code: "invalid_input" as const },
   communityHeaderMissing: text(
     "Send the community in the X-CommunityId header.",
     "Send the community in the X-CommunityId header."

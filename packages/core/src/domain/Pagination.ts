@@ -104,7 +104,7 @@ export const decodeCursor = <A, I>(cursor: string | undefined, key: Schema.Schem
     )
     return Option.match(decoded, {
       onNone: () =>
-        Effect.fail(invalidField("cursor", { ...same("cursor is not valid"), code: "cursor_invalid" }, "query")),
+        Effect.fail(invalidField("cursor", { ...same("cursor is not valid"), code: "invalid_input" }, "query")),
       onSome: (value) => Effect.succeed(value)
     })
   })

@@ -13,7 +13,7 @@ export const HeadersRefused = declared(
   InvalidInput,
   "community_header_missing",
   "community_mismatch",
-  "acting_profile_invalid"
+  "invalid_input"
 )
 export const ActingProfileRefused = declared(Forbidden, "acting_profile_forbidden")
 export const MembershipRefused = declared(Forbidden, "not_member", "acting_profile_forbidden")

@@ -53,6 +53,7 @@ export interface Message<Code extends string = string> extends Text {
 type Coded<Catalogue> = {
   readonly [K in keyof Catalogue]: K extends string
     ? Catalogue[K] extends (...args: infer Args) => Text ? (...args: Args) => Message<SnakeCase<K>>
+    : Catalogue[K] extends Message<infer Own> ? Message<Own>
     : Message<SnakeCase<K>>
     : never
 }
@@ -61,6 +62,7 @@ type Coded<Catalogue> = {
  * A catalogue whose every message carries its code, the entry's name in snake case: a feature's
  * messages are written as `{ notMember: text(…) }` and read as `Messages.notMember.code === "not_member"`.
  * Entries of several catalogues with one name (`notFound`) share the code: they say the same thing.
+ * An entry that carries a code of its own keeps it.
  */
 export const coded = <Catalogue extends Record<string, Text | ((...args: any) => Text)>>(
   catalogue: Catalogue
@@ -75,7 +77,7 @@ export const coded = <Catalogue extends Record<string, Text | ((...args: any) =>
             ...(entry as (...a: ReadonlyArray<unknown>) => Text)(...args),
             code
           })
-          : { ...entry, code }
+          : { code, ...entry }
       ]
     })
   ) as Coded<Catalogue>

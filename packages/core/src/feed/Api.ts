@@ -136,7 +136,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
     HttpApiEndpoint.get("list", "/feed")
       .setUrlParams(PageQuery)
       .addSuccess(FeedPage)
-      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(InvalidInput, "invalid_input"))
       .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(

@@ -185,7 +185,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.get("sessions", "/auth/sessions")
       .setUrlParams(PageQuery)
       .addSuccess(Page(SessionView))
-      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(InvalidInput, "invalid_input"))
       .addError(ParametersRefused)
       .middleware(Authenticated)
       .annotate(

@@ -10,7 +10,8 @@ const roda = startRoda()
 const api = client(roda)
 afterAll(() => roda.dispose())
 
-const NOT_VERIFIED = "Confirme seu e-mail antes: use o link que enviamos (ou peça outro em POST /api/auth/verify-email)."
+const NOT_VERIFIED =
+  "Confirme seu e-mail antes: use o link que enviamos (ou peça outro em POST /api/auth/verify-email)."
 
 /** An account that never used its sign-up link, made a member of `setup` with `role` (it accepts the invitation). */
 const unverifiedMember = async (client: Client, setup: TestCommunity, role: string): Promise<TestUser> => {

@@ -14,6 +14,8 @@ vi.mock("../../src/domain/AppError", async (importOriginal) => {
   return { ...original, unauthorized: vi.fn(original.unauthorized) }
 })
 
+const ACCOUNT = "7b0c3e2a-9d4f-4a51-8c6e-2f1d0a9b8c7d"
+
 const tokens = Tokens.layer.pipe(
   Layer.provide(
     Layer.succeed(Options, defaultOptions({ jwtSecret: secret("unit-test-secret-that-is-long-enough-for-hs256") }))
@@ -33,19 +35,22 @@ const readWith = (authorization: string | undefined) =>
     ))
 
 describe("Authentication builds no error on the success path", () => {
-  beforeEach(() => vi.mocked(unauthorized).mockClear())
+  // a block: a function returned by beforeEach is run as its cleanup
+  beforeEach(() => {
+    vi.mocked(unauthorized).mockClear()
+  })
 
   it.effect("a valid token and no token build no 401; a bad one builds one", () =>
     Effect.gen(function*() {
       const issued = yield* Effect.flatMap(Tokens, (t) =>
-        t.issue({ accountId: "acc-1", email: "ana@roda.test", sessionId: "ses-1" }))
+        t.issue({ accountId: ACCOUNT, email: "ana@roda.test", sessionId: "ses-1" }))
 
       const valid = yield* readWith(`Bearer ${issued}`)
-      expect(valid).toEqual(Option.some({ accountId: "acc-1", sessionId: "ses-1" }))
+      expect(valid).toEqual(Option.some({ accountId: ACCOUNT, sessionId: "ses-1" }))
       const none = yield* readWith(undefined)
       expect(Option.isNone(none)).toBe(true)
-      const account = yield* requireAccount(Effect.succeed(Option.some("acc-1")))
-      expect(account).toBe("acc-1")
+      const account = yield* requireAccount(Effect.succeed(Option.some(ACCOUNT)))
+      expect(account).toBe(ACCOUNT)
       expect(vi.mocked(unauthorized)).not.toHaveBeenCalled()
 
       const refused = yield* Effect.exit(readWith(`Bearer ${issued}x`))
@@ -54,7 +59,7 @@ describe("Authentication builds no error on the success path", () => {
       expect(Exit.isFailure(malformed)).toBe(true)
       // a token of no session (issued before sessions) is refused
       const legacy = yield* Effect.flatMap(Tokens, (t) =>
-        t.issue({ accountId: "acc-1", email: "ana@roda.test" }))
+        t.issue({ accountId: ACCOUNT, email: "ana@roda.test" }))
       expect(Exit.isFailure(yield* Effect.exit(readWith(`Bearer ${legacy}`)))).toBe(true)
       expect(vi.mocked(unauthorized)).toHaveBeenCalledTimes(3)
     }).pipe(Effect.provide(tokens)))

@@ -48,7 +48,7 @@ describe("cursors", () => {
       const error = yield* Effect.flip(decodeCursor(cursor, AnyKey))
       expect(error).toBeInstanceOf(AppError)
       expect(error.status).toBe(400)
-      expect(error.text).toEqual({ pt: "cursor is not valid", en: "cursor is not valid" })
+      expect(error.text).toEqual({ pt: "cursor is not valid", en: "cursor is not valid", code: "invalid_input" })
       expect(error.errors).toEqual([
         { param: "cursor", msg: { pt: "cursor is not valid", en: "cursor is not valid" }, location: "query" }
       ])

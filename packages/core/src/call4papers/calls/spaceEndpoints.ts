@@ -38,7 +38,7 @@ export const spaceCalls = HttpApiEndpoint.get("spaceCalls", "/call4papers/spaces
   .setPath(SpaceIdParam)
   .setUrlParams(CallQuery)
   .addSuccess(Page(Call))
-  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(InvalidInput, "invalid_input"))
   .addError(declared(Forbidden, "space_content_forbidden"))
   .addError(declared(NotFound, "not_a_call_space", "space_unknown"))
   .addError(ParametersRefused)

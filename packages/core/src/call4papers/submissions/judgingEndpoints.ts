@@ -26,7 +26,7 @@ import {
 export const meReviews = HttpApiEndpoint.get("meReviews", "/call4papers/me/reviews")
   .setUrlParams(QueueQuery)
   .addSuccess(Page(QueueItem))
-  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(InvalidInput, "invalid_input"))
   .addError(ParametersRefused)
   .middleware(MemberScope)
   .annotate(
@@ -112,7 +112,7 @@ export const ballot = HttpApiEndpoint.get("ballot", "/call4papers/:id/votable-su
   .setPath(CallIdParam)
   .setUrlParams(PageQuery)
   .addSuccess(Page(BallotItem))
-  .addError(declared(InvalidInput, "cursor_invalid"))
+  .addError(declared(InvalidInput, "invalid_input"))
   .addError(declared(Forbidden, "space_content_forbidden"))
   .addError(declared(NotFound, "call_not_found", "space_unknown"))
   .addError(declared(Conflict, "voting_off"))

@@ -74,7 +74,7 @@ export class PricingTiersApi extends HttpApiGroup.make("pricingTiers")
     HttpApiEndpoint.get("list", "/communities/plans")
       .setUrlParams(PageQuery)
       .addSuccess(Page(PricingTier))
-      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(InvalidInput, "invalid_input"))
       .addError(ParametersRefused)
       .middleware(PublicScope)
       .annotate(

@@ -307,7 +307,7 @@ export class PurchasesApi extends HttpApiGroup.make("purchases")
     HttpApiEndpoint.get("mine", "/purchases/me")
       .setUrlParams(PageQuery)
       .addSuccess(Page(Purchase))
-      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(InvalidInput, "invalid_input"))
       .addError(ParametersRefused)
       .middleware(MemberScope)
       .annotate(

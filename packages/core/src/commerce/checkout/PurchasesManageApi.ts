@@ -77,7 +77,7 @@ export class PurchasesManageApi extends HttpApiGroup.make("purchasesManage")
     HttpApiEndpoint.get("list", "/manage/purchases")
       .setUrlParams(SalesQuery)
       .addSuccess(Page(Sale))
-      .addError(declared(InvalidInput, "cursor_invalid", "period_order"))
+      .addError(declared(InvalidInput, "invalid_input", "period_order"))
       .addError(declared(Forbidden, "role_required"))
       .addError(ParametersRefused)
       .annotate(

@@ -42,7 +42,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
     HttpApiEndpoint.get("list", "/subscriptions")
       .setUrlParams(MemberQuery)
       .addSuccess(Page(Subscription))
-      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(InvalidInput, "invalid_input"))
       .addError(ParametersRefused)
       .annotate(
         OpenApi.Description,
@@ -64,7 +64,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .setPath(IdParam)
       .setUrlParams(PageQuery)
       .addSuccess(Page(Billing))
-      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(InvalidInput, "invalid_input"))
       .addError(declared(NotFound, "not_found"))
       .addError(ParametersRefused)
       .annotate(

@@ -33,7 +33,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
     HttpApiEndpoint.get("list", "/manage/subscriptions")
       .setUrlParams(TeamQuery)
       .addSuccess(Page(TeamSubscription))
-      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(InvalidInput, "invalid_input"))
       .addError(declared(Forbidden, "role_required"))
       .addError(ParametersRefused)
       .annotate(
@@ -92,7 +92,7 @@ export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptio
       .setPath(TeamIdParam)
       .setUrlParams(PageQuery)
       .addSuccess(Page(Billing))
-      .addError(declared(InvalidInput, "cursor_invalid"))
+      .addError(declared(InvalidInput, "invalid_input"))
       .addError(declared(Forbidden, "role_required"))
       .addError(declared(NotFound, "not_found"))
       .addError(ParametersRefused)
