@@ -50,7 +50,11 @@ describe("cursors", () => {
       expect(error.status).toBe(400)
       expect(error.text).toEqual({ pt: "cursor is not valid", en: "cursor is not valid", code: "invalid_input" })
       expect(error.errors).toEqual([
-        { param: "cursor", msg: { pt: "cursor is not valid", en: "cursor is not valid" }, location: "query" }
+        {
+          param: "cursor",
+          msg: { pt: "cursor is not valid", en: "cursor is not valid", code: "invalid_input" },
+          location: "query"
+        }
       ])
     }))
 })
