@@ -62325,7 +62325,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_not_found" | "space_unknown";
+                        code: "acting_profile_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63997,7 +63997,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_not_found" | "space_unknown" | "template_not_found";
+                        code: "acting_profile_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];

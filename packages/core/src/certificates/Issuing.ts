@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { OperatorAudit } from "../audit/OperatorAudit"
 import { Memberships } from "../communities/Memberships"
-import { conflict, fieldError, invalidField } from "../domain/AppError"
+import { conflict, fieldError, invalidField, isKind, NotFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
 import { requireRole } from "../domain/Policy"
@@ -38,7 +38,7 @@ export class CertificateIssuing extends Effect.Service<CertificateIssuing>()("@r
       const space = yield* bodySpace(member, input.spaceId)
       const template = yield* findTemplate(member.communityId, input.templateId).pipe(
         Effect.catchIf(
-          (error) => error.status === 404,
+          isKind(NotFound),
           () => Effect.fail(invalidField("templateId", M.templateNotFound))
         )
       )

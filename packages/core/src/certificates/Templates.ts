@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
-import { conflict, fieldError, invalidField } from "../domain/AppError"
+import { conflict, fieldError, invalidField, isKind, NotFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
 import { Uuid } from "../domain/Ids"
@@ -91,7 +91,7 @@ export class CertificateTemplates extends Effect.Service<CertificateTemplates>()
         const id = spaceId?.trim().toLowerCase() ?? ""
         if (id === "") return yield* Effect.fail(invalidField("spaceId", M.spaceIdRequired))
         return yield* access.space(viewerOfMember(member), id).pipe(
-          Effect.catchIf((error) => error.status === 404, () => Effect.fail(invalidField("spaceId", M.spaceNotFound)))
+          Effect.catchIf(isKind(NotFound), () => Effect.fail(invalidField("spaceId", M.spaceNotFound)))
         )
       })
 

@@ -138,7 +138,6 @@ export const templateEndpoints = {
       declared(InvalidInput, "font_unknown", "image_invalid", "image_too_large", "space_id_required", "space_not_found")
     )
     .addError(declared(Forbidden, "role_required"))
-    .addError(declared(NotFound, "space_unknown"))
     .addError(BodyRefused)
     .addError(WriteRefused)
     .middleware(MemberScope)

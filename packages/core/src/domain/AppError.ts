@@ -120,6 +120,10 @@ export function fieldError(param: string, msg: Text | string, location: ErrorLoc
   return { param, msg: typeof msg === "string" ? same(msg) : msg, location }
 }
 
+/** Whether a failure is of `kind`, narrowing a union of failures to that kind's members. */
+export const isKind = <K extends Kind>(kind: K) => <E>(error: E): error is Extract<E, InstanceType<K>> =>
+  error instanceof kind
+
 /** A failure of `kind` with `message`: its code is the message's, known to the compiler. */
 export const failure = <K extends Kind, Code extends string>(
   kind: K,

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
+import { Conflict, isKind } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { slugify } from "../../domain/Fields"
 import { requireRole, requireVerifiedEmail } from "../../domain/Policy"
@@ -75,7 +76,7 @@ export class CallLifecycle extends Effect.Service<CallLifecycle>()("@roda/core/c
             }),
           randomSuffix: ids.next
         }).pipe(
-          Effect.catchIf((error) => error.status === 409, () => Effect.fail(taken("slug", CallMessages.slugTaken)))
+          Effect.catchIf(isKind(Conflict), () => Effect.fail(taken("slug", CallMessages.slugTaken)))
         )
         yield* repo.inviteOwner({
           id: yield* ids.next,
