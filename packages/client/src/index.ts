@@ -1,4 +1,4 @@
-import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { type HttpApi, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { RodaApi } from "@roda/core/api"
 import type { Effect } from "effect"
 import { rodaBaseUrl, type RodaClientOptions, rodaHeaders } from "./headers"
@@ -16,7 +16,9 @@ export { rodaHeaders } from "./headers"
  *
  * Needs an `HttpClient` (e.g. `FetchHttpClient.layer` from `@effect/platform`).
  */
-export const makeRodaClient = (options: RodaClientOptions) => {
+export const makeRodaClient = (
+  options: RodaClientOptions
+): Effect.Effect<RodaClient, never, HttpClient.HttpClient> => {
   const headers = rodaHeaders(options)
   return HttpApiClient.make(RodaApi, {
     baseUrl: rodaBaseUrl(options.baseUrl),
@@ -24,4 +26,7 @@ export const makeRodaClient = (options: RodaClientOptions) => {
   })
 }
 
-export type RodaClient = Effect.Effect.Success<ReturnType<typeof makeRodaClient>>
+/** The client's type, named (its expansion is too long for a declaration file). */
+export type RodaClient = typeof RodaApi extends HttpApi.HttpApi<infer _Id, infer Groups, infer E, infer R>
+  ? HttpApiClient.Client<Groups, E, R>
+  : never
