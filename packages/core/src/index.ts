@@ -1,6 +1,7 @@
 export { RodaApi } from "./api/RodaApi"
 export { routeOf } from "./api/routes"
 export type { AnswerAtOnce, PlainRequest } from "./app/answerAtOnce"
+export { codeOf } from "./app/errorBody"
 export { apiLayer, infrastructureLayer, makeRoda, servicesLayer } from "./app/makeRoda"
 export type { RequestInfo, Roda, RodaConfig, RodaHttpApp } from "./app/makeRoda"
 export { MAX_BODY_BYTES } from "./app/requestGate"

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { AppError, CurrentMember, McpAccess, type McpCaller, type McpScope } from "@roda/core"
+import { AppError, codeOf, CurrentMember, McpAccess, type McpCaller, type McpScope } from "@roda/core"
 import { Cause, Data, Effect, Exit, Option } from "effect"
 import { decodeArguments, encodeAnswer } from "./arguments"
 import { scopeOf, type ToolSpec } from "./tool"
@@ -21,15 +21,15 @@ export const toolNamed = (name: string) => tools.find((tool) => tool.name === na
 export const missingScope = (caller: McpCaller, tool: ToolSpec) =>
   caller.scopes.includes(scopeOf(tool)) ? undefined : scopeOf(tool)
 
-const insufficientScopeError = (scope: McpScope, challenge: string) =>
-  new AppError({
-    status: 403,
-    text: {
-      pt: `Esta conexão não tem o escopo "${scope}" que esta ferramenta exige.`,
-      en: `This connection lacks the "${scope}" scope this tool needs.`
-    },
-    headers: { "www-authenticate": challenge }
-  })
+const insufficientScopeError = (scope: McpScope, challenge: string) => {
+  // the message with its code, as the catalogues' messages carry theirs
+  const message = {
+    pt: `Esta conexão não tem o escopo "${scope}" que esta ferramenta exige.`,
+    en: `This connection lacks the "${scope}" scope this tool needs.`,
+    code: "insufficient_scope"
+  }
+  return new AppError({ status: 403, text: message, headers: { "www-authenticate": challenge } })
+}
 
 class Rollback extends Data.TaggedError("Rollback")<{ readonly exit: Exit.Exit<unknown, AppError> }> {}
 
@@ -72,7 +72,7 @@ const success = (tool: ToolSpec, data: unknown) =>
   })
 
 /**
- * An AppError as a tool error: the API's error envelope (`status`, `message`, field `errors`) in the
+ * An AppError as a tool error: the API's error envelope (`status`, `code`, `message`, field `errors`) in the
  * caller's language, as JSON text. No `structuredContent`: it would have to match the output schema.
  */
 export const failure = (error: AppError, language: Language): ToolResult => {
@@ -81,6 +81,7 @@ export const failure = (error: AppError, language: Language): ToolResult => {
   const body = {
     success: false,
     status: error.status,
+    code: codeOf(error),
     message: error.text[language],
     ...(errors ? { errors } : {}),
     ...(challenge ? { challenge } : {})

@@ -140,7 +140,13 @@ describe("MCP over streamable HTTP at /mcp of the Node server", () => {
     const staff = await mcp.callTool({ name: "list_coupons", arguments: {} })
     const http = await api.get("/api/coupons", { token: member.token, community: communityId })
     expect(staff.isError).toBe(true)
-    expect(errorOf(staff)).toMatchObject({ success: false, status: 403, message: http.body.message })
+    expect(errorOf(staff)).toMatchObject({
+      success: false,
+      status: 403,
+      code: http.body.code,
+      message: http.body.message
+    })
+    expect(http.body.code).toBe("role_required")
     await mcp.close()
 
     // The calls are in the community's MCP audit, and the connection's diagnostics saw `initialize`.
