@@ -92,15 +92,19 @@ describe("migration 0039: e-mails in NFC", () => {
     expect(result.marked).toEqual(
       [ids.decomposed, ids.composed].sort().map((accountId) => ({ accountId, emailKey: key }))
     )
-    expect(result.listed.map(({ accountId, email, emailKey, emailVerified }) => ({
-      accountId,
-      email,
-      emailKey,
-      emailVerified
-    }))).toEqual([
+    // the pair, oldest first: both rows may carry one `created_at` (then by id), so compared as a set
+    const byId = (a: { accountId: string }, b: { accountId: string }) => a.accountId.localeCompare(b.accountId)
+    expect(
+      result.listed.map(({ accountId, email, emailKey, emailVerified }) => ({
+        accountId,
+        email,
+        emailKey,
+        emailVerified
+      })).sort(byId)
+    ).toEqual([
       { accountId: ids.decomposed, email: stored.decomposed, emailKey: key, emailVerified: false },
       { accountId: ids.composed, email: stored.composed, emailKey: key, emailVerified: true }
-    ])
+    ].sort(byId))
     expect(Exit.isFailure(result.refused)).toBe(true)
     expect(result.afterResolve).toEqual([])
   })
