@@ -67149,22 +67149,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        /**
-                         * @description What happened, as a stable machine-readable name: act on it, not on the words
-                         * @enum {string}
-                         */
-                        code: "nul_character";
-                        /** @description What happened, in the caller's language (`Accept-Language`) */
-                        message: string;
-                        errors?: {
-                            param: string;
-                            msg: string;
-                            /** @enum {string} */
-                            location: "body" | "query" | "params" | "headers";
-                        }[];
-                    } | {
                         /** @description invalid_request, invalid_client, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target, invalid_redirect_uri, invalid_client_metadata */
                         error: string;
                         error_description?: string;
@@ -67365,22 +67349,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        /**
-                         * @description What happened, as a stable machine-readable name: act on it, not on the words
-                         * @enum {string}
-                         */
-                        code: "nul_character";
-                        /** @description What happened, in the caller's language (`Accept-Language`) */
-                        message: string;
-                        errors?: {
-                            param: string;
-                            msg: string;
-                            /** @enum {string} */
-                            location: "body" | "query" | "params" | "headers";
-                        }[];
-                    } | {
                         /** @description invalid_request, invalid_client, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target, invalid_redirect_uri, invalid_client_metadata */
                         error: string;
                         error_description?: string;
@@ -67452,22 +67420,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        /**
-                         * @description What happened, as a stable machine-readable name: act on it, not on the words
-                         * @enum {string}
-                         */
-                        code: "nul_character";
-                        /** @description What happened, in the caller's language (`Accept-Language`) */
-                        message: string;
-                        errors?: {
-                            param: string;
-                            msg: string;
-                            /** @enum {string} */
-                            location: "body" | "query" | "params" | "headers";
-                        }[];
-                    } | {
                         /** @description invalid_request, invalid_client, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target, invalid_redirect_uri, invalid_client_metadata */
                         error: string;
                         error_description?: string;

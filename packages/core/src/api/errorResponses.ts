@@ -39,7 +39,14 @@ export const mergeErrorResponses = <Spec extends { paths: Json; components?: Jso
         const media = (response as Json).content?.["application/json"]
         const schema = media?.schema as Json | undefined
         if (schema === undefined) continue
-        const members = Array.isArray(schema.anyOf) ? schema.anyOf : [schema]
+        const members: Array<Json> = Array.isArray(schema.anyOf) ? schema.anyOf : [schema]
+        const own = members.filter((member) => !isEnvelope(member))
+        if (own.length > 0) {
+          // an operation with an error model of its own (OAuth's RFC 6749 bodies) answers in it, the
+          // request machinery's failures too (`errorBody.ts` `oauthErrorBody`)
+          if (own.length < members.length) media.schema = own.length === 1 ? own[0] : { ...schema, anyOf: own }
+          continue
+        }
         const one = merged(members)
         if (one === undefined) continue
         fieldError ??= members.find((member: Json) => member.properties.errors !== undefined)?.properties.errors.items
