@@ -132,4 +132,20 @@ describe("Idempotency-Key", () => {
     )
     expect(accounts[0]?.count).toBe(1)
   })
+
+  it("sweeps expired keys within the claiming statement, 100 at a time, once every 100 claims", async () => {
+    await query(roda, (sql) =>
+      sql`INSERT INTO request_idempotency_keys (scope, caller, key, fingerprint, expires_at)
+        SELECT 'sweep-test', 'anonymous', 'old-' || n, 'f', now() - interval '1 hour'
+        FROM generate_series(1, 120) AS n`)
+    // 100 claims (refused requests claim too) include exactly one that sweeps.
+    for (let i = 0; i < 100; i++) {
+      expect((await api.post("/api/sections", { title: "" }, withKey(randomUUID()))).status).toBe(400)
+    }
+    const left = await query<{ count: number }>(
+      roda,
+      (sql) => sql`SELECT count(*)::int AS count FROM request_idempotency_keys WHERE scope = 'sweep-test'`
+    )
+    expect(left[0]?.count).toBe(20)
+  })
 })

@@ -2,9 +2,9 @@ import { HttpApiError, HttpServerRequest, HttpServerResponse } from "@effect/pla
 import type { HttpApp } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Cause, Data, Effect, Exit, FiberRef, Option, Random } from "effect"
+import { Cause, Data, Effect, Exit, FiberRef, Option, Ref } from "effect"
 import { AppError, fieldError } from "../domain/AppError"
-import { IDEMPOTENCY_KEY_HOURS } from "../domain/Idempotency"
+import { IDEMPOTENCY_KEY_HOURS, IDEMPOTENCY_SWEEP_EVERY as SWEEP_EVERY } from "../domain/Idempotency"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import type { Text } from "../domain/Text"
@@ -91,6 +91,7 @@ export const makeRequestTransaction = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const tokens = yield* Tokens
   const rateLimits = yield* RateLimits
+  const claims = yield* Ref.make(0)
 
   const callerOf = (request: HttpServerRequest.HttpServerRequest) => {
     const match = /^Bearer ([^\s]+)$/.exec(request.headers["authorization"] ?? "")
@@ -98,10 +99,21 @@ export const makeRequestTransaction = Effect.gen(function*() {
     return Effect.map(tokens.verify(match[1]!), Option.match({ onNone: () => "anonymous", onSome: (c) => c.accountId }))
   }
 
-  /** Claims the key (new, expired, or left by a request that did not answer 2xx); else the stored row. */
-  const claim = (scope: string, caller: string, key: string, fingerprint: string) =>
+  /**
+   * Claims the key (new, expired, or left by a request that did not answer 2xx); else the stored row.
+   * On every `SWEEP_EVERY`th claim of a process (`sweep`) the same statement also deletes up to 100
+   * expired keys of others: a request with a key always costs the same number of statements.
+   */
+  const claim = (scope: string, caller: string, key: string, fingerprint: string, sweep: boolean) =>
     Effect.gen(function*() {
-      const claimed = yield* sql`
+      const swept = sweep
+        ? sql`WITH swept AS (
+            DELETE FROM request_idempotency_keys WHERE ctid IN (
+              SELECT ctid FROM request_idempotency_keys
+              WHERE expires_at <= now() AND NOT (scope = ${scope} AND caller = ${caller} AND key = ${key})
+              LIMIT 100 FOR UPDATE SKIP LOCKED))`
+        : sql``
+      const claimed = yield* sql`${swept}
         INSERT INTO request_idempotency_keys (scope, caller, key, fingerprint, expires_at)
         VALUES (${scope}, ${caller}, ${key}, ${fingerprint}, now() + make_interval(hours => ${IDEMPOTENCY_KEY_HOURS}))
         ON CONFLICT (scope, caller, key) DO UPDATE
@@ -132,10 +144,6 @@ export const makeRequestTransaction = Effect.gen(function*() {
       ? Effect.succeed({})
       : Effect.map(rateLimits.current(stored.rateLimit), rateLimitHeaders)
 
-  /** Now and then, expired keys are swept (a few at a time, in the claiming transaction). */
-  const sweep = sql`DELETE FROM request_idempotency_keys WHERE ctid IN (
-      SELECT ctid FROM request_idempotency_keys WHERE expires_at <= now() LIMIT 100)`
-
   const withKey = <E, R>(
     app: HttpApp.Default<E, R>,
     request: HttpServerRequest.HttpServerRequest,
@@ -151,7 +159,8 @@ export const makeRequestTransaction = Effect.gen(function*() {
       const fingerprint = sha256(
         [request.method, path.pathname + path.search, request.headers["x-profileid"] ?? "", body].join("\n")
       )
-      const stored = yield* claim(scope, caller, key, fingerprint)
+      const sweep = (yield* Ref.updateAndGet(claims, (n) => n + 1)) % SWEEP_EVERY === 0
+      const stored = yield* claim(scope, caller, key, fingerprint, sweep)
       if (Option.isSome(stored)) {
         // (A row without an answer was claimed above; `status` is set here.)
         if (stored.value.fingerprint !== fingerprint || stored.value.status === null) {
@@ -166,7 +175,6 @@ export const makeRequestTransaction = Effect.gen(function*() {
           })
         )
       }
-      if ((yield* Random.nextIntBetween(0, 100)) === 0) yield* sweep
       yield* FiberRef.set(ShownRateLimit, undefined)
       const exit: Answer = yield* Effect.exit(app)
       if (Exit.isSuccess(exit) && exit.value.status >= 200 && exit.value.status < 300) {
