@@ -126,6 +126,8 @@ for (const file of program.getSourceFiles()) {
           const kindSymbol = error.getProperty("kind")
           const codeSymbol = error.getProperty("code")
           const kind = kindSymbol && literalsOf(checker.getTypeOfSymbolAtLocation(kindSymbol, node))[0]
+          // OAuth's RFC 6749 refusals are declared by hand (`refusedWith`) and checked by the compiler
+          if (kind === "OAuthRefusal") continue
           const codes = codeSymbol ? literalsOf(checker.getTypeOfSymbolAtLocation(codeSymbol, node)) : [undefined]
           if (kind === undefined || codes.includes(undefined)) {
             unknown.push(checker.typeToString(error))

@@ -67149,9 +67149,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description invalid_request, invalid_client, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target, invalid_redirect_uri, invalid_client_metadata */
-                        error: string;
-                        error_description?: string;
+                        /**
+                         * @description The RFC 6749 §5.2 error code
+                         * @enum {string}
+                         */
+                        error: "invalid_redirect_uri" | "invalid_client_metadata";
+                        /** @description What was wrong, for the developer */
+                        error_description: string;
                     };
                 };
             };
@@ -67162,9 +67166,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description invalid_request, invalid_client, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target, invalid_redirect_uri, invalid_client_metadata */
-                        error: string;
-                        error_description?: string;
+                        /**
+                         * @description The RFC 6749 §5.2 error code
+                         * @enum {string}
+                         */
+                        error: "temporarily_unavailable";
+                        /** @description What was wrong, for the developer */
+                        error_description: string;
                     };
                 };
             };
@@ -67175,16 +67183,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
                         /**
-                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @description The RFC 6749 §5.2 error code
                          * @enum {string}
                          */
-                        code: "service_unavailable";
-                        /** @description What happened, in the caller's language (`Accept-Language`) */
-                        message: string;
-                        errors?: components["schemas"]["ErrorFieldError"][];
+                        error: "temporarily_unavailable";
+                        /** @description What was wrong, for the developer */
+                        error_description: string;
                     };
                 };
             };
@@ -67349,9 +67354,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description invalid_request, invalid_client, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target, invalid_redirect_uri, invalid_client_metadata */
-                        error: string;
-                        error_description?: string;
+                        /**
+                         * @description The RFC 6749 §5.2 error code
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_grant" | "unsupported_grant_type" | "invalid_scope" | "invalid_target";
+                        /** @description What was wrong, for the developer */
+                        error_description: string;
                     };
                 };
             };
@@ -67362,9 +67371,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description invalid_request, invalid_client, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target, invalid_redirect_uri, invalid_client_metadata */
-                        error: string;
-                        error_description?: string;
+                        /**
+                         * @description The RFC 6749 §5.2 error code
+                         * @enum {string}
+                         */
+                        error: "invalid_client";
+                        /** @description What was wrong, for the developer */
+                        error_description: string;
                     };
                 };
             };
@@ -67375,16 +67388,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
                         /**
-                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @description The RFC 6749 §5.2 error code
                          * @enum {string}
                          */
-                        code: "service_unavailable";
-                        /** @description What happened, in the caller's language (`Accept-Language`) */
-                        message: string;
-                        errors?: components["schemas"]["ErrorFieldError"][];
+                        error: "temporarily_unavailable";
+                        /** @description What was wrong, for the developer */
+                        error_description: string;
                     };
                 };
             };
@@ -67420,9 +67430,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description invalid_request, invalid_client, invalid_grant, unsupported_grant_type, invalid_scope, invalid_target, invalid_redirect_uri, invalid_client_metadata */
-                        error: string;
-                        error_description?: string;
+                        /**
+                         * @description The RFC 6749 §5.2 error code
+                         * @enum {string}
+                         */
+                        error: "invalid_request";
+                        /** @description What was wrong, for the developer */
+                        error_description: string;
                     };
                 };
             };
@@ -67433,16 +67447,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
                         /**
-                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @description The RFC 6749 §5.2 error code
                          * @enum {string}
                          */
-                        code: "service_unavailable";
-                        /** @description What happened, in the caller's language (`Accept-Language`) */
-                        message: string;
-                        errors?: components["schemas"]["ErrorFieldError"][];
+                        error: "temporarily_unavailable";
+                        /** @description What was wrong, for the developer */
+                        error_description: string;
                     };
                 };
             };

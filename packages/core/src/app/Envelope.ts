@@ -32,7 +32,7 @@ const isOAuthPath = (url: string) => new URL(url, "http://roda.local").pathname.
 const renderOAuth = (error: AppError, url: string, acceptLanguage: string | undefined) =>
   HttpServerResponse.unsafeJson(oauthErrorBody(error, new URL(url, "http://roda.local").pathname, acceptLanguage), {
     status: error.status,
-    headers: { ...error.headers, "cache-control": "no-store" }
+    headers: { ...error.headers, "cache-control": "no-store", pragma: "no-cache" }
   })
 
 interface DecodeIssue {

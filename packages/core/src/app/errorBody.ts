@@ -1,6 +1,6 @@
 import type { AppError } from "../domain/AppError"
 import { languageOf, type Message, type Text } from "../domain/Text"
-import { codeOfStatus as oauthCodeOfStatus } from "../oauth/errors"
+import { codeOfStatus as oauthCodeOfStatus, OAuthRefusal } from "../oauth/ErrorsApi"
 
 /**
  * The code of a failure whose message has none (words made on the spot, such as a schema's own
@@ -36,12 +36,16 @@ export const errorBody = (error: AppError, acceptLanguage: string | undefined) =
   }
 }
 
-/** An AppError on an OAuth endpoint (`/oauth/*`): `{ error, error_description }` (RFC 6749 §5.2). */
+/**
+ * A failure on an OAuth endpoint (`/oauth/*`): `{ error, error_description }` (RFC 6749 §5.2). An
+ * `OAuthRefusal` carries its code; a failure the framework made (a malformed form, a lost database)
+ * gets the code its status means there.
+ */
 export const oauthErrorBody = (error: AppError, path: string, acceptLanguage: string | undefined) => {
   const language = languageOf(acceptLanguage)
   const field = error.errors?.[0]
   return {
-    error: oauthCodeOfStatus(error.status, path),
+    error: error instanceof OAuthRefusal ? error.error : oauthCodeOfStatus(error.status, path),
     error_description: field === undefined ? error.text[language] : `${field.param}: ${field.msg[language]}`
   }
 }

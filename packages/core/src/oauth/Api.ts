@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { OneOf } from "../domain/Role"
+import { refusedWith } from "./ErrorsApi"
 
 const text = (max: number) => Schema.optional(Schema.String.pipe(Schema.maxLength(max)))
 export const Scope = OneOf("read", "write")
@@ -171,8 +172,8 @@ export class OAuthServerApi extends HttpApiGroup.make("oauth")
     HttpApiEndpoint.post("register", "/oauth/register")
       .setPayload(ClientMetadata)
       .addSuccess(RegisteredClient, { status: 201 })
-      .addError(OAuthError, { status: 400 })
-      .addError(OAuthError, { status: 429 })
+      .addError(refusedWith(400, "invalid_redirect_uri", "invalid_client_metadata"))
+      .addError(refusedWith(429, "temporarily_unavailable"))
       .annotate(OpenApi.Transform, rfcErrors)
       .annotate(OpenApi.Summary, "Register a client (RFC 7591)")
       .annotate(
@@ -206,8 +207,17 @@ export class OAuthServerApi extends HttpApiGroup.make("oauth")
     HttpApiEndpoint.post("token", "/oauth/token")
       .setPayload(TokenForm)
       .addSuccess(TokenResponse)
-      .addError(OAuthError, { status: 400 })
-      .addError(OAuthError.annotations({ identifier: "OAuthClientError" }), { status: 401 })
+      .addError(
+        refusedWith(
+          400,
+          "invalid_request",
+          "invalid_grant",
+          "unsupported_grant_type",
+          "invalid_scope",
+          "invalid_target"
+        )
+      )
+      .addError(refusedWith(401, "invalid_client"))
       .annotate(OpenApi.Transform, rfcErrors)
       .annotate(OpenApi.Summary, "Issue and renew tokens")
       .annotate(
@@ -219,7 +229,7 @@ export class OAuthServerApi extends HttpApiGroup.make("oauth")
     HttpApiEndpoint.post("revoke", "/oauth/revoke")
       .setPayload(RevokeForm)
       .addSuccess(HttpApiSchema.Empty(200))
-      .addError(OAuthError, { status: 400 })
+      .addError(refusedWith(400, "invalid_request"))
       .annotate(OpenApi.Transform, rfcErrors)
       .annotate(OpenApi.Summary, "Revoke a token (RFC 7009)")
       .annotate(

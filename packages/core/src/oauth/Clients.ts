@@ -4,7 +4,7 @@ import { Ids } from "../platform/Ids"
 import { PublicFetch } from "../platform/PublicFetch"
 import { traced } from "../platform/traced"
 import { ClientMetadata } from "./Api"
-import { type OAuthFailure, oauthFailure } from "./errors"
+import { OAuthRefusal, refused } from "./ErrorsApi"
 import { isPublicHost } from "./publicHost"
 import { redirectUriProblem } from "./redirects"
 import { RegistrationLimit } from "./RegistrationLimit"
@@ -40,24 +40,26 @@ interface ValidMetadata {
 }
 
 /** The registered metadata, or why it cannot be registered (RFC 7591 §3.2.2). */
-export const validateMetadata = (input: ClientMetadataInput): ValidMetadata | OAuthFailure => {
+export const validateMetadata = (
+  input: ClientMetadataInput
+): ValidMetadata | OAuthRefusal<"invalid_redirect_uri" | "invalid_client_metadata", 400> => {
   const redirectUris = input.redirect_uris ?? []
-  if (redirectUris.length === 0) return oauthFailure("invalid_redirect_uri", "redirect_uris is required")
+  if (redirectUris.length === 0) return refused("invalid_redirect_uri", "redirect_uris is required")
   for (const uri of redirectUris) {
     const problem = redirectUriProblem(uri)
-    if (problem !== undefined) return oauthFailure("invalid_redirect_uri", problem)
+    if (problem !== undefined) return refused("invalid_redirect_uri", problem)
   }
   const grantTypes = input.grant_types ?? GRANT_TYPES
   if (!grantTypes.every((grant) => GRANT_TYPES.includes(grant))) {
-    return oauthFailure("invalid_client_metadata", "grant_types may name only authorization_code and refresh_token")
+    return refused("invalid_client_metadata", "grant_types may name only authorization_code and refresh_token")
   }
   if (!(input.response_types ?? ["code"]).every((type) => type === "code")) {
-    return oauthFailure("invalid_client_metadata", "response_types may name only code")
+    return refused("invalid_client_metadata", "response_types may name only code")
   }
   for (const field of ["client_uri", "logo_uri"] as const) {
     const value = input[field]
     if (value !== undefined && !isWebUrl(value)) {
-      return oauthFailure("invalid_client_metadata", `${field} must be an http(s) URL`)
+      return refused("invalid_client_metadata", `${field} must be an http(s) URL`)
     }
   }
   const metadata = {
@@ -107,13 +109,17 @@ export class Clients extends Effect.Service<Clients>()("@roda/core/OAuthClients"
     /** `address`: the client's, as the adapter gave it (counted by `RegistrationLimit`). */
     const register = traced("OAuthClients.register")(function*(input: ClientMetadataInput, address?: string) {
       const valid = validateMetadata(input)
-      if ("error" in valid) return valid
-      const refused = yield* limit.reserve(address)
-      if (Option.isSome(refused)) {
-        return {
-          ...oauthFailure("temporarily_unavailable", "too many client registrations; try again later", 429),
-          retryAfter: refused.value
-        } satisfies OAuthFailure
+      if (valid instanceof OAuthRefusal) return yield* Effect.fail(valid)
+      const overLimit = yield* limit.reserve(address)
+      if (Option.isSome(overLimit)) {
+        return yield* Effect.fail(
+          new OAuthRefusal(
+            "temporarily_unavailable",
+            "too many client registrations; try again later",
+            429 as const,
+            overLimit.value
+          )
+        )
       }
       const at = yield* now
       const id = yield* ids.next
@@ -162,7 +168,9 @@ export class Clients extends Effect.Service<Clients>()("@roda/core/OAuthClients"
           if (named !== clientId) return Option.none<ValidMetadata>()
           return Option.flatMap(documentMetadata(document), (input) => {
             const valid = storable(input) ? validateMetadata(input) : undefined
-            return valid === undefined || "error" in valid ? Option.none<ValidMetadata>() : Option.some(valid)
+            return valid === undefined || valid instanceof OAuthRefusal
+              ? Option.none<ValidMetadata>()
+              : Option.some(valid)
           })
         }),
         Effect.catchAll((error) =>

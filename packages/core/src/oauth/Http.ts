@@ -1,5 +1,5 @@
 import { HttpServerResponse } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
 import { clientAddress } from "../http/ClientAddress"
@@ -10,7 +10,6 @@ import { Authorization } from "./Authorization"
 import { Clients } from "./Clients"
 import { Connections } from "./Connections"
 import { consentPage, pageHeaders, refusalPage } from "./consentPage"
-import { failureBody, isFailure, type OAuthFailure } from "./errors"
 import { OAuthMessages as M } from "./messages"
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata"
 import { TokenEndpoint } from "./TokenEndpoint"
@@ -18,12 +17,6 @@ import { OAuthUrls } from "./urls"
 
 /** Token answers are never cached (RFC 6749 §5.1). */
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" }
-
-const oauthError = (failure: OAuthFailure) =>
-  HttpServerResponse.unsafeJson(failureBody(failure), {
-    status: failure.status,
-    headers: failure.retryAfter === undefined ? NO_STORE : { ...NO_STORE, "retry-after": String(failure.retryAfter) }
-  })
 
 const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status, headers: NO_STORE })
 
@@ -52,7 +45,7 @@ export const OAuthServerHttp = apiGroup(RodaApi, "oauth", (handlers) =>
       .handle("register", ({ payload }) =>
         Effect.map(
           Effect.flatMap(clientAddress, (address) => clients.register(payload, address)),
-          (answer) => isFailure(answer) ? oauthError(answer) : json(answer, 201)
+          (answer) => json(answer, 201)
         ))
       .handle("authorize", ({ urlParams }) =>
         Effect.gen(function*() {
@@ -69,17 +62,9 @@ export const OAuthServerHttp = apiGroup(RodaApi, "oauth", (handlers) =>
       .handle("consentPage", () =>
         Effect.flatMap(requestLanguage, (language) => html((nonce) => consentPage(language, nonce))))
       .handle("token", ({ payload }) =>
-        Effect.map(tokens.token(payload), (answer) =>
-          isFailure(answer) ? oauthError(answer) : json(answer)))
+        Effect.map(tokens.token(payload), (answer) => json(answer)))
       .handle("revoke", ({ payload }) =>
-        Effect.map(
-          tokens.revoke(payload),
-          Option.match({
-            onNone: () =>
-              HttpServerResponse.empty({ status: 200, headers: NO_STORE }),
-            onSome: oauthError
-          })
-        ))
+        Effect.as(tokens.revoke(payload), HttpServerResponse.empty({ status: 200, headers: NO_STORE })))
   }))
 
 export const OAuthConsentHttp = apiGroup(RodaApi, "oauthConsent", (handlers) =>

@@ -3,7 +3,7 @@ import { constantTimeEqual, sha256Bytes, toBase64Url, utf8Bytes } from "../platf
 import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { Clients } from "./Clients"
-import { type OAuthFailure, oauthFailure } from "./errors"
+import { OAuthRefusal, refused } from "./ErrorsApi"
 import { isVoided, OAuthRepo } from "./Repo"
 import { parseScopes, requestedScopes, scopeText } from "./scopes"
 import { ACCESS_PREFIX, ACCESS_TOKEN_SECONDS, REFRESH_PREFIX, REFRESH_TOKEN_DAYS, sha256 } from "./secrets"
@@ -44,7 +44,7 @@ const verifierMatches = (verifier: string, challenge: string) => {
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-const invalidGrant = (description: string) => oauthFailure("invalid_grant", description)
+const invalidGrant = (description: string) => Effect.fail(refused("invalid_grant", description))
 
 /** `POST /oauth/token` (authorization code and refresh token grants) and `POST /oauth/revoke`. */
 export class TokenEndpoint extends Effect.Service<TokenEndpoint>()("@roda/core/OAuthTokenEndpoint", {
@@ -86,42 +86,45 @@ export class TokenEndpoint extends Effect.Service<TokenEndpoint>()("@roda/core/O
         } satisfies TokenAnswer
       })
 
-    const wrongTarget = (resource: string | undefined) =>
+    const checkTarget = (resource: string | undefined) =>
       resource !== undefined && resource !== urls.resource
-        ? Option.some(oauthFailure("invalid_target", `resource must be ${urls.resource}`))
-        : Option.none()
+        ? Effect.fail(refused("invalid_target", `resource must be ${urls.resource}`))
+        : Effect.void
 
     const exchangeCode = (form: TokenForm) =>
       Effect.gen(function*() {
         for (const field of ["code", "code_verifier", "redirect_uri", "client_id"] as const) {
-          if (!form[field]) return oauthFailure("invalid_request", `${field} is required`)
+          if (!form[field]) return yield* Effect.fail(refused("invalid_request", `${field} is required`))
         }
         const client = yield* clients.known(form.client_id)
-        if (Option.isNone(client)) return oauthFailure("invalid_client", "Unknown client_id", 401)
-        const target = wrongTarget(form.resource)
-        if (Option.isSome(target)) return target.value
+        if (Option.isNone(client)) {
+          return yield* Effect.fail(new OAuthRefusal("invalid_client", "Unknown client_id", 401 as const))
+        }
+        yield* checkTarget(form.resource)
         const at = yield* now
         // Single use: a conditional UPDATE marks the code, so of concurrent exchanges one wins.
         const used = yield* repo.useCode(sha256(form.code!), at)
-        if (used._tag === "Unknown") return invalidGrant("Unknown authorization code")
+        if (used._tag === "Unknown") return yield* invalidGrant("Unknown authorization code")
         if (used._tag === "Replayed" && isVoided(used.code)) {
-          return invalidGrant("The authorization code was voided: the account's sessions were ended")
+          return yield* invalidGrant("The authorization code was voided: the account's sessions were ended")
         }
         if (used._tag === "Replayed") {
           // RFC 6749 §4.1.2: a code used twice revokes what the first use issued.
           if (used.code.connectionId !== null) {
             yield* repo.revoke(used.code.connectionId, "authorization code replayed", at)
           }
-          return invalidGrant("The authorization code was already used")
+          return yield* invalidGrant("The authorization code was already used")
         }
         const code = used.code
         if (code.expiresAt.getTime() <= at.getTime()) {
-          return invalidGrant("The authorization code has expired")
+          return yield* invalidGrant("The authorization code has expired")
         }
-        if (code.clientId !== client.value.id) return invalidGrant("The code was issued to another client")
-        if (code.redirectUri !== form.redirect_uri) return invalidGrant("redirect_uri differs from the authorized one")
+        if (code.clientId !== client.value.id) return yield* invalidGrant("The code was issued to another client")
+        if (code.redirectUri !== form.redirect_uri) {
+          return yield* invalidGrant("redirect_uri differs from the authorized one")
+        }
         if (!VERIFIER.test(form.code_verifier!) || !verifierMatches(form.code_verifier!, code.codeChallenge)) {
-          return invalidGrant("code_verifier does not match the code_challenge")
+          return yield* invalidGrant("code_verifier does not match the code_challenge")
         }
         const connection = { id: yield* ids.next, communityId: code.communityId }
         yield* repo.insertConnection({
@@ -138,56 +141,54 @@ export class TokenEndpoint extends Effect.Service<TokenEndpoint>()("@roda/core/O
 
     const refresh = (form: TokenForm) =>
       Effect.gen(function*() {
-        if (!form.refresh_token) return oauthFailure("invalid_request", "refresh_token is required")
-        const target = wrongTarget(form.resource)
-        if (Option.isSome(target)) return target.value
+        if (!form.refresh_token) return yield* Effect.fail(refused("invalid_request", "refresh_token is required"))
+        yield* checkTarget(form.resource)
         const hash = sha256(form.refresh_token)
         const found = yield* repo.token(hash)
-        if (Option.isNone(found) || found.value.kind !== "refresh") return invalidGrant("Unknown refresh token")
+        if (Option.isNone(found) || found.value.kind !== "refresh") return yield* invalidGrant("Unknown refresh token")
         const token = found.value
         if (form.client_id !== undefined && form.client_id !== token.clientId) {
-          return invalidGrant("The refresh token was issued to another client")
+          return yield* invalidGrant("The refresh token was issued to another client")
         }
         const at = yield* now
         if (token.audience !== urls.resource) {
-          return oauthFailure("invalid_target", "The refresh token was issued for another resource")
+          return yield* Effect.fail(refused("invalid_target", "The refresh token was issued for another resource"))
         }
-        if (token.revokedAt !== null) return invalidGrant("The connection was revoked")
-        if (token.expiresAt.getTime() <= at.getTime()) return invalidGrant("The refresh token has expired")
+        if (token.revokedAt !== null) return yield* invalidGrant("The connection was revoked")
+        if (token.expiresAt.getTime() <= at.getTime()) return yield* invalidGrant("The refresh token has expired")
         const granted = parseScopes(token.scopes)
         const asked = form.scope === undefined ? granted : requestedScopes(form.scope)
         if (asked === undefined || !asked.every((scope) => granted.includes(scope))) {
-          return oauthFailure("invalid_scope", "scope may only narrow the scopes granted")
+          return yield* Effect.fail(refused("invalid_scope", "scope may only narrow the scopes granted"))
         }
         // Rotation: a conditional UPDATE, so of concurrent refreshes one wins; a token presented
         // again (or by the loser of that race) is a reuse and ends the whole connection.
         if (token.rotatedAt !== null || !(yield* repo.rotate(hash, at))) {
           yield* repo.revoke(token.connectionId, "refresh token reused", at)
-          return invalidGrant("The refresh token was already used; the connection is revoked")
+          return yield* invalidGrant("The refresh token was already used; the connection is revoked")
         }
         return yield* issue({ id: token.connectionId, communityId: token.communityId }, scopeText(asked), token.scopes)
       })
 
     const token = traced("OAuthTokenEndpoint.token")(function*(form: TokenForm) {
-      const answer: TokenAnswer | OAuthFailure = form.grant_type === undefined || form.grant_type === ""
-        ? oauthFailure("invalid_request", "grant_type is required")
-        : form.grant_type === "authorization_code"
-        ? yield* exchangeCode(form)
-        : form.grant_type === "refresh_token"
-        ? yield* refresh(form)
-        : oauthFailure("unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
-      return answer
+      if (form.grant_type === undefined || form.grant_type === "") {
+        return yield* Effect.fail(refused("invalid_request", "grant_type is required"))
+      }
+      if (form.grant_type === "authorization_code") return yield* exchangeCode(form)
+      if (form.grant_type === "refresh_token") return yield* refresh(form)
+      return yield* Effect.fail(
+        refused("unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
+      )
     })
 
     /** RFC 7009: revoking either token of a connection ends the connection. Unknown tokens are fine. */
     const revoke = traced("OAuthTokenEndpoint.revoke")(function*(form: RevokeForm) {
-      if (!form.token) return Option.some(oauthFailure("invalid_request", "token is required"))
+      if (!form.token) return yield* Effect.fail(refused("invalid_request", "token is required"))
       const found = yield* repo.token(sha256(form.token))
-      if (Option.isNone(found)) return Option.none<OAuthFailure>()
+      if (Option.isNone(found)) return
       // A token of another client is not revoked (RFC 7009 §2.1), and the answer does not say so.
-      if (form.client_id !== undefined && form.client_id !== found.value.clientId) return Option.none<OAuthFailure>()
+      if (form.client_id !== undefined && form.client_id !== found.value.clientId) return
       yield* repo.revoke(found.value.connectionId, "revoked by the client", yield* now)
-      return Option.none<OAuthFailure>()
     })
 
     return { token, revoke }

@@ -60,4 +60,29 @@ describe("the OAuth routes in /api/openapi.json", () => {
     const consentParameters = JSON.stringify(document.paths["/api/oauth/connections"].get.parameters)
     expect(consentParameters).toContain("X-CommunityId")
   })
+
+  it("lists, per status, the RFC 6749 codes each OAuth endpoint answers with, and never Roda's envelope there", async () => {
+    const document = (await api.get("/api/openapi.json")).body
+    const codes = (path: string, status: string) =>
+      document.paths[path].post.responses[status].content["application/json"].schema.properties.error.enum
+    expect(codes("/oauth/token", "400")).toEqual([
+      "invalid_request",
+      "invalid_grant",
+      "unsupported_grant_type",
+      "invalid_scope",
+      "invalid_target"
+    ])
+    expect(codes("/oauth/token", "401")).toEqual(["invalid_client"])
+    expect(codes("/oauth/register", "400")).toEqual(["invalid_redirect_uri", "invalid_client_metadata"])
+    expect(codes("/oauth/register", "429")).toEqual(["temporarily_unavailable"])
+    expect(codes("/oauth/revoke", "400")).toEqual(["invalid_request"])
+    for (const path of ["/oauth/token", "/oauth/register", "/oauth/revoke"]) {
+      for (const [status, response] of Object.entries(document.paths[path].post.responses)) {
+        if (Number(status) < 400) continue
+        const schema = (response as { content: Record<string, { schema: { properties: object } }> })
+          .content["application/json"]!.schema
+        expect(Object.keys(schema.properties), `${path} ${status}`).toEqual(["error", "error_description"])
+      }
+    }
+  })
 })
