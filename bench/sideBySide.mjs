@@ -7,6 +7,7 @@
 //                             [--pg postgres://postgres@127.0.0.1:5432] [--keep] [--dir /tmp/roda-bench]
 //                             [--roda-main <a built packages/http-node/dist/main.js, e.g. of another checkout>]
 //                             [--routes feed,static,staticApp,status,me,course (all by default)]
+//                             [--roda-b <another build's main.js>: an A/B in the same rounds, on the same database]
 //
 // Needs a build (packages/http-node/dist/main.js: `pnpm build`), wrk on the PATH, and a PostgreSQL where the
 // user may create databases. It creates roda_bench (dropped at the end unless --keep), uses ports 4301-4303 on
@@ -37,11 +38,13 @@ const WARMUP = Number(opt("warmup", 5))
 const KEEP = opt("keep", false) === true
 const DIR = resolve(String(opt("dir", "/tmp/roda-bench")))
 const JWT_SECRET = "bench-jwt-secret-bench-jwt-secret-0123456789"
-const PORTS = { roda: 4301, raw: 4302, floor: 4303 }
+const PORTS = { roda: 4301, raw: 4302, floor: 4303, rodaB: 4304 }
 // A subset of the routes (keys of `routes` below) to study one of them; the idle RSS is read only when all run.
 const ONLY = opt("routes", undefined) === undefined ? undefined : new Set(String(opt("routes")).split(","))
 const measured = (key) => ONLY === undefined || ONLY.has(key)
 const mainJs = resolve(String(opt("roda-main", join(root, "packages/http-node/dist/main.js"))))
+/** A second build measured in the same rounds as Roda (A), on the database A migrated and seeded. */
+const mainJsB = opt("roda-b", undefined) === undefined ? undefined : resolve(String(opt("roda-b")))
 mkdirSync(DIR, { recursive: true })
 
 const log = (...m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...m)
@@ -90,9 +93,9 @@ const waitReady = async (child, port, path) => {
     await sleep(50)
   }
 }
-const startRoda = async () => {
-  const child = launch("roda", mainJs, {
-    PORT: String(PORTS.roda),
+const startRoda = async (label = "roda", script = mainJs) => {
+  const child = launch(label, script, {
+    PORT: String(PORTS[label]),
     HOST: "127.0.0.1",
     DATABASE_URL: DB_URL,
     JWT_SECRET,
@@ -104,8 +107,8 @@ const startRoda = async () => {
     LOG_LEVEL: "warn",
     NODE_ENV: "production"
   })
-  child.port = PORTS.roda
-  await waitReady(child, PORTS.roda, "/readyz")
+  child.port = PORTS[label]
+  await waitReady(child, PORTS[label], "/readyz")
   return child
 }
 const startRaw = async (modulesFile) => {
@@ -255,6 +258,17 @@ const settledRss = async (servers) => {
 }
 
 // ---- the run -------------------------------------------------------------------------------------------------
+/** The commit a build was made from, or its path outside a git checkout. */
+const commitOf = (script) => {
+  try {
+    return execFileSync("git", ["-C", dirname(script), "log", "-1", "--format=%h"], {
+      stdio: ["ignore", "pipe", "ignore"]
+    }).toString().trim() || script
+  } catch {
+    return script
+  }
+}
+
 const f = (
   x,
   d = 0
@@ -285,7 +299,8 @@ const run = async () => {
   writeFileSync(modulesFile, JSON.stringify(modules))
   const raw = await startRaw(modulesFile)
   const floor = measured("staticApp") ? await startFloor(modulesFile) : undefined
-  const servers = [raw, roda]
+  const rodaB = mainJsB === undefined ? undefined : await startRoda("rodaB", mainJsB)
+  const servers = rodaB === undefined ? [raw, roda] : [raw, roda, rodaB]
   /** The servers a route is measured on: the static one through the app also on the framework floor. */
   const serversOf = (route) => (route.key === "staticApp" ? [...servers, floor] : servers)
 
@@ -330,8 +345,9 @@ const run = async () => {
   for (const route of routes) {
     const ignore = ignoreFor[route.key] ?? new Set()
     const [a, ...others] = await Promise.all(serversOf(route).map((server) => answer(server, route)))
-    const b = others[0]
-    const equal = others.every((o) => a.status === o.status && canonical(a.json, ignore) === canonical(o.json, ignore))
+    const differs = (o) => a.status !== o.status || canonical(a.json, ignore) !== canonical(o.json, ignore)
+    const b = others.find(differs) ?? others[0]
+    const equal = !others.some(differs)
     log(
       `  same answer ${route.key}: ${
         equal
@@ -349,7 +365,7 @@ const run = async () => {
   const rssBefore = Object.fromEntries(servers.map((x) => [x.label, rssMb(x.pid)]))
   log(`warm-up (${CONNS} connections, ${WARMUP} s per route and server)`)
   for (const route of routes) for (const server of serversOf(route)) await wrk(route, server, WARMUP)
-  const runs = Object.fromEntries(routes.map((r) => [r.key, { raw: [], roda: [], floor: [] }]))
+  const runs = Object.fromEntries(routes.map((r) => [r.key, { raw: [], roda: [], floor: [], rodaB: [] }]))
   for (let round = 1; round <= ROUNDS; round++) {
     for (const route of routes) {
       for (const server of round % 2 ? serversOf(route) : [...serversOf(route)].reverse()) {
@@ -374,15 +390,7 @@ const run = async () => {
   }
 
   const lines = []
-  let commit = ""
-  try {
-    commit = execFileSync("git", ["-C", dirname(mainJs), "log", "-1", "--format=%h"], {
-      stdio: ["ignore", "pipe", "ignore"]
-    }).toString().trim()
-  } catch {
-    // not a git checkout
-  }
-  if (commit === "") commit = mainJs
+  const commit = commitOf(mainJs)
   lines.push(
     `Roda ${commit} vs bench/baseline.mjs: ${s.counts.posts.toLocaleString("en-US")} posts (${
       s.counts.measured.toLocaleString("en-US")
@@ -406,6 +414,29 @@ const run = async () => {
         f(m(b, "cpu"), 3)
       } + ${f(m(b, "db"), 3)} |`
     )
+  }
+  if (rodaB !== undefined) {
+    lines.push("")
+    lines.push(
+      `A/B in the same rounds: A = ${commit}, B = ${commitOf(mainJsB)} (B/A: the median of the rounds' ratios).`
+    )
+    lines.push("")
+    lines.push(
+      "| route | A req/s | B req/s | B/A req/s | A/raw → B/raw | B/A p99 | CPU ms/req A → B (node) | B/A CPU |"
+    )
+    lines.push("|---|---|---|---|---|---|---|---|")
+    for (const route of routes) {
+      const { raw: r, roda: a, rodaB: b } = runs[route.key]
+      const per = (k) => median(b.map((x, i) => x[k] / a[i][k]))
+      const m = (xs, k) => median(xs.map((x) => x[k]))
+      lines.push(
+        `| ${route.label} | ${f(m(a, "rps"))} | ${f(m(b, "rps"))} | **${f(per("rps"), 3)}** | ${
+          f(median(a.map((x, i) => x.rps / r[i].rps)), 2)
+        }x → ${f(median(b.map((x, i) => x.rps / r[i].rps)), 2)}x | ${f(per("p99"), 2)} | ${f(m(a, "cpu"), 3)} → ${
+          f(m(b, "cpu"), 3)
+        } | ${f(per("cpu"), 3)} |`
+      )
+    }
   }
   if (runs.staticApp !== undefined) {
     const { raw: rawStatic, roda: rodaStatic, floor: floorStatic } = runs.staticApp
@@ -431,13 +462,16 @@ const run = async () => {
         `(${f(rssIdle.roda / rssBefore.roda, 2)}x its idle RSS before the load).`
     )
   }
-  const loads = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda, ...r.floor]).map((r) => r.load)
+  const loads = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda, ...r.floor, ...r.rodaB]).map((r) => r.load)
   lines.push(
     `Machine load (1-minute average, ${execFileSync("nproc").toString().trim()} CPUs) during the runs: ${
       f(Math.min(...loads), 1)
     } to ${f(Math.max(...loads), 1)}, median ${f(median(loads), 1)}.`
   )
-  const errors = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda, ...r.floor]).reduce((n, r) => n + r.errors, 0)
+  const errors = Object.values(runs).flatMap((r) => [...r.raw, ...r.roda, ...r.floor, ...r.rodaB]).reduce(
+    (n, r) => n + r.errors,
+    0
+  )
   if (errors > 0) {
     lines.push(`Warning: ${errors} non-2xx responses or socket errors during the runs (see the log above).`)
   }
