@@ -1,65 +1,17 @@
-import { randomUUID } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { shop } from "../commerce/checkout-support"
 import { unbalancedTransactions } from "../money/ledger-support"
 import { expectCreated, expectInvalid, expectOk } from "../support/envelope"
 import { outboxFor } from "../support/outbox"
 import { query } from "../support/sql"
-import { stripeEvent } from "./support/fakeStripe"
+import { DISPUTE_FEE, disputeEvent, newDisputeId } from "./support/disputes"
 import { postStripeEvent } from "./support/gateways"
 import { insufficient, type Shop, stripeSuite } from "./support/suite"
 
 const { api, balanceOf, pixSale, roda } = await stripeSuite()
 
-/** Stripe's dispute fee in these tests (R$ 15,00), as a dispute's withdrawal balance transaction carries it. */
-const DISPUTE_FEE = 1500
-
-const balanceTransaction = (amount: number, fee: number) => ({
-  id: `txn_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
-  object: "balance_transaction",
-  amount,
-  currency: "brl",
-  fee,
-  fee_details: fee === 0 ? [] : [{ amount: fee, currency: "brl", description: "Dispute fee", type: "stripe_fee" }],
-  net: amount - fee,
-  reporting_category: amount < 0 ? "dispute" : "dispute_reversal",
-  type: "adjustment"
-})
-
-/**
- * A `charge.dispute.*` event as Stripe sends it: `created` (`needs_response`, the withdrawal with
- * its fee), `closed` as `won` (the reinstatement gives the fee back) or `lost` (the withdrawal only).
- */
-const disputeEvent = (
-  intent: Record<string, any>,
-  disputeId: string,
-  step: "created" | "won" | "lost",
-  amount = 10000
-) => {
-  const withdrawal = balanceTransaction(-amount, DISPUTE_FEE)
-  return stripeEvent(step === "created" ? "charge.dispute.created" : "charge.dispute.closed", {
-    id: disputeId,
-    object: "dispute",
-    amount,
-    balance_transactions: step === "won"
-      ? [withdrawal, balanceTransaction(amount, -DISPUTE_FEE)]
-      : [withdrawal],
-    charge: intent.latest_charge,
-    created: Math.floor(Date.now() / 1000),
-    currency: "brl",
-    is_charge_refundable: false,
-    livemode: false,
-    metadata: {},
-    payment_intent: intent.id,
-    reason: "fraudulent",
-    status: step === "created" ? "needs_response" : step
-  })
-}
-
 /** What a dispute opened, then lost, books, in order (a release of the hold, then the chargeback). */
 const LOST = ["sale", "dispute_hold", "dispute_release", "refund", "dispute_fee"]
-
-const newDisputeId = () => `du_${randomUUID().replace(/-/g, "").slice(0, 24)}`
 
 const ledgerKinds = async (chargeId: string) =>
   (await query<{ kind: string }>(

@@ -1,46 +1,20 @@
-import { randomUUID } from "node:crypto"
-import { afterAll, describe, expect, it } from "vitest"
-import { testPlatform } from "../../../../testing/passwords"
-import { defaultOptions, makeRoda, RATE_LIMITS_OFF, secret } from "../../node/index"
-import { controlledClock, DAY, runJobs, signIn, subscribed, unbalanced } from "../commerce/subscriptions-support"
+import { describe, expect, it } from "vitest"
+import { DAY, runJobs, signIn, subscribed, unbalanced } from "../commerce/subscriptions-support"
 import { as } from "../support/community"
 import { expectCreated, expectInvalid, expectOk } from "../support/envelope"
-import { client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../support/harness"
 import { outboxFor } from "../support/outbox"
 import { platformAdmin } from "../support/selling"
 import { query } from "../support/sql"
-import { startFakeStripe, stripeEvent } from "./support/fakeStripe"
-import { postStripeEvent, stripeLayer } from "./support/gateways"
-import { insufficient } from "./support/suite"
+import { DISPUTE_FEE, disputeEvent, newDisputeId } from "./support/disputes"
+import { postStripeEvent } from "./support/gateways"
+import { insufficient, renewalSuite } from "./support/suite"
 
 /**
  * Renewals (a subscription's own charges, made by Roda's jobs off-session) are disputed and
  * settled through Stripe Connect as checkout's sales are (issue 52, items 5 and 6).
  */
-const time = controlledClock(Date.now())
-const fake = await startFakeStripe()
-const roda = makeRoda({
-  database: testDatabase(),
-  platform: testPlatform,
-  clock: time.clock,
-  paymentGateway: stripeLayer(fake),
-  options: defaultOptions({
-    jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
-    publicBaseUrl: "http://roda.test",
-    platformAdminEmails: [PLATFORM_ADMIN],
-    sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
-    runJobs: false,
-    rateLimits: RATE_LIMITS_OFF
-  })
-})
-const api = client(roda)
-afterAll(async () => {
-  await roda.dispose()
-  await fake.close()
-})
+const { time, fake, roda, api } = await renewalSuite()
 
-/** Stripe's dispute fee in these tests (R$ 15,00). */
-const DISPUTE_FEE = 1500
 /** The monthly option's price: what its renewal charges. */
 const RENEWAL = 4990
 
@@ -77,39 +51,9 @@ const renewed = async (name: string, connectAccount?: string) => {
   return { made, renewal: renewal!, intent: fake.intentFor(renewal!.id)! }
 }
 
-const balanceTransaction = (amount: number, fee: number) => ({
-  id: `txn_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
-  object: "balance_transaction",
-  amount,
-  currency: "brl",
-  fee,
-  fee_details: fee === 0 ? [] : [{ amount: fee, currency: "brl", description: "Dispute fee", type: "stripe_fee" }],
-  net: amount - fee,
-  reporting_category: amount < 0 ? "dispute" : "dispute_reversal",
-  type: "adjustment"
-})
-
-/** A `charge.dispute.*` event of a renewal's PaymentIntent, as in disputes.test.ts. */
-const disputeEvent = (intent: Record<string, any>, disputeId: string, step: "created" | "won" | "lost") => {
-  const withdrawal = balanceTransaction(-RENEWAL, DISPUTE_FEE)
-  return stripeEvent(step === "created" ? "charge.dispute.created" : "charge.dispute.closed", {
-    id: disputeId,
-    object: "dispute",
-    amount: RENEWAL,
-    balance_transactions: step === "won" ? [withdrawal, balanceTransaction(RENEWAL, -DISPUTE_FEE)] : [withdrawal],
-    charge: intent.latest_charge,
-    created: at(),
-    currency: "brl",
-    is_charge_refundable: false,
-    livemode: false,
-    metadata: {},
-    payment_intent: intent.id,
-    reason: "fraudulent",
-    status: step === "created" ? "needs_response" : step
-  })
-}
-
-const newDisputeId = () => `du_${randomUUID().replace(/-/g, "").slice(0, 24)}`
+/** A dispute of a renewal, signed at the server's clock. */
+const renewalDispute = (intent: Record<string, any>, disputeId: string, step: "created" | "won" | "lost") =>
+  disputeEvent(intent, disputeId, step, RENEWAL, at())
 
 const post = async (event: Record<string, any>) => expectOk(await postStripeEvent(api, event, { timestamp: at() }))
 
@@ -134,7 +78,7 @@ describe("Stripe disputes of subscription renewals hold money as checkout's do",
     const before = await balanceOf(made)
     expect(before.disputed).toBe(0)
     const disputeId = newDisputeId()
-    expect(await post(disputeEvent(intent, disputeId, "created"))).toMatchObject({ status: "paid", duplicate: false })
+    expect(await post(renewalDispute(intent, disputeId, "created"))).toMatchObject({ status: "paid", duplicate: false })
     const held = await balanceOf(made)
     expect(held).toMatchObject({ available: before.available - RENEWAL, disputed: RENEWAL, pending: before.pending })
     expect(held.total).toBe(held.pending + held.available + held.inTransit + held.disputed)
@@ -150,7 +94,7 @@ describe("Stripe disputes of subscription renewals hold money as checkout's do",
     // the member keeps the subscription while the dispute is open
     expect(await statusOf(made.subscriptionId)).toBe("active")
 
-    expect(await post(disputeEvent(intent, disputeId, "won"))).toMatchObject({ status: "paid" })
+    expect(await post(renewalDispute(intent, disputeId, "won"))).toMatchObject({ status: "paid" })
     expect(await balanceOf(made)).toMatchObject({ available: before.available, disputed: 0, total: before.total })
     expect(await disputeRow(disputeId)).toMatchObject({ status: "won", held: "0" })
     expect(await ledgerKinds(renewal.id)).toEqual(["sale", "dispute_hold", "dispute_release"])
@@ -164,13 +108,13 @@ describe("Stripe disputes of subscription renewals hold money as checkout's do",
     const { made, renewal, intent } = await renewed("Luana Perdida")
     const before = await balanceOf(made)
     const disputeId = newDisputeId()
-    await post(disputeEvent(intent, disputeId, "created"))
-    const lost = disputeEvent(intent, disputeId, "lost")
+    await post(renewalDispute(intent, disputeId, "created"))
+    const lost = renewalDispute(intent, disputeId, "lost")
     expect(await post(lost)).toMatchObject({ status: "refunded" })
     // the same close again, under its own and another event id, and a late won: nothing more
     expect(await post(lost)).toMatchObject({ duplicate: true })
-    await post(disputeEvent(intent, disputeId, "lost"))
-    await post(disputeEvent(intent, disputeId, "won"))
+    await post(renewalDispute(intent, disputeId, "lost"))
+    await post(renewalDispute(intent, disputeId, "won"))
     expect(await ledgerKinds(renewal.id)).toEqual(["sale", "dispute_hold", "dispute_release", "refund", "dispute_fee"])
     expect(await disputeRow(disputeId)).toMatchObject({ status: "lost", held: "0" })
     const after = await balanceOf(made)
@@ -211,7 +155,7 @@ describe("One payout path per renewal (Stripe Connect)", () => {
     )
     expect(expectInvalid(refused, "amount").message).toBe(insufficient(balance.available))
 
-    await post(disputeEvent(intent, newDisputeId(), "created"))
+    await post(renewalDispute(intent, newDisputeId(), "created"))
     expect(await balanceOf(made)).toMatchObject({
       available: balance.available,
       disputed: 0,

@@ -1,33 +1,9 @@
-import { afterAll, describe, expect, it } from "vitest"
-import { testPlatform } from "../../../../testing/passwords"
-import { defaultOptions, makeRoda, RATE_LIMITS_OFF, secret } from "../../node/index"
-import { controlledClock, DAY, runJobs, subscribed, unbalanced } from "../commerce/subscriptions-support"
-import { client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../support/harness"
+import { describe, expect, it } from "vitest"
+import { DAY, runJobs, subscribed, unbalanced } from "../commerce/subscriptions-support"
 import { query } from "../support/sql"
-import { startFakeStripe } from "./support/fakeStripe"
-import { stripeLayer } from "./support/gateways"
+import { renewalSuite } from "./support/suite"
 
-const time = controlledClock(Date.now())
-const fake = await startFakeStripe()
-const roda = makeRoda({
-  database: testDatabase(),
-  platform: testPlatform,
-  clock: time.clock,
-  paymentGateway: stripeLayer(fake),
-  options: defaultOptions({
-    jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
-    publicBaseUrl: "http://roda.test",
-    platformAdminEmails: [PLATFORM_ADMIN],
-    sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
-    runJobs: false,
-    rateLimits: RATE_LIMITS_OFF
-  })
-})
-const api = client(roda)
-afterAll(async () => {
-  await roda.dispose()
-  await fake.close()
-})
+const { time, fake, roda, api } = await renewalSuite()
 
 const statusOf = async (id: string) =>
   (await query<{ status: string }>(roda, (sql) => sql`SELECT status FROM subscriptions WHERE id = ${id}`))[0]!.status

@@ -1,7 +1,10 @@
 import { afterAll } from "vitest"
+import { testPlatform } from "../../../../../testing/passwords"
+import { defaultOptions, makeRoda, RATE_LIMITS_OFF, secret } from "../../../node/index"
 import { buyer, type shop } from "../../commerce/checkout-support"
+import { controlledClock } from "../../commerce/subscriptions-support"
 import { expectCreated, expectOk } from "../../support/envelope"
-import { client } from "../../support/harness"
+import { client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../../support/harness"
 import { query } from "../../support/sql"
 import { startFakeStripe, stripeEvent } from "./fakeStripe"
 import { postStripeEvent, rodaWith, stripeLayer } from "./gateways"
@@ -45,3 +48,32 @@ export const stripeSuite = async () => {
 /** Spec §7's refusal of a payout above the available balance. */
 export const insufficient = (available: number) =>
   `Insufficient balance. Available: ${(available / 100).toFixed(2)} BRL`
+
+/**
+ * A Roda charging renewals through the Stripe stand-in: a clock the tests move, jobs run by the tests
+ * (`runJobs`), no limits on abuse. Disposed of after the file's tests.
+ */
+export const renewalSuite = async () => {
+  const time = controlledClock(Date.now())
+  const fake = await startFakeStripe()
+  const roda = makeRoda({
+    database: testDatabase(),
+    platform: testPlatform,
+    clock: time.clock,
+    paymentGateway: stripeLayer(fake),
+    options: defaultOptions({
+      jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
+      publicBaseUrl: "http://roda.test",
+      platformAdminEmails: [PLATFORM_ADMIN],
+      sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
+      runJobs: false,
+      rateLimits: RATE_LIMITS_OFF
+    })
+  })
+  const api = client(roda)
+  afterAll(async () => {
+    await roda.dispose()
+    await fake.close()
+  })
+  return { time, fake, roda, api }
+}
