@@ -72,8 +72,8 @@ const runtimeAgnostic = {
 }
 
 export default tseslint.config(
-  // packages/client/src/openapi.ts is generated (pnpm --filter @roda/client generate).
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/.roda/**", "**/coverage/**", "packages/client/src/openapi.ts"] },
+  // packages/client/generated/openapi.ts is generated (pnpm --filter @roda/client generate).
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/.roda/**", "**/coverage/**", "packages/client/generated/openapi.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,7 +3,7 @@ import { RodaApi } from "@roda/core/api"
 import openapiTS, { astToString } from "openapi-typescript"
 
 /** Where the generated types live, from the package's folder. */
-export const GENERATED_FILE = "src/openapi.ts"
+export const GENERATED_FILE = "generated/openapi.ts"
 export const GENERATE_COMMAND = "pnpm --filter @roda/client generate"
 
 const banner = `/**

@@ -1,9 +1,9 @@
 import createClient, { type ClientOptions } from "openapi-fetch"
 import { rodaBaseUrl, type RodaClientOptions, rodaHeaders } from "./headers"
-import type { paths } from "./openapi"
+import type { paths } from "../generated/openapi"
 
 export type { RodaClientOptions, RodaCredentials } from "./headers"
-export type { components, operations, paths } from "./openapi"
+export type { components, operations, paths } from "../generated/openapi"
 
 export type RodaFetchClientOptions = RodaClientOptions & {
   /** The `fetch` to call (default: the global one), e.g. a host's own or a test's. */
