@@ -30,7 +30,7 @@ export type TemplateFields = Schema.Struct.Type<typeof templateFields>
 export const TemplateRow = Schema.Struct({
   ...templateFields,
   id: Schema.String,
-  communityId: Schema.String,
+  communityId: CommunityId,
   spaceId: Schema.String,
   status: Schema.Literal(...templateStatuses),
   createdAt: Schema.DateFromSelf,
@@ -40,7 +40,7 @@ export type TemplateRow = typeof TemplateRow.Type
 
 export const BatchRow = Schema.Struct({
   id: Schema.String,
-  communityId: Schema.String,
+  communityId: CommunityId,
   spaceId: Schema.String,
   templateId: Schema.String,
   createdByProfileId: Schema.NullOr(Schema.String),
@@ -149,7 +149,7 @@ export class CertificatesRepo extends Effect.Service<CertificatesRepo>()("@roda/
 
     return {
       // Space rules
-      rule: (communityId: string, spaceId: string) =>
+      rule: (communityId: CommunityId, spaceId: string) =>
         sql`SELECT issuer, space_title, updated_at
           FROM certificate_space_rules
           WHERE community_id = ${communityId} AND space_id = ${spaceId}`.pipe(
@@ -157,7 +157,7 @@ export class CertificatesRepo extends Effect.Service<CertificatesRepo>()("@roda/
           Effect.map(first),
           Effect.orDie
         ),
-      setRule: (communityId: string, spaceId: string, issuer: Issuer, spaceTitle: string, now: Date) =>
+      setRule: (communityId: CommunityId, spaceId: string, issuer: Issuer, spaceTitle: string, now: Date) =>
         sql`INSERT INTO certificate_space_rules (community_id, space_id, issuer, space_title, updated_at)
           VALUES (${communityId}, ${spaceId}, ${issuer}, ${spaceTitle}, ${now})
           ON CONFLICT (community_id, space_id) DO UPDATE SET issuer = EXCLUDED.issuer,
@@ -167,23 +167,23 @@ export class CertificatesRepo extends Effect.Service<CertificatesRepo>()("@roda/
       // Templates
       insertTemplate: (row: TemplateRow) =>
         sql`INSERT INTO certificate_templates ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
-      findTemplate: (communityId: string, id: string) =>
+      findTemplate: (communityId: CommunityId, id: string) =>
         sql`SELECT * FROM certificate_templates WHERE community_id = ${communityId} AND id = ${id}`.pipe(
           Effect.flatMap(decodeTemplates),
           Effect.map(first),
           Effect.orDie
         ),
-      lockTemplate: (communityId: string, id: string) =>
+      lockTemplate: (communityId: CommunityId, id: string) =>
         sql`SELECT * FROM certificate_templates WHERE community_id = ${communityId} AND id = ${id}
           FOR UPDATE`.pipe(Effect.flatMap(decodeTemplates), Effect.map(first), Effect.orDie),
-      updateTemplate: (communityId: string, id: string, changes: Partial<TemplateFields>, now: Date) =>
+      updateTemplate: (communityId: CommunityId, id: string, changes: Partial<TemplateFields>, now: Date) =>
         sql`UPDATE certificate_templates SET ${sql.update({ ...changes, updatedAt: now })}
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      setTemplateStatus: (communityId: string, id: string, status: TemplateStatus, now: Date) =>
+      setTemplateStatus: (communityId: CommunityId, id: string, status: TemplateStatus, now: Date) =>
         sql`UPDATE certificate_templates SET status = ${status}, updated_at = ${now}
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       listTemplates: (
-        communityId: string,
+        communityId: CommunityId,
         filter: {
           spaceId?: string | undefined
           status?: TemplateStatus | undefined
@@ -205,7 +205,7 @@ export class CertificatesRepo extends Effect.Service<CertificatesRepo>()("@roda/
       // Batches
       insertBatch: (row: Omit<BatchRow, "issued" | "failed" | "finishedAt">) =>
         sql`INSERT INTO certificate_batches ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
-      findBatch: (communityId: string, id: string) =>
+      findBatch: (communityId: CommunityId, id: string) =>
         sql`SELECT * FROM certificate_batches WHERE community_id = ${communityId} AND id = ${id}`.pipe(
           Effect.flatMap(decodeBatches),
           Effect.map(first),
@@ -245,7 +245,7 @@ export class CertificatesRepo extends Effect.Service<CertificatesRepo>()("@roda/
             Effect.map((r) => r.map((row) => row.id)),
             Effect.orDie
           ),
-      find: (communityId: string, id: string) =>
+      find: (communityId: CommunityId, id: string) =>
         sql`${certificateSelect} WHERE c.community_id = ${communityId} AND c.id = ${id}`.pipe(
           Effect.flatMap(decodeViews),
           Effect.map(first),
@@ -259,10 +259,10 @@ export class CertificatesRepo extends Effect.Service<CertificatesRepo>()("@roda/
           Effect.map(first),
           Effect.orDie
         ),
-      lock: (communityId: string, id: string) =>
+      lock: (communityId: CommunityId, id: string) =>
         sql`SELECT * FROM certificates WHERE community_id = ${communityId} AND id = ${id}
           FOR UPDATE`.pipe(Effect.flatMap(decodeCertificates), Effect.map(first), Effect.orDie),
-      list: (communityId: string, filter: CertificateFilter) =>
+      list: (communityId: CommunityId, filter: CertificateFilter) =>
         sql`${certificateSelect}
           WHERE ${
           sql.and([
@@ -282,14 +282,14 @@ export class CertificatesRepo extends Effect.Service<CertificatesRepo>()("@roda/
           ${filter.after ? sql`AND (c.created_at, c.id) > (${new Date(filter.after[0])}, ${filter.after[1]})` : sql``}
           ORDER BY c.created_at, c.id LIMIT ${filter.limit + 1}`.pipe(Effect.orDie, Effect.flatMap(decodeViews)),
       update: (
-        communityId: string,
+        communityId: CommunityId,
         id: string,
         changes: Partial<Omit<CertificateRow, "id" | "communityId">>,
         now: Date
       ) =>
         sql`UPDATE certificates SET ${sql.update({ ...changes, updatedAt: now })}
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      remove: (communityId: string, id: string) =>
+      remove: (communityId: CommunityId, id: string) =>
         sql`DELETE FROM certificates WHERE community_id = ${communityId} AND id = ${id}`.pipe(
           Effect.asVoid,
           Effect.orDie
@@ -337,14 +337,14 @@ export class CertificatesRepo extends Effect.Service<CertificatesRepo>()("@roda/
         ),
 
       // Issuer keys
-      issuerKey: (communityId: string) =>
+      issuerKey: (communityId: CommunityId) =>
         sql`SELECT kid, public_jwk, private_jwk
           FROM certificate_issuer_keys WHERE community_id = ${communityId}`.pipe(
           Effect.flatMap(decodeIssuerKey),
           Effect.map(first),
           Effect.orDie
         ),
-      insertIssuerKey: (communityId: string, kid: string, publicJwk: unknown, privateJwk: unknown, now: Date) =>
+      insertIssuerKey: (communityId: CommunityId, kid: string, publicJwk: unknown, privateJwk: unknown, now: Date) =>
         sql`INSERT INTO certificate_issuer_keys (community_id, kid, public_jwk, private_jwk, created_at)
           VALUES (${communityId}, ${kid}, ${JSON.stringify(publicJwk)}::jsonb, ${
           JSON.stringify(privateJwk)

@@ -111,7 +111,7 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
         sql`UPDATE status_posts SET deleted_at = now()
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(Effect.asVoid, Effect.orDie),
       /** Newest first; keyset on (created_at, id) descending. */
-      listStatus: (communityId: string, after: readonly [string, string] | undefined, limit: number) =>
+      listStatus: (communityId: CommunityId, after: readonly [string, string] | undefined, limit: number) =>
         sql`${status} WHERE t.community_id = ${communityId} AND t.deleted_at IS NULL
           ${after === undefined ? sql`` : sql`AND (t.created_at, t.id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`}
           ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie, Effect.flatMap(decodeStatus)),
