@@ -5,7 +5,7 @@ import { type CommunityId, ProfileId, SpaceId } from "../domain/Ids"
 import { Role } from "../domain/Role"
 import { decodeRows } from "../domain/Rows"
 
-const authored = {
+const authoredFields = {
   id: Schema.String,
   authorProfileId: ProfileId,
   authorName: Schema.String,
@@ -16,7 +16,7 @@ const authored = {
 }
 
 export const StatusRow = Schema.Struct({
-  ...authored,
+  ...authoredFields,
   /** `created_at` with microseconds, for the keyset. */
   cursorTime: Schema.String
 })
@@ -27,7 +27,7 @@ export const FoundStatusRow = Schema.Struct({ ...StatusRow.fields, authorRole: R
 export type FoundStatusRow = typeof FoundStatusRow.Type
 
 export const ContentRow = Schema.Struct({
-  ...authored,
+  ...authoredFields,
   spaceId: SpaceId,
   title: Schema.String,
   attachments: Schema.Array(Schema.String)
