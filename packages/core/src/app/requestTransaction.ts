@@ -2,14 +2,16 @@ import { HttpApiError, HttpServerRequest, HttpServerResponse } from "@effect/pla
 import type { HttpApp } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Cause, Data, Effect, Exit, FiberRef, Option, Ref } from "effect"
+import { Cause, Data, Effect, Exit, FiberRef, Option, Ref, Schema } from "effect"
 import { AppError, fieldError } from "../domain/AppError"
 import { IDEMPOTENCY_KEY_HOURS, IDEMPOTENCY_SWEEP_EVERY as SWEEP_EVERY } from "../domain/Idempotency"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
+import { decodeRows } from "../domain/Rows"
 import type { Text } from "../domain/Text"
 import { sha256Hex } from "../platform/bytes"
 import { type CountedLimit, rateLimitHeaders, RateLimits, ShownRateLimit } from "../platform/RateLimits"
+import { RATE_LIMIT_NAMES } from "../platform/rateLimitSettings"
 import { Tokens } from "../platform/Tokens"
 
 /**
@@ -58,13 +60,22 @@ const sha256 = sha256Hex
 const keyError = (status: number, text: Text) =>
   new AppError({ status, text, errors: [fieldError("Idempotency-Key", text, "headers")] })
 
-interface Stored {
-  readonly fingerprint: string
-  readonly status: number | null
-  readonly body: string | null
+const Stored = Schema.Struct({
+  fingerprint: Schema.String,
+  status: Schema.NullOr(Schema.Number),
+  body: Schema.NullOr(Schema.String),
   /** The limit on abuse the first request counted (`ShownRateLimit`), if any. */
-  readonly rateLimit: CountedLimit | null
-}
+  rateLimit: Schema.NullOr(Schema.Struct({
+    policy: Schema.Literal(...RATE_LIMIT_NAMES),
+    bucket: Schema.String,
+    key: Schema.String,
+    limit: Schema.Number,
+    windowSeconds: Schema.Number
+  }))
+})
+type Stored = typeof Stored.Type
+
+const decodeStored = decodeRows(Stored)
 
 /** What a stored answer keeps of the limit its request counted (not the counts: a replay shows them as they are then). */
 const countedOf = ({ bucket, key, limit, policy, windowSeconds }: CountedLimit): CountedLimit => ({
@@ -122,9 +133,9 @@ export const makeRequestTransaction = Effect.gen(function*() {
           WHERE request_idempotency_keys.status IS NULL OR request_idempotency_keys.expires_at <= now()
         RETURNING key`
       if (claimed.length > 0) return Option.none<Stored>()
-      const rows = yield* sql<Stored>`
+      const rows = yield* sql`
         SELECT fingerprint, status, body, rate_limit FROM request_idempotency_keys
-        WHERE scope = ${scope} AND caller = ${caller} AND key = ${key}`
+        WHERE scope = ${scope} AND caller = ${caller} AND key = ${key}`.pipe(Effect.flatMap(decodeStored))
       return Option.fromNullable(rows[0])
     })
 

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import type { AuditAction, AuditTargetType } from "./OperatorAudit"
+import { Effect, Schema } from "effect"
+import { decodeRows } from "../domain/Rows"
+import { auditActions, auditTargetTypes } from "./OperatorAudit"
 
 export interface NewAuditRow {
   readonly id: string
@@ -17,18 +18,23 @@ export interface NewAuditRow {
   readonly createdAt: Date
 }
 
-export interface AuditRow {
-  readonly id: string
-  readonly actorId: string
-  readonly actorEmail: string
-  readonly action: AuditAction
-  readonly targetType: AuditTargetType
-  readonly targetId: string
-  readonly communityId: string | null
-  readonly details: unknown
-  readonly clientAddress: string | null
-  readonly createdAt: Date
-}
+/** A row as read: `details` as JSON text, so that its keys are kept as written (no camel-casing). */
+const StoredAuditRow = Schema.Struct({
+  id: Schema.String,
+  actorId: Schema.String,
+  actorEmail: Schema.String,
+  action: Schema.Literal(...auditActions),
+  targetType: Schema.Literal(...auditTargetTypes),
+  targetId: Schema.String,
+  communityId: Schema.NullOr(Schema.String),
+  details: Schema.String,
+  clientAddress: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf
+})
+
+export type AuditRow = Omit<typeof StoredAuditRow.Type, "details"> & { readonly details: unknown }
+
+const decodeAudit = decodeRows(StoredAuditRow)
 
 export interface AuditFilter {
   readonly action?: string | undefined
@@ -56,7 +62,7 @@ export class AuditRepo extends Effect.Service<AuditRepo>()("@roda/core/AuditRepo
       )
 
     const list = (filter: AuditFilter) =>
-      sql<AuditRow & { readonly details: string }>`SELECT id, actor_id, actor_email, action, target_type, target_id,
+      sql`SELECT id, actor_id, actor_email, action, target_type, target_id,
           community_id, details::text AS details, client_address, created_at
         FROM operator_audit
         WHERE ${
@@ -70,7 +76,7 @@ export class AuditRepo extends Effect.Service<AuditRepo>()("@roda/core/AuditRepo
         ])
       }
         ORDER BY created_at DESC, id DESC LIMIT ${filter.limit + 1}`.pipe(
-        // as text: the keys of `details` are kept as written (no camel-casing of the JSON)
+        Effect.flatMap(decodeAudit),
         Effect.map((rows) => rows.map((row): AuditRow => ({ ...row, details: JSON.parse(row.details) as unknown }))),
         Effect.orDie
       )

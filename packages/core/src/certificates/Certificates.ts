@@ -5,7 +5,7 @@ import { Memberships } from "../communities/Memberships"
 import { conflict, fieldError, forbidden, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
-import { Uuid } from "../domain/Ids"
+import { type CommunityId, Uuid } from "../domain/Ids"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { isStaff, staffRoles } from "../domain/Role"
@@ -60,7 +60,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
 
     // ---- Certificates
 
-    const find = (communityId: string, id: string) =>
+    const find = (communityId: CommunityId, id: string) =>
       orNotFound(M.certificateNotFound)(repo.find(communityId, id.toLowerCase()))
 
     /** Staff see every certificate of the community; a member only those they hold (others: 404). */

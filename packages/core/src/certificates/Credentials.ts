@@ -1,5 +1,6 @@
 import { Clock, Effect, Option, Redacted } from "effect"
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose"
+import type { CommunityId } from "../domain/Ids"
 import { fromBase64Url, randomBytes, sha256Bytes, sha256Hex, toBase64Url, utf8Bytes, utf8Text } from "../platform/bytes"
 import { Options } from "../platform/Options"
 import { traced } from "../platform/traced"
@@ -53,7 +54,7 @@ export class Credentials extends Effect.Service<Credentials>()("@roda/core/Certi
     }
 
     /** The community's key pair, made (once; concurrent makers agree on the first) when missing. */
-    const issuerKey = (communityId: string) =>
+    const issuerKey = (communityId: CommunityId) =>
       Effect.gen(function*() {
         const existing = yield* repo.issuerKey(communityId)
         if (Option.isSome(existing)) return existing.value

@@ -3,7 +3,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { conflict, fieldError, invalidField, isKind, NotFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
-import { Uuid } from "../domain/Ids"
+import { type CommunityId, Uuid } from "../domain/Ids"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
@@ -124,7 +124,7 @@ export class CertificateTemplates extends Effect.Service<CertificateTemplates>()
 
     // ---- Templates
 
-    const findTemplate = (communityId: string, id: string) =>
+    const findTemplate = (communityId: CommunityId, id: string) =>
       orNotFound(M.templateNotFound)(repo.findTemplate(communityId, id.toLowerCase()))
 
     const staffTemplate = (member: Member, id: string) =>

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { CommunityId, ProfileId, SpaceId } from "../domain/Ids"
 
 /**
  * Contract (courses -> whoever listens): when a learner has recorded progress as completed on every
@@ -9,9 +10,9 @@ import { Schema } from "effect"
 export const COURSE_COMPLETED_JOB = "courses.completed"
 
 export const CourseCompleted = Schema.Struct({
-  communityId: Schema.String,
-  spaceId: Schema.String,
+  communityId: CommunityId,
+  spaceId: SpaceId,
   courseId: Schema.String,
-  profileId: Schema.String
+  profileId: ProfileId
 })
 export type CourseCompleted = typeof CourseCompleted.Type

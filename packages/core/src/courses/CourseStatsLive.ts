@@ -1,7 +1,16 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import { decodeRows } from "../domain/Rows"
 import { inPeriods, periodOf } from "../sql/periods"
 import { CourseStats } from "./CourseStats"
+
+/** Counts as text: `count(*)` is a bigint, which the drivers do not give as a number. */
+const decodeSeries = decodeRows(Schema.Struct({
+  period: Schema.String,
+  enrollments: Schema.String,
+  lessonCompletions: Schema.String,
+  completions: Schema.String
+}))
 
 /** `CourseStats` over the courses tables (read only). */
 export const CourseStatsLive = Layer.effect(
@@ -11,7 +20,7 @@ export const CourseStatsLive = Layer.effect(
     return {
       series: (communityId, range, profileId) => {
         const who = (column: string) => profileId === undefined ? sql`` : sql`AND ${sql.unsafe(column)} = ${profileId}`
-        return sql<{ period: string; enrollments: string; lessonCompletions: string; completions: string }>`
+        return sql`
           SELECT ${periodOf(sql, "at", range)} AS period,
             count(*) FILTER (WHERE what = 'enrollment')::text AS enrollments,
             count(*) FILTER (WHERE what = 'lesson')::text AS lesson_completions,
@@ -34,6 +43,7 @@ export const CourseStatsLive = Layer.effect(
             WHERE ${inPeriods(sql, "done.at", range)} AND done.lessons >= (
               SELECT count(*) FROM lessons l WHERE l.community_id = ${communityId} AND l.course_id = done.course_id)
           ) a GROUP BY 1`.pipe(
+          Effect.flatMap(decodeSeries),
           Effect.map((rows) =>
             rows.map((row) => ({
               period: row.period,

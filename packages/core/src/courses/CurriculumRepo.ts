@@ -1,35 +1,42 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { CommunityId } from "../domain/Ids"
-import type { LessonType } from "./Policy"
+import { Effect, Option, Schema } from "effect"
+import { CommunityId } from "../domain/Ids"
+import { decodeRows } from "../domain/Rows"
+import { lessonTypes } from "./Policy"
 
-export interface ModuleRow {
-  readonly id: string
-  readonly communityId: string
-  readonly courseId: string
-  readonly title: string
-  readonly position: number
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const ModuleRow = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  courseId: Schema.String,
+  title: Schema.String,
+  position: Schema.Number,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type ModuleRow = typeof ModuleRow.Type
 
-export interface LessonRow {
-  readonly id: string
-  readonly communityId: string
-  readonly courseId: string
-  readonly moduleId: string
-  readonly title: string
-  readonly type: LessonType
-  readonly body: string | null
-  readonly imageUrl: string | null
-  readonly videoUrl: string | null
-  readonly url: string | null
-  readonly durationSeconds: number | null
-  readonly position: number
-  readonly releaseAfterDays: number | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const LessonRow = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  courseId: Schema.String,
+  moduleId: Schema.String,
+  title: Schema.String,
+  type: Schema.Literal(...lessonTypes),
+  body: Schema.NullOr(Schema.String),
+  imageUrl: Schema.NullOr(Schema.String),
+  videoUrl: Schema.NullOr(Schema.String),
+  url: Schema.NullOr(Schema.String),
+  durationSeconds: Schema.NullOr(Schema.Number),
+  position: Schema.Number,
+  releaseAfterDays: Schema.NullOr(Schema.Number),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type LessonRow = typeof LessonRow.Type
+
+const decodeModules = decodeRows(ModuleRow)
+const decodeLessons = decodeRows(LessonRow)
+const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }))
 
 export type LessonFields = Omit<LessonRow, "createdAt" | "updatedAt">
 
@@ -55,13 +62,14 @@ export class CurriculumRepo extends Effect.Service<CurriculumRepo>()("@roda/core
 
     return {
       findModule: (communityId: CommunityId, id: string) =>
-        sql<ModuleRow>`${modules} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
+        sql`${modules} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
+          Effect.flatMap(decodeModules),
           Effect.map(first),
           Effect.orDie
         ),
       modulesOf: (communityId: CommunityId, courseId: string) =>
-        sql<ModuleRow>`${modules} WHERE community_id = ${communityId} AND course_id = ${courseId}
-          ORDER BY position, id`.pipe(Effect.orDie),
+        sql`${modules} WHERE community_id = ${communityId} AND course_id = ${courseId}
+          ORDER BY position, id`.pipe(Effect.orDie, Effect.flatMap(decodeModules)),
       insertModule: (
         row: { id: string; communityId: CommunityId; courseId: string; title: string; position: number }
       ) => sql`INSERT INTO course_modules ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
@@ -78,13 +86,18 @@ export class CurriculumRepo extends Effect.Service<CurriculumRepo>()("@roda/core
         renumber("course_modules", communityId, ids),
 
       findLesson: (communityId: CommunityId, id: string) =>
-        sql<LessonRow>`${lessons} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
+        sql`${lessons} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
+          Effect.flatMap(decodeLessons),
           Effect.map(first),
           Effect.orDie
         ),
       lessonIdsOfModule: (communityId: CommunityId, moduleId: string) =>
-        sql<{ id: string }>`SELECT id FROM lessons WHERE community_id = ${communityId} AND module_id = ${moduleId}
-          ORDER BY position, id`.pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
+        sql`SELECT id FROM lessons WHERE community_id = ${communityId} AND module_id = ${moduleId}
+          ORDER BY position, id`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.map((rows) => rows.map((row) => row.id)),
+          Effect.orDie
+        ),
       insertLesson: (row: LessonFields) =>
         sql`INSERT INTO lessons ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
       updateLesson: (

@@ -1,24 +1,32 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { CommunityId, ProfileId } from "../domain/Ids"
+import { Effect, Option, Schema } from "effect"
+import { type CommunityId, ProfileId } from "../domain/Ids"
+import { decodeRows } from "../domain/Rows"
 
-export interface EnrollmentRow {
-  readonly id: string
-  readonly courseId: string
-  readonly profileId: string
-  readonly enrolledAt: Date
-}
+export const EnrollmentRow = Schema.Struct({
+  id: Schema.String,
+  courseId: Schema.String,
+  profileId: ProfileId,
+  enrolledAt: Schema.DateFromSelf
+})
+export type EnrollmentRow = typeof EnrollmentRow.Type
 
-export interface ProgressRow {
-  readonly lessonId: string
-  readonly courseId: string
-  readonly profileId: string
-  readonly completed: boolean
-  readonly percent: number
-  readonly lastPositionSeconds: number
-  readonly completedAt: Date | null
-  readonly updatedAt: Date
-}
+export const ProgressRow = Schema.Struct({
+  lessonId: Schema.String,
+  courseId: Schema.String,
+  profileId: ProfileId,
+  completed: Schema.Boolean,
+  percent: Schema.Number,
+  lastPositionSeconds: Schema.Number,
+  completedAt: Schema.NullOr(Schema.DateFromSelf),
+  updatedAt: Schema.DateFromSelf
+})
+export type ProgressRow = typeof ProgressRow.Type
+
+const decodeEnrollments = decodeRows(EnrollmentRow)
+const decodeProgress = decodeRows(ProgressRow)
+const decodeCount = decodeRows(Schema.Struct({ count: Schema.Number }))
+const decodeCompletion = decodeRows(Schema.Struct({ total: Schema.Number, completed: Schema.Number }))
 
 export interface ProgressChange {
   readonly communityId: string
@@ -42,8 +50,9 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/Lea
 
     return {
       enrollment: (communityId: CommunityId, courseId: string, profileId: ProfileId) =>
-        sql<EnrollmentRow>`SELECT id, course_id, profile_id, enrolled_at FROM enrollments
+        sql`SELECT id, course_id, profile_id, enrolled_at FROM enrollments
           WHERE community_id = ${communityId} AND course_id = ${courseId} AND profile_id = ${profileId}`.pipe(
+          Effect.flatMap(decodeEnrollments),
           Effect.map(first),
           Effect.orDie
         ),
@@ -52,19 +61,24 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/Lea
        * course are recorded one at a time, so each completion count sees the lessons the others completed.
        */
       lockEnrollment: (communityId: CommunityId, courseId: string, profileId: ProfileId) =>
-        sql<EnrollmentRow>`SELECT id, course_id, profile_id, enrolled_at FROM enrollments
+        sql`SELECT id, course_id, profile_id, enrolled_at FROM enrollments
           WHERE community_id = ${communityId} AND course_id = ${courseId} AND profile_id = ${profileId}
-          FOR UPDATE`.pipe(Effect.map(first), Effect.orDie),
+          FOR UPDATE`.pipe(Effect.flatMap(decodeEnrollments), Effect.map(first), Effect.orDie),
       /** The new enrollment, or none when the profile was already enrolled. */
       enroll: (
         row: { id: string; communityId: CommunityId; courseId: string; profileId: ProfileId; enrolledAt: Date }
       ) =>
-        sql<EnrollmentRow>`INSERT INTO enrollments ${sql.insert(row)}
+        sql`INSERT INTO enrollments ${sql.insert(row)}
           ON CONFLICT (community_id, course_id, profile_id) DO NOTHING
-          RETURNING id, course_id, profile_id, enrolled_at`.pipe(Effect.map(first), Effect.orDie),
+          RETURNING id, course_id, profile_id, enrolled_at`.pipe(
+          Effect.flatMap(decodeEnrollments),
+          Effect.map(first),
+          Effect.orDie
+        ),
       enrollmentCount: (communityId: CommunityId, courseId: string) =>
-        sql<{ count: number }>`SELECT count(*)::int AS count FROM enrollments
+        sql`SELECT count(*)::int AS count FROM enrollments
           WHERE community_id = ${communityId} AND course_id = ${courseId}`.pipe(
+          Effect.flatMap(decodeCount),
           Effect.map((rows) => rows[0]?.count ?? 0),
           Effect.orDie
         ),
@@ -73,7 +87,7 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/Lea
         const completed = change.completed ?? null
         const percent = change.percent ?? null
         const position = change.lastPositionSeconds ?? null
-        return sql<ProgressRow>`INSERT INTO lesson_progress (community_id, lesson_id, course_id, profile_id,
+        return sql`INSERT INTO lesson_progress (community_id, lesson_id, course_id, profile_id,
             completed, percent, last_position_seconds, completed_at, updated_at)
           VALUES (${change.communityId}, ${change.lessonId}, ${change.courseId}, ${change.profileId},
             coalesce(${completed}::boolean, false), coalesce(${percent}::int, 0), coalesce(${position}::int, 0),
@@ -88,17 +102,19 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/Lea
             course_id = EXCLUDED.course_id,
             updated_at = EXCLUDED.updated_at
           RETURNING ${progressColumns}`.pipe(
+          Effect.flatMap(decodeProgress),
           Effect.map((rows) => rows[0]!),
           Effect.orDie
         )
       },
       /** Lessons of the course, and how many of them the learner completed. */
       completion: (communityId: CommunityId, courseId: string, profileId: ProfileId) =>
-        sql<{ total: number; completed: number }>`SELECT count(*)::int AS total,
+        sql`SELECT count(*)::int AS total,
             count(*) FILTER (WHERE p.completed)::int AS completed
           FROM lessons l LEFT JOIN lesson_progress p ON p.community_id = l.community_id AND p.lesson_id = l.id
             AND p.profile_id = ${profileId}
           WHERE l.community_id = ${communityId} AND l.course_id = ${courseId}`.pipe(
+          Effect.flatMap(decodeCompletion),
           Effect.map((rows) => rows[0] ?? { total: 0, completed: 0 }),
           Effect.orDie
         )

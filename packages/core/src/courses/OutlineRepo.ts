@@ -1,93 +1,86 @@
 import { SqlClient, type Statement } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { CommunityId } from "../domain/Ids"
-import { isStaff, type Role } from "../domain/Role"
+import { Effect, Option, Schema } from "effect"
+import { type CommunityId, ProfileId } from "../domain/Ids"
+import { isStaff, Role } from "../domain/Role"
+import { decodeRows } from "../domain/Rows"
 import { isStaffSql } from "../sql/roles"
 import type { CallerColumns } from "../structure/Access"
 import type { LessonRow, ModuleRow } from "./CurriculumRepo"
 import type { EnrollmentRow, ProgressRow } from "./LearningRepo"
 import type { OutlineInput } from "./outline"
-import type { CourseLevel, CourseStatus, LessonType } from "./Policy"
-import { type CourseRow, identifierMatch } from "./Repo"
+import { lessonTypes } from "./Policy"
+import { courseFields, type CourseRow, identifierMatch } from "./Repo"
 
 /**
  * The outline's rows as the statement aggregates them (JSON, keys converted to camelCase by the
  * client as for any column): times as milliseconds since the epoch (`epochMs`).
  */
-interface ModuleJson {
-  readonly id: string
-  readonly title: string
-  readonly position: number
-  readonly createdAt: number
-  readonly updatedAt: number
-}
-interface LessonJson {
-  readonly id: string
-  readonly moduleId: string
-  readonly title: string
-  readonly type: LessonType
-  readonly body: string | null
-  readonly imageUrl: string | null
-  readonly videoUrl: string | null
-  readonly url: string | null
-  readonly durationSeconds: number | null
-  readonly position: number
-  readonly releaseAfterDays: number | null
-  readonly createdAt: number
-  readonly updatedAt: number
-}
-interface EnrollmentJson {
-  readonly id: string
-  readonly enrolledAt: number
-}
-interface ProgressJson {
-  readonly lessonId: string
-  readonly completed: boolean
-  readonly percent: number
-  readonly lastPositionSeconds: number
-  readonly completedAt: number | null
-  readonly updatedAt: number
-}
+const ModuleJson = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  position: Schema.Number,
+  createdAt: Schema.Number,
+  updatedAt: Schema.Number
+})
+const LessonJson = Schema.Struct({
+  id: Schema.String,
+  moduleId: Schema.String,
+  title: Schema.String,
+  type: Schema.Literal(...lessonTypes),
+  body: Schema.NullOr(Schema.String),
+  imageUrl: Schema.NullOr(Schema.String),
+  videoUrl: Schema.NullOr(Schema.String),
+  url: Schema.NullOr(Schema.String),
+  durationSeconds: Schema.NullOr(Schema.Number),
+  position: Schema.Number,
+  releaseAfterDays: Schema.NullOr(Schema.Number),
+  createdAt: Schema.Number,
+  updatedAt: Schema.Number
+})
+const EnrollmentJson = Schema.Struct({ id: Schema.String, enrolledAt: Schema.Number })
+const ProgressJson = Schema.Struct({
+  lessonId: Schema.String,
+  completed: Schema.Boolean,
+  percent: Schema.Number,
+  lastPositionSeconds: Schema.Number,
+  completedAt: Schema.NullOr(Schema.Number),
+  updatedAt: Schema.Number
+})
 
 /** The detail statement's one row: the course's columns, the viewer's access, the outline as JSON (null when not read). */
-interface DetailLine {
-  readonly id: string
-  readonly spaceId: string
-  readonly title: string
-  readonly slug: string
-  readonly description: string | null
-  readonly level: CourseLevel
-  readonly status: CourseStatus
-  readonly coverUrl: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly publishedAt: Date | null
+const DetailLine = Schema.Struct({
+  ...courseFields,
   /** Whether the viewer may read the course's space, by `Access.readableSpaces`. */
-  readonly readable: boolean
-  readonly modules: ReadonlyArray<ModuleJson> | null
-  readonly lessons: ReadonlyArray<LessonJson> | null
-  readonly enrollment: EnrollmentJson | null
-  readonly progress: ReadonlyArray<ProgressJson> | null
-}
+  readable: Schema.NullOr(Schema.Boolean),
+  modules: Schema.NullOr(Schema.Array(ModuleJson)),
+  lessons: Schema.NullOr(Schema.Array(LessonJson)),
+  enrollment: Schema.NullOr(EnrollmentJson),
+  progress: Schema.NullOr(Schema.Array(ProgressJson))
+})
+type DetailLine = typeof DetailLine.Type
+
+/** The caller columns `detailAs` adds to the line; `id` is null when no course matches. */
+const CallerLine = Schema.Struct({
+  id: Schema.NullOr(Schema.String),
+  callerProfileId: Schema.NullOr(ProfileId),
+  callerRole: Schema.NullOr(Role)
+})
+
+const decodeDetail = decodeRows(DetailLine)
+const decodeCaller = decodeRows(CallerLine)
 
 export interface DetailViewer {
   /** `Access.readableSpaces` of the viewer: the spaces whose content they may read. */
   readonly readable: Statement.Fragment
   /** The learner whose enrollment and progress are read (a member's acting profile). */
-  readonly profileId: string | undefined
+  readonly profileId: ProfileId | undefined
   /** Staff see drafts. */
   readonly staff: boolean
 }
 
-/** The caller columns `detailAs` adds to the line. */
-interface CallerLine {
-  readonly callerProfileId: string | null
-  readonly callerRole: Role | null
-}
-
 /** What `detailAs` read: the caller's membership (none when no member), and the detail as `detailOf`'s. */
 export interface DetailOfCaller {
-  readonly caller: Option.Option<{ readonly profileId: string; readonly role: Role }>
+  readonly caller: Option.Option<{ readonly profileId: ProfileId; readonly role: Role }>
   /** The caller is staff (sees drafts), as the statement decided. */
   readonly staff: boolean
   readonly detail: Option.Option<Detail>
@@ -147,7 +140,7 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
             FROM lesson_progress
             WHERE community_id = ${communityId} AND course_id = ${shown} AND profile_id = ${profileId}
           ) p) AS progress`
-      return sql<DetailLine>`
+      return sql`
         WITH ${viewer.prefix} course AS (
           SELECT id, space_id, title, slug, description, level, status, cover_url, created_at, updated_at,
             published_at, space_id IN (${viewer.readable}) AS readable
@@ -178,6 +171,7 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
         from: sql`course`,
         callerColumns: sql``
       }).pipe(
+        Effect.flatMap(decodeDetail),
         Effect.map((lines) => detailFrom(communityId, lines[0], viewer)),
         Effect.orDie
       )
@@ -207,17 +201,19 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
         from: sql`caller LEFT JOIN course ON true`,
         callerColumns: sql`, caller.profile_id AS caller_profile_id, caller.role AS caller_role`
       }).pipe(
-        Effect.map((lines): Option.Option<DetailOfCaller> => {
-          // `caller LEFT JOIN course`: no row without the account, the course's columns null when none matches.
-          const line = lines[0] as (DetailLine & CallerLine) | undefined
-          if (line === undefined) return Option.none()
-          const profileId = line.callerProfileId ?? undefined
-          const staff = line.callerRole !== null && isStaff(line.callerRole)
-          const role = line.callerRole
-          const caller = profileId === undefined || role === null ? Option.none() : Option.some({ profileId, role })
-          const found = line.id === null ? undefined : line
-          return Option.some({ caller, staff, detail: detailFrom(communityId, found, { profileId, staff }) })
-        }),
+        Effect.flatMap((lines) =>
+          Effect.gen(function*() {
+            // `caller LEFT JOIN course`: no row without the account, the course's columns null when none matches.
+            const [line] = yield* decodeCaller(lines)
+            if (line === undefined) return Option.none<DetailOfCaller>()
+            const profileId = line.callerProfileId ?? undefined
+            const staff = line.callerRole !== null && isStaff(line.callerRole)
+            const role = line.callerRole
+            const caller = profileId === undefined || role === null ? Option.none() : Option.some({ profileId, role })
+            const found = line.id === null ? undefined : (yield* decodeDetail(lines))[0]
+            return Option.some({ caller, staff, detail: detailFrom(communityId, found, { profileId, staff }) })
+          })
+        ),
         Effect.orDie
       )
 

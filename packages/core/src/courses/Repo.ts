@@ -1,22 +1,29 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import { type CommunityId, isUuid } from "../domain/Ids"
-import type { CourseLevel, CourseStatus } from "./Policy"
+import { Effect, Option, Schema } from "effect"
+import { CommunityId, isUuid, SpaceId } from "../domain/Ids"
+import { decodeRows } from "../domain/Rows"
+import { type CourseLevel, courseLevels, type CourseStatus, courseStatuses } from "./Policy"
 
-export interface CourseRow {
-  readonly id: string
-  readonly communityId: string
-  readonly spaceId: string
-  readonly title: string
-  readonly slug: string
-  readonly description: string | null
-  readonly level: CourseLevel
-  readonly status: CourseStatus
-  readonly coverUrl: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly publishedAt: Date | null
+/** The course's own columns (the outline's statement reads them too). */
+export const courseFields = {
+  id: Schema.String,
+  spaceId: SpaceId,
+  title: Schema.String,
+  slug: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  level: Schema.Literal(...courseLevels),
+  status: Schema.Literal(...courseStatuses),
+  coverUrl: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  publishedAt: Schema.NullOr(Schema.DateFromSelf)
 }
+
+export const CourseRow = Schema.Struct({ ...courseFields, communityId: CommunityId })
+export type CourseRow = typeof CourseRow.Type
+
+const decodeCourses = decodeRows(CourseRow)
+const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }))
 
 // A type alias (not an interface), so that it is a `Record` for `sql.insert`.
 export type NewCourseRow = {
@@ -74,7 +81,8 @@ export class CoursesRepo extends Effect.Service<CoursesRepo>()("@roda/core/Cours
 
     return {
       find: (communityId: CommunityId, id: string) =>
-        sql<CourseRow>`${select} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
+        sql`${select} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
+          Effect.flatMap(decodeCourses),
           Effect.map(first),
           Effect.orDie
         ),
@@ -83,13 +91,15 @@ export class CoursesRepo extends Effect.Service<CoursesRepo>()("@roda/core/Cours
        * course go) while an enrollment is written against it.
        */
       findShared: (communityId: CommunityId, id: string) =>
-        sql<CourseRow>`${select} WHERE community_id = ${communityId} AND id = ${id} FOR SHARE`.pipe(
+        sql`${select} WHERE community_id = ${communityId} AND id = ${id} FOR SHARE`.pipe(
+          Effect.flatMap(decodeCourses),
           Effect.map(first),
           Effect.orDie
         ),
       /** Locks the course row: changes to its outline (positions) and status moves are serialised per course. */
       lock: (communityId: CommunityId, id: string) =>
-        sql<{ id: string }>`SELECT id FROM courses WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
+        sql`SELECT id FROM courses WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
+          Effect.flatMap(decodeIds),
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
@@ -114,8 +124,9 @@ export class CoursesRepo extends Effect.Service<CoursesRepo>()("@roda/core/Cours
           ...(filter.level ? [sql`level = ${filter.level}`] : []),
           ...(filter.afterId ? [sql`id > ${filter.afterId}`] : [])
         ]
-        return sql<CourseRow>`${select} WHERE ${sql.and(conditions)} ORDER BY id LIMIT ${filter.limit + 1}`.pipe(
-          Effect.orDie
+        return sql`${select} WHERE ${sql.and(conditions)} ORDER BY id LIMIT ${filter.limit + 1}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeCourses)
         )
       }
     }

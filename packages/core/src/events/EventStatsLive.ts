@@ -1,7 +1,17 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import { decodeRows } from "../domain/Rows"
 import { inPeriods, periodOf } from "../sql/periods"
 import { EventStats } from "./EventStats"
+
+const decodeSeries = decodeRows(
+  Schema.Struct({
+    period: Schema.String,
+    events: Schema.String,
+    participants: Schema.String,
+    attendance: Schema.String
+  })
+)
 
 /** `EventStats` over the events tables (read only); removed events do not count. */
 export const EventStatsLive = Layer.effect(
@@ -11,7 +21,7 @@ export const EventStatsLive = Layer.effect(
     return {
       series: (communityId, range, profileId) => {
         const who = (column: string) => profileId === undefined ? sql`` : sql`AND ${sql.unsafe(column)} = ${profileId}`
-        return sql<{ period: string; events: string; participants: string; attendance: string }>`
+        return sql`
           SELECT ${periodOf(sql, "at", range)} AS period,
             count(*) FILTER (WHERE what = 'event')::text AS events,
             count(*) FILTER (WHERE what = 'participant')::text AS participants,
@@ -29,6 +39,7 @@ export const EventStatsLive = Layer.effect(
             WHERE community_id = ${communityId} AND checked_in_at IS NOT NULL
               AND ${inPeriods(sql, "checked_in_at", range)} ${who("profile_id")}
           ) a GROUP BY 1`.pipe(
+          Effect.flatMap(decodeSeries),
           Effect.map((rows) =>
             rows.map((row) => ({
               period: row.period,

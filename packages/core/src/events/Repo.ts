@@ -1,45 +1,50 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import { type CommunityId, isUuid, type ProfileId } from "../domain/Ids"
-import type { EventType, ParticipantStatus, StreamStatus } from "./Policy"
+import { Effect, Option, Schema } from "effect"
+import { CommunityId, isUuid, ProfileId, SpaceId } from "../domain/Ids"
+import { decodeRows } from "../domain/Rows"
+import { eventTypes, participantStatuses, type StreamStatus, streamStatuses } from "./Policy"
+
+const eventFields = {
+  title: Schema.String,
+  slug: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  type: Schema.Literal(...eventTypes),
+  startTime: Schema.DateFromSelf,
+  endTime: Schema.DateFromSelf,
+  timezone: Schema.NullOr(Schema.String),
+  capacity: Schema.NullOr(Schema.Number),
+  categoryId: Schema.NullOr(Schema.String),
+  joinUrl: Schema.NullOr(Schema.String),
+  street: Schema.NullOr(Schema.String),
+  number: Schema.NullOr(Schema.String),
+  complement: Schema.NullOr(Schema.String),
+  neighbourhood: Schema.NullOr(Schema.String),
+  city: Schema.NullOr(Schema.String),
+  state: Schema.NullOr(Schema.String),
+  postalCode: Schema.NullOr(Schema.String),
+  country: Schema.NullOr(Schema.String)
+}
 
 /** The editable columns of an event. A type alias (not an interface), so that it is a `Record`. */
-export type EventFields = {
-  readonly title: string
-  readonly slug: string
-  readonly description: string | null
-  readonly type: EventType
-  readonly startTime: Date
-  readonly endTime: Date
-  readonly timezone: string | null
-  readonly capacity: number | null
-  readonly categoryId: string | null
-  readonly joinUrl: string | null
-  readonly street: string | null
-  readonly number: string | null
-  readonly complement: string | null
-  readonly neighbourhood: string | null
-  readonly city: string | null
-  readonly state: string | null
-  readonly postalCode: string | null
-  readonly country: string | null
-}
+export type EventFields = Schema.Struct.Type<typeof eventFields>
 
 /** An event as read, with its participant counts. */
-export type EventRow = EventFields & {
-  readonly id: string
-  readonly communityId: string
-  readonly spaceId: string
-  readonly hostProfileId: string
-  readonly streamStatus: StreamStatus
-  readonly streamStartedAt: Date | null
-  readonly streamEndedAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
+export const EventRow = Schema.Struct({
+  ...eventFields,
+  id: Schema.String,
+  communityId: CommunityId,
+  spaceId: SpaceId,
+  hostProfileId: ProfileId,
+  streamStatus: Schema.Literal(...streamStatuses),
+  streamStartedAt: Schema.NullOr(Schema.DateFromSelf),
+  streamEndedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
   /** Participants going and waitlisted (read with the event). */
-  readonly going: number
-  readonly waitlisted: number
-}
+  going: Schema.Number,
+  waitlisted: Schema.Number
+})
+export type EventRow = typeof EventRow.Type
 
 export type NewEventRow = EventFields & {
   readonly id: string
@@ -50,18 +55,33 @@ export type NewEventRow = EventFields & {
   readonly updatedAt: Date
 }
 
-export interface ParticipantRow {
-  readonly eventId: string
-  readonly profileId: string
-  readonly fullName: string
-  readonly avatarUrl: string | null
-  readonly status: ParticipantStatus
-  readonly checkedInAt: Date | null
-  readonly joinedAt: Date
+const ParticipantStatus = Schema.Literal(...participantStatuses)
+type ParticipantStatus = typeof ParticipantStatus.Type
+
+export const ParticipantRow = Schema.Struct({
+  eventId: Schema.String,
+  profileId: ProfileId,
+  fullName: Schema.String,
+  avatarUrl: Schema.NullOr(Schema.String),
+  status: ParticipantStatus,
+  checkedInAt: Schema.NullOr(Schema.DateFromSelf),
+  joinedAt: Schema.DateFromSelf,
   /** The sequence number, as text (a bigint). */
-  readonly joinSeq: string
-  readonly updatedAt: Date
-}
+  joinSeq: Schema.String,
+  updatedAt: Schema.DateFromSelf
+})
+export type ParticipantRow = typeof ParticipantRow.Type
+
+const decodeEvents = decodeRows(EventRow)
+const decodeParticipants = decodeRows(ParticipantRow)
+const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }))
+const decodeParticipations = decodeRows(Schema.Struct({
+  status: ParticipantStatus,
+  joinedAt: Schema.DateFromSelf,
+  checkedInAt: Schema.NullOr(Schema.DateFromSelf)
+}))
+const decodeCount = decodeRows(Schema.Struct({ count: Schema.Number }))
+const decodeProfileIds = decodeRows(Schema.Struct({ profileId: ProfileId }))
 
 export interface EventFilter {
   /** Only events of these spaces; `undefined` means every space (staff). */
@@ -98,7 +118,11 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
 
     return {
       find: (communityId: CommunityId, id: string) =>
-        sql<EventRow>`${select} WHERE ${live(communityId)} AND e.id = ${id}`.pipe(Effect.map(first), Effect.orDie),
+        sql`${select} WHERE ${live(communityId)} AND e.id = ${id}`.pipe(
+          Effect.flatMap(decodeEvents),
+          Effect.map(first),
+          Effect.orDie
+        ),
       /**
        * By id or by slug (an id-shaped slug is found too; the id wins, like courses: a host may not
        * take over another event's links by giving their event its id as slug).
@@ -106,13 +130,14 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
       findByIdentifier: (communityId: CommunityId, identifier: string) => {
         const value = identifier.trim().toLowerCase()
         const match = isUuid(value) ? sql`(e.id = ${value} OR e.slug = ${value})` : sql`e.slug = ${value}`
-        return sql<EventRow>`${select} WHERE ${live(communityId)} AND ${match}
-          ORDER BY (e.slug = ${value}) LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
+        return sql`${select} WHERE ${live(communityId)} AND ${match}
+          ORDER BY (e.slug = ${value}) LIMIT 1`.pipe(Effect.flatMap(decodeEvents), Effect.map(first), Effect.orDie)
       },
       /** Locks the event row (participation and stream moves are serialised per event); false when gone. */
       lock: (communityId: CommunityId, id: string) =>
-        sql<{ id: string }>`SELECT id FROM events
+        sql`SELECT id FROM events
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL FOR UPDATE`.pipe(
+          Effect.flatMap(decodeIds),
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
@@ -148,19 +173,21 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
             ? [sql`(e.start_time, e.id) > (${new Date(filter.after[0])}, ${filter.after[1]})`]
             : [])
         ]
-        return sql<EventRow>`${select} WHERE ${sql.and(conditions)}
-          ORDER BY e.start_time, e.id LIMIT ${filter.limit + 1}`.pipe(Effect.orDie)
+        return sql`${select} WHERE ${sql.and(conditions)}
+          ORDER BY e.start_time, e.id LIMIT ${filter.limit + 1}`.pipe(Effect.orDie, Effect.flatMap(decodeEvents))
       },
       participation: (communityId: CommunityId, eventId: string, profileId: ProfileId) =>
-        sql<{ status: ParticipantStatus; joinedAt: Date; checkedInAt: Date | null }>`
+        sql`
           SELECT status, joined_at, checked_in_at FROM event_participants
           WHERE community_id = ${communityId} AND event_id = ${eventId} AND profile_id = ${profileId}`.pipe(
+          Effect.flatMap(decodeParticipations),
           Effect.map(first),
           Effect.orDie
         ),
       goingCount: (communityId: CommunityId, eventId: string) =>
-        sql<{ count: number }>`SELECT count(*)::int AS count FROM event_participants
+        sql`SELECT count(*)::int AS count FROM event_participants
           WHERE community_id = ${communityId} AND event_id = ${eventId} AND status = 'going'`.pipe(
+          Effect.flatMap(decodeCount),
           Effect.map((rows) => rows[0]?.count ?? 0),
           Effect.orDie
         ),
@@ -183,13 +210,17 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
       /** Promotes the `seats` oldest waitlisted people (every one when `seats` is null); their ids. */
       promote: (communityId: CommunityId, eventId: string, seats: number | null, now: Date) =>
         seats !== null && seats <= 0
-          ? Effect.succeed([] as ReadonlyArray<string>)
-          : sql<{ profileId: ProfileId }>`UPDATE event_participants SET status = 'going', updated_at = ${now}
+          ? Effect.succeed<ReadonlyArray<ProfileId>>([])
+          : sql`UPDATE event_participants SET status = 'going', updated_at = ${now}
               WHERE community_id = ${communityId} AND event_id = ${eventId} AND profile_id IN (
                 SELECT profile_id FROM event_participants
                 WHERE community_id = ${communityId} AND event_id = ${eventId} AND status = 'waitlisted'
                 ORDER BY joined_at, join_seq LIMIT ${seats})
-              RETURNING profile_id`.pipe(Effect.map((rows) => rows.map((row) => row.profileId)), Effect.orDie),
+              RETURNING profile_id`.pipe(
+            Effect.flatMap(decodeProfileIds),
+            Effect.map((rows) => rows.map((row) => row.profileId)),
+            Effect.orDie
+          ),
       /** Participants in line order (keyset `[joinedAt ISO, joinSeq]`), with their profile's name. */
       participants: (communityId: CommunityId, eventId: string, filter: ParticipantFilter) => {
         if (filter.statuses.length === 0) return Effect.succeed([])
@@ -201,13 +232,14 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
             ? [sql`(p.joined_at, p.join_seq) > (${new Date(filter.after[0])}, ${filter.after[1]}::bigint)`]
             : [])
         ]
-        return sql<
-          ParticipantRow
-        >`SELECT p.event_id, p.profile_id, pr.full_name, pr.avatar_url, p.status, p.checked_in_at,
+        return sql`SELECT p.event_id, p.profile_id, pr.full_name, pr.avatar_url, p.status, p.checked_in_at,
             p.joined_at, p.join_seq::text AS join_seq, p.updated_at
           FROM event_participants p
           JOIN member_cards pr ON pr.community_id = p.community_id AND pr.id = p.profile_id
-          WHERE ${sql.and(conditions)} ORDER BY p.joined_at, p.join_seq LIMIT ${filter.limit + 1}`.pipe(Effect.orDie)
+          WHERE ${sql.and(conditions)} ORDER BY p.joined_at, p.join_seq LIMIT ${filter.limit + 1}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeParticipants)
+        )
       }
     }
   })

@@ -123,8 +123,8 @@ export const makeFeedSources = (sql: SqlClient.SqlClient) => {
  * `body` with the readable spaces as the CTE `feed_spaces` that `feedSources` reads: computed once
  * per statement, however many item types use it.
  */
-export const withFeedSpaces = <A extends object>(
+export const withFeedSpaces = (
   sql: SqlClient.SqlClient,
   scope: FeedScope,
   body: Statement.Fragment
-) => sql<A>`WITH feed_spaces AS MATERIALIZED (${scope.spaces}) ${body}`
+) => sql`WITH feed_spaces AS MATERIALIZED (${scope.spaces}) ${body}`

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Clock, Context, Duration, Effect, Layer, Queue, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Queue, Schedule, Schema } from "effect"
+import { decodeRows } from "../domain/Rows"
 import { Ids } from "./Ids"
 import { Options } from "./Options"
 
@@ -51,13 +52,17 @@ export class Jobs extends Context.Tag("@roda/core/Jobs")<Jobs, {
   static readonly layer = Layer.scoped(Jobs, Effect.suspend(() => makeJobs))
 }
 
-interface Claimed {
-  readonly id: string
-  readonly kind: string
-  readonly payload: unknown
-  readonly attempts: number
-  readonly maxAttempts: number
-}
+const Claimed = Schema.Struct({
+  id: Schema.String,
+  kind: Schema.String,
+  payload: Schema.Unknown,
+  attempts: Schema.Number,
+  maxAttempts: Schema.Number
+})
+type Claimed = typeof Claimed.Type
+
+const decodeClaimed = decodeRows(Claimed)
+const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }))
 
 const DEFAULT_MAX_ATTEMPTS = 5
 const DEFAULT_LEASE_SECONDS = 30
@@ -77,12 +82,12 @@ const makeJobs = Effect.gen(function*() {
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const id = yield* ids.next
-      const rows = yield* sql<{ id: string }>`
+      const rows = yield* sql`
         INSERT INTO jobs (id, kind, key, payload, run_at, max_attempts)
         VALUES (${id}, ${job.kind}, ${job.key ?? null}, ${JSON.stringify(job.payload ?? null)}::jsonb,
                 ${new Date(job.runAt ?? now)}, ${job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS})
         ON CONFLICT (kind, key) WHERE status = 'queued' AND key IS NOT NULL DO NOTHING
-        RETURNING id`
+        RETURNING id`.pipe(Effect.flatMap(decodeIds))
       yield* wake.offer(undefined)
       return rows[0]?.id ?? null
     }).pipe(Effect.orDie)
@@ -95,7 +100,7 @@ const makeJobs = Effect.gen(function*() {
   const claim = (kinds: ReadonlyArray<string>, limit: number, now: number) => {
     const leases = JSON.stringify(kinds.map((kind) => ({ kind, seconds: handlers.get(kind)!.leaseSeconds })))
     const at = new Date(now)
-    return sql<Claimed>`
+    return sql`
       UPDATE jobs SET attempts = jobs.attempts + 1, locked_until = picked.lease_until
       FROM (
         SELECT due.id, ${at}::timestamptz + lease.seconds * interval '1 second' AS lease_until
@@ -108,7 +113,7 @@ const makeJobs = Effect.gen(function*() {
         ) AS due
       ) AS picked
       WHERE jobs.id = picked.id
-      RETURNING jobs.id, jobs.kind, jobs.payload, jobs.attempts, jobs.max_attempts`
+      RETURNING jobs.id, jobs.kind, jobs.payload, jobs.attempts, jobs.max_attempts`.pipe(Effect.flatMap(decodeClaimed))
   }
 
   const finish = (job: Claimed) =>

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
+import { decodeRows } from "../domain/Rows"
 import { MAX_ATTEMPTS } from "./Mailer"
 
 /** E-mail counts of one kind (or all kinds). */
@@ -13,6 +14,10 @@ export interface MailCounts {
   /** Still waiting for delivery (or for a retry). */
   readonly pending: number
 }
+
+const decodeCounts = decodeRows(
+  Schema.Struct({ kind: Schema.String, sent: Schema.String, delivered: Schema.String, failed: Schema.String })
+)
 
 /**
  * What the outbox (platform/Mailer) tells about a community's e-mails: the read side of the
@@ -28,7 +33,7 @@ export class MailStats extends Context.Tag("@roda/core/MailStats")<MailStats, {
     MailStats,
     Effect.map(SqlClient.SqlClient, (sql) => ({
       byKind: (communityId, window) =>
-        sql<{ kind: string; sent: string; delivered: string; failed: string }>`SELECT kind,
+        sql`SELECT kind,
             count(*)::text AS sent,
             count(*) FILTER (WHERE sent_at IS NOT NULL)::text AS delivered,
             count(*) FILTER (WHERE sent_at IS NULL AND attempts >= ${MAX_ATTEMPTS})::text AS failed
@@ -36,6 +41,7 @@ export class MailStats extends Context.Tag("@roda/core/MailStats")<MailStats, {
             ${window.from ? sql`AND created_at >= ${window.from}` : sql``}
             ${window.until ? sql`AND created_at < ${window.until}` : sql``}
           GROUP BY kind ORDER BY kind`.pipe(
+          Effect.flatMap(decodeCounts),
           Effect.map((rows) =>
             rows.map((row) => {
               const sent = Number(row.sent)

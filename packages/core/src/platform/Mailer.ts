@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Context, Deferred, Duration, Effect, Fiber, Layer, Queue, Schedule } from "effect"
+import { Context, Deferred, Duration, Effect, Fiber, Layer, Queue, Schedule, Schema } from "effect"
+import { decodeRows } from "../domain/Rows"
 import { Ids } from "./Ids"
 import { Options } from "./Options"
 
@@ -102,14 +103,17 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
 /** Why a delivery failed, in one line: the transport's message (the relay and its answer). */
 const reasonOf = (error: unknown) => error instanceof Error ? error.message : String(error)
 
-interface OutboxRow {
-  readonly id: string
-  readonly recipient: string
-  readonly subject: string
-  readonly body: string
-  readonly kind: string
-  readonly attempts: number
-}
+const OutboxRow = Schema.Struct({
+  id: Schema.String,
+  recipient: Schema.String,
+  subject: Schema.String,
+  body: Schema.String,
+  kind: Schema.String,
+  attempts: Schema.Number
+})
+type OutboxRow = typeof OutboxRow.Type
+
+const decodeOutbox = decodeRows(OutboxRow)
 
 /**
  * The outbox delivery worker. It claims one row at a time with `FOR UPDATE SKIP LOCKED` (several
@@ -133,13 +137,13 @@ export const deliverOutbox = (
     const sql = yield* SqlClient.SqlClient
     const lease = Duration.decode(config.lease ?? OUTBOX_LEASE)
     const leaseMs = Duration.toMillis(lease)
-    const claim = sql<OutboxRow>`
+    const claim = sql`
       UPDATE outbox SET attempts = attempts + 1, lease_until = now() + ${leaseMs}::int * interval '1 millisecond'
       WHERE id = (
         SELECT id FROM outbox
         WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS} AND (lease_until IS NULL OR lease_until < now())
         ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, recipient, subject, body, kind, attempts`
+      RETURNING id, recipient, subject, body, kind, attempts`.pipe(Effect.flatMap(decodeOutbox))
     // The claim is this worker's while `attempts` is the value it set.
     const renew = (row: OutboxRow) =>
       sql`UPDATE outbox SET lease_until = now() + ${leaseMs}::int * interval '1 millisecond'

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Layer, Option } from "effect"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { decodeRows } from "../domain/Rows"
 import { Options, type RodaOptions } from "./Options"
 
 /**
@@ -25,10 +26,13 @@ export class PublicUrlUnknown extends Error {
 const NAME = "public_base_url"
 
 /** The public URL a server recorded, if one did. */
+const decodeValues = decodeRows(Schema.Struct({ value: Schema.String }))
+
 export const recordedPublicBaseUrl = Effect.flatMap(
   SqlClient.SqlClient,
   (sql) =>
-    sql<{ value: string }>`SELECT value FROM instance_settings WHERE name = ${NAME}`.pipe(
+    sql`SELECT value FROM instance_settings WHERE name = ${NAME}`.pipe(
+      Effect.flatMap(decodeValues),
       Effect.map((rows) => Option.fromNullable(rows[0]?.value)),
       Effect.orDie
     )

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, FiberRef, Random } from "effect"
+import { Clock, Effect, FiberRef, Random, Schema } from "effect"
 import { failure, RateLimited } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
+import { decodeRows } from "../domain/Rows"
 import { Options } from "./Options"
 import { type RateLimitName, type RateLimitSetting, resolveRateLimits } from "./rateLimitSettings"
 
@@ -43,6 +44,8 @@ export const rateLimitHeaders = (state: RateLimitState): Record<string, string> 
 const SWEEP_ONE_IN = 32
 const SWEEP_ROWS = 200
 
+const decodeCounters = decodeRows(Schema.Struct({ used: Schema.Number, resetsAt: Schema.DateFromSelf }))
+
 /**
  * The limits on abuse (platform.md), counted in `rate_limit_counters` so that every process serving
  * the database shares them. A window is fixed and starts at a key's first counted action: it holds at
@@ -65,13 +68,13 @@ export class RateLimits extends Effect.Service<RateLimits>()("@roda/core/RateLim
       Effect.gen(function*() {
         const nowMs = yield* Clock.currentTimeMillis
         const now = new Date(nowMs)
-        const rows = yield* sql<{ used: number; resetsAt: Date }>`
+        const rows = yield* sql`
           INSERT INTO rate_limit_counters AS c (bucket, key, used, resets_at)
           VALUES (${bucket}, ${key}, 1, ${new Date(nowMs + windowSeconds * 1000)})
           ON CONFLICT (bucket, key) DO UPDATE SET
             used = CASE WHEN c.resets_at <= ${now} THEN 1 ELSE least(c.used + 1, ${limit + 1}) END,
             resets_at = CASE WHEN c.resets_at <= ${now} THEN EXCLUDED.resets_at ELSE c.resets_at END
-          RETURNING used, resets_at`
+          RETURNING used, resets_at`.pipe(Effect.flatMap(decodeCounters))
         if ((yield* Random.nextIntBetween(0, SWEEP_ONE_IN)) === 0) yield* sweep(now)
         const used = rows[0]!.used
         const resetsAt = new Date(rows[0]!.resetsAt).getTime()
@@ -140,8 +143,10 @@ export class RateLimits extends Effect.Service<RateLimits>()("@roda/core/RateLim
       current: (counted: CountedLimit) =>
         Effect.gen(function*() {
           const nowMs = yield* Clock.currentTimeMillis
-          const rows = yield* sql<{ used: number; resetsAt: Date }>`SELECT used, resets_at FROM rate_limit_counters
-            WHERE bucket = ${counted.bucket} AND key = ${counted.key} AND resets_at > ${new Date(nowMs)}`
+          const rows = yield* sql`SELECT used, resets_at FROM rate_limit_counters
+            WHERE bucket = ${counted.bucket} AND key = ${counted.key} AND resets_at > ${new Date(nowMs)}`.pipe(
+            Effect.flatMap(decodeCounters)
+          )
           const row = rows[0]
           const used = row?.used ?? 0
           return {

@@ -1,10 +1,20 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Stream } from "effect"
+import { Effect, Layer, Option, Schema, Stream } from "effect"
+import { decodeRows } from "../domain/Rows"
 import { transactional } from "../sql/transaction"
 import { BlobStore, checkedKey, type StoredBlob } from "./BlobStore"
 
 /** Bytes per `blob_chunks` row: a read holds one chunk at a time, a write sends one per statement. */
 export const BLOB_CHUNK_SIZE = 256 * 1024
+
+const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }))
+const decodeChunks = decodeRows(Schema.Struct({ data: Schema.Uint8ArrayFromSelf }))
+/** `size` is a bigint column: text or a bigint, as the driver gives it. */
+const decodeBlobs = decodeRows(Schema.Struct({
+  id: Schema.String,
+  contentType: Schema.String,
+  size: Schema.Union(Schema.String, Schema.Number, Schema.BigIntFromSelf)
+}))
 
 /**
  * Files in the database itself (tables `blobs` and `blob_chunks`, migration 0034), so every process
@@ -20,7 +30,7 @@ export const databaseBlobStore = Layer.effect(
     const lockKey = (key: string) => sql`SELECT pg_advisory_xact_lock(hashtext(${`blob:${key}`}))`
     const currentId = (key: string) =>
       Effect.map(
-        sql<{ id: string }>`SELECT id FROM blobs WHERE key = ${key}`,
+        sql`SELECT id FROM blobs WHERE key = ${key}`.pipe(Effect.flatMap(decodeIds)),
         (rows) => Option.fromNullable(rows[0]?.id)
       )
     const dropChunks = (id: Option.Option<string>) =>
@@ -44,7 +54,8 @@ export const databaseBlobStore = Layer.effect(
       })).pipe(orDie)
 
     const chunk = (id: string, seq: number) =>
-      sql<{ data: Uint8Array }>`SELECT data FROM blob_chunks WHERE blob_id = ${id} AND seq = ${seq}`.pipe(
+      sql`SELECT data FROM blob_chunks WHERE blob_id = ${id} AND seq = ${seq}`.pipe(
+        Effect.flatMap(decodeChunks),
         Effect.flatMap((rows) =>
           rows[0] === undefined
             // Only a rewrite that committed while this read ran drops chunks it still needed.
@@ -56,9 +67,10 @@ export const databaseBlobStore = Layer.effect(
 
     const get = (key: string) =>
       Effect.suspend(() =>
-        sql<{ id: string; contentType: string; size: string | number }>`
+        sql`
           SELECT id, content_type, size FROM blobs WHERE key = ${checkedKey(key)}`
       ).pipe(
+        Effect.flatMap(decodeBlobs),
         Effect.map((rows) =>
           Option.map(Option.fromNullable(rows[0]), (row): StoredBlob => {
             const size = Number(row.size)

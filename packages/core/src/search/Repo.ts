@@ -1,7 +1,8 @@
 import { SqlClient, type Statement } from "@effect/sql"
-import { Effect } from "effect"
-
-import type { SearchType } from "./types"
+import { Effect, Schema } from "effect"
+import { SpaceId } from "../domain/Ids"
+import { decodeRows } from "../domain/Rows"
+import { searchTypes } from "./types"
 export { type SearchType, searchTypes } from "./types"
 
 export interface SearchScope {
@@ -12,14 +13,17 @@ export interface SearchScope {
   readonly staff: boolean
 }
 
-export interface SearchRow {
-  readonly type: SearchType
-  readonly id: string
-  readonly title: string
-  readonly spaceId: string
-  readonly courseId: string | null
-  readonly score: number
-}
+export const SearchRow = Schema.Struct({
+  type: Schema.Literal(...searchTypes),
+  id: Schema.String,
+  title: Schema.String,
+  spaceId: SpaceId,
+  courseId: Schema.NullOr(Schema.String),
+  score: Schema.Number
+})
+export type SearchRow = typeof SearchRow.Type
+
+const decodeResults = decodeRows(SearchRow)
 
 /** `%`, `_` and `\` match themselves in a LIKE pattern. */
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
@@ -84,8 +88,11 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@roda/core/SearchR
           sql`t.deleted_at IS NULL AND ${inSpaces("t.space_id")}`
         )
       ]
-      return sql<SearchRow>`SELECT * FROM (${unionAll(parts)}) r
-        ORDER BY r.score DESC, length(r.title), r.type, r.id LIMIT ${limit}`.pipe(Effect.orDie)
+      return sql`SELECT * FROM (${unionAll(parts)}) r
+        ORDER BY r.score DESC, length(r.title), r.type, r.id LIMIT ${limit}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(decodeResults)
+      )
     }
 
     return { search }

@@ -1,23 +1,30 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { CommunityId } from "../domain/Ids"
-import type { Role } from "../domain/Role"
-import type { CommentableType } from "./kinds"
+import { Effect, Option, Schema } from "effect"
+import { type CommunityId, ProfileId } from "../domain/Ids"
+import { Role } from "../domain/Role"
+import { decodeRows } from "../domain/Rows"
+import { type CommentableType, commentableTypes } from "./kinds"
 
-export interface CommentRow {
-  readonly id: string
-  readonly itemType: CommentableType
-  readonly itemId: string
-  readonly parentId: string | null
-  readonly authorProfileId: string
+export const CommentRow = Schema.Struct({
+  id: Schema.String,
+  itemType: Schema.Literal(...commentableTypes),
+  itemId: Schema.String,
+  parentId: Schema.NullOr(Schema.String),
+  authorProfileId: ProfileId,
   /** The author's role (who may edit the comment: `requireMayEdit`). */
-  readonly authorRole: Role
-  readonly authorName: string
-  readonly authorAvatarUrl: string | null
-  readonly body: string
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+  authorRole: Role,
+  authorName: Schema.String,
+  authorAvatarUrl: Schema.NullOr(Schema.String),
+  body: Schema.String,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type CommentRow = typeof CommentRow.Type
+
+const decodeComments = decodeRows(CommentRow)
+const decodeThreaded = decodeRows(Schema.Struct({ ...CommentRow.fields, threadId: Schema.String }))
+const decodeParents = decodeRows(CommentRow.pick("id", "itemType", "itemId", "parentId"))
+const decodeCounts = decodeRows(Schema.Struct({ itemId: Schema.String, n: Schema.Number }))
 
 export type NewCommentRow = {
   readonly id: string
@@ -39,16 +46,21 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
 
     return {
       find: (communityId: CommunityId, id: string) =>
-        sql<CommentRow>`${select} WHERE c.community_id = ${communityId} AND c.id = ${id}
-          AND c.deleted_at IS NULL`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie),
+        sql`${select} WHERE c.community_id = ${communityId} AND c.id = ${id}
+          AND c.deleted_at IS NULL`.pipe(
+          Effect.flatMap(decodeComments),
+          Effect.map((rows) => Option.fromNullable(rows[0])),
+          Effect.orDie
+        ),
       /**
        * The comment a reply is about to name as parent, locked until the reply's transaction ends, so
        * that removing the thread waits for the reply and takes it too (see `remove`); none when
        * deleted, also by a removal that committed while this waited.
        */
       lockParent: (communityId: CommunityId, id: string) =>
-        sql<Pick<CommentRow, "id" | "itemType" | "itemId" | "parentId">>`SELECT id, item_type, item_id, parent_id
+        sql`SELECT id, item_type, item_id, parent_id
           FROM comments WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL FOR SHARE`.pipe(
+          Effect.flatMap(decodeParents),
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
         ),
@@ -79,18 +91,18 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
         after: readonly [string, string] | undefined,
         limit: number
       ) =>
-        sql<CommentRow & { threadId: string }>`SELECT x.* FROM (SELECT s.*, coalesce(s.parent_id, s.id) AS thread_id
+        sql`SELECT x.* FROM (SELECT s.*, coalesce(s.parent_id, s.id) AS thread_id
             FROM (${select} WHERE c.community_id = ${communityId} AND c.item_type = ${itemType}
               AND c.item_id = ${itemId} AND c.deleted_at IS NULL) s) x
           ${after === undefined ? sql`` : sql`WHERE (x.thread_id, x.id) > (${after[0]}::uuid, ${after[1]}::uuid)`}
-          ORDER BY x.thread_id, x.id LIMIT ${limit + 1}`.pipe(Effect.orDie),
+          ORDER BY x.thread_id, x.id LIMIT ${limit + 1}`.pipe(Effect.orDie, Effect.flatMap(decodeThreaded)),
       /** Comments of these items: one grouped query. */
       counts: (communityId: CommunityId, itemType: CommentableType, itemIds: ReadonlyArray<string>) =>
         itemIds.length === 0
           ? Effect.succeed<ReadonlyArray<{ itemId: string; n: number }>>([])
-          : sql<{ itemId: string; n: number }>`SELECT item_id, count(*)::int AS n FROM comments
+          : sql`SELECT item_id, count(*)::int AS n FROM comments
               WHERE community_id = ${communityId} AND item_type = ${itemType} AND deleted_at IS NULL
-              AND ${sql.in("item_id", itemIds)} GROUP BY item_id`.pipe(Effect.orDie)
+              AND ${sql.in("item_id", itemIds)} GROUP BY item_id`.pipe(Effect.orDie, Effect.flatMap(decodeCounts))
     }
   })
 }) {}

@@ -1,7 +1,16 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import { decodeRows } from "../domain/Rows"
 import { inPeriods, periodOf } from "../sql/periods"
 import { EngagementStats } from "./EngagementStats"
+
+const decodeSeries = decodeRows(Schema.Struct({
+  period: Schema.String,
+  posts: Schema.String,
+  comments: Schema.String,
+  reactions: Schema.String,
+  activeMembers: Schema.String
+}))
 
 /** `EngagementStats` over social's tables (read only); deleted posts and comments do not count. */
 export const EngagementStatsLive = Layer.effect(
@@ -12,7 +21,7 @@ export const EngagementStatsLive = Layer.effect(
       series: (communityId, range, profileId) => {
         const author = (column: string) =>
           profileId === undefined ? sql`` : sql`AND ${sql.unsafe(column)} = ${profileId}`
-        return sql<{ period: string; posts: string; comments: string; reactions: string; activeMembers: string }>`
+        return sql`
           SELECT ${periodOf(sql, "at", range)} AS period,
             count(*) FILTER (WHERE what = 'post')::text AS posts,
             count(*) FILTER (WHERE what = 'comment')::text AS comments,
@@ -34,6 +43,7 @@ export const EngagementStatsLive = Layer.effect(
             SELECT created_at, profile_id, 'reaction' FROM reactions
             WHERE community_id = ${communityId} AND ${inPeriods(sql, "created_at", range)} ${author("profile_id")}
           ) a GROUP BY 1`.pipe(
+          Effect.flatMap(decodeSeries),
           Effect.map((rows) =>
             rows.map((row) => ({
               period: row.period,

@@ -1,34 +1,45 @@
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
-import { Effect, Option } from "effect"
-import type { CommunityId } from "../domain/Ids"
-import type { Role } from "../domain/Role"
+import { Effect, Option, Schema } from "effect"
+import { type CommunityId, ProfileId, SpaceId } from "../domain/Ids"
+import { Role } from "../domain/Role"
+import { decodeRows } from "../domain/Rows"
 
-interface Authored {
-  readonly id: string
-  readonly authorProfileId: string
-  readonly authorName: string
-  readonly authorAvatarUrl: string | null
-  readonly body: string
-  readonly createdAt: Date
-  readonly updatedAt: Date
+const authoredFields = {
+  id: Schema.String,
+  authorProfileId: ProfileId,
+  authorName: Schema.String,
+  authorAvatarUrl: Schema.NullOr(Schema.String),
+  body: Schema.String,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
 }
 
-export interface StatusRow extends Authored {
+export const StatusRow = Schema.Struct({
+  ...authoredFields,
   /** `created_at` with microseconds, for the keyset. */
-  readonly cursorTime: string
-}
+  cursorTime: Schema.String
+})
+export type StatusRow = typeof StatusRow.Type
 
 /** A status post with its author's role (who may edit it: `requireMayEdit`). */
-export interface FoundStatusRow extends StatusRow {
-  readonly authorRole: Role
-}
+export const FoundStatusRow = Schema.Struct({ ...StatusRow.fields, authorRole: Role })
+export type FoundStatusRow = typeof FoundStatusRow.Type
 
-export interface ContentRow extends Authored {
-  readonly spaceId: string
-  readonly title: string
-  readonly attachments: ReadonlyArray<string>
-}
+export const ContentRow = Schema.Struct({
+  ...authoredFields,
+  spaceId: SpaceId,
+  title: Schema.String,
+  attachments: Schema.Array(Schema.String)
+})
+export type ContentRow = typeof ContentRow.Type
+
+const decodeStatus = decodeRows(StatusRow)
+const decodeFoundStatus = decodeRows(FoundStatusRow)
+const decodeContent = decodeRows(ContentRow)
+/** A row of `insertStatusAs`: the caller's profile, and the post when one was written. */
+const decodeCaller = decodeRows(Schema.Struct({ callerProfileId: Schema.NullOr(Schema.String) }))
+const decodePostingPolicy = decodeRows(Schema.Struct({ postingPolicy: Schema.Literal("members", "staff") }))
 
 export type NewContentRow = {
   readonly id: string
@@ -39,9 +50,6 @@ export type NewContentRow = {
   readonly body: string
   readonly attachments: ReadonlyArray<string>
 }
-
-/** A row of `insertStatusAs`: the caller's profile, and the post when one was written. */
-type CallerStatusRow = { readonly callerProfileId: string | null } & StatusRow
 
 const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 
@@ -58,15 +66,17 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
 
     return {
       findStatus: (communityId: CommunityId, id: string) =>
-        sql<FoundStatusRow>`SELECT ${statusColumns}, p.role AS author_role FROM status_posts t ${authorJoin}
+        sql`SELECT ${statusColumns}, p.role AS author_role FROM status_posts t ${authorJoin}
           WHERE t.community_id = ${communityId} AND t.id = ${id} AND t.deleted_at IS NULL`.pipe(
+          Effect.flatMap(decodeFoundStatus),
           Effect.map(first),
           Effect.orDie
         ),
       /** Inserts the post and answers it as `findStatus` would, in one statement. */
       insertStatus: (row: { id: string; communityId: CommunityId; authorProfileId: string; body: string }) =>
-        sql<StatusRow>`WITH t AS (INSERT INTO status_posts ${sql.insert(row)} RETURNING *)
+        sql`WITH t AS (INSERT INTO status_posts ${sql.insert(row)} RETURNING *)
           SELECT ${statusColumns} FROM t ${authorJoin}`.pipe(
+          Effect.flatMap(decodeStatus),
           Effect.flatMap((rows) =>
             rows[0] === undefined ? Effect.dieMessage(`status post ${row.id} has no author`) : Effect.succeed(rows[0])
           ),
@@ -77,18 +87,21 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
        * the caller's account is gone, `row` none when it is no member (nothing is written then).
        */
       insertStatusAs: (caller: Fragment, row: { id: string; communityId: CommunityId; body: string }) =>
-        sql<CallerStatusRow>`WITH caller AS (${caller}),
+        sql`WITH caller AS (${caller}),
           t AS (INSERT INTO status_posts (id, community_id, author_profile_id, body)
             SELECT ${row.id}, ${row.communityId}, caller.profile_id, ${row.body} FROM caller
             WHERE caller.profile_id IS NOT NULL
             RETURNING *)
           SELECT caller.profile_id AS caller_profile_id, ${statusColumns}
           FROM caller LEFT JOIN (t ${authorJoin}) ON true`.pipe(
-          Effect.map((rows): Option.Option<{ row: Option.Option<StatusRow> }> => {
-            const found = rows[0]
-            if (found === undefined) return Option.none()
-            return Option.some({ row: found.callerProfileId === null ? Option.none() : Option.some<StatusRow>(found) })
-          }),
+          Effect.flatMap((rows) =>
+            Effect.gen(function*() {
+              const [found] = yield* decodeCaller(rows)
+              if (found === undefined) return Option.none<{ row: Option.Option<StatusRow> }>()
+              if (found.callerProfileId === null) return Option.some({ row: Option.none<StatusRow>() })
+              return Option.some({ row: first(yield* decodeStatus(rows)) })
+            })
+          ),
           Effect.orDie
         ),
       updateStatus: (communityId: CommunityId, id: string, body: string) =>
@@ -98,13 +111,14 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
         sql`UPDATE status_posts SET deleted_at = now()
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(Effect.asVoid, Effect.orDie),
       /** Newest first; keyset on (created_at, id) descending. */
-      listStatus: (communityId: string, after: readonly [string, string] | undefined, limit: number) =>
-        sql<StatusRow>`${status} WHERE t.community_id = ${communityId} AND t.deleted_at IS NULL
+      listStatus: (communityId: CommunityId, after: readonly [string, string] | undefined, limit: number) =>
+        sql`${status} WHERE t.community_id = ${communityId} AND t.deleted_at IS NULL
           ${after === undefined ? sql`` : sql`AND (t.created_at, t.id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`}
-          ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie),
+          ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie, Effect.flatMap(decodeStatus)),
       findContent: (communityId: CommunityId, id: string) =>
-        sql<ContentRow>`SELECT ${authored}, t.space_id, t.title, t.attachments FROM content_posts t ${authorJoin}
+        sql`SELECT ${authored}, t.space_id, t.title, t.attachments FROM content_posts t ${authorJoin}
           WHERE t.community_id = ${communityId} AND t.id = ${id} AND t.deleted_at IS NULL`.pipe(
+          Effect.flatMap(decodeContent),
           Effect.map(first),
           Effect.orDie
         ),
@@ -113,8 +127,9 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
           VALUES (${row.id}, ${row.communityId}, ${row.spaceId}, ${row.authorProfileId}, ${row.title}, ${row.body},
             ${JSON.stringify(row.attachments)}::jsonb)`.pipe(Effect.asVoid, Effect.orDie),
       postingPolicy: (communityId: CommunityId, spaceId: string) =>
-        sql<{ postingPolicy: "members" | "staff" }>`SELECT posting_policy FROM space_summaries
+        sql`SELECT posting_policy FROM space_summaries
           WHERE community_id = ${communityId} AND id = ${spaceId}`.pipe(
+          Effect.flatMap(decodePostingPolicy),
           Effect.map((rows) => rows[0]?.postingPolicy ?? "staff"),
           Effect.orDie
         )

@@ -1,13 +1,17 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { CommunityId, ProfileId } from "../domain/Ids"
-import type { ReactableType, ReactionType } from "./kinds"
+import { decodeRows } from "../domain/Rows"
+import { type ReactableType, type ReactionType, reactionTypes } from "./kinds"
 
-export interface ReactionCountRow {
-  readonly itemId: string
-  readonly type: ReactionType
-  readonly n: number
-}
+const Reaction = Schema.Literal(...reactionTypes)
+
+export const ReactionCountRow = Schema.Struct({ itemId: Schema.String, type: Reaction, n: Schema.Number })
+export type ReactionCountRow = typeof ReactionCountRow.Type
+
+const decodeCounts = decodeRows(ReactionCountRow)
+const decodeMine = decodeRows(Schema.Struct({ itemId: Schema.String, type: Reaction }))
+const decodeItemIds = decodeRows(Schema.Struct({ itemId: Schema.String }))
 
 /** SQL for reactions: one row per person per item. */
 export class ReactionsRepo extends Effect.Service<ReactionsRepo>()("@roda/core/ReactionsRepo", {
@@ -25,8 +29,11 @@ export class ReactionsRepo extends Effect.Service<ReactionsRepo>()("@roda/core/R
         profileId: ProfileId,
         type: ReactionType
       ) =>
-        sql<{ itemId: string }>`DELETE FROM reactions WHERE ${key(communityId, itemType, itemId, profileId)}
-          AND type = ${type} RETURNING item_id`.pipe(Effect.map((rows) => rows.length > 0)),
+        sql`DELETE FROM reactions WHERE ${key(communityId, itemType, itemId, profileId)}
+          AND type = ${type} RETURNING item_id`.pipe(
+          Effect.flatMap(decodeItemIds),
+          Effect.map((rows) => rows.length > 0)
+        ),
       /** Sets the person's reaction (adds it or replaces another type). */
       upsert: (
         communityId: CommunityId,
@@ -43,16 +50,16 @@ export class ReactionsRepo extends Effect.Service<ReactionsRepo>()("@roda/core/R
       counts: (communityId: CommunityId, itemType: ReactableType, itemIds: ReadonlyArray<string>) =>
         itemIds.length === 0
           ? Effect.succeed<ReadonlyArray<ReactionCountRow>>([])
-          : sql<ReactionCountRow>`SELECT item_id, type, count(*)::int AS n FROM reactions
+          : sql`SELECT item_id, type, count(*)::int AS n FROM reactions
               WHERE community_id = ${communityId} AND item_type = ${itemType} AND ${sql.in("item_id", itemIds)}
-              GROUP BY item_id, type`.pipe(Effect.orDie),
+              GROUP BY item_id, type`.pipe(Effect.orDie, Effect.flatMap(decodeCounts)),
       /** The person's reactions to these items: one query. */
       mine: (communityId: CommunityId, profileId: ProfileId, itemType: ReactableType, itemIds: ReadonlyArray<string>) =>
         itemIds.length === 0
           ? Effect.succeed<ReadonlyArray<{ itemId: string; type: ReactionType }>>([])
-          : sql<{ itemId: string; type: ReactionType }>`SELECT item_id, type FROM reactions
+          : sql`SELECT item_id, type FROM reactions
               WHERE community_id = ${communityId} AND item_type = ${itemType} AND profile_id = ${profileId}
-              AND ${sql.in("item_id", itemIds)}`.pipe(Effect.orDie)
+              AND ${sql.in("item_id", itemIds)}`.pipe(Effect.orDie, Effect.flatMap(decodeMine))
     }
   })
 }) {}

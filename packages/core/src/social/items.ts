@@ -1,12 +1,13 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { type Coded, type NotFound, notFound } from "../domain/AppError"
-import { type CommunityId, isUuid } from "../domain/Ids"
+import { type CommunityId, isUuid, SpaceId } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
+import { decodeRows } from "../domain/Rows"
 import type { Text } from "../domain/Text"
 import { traced } from "../platform/traced"
 import { Access, type ContentRefused, type SpaceHidden, type Viewer } from "../structure/Access"
-import type { CommentableType, ReactableType } from "./kinds"
+import { commentableTypes, type ReactableType } from "./kinds"
 
 /** A feed item (or comment) a viewer may read. */
 export interface ResolvedItem {
@@ -29,12 +30,13 @@ const notFoundText = {
 /** The item is of another community, or hidden from the viewer. */
 type ItemHidden = Coded<NotFound, (typeof notFoundText)[ReactableType]["code"]>
 
-interface ItemRow {
-  readonly id: string
-  readonly spaceId: string | null
-  readonly itemType: CommentableType | null
-  readonly itemId: string | null
-}
+const decodeItems = decodeRows(Schema.Struct({
+  id: Schema.String,
+  spaceId: Schema.NullOr(SpaceId),
+  itemType: Schema.NullOr(Schema.Literal(...commentableTypes)),
+  itemId: Schema.NullOr(Schema.String)
+}))
+const decodeOpen = decodeRows(Schema.Struct({ open: Schema.Boolean }))
 
 /**
  * The one place that decides whether an item exists in the community and the viewer may read it,
@@ -67,14 +69,17 @@ export class SocialItems extends Effect.Service<SocialItems>()("@roda/core/Socia
         comment: sql`SELECT t.id, NULL::uuid AS space_id, t.item_type, t.item_id
           FROM comments t WHERE ${where} AND t.deleted_at IS NULL`
       }[type]
-      return sql<ItemRow>`${query}`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+      return query.pipe(Effect.orDie, Effect.flatMap(decodeItems), Effect.map((rows) => Option.fromNullable(rows[0])))
     }
 
     /** Members see status posts; anonymous visitors only when the community opened them. */
     const statusPostsVisible = traced("SocialItems.statusPostsVisible")(function*(viewer: Viewer) {
       if (Option.isSome(viewer.member)) return true
-      const rows = yield* sql<{ open: boolean }>`SELECT public_status_posts
-        AS open FROM community_summaries WHERE id = ${viewer.communityId}`.pipe(Effect.orDie)
+      const rows = yield* sql`SELECT public_status_posts
+        AS open FROM community_summaries WHERE id = ${viewer.communityId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(decodeOpen)
+      )
       return rows[0]?.open ?? false
     })
 

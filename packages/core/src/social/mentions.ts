@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import type { CommunityId } from "../domain/Ids"
+import { Effect, Schema } from "effect"
+import { type CommunityId, ProfileId } from "../domain/Ids"
+import { decodeRows } from "../domain/Rows"
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 const pattern = new RegExp(`@\\[[^\\]\\n]{1,200}\\]\\((${UUID})\\)|@(${UUID})`, "g")
@@ -23,11 +24,10 @@ export const mentionedIds = (body: string): ReadonlyArray<string> => {
 
 export type MentionType = "status" | "content" | "comment"
 
-export interface MentionRow {
-  readonly itemId: string
-  readonly profileId: string
-  readonly fullName: string
-}
+export const MentionRow = Schema.Struct({ itemId: Schema.String, profileId: ProfileId, fullName: Schema.String })
+export type MentionRow = typeof MentionRow.Type
+
+const decodeMentions = decodeRows(MentionRow)
 
 /** A mention on the wire. */
 export const mentionView = (row: MentionRow) => ({ profileId: row.profileId, fullName: row.fullName })
@@ -57,7 +57,7 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
         const ids = mentionedIds(body)
         return ids.length === 0
           ? Effect.succeed<ReadonlyArray<MentionRow>>([])
-          : sql<MentionRow>`WITH m AS (
+          : sql`WITH m AS (
               INSERT INTO mentions (community_id, item_type, item_id, profile_id)
               SELECT community_id, ${type}, ${itemId}, id FROM member_cards
               WHERE community_id = ${communityId} AND removed_at IS NULL AND status = 'active'
@@ -65,16 +65,16 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
               RETURNING item_id, profile_id)
             SELECT m.item_id, p.id AS profile_id, p.full_name FROM m
               JOIN member_cards p ON p.community_id = ${communityId} AND p.id = m.profile_id
-            ORDER BY p.full_name, p.id`.pipe(Effect.orDie)
+            ORDER BY p.full_name, p.id`.pipe(Effect.orDie, Effect.flatMap(decodeMentions))
       },
       /** Mentions of these items, one query. */
       of: (communityId: CommunityId, type: MentionType, itemIds: ReadonlyArray<string>) =>
         itemIds.length === 0
           ? Effect.succeed<ReadonlyArray<MentionRow>>([])
-          : sql<MentionRow>`SELECT m.item_id, p.id AS profile_id, p.full_name FROM mentions m
+          : sql`SELECT m.item_id, p.id AS profile_id, p.full_name FROM mentions m
               JOIN member_cards p ON p.community_id = m.community_id AND p.id = m.profile_id
               WHERE m.community_id = ${communityId} AND m.item_type = ${type} AND ${sql.in("m.item_id", itemIds)}
-              ORDER BY p.full_name, p.id`.pipe(Effect.orDie)
+              ORDER BY p.full_name, p.id`.pipe(Effect.orDie, Effect.flatMap(decodeMentions))
     }
   })
 }) {}

@@ -1,7 +1,10 @@
 import { Migrator, SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { decodeRows } from "../domain/Rows"
 import { withoutStatementTimeout } from "./Database"
 import { migrations } from "./migrations"
+
+const decodeApplied = decodeRows(Schema.Struct({ migrationId: Schema.Number }))
 
 /**
  * Applies pending migrations; an advisory lock lets several processes start at once. No
@@ -19,7 +22,7 @@ export const migrate = Effect.gen(function*() {
         created_at timestamptz NOT NULL DEFAULT now(),
         name text NOT NULL
       )`
-      const applied = yield* sql<{ migrationId: number }>`SELECT migration_id FROM roda_migrations`
+      const applied = yield* sql`SELECT migration_id FROM roda_migrations`.pipe(Effect.flatMap(decodeApplied))
       const done = new Set(applied.map((row) => Number(row.migrationId)))
       const pending = Object.keys(migrations).filter((key) => !done.has(Number(key.split("_")[0]))).length
       if (pending > 0) yield* Effect.logInfo(`applying ${pending} migration${pending === 1 ? "" : "s"}`)

@@ -1,41 +1,56 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { CommunityId } from "../domain/Ids"
-import type { Visibility } from "./Access"
+import { Effect, Option, Schema } from "effect"
+import { CommunityId, SectionId, SpaceId } from "../domain/Ids"
+import { decodeRows } from "../domain/Rows"
 import { type Audience, sectionVisible, spaceRules, type ViewerAudience } from "./audience"
 import type { NewEntitlement } from "./Entitlements"
 
-export type PostingPolicy = "members" | "staff"
+const PostingPolicy = Schema.Literal("members", "staff")
+export type PostingPolicy = typeof PostingPolicy.Type
+const Visibility = Schema.Literal("public", "private", "secret")
+type Visibility = typeof Visibility.Type
 
-export interface SectionRow {
-  readonly id: string
-  readonly communityId: string
-  readonly title: string
-  readonly visibility: Visibility
-  readonly position: number
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const SectionRow = Schema.Struct({
+  id: SectionId,
+  communityId: CommunityId,
+  title: Schema.String,
+  visibility: Visibility,
+  position: Schema.Number,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type SectionRow = typeof SectionRow.Type
 
-export interface SpaceRow {
-  readonly id: string
-  readonly communityId: string
-  readonly sectionId: string
-  readonly title: string
-  readonly module: string
-  readonly visibility: Visibility
-  readonly accessSubscriptionGroupIds: ReadonlyArray<string>
-  readonly accessProductIds: ReadonlyArray<string>
-  readonly postingPolicy: PostingPolicy
-  readonly position: number
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly sectionTitle: string
-  readonly sectionVisibility: Visibility
-  readonly sectionPosition: number
+export const SpaceRow = Schema.Struct({
+  id: SpaceId,
+  communityId: CommunityId,
+  sectionId: SectionId,
+  title: Schema.String,
+  module: Schema.String,
+  visibility: Visibility,
+  accessSubscriptionGroupIds: Schema.Array(Schema.String),
+  accessProductIds: Schema.Array(Schema.String),
+  postingPolicy: PostingPolicy,
+  position: Schema.Number,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  sectionTitle: Schema.String,
+  sectionVisibility: Visibility,
+  sectionPosition: Schema.Number,
   /** Whether the audience of the query may read the space's content. */
-  readonly canReadContent: boolean
-}
+  canReadContent: Schema.Boolean
+})
+export type SpaceRow = typeof SpaceRow.Type
+
+const decodeSections = decodeRows(SectionRow)
+const decodeSpaces = decodeRows(SpaceRow)
+const decodeSectionIds = decodeRows(Schema.Struct({ id: SectionId }))
+const decodeSpaceIds = decodeRows(Schema.Struct({ id: SpaceId }))
+const decodeSpaceSummaries = decodeRows(Schema.Struct({ id: SpaceId, title: Schema.String, visibility: Visibility }))
+const decodeLockedSpaces = decodeRows(
+  Schema.Struct({ id: SpaceId, sectionId: SectionId, title: Schema.String, visibility: Visibility })
+)
+const decodePositions = decodeRows(Schema.Struct({ position: Schema.Number }))
 
 export interface SpaceChanges {
   readonly sectionId?: string
@@ -94,20 +109,22 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
         audience: ViewerAudience,
         page: { readonly limit: number; readonly after?: readonly [number, string] | undefined }
       ) =>
-        sql<SectionRow>`SELECT ${sectionColumns} FROM sections sec
+        sql`SELECT ${sectionColumns} FROM sections sec
           WHERE sec.community_id = ${communityId} AND ${sectionVisible(sql, audience)}
             ${page.after ? sql`AND (sec.position, sec.id) > (${page.after[0]}, ${page.after[1]}::uuid)` : sql``}
-          ORDER BY sec.position, sec.id LIMIT ${page.limit + 1}`.pipe(Effect.orDie),
+          ORDER BY sec.position, sec.id LIMIT ${page.limit + 1}`.pipe(Effect.orDie, Effect.flatMap(decodeSections)),
       findSection: (communityId: CommunityId, id: string, audience: ViewerAudience) =>
-        sql<SectionRow>`SELECT ${sectionColumns} FROM sections sec
+        sql`SELECT ${sectionColumns} FROM sections sec
           WHERE sec.community_id = ${communityId} AND sec.id = ${id} AND ${sectionVisible(sql, audience)}`.pipe(
+          Effect.flatMap(decodeSections),
           Effect.map(first),
           Effect.orDie
         ),
       /** The section, locked: space and section visibility changes are serialised per section. */
       lockSection: (communityId: CommunityId, id: string) =>
-        sql<SectionRow>`SELECT ${sectionColumns} FROM sections sec
+        sql`SELECT ${sectionColumns} FROM sections sec
           WHERE sec.community_id = ${communityId} AND sec.id = ${id} FOR UPDATE`.pipe(
+          Effect.flatMap(decodeSections),
           Effect.map(first),
           Effect.orDie
         ),
@@ -122,8 +139,12 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
         sql`DELETE FROM sections WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       /** Every section id of the community, locked, in their current order. */
       lockSectionIds: (communityId: CommunityId) =>
-        sql<{ id: string }>`SELECT id FROM sections WHERE community_id = ${communityId}
-          ORDER BY position, id FOR UPDATE`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+        sql`SELECT id FROM sections WHERE community_id = ${communityId}
+          ORDER BY position, id FOR UPDATE`.pipe(
+          Effect.flatMap(decodeSectionIds),
+          Effect.map((rows) => rows.map((r) => r.id)),
+          Effect.orDie
+        ),
       setSectionPositions: (communityId: CommunityId, ids: ReadonlyArray<string>) =>
         sql`UPDATE sections SET position = v.position, updated_at = now()
           FROM (VALUES ${positions(ids)}) AS v(id, position)
@@ -131,8 +152,11 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
 
       /** Title and visibility of every space of a section (to keep them within the section's visibility). */
       spacesOfSection: (communityId: CommunityId, sectionId: string) =>
-        sql<{ id: string; title: string; visibility: Visibility }>`SELECT id, title, visibility FROM spaces
-          WHERE community_id = ${communityId} AND section_id = ${sectionId} ORDER BY position, id`.pipe(Effect.orDie),
+        sql`SELECT id, title, visibility FROM spaces
+          WHERE community_id = ${communityId} AND section_id = ${sectionId} ORDER BY position, id`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeSpaceSummaries)
+        ),
       listSpaces: (
         communityId: CommunityId,
         audience: Audience,
@@ -142,7 +166,7 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
           readonly after?: readonly [number, number, string] | undefined
         }
       ) =>
-        sql<SpaceRow>`${spaceSelect(audience)}
+        sql`${spaceSelect(audience)}
           WHERE s.community_id = ${communityId} AND ${spaceRules(sql, audience).visible}
             ${page.sectionId ? sql`AND s.section_id = ${page.sectionId}` : sql``}
             ${
@@ -150,29 +174,39 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
             ? sql`AND (sec.position, s.position, s.id) > (${page.after[0]}, ${page.after[1]}, ${page.after[2]}::uuid)`
             : sql``
         }
-          ORDER BY sec.position, s.position, s.id LIMIT ${page.limit + 1}`.pipe(Effect.orDie),
+          ORDER BY sec.position, s.position, s.id LIMIT ${page.limit + 1}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeSpaces)
+        ),
       /** The space when `audience` may see it, with whether it may read its content. */
       findSpace: (communityId: CommunityId, id: string, audience: Audience) =>
-        sql<SpaceRow>`${spaceSelect(audience)}
+        sql`${spaceSelect(audience)}
           WHERE s.community_id = ${communityId} AND s.id = ${id} AND ${spaceRules(sql, audience).visible}`.pipe(
+          Effect.flatMap(decodeSpaces),
           Effect.map(first),
           Effect.orDie
         ),
       /** Ids of the spaces whose content `audience` may read. */
       readableSpaceIds: (communityId: CommunityId, audience: Audience) =>
-        sql<{ id: string }>`${readableSpaces(communityId, audience)}
-          ORDER BY sec.position, s.position, s.id`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+        sql`${readableSpaces(communityId, audience)}
+          ORDER BY sec.position, s.position, s.id`.pipe(
+          Effect.flatMap(decodeSpaceIds),
+          Effect.map((rows) => rows.map((r) => r.id)),
+          Effect.orDie
+        ),
       readableSpaces,
       lockSpace: (communityId: CommunityId, id: string) =>
-        sql<{ id: string; sectionId: string; title: string; visibility: Visibility }>`SELECT id, section_id, title,
+        sql`SELECT id, section_id, title,
           visibility FROM spaces WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
+          Effect.flatMap(decodeLockedSpaces),
           Effect.map(first),
           Effect.orDie
         ),
       /** The next free position at the end of a section. */
       nextSpacePosition: (communityId: CommunityId, sectionId: string) =>
-        sql<{ position: number }>`SELECT COALESCE(max(position) + 1, 0)::int AS position FROM spaces
+        sql`SELECT COALESCE(max(position) + 1, 0)::int AS position FROM spaces
           WHERE community_id = ${communityId} AND section_id = ${sectionId}`.pipe(
+          Effect.flatMap(decodePositions),
           Effect.map((rows) => rows[0]?.position ?? 0),
           Effect.orDie
         ),
@@ -213,8 +247,12 @@ export class StructureRepo extends Effect.Service<StructureRepo>()("@roda/core/S
         sql`DELETE FROM spaces WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid),
       /** Every space id of a section, locked, in their current order. */
       lockSpaceIds: (communityId: CommunityId, sectionId: string) =>
-        sql<{ id: string }>`SELECT id FROM spaces WHERE community_id = ${communityId} AND section_id = ${sectionId}
-          ORDER BY position, id FOR UPDATE`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+        sql`SELECT id FROM spaces WHERE community_id = ${communityId} AND section_id = ${sectionId}
+          ORDER BY position, id FOR UPDATE`.pipe(
+          Effect.flatMap(decodeSpaceIds),
+          Effect.map((rows) => rows.map((r) => r.id)),
+          Effect.orDie
+        ),
       setSpacePositions: (communityId: CommunityId, ids: ReadonlyArray<string>) =>
         sql`UPDATE spaces SET position = v.position, updated_at = now()
           FROM (VALUES ${positions(ids)}) AS v(id, position)

@@ -1,5 +1,9 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { decodeRows } from "../../domain/Rows"
+
+const decodeSellers = decodeRows(Schema.Struct({ accountId: Schema.String }))
+const decodeCards = decodeRows(Schema.Struct({ customerId: Schema.String, paymentMethodId: Schema.String }))
 
 /**
  * What the Stripe layer keeps in the database: the connected account that sells for a community
@@ -11,8 +15,9 @@ export class StripeStore extends Effect.Service<StripeStore>()("@roda/core/Strip
     const sql = yield* SqlClient.SqlClient
 
     const seller = (communityId: string) =>
-      sql<{ readonly accountId: string }>`SELECT account_id FROM gateway_sellers
+      sql`SELECT account_id FROM gateway_sellers
         WHERE gateway = 'stripe' AND community_id = ${communityId}`.pipe(
+        Effect.flatMap(decodeSellers),
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.accountId)),
         Effect.orDie
       )
@@ -20,8 +25,9 @@ export class StripeStore extends Effect.Service<StripeStore>()("@roda/core/Strip
     const savedCard = (token: string) =>
       token === ""
         ? Effect.succeed(Option.none<{ readonly customerId: string; readonly paymentMethodId: string }>())
-        : sql<{ readonly customerId: string; readonly paymentMethodId: string }>`SELECT customer_id, payment_method_id
+        : sql`SELECT customer_id, payment_method_id
           FROM stripe_saved_cards WHERE card_token = ${token}`.pipe(
+          Effect.flatMap(decodeCards),
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
         )
