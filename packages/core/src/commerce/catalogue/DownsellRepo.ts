@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { CommunityId } from "../../domain/Ids"
 
 /** The editable columns of a downsell offer. */
 export type OfferFields = {
@@ -9,23 +10,30 @@ export type OfferFields = {
   readonly active: boolean
 }
 
-export type OfferRow = OfferFields & {
-  readonly id: string
-  readonly communityId: string
-  readonly groupId: string
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+const OfferRow = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  groupId: Schema.String,
+  percentOff: Schema.Number,
+  durationCycles: Schema.Number,
+  message: Schema.NullOr(Schema.String),
+  active: Schema.Boolean,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type OfferRow = typeof OfferRow.Type
 
 /** SQL for the downsell offers of plans. */
 export class DownsellRepo extends Effect.Service<DownsellRepo>()("@roda/core/DownsellRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const decodeOffers = Schema.decodeUnknown(Schema.Array(OfferRow))
     const select = sql`SELECT id, community_id, group_id, percent_off, duration_cycles, message, active, created_at,
       updated_at FROM downsell_offers`
     return {
       find: (communityId: string, groupId: string, id: string) =>
-        sql<OfferRow>`${select} WHERE community_id = ${communityId} AND group_id = ${groupId} AND id = ${id}`.pipe(
+        sql`${select} WHERE community_id = ${communityId} AND group_id = ${groupId} AND id = ${id}`.pipe(
+          Effect.flatMap(decodeOffers),
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
         ),
@@ -35,9 +43,9 @@ export class DownsellRepo extends Effect.Service<DownsellRepo>()("@roda/core/Dow
         groupId: string,
         page: { readonly limit: number; readonly after?: string | undefined }
       ) =>
-        sql<OfferRow>`${select} WHERE community_id = ${communityId} AND group_id = ${groupId}
+        sql`${select} WHERE community_id = ${communityId} AND group_id = ${groupId}
           ${page.after ? sql`AND id > ${page.after}` : sql``}
-          ORDER BY id LIMIT ${page.limit + 1}`.pipe(Effect.orDie),
+          ORDER BY id LIMIT ${page.limit + 1}`.pipe(Effect.flatMap(decodeOffers), Effect.orDie),
       insert: (row: OfferFields & { id: string; communityId: string; groupId: string; at: Date }) =>
         sql`INSERT INTO downsell_offers (id, community_id, group_id, percent_off, duration_cycles, message, active,
             created_at, updated_at)
