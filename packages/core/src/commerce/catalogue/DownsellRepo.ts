@@ -31,7 +31,7 @@ export class DownsellRepo extends Effect.Service<DownsellRepo>()("@roda/core/Dow
     const select = sql`SELECT id, community_id, group_id, percent_off, duration_cycles, message, active, created_at,
       updated_at FROM downsell_offers`
     return {
-      find: (communityId: string, groupId: string, id: string) =>
+      find: (communityId: CommunityId, groupId: string, id: string) =>
         sql`${select} WHERE community_id = ${communityId} AND group_id = ${groupId} AND id = ${id}`.pipe(
           Effect.flatMap(decodeOffers),
           Effect.map((rows) => Option.fromNullable(rows[0])),
@@ -39,23 +39,23 @@ export class DownsellRepo extends Effect.Service<DownsellRepo>()("@roda/core/Dow
         ),
       /** Oldest first (UUIDv7 ids); keyset on the id. */
       list: (
-        communityId: string,
+        communityId: CommunityId,
         groupId: string,
         page: { readonly limit: number; readonly after?: string | undefined }
       ) =>
         sql`${select} WHERE community_id = ${communityId} AND group_id = ${groupId}
           ${page.after ? sql`AND id > ${page.after}` : sql``}
           ORDER BY id LIMIT ${page.limit + 1}`.pipe(Effect.flatMap(decodeOffers), Effect.orDie),
-      insert: (row: OfferFields & { id: string; communityId: string; groupId: string; at: Date }) =>
+      insert: (row: OfferFields & { id: string; communityId: CommunityId; groupId: string; at: Date }) =>
         sql`INSERT INTO downsell_offers (id, community_id, group_id, percent_off, duration_cycles, message, active,
             created_at, updated_at)
           VALUES (${row.id}, ${row.communityId}, ${row.groupId}, ${row.percentOff}, ${row.durationCycles},
             ${row.message}, ${row.active}, ${row.at}, ${row.at})`.pipe(Effect.asVoid, Effect.orDie),
-      update: (communityId: string, id: string, fields: OfferFields, at: Date) =>
+      update: (communityId: CommunityId, id: string, fields: OfferFields, at: Date) =>
         sql`UPDATE downsell_offers SET percent_off = ${fields.percentOff}, duration_cycles = ${fields.durationCycles},
             message = ${fields.message}, active = ${fields.active}, updated_at = ${at}
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      remove: (communityId: string, id: string) =>
+      remove: (communityId: CommunityId, id: string) =>
         sql`DELETE FROM downsell_offers WHERE community_id = ${communityId} AND id = ${id}`.pipe(
           Effect.asVoid,
           Effect.orDie

@@ -60,18 +60,18 @@ export class PlansRepo extends Effect.Service<PlansRepo>()("@roda/core/PlansRepo
        * the catalogue's own, so no other feature's row is locked (two communities sharing a hash only
        * wait for each other).
        */
-      lockCommunity: (communityId: string) =>
+      lockCommunity: (communityId: CommunityId) =>
         sql`SELECT pg_advisory_xact_lock(hashtextextended(${"subscription_groups:" + communityId}, 0))`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
-      find: (communityId: string, id: string) =>
+      find: (communityId: CommunityId, id: string) =>
         sql`${select} WHERE community_id = ${communityId} AND id = ${id}`.pipe(
           Effect.flatMap(decodePlans),
           Effect.map(first),
           Effect.orDie
         ),
-      count: (communityId: string) =>
+      count: (communityId: CommunityId) =>
         sql`SELECT count(*)::int AS count FROM subscription_groups
           WHERE community_id = ${communityId}`.pipe(
           Effect.flatMap(decodeCount),
@@ -79,19 +79,26 @@ export class PlansRepo extends Effect.Service<PlansRepo>()("@roda/core/PlansRepo
           Effect.orDie
         ),
       insert: (
-        row: { id: string; communityId: string; name: string; description: string | null; position: number; at: Date }
+        row: {
+          id: string
+          communityId: CommunityId
+          name: string
+          description: string | null
+          position: number
+          at: Date
+        }
       ) =>
         sql`INSERT INTO subscription_groups (id, community_id, name, description, position, created_at, updated_at)
           VALUES (${row.id}, ${row.communityId}, ${row.name}, ${row.description}, ${row.position}, ${row.at},
             ${row.at})`.pipe(Effect.asVoid, Effect.orDie),
-      update: (communityId: string, id: string, fields: { name: string; description: string | null }, at: Date) =>
+      update: (communityId: CommunityId, id: string, fields: { name: string; description: string | null }, at: Date) =>
         sql`UPDATE subscription_groups SET name = ${fields.name}, description = ${fields.description},
           updated_at = ${at} WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       /** Fails with the SqlError of a foreign-key violation while something else refers to the plan. */
-      remove: (communityId: string, id: string) =>
+      remove: (communityId: CommunityId, id: string) =>
         sql`DELETE FROM subscription_groups WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid),
       /** Positions 0, 1, 2… in the current order (after a removal). */
-      compact: (communityId: string) =>
+      compact: (communityId: CommunityId) =>
         sql`UPDATE subscription_groups g SET position = o.rank
           FROM (SELECT id, (row_number() OVER (ORDER BY position, id) - 1)::int AS rank
             FROM subscription_groups WHERE community_id = ${communityId}) o
@@ -99,14 +106,14 @@ export class PlansRepo extends Effect.Service<PlansRepo>()("@roda/core/PlansRepo
           Effect.asVoid,
           Effect.orDie
         ),
-      ids: (communityId: string) =>
+      ids: (communityId: CommunityId) =>
         sql`SELECT id FROM subscription_groups WHERE community_id = ${communityId}
           ORDER BY position, id`.pipe(
           Effect.flatMap(decodeIds),
           Effect.map((rows) => rows.map((row) => row.id)),
           Effect.orDie
         ),
-      setPositions: (communityId: string, ids: ReadonlyArray<string>, at: Date) =>
+      setPositions: (communityId: CommunityId, ids: ReadonlyArray<string>, at: Date) =>
         sql`UPDATE subscription_groups SET position = v.position, updated_at = ${at}
           FROM (VALUES ${positions(ids)}) AS v(id, position)
           WHERE subscription_groups.community_id = ${communityId} AND subscription_groups.id = v.id`.pipe(
@@ -115,21 +122,21 @@ export class PlansRepo extends Effect.Service<PlansRepo>()("@roda/core/PlansRepo
         ),
       /** In order (position, then id); keyset `[position, id]`. */
       list: (
-        communityId: string,
+        communityId: CommunityId,
         page: { readonly limit: number; readonly after?: readonly [number, string] | undefined }
       ) =>
         sql`${select} WHERE community_id = ${communityId}
           ${page.after ? sql`AND (position, id) > (${page.after[0]}, ${page.after[1]})` : sql``}
           ORDER BY position, id LIMIT ${page.limit + 1}`.pipe(Effect.flatMap(decodePlans), Effect.orDie),
       /** The product links of these plans, options first, in order. */
-      links: (communityId: string, groupIds: ReadonlyArray<string>) =>
+      links: (communityId: CommunityId, groupIds: ReadonlyArray<string>) =>
         groupIds.length === 0
           ? Effect.succeed([] as ReadonlyArray<LinkRow>)
           : sql`SELECT group_id, product_id, kind, position FROM subscription_group_products
               WHERE community_id = ${communityId} AND ${sql.in("group_id", groupIds)}
               ORDER BY group_id, kind DESC, position`.pipe(Effect.flatMap(decodeLinks), Effect.orDie),
       /** Links of these products to plans other than `exceptGroupId`. */
-      foreignLinks: (communityId: string, productIds: ReadonlyArray<string>, exceptGroupId: string | null) =>
+      foreignLinks: (communityId: CommunityId, productIds: ReadonlyArray<string>, exceptGroupId: string | null) =>
         productIds.length === 0
           ? Effect.succeed([] as ReadonlyArray<ForeignLink>)
           : sql`SELECT gp.product_id, gp.kind, g.name AS plan_name FROM subscription_group_products gp
@@ -138,7 +145,7 @@ export class PlansRepo extends Effect.Service<PlansRepo>()("@roda/core/PlansRepo
               ${exceptGroupId === null ? sql`` : sql`AND gp.group_id <> ${exceptGroupId}`}
               ORDER BY g.position, g.id`.pipe(Effect.flatMap(decodeForeignLinks), Effect.orDie),
       replaceLinks: (
-        communityId: string,
+        communityId: CommunityId,
         groupId: string,
         kind: "option" | "add_on",
         productIds: ReadonlyArray<string>
@@ -151,7 +158,7 @@ export class PlansRepo extends Effect.Service<PlansRepo>()("@roda/core/PlansRepo
           yield* sql`INSERT INTO subscription_group_products ${sql.insert(rows)}`
         }).pipe(Effect.orDie),
       /** The plan's products with their link, options first, each in order. */
-      products: (communityId: string, groupId: string) =>
+      products: (communityId: CommunityId, groupId: string) =>
         sql`SELECT p.id, p.community_id, p.type,
             p.title, p.description, p.price, p.currency, p.billing_interval, p.commitment_months,
             p.allowed_payment_methods, p.has_stock, p.stock_quantity, p.status, p.published_at, p.created_at,
@@ -161,12 +168,12 @@ export class PlansRepo extends Effect.Service<PlansRepo>()("@roda/core/PlansRepo
           WHERE gp.community_id = ${communityId} AND gp.group_id = ${groupId} AND p.deleted_at IS NULL
           ORDER BY gp.kind DESC, gp.position`.pipe(Effect.flatMap(decodePlanProducts), Effect.orDie),
       /** A space whose access grants list the plan, if any. */
-      grantingSpace: (communityId: string, groupId: string) =>
+      grantingSpace: (communityId: CommunityId, groupId: string) =>
         sql`SELECT id, title FROM space_grants
           WHERE community_id = ${communityId} AND ${groupId}::uuid = ANY (access_subscription_group_ids)
           ORDER BY position, id LIMIT 1`.pipe(Effect.flatMap(decodeSpaces), Effect.map(first), Effect.orDie),
       /** A pricing tier showing the plan, if any. */
-      showingTier: (communityId: string, groupId: string) =>
+      showingTier: (communityId: CommunityId, groupId: string) =>
         sql`SELECT id, name FROM pricing_tiers
           WHERE community_id = ${communityId} AND subscription_group_id = ${groupId}
           ORDER BY position, id LIMIT 1`.pipe(Effect.flatMap(decodeTiers), Effect.map(first), Effect.orDie)

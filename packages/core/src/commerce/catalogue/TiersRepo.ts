@@ -60,7 +60,7 @@ export class TiersRepo extends Effect.Service<TiersRepo>()("@roda/core/TiersRepo
       sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(value)}::jsonb))::text[]`
 
     return {
-      find: (communityId: string, id: string) =>
+      find: (communityId: CommunityId, id: string) =>
         sql`${select} WHERE t.community_id = ${communityId} AND t.id = ${id}`.pipe(
           Effect.flatMap(decodeTiers),
           Effect.map((rows) => Option.fromNullable(rows[0])),
@@ -68,13 +68,13 @@ export class TiersRepo extends Effect.Service<TiersRepo>()("@roda/core/TiersRepo
         ),
       /** By position, then id; keyset `[position, id]`. */
       list: (
-        communityId: string,
+        communityId: CommunityId,
         page: { readonly limit: number; readonly after?: readonly [number, string] | undefined }
       ) =>
         sql`${select} WHERE t.community_id = ${communityId}
           ${page.after ? sql`AND (t.position, t.id) > (${page.after[0]}, ${page.after[1]})` : sql``}
           ORDER BY t.position, t.id LIMIT ${page.limit + 1}`.pipe(Effect.flatMap(decodeTiers), Effect.orDie),
-      nextPosition: (communityId: string) =>
+      nextPosition: (communityId: CommunityId) =>
         sql`SELECT coalesce(max(position) + 1, 0)::int AS next FROM pricing_tiers
           WHERE community_id = ${communityId}`.pipe(
           Effect.flatMap(decodeNext),
@@ -82,24 +82,24 @@ export class TiersRepo extends Effect.Service<TiersRepo>()("@roda/core/TiersRepo
           Effect.orDie
         ),
       /** Fails with the SqlError of a foreign-key violation when the plan was removed meanwhile. */
-      insert: (row: TierFields & { id: string; communityId: string; at: Date }) =>
+      insert: (row: TierFields & { id: string; communityId: CommunityId; at: Date }) =>
         sql`INSERT INTO pricing_tiers (id, community_id, subscription_group_id, name, description, benefits,
             highlight, position, created_at, updated_at)
           VALUES (${row.id}, ${row.communityId}, ${row.subscriptionGroupId}, ${row.name}, ${row.description},
             ${benefits(row.benefits)}, ${row.highlight}, ${row.position}, ${row.at}, ${row.at})`.pipe(Effect.asVoid),
       /** Fails with the SqlError of a foreign-key violation when the plan was removed meanwhile. */
-      update: (communityId: string, id: string, fields: TierFields, at: Date) =>
+      update: (communityId: CommunityId, id: string, fields: TierFields, at: Date) =>
         sql`UPDATE pricing_tiers SET subscription_group_id = ${fields.subscriptionGroupId}, name = ${fields.name},
             description = ${fields.description}, benefits = ${benefits(fields.benefits)},
             highlight = ${fields.highlight}, position = ${fields.position}, updated_at = ${at}
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid),
-      remove: (communityId: string, id: string) =>
+      remove: (communityId: CommunityId, id: string) =>
         sql`DELETE FROM pricing_tiers WHERE community_id = ${communityId} AND id = ${id}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       /** The ACTIVE billing options of these plans, in each plan's order (one query for a whole page). */
-      activeOptions: (communityId: string, groupIds: ReadonlyArray<string>) =>
+      activeOptions: (communityId: CommunityId, groupIds: ReadonlyArray<string>) =>
         groupIds.length === 0
           ? Effect.succeed([] as ReadonlyArray<TierOptionRow>)
           : sql`SELECT gp.group_id, p.id AS product_id, p.title, p.description, p.price, p.currency,
