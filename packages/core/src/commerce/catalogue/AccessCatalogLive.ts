@@ -1,6 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { AccessCatalog } from "../../structure/Access"
+
+const decodeKnown = Schema.decodeUnknown(
+  Schema.Array(Schema.Struct({ id: Schema.String, kind: Schema.Literal("plan", "product") }))
+)
 
 /**
  * Structure's `AccessCatalog` port, answered by the catalogue that owns plans and products.
@@ -20,7 +24,7 @@ export const AccessCatalogLive = Layer.effect(
         ? sql`SELECT NULL::uuid AS id, 'product' AS kind WHERE false`
         : sql`SELECT id, 'product' AS kind FROM products
             WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${sql.in("id", productIds)}`
-      return sql<{ id: string; kind: "plan" | "product" }>`${plans} UNION ALL ${products}`.pipe(Effect.orDie)
+      return sql`${plans} UNION ALL ${products}`.pipe(Effect.flatMap(decodeKnown), Effect.orDie)
     }
     return {
       firstUnknown: (communityId, grants) =>

@@ -1,7 +1,7 @@
 import { Clock, Effect, Schema } from "effect"
 import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
-import { Uuid } from "../../domain/Ids"
+import { type CommunityId, Uuid } from "../../domain/Ids"
 import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
@@ -45,7 +45,7 @@ export class DownsellOffers extends Effect.Service<DownsellOffers>()("@roda/core
     const ids = yield* Ids
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const find = (communityId: string, planId: string, offerId: string) =>
+    const find = (communityId: CommunityId, planId: string, offerId: string) =>
       Effect.gen(function*() {
         const plan = yield* plans.find(communityId, planId)
         return yield* orNotFound(catalogueMessages.downsellOfferNotFound)(

@@ -3,7 +3,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { conflict, invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
-import { Uuid } from "../../domain/Ids"
+import { type CommunityId, Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { CursorPart, type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
@@ -63,7 +63,7 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
     const ids = yield* Ids
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const find = (communityId: string, id: string) =>
+    const find = (communityId: CommunityId, id: string) =>
       orNotFound(catalogueMessages.planNotFound)(repo.find(communityId, id.toLowerCase()))
 
     const view = (plan: PlanRow) =>
@@ -76,7 +76,7 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
      * an option of several plans (the spec does not forbid it).
      */
     const checkLinks = (
-      communityId: string,
+      communityId: CommunityId,
       planId: string | null,
       options: ReadonlyArray<string>,
       addOns: ReadonlyArray<string>

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { conflict, forbidden, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
-import { Uuid } from "../../domain/Ids"
+import { type CommunityId, Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
@@ -53,7 +53,7 @@ export class Products extends Effect.Service<Products>()("@roda/core/Products", 
     const missing = () => Effect.fail(notFound(Messages.productNotFound))
 
     /** Spec §3: approved business information, and the product priced in the approved country's currency. */
-    const checkSellable = (communityId: string, currency: string) =>
+    const checkSellable = (communityId: CommunityId, currency: string) =>
       Effect.gen(function*() {
         const approved = yield* selling.approvedBusiness(communityId)
         if (Option.isNone(approved)) return yield* Effect.fail(forbidden(Messages.publishNeedsApprovedBusiness))
@@ -64,13 +64,13 @@ export class Products extends Effect.Service<Products>()("@roda/core/Products", 
         }
       })
 
-    const found = (communityId: string, id: string) =>
+    const found = (communityId: CommunityId, id: string) =>
       Effect.flatMap(
         repo.find(communityId, id.toLowerCase()),
         Option.match({ onNone: missing, onSome: Effect.succeed })
       )
 
-    const locked = (communityId: string, id: string) =>
+    const locked = (communityId: CommunityId, id: string) =>
       Effect.flatMap(
         repo.lock(communityId, id.toLowerCase()),
         Option.match({ onNone: missing, onSome: Effect.succeed })

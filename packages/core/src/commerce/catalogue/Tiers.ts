@@ -2,7 +2,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { invalidField } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
-import { Uuid } from "../../domain/Ids"
+import { type CommunityId, Uuid } from "../../domain/Ids"
 import { CursorPart, type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
 import { Ids } from "../../platform/Ids"
@@ -49,14 +49,14 @@ export class Tiers extends Effect.Service<Tiers>()("@roda/core/Tiers", {
     const ids = yield* Ids
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const find = (communityId: string, id: string) =>
+    const find = (communityId: CommunityId, id: string) =>
       orNotFound(catalogueMessages.tierNotFound)(repo.find(communityId, id.toLowerCase()))
 
     const view = (row: TierRow) =>
       Effect.map(repo.activeOptions(row.communityId, [row.subscriptionGroupId]), (options) => tierView(row, options))
 
     /** The plan a tier points at must be a plan of the community (400, param `subscriptionGroupId`). */
-    const planOf = (communityId: string, id: string) =>
+    const planOf = (communityId: CommunityId, id: string) =>
       Effect.flatMap(
         plans.find(communityId, id.toLowerCase()),
         Option.match({
@@ -75,7 +75,7 @@ export class Tiers extends Effect.Service<Tiers>()("@roda/core/Tiers", {
         )
       )
 
-    const list = traced("Tiers.list")(function*(communityId: string, query: PageQuery) {
+    const list = traced("Tiers.list")(function*(communityId: CommunityId, query: PageQuery) {
       const page = yield* paginate(
         query,
         TierCursor,
@@ -90,7 +90,7 @@ export class Tiers extends Effect.Service<Tiers>()("@roda/core/Tiers", {
       return { items: page.items.map((row) => tierView(row, options)), pagination: page.pagination }
     })
 
-    const detail = traced("Tiers.detail")(function*(communityId: string, id: string) {
+    const detail = traced("Tiers.detail")(function*(communityId: CommunityId, id: string) {
       return yield* view(yield* find(communityId, id))
     })
 

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { CommunityId } from "../../domain/Ids"
 import type { DisputeStatus } from "./disputeStates"
 
 /** A gateway dispute of a charge, as stored. A type alias (not an interface): a `Record` for `sql.insert`. */
@@ -21,11 +22,25 @@ export type DisputeRow = {
   readonly updatedAt: Date
 }
 
-type Stored = Omit<DisputeRow, "amount" | "held" | "fee"> & {
-  readonly amount: string
-  readonly held: string
-  readonly fee: string
-}
+/** A dispute as read: amounts as text (bigint), made numbers by `numbers`. */
+const StoredRow = Schema.Struct({
+  gateway: Schema.String,
+  disputeId: Schema.String,
+  communityId: CommunityId,
+  chargeId: Schema.String,
+  status: Schema.Literal("open", "won", "lost"),
+  currency: Schema.String,
+  amount: Schema.String,
+  held: Schema.String,
+  fee: Schema.String,
+  feeCurrency: Schema.NullOr(Schema.String),
+  reason: Schema.NullOr(Schema.String),
+  openedAt: Schema.NullOr(Schema.DateFromSelf),
+  closedAt: Schema.NullOr(Schema.DateFromSelf),
+  updatedAt: Schema.DateFromSelf
+})
+type Stored = typeof StoredRow.Type
+const decodeStored = Schema.decodeUnknown(Schema.Array(StoredRow))
 
 const numbers = (row: Stored): DisputeRow => ({
   ...row,
@@ -41,9 +56,10 @@ export class DisputesRepo extends Effect.Service<DisputesRepo>()("@roda/core/Dis
 
     /** The dispute, locked until the transaction ends; undefined when none is stored. */
     const lock = (gateway: string, disputeId: string) =>
-      sql<Stored>`SELECT gateway, dispute_id, community_id, charge_id, status, currency, amount::text AS amount,
+      sql`SELECT gateway, dispute_id, community_id, charge_id, status, currency, amount::text AS amount,
           held::text AS held, fee::text AS fee, fee_currency, reason, opened_at, closed_at, updated_at
         FROM disputes WHERE gateway = ${gateway} AND dispute_id = ${disputeId} FOR UPDATE`.pipe(
+        Effect.flatMap(decodeStored),
         Effect.map((rows) => rows[0] === undefined ? undefined : numbers(rows[0])),
         Effect.orDie
       )

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { OperatorAudit } from "../../audit/OperatorAudit"
 import { notFound } from "../../domain/AppError"
 import type { Account } from "../../domain/Caller"
@@ -16,6 +16,7 @@ export class GatewayAccounts extends Effect.Service<GatewayAccounts>()("@roda/co
     const gateway = yield* PaymentGateway
     const audit = yield* OperatorAudit
     const transaction = transactional(sql)
+    const decodeAccounts = Schema.decodeUnknown(Schema.Array(Schema.Struct({ accountId: Schema.String })))
 
     const community = (communityId: string) =>
       Effect.gen(function*() {
@@ -25,8 +26,11 @@ export class GatewayAccounts extends Effect.Service<GatewayAccounts>()("@roda/co
 
     const view = (communityId: string) =>
       Effect.map(
-        sql<{ readonly accountId: string }>`SELECT account_id FROM gateway_accounts
-          WHERE gateway = ${gateway.name} AND community_id = ${communityId}`.pipe(Effect.orDie),
+        sql`SELECT account_id FROM gateway_accounts
+          WHERE gateway = ${gateway.name} AND community_id = ${communityId}`.pipe(
+          Effect.flatMap(decodeAccounts),
+          Effect.orDie
+        ),
         (rows) => ({ communityId, gateway: gateway.name, accountId: rows[0]?.accountId ?? null })
       )
 

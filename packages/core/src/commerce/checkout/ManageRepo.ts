@@ -1,30 +1,35 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { CommunityId, ProfileId } from "../../domain/Ids"
+
+/** A sale as read: its amounts as text (bigint), made numbers by `decode`. */
+const SaleText = Schema.Struct({
+  id: Schema.String,
+  chargeId: Schema.String,
+  profileId: ProfileId,
+  buyerName: Schema.String,
+  buyerEmail: Schema.NullOr(Schema.String),
+  productId: Schema.String,
+  productTitle: Schema.String,
+  paymentMethod: Schema.String,
+  installments: Schema.Number,
+  currency: Schema.String,
+  amount: Schema.String,
+  discount: Schema.String,
+  interest: Schema.String,
+  total: Schema.String,
+  fee: Schema.String,
+  net: Schema.String,
+  refundedAmount: Schema.String,
+  couponId: Schema.NullOr(Schema.String),
+  stockReserved: Schema.Boolean,
+  paidAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf
+})
+type SaleText = typeof SaleText.Type
 
 /** A sale of the community as the team's sales list shows it. */
-export interface SaleRow {
-  readonly id: string
-  readonly chargeId: string
-  readonly profileId: string
-  readonly buyerName: string
-  readonly buyerEmail: string | null
-  readonly productId: string
-  readonly productTitle: string
-  readonly paymentMethod: string
-  readonly installments: number
-  readonly currency: string
-  readonly amount: number
-  readonly discount: number
-  readonly interest: number
-  readonly total: number
-  readonly fee: number
-  readonly net: number
-  readonly refundedAmount: number
-  readonly couponId: string | null
-  readonly stockReserved: boolean
-  readonly paidAt: Date | null
-  readonly createdAt: Date
-}
+export type SaleRow = Omit<SaleText, Money> & { readonly [K in Money]: number }
 
 import type { SaleStatus } from "./saleStatuses"
 export { type SaleStatus, saleStatuses } from "./saleStatuses"
@@ -64,17 +69,55 @@ export type RefundRow = {
   readonly requestFingerprint?: string | null | undefined
 }
 
-const money = ["amount", "discount", "interest", "total", "fee", "net", "refundedAmount"] as const
-const decode = (row: Record<string, unknown>): SaleRow => {
-  const out: Record<string, unknown> = { ...row }
-  for (const key of money) out[key] = Number(row[key])
-  return out as unknown as SaleRow
-}
+type Money = "amount" | "discount" | "interest" | "total" | "fee" | "net" | "refundedAmount"
+const decode = (row: SaleText): SaleRow => ({
+  ...row,
+  amount: Number(row.amount),
+  discount: Number(row.discount),
+  interest: Number(row.interest),
+  total: Number(row.total),
+  fee: Number(row.fee),
+  net: Number(row.net),
+  refundedAmount: Number(row.refundedAmount)
+})
+
+const RefundStored = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  chargeId: Schema.String,
+  purchaseId: Schema.NullOr(Schema.String),
+  amount: Schema.Number,
+  fee: Schema.Number,
+  interest: Schema.Number,
+  currency: Schema.String,
+  reason: Schema.String,
+  fullRefund: Schema.Boolean,
+  gatewayRefundId: Schema.NullOr(Schema.String),
+  refundedBy: Schema.NullOr(ProfileId),
+  createdAt: Schema.DateFromSelf,
+  status: Schema.Literal("pending", "succeeded", "failed"),
+  kind: Schema.Literal("refund", "chargeback")
+})
+const ChargeSumsText = Schema.Struct({ refundedAmount: Schema.String, total: Schema.String })
+const IdRow = Schema.Struct({ id: Schema.String })
+const GatewayChargeRow = Schema.Struct({ gatewayChargeId: Schema.NullOr(Schema.String) })
+const KeyedRefundRow = Schema.Struct({
+  id: Schema.String,
+  status: Schema.String,
+  requestFingerprint: Schema.NullOr(Schema.String),
+  answer: Schema.NullOr(Schema.String)
+})
 
 /** SQL of the team's side of sales: the sales list and refunds (checkout's own tables). */
 export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/CheckoutManageRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const decodeSales = Schema.decodeUnknown(Schema.Array(SaleText))
+    const decodeRefunds = Schema.decodeUnknown(Schema.Array(RefundStored))
+    const decodeSums = Schema.decodeUnknown(Schema.Array(ChargeSumsText))
+    const decodeIds = Schema.decodeUnknown(Schema.Array(IdRow))
+    const decodeGatewayCharges = Schema.decodeUnknown(Schema.Array(GatewayChargeRow))
+    const decodeKeyed = Schema.decodeUnknown(Schema.Array(KeyedRefundRow))
 
     const select = sql`SELECT pu.id, pu.charge_id, pu.profile_id, pr.full_name AS buyer_name, a.email AS buyer_email,
         pu.product_id, p.title AS product_title, c.payment_method, c.installments, c.currency,
@@ -95,7 +138,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
         : sql`c.refunded_amount > 0 AND c.refunded_amount < c.total`
 
     const list = (communityId: string, filter: SaleFilter) =>
-      sql<Record<string, unknown>>`${select}
+      sql`${select}
         WHERE ${
         sql.and([
           sql`pu.community_id = ${communityId}`,
@@ -108,35 +151,45 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
           ...(filter.before ? [sql`pu.id < ${filter.before}`] : [])
         ])
       }
-        ORDER BY pu.id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.map((rows) => rows.map(decode)), Effect.orDie)
+        ORDER BY pu.id DESC LIMIT ${filter.limit + 1}`.pipe(
+        Effect.flatMap(decodeSales),
+        Effect.map((rows) => rows.map(decode)),
+        Effect.orDie
+      )
 
     const sale = (communityId: string, purchaseId: string) =>
-      sql<Record<string, unknown>>`${select} WHERE pu.community_id = ${communityId} AND pu.id = ${purchaseId}`.pipe(
+      sql`${select} WHERE pu.community_id = ${communityId} AND pu.id = ${purchaseId}`.pipe(
+        Effect.flatMap(decodeSales),
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decode)),
         Effect.orDie
       )
 
     /** Locks the charge row: refunds of one charge run one at a time. */
     const lockCharge = (communityId: string, chargeId: string) =>
-      sql<{ readonly refundedAmount: string; readonly total: string }>`SELECT refunded_amount::text AS refunded_amount,
+      sql`SELECT refunded_amount::text AS refunded_amount,
           total::text AS total FROM charges WHERE community_id = ${communityId} AND id = ${chargeId} FOR UPDATE`.pipe(
+        Effect.flatMap(decodeSums),
         Effect.map((rows) => ({ refundedAmount: Number(rows[0]!.refundedAmount), total: Number(rows[0]!.total) })),
         Effect.orDie
       )
 
     /** Adds a refund to the charge's refunded sum, never beyond its total; whether it did. */
     const addRefunded = (communityId: string, chargeId: string, amount: number) =>
-      sql<{ readonly id: string }>`UPDATE charges SET refunded_amount = refunded_amount + ${amount}, updated_at = now()
+      sql`UPDATE charges SET refunded_amount = refunded_amount + ${amount}, updated_at = now()
         WHERE community_id = ${communityId} AND id = ${chargeId} AND refunded_amount + ${amount} <= total
-        RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+        RETURNING id`.pipe(Effect.flatMap(decodeIds), Effect.map((rows) => rows.length > 0), Effect.orDie)
 
     const insertRefund = (row: RefundRow) =>
       sql`INSERT INTO refunds ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
 
     /** Records the gateway's answer to a pending refund; false when it was no longer pending. */
     const finishRefund = (id: string, status: "succeeded" | "failed", gatewayRefundId: string | null) =>
-      sql<{ readonly id: string }>`UPDATE refunds SET status = ${status}, gateway_refund_id = ${gatewayRefundId}
-        WHERE id = ${id} AND status = 'pending' RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+      sql`UPDATE refunds SET status = ${status}, gateway_refund_id = ${gatewayRefundId}
+        WHERE id = ${id} AND status = 'pending' RETURNING id`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
 
     /** Takes a failed refund's amount off the charge's refunded sum. */
     const subtractRefunded = (communityId: string, chargeId: string, amount: number) =>
@@ -144,35 +197,37 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
         WHERE community_id = ${communityId} AND id = ${chargeId}`.pipe(Effect.asVoid, Effect.orDie)
 
     const refund = (communityId: string, id: string) =>
-      sql<RefundRow>`SELECT id, community_id, charge_id, purchase_id, amount::float8 AS amount, fee::float8 AS fee,
+      sql`SELECT id, community_id, charge_id, purchase_id, amount::float8 AS amount, fee::float8 AS fee,
           interest::float8 AS interest, currency, reason, full_refund, gateway_refund_id, refunded_by, created_at, status, kind
         FROM refunds WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
+        Effect.flatMap(decodeRefunds),
         Effect.map((rows) => Option.fromNullable(rows[0])),
         Effect.orDie
       )
 
     /** The automatic refund of a late payment of a charge (one per charge), if any. */
     const lateRefundOf = (communityId: string, chargeId: string, key: string) =>
-      sql<{ readonly id: string }>`SELECT id FROM refunds
+      sql`SELECT id FROM refunds
         WHERE community_id = ${communityId} AND charge_id = ${chargeId} AND refunded_by IS NULL
-          AND request_key = ${key}`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]?.id)), Effect.orDie)
+          AND request_key = ${key}`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows) => Option.fromNullable(rows[0]?.id)),
+        Effect.orDie
+      )
 
     const gatewayCharge = (communityId: string, chargeId: string) =>
-      sql<{ readonly gatewayChargeId: string | null }>`SELECT gateway_charge_id FROM charges
+      sql`SELECT gateway_charge_id FROM charges
         WHERE community_id = ${communityId} AND id = ${chargeId}`.pipe(
+        Effect.flatMap(decodeGatewayCharges),
         Effect.map((rows) => rows[0]?.gatewayChargeId ?? null),
         Effect.orDie
       )
 
     /** The refund a team member asked with an Idempotency-Key, if any. */
     const refundByKey = (communityId: string, profileId: string, key: string) =>
-      sql<{
-        readonly id: string
-        readonly status: string
-        readonly requestFingerprint: string | null
-        readonly answer: string | null
-      }>`SELECT id, status, request_fingerprint, answer::text AS answer FROM refunds
+      sql`SELECT id, status, request_fingerprint, answer::text AS answer FROM refunds
         WHERE community_id = ${communityId} AND refunded_by = ${profileId} AND request_key = ${key}`.pipe(
+        Effect.flatMap(decodeKeyed),
         Effect.map((rows) => Option.fromNullable(rows[0])),
         Effect.orDie
       )

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { ProfileId } from "../../domain/Ids"
 import { formatMoney, roundHalfEven } from "../../domain/Money"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
@@ -43,6 +44,17 @@ export interface PostedRefund {
  * unit given back; a charge refunded in full (a purchase or a plan checkout) gives back its coupon
  * use; the buyer gets a receipt.
  */
+/** What a refund of a charge needs to know of its sale. */
+const SaleOfChargeRow = Schema.Struct({
+  purchaseId: Schema.NullOr(Schema.String),
+  profileId: ProfileId,
+  productId: Schema.String,
+  productTitle: Schema.String,
+  buyerEmail: Schema.NullOr(Schema.String),
+  stockReserved: Schema.Boolean,
+  couponId: Schema.NullOr(Schema.String)
+})
+
 export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/RefundPosting", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -54,16 +66,9 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
     const ids = yield* Ids
     const manage = yield* ManageRepo
 
+    const decodeSales = Schema.decodeUnknown(Schema.Array(SaleOfChargeRow))
     const saleOfCharge = (communityId: string, chargeId: string) =>
-      sql<{
-        readonly purchaseId: string | null
-        readonly profileId: string
-        readonly productId: string
-        readonly productTitle: string
-        readonly buyerEmail: string | null
-        readonly stockReserved: boolean
-        readonly couponId: string | null
-      }>`SELECT pu.id AS purchase_id, c.profile_id, c.product_id, p.title AS product_title, a.email AS buyer_email,
+      sql`SELECT pu.id AS purchase_id, c.profile_id, c.product_id, p.title AS product_title, a.email AS buyer_email,
           c.stock_reserved, c.coupon_id
         FROM charges c
         JOIN product_summaries p ON p.community_id = c.community_id AND p.id = c.product_id
@@ -71,6 +76,7 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
         LEFT JOIN member_cards pr ON pr.community_id = c.community_id AND pr.id = c.profile_id
         LEFT JOIN account_contacts a ON a.id = pr.account_id
         WHERE c.community_id = ${communityId} AND c.id = ${chargeId}`.pipe(
+        Effect.flatMap(decodeSales),
         Effect.map((rows) => Option.fromNullable(rows[0])),
         Effect.orDie
       )

@@ -1,44 +1,67 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { PaymentMethod } from "../../domain/Money"
+import { Effect, Option, Schema } from "effect"
+import { AccountId, CommunityId, ProfileId } from "../../domain/Ids"
+import { PaymentMethod } from "../../domain/Money"
 import type { SaleAmounts } from "../../money/ledger/Pricing"
+import { storedObject } from "../../sql/storedJson"
 
-export interface ChargeRow {
-  readonly id: string
-  readonly communityId: string
-  readonly profileId: string
-  readonly productId: string
-  readonly subscriptionGroupId: string | null
-  readonly addOnProductIds: ReadonlyArray<string>
-  readonly paymentMethod: PaymentMethod
-  readonly installments: number
-  readonly currency: string
-  readonly listAmount: number
-  readonly discount: number
-  readonly amount: number
-  readonly interest: number
-  readonly total: number
-  readonly fee: number
-  readonly net: number
-  readonly amounts: SaleAmounts
-  readonly couponId: string | null
-  readonly stockReserved: boolean
-  readonly status: "pending" | "paid" | "expired" | "failed"
-  readonly gateway: string
-  readonly gatewayChargeId: string | null
-  readonly paymentCode: string | null
-  readonly expiresAt: Date | null
-  readonly paidAt: Date | null
-  readonly createdAt: Date
+const ChargeRow = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  profileId: ProfileId,
+  productId: Schema.String,
+  subscriptionGroupId: Schema.NullOr(Schema.String),
+  addOnProductIds: Schema.Array(Schema.String),
+  paymentMethod: PaymentMethod,
+  installments: Schema.Number,
+  currency: Schema.String,
+  listAmount: Schema.Number,
+  discount: Schema.Number,
+  amount: Schema.Number,
+  interest: Schema.Number,
+  total: Schema.Number,
+  fee: Schema.Number,
+  net: Schema.Number,
+  amounts: storedObject<SaleAmounts>(),
+  couponId: Schema.NullOr(Schema.String),
+  stockReserved: Schema.Boolean,
+  status: Schema.Literal("pending", "paid", "expired", "failed"),
+  gateway: Schema.String,
+  gatewayChargeId: Schema.NullOr(Schema.String),
+  paymentCode: Schema.NullOr(Schema.String),
+  expiresAt: Schema.NullOr(Schema.DateFromSelf),
+  paidAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
   /** When the gateway's answer was recorded; null while a crash may have left it unknown. */
-  readonly submittedAt: Date | null
-  readonly nextAction: unknown
+  submittedAt: Schema.NullOr(Schema.DateFromSelf),
+  nextAction: Schema.Unknown,
   /** `next_action` as stored, keys untouched (`charge` reads it; `nextAction` has its keys camel-cased). */
-  readonly nextActionText?: string | null | undefined
-  readonly failureReason: string | null
+  nextActionText: Schema.optional(Schema.NullOr(Schema.String)),
+  failureReason: Schema.NullOr(Schema.String),
   /** The seller's own account the gateway settles the charge into (Connect destination), as the gateway answered. */
-  readonly settledTo: string | null
-}
+  settledTo: Schema.NullOr(Schema.String)
+})
+export type ChargeRow = typeof ChargeRow.Type
+
+const PendingRow = Schema.Struct({ id: Schema.String, communityId: CommunityId })
+const IdRow = Schema.Struct({ id: Schema.String })
+const PurchaseRow = Schema.Struct({
+  id: Schema.String,
+  productId: Schema.String,
+  title: Schema.String,
+  chargeId: Schema.String,
+  paymentMethod: Schema.String,
+  installments: Schema.Number,
+  currency: Schema.String,
+  amount: Schema.Number,
+  total: Schema.Number,
+  discount: Schema.Number,
+  createdAt: Schema.DateFromSelf
+})
+const KeyRow = Schema.Struct({ requestHash: Schema.String, response: Schema.Unknown })
+const EventRow = Schema.Struct({ eventId: Schema.String })
+const AccountRow = Schema.Struct({ accountId: AccountId })
+const BuyerRow = Schema.Struct({ email: Schema.String, fullName: Schema.String })
 
 /** The gateway's answer to a charge, as stored (`recordSubmission`). */
 export interface Submission {
@@ -71,22 +94,30 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+    const decodeCharges = Schema.decodeUnknown(Schema.Array(ChargeRow))
+    const decodePending = Schema.decodeUnknown(Schema.Array(PendingRow))
+    const decodeIds = Schema.decodeUnknown(Schema.Array(IdRow))
+    const decodePurchases = Schema.decodeUnknown(Schema.Array(PurchaseRow))
+    const decodeKeys = Schema.decodeUnknown(Schema.Array(KeyRow))
+    const decodeEvents = Schema.decodeUnknown(Schema.Array(EventRow))
+    const decodeAccounts = Schema.decodeUnknown(Schema.Array(AccountRow))
+    const decodeBuyers = Schema.decodeUnknown(Schema.Array(BuyerRow))
 
     const insertCharge = (row: NewCharge) =>
       sql`INSERT INTO charges ${sql.insert({ ...row })}`.pipe(Effect.asVoid, Effect.orDie)
 
     const charge = (communityId: string, id: string, lock = false) =>
       // the gateway's action object is kept as the gateway wrote it (the client SDK reads its keys): as text
-      sql<ChargeRow>`SELECT *, next_action::text AS next_action_text FROM charges
+      sql`SELECT *, next_action::text AS next_action_text FROM charges
         WHERE community_id = ${communityId} AND id = ${id}
-        ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.map(first), Effect.orDie)
+        ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.flatMap(decodeCharges), Effect.map(first), Effect.orDie)
 
     /** A charge of a gateway event, locked: by our id when the event carries it, else by the gateway's. */
     const chargeAtGateway = (gateway: string, gatewayChargeId: string, chargeId?: string | undefined) =>
       (chargeId !== undefined && /^[0-9a-f-]{36}$/i.test(chargeId)
-        ? sql<ChargeRow>`SELECT * FROM charges WHERE gateway = ${gateway} AND id = ${chargeId.toLowerCase()} FOR UPDATE`
-        : sql<ChargeRow>`SELECT * FROM charges WHERE gateway = ${gateway} AND gateway_charge_id = ${gatewayChargeId}
-        FOR UPDATE`).pipe(Effect.map(first), Effect.orDie)
+        ? sql`SELECT * FROM charges WHERE gateway = ${gateway} AND id = ${chargeId.toLowerCase()} FOR UPDATE`
+        : sql`SELECT * FROM charges WHERE gateway = ${gateway} AND gateway_charge_id = ${gatewayChargeId}
+        FOR UPDATE`).pipe(Effect.flatMap(decodeCharges), Effect.map(first), Effect.orDie)
 
     /** Records the gateway's answer to a charge (once: a charge keeps the first answer recorded). */
     const recordSubmission = (id: string, submission: Submission, at: Date) =>
@@ -102,9 +133,9 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
 
     /** Pending charges whose gateway answer was never recorded (a crash), created before `before`. */
     const unsubmitted = (before: Date, limit: number) =>
-      sql<{ readonly id: string; readonly communityId: string }>`SELECT id, community_id FROM charges
+      sql`SELECT id, community_id FROM charges
         WHERE status = 'pending' AND submitted_at IS NULL AND created_at <= ${before}
-        ORDER BY created_at LIMIT ${limit}`.pipe(Effect.orDie)
+        ORDER BY created_at LIMIT ${limit}`.pipe(Effect.flatMap(decodePending), Effect.orDie)
 
     const setStatus = (id: string, status: ChargeRow["status"], paidAt: Date | null) =>
       sql`UPDATE charges SET status = ${status}, paid_at = ${paidAt}, next_action = NULL, updated_at = now()
@@ -115,40 +146,29 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
 
     /** Pending charges whose time ran out (read without a lock: the gateway is asked before each is locked). */
     const expiredPending = (now: Date, limit: number) =>
-      sql<ChargeRow>`SELECT * FROM charges WHERE status = 'pending' AND expires_at <= ${now}
-        ORDER BY expires_at LIMIT ${limit}`.pipe(Effect.orDie)
+      sql`SELECT * FROM charges WHERE status = 'pending' AND expires_at <= ${now}
+        ORDER BY expires_at LIMIT ${limit}`.pipe(Effect.flatMap(decodeCharges), Effect.orDie)
 
     const insertPurchase = (
       row: { id: string; communityId: string; profileId: string; productId: string; chargeId: string }
     ) => sql`INSERT INTO purchases ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
 
     const purchaseOfCharge = (chargeId: string) =>
-      sql<{ readonly id: string }>`SELECT id FROM purchases WHERE charge_id = ${chargeId}`.pipe(
+      sql`SELECT id FROM purchases WHERE charge_id = ${chargeId}`.pipe(
+        Effect.flatMap(decodeIds),
         Effect.map(first),
         Effect.orDie
       )
 
     const purchasesOf = (communityId: string, profileId: string, before: string | undefined, limit: number) =>
-      sql<{
-        readonly id: string
-        readonly productId: string
-        readonly title: string
-        readonly chargeId: string
-        readonly paymentMethod: string
-        readonly installments: number
-        readonly currency: string
-        readonly amount: number
-        readonly total: number
-        readonly discount: number
-        readonly createdAt: Date
-      }>`SELECT pu.id, pu.product_id, p.title, pu.charge_id, c.payment_method, c.installments, c.currency,
+      sql`SELECT pu.id, pu.product_id, p.title, pu.charge_id, c.payment_method, c.installments, c.currency,
           c.amount, c.total, c.discount, pu.created_at
         FROM purchases pu
         JOIN charges c ON c.id = pu.charge_id
         JOIN product_summaries p ON p.id = pu.product_id
         WHERE pu.community_id = ${communityId} AND pu.profile_id = ${profileId}
           ${before === undefined ? sql`` : sql`AND pu.id < ${before}`}
-        ORDER BY pu.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+        ORDER BY pu.id DESC LIMIT ${limit + 1}`.pipe(Effect.flatMap(decodePurchases), Effect.orDie)
 
     /**
      * Claims an idempotency key of one caller (`scope`; waits for a concurrent holder); the row,
@@ -158,9 +178,11 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       Effect.gen(function*() {
         const inserted = yield* sql`INSERT INTO idempotency_keys (community_id, scope, key, request_hash)
           VALUES (${communityId}, ${scope}, ${key}, ${fingerprint}) ON CONFLICT DO NOTHING RETURNING key`
-        const rows = yield* sql<{ readonly requestHash: string; readonly response: unknown }>`
+        const rows = yield* sql`
           SELECT request_hash, response FROM idempotency_keys
-          WHERE community_id = ${communityId} AND scope = ${scope} AND key = ${key} FOR UPDATE`
+          WHERE community_id = ${communityId} AND scope = ${scope} AND key = ${key} FOR UPDATE`.pipe(
+          Effect.flatMap(decodeKeys)
+        )
         return { ...rows[0]!, claimed: inserted.length === 1 }
       }).pipe(Effect.orDie)
 
@@ -177,8 +199,12 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
 
     /** Records a gateway event; false when it was already handled. */
     const recordEvent = (gateway: string, eventId: string) =>
-      sql<{ readonly eventId: string }>`INSERT INTO gateway_events (gateway, event_id) VALUES (${gateway}, ${eventId})
-        ON CONFLICT DO NOTHING RETURNING event_id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
+      sql`INSERT INTO gateway_events (gateway, event_id) VALUES (${gateway}, ${eventId})
+        ON CONFLICT DO NOTHING RETURNING event_id`.pipe(
+        Effect.flatMap(decodeEvents),
+        Effect.map((rows) => rows.length === 1),
+        Effect.orDie
+      )
 
     /** An event acknowledged without effect (not about a charge of Roda's). */
     const markEventIgnored = (gateway: string, eventId: string) =>
@@ -189,14 +215,19 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
 
     /** The account a profile belongs to (the buyer of a charge). */
     const accountOf = (profileId: string) =>
-      sql<{ readonly accountId: string }>`SELECT account_id FROM member_cards WHERE id = ${profileId}`.pipe(
+      sql`SELECT account_id FROM member_cards WHERE id = ${profileId}`.pipe(
+        Effect.flatMap(decodeAccounts),
         Effect.map((rows) => Option.map(first(rows), (row) => row.accountId)),
         Effect.orDie
       )
 
     const buyerEmail = (profileId: string) =>
-      sql<{ readonly email: string; readonly fullName: string }>`SELECT a.email, p.full_name FROM member_cards p
-        JOIN account_contacts a ON a.id = p.account_id WHERE p.id = ${profileId}`.pipe(Effect.map(first), Effect.orDie)
+      sql`SELECT a.email, p.full_name FROM member_cards p
+        JOIN account_contacts a ON a.id = p.account_id WHERE p.id = ${profileId}`.pipe(
+        Effect.flatMap(decodeBuyers),
+        Effect.map(first),
+        Effect.orDie
+      )
 
     return {
       insertCharge,

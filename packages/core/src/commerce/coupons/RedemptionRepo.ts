@@ -1,20 +1,25 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { RedemptionStatus } from "./Policy"
+import { Effect, Option, Schema } from "effect"
+import { ProfileId } from "../../domain/Ids"
+import { type RedemptionStatus, redemptionStatuses } from "./Policy"
 
-export interface RedemptionRow {
-  readonly id: string
-  readonly couponId: string
-  readonly chargeId: string
-  readonly profileId: string | null
-  readonly amount: number | null
-  readonly discount: number | null
-  readonly currency: string | null
-  readonly status: RedemptionStatus
-  readonly reservedAt: Date
-  readonly redeemedAt: Date | null
-  readonly releasedAt: Date | null
-}
+const Status = Schema.Literal(...redemptionStatuses)
+const RedemptionRow = Schema.Struct({
+  id: Schema.String,
+  couponId: Schema.String,
+  chargeId: Schema.String,
+  profileId: Schema.NullOr(ProfileId),
+  amount: Schema.NullOr(Schema.Number),
+  discount: Schema.NullOr(Schema.Number),
+  currency: Schema.NullOr(Schema.String),
+  status: Status,
+  reservedAt: Schema.DateFromSelf,
+  redeemedAt: Schema.NullOr(Schema.DateFromSelf),
+  releasedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type RedemptionRow = typeof RedemptionRow.Type
+const CouponIdRow = Schema.Struct({ couponId: Schema.String })
+const ChargeRedemptionRow = Schema.Struct({ couponId: Schema.String, status: Status })
 
 export type NewRedemption = {
   readonly id: string
@@ -42,6 +47,9 @@ const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 export class RedemptionRepo extends Effect.Service<RedemptionRepo>()("@roda/core/CouponRedemptionRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const decodeRedemptions = Schema.decodeUnknown(Schema.Array(RedemptionRow))
+    const decodeCouponIds = Schema.decodeUnknown(Schema.Array(CouponIdRow))
+    const decodeChargeRedemptions = Schema.decodeUnknown(Schema.Array(ChargeRedemptionRow))
     const available = (now: Date) =>
       sql`deleted_at IS NULL AND status = 'active' AND (expires_at IS NULL OR expires_at > ${now})
         AND (max_redemptions IS NULL OR times_redeemed + times_reserved < max_redemptions)`
@@ -90,14 +98,22 @@ export class RedemptionRepo extends Effect.Service<RedemptionRepo>()("@roda/core
           : to === "released"
           ? sql`released_at = ${now},`
           : sql``
-        return sql<{ couponId: string }>`UPDATE coupon_redemptions SET status = ${to}, ${stamp} updated_at = ${now}
+        return sql`UPDATE coupon_redemptions SET status = ${to}, ${stamp} updated_at = ${now}
           WHERE community_id = ${communityId} AND charge_id = ${chargeId} AND status = ${from}
-          RETURNING coupon_id`.pipe(Effect.map((rows) => Option.map(first(rows), (row) => row.couponId)), Effect.orDie)
+          RETURNING coupon_id`.pipe(
+          Effect.flatMap(decodeCouponIds),
+          Effect.map((rows) => Option.map(first(rows), (row) => row.couponId)),
+          Effect.orDie
+        )
       },
       /** The redemption of a charge, if it has one. */
       forCharge: (communityId: string, chargeId: string) =>
-        sql<{ couponId: string; status: RedemptionStatus }>`SELECT coupon_id, status FROM coupon_redemptions
-          WHERE community_id = ${communityId} AND charge_id = ${chargeId}`.pipe(Effect.map(first), Effect.orDie),
+        sql`SELECT coupon_id, status FROM coupon_redemptions
+          WHERE community_id = ${communityId} AND charge_id = ${chargeId}`.pipe(
+          Effect.flatMap(decodeChargeRedemptions),
+          Effect.map(first),
+          Effect.orDie
+        ),
       /** Uses of a coupon, newest first (keyset: the last id). */
       usage: (communityId: string, couponId: string, filter: UsageFilter) => {
         const conditions = [
@@ -106,9 +122,10 @@ export class RedemptionRepo extends Effect.Service<RedemptionRepo>()("@roda/core
           ...(filter.status ? [sql`status = ${filter.status}`] : []),
           ...(filter.after ? [sql`id < ${filter.after}`] : [])
         ]
-        return sql<RedemptionRow>`SELECT id, coupon_id, charge_id, profile_id, amount, discount, currency, status,
+        return sql`SELECT id, coupon_id, charge_id, profile_id, amount, discount, currency, status,
             reserved_at, redeemed_at, released_at
           FROM coupon_redemptions WHERE ${sql.and(conditions)} ORDER BY id DESC LIMIT ${filter.limit + 1}`.pipe(
+          Effect.flatMap(decodeRedemptions),
           Effect.orDie
         )
       }

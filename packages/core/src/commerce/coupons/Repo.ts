@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { CouponStatus, Duration, StoredStatus } from "./Policy"
+import { Effect, Option, Schema } from "effect"
+import { CommunityId } from "../../domain/Ids"
+import { type CouponStatus, type Duration, durations, type StoredStatus } from "./Policy"
 
 /** The terms and counters of a coupon, as stored. */
 export type CouponFields = {
@@ -15,17 +16,29 @@ export type CouponFields = {
   readonly expiresAt: Date | null
 }
 
-export type CouponRow = CouponFields & {
-  readonly id: string
-  readonly communityId: string
-  readonly status: StoredStatus
-  readonly timesRedeemed: number
-  readonly timesReserved: number
+const CouponRow = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  code: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  percentOff: Schema.NullOr(Schema.Number),
+  amountOff: Schema.NullOr(Schema.Number),
+  currency: Schema.NullOr(Schema.String),
+  duration: Schema.Literal(...durations),
+  durationMonths: Schema.NullOr(Schema.Number),
+  maxRedemptions: Schema.NullOr(Schema.Number),
+  expiresAt: Schema.NullOr(Schema.DateFromSelf),
+  status: Schema.Literal("active", "inactive"),
+  timesRedeemed: Schema.Number,
+  timesReserved: Schema.Number,
   /** Product ids the coupon is limited to, in the order given; empty means every product. */
-  readonly applicableProducts: ReadonlyArray<string>
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+  applicableProducts: Schema.Array(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type CouponRow = typeof CouponRow.Type
+const IdRow = Schema.Struct({ id: Schema.String })
+const ProductPriceRow = Schema.Struct({ id: Schema.String, price: Schema.Number, currency: Schema.String })
 
 export type NewCouponRow = CouponFields & {
   readonly id: string
@@ -49,6 +62,9 @@ const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 export class CouponsRepo extends Effect.Service<CouponsRepo>()("@roda/core/CouponsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const decodeCoupons = Schema.decodeUnknown(Schema.Array(CouponRow))
+    const decodeIds = Schema.decodeUnknown(Schema.Array(IdRow))
+    const decodeProducts = Schema.decodeUnknown(Schema.Array(ProductPriceRow))
     const select = sql`SELECT c.id, c.community_id, c.code, c.name, c.percent_off, c.amount_off, c.currency,
       c.duration, c.duration_months, c.max_redemptions, c.times_redeemed, c.times_reserved, c.expires_at,
       c.status, c.created_at, c.updated_at,
@@ -73,16 +89,22 @@ export class CouponsRepo extends Effect.Service<CouponsRepo>()("@roda/core/Coupo
 
     return {
       find: (communityId: string, id: string) =>
-        sql<CouponRow>`${select} WHERE ${live(communityId)} AND c.id = ${id}`.pipe(Effect.map(first), Effect.orDie),
+        sql`${select} WHERE ${live(communityId)} AND c.id = ${id}`.pipe(
+          Effect.flatMap(decodeCoupons),
+          Effect.map(first),
+          Effect.orDie
+        ),
       findByCode: (communityId: string, code: string) =>
-        sql<CouponRow>`${select} WHERE ${live(communityId)} AND c.code = ${code}`.pipe(
+        sql`${select} WHERE ${live(communityId)} AND c.code = ${code}`.pipe(
+          Effect.flatMap(decodeCoupons),
           Effect.map(first),
           Effect.orDie
         ),
       /** Locks the coupon row (edits and status moves against concurrent reservations); false when gone. */
       lock: (communityId: string, id: string) =>
-        sql<{ id: string }>`SELECT id FROM coupons
+        sql`SELECT id FROM coupons
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL FOR UPDATE`.pipe(
+          Effect.flatMap(decodeIds),
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
@@ -112,22 +134,24 @@ export class CouponsRepo extends Effect.Service<CouponsRepo>()("@roda/core/Coupo
           ...(filter.status ? [sql`${shownStatus(filter.now)} = ${filter.status}`] : []),
           ...(filter.after ? [sql`c.id < ${filter.after}`] : [])
         ]
-        return sql<CouponRow>`${select} WHERE ${sql.and(conditions)}
-          ORDER BY c.id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.orDie)
+        return sql`${select} WHERE ${sql.and(conditions)}
+          ORDER BY c.id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.flatMap(decodeCoupons), Effect.orDie)
       },
       /** Which of `ids` are products of the community that are not deleted. */
       existingProducts: (communityId: string, ids: ReadonlyArray<string>) =>
         ids.length === 0
           ? Effect.succeed([] as ReadonlyArray<string>)
-          : sql<{ id: string }>`SELECT id FROM product_summaries
+          : sql`SELECT id FROM product_summaries
               WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${sql.in("id", ids)}`.pipe(
+            Effect.flatMap(decodeIds),
             Effect.map((rows) => rows.map((row) => row.id)),
             Effect.orDie
           ),
       /** A product of the community that is not deleted: its price and currency. */
       product: (communityId: string, id: string) =>
-        sql<{ id: string; price: number; currency: string }>`SELECT id, price, currency FROM product_summaries
+        sql`SELECT id, price, currency FROM product_summaries
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(
+          Effect.flatMap(decodeProducts),
           Effect.map(first),
           Effect.orDie
         )

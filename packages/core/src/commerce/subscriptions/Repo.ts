@@ -1,18 +1,16 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { PaymentMethod } from "../../domain/Money"
-import type { BillingInterval } from "./billing"
 import type { SubscriptionStatus } from "./Policy"
-import type {
-  AddOnRow,
-  BillingRow,
-  KeyRow,
-  ListFilters,
-  PlanProduct,
-  RefundRow,
-  SubscriptionChanges,
-  SubscriptionRow,
-  TeamRow
+import {
+  type AddOnRow,
+  type BillingRow,
+  decode,
+  type KeyRow,
+  type ListFilters,
+  type RefundRow,
+  type SubscriptionChanges,
+  type SubscriptionRow
 } from "./rows"
 
 export type {
@@ -42,11 +40,11 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
      * option had just changed would not be found at all.
      */
     const selectRows = (where: Statement.Fragment, lock: boolean) =>
-      lock
-        ? sql<SubscriptionRow>`WITH s AS (SELECT * FROM subscriptions s WHERE ${where} FOR UPDATE)
+      (lock
+        ? sql`WITH s AS (SELECT * FROM subscriptions s WHERE ${where} FOR UPDATE)
             SELECT ${columns} FROM s JOIN product_summaries p ON p.id = s.product_id`
-        : sql<SubscriptionRow>`SELECT ${columns} FROM subscriptions s
-            JOIN product_summaries p ON p.id = s.product_id WHERE ${where}`
+        : sql`SELECT ${columns} FROM subscriptions s
+            JOIN product_summaries p ON p.id = s.product_id WHERE ${where}`).pipe(Effect.flatMap(decode.subscriptions))
 
     const find = (communityId: string, id: string, options: { lock?: boolean; profileId?: string } = {}) =>
       selectRows(
@@ -65,13 +63,13 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       ])
 
     const list = (communityId: string, filters: ListFilters, before: string | undefined, limit: number) =>
-      sql<TeamRow>`SELECT ${columns}, pr.full_name, a.email FROM subscriptions s
+      sql`SELECT ${columns}, pr.full_name, a.email FROM subscriptions s
         JOIN product_summaries p ON p.id = s.product_id
         JOIN member_cards pr ON pr.id = s.profile_id
         JOIN account_contacts a ON a.id = pr.account_id
         WHERE s.community_id = ${communityId} AND ${filterSql(filters)}
           ${before === undefined ? sql`` : sql`AND s.id < ${before}`}
-        ORDER BY s.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
+        ORDER BY s.id DESC LIMIT ${limit}`.pipe(Effect.flatMap(decode.team), Effect.orDie)
 
     const insert = (row: {
       readonly id: string
@@ -110,11 +108,11 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
     const addOns = (communityId: string, subscriptionIds: ReadonlyArray<string>) =>
       subscriptionIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<AddOnRow>)
-        : sql<AddOnRow>`SELECT a.id, a.subscription_id, a.product_id, p.title, a.price, a.created_at
+        : sql`SELECT a.id, a.subscription_id, a.product_id, p.title, a.price, a.created_at
             FROM subscription_add_ons a JOIN product_summaries p ON p.id = a.product_id
             WHERE a.community_id = ${communityId} AND a.subscription_id IN ${sql.in(subscriptionIds)}
               AND a.removed_at IS NULL
-            ORDER BY a.created_at, a.id`.pipe(Effect.orDie)
+            ORDER BY a.created_at, a.id`.pipe(Effect.flatMap(decode.addOns), Effect.orDie)
 
     const insertAddOn = (row: {
       readonly id: string
@@ -130,37 +128,33 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       )
 
     const removeAddOn = (communityId: string, subscriptionId: string, addOnId: string, at: Date) =>
-      sql<{ readonly productId: string }>`UPDATE subscription_add_ons SET removed_at = ${at}
+      sql`UPDATE subscription_add_ons SET removed_at = ${at}
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId} AND id = ${addOnId}
           AND removed_at IS NULL
-        RETURNING product_id`.pipe(Effect.map(first), Effect.orDie)
+        RETURNING product_id`.pipe(Effect.flatMap(decode.productIds), Effect.map(first), Effect.orDie)
 
     /** A product of the community with its role in a plan (`option` or `add_on`), not deleted. */
     const planProduct = (communityId: string, groupId: string, productId: string) =>
-      sql<PlanProduct>`SELECT p.id, p.title, p.price, p.currency, p.billing_interval, p.status, g.kind,
+      sql`SELECT p.id, p.title, p.price, p.currency, p.billing_interval, p.status, g.kind,
           g.group_id
         FROM product_summaries p
         JOIN plan_products g ON g.product_id = p.id AND g.community_id = p.community_id
         WHERE p.community_id = ${communityId} AND g.group_id = ${groupId} AND p.id = ${productId}
-          AND p.deleted_at IS NULL`.pipe(Effect.map(first), Effect.orDie)
+          AND p.deleted_at IS NULL`.pipe(Effect.flatMap(decode.planProducts), Effect.map(first), Effect.orDie)
 
     /** The plans that offer the product as a billing option. */
     const optionOf = (communityId: string, productId: string) =>
-      sql<PlanProduct>`SELECT p.id, p.title, p.price, p.currency, p.billing_interval, p.status, g.kind,
+      sql`SELECT p.id, p.title, p.price, p.currency, p.billing_interval, p.status, g.kind,
           g.group_id
         FROM product_summaries p
         JOIN plan_products g ON g.product_id = p.id AND g.community_id = p.community_id
         WHERE p.community_id = ${communityId} AND p.id = ${productId} AND g.kind = 'option'
           AND p.deleted_at IS NULL
-        ORDER BY g.group_id LIMIT 1`.pipe(Effect.map(first), Effect.orDie)
+        ORDER BY g.group_id LIMIT 1`.pipe(Effect.flatMap(decode.planProducts), Effect.map(first), Effect.orDie)
 
     const product = (productId: string) =>
-      sql<{
-        readonly id: string
-        readonly price: number
-        readonly currency: string
-        readonly billingInterval: BillingInterval | null
-      }>`SELECT id, price, currency, billing_interval FROM product_summaries WHERE id = ${productId}`.pipe(
+      sql`SELECT id, price, currency, billing_interval FROM product_summaries WHERE id = ${productId}`.pipe(
+        Effect.flatMap(decode.products),
         Effect.map(first),
         Effect.orDie
       )
@@ -173,8 +167,8 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
     ) =>
       Effect.gen(function*() {
         yield* sql`INSERT INTO subscription_billings ${sql.insert(row)} ON CONFLICT (community_id, key) DO NOTHING`
-        const rows = yield* sql<BillingRow>`SELECT * FROM subscription_billings
-          WHERE community_id = ${row.communityId} AND key = ${row.key} FOR UPDATE`
+        const rows = yield* sql`SELECT * FROM subscription_billings
+          WHERE community_id = ${row.communityId} AND key = ${row.key} FOR UPDATE`.pipe(Effect.flatMap(decode.billings))
         return rows[0]!
       }).pipe(Effect.orDie)
 
@@ -185,35 +179,43 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       )
 
     const billings = (communityId: string, subscriptionId: string, before: string | undefined, limit: number) =>
-      sql<BillingRow>`SELECT * FROM subscription_billings
+      sql`SELECT * FROM subscription_billings
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId}
           ${before === undefined ? sql`` : sql`AND id < ${before}`}
-        ORDER BY id DESC LIMIT ${limit}`.pipe(Effect.orDie)
+        ORDER BY id DESC LIMIT ${limit}`.pipe(Effect.flatMap(decode.billings), Effect.orDie)
 
     /** The newest billing not paid yet (what pay-now and retries settle; `charging`: at the gateway now). */
     const openBilling = (communityId: string, subscriptionId: string) =>
-      sql<BillingRow>`SELECT * FROM subscription_billings
+      sql`SELECT * FROM subscription_billings
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId}
           AND status IN ('pending', 'charging', 'failed') AND reason IN ('initial', 'renewal', 'resume')
-        ORDER BY id DESC LIMIT 1 FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+        ORDER BY id DESC LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decode.billings), Effect.map(first), Effect.orDie)
 
     /** Whether a billing of the subscription is at the gateway now (`charging`). */
     const chargingNow = (communityId: string, subscriptionId: string) =>
-      sql<{ readonly id: string }>`SELECT id FROM subscription_billings
+      sql`SELECT id FROM subscription_billings
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId} AND status = 'charging'
-        LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+        LIMIT 1`.pipe(Effect.flatMap(decode.ids), Effect.map((rows) => rows.length > 0), Effect.orDie)
 
     /** The newest paid billing of a period (what a refund gives back). */
     const lastPaidPeriodBilling = (communityId: string, subscriptionId: string) =>
-      sql<BillingRow>`SELECT * FROM subscription_billings
+      sql`SELECT * FROM subscription_billings
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId}
           AND status = 'paid' AND amount > 0 AND period_start IS NOT NULL
-        ORDER BY paid_at DESC, id DESC LIMIT 1 FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+        ORDER BY paid_at DESC, id DESC LIMIT 1 FOR UPDATE`.pipe(
+        Effect.flatMap(decode.billings),
+        Effect.map(first),
+        Effect.orDie
+      )
 
     /** A billing, locked. */
     const lockBilling = (communityId: string, billingId: string) =>
-      sql<BillingRow>`SELECT * FROM subscription_billings
-        WHERE community_id = ${communityId} AND id = ${billingId} FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+      sql`SELECT * FROM subscription_billings
+        WHERE community_id = ${communityId} AND id = ${billingId} FOR UPDATE`.pipe(
+        Effect.flatMap(decode.billings),
+        Effect.map(first),
+        Effect.orDie
+      )
 
     /**
      * The billing a gateway event names: by our id (the gateway's metadata), else by the gateway's
@@ -221,8 +223,9 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
      */
     const billingAtGateway = (gatewayChargeId: string, billingId?: string | undefined) =>
       (billingId !== undefined && /^[0-9a-f-]{36}$/i.test(billingId)
-        ? sql<BillingRow>`SELECT * FROM subscription_billings WHERE id = ${billingId.toLowerCase()}`
-        : sql<BillingRow>`SELECT * FROM subscription_billings WHERE gateway_charge_id = ${gatewayChargeId}`).pipe(
+        ? sql`SELECT * FROM subscription_billings WHERE id = ${billingId.toLowerCase()}`
+        : sql`SELECT * FROM subscription_billings WHERE gateway_charge_id = ${gatewayChargeId}`).pipe(
+          Effect.flatMap(decode.billings),
           Effect.map(first),
           Effect.orDie
         )
@@ -231,8 +234,8 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       sql`INSERT INTO subscription_refunds ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
 
     const lockRefund = (communityId: string, refundId: string) =>
-      sql<RefundRow>`SELECT * FROM subscription_refunds WHERE community_id = ${communityId} AND id = ${refundId}
-        FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+      sql`SELECT * FROM subscription_refunds WHERE community_id = ${communityId} AND id = ${refundId}
+        FOR UPDATE`.pipe(Effect.flatMap(decode.refunds), Effect.map(first), Effect.orDie)
 
     const finishRefund = (
       id: string,
@@ -261,8 +264,10 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
               AND subscription_request_keys.created_at <= ${row.expiredBefore}
           RETURNING key`
         if (claimed.length > 0) return Option.none<KeyRow>()
-        const rows = yield* sql<KeyRow>`SELECT fingerprint, answer, created_at FROM subscription_request_keys
-          WHERE community_id = ${row.communityId} AND caller = ${row.caller} AND key = ${row.key}`
+        const rows = yield* sql`SELECT fingerprint, answer, created_at FROM subscription_request_keys
+          WHERE community_id = ${row.communityId} AND caller = ${row.caller} AND key = ${row.key}`.pipe(
+          Effect.flatMap(decode.keys)
+        )
         return first(rows)
       }).pipe(Effect.orDie)
 
@@ -285,9 +290,12 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       )
 
     const contact = (communityId: string, profileId: string) =>
-      sql<{ readonly id: string; readonly fullName: string; readonly email: string }>`
-        SELECT pr.id, pr.full_name, a.email FROM member_cards pr JOIN account_contacts a ON a.id = pr.account_id
-        WHERE pr.community_id = ${communityId} AND pr.id = ${profileId}`.pipe(Effect.map(first), Effect.orDie)
+      sql`SELECT pr.id, pr.full_name, a.email FROM member_cards pr JOIN account_contacts a ON a.id = pr.account_id
+        WHERE pr.community_id = ${communityId} AND pr.id = ${profileId}`.pipe(
+        Effect.flatMap(decode.contacts),
+        Effect.map(first),
+        Effect.orDie
+      )
 
     const insertLink = (row: {
       readonly id: string
@@ -299,10 +307,9 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
     }) => sql`INSERT INTO subscription_payment_links ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
 
     const linkByHash = (communityId: string, subscriptionId: string, tokenHash: string) =>
-      sql<{ readonly id: string; readonly expiresAt: Date; readonly usedAt: Date | null }>`
-        SELECT id, expires_at, used_at FROM subscription_payment_links
+      sql`SELECT id, expires_at, used_at FROM subscription_payment_links
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId} AND token_hash = ${tokenHash}
-        FOR UPDATE`.pipe(Effect.map(first), Effect.orDie)
+        FOR UPDATE`.pipe(Effect.flatMap(decode.links), Effect.map(first), Effect.orDie)
 
     const useLink = (id: string, at: Date) =>
       sql`UPDATE subscription_payment_links SET used_at = ${at} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)

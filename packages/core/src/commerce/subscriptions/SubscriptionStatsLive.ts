@@ -1,8 +1,16 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { roundHalfEven } from "../../domain/Money"
 import { inPeriods, periodEnds, periodOf } from "../../sql/periods"
 import { SubscriptionStats } from "./SubscriptionStats"
+
+/** Counts and sums as text (bigint), made numbers after decoding. */
+const MovesRow = Schema.Struct({ period: Schema.String, new: Schema.String, churned: Schema.String })
+const EndsRow = Schema.Struct({ period: Schema.String, active: Schema.String, arr: Schema.String })
+const StatusRow = Schema.Struct({ status: Schema.String, count: Schema.String })
+const decodeMoves = Schema.decodeUnknown(Schema.Array(MovesRow))
+const decodeEnds = Schema.decodeUnknown(Schema.Array(EndsRow))
+const decodeStatuses = Schema.decodeUnknown(Schema.Array(StatusRow))
 
 /** `SubscriptionStats` over the subscriptions table (read only). */
 export const SubscriptionStatsLive = Layer.effect(
@@ -13,7 +21,7 @@ export const SubscriptionStatsLive = Layer.effect(
 
     const series = (communityId: string, currency: string, range: Parameters<typeof periodOf>[2]) =>
       Effect.gen(function*() {
-        const moves = yield* sql<{ period: string; new: string; churned: string }>`
+        const moves = yield* sql`
           SELECT period, count(*) FILTER (WHERE move = 'new')::text AS new,
             count(*) FILTER (WHERE move = 'churned')::text AS churned
           FROM (
@@ -23,9 +31,9 @@ export const SubscriptionStatsLive = Layer.effect(
             SELECT ${periodOf(sql, "s.canceled_at", range)}, 'churned' FROM subscriptions s
             WHERE s.community_id = ${communityId} AND s.canceled_at IS NOT NULL
               AND ${inPeriods(sql, "s.canceled_at", range)}
-          ) m GROUP BY period`
+          ) m GROUP BY period`.pipe(Effect.flatMap(decodeMoves))
         // the yearly value (price × 12 / months of the interval) is an integer; MRR = ARR / 12, rounded once
-        const ends = yield* sql<{ period: string; active: string; arr: string }>`
+        const ends = yield* sql`
           SELECT pe.period, count(s.id)::text AS active,
             coalesce(sum(s.price * CASE p.billing_interval WHEN 'ANNUAL' THEN 1 WHEN 'SEMIANNUAL' THEN 2
               WHEN 'QUARTERLY' THEN 4 ELSE 12 END) FILTER (WHERE s.currency = ${currency}), 0)::text AS arr
@@ -33,7 +41,7 @@ export const SubscriptionStatsLive = Layer.effect(
           LEFT JOIN subscriptions s ON s.community_id = ${communityId} AND ${running}
             AND s.created_at < pe.ends_at AND (s.canceled_at IS NULL OR s.canceled_at >= pe.ends_at)
           LEFT JOIN product_summaries p ON p.community_id = s.community_id AND p.id = s.product_id
-          GROUP BY pe.period`
+          GROUP BY pe.period`.pipe(Effect.flatMap(decodeEnds))
         return ends.map((row) => {
           const move = moves.find((m) => m.period === row.period)
           return {
@@ -47,8 +55,9 @@ export const SubscriptionStatsLive = Layer.effect(
       }).pipe(Effect.orDie)
 
     const byStatus = (communityId: string) =>
-      sql<{ status: string; count: string }>`SELECT status, count(*)::text AS count FROM subscriptions
+      sql`SELECT status, count(*)::text AS count FROM subscriptions
         WHERE community_id = ${communityId} GROUP BY status ORDER BY status`.pipe(
+        Effect.flatMap(decodeStatuses),
         Effect.map((rows) => rows.map((row) => ({ status: row.status, count: Number(row.count) }))),
         Effect.orDie
       )

@@ -1,122 +1,136 @@
-import type { PaymentMethod } from "../../domain/Money"
-import type { BillingInterval } from "./billing"
-import type { BillingStatus, SubscriptionStatus } from "./Policy"
+import { Schema } from "effect"
+import { CommunityId, ProfileId } from "../../domain/Ids"
+import { PaymentMethod } from "../../domain/Money"
+import { billingStatuses, type SubscriptionStatus, subscriptionStatuses } from "./Policy"
 
-/** The rows of subscriptions as `SubscriptionsRepo` reads and writes them. */
-export interface SubscriptionRow {
-  readonly id: string
-  readonly communityId: string
-  readonly profileId: string
-  readonly subscriptionGroupId: string
-  readonly productId: string
-  readonly status: SubscriptionStatus
-  readonly cancelAtPeriodEnd: boolean
-  readonly currentPeriodStart: Date | null
-  readonly currentPeriodEnd: Date | null
-  readonly firstChargeId: string | null
-  readonly kind: "paid" | "courtesy" | "charge"
-  readonly price: number
-  readonly currency: string
-  readonly paymentMethod: PaymentMethod | null
-  readonly cardToken: string | null
-  readonly billingAnchor: Date | null
-  readonly periodIndex: number
-  readonly pausedUntil: Date | null
-  readonly pausedRemainingSeconds: number | null
-  readonly scheduledProductId: string | null
+/*
+ * The rows of subscriptions as `SubscriptionsRepo` reads and writes them, decoded at the boundary
+ * (bigint amounts arrive as numbers from both drivers). The decoders are built once, here.
+ */
+
+const Interval = Schema.Literal("MONTHLY", "QUARTERLY", "SEMIANNUAL", "ANNUAL")
+const Day = Schema.DateFromSelf
+const OptionalDay = Schema.NullOr(Schema.DateFromSelf)
+const OptionalNumber = Schema.NullOr(Schema.Number)
+const OptionalText = Schema.NullOr(Schema.String)
+
+const subscriptionFields = {
+  id: Schema.String,
+  communityId: CommunityId,
+  profileId: ProfileId,
+  subscriptionGroupId: Schema.String,
+  productId: Schema.String,
+  status: Schema.Literal(...subscriptionStatuses),
+  cancelAtPeriodEnd: Schema.Boolean,
+  currentPeriodStart: OptionalDay,
+  currentPeriodEnd: OptionalDay,
+  firstChargeId: OptionalText,
+  kind: Schema.Literal("paid", "courtesy", "charge"),
+  price: Schema.Number,
+  currency: Schema.String,
+  paymentMethod: Schema.NullOr(PaymentMethod),
+  cardToken: OptionalText,
+  billingAnchor: OptionalDay,
+  periodIndex: Schema.Number,
+  pausedUntil: OptionalDay,
+  pausedRemainingSeconds: OptionalNumber,
+  scheduledProductId: OptionalText,
   /**
    * The price the scheduled option was quoted at when the change was scheduled, what it renews at
    * (null with no schedule, and for schedules made before it was kept: the catalogue's price then).
    */
-  readonly scheduledPrice: number | null
-  readonly discountPercent: number | null
-  readonly discountMonthsLeft: number | null
+  scheduledPrice: OptionalNumber,
+  discountPercent: OptionalNumber,
+  discountMonthsLeft: OptionalNumber,
   /** A checkout coupon's amount off the option's price at each renewal, for `couponPeriodsLeft` more (null: for good). */
-  readonly couponDiscount: number | null
-  readonly couponPeriodsLeft: number | null
-  readonly pastDueSince: Date | null
-  readonly canceledAt: Date | null
-  readonly startsAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
+  couponDiscount: OptionalNumber,
+  couponPeriodsLeft: OptionalNumber,
+  pastDueSince: OptionalDay,
+  canceledAt: OptionalDay,
+  startsAt: OptionalDay,
+  createdAt: Day,
+  updatedAt: Day,
   /** Of the current billing option. */
-  readonly billingInterval: BillingInterval | null
-  readonly productTitle: string
+  billingInterval: Schema.NullOr(Interval),
+  productTitle: Schema.String
 }
+const SubscriptionRow = Schema.Struct(subscriptionFields)
+export type SubscriptionRow = typeof SubscriptionRow.Type
 
 export type SubscriptionChanges = Partial<
   Omit<SubscriptionRow, "id" | "communityId" | "createdAt" | "billingInterval" | "productTitle">
 >
 
-export interface AddOnRow {
-  readonly id: string
-  readonly subscriptionId: string
-  readonly productId: string
-  readonly title: string
-  readonly price: number
-  readonly createdAt: Date
-}
+const AddOnRow = Schema.Struct({
+  id: Schema.String,
+  subscriptionId: Schema.String,
+  productId: Schema.String,
+  title: Schema.String,
+  price: Schema.Number,
+  createdAt: Day
+})
+export type AddOnRow = typeof AddOnRow.Type
 
-export interface BillingRow {
-  readonly id: string
-  readonly communityId: string
-  readonly subscriptionId: string
-  readonly key: string
-  readonly reason: "initial" | "renewal" | "proration" | "add_on" | "resume"
-  readonly periodStart: Date | null
-  readonly periodEnd: Date | null
-  readonly listAmount: number
-  readonly discount: number
-  readonly amount: number
-  readonly currency: string
-  readonly paymentMethod: string | null
-  readonly fee: number
-  readonly net: number
-  readonly status: BillingStatus
+const BillingRow = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  subscriptionId: Schema.String,
+  key: Schema.String,
+  reason: Schema.Literal("initial", "renewal", "proration", "add_on", "resume"),
+  periodStart: OptionalDay,
+  periodEnd: OptionalDay,
+  listAmount: Schema.Number,
+  discount: Schema.Number,
+  amount: Schema.Number,
+  currency: Schema.String,
+  paymentMethod: OptionalText,
+  fee: Schema.Number,
+  net: Schema.Number,
+  status: Schema.Literal(...billingStatuses),
   /** Attempts at charging it; while `charging`, the number of the attempt at the gateway. */
-  readonly attempts: number
+  attempts: Schema.Number,
   /** The gateway's id of the last attempt (a PaymentIntent at Stripe). */
-  readonly gatewayChargeId: string | null
-  readonly failureReason: string | null
-  readonly refundedAmount: number
-  readonly paidAt: Date | null
-  readonly createdAt: Date
-}
+  gatewayChargeId: OptionalText,
+  failureReason: OptionalText,
+  refundedAmount: Schema.Number,
+  paidAt: OptionalDay,
+  createdAt: Day
+})
+export type BillingRow = typeof BillingRow.Type
 
 /** A refund of a billing asked of the gateway (`subscription_refunds`). */
-export interface RefundRow {
-  readonly id: string
-  readonly communityId: string
-  readonly subscriptionId: string
-  readonly billingId: string
-  readonly amount: number
-  readonly status: "pending" | "succeeded" | "failed"
-  readonly reason: string
+const RefundRow = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  subscriptionId: Schema.String,
+  billingId: Schema.String,
+  amount: Schema.Number,
+  status: Schema.Literal("pending", "succeeded", "failed"),
+  reason: Schema.String,
   /** The team's cancel with refund: the subscription ends once the refund is given. */
-  readonly endsSubscription: boolean
-  readonly gatewayRefundId: string | null
-  readonly failureReason: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+  endsSubscription: Schema.Boolean,
+  gatewayRefundId: OptionalText,
+  failureReason: OptionalText,
+  createdAt: Day,
+  updatedAt: Day
+})
+export type RefundRow = typeof RefundRow.Type
 
 /** A stored `Idempotency-Key` of a route that charges or refunds (`answer` null: still in flight). */
-export interface KeyRow {
-  readonly fingerprint: string
-  readonly answer: unknown
-  readonly createdAt: Date
-}
+const KeyRow = Schema.Struct({ fingerprint: Schema.String, answer: Schema.Unknown, createdAt: Day })
+export type KeyRow = typeof KeyRow.Type
 
-export interface PlanProduct {
-  readonly id: string
-  readonly title: string
-  readonly price: number
-  readonly currency: string
-  readonly billingInterval: BillingInterval | null
-  readonly status: "DRAFT" | "ACTIVE"
-  readonly kind: "option" | "add_on"
-  readonly groupId: string
-}
+const PlanProduct = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  price: Schema.Number,
+  currency: Schema.String,
+  billingInterval: Schema.NullOr(Interval),
+  status: Schema.Literal("DRAFT", "ACTIVE"),
+  kind: Schema.Literal("option", "add_on"),
+  groupId: Schema.String
+})
+export type PlanProduct = typeof PlanProduct.Type
 
 export interface ListFilters {
   readonly profileId?: string | undefined
@@ -124,7 +138,32 @@ export interface ListFilters {
   readonly subscriptionGroupId?: string | undefined
 }
 
-export interface TeamRow extends SubscriptionRow {
-  readonly fullName: string
-  readonly email: string
+const TeamRow = Schema.Struct({ ...subscriptionFields, fullName: Schema.String, email: Schema.String })
+export type TeamRow = typeof TeamRow.Type
+
+const ProductPrice = Schema.Struct({
+  id: Schema.String,
+  price: Schema.Number,
+  currency: Schema.String,
+  billingInterval: Schema.NullOr(Interval)
+})
+const Contact = Schema.Struct({ id: ProfileId, fullName: Schema.String, email: Schema.String })
+const PaymentLink = Schema.Struct({ id: Schema.String, expiresAt: Day, usedAt: OptionalDay })
+
+const rowsOf = <A, I>(row: Schema.Schema<A, I>) => Schema.decodeUnknown(Schema.Array(row))
+
+/** Decoders of the rows above, for the repository's statements. */
+export const decode = {
+  subscriptions: rowsOf(SubscriptionRow),
+  team: rowsOf(TeamRow),
+  addOns: rowsOf(AddOnRow),
+  productIds: rowsOf(Schema.Struct({ productId: Schema.String })),
+  planProducts: rowsOf(PlanProduct),
+  products: rowsOf(ProductPrice),
+  billings: rowsOf(BillingRow),
+  ids: rowsOf(Schema.Struct({ id: Schema.String })),
+  refunds: rowsOf(RefundRow),
+  keys: rowsOf(KeyRow),
+  contacts: rowsOf(Contact),
+  links: rowsOf(PaymentLink)
 }

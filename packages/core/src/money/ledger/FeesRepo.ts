@@ -1,16 +1,18 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import type { PaymentMethod } from "../../domain/Money"
+import { Effect, Schema } from "effect"
+import { PaymentMethod } from "../../domain/Money"
 
 /** A platform operator's fees for one community and payment method. */
-export interface FeeOverrideRow {
-  readonly paymentMethod: PaymentMethod
-  readonly percentBps: number
-  readonly fixed: number
+const FeeOverrideRow = Schema.Struct({
+  paymentMethod: PaymentMethod,
+  percentBps: Schema.Number,
+  fixed: Schema.Number,
   /** null: the default monthly interest. */
-  readonly interestRateBps: number | null
-  readonly updatedAt: Date
-}
+  interestRateBps: Schema.NullOr(Schema.Number),
+  updatedAt: Schema.DateFromSelf
+})
+export type FeeOverrideRow = typeof FeeOverrideRow.Type
+const FoundRow = Schema.Struct({ found: Schema.Boolean })
 
 export interface FeeOverrideInput {
   readonly communityId: string
@@ -27,13 +29,19 @@ export class FeesRepo extends Effect.Service<FeesRepo>()("@roda/core/FeesRepo", 
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const columns = sql`payment_method, percent_bps, fixed, interest_rate_bps, updated_at`
+    const decodeOverrides = Schema.decodeUnknown(Schema.Array(FeeOverrideRow))
+    const decodeFound = Schema.decodeUnknown(Schema.Array(FoundRow))
 
     const overrides = (communityId: string) =>
-      sql<FeeOverrideRow>`SELECT ${columns} FROM fee_overrides WHERE community_id = ${communityId}`.pipe(Effect.orDie)
+      sql`SELECT ${columns} FROM fee_overrides WHERE community_id = ${communityId}`.pipe(
+        Effect.flatMap(decodeOverrides),
+        Effect.orDie
+      )
 
     const override = (communityId: string, method: PaymentMethod) =>
-      sql<FeeOverrideRow>`SELECT ${columns} FROM fee_overrides
+      sql`SELECT ${columns} FROM fee_overrides
         WHERE community_id = ${communityId} AND payment_method = ${method}`.pipe(
+        Effect.flatMap(decodeOverrides),
         Effect.map((rows) => rows[0]),
         Effect.orDie
       )
@@ -55,9 +63,9 @@ export class FeesRepo extends Effect.Service<FeesRepo>()("@roda/core/FeesRepo", 
 
     /** Whether the community exists and is not deleted. */
     const communityExists = (communityId: string) =>
-      sql<{ readonly found: boolean }>`SELECT EXISTS (
+      sql`SELECT EXISTS (
           SELECT 1 FROM community_summaries WHERE id = ${communityId} AND deleted_at IS NULL
-        ) AS found`.pipe(Effect.map((rows) => rows[0]?.found === true), Effect.orDie)
+        ) AS found`.pipe(Effect.flatMap(decodeFound), Effect.map((rows) => rows[0]?.found === true), Effect.orDie)
 
     return { overrides, override, upsert, remove, communityExists }
   })

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import type { LedgerAccount, TransactionKind } from "./terms"
+import { Effect, Schema } from "effect"
+import { CommunityId } from "../../domain/Ids"
+import { type LedgerAccount, ledgerAccounts, type TransactionKind, transactionKinds } from "./terms"
 
 /** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
 export type TransactionRow = {
@@ -52,20 +53,29 @@ export type ReleaseRow = {
   readonly releaseAt: Date
 }
 
+const Account = Schema.Literal(...ledgerAccounts)
+const Kind = Schema.Literal(...transactionKinds)
+
+/** A statement line as read: amounts as text (bigint), made numbers after decoding. */
+const StatementText = Schema.Struct({
+  id: Schema.String,
+  seq: Schema.String,
+  transactionId: Schema.String,
+  kind: Kind,
+  account: Account,
+  currency: Schema.String,
+  amount: Schema.String,
+  balanceAfter: Schema.String,
+  reference: Schema.NullOr(Schema.String),
+  description: Schema.String,
+  occurredAt: Schema.DateFromSelf,
+  postedAt: Schema.DateFromSelf
+})
+
 /** A statement line: an entry with its transaction's reference, description and dates. */
-export interface StatementRow {
-  readonly id: string
-  readonly seq: string
-  readonly transactionId: string
-  readonly kind: TransactionKind
-  readonly account: LedgerAccount
-  readonly currency: string
+export type StatementRow = Omit<typeof StatementText.Type, "amount" | "balanceAfter"> & {
   readonly amount: number
   readonly balanceAfter: number
-  readonly reference: string | null
-  readonly description: string
-  readonly occurredAt: Date
-  readonly postedAt: Date
 }
 
 export interface StatementFilter {
@@ -86,6 +96,24 @@ export interface BalanceRow {
   readonly balance: number
 }
 
+const ReleaseText = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  saleTransactionId: Schema.String,
+  reference: Schema.NullOr(Schema.String),
+  description: Schema.String,
+  currency: Schema.String,
+  amount: Schema.String,
+  releaseAt: Schema.DateFromSelf
+})
+const SaleReleaseText = Schema.Struct({ ...ReleaseText.fields, releasedAt: Schema.NullOr(Schema.DateFromSelf) })
+const IdRow = Schema.Struct({ id: Schema.String })
+const BalanceText = Schema.Struct({ account: Account, currency: Schema.String, balance: Schema.String })
+const LockedBalanceText = Schema.Struct({ balance: Schema.String })
+const SaleRefundsText = Schema.Struct({ gross: Schema.NullOr(Schema.String), refunded: Schema.String })
+const DueRow = Schema.Struct({ due: Schema.Boolean })
+const SettledRow = Schema.Struct({ settled: Schema.Boolean })
+
 /** bigint columns travel as text (a JS number keeps every amount the ledger can hold exactly). */
 const amountsOf = <Row extends { readonly amount: unknown }>(row: Row) => ({ ...row, amount: Number(row.amount) })
 
@@ -93,18 +121,29 @@ const amountsOf = <Row extends { readonly amount: unknown }>(row: Row) => ({ ...
 export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const decodeIds = Schema.decodeUnknown(Schema.Array(IdRow))
+    const decodeBalances = Schema.decodeUnknown(Schema.Array(BalanceText))
+    const decodeLockedBalance = Schema.decodeUnknown(Schema.Array(LockedBalanceText))
+    const decodeReleases = Schema.decodeUnknown(Schema.Array(ReleaseText))
+    const decodeSaleReleases = Schema.decodeUnknown(Schema.Array(SaleReleaseText))
+    const decodeStatement = Schema.decodeUnknown(Schema.Array(StatementText))
+    const decodeSaleRefunds = Schema.decodeUnknown(Schema.Array(SaleRefundsText))
+    const decodeDue = Schema.decodeUnknown(Schema.Array(DueRow))
+    const decodeSettled = Schema.decodeUnknown(Schema.Array(SettledRow))
 
     /** Inserts the transaction unless its key was used; whether it was inserted. */
     const insertTransaction = (row: TransactionRow) =>
-      sql<{ readonly id: string }>`INSERT INTO ledger_transactions ${sql.insert(row)}
+      sql`INSERT INTO ledger_transactions ${sql.insert(row)}
         ON CONFLICT (community_id, idempotency_key) DO NOTHING RETURNING id`.pipe(
+        Effect.flatMap(decodeIds),
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       )
 
     const transactionIdByKey = (communityId: string, key: string) =>
-      sql<{ readonly id: string }>`SELECT id FROM ledger_transactions
+      sql`SELECT id FROM ledger_transactions
         WHERE community_id = ${communityId} AND idempotency_key = ${key}`.pipe(
+        Effect.flatMap(decodeIds),
         Effect.map((rows) => rows[0]?.id),
         Effect.orDie
       )
@@ -114,7 +153,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
      * so concurrent postings lock in one order); the balances after, in the same order.
      */
     const addToBalances = (communityId: string, changes: ReadonlyArray<BalanceChange>, at: Date) =>
-      sql<{ readonly account: LedgerAccount; readonly currency: string; readonly balance: string }>`
+      sql`
         INSERT INTO ledger_balances ${
         sql.insert(changes.map((change) => ({
           communityId,
@@ -127,6 +166,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
         ON CONFLICT (community_id, account, currency)
         DO UPDATE SET balance = ledger_balances.balance + excluded.balance, updated_at = excluded.updated_at
         RETURNING account, currency, balance::text AS balance`.pipe(
+        Effect.flatMap(decodeBalances),
         Effect.map((rows) =>
           changes.map((change) => {
             const row = rows.find((r) => r.account === change.account && r.currency === change.currency)
@@ -148,28 +188,30 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
       amount::text AS amount, release_at`
 
     const hasDue = (communityId: string, now: Date) =>
-      sql<{ readonly due: boolean }>`SELECT EXISTS (
+      sql`SELECT EXISTS (
           SELECT 1 FROM ledger_releases
           WHERE community_id = ${communityId} AND released_at IS NULL AND release_at <= ${now}
-        ) AS due`.pipe(Effect.map((rows) => rows[0]?.due === true), Effect.orDie)
+        ) AS due`.pipe(Effect.flatMap(decodeDue), Effect.map((rows) => rows[0]?.due === true), Effect.orDie)
 
     /**
      * Due releases of a community, locked. A concurrent caller waits for the lock, then finds the
      * row released and skips it, so each release is posted once.
      */
     const lockDue = (communityId: string, now: Date, limit: number) =>
-      sql<ReleaseRow & { readonly amount: string }>`SELECT ${releaseColumns} FROM ledger_releases
+      sql`SELECT ${releaseColumns} FROM ledger_releases
         WHERE community_id = ${communityId} AND released_at IS NULL AND release_at <= ${now}
         ORDER BY release_at, id LIMIT ${limit} FOR UPDATE`.pipe(
+        Effect.flatMap(decodeReleases),
         Effect.map((rows) => rows.map(amountsOf)),
         Effect.orDie
       )
 
     /** Due releases of every community, for a background job: rows another worker holds are skipped. */
     const lockAnyDue = (now: Date, limit: number) =>
-      sql<ReleaseRow & { readonly amount: string }>`SELECT ${releaseColumns} FROM ledger_releases
+      sql`SELECT ${releaseColumns} FROM ledger_releases
         WHERE released_at IS NULL AND release_at <= ${now}
         ORDER BY release_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`.pipe(
+        Effect.flatMap(decodeReleases),
         Effect.map((rows) => rows.map(amountsOf)),
         Effect.orDie
       )
@@ -182,7 +224,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
       )
 
     const statement = (communityId: string, filter: StatementFilter) =>
-      sql<StatementRow & { readonly amount: string; readonly balanceAfter: string }>`
+      sql`
         SELECT e.id, e.seq::text AS seq, e.transaction_id, e.kind, e.account, e.currency,
           e.amount::text AS amount, e.balance_after::text AS balance_after,
           t.reference, t.description, t.occurred_at, e.posted_at
@@ -196,6 +238,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
           ${filter.beforeSeq ? sql`AND e.seq < ${filter.beforeSeq}::bigint` : sql``}
         ORDER BY e.seq DESC
         LIMIT ${filter.limit + 1}`.pipe(
+        Effect.flatMap(decodeStatement),
         Effect.map((rows) =>
           rows.map((row) => ({ ...row, amount: Number(row.amount), balanceAfter: Number(row.balanceAfter) }))
         ),
@@ -203,28 +246,34 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
       )
 
     const balances = (communityId: string, accounts: ReadonlyArray<LedgerAccount>) =>
-      sql<BalanceRow & { readonly balance: string }>`SELECT account, currency, balance::text AS balance
+      sql`SELECT account, currency, balance::text AS balance
         FROM ledger_balances WHERE community_id = ${communityId} AND ${sql.in("account", accounts)}
         ORDER BY currency, account`.pipe(
+        Effect.flatMap(decodeBalances),
         Effect.map((rows) => rows.map((row) => ({ ...row, balance: Number(row.balance) }))),
         Effect.orDie
       )
 
     /** A balance row locked until the transaction ends; 0 when the account never moved. */
     const lockBalance = (communityId: string, account: LedgerAccount, currency: string) =>
-      sql<{ readonly balance: string }>`SELECT balance::text AS balance FROM ledger_balances
+      sql`SELECT balance::text AS balance FROM ledger_balances
         WHERE community_id = ${communityId} AND account = ${account} AND currency = ${currency}
-        FOR UPDATE`.pipe(Effect.map((rows) => Number(rows[0]?.balance ?? 0)), Effect.orDie)
+        FOR UPDATE`.pipe(
+        Effect.flatMap(decodeLockedBalance),
+        Effect.map((rows) => Number(rows[0]?.balance ?? 0)),
+        Effect.orDie
+      )
 
     /** The release row of a sale (by its transaction key), locked; none for a sale with nothing to release. */
     const lockSaleRelease = (communityId: string, saleKey: string) =>
-      sql<ReleaseRow & { readonly amount: string; readonly releasedAt: Date | null }>`
+      sql`
         SELECT r.id, r.community_id, r.sale_transaction_id, r.reference, r.description, r.currency,
           r.amount::text AS amount, r.release_at, r.released_at
         FROM ledger_releases r
         JOIN ledger_transactions t ON t.community_id = r.community_id AND t.id = r.sale_transaction_id
         WHERE t.community_id = ${communityId} AND t.idempotency_key = ${saleKey}
         FOR UPDATE OF r`.pipe(
+        Effect.flatMap(decodeSaleReleases),
         Effect.map((rows) => rows.map(amountsOf)[0]),
         Effect.orDie
       )
@@ -234,7 +283,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
      * feature, go one at a time), and the gross of the refunds posted against it so far.
      */
     const lockSaleRefunds = (communityId: string, chargeId: string) =>
-      sql<{ readonly gross: string | null; readonly refunded: string }>`
+      sql`
         SELECT t.gross::text AS gross, (
           SELECT coalesce(sum(r.gross), 0)::text FROM ledger_transactions r
           WHERE r.community_id = t.community_id AND r.kind = 'refund' AND r.reference = ${chargeId}
@@ -242,6 +291,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
         FROM ledger_transactions t
         WHERE t.community_id = ${communityId} AND t.idempotency_key = ${`sale:${chargeId}`}
         FOR UPDATE OF t`.pipe(
+        Effect.flatMap(decodeSaleRefunds),
         Effect.map((rows) =>
           rows[0] === undefined || rows[0].gross === null
             ? undefined
@@ -252,12 +302,12 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
 
     /** Whether a charge's sale credited the community's gateway-settled account (a Connect destination charge). */
     const saleSettledByGateway = (communityId: string, chargeId: string) =>
-      sql<{ readonly settled: boolean }>`SELECT EXISTS (
+      sql`SELECT EXISTS (
           SELECT 1 FROM ledger_transactions t
           JOIN ledger_entries e ON e.community_id = t.community_id AND e.transaction_id = t.id
           WHERE t.community_id = ${communityId} AND t.idempotency_key = ${`sale:${chargeId}`}
             AND e.account = 'community_gateway_settled'
-        ) AS settled`.pipe(Effect.map((rows) => rows[0]?.settled === true), Effect.orDie)
+        ) AS settled`.pipe(Effect.flatMap(decodeSettled), Effect.map((rows) => rows[0]?.settled === true), Effect.orDie)
 
     /** Takes `amount` off a release not yet posted (a refund took it from pending). */
     const reduceRelease = (communityId: string, id: string, amount: number) =>

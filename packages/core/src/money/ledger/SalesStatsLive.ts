@@ -1,10 +1,24 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { inPeriods } from "../../sql/periods"
 import { transactional } from "../../sql/transaction"
 import { SalesStats } from "./SalesStats"
 
 const numbers = ["sales", "gross", "fees", "interest", "net", "refunds", "refundCount"] as const
+
+/** One bucket of one method: figures as text (sums of bigint), made numbers after decoding. */
+const SeriesRow = Schema.Struct({
+  period: Schema.String,
+  paymentMethod: Schema.NullOr(Schema.String),
+  sales: Schema.String,
+  gross: Schema.String,
+  fees: Schema.String,
+  interest: Schema.String,
+  net: Schema.String,
+  refunds: Schema.String,
+  refundCount: Schema.String
+})
+const decodeSeries = Schema.decodeUnknown(Schema.Array(SeriesRow))
 
 /**
  * `SalesStats` over the ledger's transactions: each sale and refund keeps its method and figures on
@@ -20,7 +34,7 @@ export const SalesStatsLive = Layer.effect(
       series: (communityId, currency, range) =>
         transactional(sql)(Effect.zipRight(
           sql`SET LOCAL work_mem = '32MB'`,
-          sql<Record<string, string | null>>`SELECT to_char(bucket, 'YYYY-MM-DD') AS period, payment_method,
+          sql`SELECT to_char(bucket, 'YYYY-MM-DD') AS period, payment_method,
             sales, gross, fees, interest, net, refunds, refund_count
           FROM (
             SELECT date_trunc(${range.interval}, occurred_at AT TIME ZONE ${range.timeZone}) AS bucket,
@@ -38,10 +52,11 @@ export const SalesStatsLive = Layer.effect(
             GROUP BY 1, 2
           ) t`
         )).pipe(
+          Effect.flatMap(decodeSeries),
           Effect.map((rows) =>
             rows.map((row) => {
-              const out: Record<string, unknown> = { period: row.period, paymentMethod: row.paymentMethod ?? null }
-              for (const key of numbers) out[key] = Number(row[key] ?? 0)
+              const out: Record<string, unknown> = { period: row.period, paymentMethod: row.paymentMethod }
+              for (const key of numbers) out[key] = Number(row[key])
               return out as never
             })
           ),

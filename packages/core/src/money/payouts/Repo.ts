@@ -1,26 +1,31 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { PayoutStatus } from "./Policy"
+import { Effect, Option, Schema } from "effect"
+import { CommunityId, ProfileId } from "../../domain/Ids"
+import { type PayoutStatus, payoutStatuses } from "./Policy"
 
-export interface PayoutRow {
-  readonly id: string
-  readonly communityId: string
-  readonly currency: string
-  readonly amount: number
-  readonly fee: number
-  readonly status: PayoutStatus
-  readonly method: string | null
+/** A payout as its statements read it: amounts as text (bigint), made numbers by `decode`. */
+const RawRow = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  currency: Schema.String,
+  amount: Schema.String,
+  fee: Schema.String,
+  status: Schema.Literal(...payoutStatuses),
+  method: Schema.NullOr(Schema.String),
   /** Where the money went: the approved settings' destination when the payout went in transit. */
-  readonly destination: string | null
-  readonly requestedBy: string
-  readonly failureReason: string | null
-  readonly createdAt: Date
-  readonly inTransitAt: Date | null
-  readonly paidAt: Date | null
-  readonly failedAt: Date | null
-  readonly canceledAt: Date | null
-  readonly updatedAt: Date
-}
+  destination: Schema.NullOr(Schema.String),
+  requestedBy: ProfileId,
+  failureReason: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  inTransitAt: Schema.NullOr(Schema.DateFromSelf),
+  paidAt: Schema.NullOr(Schema.DateFromSelf),
+  failedAt: Schema.NullOr(Schema.DateFromSelf),
+  canceledAt: Schema.NullOr(Schema.DateFromSelf),
+  updatedAt: Schema.DateFromSelf
+})
+type Raw = typeof RawRow.Type
+export type PayoutRow = Omit<Raw, "amount" | "fee"> & { readonly amount: number; readonly fee: number }
+const IdRow = Schema.Struct({ id: Schema.String })
 
 /** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
 export type NewPayout = {
@@ -46,7 +51,6 @@ const columns =
   `id, community_id, currency, amount::text AS amount, fee::text AS fee, status, method, destination, requested_by,
   failure_reason, created_at, in_transit_at, paid_at, failed_at, canceled_at, updated_at`
 
-type Raw = Omit<PayoutRow, "amount" | "fee"> & { readonly amount: string; readonly fee: string }
 const decode = (row: Raw): PayoutRow => ({ ...row, amount: Number(row.amount), fee: Number(row.fee) })
 
 /** SQL of payouts (its own table only). */
@@ -54,41 +58,54 @@ export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/Payou
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const cols = sql.unsafe(columns)
+    const decodeRows = Schema.decodeUnknown(Schema.Array(RawRow))
+    const decodeIds = Schema.decodeUnknown(Schema.Array(IdRow))
 
     /** Inserts unless the community has an open payout (partial unique index); whether it was inserted. */
     const insert = (row: NewPayout) =>
-      sql<{ readonly id: string }>`INSERT INTO payouts ${sql.insert(row)}
+      sql`INSERT INTO payouts ${sql.insert(row)}
         ON CONFLICT (community_id) WHERE status IN ('pending', 'in_transit') DO NOTHING RETURNING id`.pipe(
+        Effect.flatMap(decodeIds),
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       )
 
     const open = (communityId: string) =>
-      sql<{ readonly id: string }>`SELECT id FROM payouts
+      sql`SELECT id FROM payouts
         WHERE community_id = ${communityId} AND status IN ('pending', 'in_transit') LIMIT 1`.pipe(
+        Effect.flatMap(decodeIds),
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       )
 
     const byId = (communityId: string, id: string, lock = false) =>
-      sql<Raw>`SELECT ${cols} FROM payouts WHERE community_id = ${communityId} AND id = ${id}
+      sql`SELECT ${cols} FROM payouts WHERE community_id = ${communityId} AND id = ${id}
         ${lock ? sql`FOR UPDATE` : sql``}`.pipe(
+        Effect.flatMap(decodeRows),
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decode)),
         Effect.orDie
       )
 
     const list = (communityId: string, filter: PayoutFilter) =>
-      sql<Raw>`SELECT ${cols} FROM payouts WHERE community_id = ${communityId}
+      sql`SELECT ${cols} FROM payouts WHERE community_id = ${communityId}
         ${filter.status ? sql`AND status = ${filter.status}` : sql``}
         ${filter.before ? sql`AND id < ${filter.before}` : sql``}
-        ORDER BY id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.map((rows) => rows.map(decode)), Effect.orDie)
+        ORDER BY id DESC LIMIT ${filter.limit + 1}`.pipe(
+        Effect.flatMap(decodeRows),
+        Effect.map((rows) => rows.map(decode)),
+        Effect.orDie
+      )
 
     /** Every community's payouts (platform operators). */
     const listAll = (filter: PayoutFilter) =>
-      sql<Raw>`SELECT ${cols} FROM payouts WHERE true
+      sql`SELECT ${cols} FROM payouts WHERE true
         ${filter.status ? sql`AND status = ${filter.status}` : sql``}
         ${filter.before ? sql`AND id < ${filter.before}` : sql``}
-        ORDER BY id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.map((rows) => rows.map(decode)), Effect.orDie)
+        ORDER BY id DESC LIMIT ${filter.limit + 1}`.pipe(
+        Effect.flatMap(decodeRows),
+        Effect.map((rows) => rows.map(decode)),
+        Effect.orDie
+      )
 
     /**
      * Moves the payout to `to`, stamping the time of that state (a failure's reason, and where the
@@ -115,7 +132,8 @@ export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/Payou
     }
 
     const communityExists = (communityId: string) =>
-      sql<{ readonly id: string }>`SELECT id FROM community_summaries WHERE id = ${communityId}`.pipe(
+      sql`SELECT id FROM community_summaries WHERE id = ${communityId}`.pipe(
+        Effect.flatMap(decodeIds),
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       )
