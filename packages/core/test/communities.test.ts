@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest"
+import { communityMessages } from "../src/communities/messages"
 import { Messages } from "../src/domain/Messages"
 import {
   expectCreated,
@@ -28,7 +29,7 @@ describe("POST /api/communities", () => {
     const user = await register(api, "Carla Criadora")
     const name = `Clube do Livro ${uniqueTag()}`
     const reply = await api.post("/api/communities", { name }, { token: user.token })
-    const data = expectCreated(reply, Messages.communityCreated.pt)
+    const data = expectCreated(reply, communityMessages.communityCreated.pt)
     expect(data).toMatchObject({ name, role: "owner", customDomain: null })
     expect(data.profileId).toMatch(UUID)
 
@@ -135,7 +136,7 @@ describe("POST /api/communities", () => {
     const again = await api.post("/api/communities", { name: `Outro ${uniqueTag()}`, customDomain: domain }, {
       token: user.token
     })
-    expectError(again, 409, Messages.domainTaken.pt)
+    expectError(again, 409, communityMessages.domainTaken.pt)
   })
 
   it("rejects an invalid slug, domain or name with 400 naming the field", async () => {
@@ -182,7 +183,7 @@ describe("POST /api/communities", () => {
       token: user.token,
       headers: { "accept-language": "en" }
     })
-    expectCreated(reply, Messages.communityCreated.en)
+    expectCreated(reply, communityMessages.communityCreated.en)
   })
 })
 
@@ -206,7 +207,11 @@ describe("GET /api/communities/my", () => {
       })
     )
 
-    const mine = expectOk(await api.get("/api/communities/my", { token: person.token }), 200, Messages.communities.pt)
+    const mine = expectOk(
+      await api.get("/api/communities/my", { token: person.token }),
+      200,
+      communityMessages.communities.pt
+    )
     expect(mine).toHaveLength(2)
     expect(mine).toEqual(expect.arrayContaining([
       expect.objectContaining({ id: a.community.id, role: "admin", profileId: person.profileId }),
@@ -271,7 +276,7 @@ describe("PUT /api/communities/{id}", () => {
       { name: "Nome Novo", slug, customDomain: domain },
       { token: owner.token, community: community.id }
     )
-    const data = expectOk(reply, 200, Messages.communityUpdated.pt)
+    const data = expectOk(reply, 200, communityMessages.communityUpdated.pt)
     expect(data).toMatchObject({ id: community.id, name: "Nome Novo", slug, customDomain: domain })
 
     expect(expectOk(await api.post("/api/communities/domain", { domain: slug })).id).toBe(community.id)
@@ -373,7 +378,7 @@ describe("PUT /api/communities/{id}", () => {
         community: a.community.id
       }),
       409,
-      Messages.domainTaken.pt
+      communityMessages.domainTaken.pt
     )
   })
 
@@ -439,7 +444,7 @@ describe("DELETE /api/communities/{id}", () => {
     )
 
     const removed = await api.del(`/api/communities/${community.id}`, { token: owner.token, community: community.id })
-    expect(expectOk(removed, 200, Messages.communityDeleted.pt)).toBeNull()
+    expect(expectOk(removed, 200, communityMessages.communityDeleted.pt)).toBeNull()
 
     for (const user of [owner, member]) {
       expect(expectOk(await api.get("/api/communities/my", { token: user.token }))).toEqual([])
@@ -498,7 +503,7 @@ describe("GET /api/communities/{id}/members", () => {
     do {
       const query: string = cursor === null ? "?limit=2" : `?limit=2&cursor=${encodeURIComponent(cursor)}`
       const reply = await api.get(`/api/communities/${community.id}/members${query}`, auth)
-      const data = expectOk(reply, 200, Messages.members.pt)
+      const data = expectOk(reply, 200, communityMessages.members.pt)
       expect(reply.body.pagination.limit).toBe(2)
       sizes.push(data.length)
       seen.push(...data.map((p: { id: string }) => p.id))
@@ -590,7 +595,7 @@ describe("PATCH /api/communities/{id}/settings", () => {
     const first = expectOk(
       await api.patch(path, { description: "Leitores de SP" }, auth),
       200,
-      Messages.settingsUpdated.pt
+      communityMessages.settingsUpdated.pt
     )
     expect(first.settings).toEqual({ description: "Leitores de SP" })
 
@@ -685,13 +690,17 @@ describe("GET and PUT /api/notification-settings", () => {
     const b = await newCommunity()
     const auth = { token: a.owner.token, community: a.community.id }
 
-    const initial = expectOk(await api.get("/api/notification-settings", auth), 200, Messages.notificationSettings.pt)
+    const initial = expectOk(
+      await api.get("/api/notification-settings", auth),
+      200,
+      communityMessages.notificationSettings.pt
+    )
     expect(initial).toEqual({ salesEmail: null, updatedAt: null })
 
     const set = expectOk(
       await api.put("/api/notification-settings", { salesEmail: "  Vendas@Example.COM " }, auth),
       200,
-      Messages.settingsUpdated.pt
+      communityMessages.settingsUpdated.pt
     )
     expect(set.salesEmail).toBe("vendas@example.com")
     expect(new Date(set.updatedAt).toISOString()).toBe(set.updatedAt)

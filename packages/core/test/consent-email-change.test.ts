@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest"
-import { Messages } from "../src/domain/Messages"
+import { communityMessages } from "../src/communities/messages"
+import { identityMessages } from "../src/identity/messages"
 import { uniqueAddress } from "./support/auth"
 import { as, newCommunity } from "./support/community"
 import { expectError, expectInvalid, expectOk } from "./support/envelope"
@@ -48,7 +49,7 @@ describe("PUT /api/profiles/{id}/email", () => {
           as(actor, community)
         ),
         403,
-        Messages.emailOnlyByHolder.pt
+        communityMessages.emailOnlyByHolder.pt
       )
     }
     expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual(["verify-email", "invitation"])
@@ -66,7 +67,7 @@ describe("PUT /api/profiles/{id}/email", () => {
       { currentPassword: PASSWORD, email: wanted },
       as(member, community)
     )
-    const data = expectOk(reply, 202, Messages.emailChangePending.pt)
+    const data = expectOk(reply, 202, communityMessages.emailChangePending.pt)
     expect(data).toMatchObject({ id: member.profileId, email: member.email, pendingEmail: wanted })
     expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual([
       "verify-email",
@@ -82,7 +83,7 @@ describe("PUT /api/profiles/{id}/email", () => {
 
     const link = await confirmLinkFor(wanted)
     expectError(await api.post("/api/auth/confirm-email", { id: link.id, token: "wrong" }), 400)
-    const confirmed = expectOk(await api.post("/api/auth/confirm-email", link), 200, Messages.emailConfirmed.pt)
+    const confirmed = expectOk(await api.post("/api/auth/confirm-email", link), 200, identityMessages.emailConfirmed.pt)
     expect(confirmed).toEqual({ email: wanted })
     expectError(await api.post("/api/auth/confirm-email", link), 410)
     expectOk(await login(wanted))
@@ -101,7 +102,7 @@ describe("PUT /api/profiles/{id}/email", () => {
         as(member, community)
       ),
       409,
-      Messages.emailTaken.pt
+      identityMessages.emailTaken.pt
     )
     const wanted = uniqueEmail("race")
     expectOk(
@@ -114,7 +115,7 @@ describe("PUT /api/profiles/{id}/email", () => {
     )
     await register(api, "Quick Taker", wanted)
     const link = await confirmLinkFor(wanted)
-    expectError(await api.post("/api/auth/confirm-email", link), 409, Messages.emailTaken.pt)
+    expectError(await api.post("/api/auth/confirm-email", link), 409, identityMessages.emailTaken.pt)
     expect(await me(member.token)).toMatchObject({ email: member.email })
   })
 

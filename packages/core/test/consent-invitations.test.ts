@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest"
-import { Messages } from "../src/domain/Messages"
+import { communityMessages } from "../src/communities/messages"
 import { as, newCommunity, NOT_MEMBER } from "./support/community"
 import { expectCreated, expectError, expectOk, roleRequired, unknownId } from "./support/envelope"
 import { client, PASSWORD, register, startRoda, uniqueEmail } from "./support/harness"
@@ -58,7 +58,7 @@ describe("adding an existing account", () => {
       ])
 
       // and accepts it: a member with the role offered
-      const accepted = expectOk(await accept(data.id, person, community), 200, Messages.invitationAccepted.pt)
+      const accepted = expectOk(await accept(data.id, person, community), 200, communityMessages.invitationAccepted.pt)
       expect(accepted).toMatchObject({ id: data.id, status: "active", role: "moderator" })
       expectOk(await api.get("/api/profiles/list", as(person, community)))
       expect(expectOk(await api.get("/api/communities/my", { token: person.token }))).toEqual([
@@ -76,7 +76,7 @@ describe("adding an existing account", () => {
     expectError(
       await api.post("/api/profiles/create", { email: person.email }, as(owner, community)),
       409,
-      Messages.alreadyInvited.pt
+      communityMessages.alreadyInvited.pt
     )
   })
 
@@ -84,7 +84,7 @@ describe("adding an existing account", () => {
     const { owner, community } = await newCommunity(api)
     const person = await register(api)
     const data = expectCreated(await api.post("/api/profiles/invite", { email: person.email }, as(owner, community)))
-    expectOk(await decline(data.id, person, community), 200, Messages.invitationDeclined.pt)
+    expectOk(await decline(data.id, person, community), 200, communityMessages.invitationDeclined.pt)
     expect(expectOk(await api.get("/api/profiles/my", { token: person.token }))).toEqual([])
     expectError(await accept(data.id, person, community), 404)
     expectError(await decline(data.id, person, community), 404)
@@ -126,7 +126,11 @@ describe("adding an existing account", () => {
     const { owner, community } = await newCommunity(api)
     const person = await register(api)
     expectCreated(await api.post("/api/profiles/create", { email: person.email, role: "owner" }, as(owner, community)))
-    expectError(await api.del(`/api/profiles/${owner.profileId}`, as(owner, community)), 409, Messages.lastOwner.pt)
+    expectError(
+      await api.del(`/api/profiles/${owner.profileId}`, as(owner, community)),
+      409,
+      communityMessages.lastOwner.pt
+    )
   })
 
   it("sends a set-password link with the invitation when the account has no password yet", async () => {

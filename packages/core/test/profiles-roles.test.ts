@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest"
+import { communityMessages } from "../src/communities/messages"
 import { Messages } from "../src/domain/Messages"
 import { as, newCommunity, type TestCommunity } from "./support/community"
 import { expectCreated, expectError, expectInvalid, expectOk, roleRequired, unknownId } from "./support/envelope"
@@ -32,7 +33,7 @@ describe("PUT /api/profiles/{id}/role", () => {
     const member = await c.addMember("member")
     for (const role of ["admin", "moderator", "finance", "owner", "member"]) {
       const reply = await setRole(c.owner, c.community, member.profileId, role)
-      expect(expectOk(reply, 200, Messages.profileUpdated.pt)).toMatchObject({ id: member.profileId, role })
+      expect(expectOk(reply, 200, communityMessages.profileUpdated.pt)).toMatchObject({ id: member.profileId, role })
     }
     expect(expectOk(await api.get("/api/communities/my", { token: member.token }))[0].role).toBe("member")
   })
@@ -66,15 +67,31 @@ describe("PUT /api/profiles/{id}/role", () => {
     expect(expectOk(await setRole(admin, c.community, member.profileId, "finance")).role).toBe("finance")
     expect(expectOk(await setRole(admin, c.community, member.profileId, "member")).role).toBe("member")
 
-    expectError(await setRole(admin, c.community, member.profileId, "admin"), 403, Messages.adminsManageLowerRoles.pt)
-    expectError(await setRole(admin, c.community, member.profileId, "owner"), 403, Messages.onlyOwnerManagesOwners.pt)
+    expectError(
+      await setRole(admin, c.community, member.profileId, "admin"),
+      403,
+      communityMessages.adminsManageLowerRoles.pt
+    )
+    expectError(
+      await setRole(admin, c.community, member.profileId, "owner"),
+      403,
+      communityMessages.onlyOwnerManagesOwners.pt
+    )
     expectError(
       await setRole(admin, c.community, otherAdmin.profileId, "member"),
       403,
-      Messages.adminsManageLowerRoles.pt
+      communityMessages.adminsManageLowerRoles.pt
     )
-    expectError(await setRole(admin, c.community, c.owner.profileId, "member"), 403, Messages.onlyOwnerManagesOwners.pt)
-    expectError(await setRole(admin, c.community, c.owner.profileId, "admin"), 403, Messages.onlyOwnerManagesOwners.pt)
+    expectError(
+      await setRole(admin, c.community, c.owner.profileId, "member"),
+      403,
+      communityMessages.onlyOwnerManagesOwners.pt
+    )
+    expectError(
+      await setRole(admin, c.community, c.owner.profileId, "admin"),
+      403,
+      communityMessages.onlyOwnerManagesOwners.pt
+    )
 
     const roles = Object.fromEntries(
       expectOk(await api.get("/api/profiles/list", as(c.owner, c.community))).map((
@@ -106,13 +123,21 @@ describe("PUT /api/profiles/{id}/role", () => {
     const c = await newCommunity(api)
     const admin = await c.addMember("admin")
     await addOwner(c)
-    expectError(await setRole(c.owner, c.community, c.owner.profileId, "admin"), 403, Messages.ownRoleChange.pt)
-    expectError(await setRole(c.owner, c.community, c.owner.profileId, "owner"), 403, Messages.ownRoleChange.pt)
-    expectError(await setRole(admin, c.community, admin.profileId, "member"), 403, Messages.ownRoleChange.pt)
+    expectError(
+      await setRole(c.owner, c.community, c.owner.profileId, "admin"),
+      403,
+      communityMessages.ownRoleChange.pt
+    )
+    expectError(
+      await setRole(c.owner, c.community, c.owner.profileId, "owner"),
+      403,
+      communityMessages.ownRoleChange.pt
+    )
+    expectError(await setRole(admin, c.community, admin.profileId, "member"), 403, communityMessages.ownRoleChange.pt)
     expectError(
       await setRole(admin, c.community, admin.profileId.toUpperCase(), "moderator"),
       403,
-      Messages.ownRoleChange.pt
+      communityMessages.ownRoleChange.pt
     )
   })
 
@@ -125,9 +150,13 @@ describe("PUT /api/profiles/{id}/role", () => {
     expectError(
       await setRole(c.owner, c.community, second.profileId, "member"),
       403,
-      Messages.onlyOwnerManagesOwners.pt
+      communityMessages.onlyOwnerManagesOwners.pt
     )
-    expectError(await api.del(`/api/profiles/${second.profileId}`, as(second, c.community)), 409, Messages.lastOwner.pt)
+    expectError(
+      await api.del(`/api/profiles/${second.profileId}`, as(second, c.community)),
+      409,
+      communityMessages.lastOwner.pt
+    )
   })
 
   it("never leaves the community without an owner when two owners demote each other at once", async () => {
@@ -183,7 +212,7 @@ describe("PUT /api/profiles/{id}/role", () => {
     const b = await newCommunity(api)
     const inB = await b.addMember("member")
     const inA = await a.addMember("member")
-    expectError(await setRole(a.owner, a.community, inB.profileId, "admin"), 404, Messages.profileNotFound.pt)
+    expectError(await setRole(a.owner, a.community, inB.profileId, "admin"), 404, communityMessages.profileNotFound.pt)
     expectError(await setRole(a.owner, a.community, unknownId(), "admin"), 404)
     expect(expectOk(await api.get("/api/communities/my", { token: inB.token }))[0].role).toBe("member")
 

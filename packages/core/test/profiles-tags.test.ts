@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest"
-import { Messages } from "../src/domain/Messages"
+import { communityMessages } from "../src/communities/messages"
 import { as, newCommunity, type TestCommunity } from "./support/community"
 import { expectError, expectInvalid, expectOk, roleRequired, unknownId } from "./support/envelope"
 import { client, startRoda } from "./support/harness"
@@ -49,7 +49,7 @@ describe("PUT /api/profiles/{id}/tags", () => {
     const data = expectOk(
       await setTags(c, member.profileId, [" vip ", "Turma 2024", "vip"]),
       200,
-      Messages.profileUpdated.pt
+      communityMessages.profileUpdated.pt
     )
     expect(data).toMatchObject({ id: member.profileId, tags: ["vip", "Turma 2024"] })
     expect(expectOk(await setTags(c, member.profileId, ["outra"])).tags).toEqual(["outra"])
@@ -86,7 +86,7 @@ describe("PUT /api/profiles/{id}/tags", () => {
     const b = await newCommunity(api)
     const inB = await b.addMember("member")
     const inA = await a.addMember("member")
-    expectError(await setTags(a, inB.profileId, ["x"]), 404, Messages.profileNotFound.pt)
+    expectError(await setTags(a, inB.profileId, ["x"]), 404, communityMessages.profileNotFound.pt)
     expectError(await setTags(a, unknownId(), ["x"]), 404)
     expect((await profileTags(b))[inB.profileId]).toEqual([])
 
@@ -111,7 +111,7 @@ describe("GET /api/profiles/tags", () => {
   it("counts the tags in use in this community only, for any member", async () => {
     const { a, b, caio } = await tagged()
     const reply = await api.get("/api/profiles/tags", as(caio, a.community))
-    expect(expectOk(reply, 200, Messages.tags.pt)).toEqual([
+    expect(expectOk(reply, 200, communityMessages.tags.pt)).toEqual([
       { tag: "turma-1", count: 2, color: null },
       { tag: "turma-2", count: 1, color: null },
       { tag: "vip", count: 2, color: null }
@@ -136,7 +136,7 @@ describe("PUT /api/profiles/tags/{tag}", () => {
   it("renames a tag on every profile of the community", async () => {
     const { a, b, ana, caio, other } = await tagged()
     const reply = await api.put(tagPath("turma-1"), { name: "turma-um" }, as(a.owner, a.community))
-    expect(expectOk(reply, 200, Messages.tagRenamed.pt)).toEqual({ profilesChanged: 2 })
+    expect(expectOk(reply, 200, communityMessages.tagRenamed.pt)).toEqual({ profilesChanged: 2 })
     const tags = await profileTags(a)
     expect(tags[ana.profileId]).toEqual(["turma-um", "vip"])
     expect(tags[caio.profileId]).toEqual(["turma-um"])
@@ -181,7 +181,7 @@ describe("PUT /api/profiles/tags/{tag}", () => {
     expect(expectOk(await api.put(tagPath("vip"), { name: "vip" }, auth))).toEqual({ profilesChanged: 0 })
     expect(expectOk(await api.put(tagPath("vip"), { name: " vip " }, auth))).toEqual({ profilesChanged: 0 })
     expect(await tagsOf(a)).toContainEqual({ tag: "vip", count: 2, color: "#abcdef" })
-    expectError(await api.put(tagPath("nenhuma"), { name: "nenhuma" }, auth), 404, Messages.tagNotFound.pt)
+    expectError(await api.put(tagPath("nenhuma"), { name: "nenhuma" }, auth), 404, communityMessages.tagNotFound.pt)
   })
 
   it("counts live profiles only: a tag left only on removed members is not found", async () => {
@@ -189,9 +189,13 @@ describe("PUT /api/profiles/tags/{tag}", () => {
     const auth = as(a.owner, a.community)
     expectOk(await api.del(`/api/profiles/${bia.profileId}`, auth))
     expect(expectOk(await api.put(tagPath("vip"), { name: "estrela" }, auth))).toEqual({ profilesChanged: 1 })
-    expectError(await api.put(tagPath("turma-2"), { name: "x" }, auth), 404, Messages.tagNotFound.pt)
-    expectError(await api.del(tagPath("turma-2"), auth), 404, Messages.tagNotFound.pt)
-    expectError(await api.put(`${tagPath("turma-2")}/color`, { color: "#ffffff" }, auth), 404, Messages.tagNotFound.pt)
+    expectError(await api.put(tagPath("turma-2"), { name: "x" }, auth), 404, communityMessages.tagNotFound.pt)
+    expectError(await api.del(tagPath("turma-2"), auth), 404, communityMessages.tagNotFound.pt)
+    expectError(
+      await api.put(`${tagPath("turma-2")}/color`, { color: "#ffffff" }, auth),
+      404,
+      communityMessages.tagNotFound.pt
+    )
   })
 
   it("handles a tag with spaces and accents in the path", async () => {
@@ -209,10 +213,14 @@ describe("PUT /api/profiles/tags/{tag}", () => {
     expectError(
       await api.put(tagPath("inexistente"), { name: "x" }, as(a.owner, a.community)),
       404,
-      Messages.tagNotFound.pt
+      communityMessages.tagNotFound.pt
     )
     const c = await newCommunity(api)
-    expectError(await api.put(tagPath("vip"), { name: "x" }, as(c.owner, c.community)), 404, Messages.tagNotFound.pt)
+    expectError(
+      await api.put(tagPath("vip"), { name: "x" }, as(c.owner, c.community)),
+      404,
+      communityMessages.tagNotFound.pt
+    )
     expect((await tagsOf(b)).map((t: { tag: string }) => t.tag)).toEqual(["turma-1", "vip"])
   })
 
@@ -236,7 +244,7 @@ describe("DELETE /api/profiles/tags/{tag}", () => {
     expectOk(await api.put(`${tagPath("vip")}/color`, { color: "#0000ff" }, as(b.owner, b.community)))
 
     const reply = await api.del(tagPath("vip"), as(a.owner, a.community))
-    expect(expectOk(reply, 200, Messages.tagRemoved.pt)).toEqual({ profilesChanged: 2 })
+    expect(expectOk(reply, 200, communityMessages.tagRemoved.pt)).toEqual({ profilesChanged: 2 })
     const tags = await profileTags(a)
     expect(tags[ana.profileId]).toEqual(["turma-1"])
     expect(tags[bia.profileId]).toEqual(["turma-2"])
@@ -245,7 +253,7 @@ describe("DELETE /api/profiles/tags/{tag}", () => {
     expect((await profileTags(b))[other.profileId]).toEqual(["turma-1", "vip"])
     expect(await tagsOf(b)).toContainEqual({ tag: "vip", count: 1, color: "#0000ff" })
 
-    expectError(await api.del(tagPath("vip"), as(a.owner, a.community)), 404, Messages.tagNotFound.pt)
+    expectError(await api.del(tagPath("vip"), as(a.owner, a.community)), 404, communityMessages.tagNotFound.pt)
   })
 
   it("forgets the color, so a tag given again starts without one", async () => {
@@ -271,7 +279,7 @@ describe("PUT /api/profiles/tags/{tag}/color", () => {
   it("sets the color of a tag of this community, in lower case", async () => {
     const { a, b } = await tagged()
     const reply = await api.put(`${tagPath("vip")}/color`, { color: "#AbCdEf" }, as(a.owner, a.community))
-    expect(expectOk(reply, 200, Messages.tagColorSet.pt)).toEqual({ tag: "vip", color: "#abcdef" })
+    expect(expectOk(reply, 200, communityMessages.tagColorSet.pt)).toEqual({ tag: "vip", color: "#abcdef" })
     expect(await tagsOf(a)).toContainEqual({ tag: "vip", count: 2, color: "#abcdef" })
     expect(await tagsOf(b)).toContainEqual({ tag: "vip", count: 1, color: null })
 
@@ -288,12 +296,16 @@ describe("PUT /api/profiles/tags/{tag}/color", () => {
     }
     expectInvalid(await api.put(`${tagPath("vip")}/color`, { color: 0xffffff }, auth), "color")
     expectInvalid(await api.put(`${tagPath("vip")}/color`, {}, auth), "color")
-    expectError(await api.put(`${tagPath("nenhuma")}/color`, { color: "#ffffff" }, auth), 404, Messages.tagNotFound.pt)
+    expectError(
+      await api.put(`${tagPath("nenhuma")}/color`, { color: "#ffffff" }, auth),
+      404,
+      communityMessages.tagNotFound.pt
+    )
     const c = await newCommunity(api)
     expectError(
       await api.put(`${tagPath("vip")}/color`, { color: "#ffffff" }, as(c.owner, c.community)),
       404,
-      Messages.tagNotFound.pt
+      communityMessages.tagNotFound.pt
     )
     expect((await tagsOf(a)).every((t: { color: string | null }) => t.color === null)).toBe(true)
   })

@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest"
+import { communityMessages } from "../src/communities/messages"
 import { Messages } from "../src/domain/Messages"
+import { identityMessages } from "../src/identity/messages"
 import { as, newCommunity, NOT_MEMBER } from "./support/community"
 import {
   expectCreated,
@@ -28,7 +30,7 @@ describe("POST /api/profiles/create", () => {
     const { owner, community } = await newCommunity(api)
     const person = await registerUnverified(api, "Rita Registrada")
     const reply = await api.post("/api/profiles/create", { email: person.email }, as(owner, community))
-    const data = expectCreated(reply, Messages.profileCreated.pt)
+    const data = expectCreated(reply, communityMessages.profileCreated.pt)
     expect(data).toMatchObject({
       communityId: community.id,
       accountId: person.id,
@@ -110,11 +112,11 @@ describe("POST /api/profiles/create", () => {
     const { owner, community, addMember } = await newCommunity(api)
     const member = await addMember("member")
     const again = await api.post("/api/profiles/create", { email: member.email, role: "admin" }, as(owner, community))
-    expectError(again, 409, Messages.alreadyMember.pt)
+    expectError(again, 409, communityMessages.alreadyMember.pt)
     expectError(
       await api.post("/api/profiles/create", { email: owner.email }, as(owner, community)),
       409,
-      Messages.alreadyMember.pt
+      communityMessages.alreadyMember.pt
     )
     const list = expectOk(await api.get(`/api/profiles/list?role=member`, as(owner, community)))
     expect(list).toEqual([expect.objectContaining({ id: member.profileId, role: "member" })])
@@ -131,7 +133,9 @@ describe("POST /api/profiles/create", () => {
       expect(replies.map((r) => r.status).sort()).toEqual([201, 409, 409])
       for (const reply of replies) {
         if (reply.status === 409) {
-          expect([Messages.alreadyMember.pt, Messages.alreadyInvited.pt]).toContain(reply.body.message)
+          expect([communityMessages.alreadyMember.pt, communityMessages.alreadyInvited.pt]).toContain(
+            reply.body.message
+          )
         }
       }
       const invited = replies.find((r) => r.status === 201)!.body.data
@@ -189,17 +193,17 @@ describe("POST /api/profiles/create", () => {
     expectError(
       await api.post("/api/profiles/create", { email: p1.email, role: "owner" }, as(admin, community)),
       403,
-      Messages.onlyOwnerManagesOwners.pt
+      communityMessages.onlyOwnerManagesOwners.pt
     )
     expectError(
       await api.post("/api/profiles/create", { email: p1.email, role: "admin" }, as(admin, community)),
       403,
-      Messages.adminsManageLowerRoles.pt
+      communityMessages.adminsManageLowerRoles.pt
     )
     expectError(
       await api.post("/api/profiles/invite", { email: p1.email, role: "admin" }, as(admin, community)),
       403,
-      Messages.adminsManageLowerRoles.pt
+      communityMessages.adminsManageLowerRoles.pt
     )
     expect(expectOk(await api.get("/api/communities/my", { token: p1.token }))).toEqual([])
 
@@ -308,7 +312,7 @@ describe("POST /api/profiles/invite", () => {
     const person = await registerUnverified(api, "Ivo Convidado")
     const data = expectCreated(
       await api.post("/api/profiles/invite", { email: person.email, role: "moderator" }, as(owner, community)),
-      Messages.profileInvited.pt
+      communityMessages.profileInvited.pt
     )
     expect(data).toMatchObject({
       accountId: person.id,
@@ -345,7 +349,7 @@ describe("POST /api/profiles/invite", () => {
     expectError(
       await api.post("/api/profiles/invite", { email: member.email }, as(owner, community)),
       409,
-      Messages.alreadyMember.pt
+      communityMessages.alreadyMember.pt
     )
     // only the invitation that made them a member (after the sign-up's confirmation)
     expect((await outboxFor(roda, member.email)).map((m) => m.kind)).toEqual(["verify-email", "invitation"])
@@ -381,7 +385,7 @@ describe("GET /api/profiles/my", () => {
     expectOk(await api.post(`/api/profiles/${inC.id}/decline`, undefined, as(person, c.community)))
 
     const reply = await api.get("/api/profiles/my", { token: person.token })
-    const mine = expectOk(reply, 200, Messages.profiles.pt)
+    const mine = expectOk(reply, 200, communityMessages.profiles.pt)
     expect(mine).toHaveLength(2)
     const byCommunity = Object.fromEntries(mine.map((p: any) => [p.communityId, p]))
     expect(byCommunity[a.community.id]).toMatchObject({
@@ -432,7 +436,7 @@ describe("GET /api/profiles/autocomplete", () => {
       expectOk(
         await api.get(`/api/profiles/autocomplete?q=${encodeURIComponent(q)}`, as(user, a.community)),
         200,
-        Messages.profiles.pt
+        communityMessages.profiles.pt
       )
     const search = searchAs(a.owner)
     expect(await searchAs(ana)(`zeca.${tag}`)).toEqual([])
@@ -494,7 +498,7 @@ describe("GET /api/profiles/list", () => {
     expectOk(await api.put(`/api/profiles/${mods[1]!.profileId}/tags`, { tags: ["vip"] }, auth))
 
     const all = await api.get("/api/profiles/list", auth)
-    expect(expectOk(all, 200, Messages.profiles.pt)).toHaveLength(6)
+    expect(expectOk(all, 200, communityMessages.profiles.pt)).toHaveLength(6)
     expect(all.body.pagination).toEqual({ limit: 20, nextCursor: null })
 
     expect(idsOf(expectOk(await api.get("/api/profiles/list?role=moderator", auth))).sort()).toEqual(
@@ -563,7 +567,7 @@ describe("PUT /api/profiles/{id}", () => {
       avatarUrl: "https://cdn.example.com/a.png",
       phone: "+55 11 91234-5678"
     }, as(member, community))
-    const data = expectOk(reply, 200, Messages.profileUpdated.pt)
+    const data = expectOk(reply, 200, communityMessages.profileUpdated.pt)
     expect(data).toMatchObject({
       id: member.profileId,
       fullName: "Novo Nome",
@@ -622,7 +626,7 @@ describe("PUT /api/profiles/{id}", () => {
     expectError(
       await api.put(`/api/profiles/${inB.profileId}`, { bio: "x" }, as(a.owner, a.community)),
       404,
-      Messages.profileNotFound.pt
+      communityMessages.profileNotFound.pt
     )
     expectError(await api.put(`/api/profiles/${unknownId()}`, { bio: "x" }, as(a.owner, a.community)), 404)
     expectInvalid(await api.put("/api/profiles/42", { bio: "x" }, as(a.owner, a.community)), "id", "params")
@@ -643,7 +647,7 @@ describe("PUT /api/profiles/{id}/phone", () => {
     const set = expectOk(
       await api.put(path, { phone: " +55 (11) 3456-7890 " }, as(member, community)),
       200,
-      Messages.profileUpdated.pt
+      communityMessages.profileUpdated.pt
     )
     expect(set.phone).toBe("+55 (11) 3456-7890")
     expect(expectOk(await api.put(path, { phone: null }, as(member, community))).phone).toBeNull()
@@ -701,7 +705,7 @@ describe("PUT /api/profiles/{id}/email", () => {
         email: email.toUpperCase()
       }, as(member, community)),
       202,
-      Messages.emailChangePending.pt
+      communityMessages.emailChangePending.pt
     )
     expect(data).toMatchObject({ email: member.email, pendingEmail: email })
     expectOk(await api.post("/api/auth/confirm-email", await confirmation(email)))
@@ -721,7 +725,7 @@ describe("PUT /api/profiles/{id}/email", () => {
           as(actor, community)
         ),
         403,
-        Messages.emailOnlyByHolder.pt
+        communityMessages.emailOnlyByHolder.pt
       )
     }
     expectOk(await api.post("/api/auth/login", { email: member.email, password: PASSWORD }))
@@ -739,7 +743,7 @@ describe("PUT /api/profiles/{id}/email", () => {
           as(member, community)
         ),
         409,
-        Messages.emailTaken.pt
+        identityMessages.emailTaken.pt
       )
     }
     const same = expectOk(
@@ -766,7 +770,7 @@ describe("PUT /api/profiles/{id}/email", () => {
         as(member, a.community)
       ),
       403,
-      Messages.emailOnlyByHolder.pt
+      communityMessages.emailOnlyByHolder.pt
     )
     expectError(
       await api.put(
@@ -775,7 +779,7 @@ describe("PUT /api/profiles/{id}/email", () => {
         as(a.owner, a.community)
       ),
       404,
-      Messages.profileNotFound.pt
+      communityMessages.profileNotFound.pt
     )
     expectInvalid(
       await api.put(
@@ -799,7 +803,7 @@ describe("DELETE /api/profiles/{id}", () => {
     const { owner, community, addMember } = await newCommunity(api)
     const member = await addMember("member")
     const removed = await api.del(`/api/profiles/${member.profileId}`, as(owner, community))
-    expect(expectOk(removed, 200, Messages.profileRemoved.pt)).toBeNull()
+    expect(expectOk(removed, 200, communityMessages.profileRemoved.pt)).toBeNull()
 
     expectError(await api.get("/api/profiles/list", as(member, community)), 403, NOT_MEMBER)
     expectError(await api.get(`/api/communities/${community.id}/members`, as(member, community)), 403, NOT_MEMBER)
@@ -809,7 +813,7 @@ describe("DELETE /api/profiles/{id}", () => {
     expectError(
       await api.del(`/api/profiles/${member.profileId}`, as(owner, community)),
       404,
-      Messages.profileNotFound.pt
+      communityMessages.profileNotFound.pt
     )
     expectError(await api.put(`/api/profiles/${member.profileId}`, { bio: "x" }, as(owner, community)), 404)
   })
@@ -833,12 +837,12 @@ describe("DELETE /api/profiles/{id}", () => {
     expectError(
       await api.del(`/api/profiles/${otherAdmin.profileId}`, as(admin, community)),
       403,
-      Messages.adminsManageLowerRoles.pt
+      communityMessages.adminsManageLowerRoles.pt
     )
     expectError(
       await api.del(`/api/profiles/${owner.profileId}`, as(admin, community)),
       403,
-      Messages.onlyOwnerManagesOwners.pt
+      communityMessages.onlyOwnerManagesOwners.pt
     )
     expectOk(await api.del(`/api/profiles/${otherAdmin.profileId}`, as(owner, community)))
   })
@@ -859,7 +863,11 @@ describe("DELETE /api/profiles/{id}", () => {
 
   it("keeps the last owner: the only owner cannot leave, one of two can", async () => {
     const { owner, community } = await newCommunity(api)
-    expectError(await api.del(`/api/profiles/${owner.profileId}`, as(owner, community)), 409, Messages.lastOwner.pt)
+    expectError(
+      await api.del(`/api/profiles/${owner.profileId}`, as(owner, community)),
+      409,
+      communityMessages.lastOwner.pt
+    )
     expectOk(await api.get("/api/profiles/list", as(owner, community)))
 
     const second = await register(api)
@@ -867,10 +875,18 @@ describe("DELETE /api/profiles/{id}", () => {
       await api.post("/api/profiles/create", { email: second.email, role: "owner" }, as(owner, community))
     )
     // an invited owner is no owner yet
-    expectError(await api.del(`/api/profiles/${owner.profileId}`, as(owner, community)), 409, Messages.lastOwner.pt)
+    expectError(
+      await api.del(`/api/profiles/${owner.profileId}`, as(owner, community)),
+      409,
+      communityMessages.lastOwner.pt
+    )
     expectOk(await api.post(`/api/profiles/${secondProfile.id}/accept`, undefined, as(second, community)))
     expectOk(await api.del(`/api/profiles/${owner.profileId}`, as(owner, community)))
-    expectError(await api.del(`/api/profiles/${secondProfile.id}`, as(second, community)), 409, Messages.lastOwner.pt)
+    expectError(
+      await api.del(`/api/profiles/${secondProfile.id}`, as(second, community)),
+      409,
+      communityMessages.lastOwner.pt
+    )
     expect(idsOf(expectOk(await api.get("/api/profiles/list?role=owner", as(second, community))))).toEqual([
       secondProfile.id
     ])
@@ -883,7 +899,7 @@ describe("DELETE /api/profiles/{id}", () => {
     expectError(
       await api.del(`/api/profiles/${inB.profileId}`, as(a.owner, a.community)),
       404,
-      Messages.profileNotFound.pt
+      communityMessages.profileNotFound.pt
     )
     expectOk(await api.get("/api/profiles/list", as(inB, b.community)))
     expectInvalid(await api.del("/api/profiles/not-an-id", as(a.owner, a.community)), "id", "params")

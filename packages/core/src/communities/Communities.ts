@@ -13,6 +13,7 @@ import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
+import { communityMessages as M } from "./messages"
 import { Profiles } from "./Profiles"
 import { ProfilesRepo } from "./ProfilesRepo"
 import { CommunitiesRepo } from "./Repo"
@@ -23,7 +24,7 @@ const conflictOnAddress = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
   Effect.catchAll(effect, (error) => {
     const constraint = uniqueViolation(error)
     if (constraint === undefined) return Effect.die(error)
-    return Effect.fail(conflict(constraint.includes("domain") ? Messages.domainTaken : Messages.slugTaken))
+    return Effect.fail(conflict(constraint.includes("domain") ? M.domainTaken : Messages.slugTaken))
   })
 
 /** Communities: creation, identity (name, slug, domain), settings and notification settings. */

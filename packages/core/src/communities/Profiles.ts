@@ -16,6 +16,7 @@ import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
+import { communityMessages as M } from "./messages"
 import { ProfilesRepo } from "./ProfilesRepo"
 import { CommunitiesRepo, type ProfileRow, type ProfileStatus } from "./Repo"
 import { profileView } from "./view"
@@ -35,8 +36,8 @@ export interface NewProfileInput {
  * moderator, member and finance.
  */
 const checkRoleAuthority = (member: Member, roles: ReadonlyArray<Role>) => {
-  if (roles.includes("owner") && member.role !== "owner") return Effect.fail(forbidden(Messages.onlyOwnerManagesOwners))
-  if (member.role === "admin" && roles.includes("admin")) return Effect.fail(forbidden(Messages.adminsManageLowerRoles))
+  if (roles.includes("owner") && member.role !== "owner") return Effect.fail(forbidden(M.onlyOwnerManagesOwners))
+  if (member.role === "admin" && roles.includes("admin")) return Effect.fail(forbidden(M.adminsManageLowerRoles))
   return Effect.void
 }
 
@@ -54,7 +55,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     const transaction = transactional(sql)
 
     const find = (member: Member, id: string) =>
-      orNotFound(Messages.profileNotFound)(repo.find(member.communityId, id.toLowerCase()))
+      orNotFound(M.profileNotFound)(repo.find(member.communityId, id.toLowerCase()))
 
     /** Personal fields for staff and for the holder's own profile. */
     const seesAll = (member: Member, row: ProfileRow) => isStaff(member.role) || row.id === member.profileId
@@ -76,7 +77,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
             target.role === "owner"
               ? requireRole(member, ["owner"])
               : target.role === "admin" && member.role === "admin"
-              ? Effect.fail(forbidden(Messages.adminsManageLowerRoles))
+              ? Effect.fail(forbidden(M.adminsManageLowerRoles))
               : Effect.void as Effect.Effect<void, Coded<Forbidden, "role_required" | "admins_manage_lower_roles">>
           )
         )
@@ -86,7 +87,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       Effect.gen(function*() {
         if (target.role !== "owner") return
         const owners = yield* repo.lockOwners(member.communityId)
-        if (owners.filter((id) => id !== target.id).length === 0) yield* Effect.fail(conflict(Messages.lastOwner))
+        if (owners.filter((id) => id !== target.id).length === 0) yield* Effect.fail(conflict(M.lastOwner))
       })
 
     /**
@@ -133,7 +134,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
               return { profileId, link: undefined, accountCreated: false, status: current.value.status }
             }
             return yield* Effect.fail(
-              conflict(current.value.status === "invited" ? Messages.alreadyInvited : Messages.alreadyMember)
+              conflict(current.value.status === "invited" ? M.alreadyInvited : M.alreadyMember)
             )
           }
           yield* repo.reactivate(profileId, input.role, fullName, status)
@@ -142,7 +143,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
           // Nothing to lock when two requests add the same account at once: the unique key decides.
           yield* repo.insert({ id: profileId, communityId, accountId, role: input.role, fullName, status }).pipe(
             Effect.catchAll((error) =>
-              uniqueViolation(error) !== undefined ? Effect.fail(conflict(Messages.alreadyMember)) : Effect.die(error)
+              uniqueViolation(error) !== undefined ? Effect.fail(conflict(M.alreadyMember)) : Effect.die(error)
             )
           )
         }
@@ -274,7 +275,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     ) {
       const target = yield* find(member, id)
       if (target.id !== member.profileId || target.accountId !== member.account.id) {
-        return yield* Effect.fail(forbidden(Messages.emailOnlyByHolder))
+        return yield* Effect.fail(forbidden(M.emailOnlyByHolder))
       }
       const { pendingEmail } = yield* identity.requestEmailChange(member.account.id, input, yield* clientAddress)
       return { ...(yield* view(member, target.id)), pendingEmail }
@@ -286,7 +287,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       yield* repo.accept(communityId, profileId, account.id)
       const row = yield* repo.ownProfile(communityId, profileId, account.id)
       if (Option.isNone(row) || row.value.status !== "active") {
-        return yield* Effect.fail(notFound(Messages.invitationNotFound))
+        return yield* Effect.fail(notFound(M.invitationNotFound))
       }
       return profileView(row.value, true)
     })
@@ -294,7 +295,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     const decline = traced("Profiles.decline")(function*(account: Account, communityId: CommunityId, id: string) {
       const at = new Date(yield* Clock.currentTimeMillis)
       if (!(yield* repo.decline(communityId, id.toLowerCase(), account.id, at))) {
-        return yield* Effect.fail(notFound(Messages.invitationNotFound))
+        return yield* Effect.fail(notFound(M.invitationNotFound))
       }
     })
 
@@ -308,7 +309,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     const changeRole = traced("Profiles.changeRole")(function*(member: Member, id: string, role: Role) {
       yield* requireRole(member, managerRoles)
       const target = yield* find(member, id)
-      if (target.id === member.profileId) return yield* Effect.fail(forbidden(Messages.ownRoleChange))
+      if (target.id === member.profileId) return yield* Effect.fail(forbidden(M.ownRoleChange))
       yield* checkRoleAuthority(member, [role, target.role])
       if (role !== target.role) {
         yield* transaction(Effect.gen(function*() {
@@ -338,7 +339,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       yield* requireRole(member, staffRoles)
       if (from === to) {
         // Nothing to move; renaming onto itself must not drop the tag or its color.
-        if (!(yield* repo.tagInUse(member.communityId, from))) return yield* Effect.fail(notFound(Messages.tagNotFound))
+        if (!(yield* repo.tagInUse(member.communityId, from))) return yield* Effect.fail(notFound(M.tagNotFound))
         return { profilesChanged: 0 }
       }
       const changed = yield* transaction(Effect.gen(function*() {
@@ -346,7 +347,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
         if (count > 0) yield* repo.moveTagColor(member.communityId, from, to)
         return count
       }))
-      if (changed === 0) return yield* Effect.fail(notFound(Messages.tagNotFound))
+      if (changed === 0) return yield* Effect.fail(notFound(M.tagNotFound))
       return { profilesChanged: changed }
     })
 
@@ -357,13 +358,13 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
         yield* repo.deleteTagColor(member.communityId, tag)
         return count
       }))
-      if (changed === 0) return yield* Effect.fail(notFound(Messages.tagNotFound))
+      if (changed === 0) return yield* Effect.fail(notFound(M.tagNotFound))
       return { profilesChanged: changed }
     })
 
     const setTagColor = traced("Profiles.setTagColor")(function*(member: Member, tag: string, color: string) {
       yield* requireRole(member, staffRoles)
-      if (!(yield* repo.tagInUse(member.communityId, tag))) return yield* Effect.fail(notFound(Messages.tagNotFound))
+      if (!(yield* repo.tagInUse(member.communityId, tag))) return yield* Effect.fail(notFound(M.tagNotFound))
       yield* repo.setTagColor(member.communityId, tag, color.toLowerCase())
       return { tag, color: color.toLowerCase() }
     })

@@ -2,11 +2,11 @@ import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../domain/Caller"
 import { Ok } from "../domain/Envelope"
-import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/engine/apiGroup"
 import { rateLimited } from "../http/rateLimited"
 import { ok, page } from "../http/Reply"
 import { communityIdHeader } from "../http/Security"
+import { communityMessages as M } from "./messages"
 import { Profiles } from "./Profiles"
 import { Profile } from "./ProfilesApi"
 
@@ -22,13 +22,13 @@ export const ProfilesHttp = apiGroup(RodaApi, "profiles", (handlers) =>
       .handle("invite", ({ payload }) =>
         asMember((m) =>
           profiles.add(m, payload, true)
-        ).pipe(Effect.flatMap((data) => ok(Messages.profileInvited, data)), added))
+        ).pipe(Effect.flatMap((data) => ok(M.profileInvited, data)), added))
       .handle("create", ({ payload }) =>
         asMember((m) =>
           profiles.add(m, payload, false)
         ).pipe(
           Effect.flatMap((data) =>
-            ok(Messages.profileCreated, data)
+            ok(M.profileCreated, data)
           ),
           added
         ))
@@ -36,68 +36,66 @@ export const ProfilesHttp = apiGroup(RodaApi, "profiles", (handlers) =>
         asMember((m) =>
           profiles.autocomplete(m, urlParams.q, urlParams.limit)
         ).pipe(
-          Effect.flatMap((data) => ok(Messages.profiles, data))
+          Effect.flatMap((data) => ok(M.profiles, data))
         ))
       .handle("list", ({ urlParams }) =>
         asMember((m) =>
           profiles.list(m, urlParams)
-        ).pipe(Effect.flatMap((result) => page(Messages.profiles, result))))
+        ).pipe(Effect.flatMap((result) => page(M.profiles, result))))
       .handle("my", () =>
         Effect.flatMap(CurrentAccount, profiles.my).pipe(Effect.flatMap((data) =>
-          ok(Messages.profiles, data)
+          ok(M.profiles, data)
         )))
       .handle("tags", () =>
-        asMember(profiles.tags).pipe(Effect.flatMap((data) => ok(Messages.tags, data))))
+        asMember(profiles.tags).pipe(Effect.flatMap((data) => ok(M.tags, data))))
       .handle("renameTag", ({ path, payload }) =>
         asMember((m) => profiles.renameTag(m, path.tag, payload.name)).pipe(
-          Effect.flatMap((data) => ok(Messages.tagRenamed, data))
+          Effect.flatMap((data) => ok(M.tagRenamed, data))
         ))
       .handle("removeTag", ({ path }) =>
         asMember((m) =>
           profiles.removeTag(m, path.tag)
-        ).pipe(Effect.flatMap((data) => ok(Messages.tagRemoved, data))))
+        ).pipe(Effect.flatMap((data) => ok(M.tagRemoved, data))))
       .handle("tagColor", ({ path, payload }) =>
         asMember((m) =>
           profiles.setTagColor(m, path.tag, payload.color)
         ).pipe(
-          Effect.flatMap((data) => ok(Messages.tagColorSet, data))
+          Effect.flatMap((data) => ok(M.tagColorSet, data))
         ))
       .handle("email", ({ path, payload }) =>
         asMember((m) => profiles.changeEmail(m, path.id, payload)).pipe(
-          Effect.flatMap((data) =>
-            ok(data.pendingEmail === null ? Messages.profileUpdated : Messages.emailChangePending, data)
-          )
+          Effect.flatMap((data) => ok(data.pendingEmail === null ? M.profileUpdated : M.emailChangePending, data))
         ))
       .handle("accept", ({ path }) =>
         Effect.gen(function*() {
           const account = yield* CurrentAccount
           const data = yield* profiles.accept(account, yield* communityIdHeader, path.id)
-          return yield* ok(Messages.invitationAccepted, data)
+          return yield* ok(M.invitationAccepted, data)
         }))
       .handle("decline", ({ path }) =>
         Effect.gen(function*() {
           const account = yield* CurrentAccount
           yield* profiles.decline(account, yield* communityIdHeader, path.id)
-          return yield* ok(Messages.invitationDeclined, null)
+          return yield* ok(M.invitationDeclined, null)
         }))
       .handle("phone", ({ path, payload }) =>
         asMember((m) => profiles.update(m, path.id, { phone: payload.phone })).pipe(
-          Effect.flatMap((data) => ok(Messages.profileUpdated, data))
+          Effect.flatMap((data) => ok(M.profileUpdated, data))
         ))
       .handle("setTags", ({ path, payload }) =>
         asMember((m) => profiles.setTags(m, path.id, payload.tags)).pipe(
-          Effect.flatMap((data) => ok(Messages.profileUpdated, data))
+          Effect.flatMap((data) => ok(M.profileUpdated, data))
         ))
       .handle("update", ({ path, payload }) =>
         asMember((m) => profiles.update(m, path.id, payload)).pipe(
-          Effect.flatMap((data) => ok(Messages.profileUpdated, data))
+          Effect.flatMap((data) => ok(M.profileUpdated, data))
         ))
       .handle("remove", ({ path }) =>
-        asMember((m) =>
-          profiles.remove(m, path.id)
-        ).pipe(Effect.zipRight(ok(Messages.profileRemoved, null))))
+        asMember((m) => profiles.remove(m, path.id)).pipe(Effect.zipRight(ok(M.profileRemoved, null))))
       .handle("role", ({ path, payload }) =>
-        asMember((m) => profiles.changeRole(m, path.id, payload.role)).pipe(
-          Effect.flatMap((data) => ok(Messages.profileUpdated, data))
+        asMember((m) =>
+          profiles.changeRole(m, path.id, payload.role)
+        ).pipe(
+          Effect.flatMap((data) => ok(M.profileUpdated, data))
         ))
   }))

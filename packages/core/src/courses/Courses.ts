@@ -16,6 +16,7 @@ import { insertWithFreeSlug as insertFreeSlug, slugTaken } from "../sql/freeSlug
 import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember, viewerOfVisitor } from "../structure/Access"
 import { LearningRepo } from "./LearningRepo"
+import { courseMessages as M } from "./messages"
 import { outline } from "./outline"
 import { type Detail, OutlineRepo } from "./OutlineRepo"
 import { checkMove, type CourseLevel, type CourseStatus, isMove } from "./Policy"
@@ -77,7 +78,7 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
       in: "body",
       required: Messages.spaceIdRequired,
       unknown: Messages.spaceNotFound,
-      otherModule: Messages.notACoursesSpace
+      otherModule: M.notACoursesSpace
     })
 
     const insertWithFreeSlug = (row: Parameters<typeof repo.insert>[0], generated: boolean) =>

@@ -10,6 +10,7 @@ import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { CurriculumRepo, type LessonFields, type LessonRow } from "./CurriculumRepo"
+import { courseMessages as M } from "./messages"
 import { aliased, checkContent, type LessonType } from "./Policy"
 import { CoursesRepo } from "./Repo"
 import { lessonView, moduleView } from "./view"
@@ -83,9 +84,9 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
         (found) => found ? Effect.void : Effect.fail(notFound(Messages.courseNotFound))
       )
     const findModule = (member: Member, id: string) =>
-      orNotFound(Messages.moduleNotFound)(repo.findModule(member.communityId, id.toLowerCase()))
+      orNotFound(M.moduleNotFound)(repo.findModule(member.communityId, id.toLowerCase()))
     const findLesson = (member: Member, id: string) =>
-      orNotFound(Messages.lessonNotFound)(repo.findLesson(member.communityId, id.toLowerCase()))
+      orNotFound(M.lessonNotFound)(repo.findLesson(member.communityId, id.toLowerCase()))
     const moduleIdsOf = (member: Member, courseId: string) =>
       Effect.map(repo.modulesOf(member.communityId, courseId), (rows) => rows.map((row) => row.id))
 
@@ -189,7 +190,7 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
         if (moduleId === undefined || moduleId.toLowerCase() === lesson.moduleId) return lesson.moduleId
         const module = yield* findModule(member, moduleId)
         if (module.courseId !== lesson.courseId) {
-          return yield* Effect.fail(invalidField("moduleId", Messages.lessonOtherCourse))
+          return yield* Effect.fail(invalidField("moduleId", M.lessonOtherCourse))
         }
         return module.id
       })

@@ -13,6 +13,7 @@ import { Access, viewerOfMember } from "../structure/Access"
 import { COURSE_COMPLETED_JOB, type CourseCompleted } from "./CourseCompleted"
 import { CurriculumRepo } from "./CurriculumRepo"
 import { LearningRepo } from "./LearningRepo"
+import { courseMessages as M } from "./messages"
 import { release } from "./Policy"
 import { CoursesRepo } from "./Repo"
 import { completionView, enrollmentView, progressView } from "./view"
@@ -45,7 +46,7 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
       const id = courseId.trim().toLowerCase()
       // Share-locked: a move back to draft, or a removal, waits for this enrollment (or comes first).
       const course = yield* orNotFound(Messages.courseNotFound)(courses.findShared(member.communityId, id))
-      if (course.status !== "published") return yield* Effect.fail(conflict(Messages.courseNotPublished))
+      if (course.status !== "published") return yield* Effect.fail(conflict(M.courseNotPublished))
       yield* access.readContent(viewerOfMember(member), course.spaceId)
       const inserted = yield* repo.enroll({
         id: yield* ids.next,
@@ -68,21 +69,21 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
       input: ProgressInput
     ) {
       if (input.completed === undefined && input.percent === undefined && input.lastPositionSeconds === undefined) {
-        return yield* Effect.fail(badRequest(Messages.progressEmpty, [fieldError("body", Messages.progressEmpty)]))
+        return yield* Effect.fail(badRequest(M.progressEmpty, [fieldError("body", M.progressEmpty)]))
       }
       const course = yield* findCourse(member, courseId)
       const staff = isStaff(member.role)
-      const lesson = yield* orNotFound(Messages.lessonNotFound)(
+      const lesson = yield* orNotFound(M.lessonNotFound)(
         curriculum.findLesson(member.communityId, lessonId.toLowerCase())
       )
-      if (lesson.courseId !== course.id) return yield* Effect.fail(notFound(Messages.lessonNotFound))
+      if (lesson.courseId !== course.id) return yield* Effect.fail(notFound(M.lessonNotFound))
       yield* access.readContent(viewerOfMember(member), course.spaceId)
       const enrollment = yield* repo.lockEnrollment(member.communityId, course.id, member.actingProfileId)
-      if (Option.isNone(enrollment)) return yield* Effect.fail(conflict(Messages.enrollmentRequired))
+      if (Option.isNone(enrollment)) return yield* Effect.fail(conflict(M.enrollmentRequired))
       const now = yield* Clock.currentTimeMillis
       const drip = release(lesson.releaseAfterDays, enrollment.value.enrolledAt, now, staff)
       if (drip.locked) {
-        return yield* Effect.fail(conflict(Messages.lessonLocked(drip.availableAt?.toISOString() ?? "")))
+        return yield* Effect.fail(conflict(M.lessonLocked(drip.availableAt?.toISOString() ?? "")))
       }
       const percent = input.percent ?? (input.completed === true ? 100 : undefined)
       const row = yield* repo.record({

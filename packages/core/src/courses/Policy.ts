@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { conflict, fieldError, invalidField } from "../domain/AppError"
-import { Messages } from "../domain/Messages"
+import { courseMessages as M } from "./messages"
 
 export const courseLevels = ["beginner", "intermediate", "advanced"] as const
 export type CourseLevel = typeof courseLevels[number]
@@ -36,7 +36,7 @@ export const isMove = (from: CourseStatus, to: CourseStatus | undefined): to is 
 export const checkMove = (from: CourseStatus, to: CourseStatus, facts: CourseFacts) => {
   const allowed = allowedMoves(from, facts)
   if (allowed.includes(to)) return Effect.void
-  const text = Messages.courseStatusMove(from, to, allowed)
+  const text = M.courseStatusMove(from, to, allowed)
   return Effect.fail(conflict(text, [fieldError("status", text)]))
 }
 
@@ -64,7 +64,7 @@ const contentFields = ["body", "imageUrl", "videoUrl", "url"] as const
  */
 export const checkContent = (lesson: LessonContent) => {
   const blank = contentFields.find((field) => lesson[field]?.trim() === "")
-  return blank === undefined ? Effect.void : Effect.fail(invalidField(blank, Messages.lessonContentBlank(blank)))
+  return blank === undefined ? Effect.void : Effect.fail(invalidField(blank, M.lessonContentBlank(blank)))
 }
 
 /** Whether the content field of the lesson's type is set. */
@@ -76,7 +76,7 @@ export const hasContent = (lesson: LessonContent) => lesson[contentFieldOf[lesso
  */
 export const aliased = <A>(field: string, alias: string, value: A | undefined, aliasValue: A | undefined) =>
   value !== undefined && aliasValue !== undefined && value !== aliasValue
-    ? Effect.fail(invalidField(field, Messages.fieldAliasDisagrees(field, alias)))
+    ? Effect.fail(invalidField(field, M.fieldAliasDisagrees(field, alias)))
     : Effect.succeed(value !== undefined ? value : aliasValue)
 
 const DAY_MS = 24 * 60 * 60 * 1000

@@ -24,6 +24,7 @@ import {
   type NewEventInput,
   type ParticipantQuery
 } from "./eventFields"
+import { eventMessages as M } from "./messages"
 import { checkStreamMove, managesEvent, nextParticipation, type ParticipantStatus, type StreamStatus } from "./Policy"
 import { type EventFields, type EventRow, EventsRepo, type NewEventRow } from "./Repo"
 import { eventView, participantView } from "./view"
@@ -43,16 +44,16 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const find = (communityId: CommunityId, id: string) =>
-      orNotFound(Messages.eventNotFound)(repo.find(communityId, id.trim().toLowerCase()))
+      orNotFound(M.eventNotFound)(repo.find(communityId, id.trim().toLowerCase()))
 
     const findByIdentifier = (communityId: CommunityId, identifier: string) =>
-      orNotFound(Messages.eventNotFound)(repo.findByIdentifier(communityId, identifier))
+      orNotFound(M.eventNotFound)(repo.findByIdentifier(communityId, identifier))
 
     /** The event for someone who manages it (staff or host); 404 before 403, like every other resource. */
     const managed = (member: Member, id: string) =>
       Effect.gen(function*() {
         const event = yield* find(member.communityId, id)
-        if (!managesEvent(member, event)) return yield* Effect.fail(forbidden(Messages.eventHostOrStaff))
+        if (!managesEvent(member, event)) return yield* Effect.fail(forbidden(M.eventHostOrStaff))
         return event
       })
 
@@ -63,7 +64,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       in: "body",
       required: Messages.spaceIdRequired,
       unknown: Messages.spaceNotFound,
-      otherModule: Messages.notAnEventsSpace
+      otherModule: M.notAnEventsSpace
     })
 
     const insertWithFreeSlug = (row: NewEventRow, generated: boolean) =>
@@ -126,7 +127,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       if (input.address !== undefined) Object.assign(changes, addressColumns(input.address))
       yield* transactional(sql)(Effect.gen(function*() {
         if (!(yield* repo.lock(member.communityId, eventId))) {
-          return yield* Effect.fail(notFound(Messages.eventNotFound))
+          return yield* Effect.fail(notFound(M.eventNotFound))
         }
         // Checked against the row as it is under the lock: two edits that each pass alone may not together.
         const event = yield* find(member.communityId, eventId)
@@ -135,7 +136,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
         if (input.capacity !== undefined) {
           const going = yield* repo.goingCount(member.communityId, event.id)
           if (input.capacity !== null && input.capacity < going) {
-            const message = Messages.eventCapacityBelowGoing(going)
+            const message = M.eventCapacityBelowGoing(going)
             return yield* Effect.fail(conflict(message, [fieldError("capacity", message)]))
           }
           yield* repo.promote(member.communityId, event.id, input.capacity === null ? null : input.capacity - going, at)
@@ -213,7 +214,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       const communityId = member.communityId
       const profileId = member.actingProfileId
       const promoted = yield* transactional(sql)(Effect.gen(function*() {
-        if (!(yield* repo.lock(communityId, found.id))) return yield* Effect.fail(notFound(Messages.eventNotFound))
+        if (!(yield* repo.lock(communityId, found.id))) return yield* Effect.fail(notFound(M.eventNotFound))
         const event = yield* find(communityId, found.id)
         const current = yield* repo.participation(communityId, event.id, profileId)
         const status = Option.getOrUndefined(current)?.status
@@ -234,7 +235,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
         return []
       }))
       const event = yield* find(communityId, found.id)
-      const row = yield* orNotFound(Messages.eventNotFound)(repo.participation(communityId, event.id, profileId))
+      const row = yield* orNotFound(M.eventNotFound)(repo.participation(communityId, event.id, profileId))
       return {
         eventId: event.id,
         profileId,
@@ -282,7 +283,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
         const event = yield* managed(member, id)
         yield* transactional(sql)(Effect.gen(function*() {
           if (!(yield* repo.lock(member.communityId, event.id))) {
-            return yield* Effect.fail(notFound(Messages.eventNotFound))
+            return yield* Effect.fail(notFound(M.eventNotFound))
           }
           const current = yield* find(member.communityId, event.id)
           yield* checkStreamMove(current.streamStatus, to)

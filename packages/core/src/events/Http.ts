@@ -2,17 +2,17 @@ import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
-import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/engine/apiGroup"
 import { ok, page, requestLanguage } from "../http/Reply"
 import { viewerOfVisitor } from "../structure/Access"
 import { Events } from "./Events"
+import { eventMessages as M } from "./messages"
 import { eventCategories } from "./Policy"
 
 const participationMessage = {
-  going: Messages.participationGoing,
-  waitlisted: Messages.participationWaitlisted,
-  cancelled: Messages.participationCancelled
+  going: M.participationGoing,
+  waitlisted: M.participationWaitlisted,
+  cancelled: M.participationCancelled
 } as const
 
 export const EventsHttp = apiGroup(RodaApi, "events", (handlers) =>
@@ -23,7 +23,7 @@ export const EventsHttp = apiGroup(RodaApi, "events", (handlers) =>
         requestLanguage.pipe(
           Effect.flatMap((language) =>
             ok(
-              Messages.eventCategories,
+              M.eventCategories,
               eventCategories.map((category) => ({ id: category.id, name: category.name[language] }))
             )
           )
@@ -31,27 +31,27 @@ export const EventsHttp = apiGroup(RodaApi, "events", (handlers) =>
       .handle("list", ({ urlParams }) =>
         CurrentVisitor.pipe(
           Effect.flatMap((visitor) => events.list(viewerOfVisitor(visitor), urlParams)),
-          Effect.flatMap((result) => page(Messages.events, result))
+          Effect.flatMap((result) => page(M.events, result))
         ))
       .handle("create", ({ payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => events.create(member, payload)),
-          Effect.flatMap((data) => ok(Messages.eventCreated, data))
+          Effect.flatMap((data) => ok(M.eventCreated, data))
         ))
       .handle("detail", ({ path }) =>
         CurrentVisitor.pipe(
           Effect.flatMap((visitor) => events.detail(viewerOfVisitor(visitor), path.id)),
-          Effect.flatMap((data) => ok(Messages.event, data))
+          Effect.flatMap((data) => ok(M.event, data))
         ))
       .handle("update", ({ path, payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => events.update(member, path.id, payload)),
-          Effect.flatMap((data) => ok(Messages.eventUpdated, data))
+          Effect.flatMap((data) => ok(M.eventUpdated, data))
         ))
       .handle("remove", ({ path }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => events.remove(member, path.id)),
-          Effect.zipRight(ok(Messages.eventDeleted, null))
+          Effect.zipRight(ok(M.eventDeleted, null))
         ))
       .handle("participate", ({ path }) =>
         CurrentMember.pipe(
@@ -62,18 +62,18 @@ export const EventsHttp = apiGroup(RodaApi, "events", (handlers) =>
         Effect.gen(function*() {
           const visitor = yield* CurrentVisitor
           const result = yield* events.participants(viewerOfVisitor(visitor), path.id, urlParams)
-          const body = yield* page(Messages.participants, result)
+          const body = yield* page(M.participants, result)
           return { ...body, counts: result.counts, visibility: result.visibility }
         }))
       .handle("startStream", ({ path }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => events.startStream(member, path.id)),
-          Effect.flatMap((data) => ok(Messages.streamStarted, data))
+          Effect.flatMap((data) => ok(M.streamStarted, data))
         ))
       .handle("stopStream", ({ path }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => events.stopStream(member, path.id)),
-          Effect.flatMap((data) => ok(Messages.streamStopped, data))
+          Effect.flatMap((data) => ok(M.streamStopped, data))
         ))
       .handle("calendar", ({ path }) =>
         CurrentVisitor.pipe(

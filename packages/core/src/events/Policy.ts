@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { conflict, fieldError } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
-import { Messages } from "../domain/Messages"
 import { isStaff } from "../domain/Role"
 import { type Text, text } from "../domain/Text"
+import { eventMessages as M } from "./messages"
 
 export const eventTypes = ["online", "in_person"] as const
 export type EventType = typeof eventTypes[number]
@@ -48,7 +48,7 @@ export const allowedStreamMoves = (from: StreamStatus): ReadonlyArray<StreamStat
 export const checkStreamMove = (from: StreamStatus, to: StreamStatus) => {
   const allowed = allowedStreamMoves(from)
   if (allowed.includes(to)) return Effect.void
-  const message = Messages.streamStatusMove(from, to, allowed)
+  const message = M.streamStatusMove(from, to, allowed)
   return Effect.fail(conflict(message, [fieldError("status", message)]))
 }
 

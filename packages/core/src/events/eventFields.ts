@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { badRequest, fieldError, invalidField } from "../domain/AppError"
-import { Messages } from "../domain/Messages"
 import type { PageQuery } from "../domain/Pagination"
+import { eventMessages as M } from "./messages"
 import { type EventType, isCategory, type ParticipantStatus, requiredAddressParts } from "./Policy"
 import type { EventFields } from "./Repo"
 
@@ -69,19 +69,19 @@ export const addressColumns = (address: AddressInput | null) => ({
 export const checkEvent = (event: EventFields, addressSent: boolean) =>
   Effect.gen(function*() {
     if (event.startTime.getTime() >= event.endTime.getTime()) {
-      return yield* Effect.fail(invalidField("endTime", Messages.eventTimesOrder))
+      return yield* Effect.fail(invalidField("endTime", M.eventTimesOrder))
     }
     if (event.categoryId !== null && !isCategory(event.categoryId)) {
-      return yield* Effect.fail(invalidField("categoryId", Messages.eventCategoryUnknown(event.categoryId)))
+      return yield* Effect.fail(invalidField("categoryId", M.eventCategoryUnknown(event.categoryId)))
     }
     if (event.type === "in_person") {
       const missing = requiredAddressParts.filter((part) => event[part] === null)
       if (missing.length === requiredAddressParts.length && !addressSent) {
-        return yield* Effect.fail(invalidField("address", Messages.eventAddressRequired))
+        return yield* Effect.fail(invalidField("address", M.eventAddressRequired))
       }
       if (missing.length > 0) {
-        const errors = missing.map((part) => fieldError(`address.${part}`, Messages.eventAddressPartRequired(part)))
-        return yield* Effect.fail(badRequest(Messages.eventAddressPartRequired(missing[0]!), errors))
+        const errors = missing.map((part) => fieldError(`address.${part}`, M.eventAddressPartRequired(part)))
+        return yield* Effect.fail(badRequest(M.eventAddressPartRequired(missing[0]!), errors))
       }
     }
   })

@@ -2,13 +2,13 @@ import { Clock, Effect, Schema } from "effect"
 import { notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { Uuid } from "../domain/Ids"
-import { Messages } from "../domain/Messages"
 import { CursorPart, DEFAULT_LIMIT, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
 import { traced } from "../platform/traced"
 import { SocialItems } from "../social/items"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
+import { feedMessages as M } from "./messages"
 import { FeedRepo } from "./Repo"
 import { type FeedItemType, feedItemTypes, type FeedScope } from "./sources"
 import { itemView } from "./view"
@@ -86,7 +86,7 @@ export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
     /** The item as the member may see it; 404 when it is of another community or unreadable. */
     const item = traced("Feed.item")(function*(member: Member, type: FeedItemType, id: string) {
       const found = yield* repo.find(yield* scopeOf(viewerOfMember(member)), type, id.toLowerCase())
-      if (found._tag === "None") return yield* Effect.fail(notFound(Messages.feedItemNotFound))
+      if (found._tag === "None") return yield* Effect.fail(notFound(M.feedItemNotFound))
       return found.value.id
     })
 

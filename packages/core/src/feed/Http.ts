@@ -13,6 +13,7 @@ import { Reactions } from "../social/Reactions"
 import { viewerOfVisitor } from "../structure/Access"
 import { FeedPage } from "./Api"
 import { Feed } from "./Feed"
+import { feedMessages as M } from "./messages"
 
 const feedPage = plainJson(FeedPage)
 
@@ -28,18 +29,18 @@ export const FeedHttp = apiGroup(RodaApi, "feed", (handlers) =>
       .handle("list", ({ urlParams }) =>
         CurrentVisitor.pipe(
           Effect.flatMap((visitor) => feed.list(viewerOfVisitor(visitor), urlParams)),
-          Effect.flatMap((result) => page(Messages.feed, result)),
+          Effect.flatMap((result) => page(M.feed, result)),
           feedPage
         ))
       .handle("stats", () =>
         CurrentVisitor.pipe(
           Effect.flatMap((visitor) => feed.stats(viewerOfVisitor(visitor))),
-          Effect.flatMap((data) => ok(Messages.feedStats, data))
+          Effect.flatMap((data) => ok(M.feedStats, data))
         ))
       .handle("recommendations", ({ urlParams }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => feed.recommendations(member, urlParams.limit)),
-          Effect.flatMap((data) => ok(Messages.feedRecommendations, data))
+          Effect.flatMap((data) => ok(M.feedRecommendations, data))
         ))
       .handle("react", ({ path, payload }) =>
         CurrentMember.pipe(
@@ -57,6 +58,6 @@ export const FeedHttp = apiGroup(RodaApi, "feed", (handlers) =>
       .handle("pin", ({ path, payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => feed.pin(member, path.type, path.id, payload.pinned)),
-          Effect.flatMap((data) => ok(data.pinned ? Messages.feedItemPinned : Messages.feedItemUnpinned, data))
+          Effect.flatMap((data) => ok(data.pinned ? M.feedItemPinned : M.feedItemUnpinned, data))
         ))
   }))

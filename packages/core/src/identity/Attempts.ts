@@ -1,7 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import { tooManyRequests } from "../domain/AppError"
-import { Messages } from "../domain/Messages"
 import type { RodaOptions } from "../platform/Options"
+import { identityMessages as M } from "./messages"
 import type { AccountsRepo } from "./Repo"
 
 export interface AttemptKey {
@@ -31,7 +31,7 @@ export const makeAttempts = (repo: AccountsRepo, options: Pick<RodaOptions, "log
           onNone: () => at.getTime() + 1000,
           onSome: (r) => r.windowStartedAt.getTime() + options.loginWindowSeconds * 1000
         })
-        return yield* Effect.fail(tooManyRequests(Messages.tooManyAttempts, (retryAt - at.getTime()) / 1000))
+        return yield* Effect.fail(tooManyRequests(M.tooManyAttempts, (retryAt - at.getTime()) / 1000))
       }
       return reserved
     })

@@ -7,6 +7,7 @@ import { Messages } from "../domain/Messages"
 import type { Mailer } from "../platform/Mailer"
 import { uniqueViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
+import { identityMessages as M } from "./messages"
 import {
   type AccountRow,
   type AccountsRepo,
@@ -46,7 +47,7 @@ export const makeEmailFlows = <LinkError, PasswordError>(
   const emailTakenOr = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
     Effect.catchAll(
       effect,
-      (error) => uniqueViolation(error) !== undefined ? Effect.fail(conflict(Messages.emailTaken)) : Effect.die(error)
+      (error) => uniqueViolation(error) !== undefined ? Effect.fail(conflict(M.emailTaken)) : Effect.die(error)
     )
 
   /**
@@ -66,7 +67,7 @@ export const makeEmailFlows = <LinkError, PasswordError>(
       const wanted = normalEmail(input.email)
       if (wanted === normalEmail(account.email)) return { pendingEmail: null }
       const owner = yield* repo.findByEmail(wanted)
-      if (Option.isSome(owner)) return yield* Effect.fail(conflict(Messages.emailTaken))
+      if (Option.isSome(owner)) return yield* Effect.fail(conflict(M.emailTaken))
       const { confirm, undo } = yield* transactional(sql)(
         Effect.gen(function*() {
           yield* repo.closeLinks(accountId, yield* now, ["email-change"])
@@ -133,17 +134,17 @@ export const makeEmailFlows = <LinkError, PasswordError>(
       const id = AccountId.make(input.id)
       const { at, link } = yield* openLink({ id, token: input.token }, emailPurposes)
       const account = yield* repo.findById(id)
-      if (Option.isNone(account) || link.email === null) return yield* Effect.fail(gone(Messages.linkExpired))
+      if (Option.isNone(account) || link.email === null) return yield* Effect.fail(gone(M.linkExpired))
       const sentTo = link.email
       if (link.purpose === "verify-email" && normalEmail(account.value.email) !== sentTo) {
-        return yield* Effect.fail(gone(Messages.linkExpired))
+        return yield* Effect.fail(gone(M.linkExpired))
       }
       yield* transactional(sql)(
         Effect.gen(function*() {
           const consumed = link.purpose === "email-undo"
             ? yield* repo.consumeLink(id, link.id, at)
             : yield* repo.consumeLinks(id, link.id, at, [link.purpose])
-          if (!consumed) return yield* Effect.fail(gone(Messages.linkExpired))
+          if (!consumed) return yield* Effect.fail(gone(M.linkExpired))
           yield* emailTakenOr(repo.setVerifiedEmail(id, sentTo, at))
           if (link.purpose !== "verify-email") yield* repo.closeLinks(id, at, closedByEmailChange)
           if (link.purpose === "email-undo") yield* sessions.endEverything(id, "e-mail change taken back")

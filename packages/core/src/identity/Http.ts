@@ -5,7 +5,6 @@ import { CurrentAccount } from "../domain/Caller"
 import { Ok } from "../domain/Envelope"
 import { normalEmail } from "../domain/Fields"
 import { AccountId } from "../domain/Ids"
-import { Messages } from "../domain/Messages"
 import { clientAddress } from "../http/ClientAddress"
 import { apiGroup } from "../http/engine/apiGroup"
 import { plainJson } from "../http/engine/PlainJson"
@@ -15,7 +14,7 @@ import { sha256Hex } from "../platform/bytes"
 import { RateLimits } from "../platform/RateLimits"
 import { MeAnswer, RegisterAnswer } from "./Api"
 import { Identity } from "./Identity"
-import { sessionMessages as M } from "./messages"
+import { identityMessages, sessionMessages as M } from "./messages"
 import { Sessions } from "./Sessions"
 
 const meAnswer = plainJson(MeAnswer)
@@ -47,19 +46,20 @@ export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
         Effect.gen(function*() {
           yield* limits.enforce("register", yield* clientKey)
           const data = yield* identity.register(payload, yield* signInClient)
-          return yield* ok(Messages.registered, data)
+          return yield* ok(identityMessages.registered, data)
         }).pipe(registered))
       .handle("login", ({ payload }) =>
         Effect.gen(function*() {
           const data = yield* identity.login(payload, yield* signInClient)
-          return yield* ok(Messages.loggedIn, data)
+          return yield* ok(identityMessages.loggedIn, data)
         }))
       .handle("me", () =>
-        Effect.flatMap(CurrentAccount, (account) => ok(Messages.accountFound, identity.me(account))).pipe(meAnswer))
+        Effect.flatMap(CurrentAccount, (account) =>
+          ok(identityMessages.accountFound, identity.me(account))).pipe(meAnswer))
       .handle("changePassword", ({ payload }) =>
         Effect.gen(function*() {
           yield* identity.changePassword(yield* CurrentAccount, payload, yield* clientAddress)
-          return yield* ok(Messages.passwordChanged, null)
+          return yield* ok(identityMessages.passwordChanged, null)
         }))
       .handle("recoveryPassword", ({ payload }) =>
         Effect.gen(function*() {
@@ -68,13 +68,13 @@ export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
           if (send) {
             yield* identity.recoverPassword(payload.email)
           }
-          return yield* ok(Messages.recoverySent, null)
+          return yield* ok(identityMessages.recoverySent, null)
         }).pipe(limitedEmpty))
       .handle("setPassword", ({ payload }) =>
-        identity.setPassword(payload).pipe(Effect.zipRight(ok(Messages.passwordSet, null))))
+        identity.setPassword(payload).pipe(Effect.zipRight(ok(identityMessages.passwordSet, null))))
       .handle("confirmEmail", ({ payload }) =>
         identity.confirmEmail(payload).pipe(Effect.flatMap((data) =>
-          ok(Messages.emailConfirmed, data)
+          ok(identityMessages.emailConfirmed, data)
         )))
       .handle("verifyEmail", () =>
         Effect.gen(function*() {
@@ -84,7 +84,7 @@ export const IdentityHttp = apiGroup(RodaApi, "identity", (handlers) =>
           if (state === undefined || state.allowed) {
             yield* identity.requestVerification(account.id)
           }
-          return yield* ok(Messages.verificationSent, null)
+          return yield* ok(identityMessages.verificationSent, null)
         }).pipe(limitedEmpty))
       .handle("sessions", ({ urlParams }) =>
         Effect.flatMap(CurrentAccount, (account) =>

@@ -4,7 +4,6 @@ import { badRequest, conflict, gone, unauthorized } from "../domain/AppError"
 import type { Account, TokenSubject } from "../domain/Caller"
 import { normalEmail } from "../domain/Fields"
 import { AccountId } from "../domain/Ids"
-import { Messages } from "../domain/Messages"
 import { sha256Hex } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
 import { Mailer } from "../platform/Mailer"
@@ -16,6 +15,7 @@ import { uniqueViolation } from "../sql/errors"
 import { atomic, outsideTransaction, transactional } from "../sql/transaction"
 import { type AttemptKey, makeAttempts } from "./Attempts"
 import { makeEmailFlows } from "./EmailChange"
+import { identityMessages as M } from "./messages"
 import { type AccountRow, AccountsRepo, type LinkPurpose, passwordPurposes } from "./Repo"
 import { Sessions, type SignInClient } from "./Sessions"
 
@@ -86,7 +86,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       const row = { id, email: normalEmail(input.email), fullName: input.fullName, passwordHash }
       yield* repo.insert(row).pipe(
         Effect.catchAll((error) =>
-          uniqueViolation(error) !== undefined ? Effect.fail(conflict(Messages.emailTaken)) : Effect.die(error)
+          uniqueViolation(error) !== undefined ? Effect.fail(conflict(M.emailTaken)) : Effect.die(error)
         )
       )
       return { ...row, emailVerifiedAt: null, createdAt: yield* now }
@@ -182,7 +182,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       const matches = yield* passwords.verify(input.password, stored ?? (yield* decoyHash))
       const valid = stored !== null && matches
       // A failure keeps its reservation: it is the counted failure.
-      if (!valid || Option.isNone(account)) return yield* Effect.fail(unauthorized(Messages.invalidCredentials))
+      if (!valid || Option.isNone(account)) return yield* Effect.fail(unauthorized(M.invalidCredentials))
       yield* attempts.succeeded(keys, reserved)
       return { token: yield* signIn(account.value, client), member: summary(account.value) }
     })
@@ -208,8 +208,8 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
         (yield* passwords.verify(password, row.value.passwordHash))
       if (!matches) {
         return yield* Effect.fail(
-          badRequest(Messages.currentPasswordWrong, [
-            { param: "currentPassword", msg: Messages.currentPasswordWrong, location: "body" }
+          badRequest(M.currentPasswordWrong, [
+            { param: "currentPassword", msg: M.currentPasswordWrong, location: "body" }
           ])
         )
       }
@@ -277,12 +277,12 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
         const link = yield* repo.findLink(input.id, sha256(input.token), purposes)
         if (Option.isNone(link)) {
           return yield* Effect.fail(
-            badRequest(Messages.linkInvalid, [{ param: "token", msg: Messages.linkInvalid, location: "body" }])
+            badRequest(M.linkInvalid, [{ param: "token", msg: M.linkInvalid, location: "body" }])
           )
         }
         const at = yield* now
         if (link.value.usedAt !== null || link.value.expiresAt.getTime() <= at.getTime()) {
-          return yield* Effect.fail(gone(Messages.linkExpired))
+          return yield* Effect.fail(gone(M.linkExpired))
         }
         return { link: link.value, at }
       })
@@ -295,7 +295,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
         yield* transactional(sql)(
           Effect.gen(function*() {
             const consumed = yield* repo.consumeLinks(id, link.id, at, passwordPurposes)
-            if (!consumed) return yield* Effect.fail(gone(Messages.linkExpired))
+            if (!consumed) return yield* Effect.fail(gone(M.linkExpired))
             // Using a link proves the address it was sent to: the e-mail is verified if it still is the account's.
             yield* repo.setPassword(id, hash, link.email)
             if (input.logoutAll === true) yield* sessions.endEverything(id, "password set with logoutAll")

@@ -4,7 +4,6 @@ import { invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
 import { type CommunityId, isUuid, Uuid } from "../domain/Ids"
-import { Messages } from "../domain/Messages"
 import { type PageQuery, paginate } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
@@ -15,6 +14,7 @@ import { type CommentRow, CommentsRepo } from "./CommentsRepo"
 import { SocialItems } from "./items"
 import type { CommentableType, ReactionType } from "./kinds"
 import { groupMentions, MentionsRepo } from "./mentions"
+import { socialMessages as M } from "./messages"
 import { requireAuthorOrStaff, requireMayEdit } from "./policy"
 import { Reactions } from "./Reactions"
 import { commentView } from "./view"
@@ -69,7 +69,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
         const id = commentId.trim().toLowerCase()
         const row = isUuid(id) ? yield* repo.find(member.communityId, id) : Option.none()
         if (Option.isNone(row) || row.value.itemType !== itemType || row.value.itemId !== item.id) {
-          return yield* Effect.fail(notFound(Messages.commentNotFound))
+          return yield* Effect.fail(notFound(M.commentNotFound))
         }
         return row.value
       }
@@ -78,11 +78,11 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
     const parentOf = (member: Member, itemType: CommentableType, itemId: string, parentId: string) =>
       Effect.gen(function*() {
         const id = parentId.trim().toLowerCase()
-        const parent = yield* orNotFound(Messages.commentNotFound)(repo.lockParent(member.communityId, id))
+        const parent = yield* orNotFound(M.commentNotFound)(repo.lockParent(member.communityId, id))
         if (parent.itemType !== itemType || parent.itemId !== itemId) {
-          return yield* Effect.fail(invalidField("parentId", Messages.parentOtherItem))
+          return yield* Effect.fail(invalidField("parentId", M.parentOtherItem))
         }
-        if (parent.parentId !== null) return yield* Effect.fail(invalidField("parentId", Messages.replyDepth))
+        if (parent.parentId !== null) return yield* Effect.fail(invalidField("parentId", M.replyDepth))
         return parent.id
       })
 
@@ -136,7 +136,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
           yield* mentions.replace(member.communityId, "comment", comment.id, body)
         }))
         // Removed meanwhile (an edit and a removal at once): 404, as a moment later.
-        const row = yield* orNotFound(Messages.commentNotFound)(repo.find(member.communityId, comment.id))
+        const row = yield* orNotFound(M.commentNotFound)(repo.find(member.communityId, comment.id))
         return (yield* views(member, [row]))[0]!
       }
     )

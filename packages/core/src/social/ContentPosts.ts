@@ -12,6 +12,7 @@ import { Access, type Viewer, viewerOfMember } from "../structure/Access"
 import { Comments } from "./Comments"
 import { SocialItems } from "./items"
 import { groupMentions, MentionsRepo } from "./mentions"
+import { socialMessages as M } from "./messages"
 import { PostsRepo } from "./PostsRepo"
 import { Reactions } from "./Reactions"
 import { contentView } from "./view"
@@ -48,7 +49,7 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
       in: "body",
       required: Messages.spaceIdRequired,
       unknown: Messages.spaceNotFound,
-      otherModule: Messages.notAFeedSpace
+      otherModule: M.notAFeedSpace
     })
     const postingSpace = (member: Member, spaceId: string | null | undefined) =>
       Effect.gen(function*() {
@@ -56,14 +57,14 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
         const space = yield* feedSpaceOf(viewer, spaceId)
         yield* access.readContent(viewer, space.spaceId)
         if (!space.isStaff && (yield* repo.postingPolicy(member.communityId, space.spaceId)) === "staff") {
-          return yield* Effect.fail(forbidden(Messages.postingStaffOnly))
+          return yield* Effect.fail(forbidden(M.postingStaffOnly))
         }
         return space.spaceId
       })
 
     const detail = traced("ContentPosts.detail")(function*(viewer: Viewer, id: string) {
       const key = id.trim().toLowerCase()
-      const missing = notFound(Messages.contentNotFound)
+      const missing = notFound(M.contentNotFound)
       if (!isUuid(key)) return yield* Effect.fail(missing)
       const item = yield* items.resolve(viewer, "content", key)
       const row = yield* repo.findContent(viewer.communityId, item.id)

@@ -10,6 +10,7 @@ import { viewerOfVisitor } from "../structure/Access"
 import { Comment, ContentPost, StatusCreated } from "./Api"
 import { Comments } from "./Comments"
 import { ContentPosts } from "./ContentPosts"
+import { socialMessages as M } from "./messages"
 import { Reactions } from "./Reactions"
 import { StatusPosts } from "./StatusPosts"
 
@@ -30,23 +31,23 @@ export const StatusHttp = apiGroup(RodaApi, "status", (handlers) =>
       .handle("list", ({ urlParams }) =>
         CurrentVisitor.pipe(
           Effect.flatMap((visitor) => posts.list(viewerOfVisitor(visitor), urlParams)),
-          Effect.flatMap((result) => page(Messages.statusPosts, result))
+          Effect.flatMap((result) => page(M.statusPosts, result))
         ))
       .handle("create", ({ payload }) =>
         CurrentDeferredMember.pipe(
           Effect.flatMap((caller) => posts.createAs(caller, payload.body)),
-          Effect.flatMap((data) => ok(Messages.statusCreated, data)),
+          Effect.flatMap((data) => ok(M.statusCreated, data)),
           statusCreated
         ))
       .handle("update", ({ path, payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => posts.update(member, path.id, payload.body)),
-          Effect.flatMap((data) => ok(Messages.statusUpdated, data))
+          Effect.flatMap((data) => ok(M.statusUpdated, data))
         ))
       .handle("remove", ({ path }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => posts.remove(member, path.id)),
-          Effect.flatMap(() => ok(Messages.statusDeleted, null))
+          Effect.flatMap(() => ok(M.statusDeleted, null))
         ))
       .handle("react", ({ path, payload }) =>
         CurrentMember.pipe(
@@ -62,17 +63,17 @@ export const StatusHttp = apiGroup(RodaApi, "status", (handlers) =>
       .handle("comments", ({ path, urlParams }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => comments.list(member, "status", path.id, urlParams)),
-          Effect.flatMap((result) => page(Messages.comments, result))
+          Effect.flatMap((result) => page(M.comments, result))
         ))
       .handle("updateComment", ({ path, payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => comments.update(member, "status", path.statusId, path.commentId, payload.body)),
-          Effect.flatMap((data) => ok(Messages.commentUpdated, data))
+          Effect.flatMap((data) => ok(M.commentUpdated, data))
         ))
       .handle("removeComment", ({ path }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => comments.remove(member, "status", path.statusId, path.commentId)),
-          Effect.flatMap(() => ok(Messages.commentDeleted, null))
+          Effect.flatMap(() => ok(M.commentDeleted, null))
         ))
       .handle("reactToComment", ({ path, payload }) =>
         CurrentMember.pipe(
@@ -88,12 +89,12 @@ export const ContentHttp = apiGroup(RodaApi, "content", (handlers) =>
       .handle("create", ({ payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => content.create(member, payload)),
-          Effect.flatMap((data) => ok(Messages.contentCreated, data)),
+          Effect.flatMap((data) => ok(M.contentCreated, data)),
           contentCreated
         ))
       .handle("detail", ({ path }) =>
         CurrentVisitor.pipe(
           Effect.flatMap((visitor) => content.detail(viewerOfVisitor(visitor), path.id)),
-          Effect.flatMap((data) => ok(Messages.content, data))
+          Effect.flatMap((data) => ok(M.content, data))
         ))
   }))

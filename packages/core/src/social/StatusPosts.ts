@@ -3,7 +3,6 @@ import { Effect, Option, Schema } from "effect"
 import type { DeferredMember, Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
 import { type CommunityId, isUuid, Uuid } from "../domain/Ids"
-import { Messages } from "../domain/Messages"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
@@ -13,6 +12,7 @@ import type { Viewer } from "../structure/Access"
 import { Comments } from "./Comments"
 import { SocialItems } from "./items"
 import { groupMentions, mentionedIds, MentionsRepo } from "./mentions"
+import { socialMessages as M } from "./messages"
 import { requireAuthorOrStaff, requireMayEdit } from "./policy"
 import { PostsRepo, type StatusRow } from "./PostsRepo"
 import { Reactions } from "./Reactions"
@@ -56,7 +56,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
     const find = (member: Member, id: string) =>
       Effect.gen(function*() {
         const key = id.trim().toLowerCase()
-        return yield* orNotFound(Messages.statusNotFound)(
+        return yield* orNotFound(M.statusNotFound)(
           isUuid(key) ? repo.findStatus(member.communityId, key) : Effect.succeedNone
         )
       })

@@ -8,6 +8,7 @@ import type { Text } from "../domain/Text"
 import { traced } from "../platform/traced"
 import { Access, type ContentRefused, type SpaceHidden, type Viewer } from "../structure/Access"
 import { commentableTypes, type ReactableType } from "./kinds"
+import { socialMessages as M } from "./messages"
 
 /** A feed item (or comment) a viewer may read. */
 export interface ResolvedItem {
@@ -20,11 +21,11 @@ export interface ResolvedItem {
 }
 
 const notFoundText = {
-  status: Messages.statusNotFound,
-  content: Messages.contentNotFound,
+  status: M.statusNotFound,
+  content: M.contentNotFound,
   course: Messages.courseNotFound,
-  event: Messages.socialItemNotFound,
-  comment: Messages.commentNotFound
+  event: M.socialItemNotFound,
+  comment: M.commentNotFound
 } satisfies Record<ReactableType, Text>
 
 /** The item is of another community, or hidden from the viewer. */

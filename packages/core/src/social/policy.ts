@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { forbidden } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
-import { Messages } from "../domain/Messages"
 import { requireRole } from "../domain/Policy"
 import { isStaff, type Role } from "../domain/Role"
+import { socialMessages as M } from "./messages"
 
 /**
  * Edits and removals of posts and comments: their author (the profile that posted, X-ProfileId
@@ -12,7 +12,7 @@ import { isStaff, type Role } from "../domain/Role"
 export const requireAuthorOrStaff = (member: Member, authorProfileId: string) =>
   authorProfileId === member.actingProfileId || isStaff(member.role)
     ? Effect.void
-    : Effect.fail(forbidden(Messages.authorOrStaffRequired(member.role)))
+    : Effect.fail(forbidden(M.authorOrStaffRequired(member.role)))
 
 /**
  * Edits as `requireAuthorOrStaff`, but an edit keeps the author's name on words they did not write:

@@ -15,6 +15,7 @@ import {
   type Viewer
 } from "./Access"
 import { audienceOf } from "./audience"
+import { structureMessages as M } from "./messages"
 import { StructureRepo } from "./Repo"
 
 /** `Access` over the rules of `audience.ts`, the same ones the section and space lists use. */
@@ -25,8 +26,8 @@ export const AccessLive = Layer.effect(
     const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
 
     const space = traced("Access.space")(function*(viewer: Viewer, spaceId: string) {
-      if (!isUuid(spaceId)) return yield* Effect.fail(notFound(Messages.spaceUnknown))
-      const s = yield* orNotFound(Messages.spaceUnknown)(
+      if (!isUuid(spaceId)) return yield* Effect.fail(notFound(M.spaceUnknown))
+      const s = yield* orNotFound(M.spaceUnknown)(
         repo.findSpace(viewer.communityId, spaceId.toLowerCase(), yield* audience(viewer))
       )
       return {

@@ -1,12 +1,12 @@
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember, CurrentVisitor } from "../domain/Caller"
-import { Messages } from "../domain/Messages"
 import { apiGroup } from "../http/engine/apiGroup"
 import { constantPlainJson } from "../http/engine/PlainJson"
 import { ok, page } from "../http/Reply"
 import { viewerOfVisitor } from "./Access"
 import { ModulesAnswer } from "./Api"
+import { structureMessages as M } from "./messages"
 import { moduleCatalogue } from "./Modules"
 import { Sections } from "./Sections"
 import { Spaces } from "./Spaces"
@@ -16,7 +16,7 @@ const visitor = Effect.map(CurrentVisitor, viewerOfVisitor)
 /** The catalogue of space modules never changes while the process runs: one answer per language. */
 const modules = constantPlainJson(ModulesAnswer, (language) => ({
   success: true as const,
-  message: Messages.spaceModules[language],
+  message: M.spaceModules[language],
   data: moduleCatalogue.map((category) => ({
     id: category.id,
     name: category.name[language],
@@ -36,32 +36,32 @@ export const SectionsHttp = apiGroup(RodaApi, "sections", (handlers) =>
       .handle("list", ({ urlParams }) =>
         visitor.pipe(
           Effect.flatMap((viewer) => sections.list(viewer, urlParams)),
-          Effect.flatMap((result) => page(Messages.sections, result))
+          Effect.flatMap((result) => page(M.sections, result))
         ))
       .handle("get", ({ path }) =>
         visitor.pipe(
           Effect.flatMap((viewer) => sections.get(viewer, path.id)),
-          Effect.flatMap((data) => ok(Messages.section, data))
+          Effect.flatMap((data) => ok(M.section, data))
         ))
       .handle("create", ({ payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => sections.create(member, payload)),
-          Effect.flatMap((data) => ok(Messages.sectionCreated, data))
+          Effect.flatMap((data) => ok(M.sectionCreated, data))
         ))
       .handle("update", ({ path, payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => sections.update(member, path.id, payload)),
-          Effect.flatMap((data) => ok(Messages.sectionUpdated, data))
+          Effect.flatMap((data) => ok(M.sectionUpdated, data))
         ))
       .handle("remove", ({ path }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => sections.remove(member, path.id)),
-          Effect.zipRight(ok(Messages.sectionRemoved, null))
+          Effect.zipRight(ok(M.sectionRemoved, null))
         ))
       .handle("reorder", ({ payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => sections.reorder(member, payload.ids)),
-          Effect.flatMap((data) => ok(Messages.sectionsReordered, data))
+          Effect.flatMap((data) => ok(M.sectionsReordered, data))
         ))
   }))
 
@@ -72,32 +72,32 @@ export const SpacesHttp = apiGroup(RodaApi, "spaces", (handlers) =>
       .handle("list", ({ urlParams }) =>
         visitor.pipe(
           Effect.flatMap((viewer) => spaces.list(viewer, urlParams)),
-          Effect.flatMap((result) => page(Messages.spaces, result))
+          Effect.flatMap((result) => page(M.spaces, result))
         ))
       .handle("modules", modules)
       .handle("get", ({ path }) =>
         visitor.pipe(
           Effect.flatMap((viewer) => spaces.get(viewer, path.id)),
-          Effect.flatMap((data) => ok(Messages.space, data))
+          Effect.flatMap((data) => ok(M.space, data))
         ))
       .handle("create", ({ payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => spaces.create(member, payload)),
-          Effect.flatMap((data) => ok(Messages.spaceCreated, data))
+          Effect.flatMap((data) => ok(M.spaceCreated, data))
         ))
       .handle("update", ({ path, payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => spaces.update(member, path.id, payload)),
-          Effect.flatMap((data) => ok(Messages.spaceUpdated, data))
+          Effect.flatMap((data) => ok(M.spaceUpdated, data))
         ))
       .handle("remove", ({ path }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => spaces.remove(member, path.id)),
-          Effect.zipRight(ok(Messages.spaceRemoved, null))
+          Effect.zipRight(ok(M.spaceRemoved, null))
         ))
       .handle("reorder", ({ payload }) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => spaces.reorder(member, payload.sectionId, payload.ids)),
-          Effect.flatMap((data) => ok(Messages.spacesReordered, data))
+          Effect.flatMap((data) => ok(M.spacesReordered, data))
         ))
   }))

@@ -4,7 +4,6 @@ import { conflict, invalidField } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
 import { type CommunityId, Uuid } from "../domain/Ids"
-import { Messages } from "../domain/Messages"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
@@ -13,6 +12,7 @@ import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import type { Viewer, Visibility } from "./Access"
 import { audienceOf, type ViewerAudience } from "./audience"
+import { structureMessages as M } from "./messages"
 import { StructureRepo } from "./Repo"
 import { checkSameSet } from "./rules"
 import { sectionView } from "./view"
@@ -34,7 +34,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
     const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
 
     const find = (communityId: CommunityId, id: string, who: ViewerAudience) =>
-      orNotFound(Messages.sectionNotFound)(repo.findSection(communityId, id.toLowerCase(), who))
+      orNotFound(M.sectionNotFound)(repo.findSection(communityId, id.toLowerCase(), who))
 
     const list = traced("Sections.list")(function*(viewer: Viewer, query: PageQuery) {
       const page = yield* paginate(
@@ -74,7 +74,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
       yield* requireRole(member, staffRoles)
       const communityId = member.communityId
       yield* transaction(Effect.gen(function*() {
-        const section = yield* orNotFound(Messages.sectionNotFound)(repo.lockSection(communityId, id.toLowerCase()))
+        const section = yield* orNotFound(M.sectionNotFound)(repo.lockSection(communityId, id.toLowerCase()))
         const visibility = changes.visibility
         if (visibility !== undefined && visibility !== section.visibility) {
           const tooOpen = (yield* repo.spacesOfSection(communityId, section.id)).find((space) =>
@@ -84,7 +84,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
             const title = changes.title ?? section.title
             return yield* Effect.fail(invalidField(
               "visibility",
-              Messages.sectionMoreClosed(title, visibility, tooOpen.title, tooOpen.visibility)
+              M.sectionMoreClosed(title, visibility, tooOpen.title, tooOpen.visibility)
             ))
           }
         }
@@ -98,9 +98,9 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
       yield* requireRole(member, staffRoles)
       const communityId = member.communityId
       yield* transaction(Effect.gen(function*() {
-        const section = yield* orNotFound(Messages.sectionNotFound)(repo.lockSection(communityId, id.toLowerCase()))
+        const section = yield* orNotFound(M.sectionNotFound)(repo.lockSection(communityId, id.toLowerCase()))
         if ((yield* repo.spacesOfSection(communityId, section.id)).length > 0) {
-          return yield* Effect.fail(conflict(Messages.sectionHasSpaces))
+          return yield* Effect.fail(conflict(M.sectionHasSpaces))
         }
         yield* repo.deleteSection(communityId, section.id)
       }))
@@ -111,7 +111,7 @@ export class Sections extends Effect.Service<Sections>()("@roda/core/Sections", 
       const communityId = member.communityId
       const wanted = order.map((id) => id.toLowerCase())
       yield* transaction(Effect.gen(function*() {
-        yield* checkSameSet(yield* repo.lockSectionIds(communityId), wanted, Messages.sectionsReorderMismatch)
+        yield* checkSameSet(yield* repo.lockSectionIds(communityId), wanted, M.sectionsReorderMismatch)
         if (wanted.length > 0) yield* repo.setSectionPositions(communityId, wanted)
       }))
       const rows = yield* repo.listSections(communityId, staff, { limit: wanted.length })

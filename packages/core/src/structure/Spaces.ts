@@ -4,7 +4,6 @@ import { conflict, invalidField } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
 import { type CommunityId, isUuid, Uuid } from "../domain/Ids"
-import { Messages } from "../domain/Messages"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
@@ -14,6 +13,7 @@ import { foreignKeyViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
 import { AccessCatalog, type Viewer, type Visibility } from "./Access"
 import { type Audience, audienceOf } from "./audience"
+import { structureMessages as M } from "./messages"
 import { type PostingPolicy, type SpaceChanges, StructureRepo } from "./Repo"
 import { checkGrants, checkSameSet, type GrantsInput, normalizeGrants } from "./rules"
 import { spaceView } from "./view"
@@ -43,10 +43,10 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
     const transaction = transactional(sql)
 
     const audience = (viewer: Viewer) => Effect.map(Clock.currentTimeMillis, (now) => audienceOf(viewer, new Date(now)))
-    const sectionRefused = invalidField("sectionId", Messages.sectionOfSpaceNotFound)
+    const sectionRefused = invalidField("sectionId", M.sectionOfSpaceNotFound)
 
     const find = (communityId: CommunityId, id: string, who: Audience) =>
-      orNotFound(Messages.spaceUnknown)(repo.findSpace(communityId, id.toLowerCase(), who))
+      orNotFound(M.spaceUnknown)(repo.findSpace(communityId, id.toLowerCase(), who))
 
     /** The section a space goes in, locked: 400 (spec §7) when missing or of another community. */
     const lockTargetSection = (communityId: CommunityId, sectionId: string | undefined) =>
@@ -59,7 +59,7 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
 
     const withinSection = (visibility: Visibility, section: { title: string; visibility: Visibility }) =>
       moreOpenThan(visibility, section.visibility)
-        ? Effect.fail(invalidField("visibility", Messages.spaceMoreOpen(section.title, section.visibility)))
+        ? Effect.fail(invalidField("visibility", M.spaceMoreOpen(section.title, section.visibility)))
         : Effect.void
 
     const list = traced("Spaces.list")(function*(
@@ -129,7 +129,7 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
         const toLock = moving && isUuid(targetId!) ? [before.sectionId, targetId!.toLowerCase()] : [before.sectionId]
         for (const sectionId of toLock.sort()) yield* repo.lockSection(communityId, sectionId)
         const section = yield* lockTargetSection(communityId, targetId)
-        const current = yield* orNotFound(Messages.spaceUnknown)(repo.lockSpace(communityId, spaceId))
+        const current = yield* orNotFound(M.spaceUnknown)(repo.lockSpace(communityId, spaceId))
         if (current.sectionId !== before.sectionId) return false
         const visibility = input.visibility ?? current.visibility
         yield* withinSection(visibility, section)
@@ -164,7 +164,7 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
       const space = yield* find(communityId, id, staff)
       yield* repo.deleteSpace(communityId, space.id).pipe(
         Effect.catchAll((error) =>
-          foreignKeyViolation(error) ? Effect.fail(conflict(Messages.spaceHasContent)) : Effect.die(error)
+          foreignKeyViolation(error) ? Effect.fail(conflict(M.spaceHasContent)) : Effect.die(error)
         )
       )
     })
@@ -179,7 +179,7 @@ export class Spaces extends Effect.Service<Spaces>()("@roda/core/Spaces", {
       const wanted = order.map((id) => id.toLowerCase())
       const section = yield* transaction(Effect.gen(function*() {
         const section = yield* lockTargetSection(communityId, sectionId)
-        yield* checkSameSet(yield* repo.lockSpaceIds(communityId, section.id), wanted, Messages.spacesReorderMismatch)
+        yield* checkSameSet(yield* repo.lockSpaceIds(communityId, section.id), wanted, M.spacesReorderMismatch)
         if (wanted.length > 0) yield* repo.setSpacePositions(communityId, wanted)
         return section
       }))

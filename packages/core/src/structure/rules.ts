@@ -1,9 +1,9 @@
 import { Effect, Option } from "effect"
 import { invalidField } from "../domain/AppError"
 import { type CommunityId, isUuid } from "../domain/Ids"
-import { Messages } from "../domain/Messages"
 import type { Message } from "../domain/Text"
 import type { AccessCatalog, AccessGrants } from "./Access"
+import { structureMessages as M } from "./messages"
 
 /** Grants as stored: lower-cased and without repeats. */
 export interface GrantsInput {
@@ -24,7 +24,7 @@ export const checkGrants = (catalog: typeof AccessCatalog.Service, communityId: 
     const malformed = all.find((id) => !isUuid(id))
     const unknown = malformed !== undefined ? Option.some(malformed) : yield* catalog.firstUnknown(communityId, grants)
     if (Option.isSome(unknown)) {
-      return yield* Effect.fail(invalidField("access", Messages.accessGrantUnknown(unknown.value)))
+      return yield* Effect.fail(invalidField("access", M.accessGrantUnknown(unknown.value)))
     }
   })
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest"
-import { Messages } from "../../src/domain/Messages"
+import { identityMessages } from "../../src/identity/messages"
 import { uniqueAddress } from "../support/auth"
 import { failsReply, okReply, statusOf, wireContract, type WireReply } from "../support/contractReplies"
 import { client, PASSWORD, register, startRoda, uniqueEmail } from "../support/harness"
@@ -27,7 +27,7 @@ describe("sign-in throttling", () => {
     expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5)
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(15)
     expect(statuses.every((status) => status === 401 || status === 429)).toBe(true)
-    const locked = await failsReply(login(user.email, PASSWORD, address), 429, Messages.tooManyAttempts.pt)
+    const locked = await failsReply(login(user.email, PASSWORD, address), 429, identityMessages.tooManyAttempts.pt)
     expect(Number(locked.reply.headers["retry-after"])).toBeGreaterThan(0)
   })
 
@@ -71,7 +71,7 @@ describe("e-mail normalization (NFC)", () => {
       typed.anonymous().identity.register({ payload: { fullName, email, password: PASSWORD } })
     const { data: first } = await okReply(registerAs("Aná", decomposed), 201)
     expect(first.data.email).toBe(precomposed)
-    await failsReply(registerAs("Outra Aná", precomposed), 409, Messages.emailTaken.pt)
+    await failsReply(registerAs("Outra Aná", precomposed), 409, identityMessages.emailTaken.pt)
     await okReply(login(precomposed, PASSWORD, uniqueAddress()), 200)
     await okReply(login(decomposed.toUpperCase(), PASSWORD, uniqueAddress()), 200)
   })

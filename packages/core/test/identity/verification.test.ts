@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest"
 import { Messages } from "../../src/domain/Messages"
+import { identityMessages } from "../../src/identity/messages"
 import { callCommunity } from "../call4papers/calls-support"
 import { recordSale } from "../money/ledger-support"
 import { newCommunity, type TestCommunity } from "../support/community"
@@ -81,7 +82,7 @@ describe("POST /api/auth/register sends a confirmation link", () => {
     const statuses = await Promise.all(Array.from({ length: 6 }, () => statusOf(registerAs("Corrida", email))))
     expect(statuses.sort()).toEqual([201, 409, 409, 409, 409, 409])
     expect((await outboxFor(roda, email)).map((mail) => mail.kind)).toEqual(["verify-email"])
-    await failsReply(registerAs("De novo", email.toUpperCase()), 409, Messages.emailTaken.pt)
+    await failsReply(registerAs("De novo", email.toUpperCase()), 409, identityMessages.emailTaken.pt)
     expect(await outboxFor(roda, email)).toHaveLength(1)
   })
 })

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { Messages } from "../../src/domain/Messages"
+import { identityMessages } from "../../src/identity/messages"
 import { RateLimits } from "../../src/index"
 import { uniqueAddress } from "../support/auth"
 import { expectOk } from "../support/envelope"
@@ -64,7 +64,7 @@ describe("recovery: 3 an hour per target e-mail (silent), 20 an hour per client 
     const replies = []
     for (let i = 0; i < 5; i++) replies.push(await recover(user.email, uniqueAddress()))
     for (const reply of replies) {
-      expectOk(reply, 200, Messages.recoverySent.pt)
+      expectOk(reply, 200, identityMessages.recoverySent.pt)
       expect(reply.body).toEqual(replies[0]!.body)
       // Each caller sees their own client count (1 of 20), never the target's.
       expect(limitHeaders(reply)).toMatchObject({ policy: "recovery", q: 20, w: HOUR, r: 19 })
@@ -101,7 +101,7 @@ describe("recovery: 3 an hour per target e-mail (silent), 20 an hour per client 
   it("50 parallel requests for one address send at most 3 e-mails", async () => {
     const user = await register(api)
     const replies = await Promise.all(Array.from({ length: 50 }, () => recover(user.email, uniqueAddress())))
-    for (const reply of replies) expectOk(reply, 200, Messages.recoverySent.pt)
+    for (const reply of replies) expectOk(reply, 200, identityMessages.recoverySent.pt)
     await waitForMail(roda, user.email, "password-recovery", 3)
     await settle()
     expect(await recoveryMails(user.email)).toHaveLength(3)
@@ -118,11 +118,11 @@ describe("verify-email: 3 an hour per account (silent)", () => {
     // An address not confirmed yet: a confirmed one is sent no link at all.
     const user = await registerUnverified(api)
     const first = await api.post("/api/auth/verify-email", undefined, { token: user.token })
-    expectOk(first, 200, Messages.verificationSent.pt)
+    expectOk(first, 200, identityMessages.verificationSent.pt)
     expect(limitHeaders(first)).toMatchObject({ policy: "verifyEmail", q: 3, w: HOUR, r: 2 })
     for (let i = 0; i < 2; i++) expectOk(await api.post("/api/auth/verify-email", undefined, { token: user.token }))
     const past = await api.post("/api/auth/verify-email", undefined, { token: user.token })
-    expectOk(past, 200, Messages.verificationSent.pt)
+    expectOk(past, 200, identityMessages.verificationSent.pt)
     expect(past.body).toEqual(first.body)
     expect(limitHeaders(past)).toMatchObject({ policy: "verifyEmail", r: 0 })
     const mails = (await outboxFor(roda, user.email)).filter((m) => m.kind === "verify-email")

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest"
-import { Messages } from "../../src/domain/Messages"
+import { identityMessages } from "../../src/identity/messages"
 import { uniqueAddress } from "../support/auth"
 import { expectOk } from "../support/envelope"
 import { client, PASSWORD, register, uniqueEmail } from "../support/harness"
@@ -46,7 +46,7 @@ describe("limits shared by two instances on one PostgreSQL database", () => {
         )
       )
       for (const reply of replies) {
-        expectOk(reply, 200, Messages.recoverySent.pt)
+        expectOk(reply, 200, identityMessages.recoverySent.pt)
       }
       await waitForMail(one.roda, user.email, "password-recovery", 3)
       await new Promise((resolve) => setTimeout(resolve, 500))

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Messages } from "../../src/domain/Messages"
+import { structureMessages } from "../../src/structure/messages"
 import { as, newCommunity, type TestCommunity } from "../support/community"
 import { contract, fails, invalid, ok } from "../support/contract"
 import { expectInvalid, unknownId, UUID } from "../support/envelope"
@@ -34,7 +34,7 @@ describe("POST /api/sections", () => {
   it("creates a section at the end, public by default", async () => {
     const community = await newCommunity(api)
     const reply = await ok(ownerOf(community).sections.create({ payload: { title: "Boas-vindas" } }))
-    expect(reply.message).toBe(Messages.sectionCreated.pt)
+    expect(reply.message).toBe(structureMessages.sectionCreated.pt)
     expect(reply.data.id).toMatch(UUID)
     expect(reply.data).toMatchObject({
       communityId: community.community.id,
@@ -91,7 +91,7 @@ describe("GET /api/sections and /api/sections/{id}", () => {
     let cursor: string | null = null
     do {
       const page = await pageAfter(cursor)
-      expect(page.message).toBe(Messages.sections.pt)
+      expect(page.message).toBe(structureMessages.sections.pt)
       expect(page.pagination.limit).toBe(2)
       seen.push(...page.data.map((section) => section.id))
       cursor = page.pagination.nextCursor
@@ -109,11 +109,11 @@ describe("GET /api/sections and /api/sections/{id}", () => {
   it("shows a section; 404 for another community's, 400 for a malformed id", async () => {
     const section = await createSection(setup, { title: "Detalhe" })
     const shown = await ok(owner().sections.get({ path: { id: section.id } }))
-    expect(shown.message).toBe(Messages.section.pt)
+    expect(shown.message).toBe(structureMessages.section.pt)
     expect(shown.data).toMatchObject({ id: section.id, title: "Detalhe" })
 
     const foreign = await createSection(await newCommunity(api))
-    await fails(owner().sections.get({ path: { id: foreign.id } }), 404, Messages.sectionNotFound.pt)
+    await fails(owner().sections.get({ path: { id: foreign.id } }), 404, structureMessages.sectionNotFound.pt)
     await fails(owner().sections.get({ path: { id: unknownId() } }), 404)
     expectInvalid(await api.get("/api/sections/not-a-uuid", as(setup.owner, setup.community)), "id", "params")
   })
@@ -129,7 +129,7 @@ describe("PUT /api/sections/{id}", () => {
     const updated = await ok(
       owner().sections.update({ path: { id: section.id }, payload: { title: "Depois", visibility: "public" } })
     )
-    expect(updated.message).toBe(Messages.sectionUpdated.pt)
+    expect(updated.message).toBe(structureMessages.sectionUpdated.pt)
     expect(updated.data).toMatchObject({ title: "Depois", visibility: "public" })
   })
 
@@ -161,12 +161,12 @@ describe("DELETE /api/sections/{id}", () => {
   it("removes an empty section, refuses one with spaces (409)", async () => {
     const empty = await createSection(setup)
     const removed = await ok(owner().sections.remove({ path: { id: empty.id } }))
-    expect(removed).toMatchObject({ message: Messages.sectionRemoved.pt, data: null })
+    expect(removed).toMatchObject({ message: structureMessages.sectionRemoved.pt, data: null })
     await fails(owner().sections.get({ path: { id: empty.id } }), 404)
 
     const full = await createSection(setup)
     await createSpace(api, setup, full.id)
-    await fails(owner().sections.remove({ path: { id: full.id } }), 409, Messages.sectionHasSpaces.pt)
+    await fails(owner().sections.remove({ path: { id: full.id } }), 409, structureMessages.sectionHasSpaces.pt)
   })
 
   it("refuses a member (403), another community's section (404)", async () => {
@@ -191,7 +191,7 @@ describe("POST /api/sections/reorder", () => {
     ]
     const order = [ids[2]!, ids[0]!, ids[1]!]
     const reordered = await ok(ownerOf(community).sections.reorder({ payload: { ids: order } }))
-    expect(reordered.message).toBe(Messages.sectionsReordered.pt)
+    expect(reordered.message).toBe(structureMessages.sectionsReordered.pt)
     expect(reordered.data.map((section) => section.id)).toEqual(order)
     const listed = await ok(ownerOf(community).sections.list({ urlParams: {} }))
     expect(listed.data.map((section) => section.id)).toEqual(order)
@@ -204,7 +204,11 @@ describe("POST /api/sections/reorder", () => {
     const b = (await createSection(community)).id
     const foreign = (await createSection(setup)).id
     for (const ids of [[a], [a, b, b], [a, b, foreign], [a, foreign], []]) {
-      await fails(ownerOf(community).sections.reorder({ payload: { ids } }), 400, Messages.sectionsReorderMismatch.pt)
+      await fails(
+        ownerOf(community).sections.reorder({ payload: { ids } }),
+        400,
+        structureMessages.sectionsReorderMismatch.pt
+      )
     }
     const call = as(community.owner, community.community)
     expectInvalid(await api.post("/api/sections/reorder", { ids: ["nope"] }, call), "ids.0")

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Messages } from "../../src/domain/Messages"
 import { ModulesAnswer } from "../../src/structure/Api"
+import { structureMessages } from "../../src/structure/messages"
 import { as, newCommunity, type TestCommunity } from "../support/community"
 import { expectCreated, expectError, expectInvalid, expectOk, expectPlainJson, unknownId } from "../support/envelope"
 import { client, startRoda, type TestUser } from "../support/harness"
@@ -29,7 +29,7 @@ describe("POST /api/spaces", () => {
       { sectionId: section.id, title: "Cursos", module: "courses", visibility: "private" },
       owner()
     )
-    const data = expectCreated(reply, Messages.spaceCreated.pt)
+    const data = expectCreated(reply, structureMessages.spaceCreated.pt)
     expect(data).toMatchObject({
       communityId: setup.community.id,
       sectionId: section.id,
@@ -169,7 +169,7 @@ describe("GET /api/spaces and /api/spaces/{id}", () => {
     let cursor: string | null = null
     do {
       const reply = await api.get(`/api/spaces?limit=3${cursor ? `&cursor=${cursor}` : ""}`, call)
-      expectOk(reply, 200, Messages.spaces.pt)
+      expectOk(reply, 200, structureMessages.spaces.pt)
       seen.push(...reply.body.data.map((s: { id: string }) => s.id))
       cursor = reply.body.pagination.nextCursor
     } while (cursor !== null)
@@ -184,13 +184,13 @@ describe("GET /api/spaces and /api/spaces/{id}", () => {
 
   it("shows a space; 404 for another community's, 400 for a malformed id", async () => {
     const space = await createSpace(api, setup, open.id, { title: "Detalhe" })
-    expect(expectOk(await api.get(`/api/spaces/${space.id}`, owner()), 200, Messages.space.pt)).toMatchObject({
+    expect(expectOk(await api.get(`/api/spaces/${space.id}`, owner()), 200, structureMessages.space.pt)).toMatchObject({
       id: space.id,
       title: "Detalhe"
     })
     const other = await newCommunity(api)
     const foreign = await createSpace(api, other, (await createSection(api, other)).id)
-    expectError(await api.get(`/api/spaces/${foreign.id}`, owner()), 404, Messages.spaceUnknown.pt)
+    expectError(await api.get(`/api/spaces/${foreign.id}`, owner()), 404, structureMessages.spaceUnknown.pt)
     expectInvalid(await api.get("/api/spaces/123", owner()), "id", "params")
   })
 })
@@ -205,7 +205,7 @@ describe("PUT /api/spaces/{id}", () => {
         owner()
       ),
       200,
-      Messages.spaceUpdated.pt
+      structureMessages.spaceUpdated.pt
     )
     expect(data).toMatchObject({ title: "Novo", module: "events", visibility: "private", postingPolicy: "staff" })
   })
@@ -253,7 +253,7 @@ describe("DELETE /api/spaces/{id}", () => {
   it("removes a space; member 403; another community's 404", async () => {
     const space = await createSpace(api, setup, open.id)
     expectError(await api.del(`/api/spaces/${space.id}`, as(member, setup.community)), 403, STAFF_REQUIRED("member"))
-    expectOk(await api.del(`/api/spaces/${space.id}`, owner()), 200, Messages.spaceRemoved.pt)
+    expectOk(await api.del(`/api/spaces/${space.id}`, owner()), 200, structureMessages.spaceRemoved.pt)
     expectError(await api.get(`/api/spaces/${space.id}`, owner()), 404)
     expectError(await api.del(`/api/spaces/${space.id}`, owner()), 404)
   })
@@ -264,7 +264,7 @@ describe("DELETE /api/spaces/{id} with content", () => {
     const space = await createSpace(api, setup, open.id, { module: "courses" })
     const course = await api.post("/api/courses", { spaceId: space.id, title: "Curso", level: "beginner" }, owner())
     expectCreated(course)
-    expectError(await api.del(`/api/spaces/${space.id}`, owner()), 409, Messages.spaceHasContent.pt)
+    expectError(await api.del(`/api/spaces/${space.id}`, owner()), 409, structureMessages.spaceHasContent.pt)
     expectOk(await api.get(`/api/spaces/${space.id}`, owner()))
   })
 })
@@ -281,7 +281,7 @@ describe("POST /api/spaces/reorder", () => {
     const data = expectOk(
       await api.post("/api/spaces/reorder", { sectionId: section.id, ids: order }, owner()),
       200,
-      Messages.spacesReordered.pt
+      structureMessages.spacesReordered.pt
     )
     expect(data.map((s: { id: string }) => s.id)).toEqual(order)
     const listed = expectOk(await api.get(`/api/spaces?sectionId=${section.id}`, owner()))
@@ -295,7 +295,7 @@ describe("POST /api/spaces/reorder", () => {
     const elsewhere = (await createSpace(api, setup, open.id)).id
     for (const ids of [[a], [a, a, b], [a, b, elsewhere], []]) {
       const body = expectInvalid(await api.post("/api/spaces/reorder", { sectionId: section.id, ids }, owner()), "ids")
-      expect(body.message).toBe(Messages.spacesReorderMismatch.pt)
+      expect(body.message).toBe(structureMessages.spacesReorderMismatch.pt)
     }
     expectError(
       await api.post("/api/spaces/reorder", { sectionId: unknownId(), ids: [a, b] }, owner()),

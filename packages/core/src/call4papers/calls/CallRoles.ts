@@ -1,46 +1,54 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
-import { isUuid } from "../../domain/Ids"
+import { CommunityId, isUuid, ProfileId, SpaceId } from "../../domain/Ids"
 import { isStaff } from "../../domain/Role"
 import { CallMessages } from "./messages"
 
-import type { CallStatus } from "./statuses"
+import { callStatuses } from "./statuses"
 export { type CallStatus, callStatuses } from "./statuses"
 
 /** A call for papers as stored (`call4papers_calls`), never a soft-deleted one. */
-export interface CallRow {
-  readonly id: string
-  readonly communityId: string
-  readonly spaceId: string
-  readonly title: string
-  readonly slug: string
-  readonly description: string | null
-  readonly status: CallStatus
-  readonly opensAt: Date | null
-  readonly closesAt: Date | null
-  readonly communityVoting: boolean
-  readonly anonymousReviews: boolean
-  readonly createdByProfileId: string
-  readonly publishedAt: Date | null
-  readonly closedAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const CallRow = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  spaceId: SpaceId,
+  title: Schema.String,
+  slug: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  status: Schema.Literal(...callStatuses),
+  opensAt: Schema.NullOr(Schema.DateFromSelf),
+  closesAt: Schema.NullOr(Schema.DateFromSelf),
+  communityVoting: Schema.Boolean,
+  anonymousReviews: Schema.Boolean,
+  createdByProfileId: ProfileId,
+  publishedAt: Schema.NullOr(Schema.DateFromSelf),
+  closedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type CallRow = typeof CallRow.Type
 
 /** A track of a call (`call4papers_tracks`), never a removed one. */
-export interface TrackRow {
-  readonly id: string
-  readonly communityId: string
-  readonly callId: string
-  readonly name: string
-  readonly description: string | null
-  readonly color: string | null
-  readonly position: number
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const TrackRow = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  callId: Schema.String,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  color: Schema.NullOr(Schema.String),
+  position: Schema.Number,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type TrackRow = typeof TrackRow.Type
+
+const decodeCalls = Schema.decodeUnknown(Schema.Array(CallRow))
+const decodeTracks = Schema.decodeUnknown(Schema.Array(TrackRow))
+const decodeRoles = Schema.decodeUnknown(
+  Schema.Array(Schema.Struct({ kind: Schema.Literal("owner", "reviewer"), trackId: Schema.NullOr(Schema.String) }))
+)
 
 /** What one caller is on one call. */
 export interface CallRolesOf {
@@ -85,9 +93,10 @@ export class CallRoles extends Effect.Service<CallRoles>()("@roda/core/call4pape
     const callFor = (communityId: string, callId: string) =>
       !isUuid(callId.trim()) ?
         Effect.fail(notFound(CallMessages.callNotFound)) :
-        sql<CallRow>`SELECT ${sql.unsafe(callColumns)} FROM call4papers_calls c
+        sql`SELECT ${sql.unsafe(callColumns)} FROM call4papers_calls c
         WHERE c.community_id = ${communityId} AND c.id = ${callId.trim().toLowerCase()}
           AND c.deleted_at IS NULL`.pipe(
+          Effect.flatMap(decodeCalls),
           Effect.orDie,
           Effect.flatMap((rows) =>
             rows[0] === undefined ? Effect.fail(notFound(CallMessages.callNotFound)) : Effect.succeed(rows[0])
@@ -98,9 +107,10 @@ export class CallRoles extends Effect.Service<CallRoles>()("@roda/core/call4pape
     const lockCall = (communityId: string, callId: string) =>
       !isUuid(callId.trim()) ?
         Effect.fail(notFound(CallMessages.callNotFound)) :
-        sql<CallRow>`SELECT ${sql.unsafe(callColumns)} FROM call4papers_calls c
+        sql`SELECT ${sql.unsafe(callColumns)} FROM call4papers_calls c
         WHERE c.community_id = ${communityId} AND c.id = ${callId.trim().toLowerCase()}
           AND c.deleted_at IS NULL FOR UPDATE`.pipe(
+          Effect.flatMap(decodeCalls),
           Effect.orDie,
           Effect.flatMap((rows) =>
             rows[0] === undefined ? Effect.fail(notFound(CallMessages.callNotFound)) : Effect.succeed(rows[0])
@@ -111,7 +121,7 @@ export class CallRoles extends Effect.Service<CallRoles>()("@roda/core/call4pape
     const rolesOf = (call: CallRow, caller: Member | Option.Option<Member>) => {
       const member = Option.isOption(caller) ? Option.getOrUndefined(caller) : caller
       if (member === undefined) return Effect.succeed(noRoles)
-      return sql<{ kind: "owner" | "reviewer"; trackId: string | null }>`
+      return sql`
         SELECT 'owner' AS kind, NULL::uuid AS track_id FROM call4papers_owners o
           WHERE o.community_id = ${call.communityId} AND o.call_id = ${call.id}
             AND o.profile_id = ${member.profileId} AND o.status = 'accepted'
@@ -121,6 +131,7 @@ export class CallRoles extends Effect.Service<CallRoles>()("@roda/core/call4pape
             AND t.deleted_at IS NULL
           WHERE r.community_id = ${call.communityId} AND r.call_id = ${call.id}
             AND r.profile_id = ${member.profileId} AND r.status = 'accepted'`.pipe(
+        Effect.flatMap(decodeRoles),
         Effect.orDie,
         Effect.map((rows): CallRolesOf => {
           const staff = isStaff(member.role)
@@ -139,10 +150,14 @@ export class CallRoles extends Effect.Service<CallRoles>()("@roda/core/call4pape
     const trackOf = (call: CallRow, trackId: string) =>
       !isUuid(trackId.trim()) ?
         Effect.succeed(Option.none<TrackRow>()) :
-        sql<TrackRow>`SELECT id, community_id, call_id, name, description, color, position, created_at, updated_at
+        sql`SELECT id, community_id, call_id, name, description, color, position, created_at, updated_at
         FROM call4papers_tracks
         WHERE community_id = ${call.communityId} AND call_id = ${call.id} AND id = ${trackId.trim().toLowerCase()}
-          AND deleted_at IS NULL`.pipe(Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
+          AND deleted_at IS NULL`.pipe(
+          Effect.flatMap(decodeTracks),
+          Effect.orDie,
+          Effect.map((rows) => Option.fromNullable(rows[0]))
+        )
 
     return { callFor, lockCall, rolesOf, trackOf }
   })

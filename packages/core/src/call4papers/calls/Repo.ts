@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import { callColumns, type CallRow, type CallStatus, type TrackRow } from "./CallRoles"
-import type { InvitationStatus, SpaceMode } from "./Policy"
+import { Effect, Option, Schema } from "effect"
+import { ProfileId, SpaceId } from "../../domain/Ids"
+import { callColumns, CallRow, type CallStatus, TrackRow } from "./CallRoles"
+import { type InvitationStatus, invitationStatuses, type SpaceMode, spaceModes } from "./Policy"
 
 /** The editable columns of a call. A type alias, so that it is a `Record`. */
 export type CallFields = {
@@ -30,18 +31,19 @@ export type TrackFields = {
   readonly position: number
 }
 
-export interface EventDateRow {
-  readonly id: string
-  readonly callId: string
+export const EventDateRow = Schema.Struct({
+  id: Schema.String,
+  callId: Schema.String,
   /** `YYYY-MM-DD`. */
-  readonly date: string
-  readonly label: string | null
+  date: Schema.String,
+  label: Schema.NullOr(Schema.String),
   /** `HH:MM`, or null. */
-  readonly startTime: string | null
-  readonly endTime: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+  startTime: Schema.NullOr(Schema.String),
+  endTime: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type EventDateRow = typeof EventDateRow.Type
 
 export type EventDateFields = {
   readonly date: string
@@ -50,34 +52,46 @@ export type EventDateFields = {
   readonly endTime: string | null
 }
 
-export interface OwnerRow {
-  readonly id: string
-  readonly callId: string
-  readonly profileId: string
-  readonly fullName: string
-  readonly avatarUrl: string | null
-  readonly status: InvitationStatus
-  readonly invitedByProfileId: string | null
-  readonly invitedAt: Date
-  readonly respondedAt: Date | null
-}
+export const OwnerRow = Schema.Struct({
+  id: Schema.String,
+  callId: Schema.String,
+  profileId: ProfileId,
+  fullName: Schema.String,
+  avatarUrl: Schema.NullOr(Schema.String),
+  status: Schema.Literal(...invitationStatuses),
+  invitedByProfileId: Schema.NullOr(ProfileId),
+  invitedAt: Schema.DateFromSelf,
+  respondedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type OwnerRow = typeof OwnerRow.Type
 
-export interface ReviewerRow extends OwnerRow {
-  readonly trackId: string
-}
+export const ReviewerRow = Schema.Struct({ ...OwnerRow.fields, trackId: Schema.String })
+export type ReviewerRow = typeof ReviewerRow.Type
 
-export interface InvitationRow {
-  readonly kind: "owner" | "reviewer"
-  readonly id: string
-  readonly callId: string
-  readonly callTitle: string
-  readonly callSlug: string
-  readonly spaceId: string
-  readonly trackId: string | null
-  readonly trackName: string | null
-  readonly invitedByProfileId: string | null
-  readonly invitedAt: Date
-}
+export const InvitationRow = Schema.Struct({
+  kind: Schema.Literal("owner", "reviewer"),
+  id: Schema.String,
+  callId: Schema.String,
+  callTitle: Schema.String,
+  callSlug: Schema.String,
+  spaceId: SpaceId,
+  trackId: Schema.NullOr(Schema.String),
+  trackName: Schema.NullOr(Schema.String),
+  invitedByProfileId: Schema.NullOr(ProfileId),
+  invitedAt: Schema.DateFromSelf
+})
+export type InvitationRow = typeof InvitationRow.Type
+
+const rowsOf = <A, I>(row: Schema.Schema<A, I>) => Schema.decodeUnknown(Schema.Array(row))
+const decodeSpaceModes = rowsOf(Schema.Struct({ mode: Schema.Literal(...spaceModes), updatedAt: Schema.DateFromSelf }))
+const decodeCalls = rowsOf(CallRow)
+const decodeTracks = rowsOf(TrackRow)
+const decodeNext = rowsOf(Schema.Struct({ next: Schema.Number }))
+const decodeDates = rowsOf(EventDateRow)
+const decodeOwners = rowsOf(OwnerRow)
+const decodeReviewers = rowsOf(ReviewerRow)
+const decodeInvitations = rowsOf(InvitationRow)
+const decodeIds = rowsOf(Schema.Struct({ id: Schema.String }))
 
 export interface CallListFilter {
   /** Every call (organisers); else only calls that are not drafts, or that `ownerProfileId` owns. */
@@ -115,8 +129,12 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
     return {
       // space configuration
       spaceMode: (communityId: string, spaceId: string) =>
-        sql<{ mode: SpaceMode; updatedAt: Date }>`SELECT mode, updated_at FROM call4papers_spaces
-          WHERE community_id = ${communityId} AND space_id = ${spaceId}`.pipe(Effect.map(first), Effect.orDie),
+        sql`SELECT mode, updated_at FROM call4papers_spaces
+          WHERE community_id = ${communityId} AND space_id = ${spaceId}`.pipe(
+          Effect.flatMap(decodeSpaceModes),
+          Effect.map(first),
+          Effect.orDie
+        ),
       setSpaceMode: (communityId: string, spaceId: string, mode: SpaceMode, now: Date) =>
         sql`INSERT INTO call4papers_spaces (community_id, space_id, mode, updated_at)
           VALUES (${communityId}, ${spaceId}, ${mode}, ${now})
@@ -125,8 +143,12 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
 
       // calls
       findBySlug: (communityId: string, spaceId: string, slug: string) =>
-        sql<CallRow>`${selectCall} WHERE c.community_id = ${communityId} AND c.space_id = ${spaceId}
-          AND c.slug = ${slug} AND c.deleted_at IS NULL`.pipe(Effect.map(first), Effect.orDie),
+        sql`${selectCall} WHERE c.community_id = ${communityId} AND c.space_id = ${spaceId}
+          AND c.slug = ${slug} AND c.deleted_at IS NULL`.pipe(
+          Effect.flatMap(decodeCalls),
+          Effect.map(first),
+          Effect.orDie
+        ),
       /** Fails with the SqlError of a unique violation when the slug is taken in the space. */
       insertCall: (row: NewCallRow) => sql`INSERT INTO call4papers_calls ${sql.insert(row)}`.pipe(Effect.asVoid),
       /** Fails with the SqlError of a unique violation when the new slug is taken. */
@@ -158,21 +180,25 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
           ...(filter.status ? [sql`c.status = ${filter.status}`] : []),
           ...(filter.after ? [sql`(c.created_at, c.id) < (${new Date(filter.after[0])}, ${filter.after[1]})`] : [])
         ]
-        return sql<CallRow>`${selectCall} WHERE ${sql.and(conditions)}
-          ORDER BY c.created_at DESC, c.id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.orDie)
+        return sql`${selectCall} WHERE ${sql.and(conditions)}
+          ORDER BY c.created_at DESC, c.id DESC LIMIT ${filter.limit + 1}`.pipe(
+          Effect.flatMap(decodeCalls),
+          Effect.orDie
+        )
       },
 
       // tracks
       findTrack: (communityId: string, trackId: string) =>
-        sql<TrackRow>`${selectTrack} WHERE t.community_id = ${communityId} AND t.id = ${trackId}
-          AND t.deleted_at IS NULL`.pipe(Effect.map(first), Effect.orDie),
+        sql`${selectTrack} WHERE t.community_id = ${communityId} AND t.id = ${trackId}
+          AND t.deleted_at IS NULL`.pipe(Effect.flatMap(decodeTracks), Effect.map(first), Effect.orDie),
       listTracks: (communityId: string, callId: string, after: readonly [number, string] | undefined, limit: number) =>
-        sql<TrackRow>`${selectTrack} WHERE t.community_id = ${communityId} AND t.call_id = ${callId}
+        sql`${selectTrack} WHERE t.community_id = ${communityId} AND t.call_id = ${callId}
           AND t.deleted_at IS NULL ${after ? sql`AND (t.position, t.id) > (${after[0]}, ${after[1]})` : sql``}
-          ORDER BY t.position, t.id LIMIT ${limit + 1}`.pipe(Effect.orDie),
+          ORDER BY t.position, t.id LIMIT ${limit + 1}`.pipe(Effect.flatMap(decodeTracks), Effect.orDie),
       nextTrackPosition: (communityId: string, callId: string) =>
-        sql<{ next: number }>`SELECT coalesce(max(position), 0)::int + 1 AS next FROM call4papers_tracks
+        sql`SELECT coalesce(max(position), 0)::int + 1 AS next FROM call4papers_tracks
           WHERE community_id = ${communityId} AND call_id = ${callId} AND deleted_at IS NULL`.pipe(
+          Effect.flatMap(decodeNext),
           Effect.map((rows) => rows[0]?.next ?? 1),
           Effect.orDie
         ),
@@ -190,12 +216,16 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
 
       // event dates
       findDate: (communityId: string, dateId: string) =>
-        sql<EventDateRow & { communityId: string }>`${selectDate}
-          WHERE d.community_id = ${communityId} AND d.id = ${dateId}`.pipe(Effect.map(first), Effect.orDie),
+        sql`${selectDate}
+          WHERE d.community_id = ${communityId} AND d.id = ${dateId}`.pipe(
+          Effect.flatMap(decodeDates),
+          Effect.map(first),
+          Effect.orDie
+        ),
       listDates: (communityId: string, callId: string, after: readonly [string, string] | undefined, limit: number) =>
-        sql<EventDateRow>`${selectDate} WHERE d.community_id = ${communityId} AND d.call_id = ${callId}
+        sql`${selectDate} WHERE d.community_id = ${communityId} AND d.call_id = ${callId}
           ${after ? sql`AND (d.date, d.id) > (${after[0]}::date, ${after[1]})` : sql``}
-          ORDER BY d.date, d.id LIMIT ${limit + 1}`.pipe(Effect.orDie),
+          ORDER BY d.date, d.id LIMIT ${limit + 1}`.pipe(Effect.flatMap(decodeDates), Effect.orDie),
       /** Fails with the SqlError of a unique violation when the day is already listed. */
       insertDate: (
         row: EventDateFields & { id: string; communityId: string; callId: string; createdAt: Date; updatedAt: Date }
@@ -217,17 +247,18 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
 
       // owners
       findOwner: (communityId: string, ownerId: string) =>
-        sql<OwnerRow>`${selectOwner} WHERE o.community_id = ${communityId} AND o.id = ${ownerId}`.pipe(
+        sql`${selectOwner} WHERE o.community_id = ${communityId} AND o.id = ${ownerId}`.pipe(
+          Effect.flatMap(decodeOwners),
           Effect.map(first),
           Effect.orDie
         ),
       ownerOf: (communityId: string, callId: string, profileId: string) =>
-        sql<OwnerRow>`${selectOwner} WHERE o.community_id = ${communityId} AND o.call_id = ${callId}
-          AND o.profile_id = ${profileId}`.pipe(Effect.map(first), Effect.orDie),
+        sql`${selectOwner} WHERE o.community_id = ${communityId} AND o.call_id = ${callId}
+          AND o.profile_id = ${profileId}`.pipe(Effect.flatMap(decodeOwners), Effect.map(first), Effect.orDie),
       listOwners: (communityId: string, callId: string, after: readonly [string, string] | undefined, limit: number) =>
-        sql<OwnerRow>`${selectOwner} WHERE o.community_id = ${communityId} AND o.call_id = ${callId}
+        sql`${selectOwner} WHERE o.community_id = ${communityId} AND o.call_id = ${callId}
           ${after ? sql`AND (o.invited_at, o.id) > (${new Date(after[0])}, ${after[1]})` : sql``}
-          ORDER BY o.invited_at, o.id LIMIT ${limit + 1}`.pipe(Effect.orDie),
+          ORDER BY o.invited_at, o.id LIMIT ${limit + 1}`.pipe(Effect.flatMap(decodeOwners), Effect.orDie),
       /** A new invitation, or a declined one made pending again (same id); the row's id. */
       inviteOwner: (
         row: {
@@ -240,7 +271,7 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
         },
         now: Date
       ) =>
-        sql<{ id: string }>`INSERT INTO call4papers_owners
+        sql`INSERT INTO call4papers_owners
             (id, community_id, call_id, profile_id, status, invited_by_profile_id, invited_at, responded_at)
           VALUES (${row.id}, ${row.communityId}, ${row.callId}, ${row.profileId}, ${row.status},
             ${row.invitedByProfileId}, ${now}, ${row.status === "pending" ? null : now})
@@ -248,10 +279,14 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
             invited_by_profile_id = excluded.invited_by_profile_id, invited_at = excluded.invited_at,
             responded_at = excluded.responded_at
             WHERE call4papers_owners.status = 'declined'
-          RETURNING id`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]?.id)), Effect.orDie),
+          RETURNING id`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.map((rows) => Option.fromNullable(rows[0]?.id)),
+          Effect.orDie
+        ),
       /** Conditional: only a pending invitation is answered; false when it was not pending any more. */
       answerOwner: (communityId: string, id: string, status: InvitationStatus, now: Date) =>
-        sql<{ id: string }>`UPDATE call4papers_owners SET status = ${status}, responded_at = ${now}
+        sql`UPDATE call4papers_owners SET status = ${status}, responded_at = ${now}
           WHERE community_id = ${communityId} AND id = ${id} AND status = 'pending' RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
@@ -264,7 +299,8 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
 
       // track reviewers
       findReviewer: (communityId: string, reviewerId: string) =>
-        sql<ReviewerRow>`${selectReviewer} WHERE r.community_id = ${communityId} AND r.id = ${reviewerId}`.pipe(
+        sql`${selectReviewer} WHERE r.community_id = ${communityId} AND r.id = ${reviewerId}`.pipe(
+          Effect.flatMap(decodeReviewers),
           Effect.map(first),
           Effect.orDie
         ),
@@ -274,15 +310,15 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
         after: readonly [string, string] | undefined,
         limit: number
       ) =>
-        sql<ReviewerRow>`${selectReviewer} WHERE r.community_id = ${communityId} AND r.track_id = ${trackId}
+        sql`${selectReviewer} WHERE r.community_id = ${communityId} AND r.track_id = ${trackId}
           ${after ? sql`AND (r.invited_at, r.id) > (${new Date(after[0])}, ${after[1]})` : sql``}
-          ORDER BY r.invited_at, r.id LIMIT ${limit + 1}`.pipe(Effect.orDie),
+          ORDER BY r.invited_at, r.id LIMIT ${limit + 1}`.pipe(Effect.flatMap(decodeReviewers), Effect.orDie),
       inviteReviewer: (
         row: { id: string; communityId: string; callId: string; trackId: string; profileId: string },
         invitedBy: string,
         now: Date
       ) =>
-        sql<{ id: string }>`INSERT INTO call4papers_track_reviewers
+        sql`INSERT INTO call4papers_track_reviewers
             (id, community_id, call_id, track_id, profile_id, status, invited_by_profile_id, invited_at)
           VALUES (${row.id}, ${row.communityId}, ${row.callId}, ${row.trackId}, ${row.profileId}, 'pending',
             ${invitedBy}, ${now})
@@ -290,9 +326,13 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
             invited_by_profile_id = excluded.invited_by_profile_id, invited_at = excluded.invited_at,
             responded_at = NULL
             WHERE call4papers_track_reviewers.status = 'declined'
-          RETURNING id`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]?.id)), Effect.orDie),
+          RETURNING id`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.map((rows) => Option.fromNullable(rows[0]?.id)),
+          Effect.orDie
+        ),
       answerReviewer: (communityId: string, id: string, status: InvitationStatus, now: Date) =>
-        sql<{ id: string }>`UPDATE call4papers_track_reviewers SET status = ${status}, responded_at = ${now}
+        sql`UPDATE call4papers_track_reviewers SET status = ${status}, responded_at = ${now}
           WHERE community_id = ${communityId} AND id = ${id} AND status = 'pending' RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
@@ -310,7 +350,7 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
         after: readonly [string, string] | undefined,
         limit: number
       ) =>
-        sql<InvitationRow>`SELECT * FROM (
+        sql`SELECT * FROM (
             SELECT 'owner' AS kind, o.id, o.call_id, c.title AS call_title, c.slug AS call_slug, c.space_id,
               NULL::uuid AS track_id, NULL::text AS track_name, o.invited_by_profile_id, o.invited_at
             FROM call4papers_owners o ${liveCall("o")}
@@ -324,7 +364,7 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("@roda/core/call4pape
             WHERE r.community_id = ${communityId} AND r.profile_id = ${profileId} AND r.status = 'pending'
           ) i
           ${after ? sql`WHERE (i.invited_at, i.id) > (${new Date(after[0])}, ${after[1]})` : sql``}
-          ORDER BY i.invited_at, i.id LIMIT ${limit + 1}`.pipe(Effect.orDie)
+          ORDER BY i.invited_at, i.id LIMIT ${limit + 1}`.pipe(Effect.flatMap(decodeInvitations), Effect.orDie)
     }
   })
 }) {}

@@ -87,7 +87,7 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
       if (!s.invitee) yield* readable(s)
       const versions = s.speaker || s.roles.organiser ? yield* repo.versions(member.communityId, s.submission.id) : []
       // an accepted co-speaker reads the names the proposer saved only of those who accepted too
-      const accepted = acceptedOnly(s.speakers).map((row) => row.profileId)
+      const accepted: ReadonlyArray<string> = acceptedOnly(s.speakers).map((row) => row.profileId)
       const named = (ids: ReadonlyArray<string>) =>
         s.proposer || s.roles.organiser ? ids : ids.filter((profileId) => accepted.includes(profileId))
       return {
@@ -107,7 +107,8 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
           : yield* checkCoSpeakers(member, s.submission.proposerProfileId, input.coSpeakers)
         const invited = yield* locked(member, s.submission.id, "edit", (current, _to, at) =>
           Effect.gen(function*() {
-            const before = (yield* repo.speakersOf(member.communityId, [current.id])).map((row) => row.profileId)
+            const speakers = yield* repo.speakersOf(member.communityId, [current.id])
+            const before: ReadonlyArray<string> = speakers.map((row) => row.profileId)
             const changes = {
               title: input.title ?? current.title,
               abstract: input.abstract ?? current.abstract,

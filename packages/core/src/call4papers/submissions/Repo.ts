@@ -1,11 +1,17 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { judgingStatements } from "./judgingStatements"
 import { offerStatements } from "./offerStatements"
 import { peopleStatements } from "./peopleStatements"
-import type { CoSpeakerStatus, SubmissionStatus } from "./Policy"
-import { first, type ListFilter, type SpeakerRow, type SubmissionRow, type VersionRow, type Visibility } from "./rows"
+import { type CoSpeakerStatus, type SubmissionStatus, submissionStatuses } from "./Policy"
+import { decodeSubmissions, first, type ListFilter, rowsOf, SpeakerRow, VersionRow, type Visibility } from "./rows"
 import { submissionSql } from "./submissionSql"
+
+const decodeStatus = rowsOf(Schema.Struct({ status: Schema.Literal(...submissionStatuses) }))
+const decodeVersion = rowsOf(Schema.Struct({ version: Schema.Number }))
+const decodeVersions = rowsOf(VersionRow)
+const decodeSpeakers = rowsOf(SpeakerRow)
+const decodeIds = rowsOf(Schema.Struct({ id: Schema.String }))
 
 export type {
   ListFilter,
@@ -28,14 +34,15 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
 
     return {
       find: (communityId: string, id: string) =>
-        sql<SubmissionRow>`${select} WHERE s.community_id = ${communityId} AND s.id = ${id}`.pipe(
+        sql`${select} WHERE s.community_id = ${communityId} AND s.id = ${id}`.pipe(
+          Effect.flatMap(decodeSubmissions),
           Effect.map(first),
           Effect.orDie
         ),
       /** Locks the submission row for the rest of the transaction; false when it is gone. */
       /** Whether the profile reviewed or voted on the submission (a co-speaker may not have). */
       reviewedOrVoted: (communityId: string, submissionId: string, profileId: string) =>
-        sql<{ one: number }>`SELECT 1 AS one FROM call4papers_reviews
+        sql`SELECT 1 AS one FROM call4papers_reviews
           WHERE community_id = ${communityId} AND submission_id = ${submissionId} AND reviewer_profile_id = ${profileId}
           UNION ALL
           SELECT 1 FROM call4papers_votes
@@ -43,8 +50,9 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
           LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
       /** Locks the submission's row; its status as locked, or undefined when there is none. */
       lock: (communityId: string, id: string) =>
-        sql<{ status: SubmissionStatus }>`SELECT status FROM call4papers_submissions
+        sql`SELECT status FROM call4papers_submissions
           WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
+          Effect.flatMap(decodeStatus),
           Effect.map((rows) => rows[0]?.status),
           Effect.orDie
         ),
@@ -66,9 +74,10 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
         changes: { title: string; abstract: string; trackId: string | null },
         now: Date
       ) =>
-        sql<{ version: number }>`UPDATE call4papers_submissions SET title = ${changes.title},
+        sql`UPDATE call4papers_submissions SET title = ${changes.title},
           abstract = ${changes.abstract}, track_id = ${changes.trackId}, version = version + 1, updated_at = ${now}
           WHERE community_id = ${communityId} AND id = ${id} RETURNING version`.pipe(
+          Effect.flatMap(decodeVersion),
           Effect.map((rows) => rows[0]?.version ?? 1),
           Effect.orDie
         ),
@@ -105,11 +114,12 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
             ${row.trackId}, ${`{${row.coSpeakerProfileIds.join(",")}}`}::uuid[], ${row.authorProfileId},
             ${row.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
       versions: (communityId: string, submissionId: string) =>
-        sql<
-          VersionRow
-        >`SELECT version, title, abstract, track_id, co_speaker_profile_ids::text[] AS co_speaker_profile_ids,
+        sql`SELECT version, title, abstract, track_id, co_speaker_profile_ids::text[] AS co_speaker_profile_ids,
           author_profile_id, created_at FROM call4papers_submission_versions
-          WHERE community_id = ${communityId} AND submission_id = ${submissionId} ORDER BY version`.pipe(Effect.orDie),
+          WHERE community_id = ${communityId} AND submission_id = ${submissionId} ORDER BY version`.pipe(
+          Effect.flatMap(decodeVersions),
+          Effect.orDie
+        ),
       /**
        * Sets the speakers: the proposer first (always `accepted`), then the named co-speakers in order.
        * Co-speakers left off the list lose their row; those who stay keep their status (an accepted one
@@ -144,7 +154,7 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
         status: CoSpeakerStatus,
         now: Date
       ) =>
-        sql<{ profileId: string }>`UPDATE call4papers_submission_speakers SET status = ${status}, responded_at = ${now}
+        sql`UPDATE call4papers_submission_speakers SET status = ${status}, responded_at = ${now}
           WHERE community_id = ${communityId} AND submission_id = ${submissionId} AND profile_id = ${profileId}
             AND role = 'co_speaker' AND status = 'invited' RETURNING profile_id`.pipe(
           Effect.map((rows) => rows.length > 0),
@@ -153,38 +163,37 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
       speakersOf: (communityId: string, submissionIds: ReadonlyArray<string>) =>
         submissionIds.length === 0
           ? Effect.succeed([] as ReadonlyArray<SpeakerRow>)
-          : sql<
-            SpeakerRow
-          >`SELECT sp.submission_id, sp.profile_id, p.full_name, p.avatar_url, sp.role, sp.position, sp.status
+          : sql`SELECT sp.submission_id, sp.profile_id, p.full_name, p.avatar_url, sp.role, sp.position, sp.status
             FROM call4papers_submission_speakers sp
             JOIN member_cards p ON p.community_id = sp.community_id AND p.id = sp.profile_id
             WHERE sp.community_id = ${communityId} AND ${sql.in("sp.submission_id", submissionIds)}
-            ORDER BY sp.submission_id, sp.position`.pipe(Effect.orDie),
+            ORDER BY sp.submission_id, sp.position`.pipe(Effect.flatMap(decodeSpeakers), Effect.orDie),
       /** Active profiles of the community among `ids`. */
       activeProfiles: (communityId: string, ids: ReadonlyArray<string>) =>
         ids.length === 0
           ? Effect.succeed([] as ReadonlyArray<string>)
-          : sql<{ id: string }>`SELECT id FROM member_cards WHERE community_id = ${communityId}
+          : sql`SELECT id FROM member_cards WHERE community_id = ${communityId}
             AND ${sql.in("id", ids)} AND removed_at IS NULL AND status = 'active'`.pipe(
+            Effect.flatMap(decodeIds),
             Effect.map((rows) => rows.map((row) => row.id)),
             Effect.orDie
           ),
       /** A call's submissions the caller may see, by id (keyset `[id]`). */
       list: (communityId: string, callId: string, visibility: Visibility, filter: ListFilter) =>
-        sql<SubmissionRow>`${select} WHERE ${visible(communityId, visibility)} AND s.call_id = ${callId}
+        sql`${select} WHERE ${visible(communityId, visibility)} AND s.call_id = ${callId}
           ${filter.status ? sql`AND s.status = ${filter.status}` : sql``}
           ${filter.trackId ? sql`AND s.track_id = ${filter.trackId}` : sql``}
           ${filter.after ? sql`AND s.id > ${filter.after[0]}` : sql``}
-          ORDER BY s.id LIMIT ${filter.limit + 1}`.pipe(Effect.orDie),
+          ORDER BY s.id LIMIT ${filter.limit + 1}`.pipe(Effect.flatMap(decodeSubmissions), Effect.orDie),
       /** The caller's own submissions (proposer or co-speaker), of one call or of every call. */
       listOwn: (communityId: string, profileId: string, callId: string | undefined, filter: ListFilter) =>
-        sql<SubmissionRow>`${select} WHERE s.community_id = ${communityId}
+        sql`${select} WHERE s.community_id = ${communityId}
           AND s.id IN (SELECT sp.submission_id FROM call4papers_submission_speakers sp
             WHERE sp.community_id = ${communityId} AND sp.profile_id = ${profileId} AND sp.status = 'accepted')
           ${callId ? sql`AND s.call_id = ${callId}` : sql``}
           ${filter.status ? sql`AND s.status = ${filter.status}` : sql``}
           ${filter.after ? sql`AND s.id > ${filter.after[0]}` : sql``}
-          ORDER BY s.id LIMIT ${filter.limit + 1}`.pipe(Effect.orDie),
+          ORDER BY s.id LIMIT ${filter.limit + 1}`.pipe(Effect.flatMap(decodeSubmissions), Effect.orDie),
       ...judgingStatements(sql, shared),
       ...offerStatements(sql),
       ...peopleStatements(sql, shared)

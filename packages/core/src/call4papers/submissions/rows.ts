@@ -1,74 +1,79 @@
-import { Option } from "effect"
-import type { CoSpeakerStatus, OfferSide, OfferStatus, SubmissionStatus } from "./Policy"
+import { Option, Schema } from "effect"
+import { CommunityId, ProfileId } from "../../domain/Ids"
+import { coSpeakerStatuses, offerSides, offerStatuses, type SubmissionStatus, submissionStatuses } from "./Policy"
 
 /** A submission as read: its columns, with the call, the proposer's and the track's names. */
-export interface SubmissionRow {
-  readonly id: string
-  readonly communityId: string
-  readonly callId: string
-  readonly callTitle: string
-  readonly callSlug: string
-  readonly callStatus: string
-  readonly callCommunityVoting: boolean
-  readonly callAnonymousReviews: boolean
-  readonly trackId: string | null
-  readonly trackName: string | null
-  readonly proposerProfileId: string
-  readonly proposerName: string
-  readonly title: string
-  readonly abstract: string
-  readonly status: SubmissionStatus
-  readonly version: number
-  readonly agreedOfferId: string | null
-  readonly decisionNote: string | null
-  readonly submittedAt: Date | null
-  readonly decidedAt: Date | null
-  readonly confirmedAt: Date | null
-  readonly withdrawnAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const SubmissionRow = Schema.Struct({
+  id: Schema.String,
+  communityId: CommunityId,
+  callId: Schema.String,
+  callTitle: Schema.String,
+  callSlug: Schema.String,
+  callStatus: Schema.String,
+  callCommunityVoting: Schema.Boolean,
+  callAnonymousReviews: Schema.Boolean,
+  trackId: Schema.NullOr(Schema.String),
+  trackName: Schema.NullOr(Schema.String),
+  proposerProfileId: ProfileId,
+  proposerName: Schema.String,
+  title: Schema.String,
+  abstract: Schema.String,
+  status: Schema.Literal(...submissionStatuses),
+  version: Schema.Number,
+  agreedOfferId: Schema.NullOr(Schema.String),
+  decisionNote: Schema.NullOr(Schema.String),
+  submittedAt: Schema.NullOr(Schema.DateFromSelf),
+  decidedAt: Schema.NullOr(Schema.DateFromSelf),
+  confirmedAt: Schema.NullOr(Schema.DateFromSelf),
+  withdrawnAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type SubmissionRow = typeof SubmissionRow.Type
 
-export interface SpeakerRow {
-  readonly submissionId: string
-  readonly profileId: string
-  readonly fullName: string
-  readonly avatarUrl: string | null
-  readonly role: "proposer" | "co_speaker"
-  readonly position: number
+export const SpeakerRow = Schema.Struct({
+  submissionId: Schema.String,
+  profileId: ProfileId,
+  fullName: Schema.String,
+  avatarUrl: Schema.NullOr(Schema.String),
+  role: Schema.Literal("proposer", "co_speaker"),
+  position: Schema.Number,
   /** Only `accepted` rows are speakers; a named co-speaker is `invited` until they answer. */
-  readonly status: CoSpeakerStatus
-}
+  status: Schema.Literal(...coSpeakerStatuses)
+})
+export type SpeakerRow = typeof SpeakerRow.Type
 
-export interface VersionRow {
-  readonly version: number
-  readonly title: string
-  readonly abstract: string
-  readonly trackId: string | null
-  readonly coSpeakerProfileIds: ReadonlyArray<string>
-  readonly authorProfileId: string
-  readonly createdAt: Date
-}
+export const VersionRow = Schema.Struct({
+  version: Schema.Number,
+  title: Schema.String,
+  abstract: Schema.String,
+  trackId: Schema.NullOr(Schema.String),
+  coSpeakerProfileIds: Schema.Array(Schema.String),
+  authorProfileId: ProfileId,
+  createdAt: Schema.DateFromSelf
+})
+export type VersionRow = typeof VersionRow.Type
 
-export interface OfferRow {
-  readonly id: string
-  readonly submissionId: string
-  readonly version: number
-  readonly side: OfferSide
-  readonly authorProfileId: string
-  readonly authorName: string
-  readonly format: string | null
-  readonly durationMinutes: number | null
-  readonly trackId: string | null
-  readonly trackName: string | null
+export const OfferRow = Schema.Struct({
+  id: Schema.String,
+  submissionId: Schema.String,
+  version: Schema.Number,
+  side: Schema.Literal(...offerSides),
+  authorProfileId: ProfileId,
+  authorName: Schema.String,
+  format: Schema.NullOr(Schema.String),
+  durationMinutes: Schema.NullOr(Schema.Number),
+  trackId: Schema.NullOr(Schema.String),
+  trackName: Schema.NullOr(Schema.String),
   /** bigint as text */
-  readonly fee: string | null
-  readonly currency: string | null
-  readonly note: string | null
-  readonly status: OfferStatus
-  readonly createdAt: Date
-  readonly closedAt: Date | null
-}
+  fee: Schema.NullOr(Schema.String),
+  currency: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String),
+  status: Schema.Literal(...offerStatuses),
+  createdAt: Schema.DateFromSelf,
+  closedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type OfferRow = typeof OfferRow.Type
 
 export interface OfferTerms {
   readonly format: string | null
@@ -79,27 +84,33 @@ export interface OfferTerms {
   readonly note: string | null
 }
 
-export interface ReviewRow {
-  readonly submissionId: string
-  readonly reviewerProfileId: string
-  readonly reviewerName: string
-  readonly score: number
-  readonly comment: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const ReviewRow = Schema.Struct({
+  submissionId: Schema.String,
+  reviewerProfileId: ProfileId,
+  reviewerName: Schema.String,
+  score: Schema.Number,
+  comment: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type ReviewRow = typeof ReviewRow.Type
 
 /** Mean, count and distribution of scores (reviews) or votes, by submission. */
-export interface TallyRow {
-  readonly submissionId: string
-  readonly count: number
-  readonly sum: number
-  readonly s1: number
-  readonly s2: number
-  readonly s3: number
-  readonly s4: number
-  readonly s5: number
-}
+export const TallyRow = Schema.Struct({
+  submissionId: Schema.String,
+  count: Schema.Number,
+  sum: Schema.Number,
+  s1: Schema.Number,
+  s2: Schema.Number,
+  s3: Schema.Number,
+  s4: Schema.Number,
+  s5: Schema.Number
+})
+export type TallyRow = typeof TallyRow.Type
+
+/** Rows of `sql` decoded at the boundary; built once per row shape. */
+export const rowsOf = <A, I>(row: Schema.Schema<A, I>) => Schema.decodeUnknown(Schema.Array(row))
+export const decodeSubmissions = rowsOf(SubmissionRow)
 
 /** Which submissions of a call a caller may list (an OR of the parts given). */
 export interface Visibility {

@@ -1,6 +1,8 @@
 import { type SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { tallyColumns, type TallyRow, type Visibility } from "./rows"
+import { rowsOf, tallyColumns, TallyRow, type Visibility } from "./rows"
+
+const decodeTallies = rowsOf(TallyRow)
 
 /** The fragments the submissions statements share: the submission select, visibility, tallies. */
 export const submissionSql = (sql: SqlClient.SqlClient) => {
@@ -43,9 +45,9 @@ export const submissionSql = (sql: SqlClient.SqlClient) => {
   ) =>
     submissionIds.length === 0
       ? Effect.succeed([] as ReadonlyArray<TallyRow>)
-      : sql<TallyRow>`SELECT submission_id, ${sql.unsafe(tallyColumns(column))}
+      : sql`SELECT submission_id, ${sql.unsafe(tallyColumns(column))}
         FROM ${sql(table)} WHERE community_id = ${communityId} AND ${sql.in("submission_id", submissionIds)}
-        GROUP BY submission_id`.pipe(Effect.orDie)
+        GROUP BY submission_id`.pipe(Effect.flatMap(decodeTallies), Effect.orDie)
 
   return { select, ownedBy, visible, tallies }
 }

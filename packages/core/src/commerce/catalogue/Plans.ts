@@ -90,20 +90,20 @@ export class Plans extends Effect.Service<Plans>()("@roda/core/Plans", {
           return yield* Effect.fail(invalidField("productIds", Messages.productNotFound))
         }
         if (addOns.some((id) => !live.has(id))) {
-          return yield* Effect.fail(invalidField("addOnProductIds", Messages.addOnUnknown))
+          return yield* Effect.fail(invalidField("addOnProductIds", catalogueMessages.addOnUnknown))
         }
         if (addOns.some((id) => options.includes(id))) {
-          return yield* Effect.fail(invalidField("addOnProductIds", Messages.addOnIsBillingOption))
+          return yield* Effect.fail(invalidField("addOnProductIds", catalogueMessages.addOnIsBillingOption))
         }
         if (addOns.some((id) => !isMonthlySubscription(live.get(id)!))) {
           return yield* Effect.fail(invalidField("addOnProductIds", catalogueMessages.addOnNotMonthly))
         }
         const foreign = yield* repo.foreignLinks(communityId, [...options, ...addOns], planId)
         if (foreign.some((link) => link.kind === "option" && addOns.includes(link.productId))) {
-          return yield* Effect.fail(invalidField("addOnProductIds", Messages.addOnIsBillingOption))
+          return yield* Effect.fail(invalidField("addOnProductIds", catalogueMessages.addOnIsBillingOption))
         }
         if (foreign.some((link) => link.kind === "add_on" && options.includes(link.productId))) {
-          return yield* Effect.fail(invalidField("productIds", Messages.addOnIsBillingOption))
+          return yield* Effect.fail(invalidField("productIds", catalogueMessages.addOnIsBillingOption))
         }
       })
 

@@ -56,10 +56,12 @@ export class Products extends Effect.Service<Products>()("@roda/core/Products", 
     const checkSellable = (communityId: CommunityId, currency: string) =>
       Effect.gen(function*() {
         const approved = yield* selling.approvedBusiness(communityId)
-        if (Option.isNone(approved)) return yield* Effect.fail(forbidden(Messages.publishNeedsApprovedBusiness))
+        if (Option.isNone(approved)) {
+          return yield* Effect.fail(forbidden(catalogueMessages.publishNeedsApprovedBusiness))
+        }
         if (approved.value.currency !== currency) {
           return yield* Effect.fail(
-            invalidField("currency", Messages.productCurrencyMismatch(currency, approved.value.currency))
+            invalidField("currency", catalogueMessages.productCurrencyMismatch(currency, approved.value.currency))
           )
         }
       })

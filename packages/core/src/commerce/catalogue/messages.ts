@@ -105,5 +105,14 @@ export const catalogueMessages = coded({
   tierCreated: text("Faixa de preço criada com sucesso.", "Pricing tier created."),
   tierUpdated: text("Faixa de preço atualizada com sucesso.", "Pricing tier updated."),
   tierDeleted: text("Faixa de preço removida com sucesso.", "Pricing tier removed."),
-  tierNotFound: text("Faixa de preço não encontrada.", "Pricing tier not found.")
+  tierNotFound: text("Faixa de preço não encontrada.", "Pricing tier not found."),
+  addOnUnknown: same("One of the add-ons does not exist in this community or was deleted."),
+  addOnIsBillingOption: same("A product that is a plan's billing option cannot be another plan's add-on."),
+  publishNeedsApprovedBusiness: same(
+    "To publish and start selling, the community needs approved business information. Submit it for review and publish once it is approved."
+  ),
+  productCurrencyMismatch: (productCurrency: string, approvedCurrency: string): Text =>
+    same(
+      `This product is priced in ${productCurrency}, but the approved business information uses ${approvedCurrency}`
+    )
 })

@@ -47,7 +47,7 @@ export class CheckoutQuotes extends Effect.Service<CheckoutQuotes>()("@roda/core
     const requireSelling = (communityId: string) =>
       Effect.gen(function*() {
         const business = yield* selling.approvedBusiness(communityId)
-        if (Option.isNone(business)) return yield* Effect.fail(forbidden(Messages.checkoutNeedsApprovedBusiness))
+        if (Option.isNone(business)) return yield* Effect.fail(forbidden(M.checkoutNeedsApprovedBusiness))
         if (!(yield* selling.payoutsApproved(communityId))) {
           return yield* Effect.fail(badRequest(Messages.paymentNotConfigured))
         }

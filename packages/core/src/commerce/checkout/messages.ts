@@ -1,4 +1,4 @@
-import { coded, type Text, text } from "../../domain/Text"
+import { coded, same, type Text, text } from "../../domain/Text"
 
 /** Messages of checkout, charges and purchases (Portuguese by default). */
 export const checkoutMessages = coded({
@@ -84,5 +84,6 @@ export const checkoutMessages = coded({
     text(
       `O total de uma cobrança não pode passar de ${max} (unidades menores da moeda).`,
       `The total of one charge cannot exceed ${max} minor units.`
-    )
+    ),
+  checkoutNeedsApprovedBusiness: same("Community must have approved business information to enable paid products")
 })
