@@ -1,7 +1,13 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import { decodeRows } from "../domain/Rows"
 import { inPeriods, periodEnds, periodOf } from "../sql/periods"
 import { MemberStats } from "./MemberStats"
+
+/** Counts are read as text (a `bigint` count may exceed a 32-bit int), then made numbers. */
+const decodeSeries = decodeRows(
+  Schema.Struct({ period: Schema.String, joined: Schema.String, left: Schema.String, total: Schema.String })
+)
 
 /** `MemberStats` over the profiles table (read only). */
 export const MemberStatsLive = Layer.effect(
@@ -10,7 +16,7 @@ export const MemberStatsLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return {
       series: (communityId, range) =>
-        sql<{ period: string; joined: string; left: string; total: string }>`
+        sql`
           SELECT pe.period,
             count(p.id) FILTER (WHERE ${inPeriods(sql, "p.created_at", range)}
               AND ${periodOf(sql, "p.created_at", range)} = pe.period)::text AS joined,
@@ -22,6 +28,8 @@ export const MemberStatsLive = Layer.effect(
           LEFT JOIN profiles p ON p.community_id = ${communityId} AND p.status = 'active'
             AND p.created_at < ((${range.to}::date + 1)::timestamp AT TIME ZONE ${range.timeZone})
           GROUP BY pe.period`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeSeries),
           Effect.map((rows) =>
             rows.map((row) => ({
               period: row.period,
@@ -29,8 +37,7 @@ export const MemberStatsLive = Layer.effect(
               left: Number(row.left),
               total: Number(row.total)
             }))
-          ),
-          Effect.orDie
+          )
         ),
       exists: (communityId, profileId) =>
         sql`SELECT 1 FROM profiles WHERE community_id = ${communityId} AND id = ${profileId}`.pipe(

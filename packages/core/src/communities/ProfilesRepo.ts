@@ -1,10 +1,24 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { AccountId, CommunityId, ProfileId } from "../domain/Ids"
+import { Effect, Option, Schema } from "effect"
+import { type AccountId, type CommunityId, ProfileId } from "../domain/Ids"
 import type { Role } from "../domain/Role"
-import type { ProfileRow, ProfileStatus } from "./Repo"
+import { decodeRows } from "../domain/Rows"
+import { ProfileRow, ProfileStatus } from "./Repo"
 
 const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+
+const decodeProfiles = decodeRows(ProfileRow)
+const decodeHeld = decodeRows(
+  Schema.Struct({ id: ProfileId, removedAt: Schema.NullOr(Schema.DateFromSelf), status: ProfileStatus })
+)
+const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }))
+const decodeWithCommunity = decodeRows(
+  Schema.Struct({ ...ProfileRow.fields, communityName: Schema.String, communitySlug: Schema.String })
+)
+const decodeTagCounts = decodeRows(
+  Schema.Struct({ tag: Schema.String, count: Schema.Number, color: Schema.NullOr(Schema.String) })
+)
+const decodeFound = decodeRows(Schema.Struct({ found: Schema.Boolean }))
 
 export interface ProfileFilter {
   readonly role?: Role | undefined
@@ -30,18 +44,18 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
     return {
       /** A live profile, accepted or invited (staff manage invitations; only accepted ones are members). */
       find: (communityId: CommunityId, id: string) =>
-        sql<ProfileRow>`${select} WHERE p.community_id = ${communityId} AND p.id = ${id} AND p.removed_at IS NULL`.pipe(
-          Effect.map(first),
-          Effect.orDie
+        sql`${select} WHERE p.community_id = ${communityId} AND p.id = ${id} AND p.removed_at IS NULL`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeProfiles),
+          Effect.map(first)
         ),
       /** The account's profile in the community, removed or not, locked for the transaction. */
       findByAccountForUpdate: (communityId: CommunityId, accountId: AccountId) =>
-        sql<
-          { id: ProfileId; removedAt: Date | null; status: ProfileStatus }
-        >`SELECT id, removed_at, status FROM profiles
+        sql`SELECT id, removed_at, status FROM profiles
           WHERE community_id = ${communityId} AND account_id = ${accountId} FOR UPDATE`.pipe(
-          Effect.map(first),
-          Effect.orDie
+          Effect.orDie,
+          Effect.flatMap(decodeHeld),
+          Effect.map(first)
         ),
       /** Fails with the SqlError of a unique violation when the account already has a profile here. */
       insert: (
@@ -59,14 +73,14 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           status = ${status}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       /** The holder answers an invitation: true when the invited profile was theirs and still open. */
       accept: (communityId: CommunityId, id: string, accountId: AccountId) =>
-        sql<{ id: string }>`UPDATE profiles SET status = 'active', updated_at = now()
+        sql`UPDATE profiles SET status = 'active', updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id} AND account_id = ${accountId}
             AND status = 'invited' AND removed_at IS NULL RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
       decline: (communityId: CommunityId, id: string, accountId: AccountId, at: Date) =>
-        sql<{ id: string }>`UPDATE profiles SET removed_at = ${at}, updated_at = now()
+        sql`UPDATE profiles SET removed_at = ${at}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id} AND account_id = ${accountId}
             AND status = 'invited' AND removed_at IS NULL RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
@@ -74,8 +88,12 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
         ),
       /** The account's own live profile in the community, accepted or invited. */
       ownProfile: (communityId: CommunityId, id: string, accountId: AccountId) =>
-        sql<ProfileRow>`${select} WHERE p.community_id = ${communityId} AND p.id = ${id}
-          AND p.account_id = ${accountId} AND p.removed_at IS NULL`.pipe(Effect.map(first), Effect.orDie),
+        sql`${select} WHERE p.community_id = ${communityId} AND p.id = ${id}
+          AND p.account_id = ${accountId} AND p.removed_at IS NULL`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeProfiles),
+          Effect.map(first)
+        ),
       list: (communityId: CommunityId, filter: ProfileFilter) => {
         const conditions = [
           sql`p.community_id = ${communityId}`,
@@ -94,8 +112,9 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
             : []),
           ...(filter.afterId ? [sql`p.id > ${filter.afterId}`] : [])
         ]
-        return sql<ProfileRow>`${select} WHERE ${sql.and(conditions)} ORDER BY p.id LIMIT ${filter.limit + 1}`.pipe(
-          Effect.orDie
+        return sql`${select} WHERE ${sql.and(conditions)} ORDER BY p.id LIMIT ${filter.limit + 1}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeProfiles)
         )
       },
       /**
@@ -115,16 +134,17 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
             WHERE ac.email ILIKE ${prefix} AND pr.community_id = ${communityId} AND pr.removed_at IS NULL
               AND pr.status = 'active'`
           : byName
-        return sql<ProfileRow>`${select} WHERE p.id IN (${ids})
-          ORDER BY p.full_name, p.id LIMIT ${limit}`.pipe(Effect.orDie)
+        return sql`${select} WHERE p.id IN (${ids})
+          ORDER BY p.full_name, p.id LIMIT ${limit}`.pipe(Effect.orDie, Effect.flatMap(decodeProfiles))
       },
       ofAccount: (accountId: AccountId) =>
-        sql<ProfileRow & { communityName: string; communitySlug: string }>`SELECT p.id, p.community_id,
+        sql`SELECT p.id, p.community_id,
           p.account_id, p.role, p.status, p.full_name, a.email, p.phone, p.bio, p.avatar_url, p.tags, p.created_at,
           p.updated_at, c.name AS community_name, c.slug AS community_slug
           FROM profiles p JOIN account_contacts a ON a.id = p.account_id JOIN communities c ON c.id = p.community_id
           WHERE p.account_id = ${accountId} AND p.removed_at IS NULL AND c.deleted_at IS NULL ORDER BY p.id`.pipe(
-          Effect.orDie
+          Effect.orDie,
+          Effect.flatMap(decodeWithCommunity)
         ),
       update: (
         communityId: CommunityId,
@@ -149,20 +169,21 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       /** Locks the community's owner rows, so owner changes are serialised (at least one owner stays). */
       lockOwners: (communityId: CommunityId) =>
-        sql<{ id: string }>`SELECT id FROM profiles WHERE community_id = ${communityId} AND role = 'owner'
+        sql`SELECT id FROM profiles WHERE community_id = ${communityId} AND role = 'owner'
           AND removed_at IS NULL AND status = 'active' ORDER BY id FOR UPDATE`.pipe(
-          Effect.map((rows) => rows.map((r) => r.id)),
-          Effect.orDie
+          Effect.orDie,
+          Effect.flatMap(decodeIds),
+          Effect.map((rows) => rows.map((r) => r.id))
         ),
       tagCounts: (communityId: CommunityId) =>
-        sql<{ tag: string; count: number; color: string | null }>`SELECT t.tag, count(*)::int AS count, tc.color
+        sql`SELECT t.tag, count(*)::int AS count, tc.color
           FROM profiles p CROSS JOIN LATERAL unnest(p.tags) AS t(tag)
           LEFT JOIN tag_colors tc ON tc.community_id = p.community_id AND tc.tag = t.tag
           WHERE p.community_id = ${communityId} AND p.removed_at IS NULL AND p.status = 'active'
-          GROUP BY t.tag, tc.color ORDER BY t.tag`.pipe(Effect.orDie),
+          GROUP BY t.tag, tc.color ORDER BY t.tag`.pipe(Effect.orDie, Effect.flatMap(decodeTagCounts)),
       /** Renames a tag on every live profile (merging with `to` where both are present); returns profiles changed. */
       renameTag: (communityId: CommunityId, from: string, to: string) =>
-        sql<{ id: string }>`UPDATE profiles SET
+        sql`UPDATE profiles SET
             tags = array_remove(CASE WHEN ${to} = ANY(tags) THEN tags ELSE array_append(tags, ${to}) END, ${from}),
             updated_at = now()
           WHERE community_id = ${communityId} AND removed_at IS NULL AND tags @> ARRAY[${from}]::text[]
@@ -171,7 +192,7 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           Effect.orDie
         ),
       removeTag: (communityId: CommunityId, tag: string) =>
-        sql<{ id: string }>`UPDATE profiles SET tags = array_remove(tags, ${tag}), updated_at = now()
+        sql`UPDATE profiles SET tags = array_remove(tags, ${tag}), updated_at = now()
           WHERE community_id = ${communityId} AND removed_at IS NULL AND tags @> ARRAY[${tag}]::text[]
           RETURNING id`.pipe(
           Effect.map((rows) => rows.length),
@@ -193,10 +214,11 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
         sql`INSERT INTO tag_colors (community_id, tag, color) VALUES (${communityId}, ${tag}, ${color})
           ON CONFLICT (community_id, tag) DO UPDATE SET color = EXCLUDED.color`.pipe(Effect.asVoid, Effect.orDie),
       tagInUse: (communityId: CommunityId, tag: string) =>
-        sql<{ found: boolean }>`SELECT EXISTS (SELECT 1 FROM profiles WHERE community_id = ${communityId}
+        sql`SELECT EXISTS (SELECT 1 FROM profiles WHERE community_id = ${communityId}
           AND removed_at IS NULL AND tags @> ARRAY[${tag}]::text[]) AS found`.pipe(
-          Effect.map((rows) => rows[0]?.found === true),
-          Effect.orDie
+          Effect.orDie,
+          Effect.flatMap(decodeFound),
+          Effect.map((rows) => rows[0]?.found === true)
         )
     }
   })

@@ -37,24 +37,27 @@ const CallerMembershipRow = Schema.Struct({
   role: Schema.NullOr(Role)
 })
 
-export type ProfileStatus = "active" | "invited"
+/** `invited`: an existing account was added and has not accepted yet (not a member until then). */
+export const ProfileStatus = Schema.Literal("active", "invited")
+export type ProfileStatus = typeof ProfileStatus.Type
 
-export interface ProfileRow {
-  readonly id: string
-  readonly communityId: string
-  readonly accountId: string
-  readonly role: Role
-  /** `invited`: an existing account was added and has not accepted yet (not a member until then). */
-  readonly status: ProfileStatus
-  readonly fullName: string
-  readonly email: string
-  readonly phone: string | null
-  readonly bio: string | null
-  readonly avatarUrl: string | null
-  readonly tags: ReadonlyArray<string>
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+/** A profile with its holder's e-mail, as the profile statements read it. */
+export const ProfileRow = Schema.Struct({
+  id: ProfileId,
+  communityId: CommunityId,
+  accountId: AccountId,
+  role: Role,
+  status: ProfileStatus,
+  fullName: Schema.String,
+  email: Schema.String,
+  phone: Schema.NullOr(Schema.String),
+  bio: Schema.NullOr(Schema.String),
+  avatarUrl: Schema.NullOr(Schema.String),
+  tags: Schema.Array(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type ProfileRow = typeof ProfileRow.Type
 
 /** An account and its membership in one community (the `Memberships` contract's row). */
 export type CallerRow = CallerMembership

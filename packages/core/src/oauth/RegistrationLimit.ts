@@ -1,10 +1,13 @@
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
+import { decodeRows } from "../domain/Rows"
 import { DEFAULT_OAUTH_REGISTRATION_LIMIT, Options } from "../platform/Options"
 
 const HOUR_MS = 60 * 60 * 1000
 /** Rows of past hours deleted by the first registration of a new hour under some scope. */
 const SWEEP_ROWS = 50
+
+const decodeUsed = decodeRows(Schema.Struct({ used: Schema.Number }))
 
 /**
  * Dynamic registration needs no account and every registration is a row kept for good, so it is
@@ -23,11 +26,11 @@ export class RegistrationLimit extends Effect.Service<RegistrationLimit>()("@rod
      * get a row back in an hour.
      */
     const reserve = (scope: string, windowStart: Date, limit: number) =>
-      sql<{ used: number }>`INSERT INTO oauth_registration_windows (scope, window_start, used)
+      sql`INSERT INTO oauth_registration_windows (scope, window_start, used)
         VALUES (${scope}, ${windowStart}, 1)
         ON CONFLICT (scope, window_start) DO UPDATE SET used = oauth_registration_windows.used + 1
         WHERE oauth_registration_windows.used < ${limit}
-        RETURNING used`.pipe(Effect.map((rows) => rows[0]?.used))
+        RETURNING used`.pipe(Effect.flatMap(decodeUsed), Effect.map((rows) => rows[0]?.used))
 
     const release = (scope: string, windowStart: Date) =>
       sql`UPDATE oauth_registration_windows SET used = used - 1

@@ -1,76 +1,16 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { decodeRows } from "../domain/Rows"
+import { type AuditRow, AuditRowText, ClientRow, CodeRow, ConnectionRow, RequestRow, TokenRow } from "./rows"
 
-export interface ClientRow {
-  readonly id: string
-  readonly kind: "registered" | "metadata_document"
-  readonly name: string | null
-  readonly uri: string | null
-  readonly redirectUris: ReadonlyArray<string>
-  readonly metadata: Record<string, unknown>
-  readonly createdAt: Date
-  readonly fetchedAt: Date
-}
+export type { AuditRow, ClientRow, CodeRow, ConnectionRow, RequestRow, TokenRow }
 
-export interface RequestRow {
-  readonly id: string
-  readonly clientId: string
-  readonly redirectUri: string
-  readonly codeChallenge: string
-  readonly scopes: string
-  readonly state: string | null
-  readonly resource: string
-  readonly status: "pending" | "consented" | "denied"
-  readonly createdAt: Date
-  readonly expiresAt: Date
-}
-
-export interface CodeRow {
-  readonly codeHash: string
-  readonly requestId: string
-  readonly communityId: string
-  readonly accountId: string
-  readonly clientId: string
-  readonly redirectUri: string
-  readonly codeChallenge: string
-  readonly scopes: string
-  readonly resource: string
-  readonly expiresAt: Date
-  readonly usedAt: Date | null
-  readonly connectionId: string | null
-}
-
-export interface ConnectionRow {
-  readonly id: string
-  readonly communityId: string
-  readonly accountId: string
-  readonly clientId: string
-  readonly clientName: string
-  readonly scopes: string
-  readonly createdAt: Date
-  readonly lastUsedAt: Date | null
-  readonly revokedAt: Date | null
-  readonly protocolVersion: string | null
-  readonly serverVersion: string | null
-  readonly tools: ReadonlyArray<string> | null
-  readonly lastError: string | null
-}
-
-/** A token found by its hash, with its connection and client. */
-export interface TokenRow {
-  readonly kind: "access" | "refresh"
-  readonly connectionId: string
-  readonly communityId: string
-  readonly accountId: string
-  readonly clientId: string
-  readonly clientName: string
-  readonly audience: string
-  readonly scopes: string
-  readonly expiresAt: Date
-  readonly rotatedAt: Date | null
-  readonly lastUsedAt: Date | null
-  readonly revokedAt: Date | null
-}
+const decodeClients = decodeRows(ClientRow)
+const decodeRequests = decodeRows(RequestRow)
+const decodeCodes = decodeRows(CodeRow)
+const decodeConnections = decodeRows(ConnectionRow)
+const decodeTokens = decodeRows(TokenRow)
+const decodeAudit = decodeRows(AuditRowText)
 
 export type NewToken = {
   readonly tokenHash: string
@@ -98,20 +38,6 @@ export type NewAudit = {
   readonly createdAt: Date
 }
 
-export interface AuditRow {
-  readonly id: string
-  readonly connectionId: string | null
-  readonly accountId: string
-  readonly profileId: string
-  readonly clientName: string
-  readonly tool: string
-  readonly arguments: unknown
-  readonly outcome: "ok" | "error"
-  readonly error: string | null
-  readonly durationMs: number
-  readonly createdAt: Date
-}
-
 const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 
 /** A code voided unexchanged when the account's sessions ended (`revokeAccount`). */
@@ -128,8 +54,8 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@roda/core/OAuthRepo
     const connectionCols = sql.unsafe(connectionColumns)
 
     const client = (id: string) =>
-      sql<ClientRow>`SELECT id, kind, name, uri, redirect_uris, metadata, created_at, fetched_at
-        FROM oauth_clients WHERE id = ${id}`.pipe(Effect.map(first), Effect.orDie)
+      sql`SELECT id, kind, name, uri, redirect_uris, metadata, created_at, fetched_at
+        FROM oauth_clients WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(decodeClients), Effect.map(first))
 
     /** Inserts a client, or refreshes a metadata document's row. */
     const saveClient = (row: ClientRow) =>
@@ -147,9 +73,13 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@roda/core/OAuthRepo
           ${row.resource}, ${row.status}, ${row.createdAt}, ${row.expiresAt})`.pipe(Effect.asVoid, Effect.orDie)
 
     const request = (id: string) =>
-      sql<RequestRow>`SELECT id, client_id, redirect_uri, code_challenge, scopes, state, resource, status,
+      sql`SELECT id, client_id, redirect_uri, code_challenge, scopes, state, resource, status,
           created_at, expires_at
-        FROM oauth_authorization_requests WHERE id = ${id}`.pipe(Effect.map(first), Effect.orDie)
+        FROM oauth_authorization_requests WHERE id = ${id}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(decodeRequests),
+        Effect.map(first)
+      )
 
     /** Decides a pending, unexpired request (consent or deny): whether this call was the one that did. */
     const decide = (
@@ -159,7 +89,7 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@roda/core/OAuthRepo
       communityId: string | null,
       at: Date
     ) =>
-      sql<{ readonly id: string }>`UPDATE oauth_authorization_requests
+      sql`UPDATE oauth_authorization_requests
         SET status = ${to}, account_id = ${accountId}, community_id = ${communityId}, decided_at = ${at}
         WHERE id = ${id} AND status = 'pending' AND expires_at > ${at} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
@@ -175,10 +105,12 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@roda/core/OAuthRepo
      */
     const useCode = (codeHash: string, at: Date) =>
       Effect.gen(function*() {
-        const won = yield* sql<CodeRow>`UPDATE oauth_codes SET used_at = ${at}
+        const won = yield* decodeCodes(
+          yield* sql`UPDATE oauth_codes SET used_at = ${at}
           WHERE code_hash = ${codeHash} AND used_at IS NULL RETURNING *`
+        )
         if (won[0] !== undefined) return { _tag: "Won" as const, code: won[0] }
-        const seen = yield* sql<CodeRow>`SELECT * FROM oauth_codes WHERE code_hash = ${codeHash}`
+        const seen = yield* decodeCodes(yield* sql`SELECT * FROM oauth_codes WHERE code_hash = ${codeHash}`)
         return seen[0] === undefined
           ? { _tag: "Unknown" as const }
           : { _tag: "Replayed" as const, code: seen[0] }
@@ -203,16 +135,16 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@roda/core/OAuthRepo
       sql`INSERT INTO oauth_tokens ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
 
     const token = (tokenHash: string) =>
-      sql<TokenRow>`SELECT t.kind, t.connection_id, c.community_id, c.account_id, c.client_id,
+      sql`SELECT t.kind, t.connection_id, c.community_id, c.account_id, c.client_id,
           coalesce(cl.name, cl.id) AS client_name, t.audience, t.scopes, t.expires_at, t.rotated_at,
           c.last_used_at, c.revoked_at
         FROM oauth_tokens t JOIN oauth_connections c ON c.id = t.connection_id
           JOIN oauth_clients cl ON cl.id = c.client_id
-        WHERE t.token_hash = ${tokenHash}`.pipe(Effect.map(first), Effect.orDie)
+        WHERE t.token_hash = ${tokenHash}`.pipe(Effect.orDie, Effect.flatMap(decodeTokens), Effect.map(first))
 
     /** Marks a refresh token rotated: only the first caller wins (concurrent refreshes have one winner). */
     const rotate = (tokenHash: string, at: Date) =>
-      sql<{ readonly connectionId: string }>`UPDATE oauth_tokens SET rotated_at = ${at}
+      sql`UPDATE oauth_tokens SET rotated_at = ${at}
         WHERE token_hash = ${tokenHash} AND kind = 'refresh' AND rotated_at IS NULL RETURNING connection_id`.pipe(
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
@@ -234,7 +166,7 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@roda/core/OAuthRepo
       Effect.zipRight(
         sql`UPDATE oauth_codes SET used_at = ${at}, expires_at = ${at}
           WHERE account_id = ${accountId} AND used_at IS NULL AND expires_at > ${at}`,
-        sql<{ id: string }>`UPDATE oauth_connections SET revoked_at = ${at}, revoked_reason = ${reason}
+        sql`UPDATE oauth_connections SET revoked_at = ${at}, revoked_reason = ${reason}
           WHERE account_id = ${accountId} AND revoked_at IS NULL RETURNING id`
       ).pipe(
         Effect.map((rows) => rows.length),
@@ -248,18 +180,22 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@roda/core/OAuthRepo
         .pipe(Effect.asVoid, Effect.orDie)
 
     const connection = (communityId: string, id: string) =>
-      sql<ConnectionRow>`SELECT ${connectionCols} FROM oauth_connections c
+      sql`SELECT ${connectionCols} FROM oauth_connections c
         JOIN oauth_clients cl ON cl.id = c.client_id
-        WHERE c.community_id = ${communityId} AND c.id = ${id}`.pipe(Effect.map(first), Effect.orDie)
+        WHERE c.community_id = ${communityId} AND c.id = ${id}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(decodeConnections),
+        Effect.map(first)
+      )
 
     /** The community's live connections (of `accountId` only, unless null), newest first, keyset by id. */
     const connections = (communityId: string, accountId: string | null, before: string | undefined, limit: number) =>
-      sql<ConnectionRow>`SELECT ${connectionCols} FROM oauth_connections c
+      sql`SELECT ${connectionCols} FROM oauth_connections c
         JOIN oauth_clients cl ON cl.id = c.client_id
         WHERE c.community_id = ${communityId} AND c.revoked_at IS NULL
         ${accountId === null ? sql`` : sql`AND c.account_id = ${accountId}`}
         ${before === undefined ? sql`` : sql`AND c.id < ${before}`}
-        ORDER BY c.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+        ORDER BY c.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie, Effect.flatMap(decodeConnections))
 
     const recordSession = (
       connectionId: string,
@@ -279,15 +215,14 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@roda/core/OAuthRepo
           ${row.durationMs}, ${row.createdAt})`.pipe(Effect.asVoid)
 
     const audit = (communityId: string, before: string | undefined, limit: number) =>
-      sql<AuditRow & { readonly arguments: string }>`SELECT id, connection_id, account_id, profile_id, client_name,
+      sql`SELECT id, connection_id, account_id, profile_id, client_name,
           tool, arguments::text AS arguments, outcome, error, duration_ms, created_at
         FROM mcp_audit WHERE community_id = ${communityId} ${before ? sql`AND id < ${before}` : sql``}
         ORDER BY id DESC LIMIT ${limit + 1}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(decodeAudit),
         // as text: the client's argument names are kept as they were (no camel-casing of the JSON)
-        Effect.map((rows) =>
-          rows.map((row): AuditRow => ({ ...row, arguments: JSON.parse(row.arguments) as unknown }))
-        ),
-        Effect.orDie
+        Effect.map((rows) => rows.map((row): AuditRow => ({ ...row, arguments: JSON.parse(row.arguments) as unknown })))
       )
 
     /**
