@@ -2,6 +2,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { AccountId, CommunityId, ProfileId } from "../domain/Ids"
 import { Role } from "../domain/Role"
+import { decodeRow, decodeRows } from "../domain/Rows"
 import type { CallerMembership, ProfileRecipient } from "./Memberships"
 
 /** A community as its statements read it (decoded at the boundary: the id is a `CommunityId`). */
@@ -108,12 +109,12 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
           WHERE deleted_at IS NULL AND (lower(custom_domain) = lower(${address}) OR slug = lower(${address}))
           ORDER BY (lower(custom_domain) = lower(${address})) DESC LIMIT 1`
     })
-    const decodeCommunities = Schema.decodeUnknown(Schema.Array(AccountCommunityRow))
-    const decodeCaller = Schema.decodeUnknown(CallerMembershipRow)
-    const decodeRole = Schema.decodeUnknown(Schema.Struct({ role: Role }))
-    const decodeSettings = Schema.decodeUnknown(Schema.Array(SettingsRow))
-    const decodeEmails = Schema.decodeUnknown(Schema.Array(EmailRow))
-    const decodeRecipients = Schema.decodeUnknown(Schema.Array(RecipientRow))
+    const decodeCommunities = decodeRows(AccountCommunityRow)
+    const decodeCaller = decodeRow(CallerMembershipRow)
+    const decodeRole = decodeRow(Schema.Struct({ role: Role }))
+    const decodeSettings = decodeRows(SettingsRow)
+    const decodeEmails = decodeRows(EmailRow)
+    const decodeRecipients = decodeRows(RecipientRow)
     const notificationSettings = SqlSchema.findOne({
       Request: Schema.String,
       Result: NotificationSettingsRow,

@@ -1,10 +1,30 @@
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { compileRowCheck } from "./rowCheck"
 
 /**
  * A decoder of database rows by `Row`, to build once (at module or service construction) and apply to
- * a `sql\`...\`` result. A row that does not decode is a bug, not a client error: a defect.
+ * a `sql\`...\`` result. A row that does not decode is a bug, not a client error: a defect. Rows that
+ * already are what `Row` decodes to are used as they are (`rowCheck.ts`); any other goes through Schema.
  */
 export const decodeRows = <A, I>(Row: Schema.Schema<A, I>) => {
   const decode = Schema.decodeUnknown(Schema.Array(Row))
-  return (rows: unknown): Effect.Effect<ReadonlyArray<A>> => Effect.orDie(decode(rows))
+  // undefined when `Row` transforms anything (its AST then holds a Transformation)
+  const check = compileRowCheck(Row.ast)
+  return (rows: unknown): Effect.Effect<ReadonlyArray<A>> =>
+    check !== undefined && Array.isArray(rows) && rows.every(check)
+      ? Effect.succeed(rows as ReadonlyArray<A>)
+      : Effect.orDie(decode(rows))
+}
+
+/** A decoder of one row by `Row` (as `decodeRows`). */
+export const decodeRow = <A, I>(Row: Schema.Schema<A, I>) => {
+  const rows = decodeRows(Row)
+  return (row: unknown): Effect.Effect<A> => Effect.map(rows([row]), (decoded) => decoded[0]!)
+}
+
+/** The first of the rows, decoded by `Row` (as `decodeRows`), or none. */
+export const firstRow = <A, I>(Row: Schema.Schema<A, I>) => {
+  const rows = decodeRows(Row)
+  return (found: ReadonlyArray<unknown>): Effect.Effect<Option.Option<A>> =>
+    found.length === 0 ? Effect.succeedNone : Effect.map(rows(found.slice(0, 1)), (decoded) => Option.some(decoded[0]!))
 }

@@ -1,6 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option, type ParseResult, Schema } from "effect"
 import type { CommunityId, ProfileId } from "../domain/Ids"
+import { decodeRow, decodeRows } from "../domain/Rows"
 import {
   type FeedItemType,
   feedItemTypes,
@@ -31,10 +32,10 @@ export const FeedItemRow = Schema.Struct({
 })
 export type FeedItemRow = typeof FeedItemRow.Type
 
-const decodeItems = Schema.decodeUnknown(Schema.Array(FeedItemRow))
-const decodeRanked = Schema.decodeUnknown(Schema.Array(Schema.Struct({ ...FeedItemRow.fields, score: Schema.Number })))
-const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
-const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: Schema.Number })))
+const decodeItems = decodeRows(FeedItemRow)
+const decodeRanked = decodeRows(Schema.Struct({ ...FeedItemRow.fields, score: Schema.Number }))
+const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }))
+const decodeCount = decodeRows(Schema.Struct({ n: Schema.Number }))
 
 /** The last item seen: (time, type, id) in the stream's order (all descending). */
 export interface FeedKey {
@@ -64,7 +65,7 @@ export const FeedStatsRow = Schema.Struct({
 })
 export type FeedStatsRow = typeof FeedStatsRow.Type
 
-const decodeStats = Schema.decodeUnknown(FeedStatsRow)
+const decodeStats = decodeRow(FeedStatsRow)
 
 /** The item types reactions and comments may have on a feed item (reactions also go on comments). */
 const itemTypes = (sql: SqlClient.SqlClient) => sql.in("item_type", feedItemTypes)

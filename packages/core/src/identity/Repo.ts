@@ -2,6 +2,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { normalEmail } from "../domain/Fields"
 import { AccountId } from "../domain/Ids"
+import { firstRow } from "../domain/Rows"
 
 /** An account as its statements read it (decoded at the boundary: the id is an `AccountId`). */
 export const AccountRow = Schema.Struct({
@@ -43,24 +44,19 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const columns = sql`id, email, full_name, password_hash, email_verified_at, created_at`
-    const findById = SqlSchema.findOne({
-      Request: Schema.String,
-      Result: AccountRow,
-      execute: (id) => sql`SELECT ${columns} FROM accounts WHERE id = ${id}`
-    })
+    const firstAccount = firstRow(AccountRow)
+    const findById = (id: string) =>
+      sql`SELECT ${columns} FROM accounts WHERE id = ${id}`.pipe(Effect.flatMap(firstAccount))
     const findByEmail = SqlSchema.findOne({
       Request: Schema.String,
       Result: AccountRow,
       execute: (email) => sql`SELECT ${columns} FROM accounts WHERE lower(email) = lower(${normalEmail(email)})`
     })
-    const findCaller = SqlSchema.findOne({
-      Request: Schema.Struct({ accountId: Schema.String, sessionId: Schema.String }),
-      Result: AccountRow,
-      execute: ({ accountId, sessionId }) =>
-        sql`SELECT a.id, a.email, a.full_name, a.password_hash, a.email_verified_at, a.created_at
+    /** The account, only while its session `sessionId` is open (the request's caller: no Request encoding). */
+    const findCaller = ({ accountId, sessionId }: { accountId: string; sessionId: string }) =>
+      sql`SELECT a.id, a.email, a.full_name, a.password_hash, a.email_verified_at, a.created_at
           FROM accounts a JOIN auth_sessions s ON s.id = ${sessionId} AND s.account_id = a.id AND s.ended_at IS NULL
-          WHERE a.id = ${accountId}`
-    })
+          WHERE a.id = ${accountId}`.pipe(Effect.flatMap(firstAccount))
     const findByEmailFrom = SqlSchema.findOne({
       Request: Schema.Struct({
         email: Schema.String,
