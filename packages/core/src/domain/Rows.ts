@@ -1,18 +1,20 @@
 import { Effect, Option, Schema } from "effect"
-import { compileRowCheck } from "./rowCheck"
+import { compileRowCheck, compileRowTrim } from "./rowCheck"
 
 /**
  * A decoder of database rows by `Row`, to build once (at module or service construction) and apply to
  * a `sql\`...\`` result. A row that does not decode is a bug, not a client error: a defect. Rows that
- * already are what `Row` decodes to are used as they are (`rowCheck.ts`); any other goes through Schema.
+ * already are what `Row` decodes to are used as they are, less the keys `Row` does not declare
+ * (`rowCheck.ts`); any other goes through Schema.
  */
 export const decodeRows = <A, I>(Row: Schema.Schema<A, I>) => {
   const decode = Schema.decodeUnknown(Schema.Array(Row))
   // undefined when `Row` transforms anything (its AST then holds a Transformation)
   const check = compileRowCheck(Row.ast)
+  const trim = check === undefined ? undefined : compileRowTrim(Schema.Array(Row).ast)
   return (rows: unknown): Effect.Effect<ReadonlyArray<A>> =>
-    check !== undefined && Array.isArray(rows) && rows.every(check)
-      ? Effect.succeed(rows as ReadonlyArray<A>)
+    check !== undefined && trim !== undefined && Array.isArray(rows) && rows.every(check)
+      ? Effect.succeed(trim(rows) as ReadonlyArray<A>)
       : Effect.orDie(decode(rows))
 }
 

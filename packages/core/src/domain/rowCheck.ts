@@ -4,12 +4,11 @@ import { Either, Option, type SchemaAST } from "effect"
  * A check that a value already is what a row schema decodes to, compiled once from the schema's AST,
  * for schemas whose decoding changes nothing (no transformation: strings, numbers, booleans,
  * literals, unions, refinements such as the branded ids, `DateFromSelf`, arrays, structs). Such a
- * row decodes to an equal copy of itself, so a row that passes is used as it is: no allocation, no
- * `ParseResult` machinery on the hot path (measured: decoding a course outline with Schema cost ~10%
- * of the route's CPU, half of it in the garbage collector). A struct with a key it does not declare
- * fails the check (decoding would drop the key), and so does anything else: the caller then decodes
- * with Schema, which drops or reports what differs. `undefined` when the schema has a part this does
- * not know.
+ * row decodes to an equal copy of itself without the keys the schema does not declare, so a row
+ * that passes is used as it is (`compileRowTrim` drops undeclared keys): no `ParseResult` machinery
+ * on the hot path (measured: decoding a course outline with Schema cost ~10% of the route's CPU, half
+ * of it in the garbage collector). A row that fails the check goes through Schema, which reports what
+ * differs. `undefined` when the schema has a part this does not know.
  */
 export type RowCheck = (value: unknown) => boolean
 
@@ -80,10 +79,8 @@ const compileStruct = (ast: SchemaAST.TypeLiteral): RowCheck | undefined => {
     if (check === undefined || typeof property.name !== "string") return undefined
     fields.push({ name: property.name, optional: property.isOptional, check })
   }
-  const names = new Set(fields.map((field) => field.name))
   return (u) => {
     if (!isObject(u)) return false
-    for (const key in u) if (!names.has(key)) return false
     for (const field of fields) {
       if (!(field.name in u)) {
         if (field.optional) continue
@@ -92,5 +89,63 @@ const compileStruct = (ast: SchemaAST.TypeLiteral): RowCheck | undefined => {
       if (!field.check(u[field.name])) return false
     }
     return true
+  }
+}
+
+/**
+ * What decoding a row that passed its check gives: the row itself when it has no key the schema does
+ * not declare (at any depth), else a copy without those keys (as Schema's decoding drops them).
+ */
+export const compileRowTrim = (ast: SchemaAST.AST): (value: unknown) => unknown => {
+  switch (ast._tag) {
+    case "Union": {
+      const members = ast.types.map((type) => ({ check: compileRowCheck(type)!, trim: compileRowTrim(type) }))
+      return (u) => {
+        const member = members.find(({ check }) => check(u))
+        return member === undefined ? u : member.trim(u)
+      }
+    }
+    case "Refinement":
+      return compileRowTrim(ast.from)
+    case "TupleType": {
+      const item = compileRowTrim(ast.rest[0]!.type)
+      return (u) => {
+        const items = u as Array<unknown>
+        let copy: Array<unknown> | undefined
+        for (let i = 0; i < items.length; i++) {
+          const trimmed = item(items[i])
+          if (trimmed !== items[i]) (copy ??= items.slice())[i] = trimmed
+        }
+        return copy ?? items
+      }
+    }
+    case "TypeLiteral": {
+      if (ast.indexSignatures.length > 0) return (u) => u
+      const fields = ast.propertySignatures.map((property) => ({
+        name: property.name as string,
+        trim: compileRowTrim(property.type)
+      }))
+      const names = new Set(fields.map((field) => field.name))
+      return (u) => {
+        const row = u as Record<string, unknown>
+        let same = true
+        for (const key in row) {
+          if (!names.has(key)) {
+            same = false
+            break
+          }
+        }
+        const values: Record<string, unknown> = {}
+        for (const field of fields) {
+          if (!(field.name in row)) continue
+          const value = field.trim(row[field.name])
+          if (value !== row[field.name]) same = false
+          values[field.name] = value
+        }
+        return same ? row : values
+      }
+    }
+    default:
+      return (u) => u
   }
 }
