@@ -1,4 +1,4 @@
-import { Either, Option, type SchemaAST } from "effect"
+import { Either, Option, SchemaAST } from "effect"
 
 /**
  * A check that a value already is what a row schema decodes to, compiled once from the schema's AST,
@@ -35,7 +35,10 @@ export const compileRowCheck = (ast: SchemaAST.AST): RowCheck | undefined => {
       const members = ast.types.map(compileRowCheck)
       if (members.some((member) => member === undefined)) return undefined
       const checks = members as Array<RowCheck>
-      return (u) => checks.some((check) => check(u))
+      return (u) => {
+        for (const check of checks) if (check(u)) return true
+        return false
+      }
     }
     case "Refinement": {
       const from = compileRowCheck(ast.from)
@@ -43,7 +46,10 @@ export const compileRowCheck = (ast: SchemaAST.AST): RowCheck | undefined => {
       return (u) => from(u) && Option.isNone(ast.filter(u, PARSE_OPTIONS, ast))
     }
     case "Declaration": {
-      // `Schema.declare(is)` (DateFromSelf, stored jsonb): its decoder answers synchronously.
+      if (SchemaAST.getIdentifierAnnotation(ast).pipe(Option.getOrUndefined) === "DateFromSelf") {
+        return (u) => u instanceof Date
+      }
+      // `Schema.declare(is)` (stored jsonb): its decoder answers synchronously.
       const decode = ast.decodeUnknown(...ast.typeParameters)
       return (u) => {
         const result = decode(u, PARSE_OPTIONS, ast)
@@ -121,31 +127,52 @@ export const compileRowTrim = (ast: SchemaAST.AST): (value: unknown) => unknown 
     }
     case "TypeLiteral": {
       if (ast.indexSignatures.length > 0) return (u) => u
-      const fields = ast.propertySignatures.map((property) => ({
+      const fields = ast.propertySignatures.map((property) => property.name as string)
+      const names = new Set(fields)
+      const nested = ast.propertySignatures.filter((property) => mayHoldStructs(property.type)).map((property) => ({
         name: property.name as string,
         trim: compileRowTrim(property.type)
       }))
-      const names = new Set(fields.map((field) => field.name))
       return (u) => {
         const row = u as Record<string, unknown>
-        let same = true
+        let extra = false
         for (const key in row) {
           if (!names.has(key)) {
-            same = false
+            extra = true
             break
           }
         }
-        const values: Record<string, unknown> = {}
-        for (const field of fields) {
-          if (!(field.name in row)) continue
-          const value = field.trim(row[field.name])
-          if (value !== row[field.name]) same = false
-          values[field.name] = value
+        let trimmed: Record<string, unknown> | undefined
+        for (const { name, trim } of nested) {
+          if (!(name in row)) continue
+          const value = trim(row[name])
+          if (value !== row[name]) (trimmed ??= {})[name] = value
         }
-        return same ? row : values
+        if (!extra && trimmed === undefined) return row
+        const copy: Record<string, unknown> = {}
+        for (const name of fields) {
+          if (name in row) copy[name] = trimmed !== undefined && name in trimmed ? trimmed[name] : row[name]
+        }
+        return copy
       }
     }
     default:
       return (u) => u
+  }
+}
+
+/** Whether values of `ast` may hold a struct (whose undeclared keys are dropped). */
+const mayHoldStructs = (ast: SchemaAST.AST): boolean => {
+  switch (ast._tag) {
+    case "TypeLiteral":
+      return ast.indexSignatures.length === 0
+    case "TupleType":
+      return ast.rest.some((rest) => mayHoldStructs(rest.type))
+    case "Union":
+      return ast.types.some(mayHoldStructs)
+    case "Refinement":
+      return mayHoldStructs(ast.from)
+    default:
+      return false
   }
 }
