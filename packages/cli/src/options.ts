@@ -1,4 +1,5 @@
 import { Args, Options } from "@effect/cli"
+import { CommunityId } from "@roda/core"
 import { Effect, Option } from "effect"
 import { usageError } from "./errors"
 import { text } from "./lang"
@@ -19,6 +20,9 @@ export const uuid = (name: string, value: string) =>
   UUID.test(value.trim())
     ? Effect.succeed(value.trim().toLowerCase())
     : Effect.fail(usageError(cliMessages.notUuid(name, value)))
+
+/** A community id given on the command line: where the CLI's ids enter the services, as `CommunityId`. */
+export const communityUuid = (name: string, value: string) => Effect.map(uuid(name, value), CommunityId.make)
 
 export const isUuid = (value: string) => UUID.test(value.trim())
 

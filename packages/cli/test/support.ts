@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import {
+  CommunityId,
   defaultOptions,
   LedgerPosting,
   makeRoda,
@@ -251,14 +252,14 @@ export const submitPayoutSettings = async (api: Api, owner: User, communityId: s
 export const recordSale = (api: Api, communityId: string, amount: number) =>
   api.roda.runtime.runPromise(Effect.gen(function*() {
     const amounts = yield* (yield* Pricing).price({
-      communityId,
+      communityId: CommunityId.make(communityId),
       amount,
       currency: "BRL",
       paymentMethod: "PIX",
       installments: 1
     })
     yield* (yield* LedgerPosting).recordSale({
-      communityId,
+      communityId: CommunityId.make(communityId),
       chargeId: `ch_${randomUUID()}`,
       amounts,
       paidAt: new Date(),

@@ -1,7 +1,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Fees, SellingAccounts } from "@roda/core"
 import { Effect, Option } from "effect"
-import { as, intBetween, json, reasonOf, uuid } from "../options"
+import { as, communityUuid, intBetween, json, reasonOf } from "../options"
 import { fields, print, table } from "../output"
 import { operator, withServices } from "../session"
 import { accounts } from "./accounts"
@@ -37,7 +37,7 @@ const show = Command.make(
   ({ as, communityId, json }) =>
     withServices(Effect.gen(function*() {
       const account = yield* operator(as)
-      const review = yield* (yield* SellingAccounts).reviewOf(account, yield* uuid("communityId", communityId))
+      const review = yield* (yield* SellingAccounts).reviewOf(account, yield* communityUuid("communityId", communityId))
       yield* print(json, review, (data) =>
         [
           `Community ${data.communityName} (${data.communityId})`,
@@ -63,7 +63,7 @@ const decide = (
 ) =>
   withServices(Effect.gen(function*() {
     const account = yield* operator(input.as)
-    const communityId = yield* uuid("communityId", input.communityId)
+    const communityId = yield* communityUuid("communityId", input.communityId)
     const decision = reason === undefined
       ? { approve: true as const }
       : { approve: false as const, reason: yield* reasonOf(reason, 1000) }
@@ -128,7 +128,7 @@ const feesShow = Command.make(
   ({ as, communityId, json }) =>
     withServices(Effect.gen(function*() {
       const account = yield* operator(as)
-      const fees = yield* (yield* Fees).operatorList(account, yield* uuid("communityId", communityId))
+      const fees = yield* (yield* Fees).operatorList(account, yield* communityUuid("communityId", communityId))
       yield* print(
         json,
         fees,
@@ -158,7 +158,7 @@ const feesSet = Command.make(
   (input) =>
     withServices(Effect.gen(function*() {
       const account = yield* operator(input.as)
-      const communityId = yield* uuid("communityId", input.communityId)
+      const communityId = yield* communityUuid("communityId", input.communityId)
       const saved = yield* (yield* Fees).setOverride(account, communityId, input.method, {
         percentBps: input.percentBps,
         fixed: input.fixed,
@@ -174,7 +174,11 @@ const feesRemove = Command.make(
   ({ as, communityId, json, method }) =>
     withServices(Effect.gen(function*() {
       const account = yield* operator(as)
-      const removed = yield* (yield* Fees).removeOverride(account, yield* uuid("communityId", communityId), method)
+      const removed = yield* (yield* Fees).removeOverride(
+        account,
+        yield* communityUuid("communityId", communityId),
+        method
+      )
       yield* print(json, removed, (data) => `Fee override removed\n${table([data], feeColumns)}`)
     }))
 ).pipe(Command.withDescription("Remove a community's fee override: the platform defaults apply again"))

@@ -2,7 +2,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { csvLine, Payouts } from "@roda/core"
 import { Effect, Option } from "effect"
 import { writeFile } from "node:fs/promises"
-import { as, cursor, json, limit, reasonOf, uuid } from "../options"
+import { as, communityUuid, cursor, json, limit, reasonOf, uuid } from "../options"
 import { type Column, fields, print, printPage } from "../output"
 import { operator, withServices } from "../session"
 
@@ -63,7 +63,7 @@ const pageOf = (
   Effect.gen(function*() {
     const payouts = yield* Payouts
     if (Option.isNone(community)) return yield* payouts.platformList(account, query)
-    const communityId = yield* uuid("community", community.value)
+    const communityId = yield* communityUuid("community", community.value)
     const page = yield* payouts.operatorList(account, communityId, query)
     return { items: page.items.map((item) => ({ communityId, ...item })), pagination: page.pagination }
   })
@@ -89,7 +89,7 @@ const show = Command.make(
   (input) =>
     withServices(Effect.gen(function*() {
       const account = yield* operator(input.as)
-      const communityId = yield* uuid("community", input.community)
+      const communityId = yield* communityUuid("community", input.community)
       const payout = yield* (yield* Payouts).operatorDetail(account, communityId, yield* uuid("payoutId", input.id))
       yield* print(input.json, { communityId, ...payout }, fields)
     }))
@@ -102,7 +102,7 @@ const moveTo = (
 ) =>
   withServices(Effect.gen(function*() {
     const account = yield* operator(input.as)
-    const communityId = yield* uuid("community", input.community)
+    const communityId = yield* communityUuid("community", input.community)
     const id = yield* uuid("payoutId", input.id)
     const why = reason === undefined ? undefined : yield* reasonOf(reason, 500)
     const payout = yield* (yield* Payouts).operate(account, communityId, id, to, why)

@@ -28,3 +28,6 @@ export type SectionId = typeof SectionId.Type
 
 /** Path parameter `{id}` as a UUID. */
 export const IdParam = Schema.Struct({ id: Uuid })
+
+/** A community id from a path or payload `Uuid`, lower-cased as stored: where an operator route's id enters. */
+export const communityIdOf = (uuid: string): CommunityId => CommunityId.make(uuid.toLowerCase())

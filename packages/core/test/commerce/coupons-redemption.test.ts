@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type AppError, CouponRedemption } from "../../src/index"
+import { type AppError, CommunityId, CouponRedemption, ProfileId } from "../../src/index"
 import { as, NOT_MEMBER } from "../support/community"
 import { expectError, expectInvalid, expectOk, roleRequired, unknownId } from "../support/envelope"
 import { client, startRoda } from "../support/harness"
@@ -33,7 +33,7 @@ beforeAll(async () => {
   setup = await couponCommunity(api, "Resgates")
   product = await draftProduct(api, setup)
 })
-const communityId = () => setup.community.id
+const communityId = () => CommunityId.make(setup.community.id)
 const owner = () => ownerOf(setup)
 const detail = async (id: string) => expectOk(await api.get(`/api/coupons/${id}`, owner()))
 const couponCodeError = (error: Pick<AppError, "status" | "errors">) => {
@@ -236,7 +236,12 @@ describe("GET /api/coupons/{id}/usage", () => {
   let charges: { paid: string; held: string; released: string }
   beforeAll(async () => {
     coupon = await createCoupon(api, setup)
-    const details = { profileId: setup.people.member.profileId, amount: 10000, discount: 1000, currency: "BRL" }
+    const details = {
+      profileId: ProfileId.make(setup.people.member.profileId),
+      amount: 10000,
+      discount: 1000,
+      currency: "BRL"
+    }
     const paid = Either.getOrThrow(await reserve(roda, communityId(), coupon.id, newChargeId(), details))
     const released = Either.getOrThrow(await reserve(roda, communityId(), coupon.id))
     const held = Either.getOrThrow(await reserve(roda, communityId(), coupon.id))

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
-import { type AppError, CouponRedemption, type Roda } from "../../src/index"
+import { type AppError, CommunityId, CouponRedemption, type Roda } from "../../src/index"
 import { as, newCommunity, type TestCommunity } from "../support/community"
 import { expectCreated, uniqueTag } from "../support/envelope"
 import type { Client } from "../support/harness"
@@ -79,17 +79,20 @@ export const reserve = (
   chargeId = newChargeId(),
   details?: Parameters<CouponRedemption["Type"]["reserve"]>[3]
 ) =>
-  run(roda, (coupons, sql) =>
-    sql.withTransaction(coupons.reserve(communityId, couponId, chargeId, details)).pipe(
-      Effect.catchTag("SqlError", Effect.die),
-      Effect.as(chargeId)
-    ))
+  run(
+    roda,
+    (coupons, sql) =>
+      sql.withTransaction(coupons.reserve(CommunityId.make(communityId), couponId, chargeId, details)).pipe(
+        Effect.catchTag("SqlError", Effect.die),
+        Effect.as(chargeId)
+      )
+  )
 
 export const confirm = (roda: Roda, communityId: string, chargeId: string) =>
-  run(roda, (coupons) => coupons.confirm(communityId, chargeId))
+  run(roda, (coupons) => coupons.confirm(CommunityId.make(communityId), chargeId))
 
 export const release = (roda: Roda, communityId: string, chargeId: string) =>
-  run(roda, (coupons) => coupons.release(communityId, chargeId))
+  run(roda, (coupons) => coupons.release(CommunityId.make(communityId), chargeId))
 
 export const apply = (roda: Roda, input: Parameters<CouponRedemption["Type"]["apply"]>[0]) =>
   run(roda, (coupons) => coupons.apply(input))

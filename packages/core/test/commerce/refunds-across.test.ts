@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { LedgerPosting, type Roda } from "../../src/index"
+import { CommunityId, LedgerPosting, type Roda } from "../../src/index"
 import { expectOk } from "../support/envelope"
 import { type Client, client, startRoda } from "../support/harness"
 import { query } from "../support/sql"
@@ -31,7 +31,9 @@ const firstCharge = async (made: Made) => {
 }
 
 const leftToRefund = (made: Made, chargeId: string) =>
-  roda.runtime.runPromise(Effect.flatMap(LedgerPosting, (ledger) => ledger.refundable(made.community.id, chargeId)))
+  roda.runtime.runPromise(
+    Effect.flatMap(LedgerPosting, (ledger) => ledger.refundable(CommunityId.make(made.community.id), chargeId))
+  )
 
 const cancelWithRefund = (made: Made) =>
   api.post(`/api/manage/subscriptions/${made.subscriptionId}/cancel`, { when: "now", refund: "full" }, made.scoped)

@@ -1,7 +1,7 @@
 import { Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { LedgerPosting, Pricing } from "../../src/index"
+import { CommunityId, LedgerPosting, Pricing } from "../../src/index"
 import { defaultFees, saleAmounts } from "../../src/money/ledger/salePricing"
 import { as, newCommunity, NOT_MEMBER } from "../support/community"
 import { expectError, expectInvalid, expectOk } from "../support/envelope"
@@ -123,7 +123,7 @@ describe("a refund or chargeback while a payout is open", () => {
     const shop = await funded()
     const payout = expectOk(await api.post("/api/payouts", { amount: shop.net - FEE }, shop.scoped), 201)
     const refund = {
-      communityId: shop.community.id,
+      communityId: CommunityId.make(shop.community.id),
       chargeId: shop.chargeId,
       refundId: randomUUID(),
       currency: "BRL",
@@ -348,7 +348,7 @@ describe("money is integer minor units", () => {
       for (const fees of overrides) {
         for (let installments = 1; installments <= 12; installments++) {
           const priced = saleAmounts({
-            communityId: "c",
+            communityId: CommunityId.make(randomUUID()),
             amount,
             currency: "BRL",
             paymentMethod: "CREDIT_CARD",
@@ -378,7 +378,7 @@ describe("money is integer minor units", () => {
       )
       const priced = await roda.runtime.runPromise(Effect.flatMap(Pricing, (pricing) =>
         pricing.price({
-          communityId: shop.community.id,
+          communityId: CommunityId.make(shop.community.id),
           amount,
           currency: "BRL",
           paymentMethod: "BOLETO",

@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import type { PaymentMethod } from "../../src/domain/Money"
-import { Ledger, LedgerPosting, Pricing, type Roda } from "../../src/index"
+import { CommunityId, Ledger, LedgerPosting, Pricing, type Roda } from "../../src/index"
 import { query } from "../support/sql"
 
 export const DAY = 24 * 60 * 60 * 1000
@@ -43,14 +43,14 @@ export const recordSale = (roda: Roda, communityId: string, options: SaleOptions
     const pricing = yield* Pricing
     const ledger = yield* LedgerPosting
     const amounts = yield* pricing.price({
-      communityId,
+      communityId: CommunityId.make(communityId),
       amount: options.amount ?? 10000,
       currency: options.currency ?? "BRL",
       paymentMethod: options.method ?? "PIX",
       installments: options.installments ?? 1
     })
     yield* ledger.recordSale({
-      communityId,
+      communityId: CommunityId.make(communityId),
       chargeId,
       amounts,
       paidAt: options.paidAt ?? options.postedAt ?? new Date(),
@@ -71,7 +71,13 @@ export const recordDispute = (
 ) =>
   roda.runtime.runPromise(
     Effect.flatMap(LedgerPosting, (ledger) =>
-      ledger.recordDispute({ ...move, currency: "BRL", at: new Date(), description: `Disputa ${move.disputeId}` }))
+      ledger.recordDispute({
+        ...move,
+        communityId: CommunityId.make(move.communityId),
+        currency: "BRL",
+        at: new Date(),
+        description: `Disputa ${move.disputeId}`
+      }))
   )
 
 /** Posts due releases of every community (what a background job would run). */

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { Settlement } from "../../src/commerce/checkout/Settlement"
-import { PaymentGateway, sandboxGateway, secret } from "../../src/index"
+import { CommunityId, PaymentGateway, sandboxGateway, secret } from "../../src/index"
 import { Jobs } from "../../src/platform/Jobs"
 import { cardCheckout, shop } from "../commerce/checkout-support"
 import { expectOk } from "../support/envelope"
@@ -78,7 +78,9 @@ describe.each(gateways)("a crash between reserving and settling ($name)", ({ rod
     expect(await stockOf(made.product.id)).toBe(1)
     // two reconciliations at once (a job and its retry on another worker): one sale
     const settle = (id: string) =>
-      roda.runtime.runPromise(Effect.flatMap(Settlement, (settlement) => settlement.reconcile(made.community.id, id)))
+      roda.runtime.runPromise(
+        Effect.flatMap(Settlement, (settlement) => settlement.reconcile(CommunityId.make(made.community.id), id))
+      )
     expect(await Promise.all([settle(left.id), settle(left.id)])).toEqual(["paid", "paid"])
     expect(await runReconcileJob(left.id)).toBe(1)
     expect((await chargeOf(made.product.id)).status).toBe("paid")

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import type { AppError } from "../../src/domain/AppError"
+import { CommunityId } from "../../src/domain/Ids"
 import { formatMoney, type PaymentMethod, roundHalfEven } from "../../src/domain/Money"
 import { isBalanced } from "../../src/money/ledger/Journal"
 import {
@@ -26,7 +27,7 @@ const table289: Record<number, ReadonlyArray<number>> = {
 }
 
 const sale = (amount: number, paymentMethod: PaymentMethod, installments = 1, currency = "BRL") => ({
-  communityId: "c",
+  communityId: CommunityId.make("00000000-0000-4000-8000-000000000000"),
   amount,
   currency,
   paymentMethod,

@@ -72,12 +72,12 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("@roda/core/Pro
 
     return {
       /** Takes one unit when the product keeps stock; false when none is left (never below zero). */
-      takeStock: (communityId: string, productId: string) =>
+      takeStock: (communityId: CommunityId, productId: string) =>
         sql`UPDATE products SET stock_quantity = stock_quantity - 1, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${productId} AND stock_quantity >= 1
           RETURNING id`.pipe(Effect.flatMap(decodeIds), Effect.map((rows) => rows.length === 1), Effect.orDie),
       /** Gives one unit back to a product that keeps stock. */
-      returnStock: (communityId: string, productId: string) =>
+      returnStock: (communityId: CommunityId, productId: string) =>
         sql`UPDATE products SET stock_quantity = stock_quantity + 1, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${productId} AND has_stock`.pipe(Effect.asVoid, Effect.orDie),
       find: (communityId: CommunityId, id: string) =>

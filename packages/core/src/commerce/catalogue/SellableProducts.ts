@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 import type { PaymentMethod } from "../../domain/Money"
 
 /** A product as checkout sells it. */
@@ -22,17 +23,17 @@ export interface SellableProduct {
 export class SellableProducts extends Context.Tag("@roda/core/SellableProducts")<SellableProducts, {
   /** A product of the community; a deleted one only with `includeDeleted` (settling an earlier charge). */
   readonly product: (
-    communityId: string,
+    communityId: CommunityId,
     productId: string,
     includeDeleted?: boolean
   ) => Effect.Effect<Option.Option<SellableProduct>>
   /** Products of a plan in the role `kind` (`option`, `add_on`), among `productIds`, not deleted. */
   readonly planProducts: (
-    communityId: string,
+    communityId: CommunityId,
     planId: string,
     kind: "option" | "add_on",
     productIds: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<SellableProduct>>
   /** Ids of the plans offering the product as a billing option (at most two: enough to tell one from many). */
-  readonly plansOffering: (communityId: string, productId: string) => Effect.Effect<ReadonlyArray<string>>
+  readonly plansOffering: (communityId: CommunityId, productId: string) => Effect.Effect<ReadonlyArray<string>>
 }>() {}

@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 
 /**
  * The stock of products that keep one (`hasStock`). The catalogue owns `products.stock_quantity`;
@@ -7,7 +8,7 @@ import { Context, type Effect } from "effect"
  */
 export class Stock extends Context.Tag("@roda/core/Stock")<Stock, {
   /** Takes one unit; false when none is left (never below zero). */
-  readonly take: (communityId: string, productId: string) => Effect.Effect<boolean>
+  readonly take: (communityId: CommunityId, productId: string) => Effect.Effect<boolean>
   /** Gives back one unit (a pending charge expired); nothing for a product that keeps no stock. */
-  readonly giveBack: (communityId: string, productId: string) => Effect.Effect<void>
+  readonly giveBack: (communityId: CommunityId, productId: string) => Effect.Effect<void>
 }>() {}

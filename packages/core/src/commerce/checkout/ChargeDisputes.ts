@@ -1,10 +1,11 @@
 import { Context, type Effect } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 import type { GatewayDispute } from "../../platform/PaymentGateway"
 import type { DisputeStatus } from "./disputeStates"
 
 /** A paid charge a gateway dispute is about, as the feature that sold it knows it. */
 export interface DisputedCharge {
-  readonly communityId: string
+  readonly communityId: CommunityId
   /** The charge's id in the ledger (its sale's reference): a checkout charge or a subscription billing. */
   readonly id: string
   readonly currency: string

@@ -11,7 +11,7 @@ import {
   unauthorized
 } from "../../domain/AppError"
 import type { Member, Visitor } from "../../domain/Caller"
-import { Uuid } from "../../domain/Ids"
+import { type CommunityId, type ProfileId, Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { type PageQuery, paginate } from "../../domain/Pagination"
 import type { PostalAddress } from "../../domain/PostalAddress"
@@ -201,7 +201,7 @@ export class Checkout extends Effect.Service<Checkout>()("@roda/core/Checkout", 
     type CheckoutAnswer = Effect.Effect.Success<ReturnType<typeof answerOf>>
 
     /** The answer of a checkout: the charge as its buyer sees it, with what it created. */
-    const answerOf = (communityId: string, chargeId: string, profileId: string) =>
+    const answerOf = (communityId: CommunityId, chargeId: string, profileId: ProfileId) =>
       Effect.gen(function*() {
         const row = yield* settlement.chargeRow(communityId, chargeId)
         return {

@@ -7,7 +7,7 @@ import type { DisputeStatus } from "./disputeStates"
 export type DisputeRow = {
   readonly gateway: string
   readonly disputeId: string
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly chargeId: string
   readonly status: DisputeStatus
   readonly currency: string

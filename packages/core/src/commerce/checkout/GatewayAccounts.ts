@@ -3,6 +3,7 @@ import { Effect, Schema } from "effect"
 import { OperatorAudit } from "../../audit/OperatorAudit"
 import { notFound } from "../../domain/AppError"
 import type { Account } from "../../domain/Caller"
+import type { CommunityId } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { requirePlatformAdmin } from "../../domain/Policy"
 import { PaymentGateway } from "../../platform/PaymentGateway"
@@ -18,13 +19,13 @@ export class GatewayAccounts extends Effect.Service<GatewayAccounts>()("@roda/co
     const transaction = transactional(sql)
     const decodeAccounts = Schema.decodeUnknown(Schema.Array(Schema.Struct({ accountId: Schema.String })))
 
-    const community = (communityId: string) =>
+    const community = (communityId: CommunityId) =>
       Effect.gen(function*() {
         const rows = yield* sql`SELECT id FROM community_summaries WHERE id = ${communityId}`.pipe(Effect.orDie)
         if (rows.length === 0) return yield* Effect.fail(notFound(Messages.communityNotFound))
       })
 
-    const view = (communityId: string) =>
+    const view = (communityId: CommunityId) =>
       Effect.map(
         sql`SELECT account_id FROM gateway_accounts
           WHERE gateway = ${gateway.name} AND community_id = ${communityId}`.pipe(
@@ -34,13 +35,13 @@ export class GatewayAccounts extends Effect.Service<GatewayAccounts>()("@roda/co
         (rows) => ({ communityId, gateway: gateway.name, accountId: rows[0]?.accountId ?? null })
       )
 
-    const get = traced("GatewayAccounts.get")(function*(account: Account, communityId: string) {
+    const get = traced("GatewayAccounts.get")(function*(account: Account, communityId: CommunityId) {
       yield* requirePlatformAdmin(account)
       yield* community(communityId)
       return yield* view(communityId)
     })
 
-    const set = traced("GatewayAccounts.set")(function*(account: Account, communityId: string, accountId: string) {
+    const set = traced("GatewayAccounts.set")(function*(account: Account, communityId: CommunityId, accountId: string) {
       yield* requirePlatformAdmin(account)
       yield* community(communityId)
       yield* transaction(Effect.zipRight(
@@ -58,7 +59,7 @@ export class GatewayAccounts extends Effect.Service<GatewayAccounts>()("@roda/co
       return yield* view(communityId)
     })
 
-    const remove = traced("GatewayAccounts.remove")(function*(account: Account, communityId: string) {
+    const remove = traced("GatewayAccounts.remove")(function*(account: Account, communityId: CommunityId) {
       yield* requirePlatformAdmin(account)
       yield* community(communityId)
       yield* transaction(Effect.zipRight(

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
+import { CommunityId } from "../../domain/Ids"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
@@ -14,7 +15,7 @@ import { type ChargeRow, CheckoutRepo } from "./Repo"
 export const LATE_REFUND_JOB = "checkout.lateRefund"
 /** The refund row's `request_key`: one automatic late refund per charge. */
 const LATE_KEY = "late-payment"
-const LateJob = Schema.Struct({ communityId: Schema.String, refundId: Schema.String })
+const LateJob = Schema.Struct({ communityId: CommunityId, refundId: Schema.String })
 
 /**
  * A payment the gateway reports after its charge expired, failed or was canceled here (a boleto
@@ -74,7 +75,7 @@ export class LateRefunds extends Effect.Service<LateRefunds>()("@roda/core/LateR
       })
 
     /** Asks the gateway and records its answer, once; the refund's status afterwards. */
-    const complete = traced("LateRefunds.complete")(function*(communityId: string, refundId: string) {
+    const complete = traced("LateRefunds.complete")(function*(communityId: CommunityId, refundId: string) {
       const found = yield* tx(repo.refund(communityId, refundId))
       if (Option.isNone(found) || found.value.status !== "pending") {
         return Option.match(found, { onNone: () => "failed", onSome: (row) => row.status })

@@ -49,7 +49,7 @@ export interface SaleFilter {
 /** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
 export type RefundRow = {
   readonly id: string
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly chargeId: string
   readonly purchaseId: string | null
   readonly amount: number
@@ -137,7 +137,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
         ? sql`c.refunded_amount = c.total AND c.total > 0`
         : sql`c.refunded_amount > 0 AND c.refunded_amount < c.total`
 
-    const list = (communityId: string, filter: SaleFilter) =>
+    const list = (communityId: CommunityId, filter: SaleFilter) =>
       sql`${select}
         WHERE ${
         sql.and([
@@ -157,7 +157,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
         Effect.orDie
       )
 
-    const sale = (communityId: string, purchaseId: string) =>
+    const sale = (communityId: CommunityId, purchaseId: string) =>
       sql`${select} WHERE pu.community_id = ${communityId} AND pu.id = ${purchaseId}`.pipe(
         Effect.flatMap(decodeSales),
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decode)),
@@ -165,7 +165,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
       )
 
     /** Locks the charge row: refunds of one charge run one at a time. */
-    const lockCharge = (communityId: string, chargeId: string) =>
+    const lockCharge = (communityId: CommunityId, chargeId: string) =>
       sql`SELECT refunded_amount::text AS refunded_amount,
           total::text AS total FROM charges WHERE community_id = ${communityId} AND id = ${chargeId} FOR UPDATE`.pipe(
         Effect.flatMap(decodeSums),
@@ -174,7 +174,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
       )
 
     /** Adds a refund to the charge's refunded sum, never beyond its total; whether it did. */
-    const addRefunded = (communityId: string, chargeId: string, amount: number) =>
+    const addRefunded = (communityId: CommunityId, chargeId: string, amount: number) =>
       sql`UPDATE charges SET refunded_amount = refunded_amount + ${amount}, updated_at = now()
         WHERE community_id = ${communityId} AND id = ${chargeId} AND refunded_amount + ${amount} <= total
         RETURNING id`.pipe(Effect.flatMap(decodeIds), Effect.map((rows) => rows.length > 0), Effect.orDie)
@@ -192,11 +192,11 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
       )
 
     /** Takes a failed refund's amount off the charge's refunded sum. */
-    const subtractRefunded = (communityId: string, chargeId: string, amount: number) =>
+    const subtractRefunded = (communityId: CommunityId, chargeId: string, amount: number) =>
       sql`UPDATE charges SET refunded_amount = refunded_amount - ${amount}, updated_at = now()
         WHERE community_id = ${communityId} AND id = ${chargeId}`.pipe(Effect.asVoid, Effect.orDie)
 
-    const refund = (communityId: string, id: string) =>
+    const refund = (communityId: CommunityId, id: string) =>
       sql`SELECT id, community_id, charge_id, purchase_id, amount::float8 AS amount, fee::float8 AS fee,
           interest::float8 AS interest, currency, reason, full_refund, gateway_refund_id, refunded_by, created_at, status, kind
         FROM refunds WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
@@ -206,7 +206,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
       )
 
     /** The automatic refund of a late payment of a charge (one per charge), if any. */
-    const lateRefundOf = (communityId: string, chargeId: string, key: string) =>
+    const lateRefundOf = (communityId: CommunityId, chargeId: string, key: string) =>
       sql`SELECT id FROM refunds
         WHERE community_id = ${communityId} AND charge_id = ${chargeId} AND refunded_by IS NULL
           AND request_key = ${key}`.pipe(
@@ -215,7 +215,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
         Effect.orDie
       )
 
-    const gatewayCharge = (communityId: string, chargeId: string) =>
+    const gatewayCharge = (communityId: CommunityId, chargeId: string) =>
       sql`SELECT gateway_charge_id FROM charges
         WHERE community_id = ${communityId} AND id = ${chargeId}`.pipe(
         Effect.flatMap(decodeGatewayCharges),
@@ -224,7 +224,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
       )
 
     /** The refund a team member asked with an Idempotency-Key, if any. */
-    const refundByKey = (communityId: string, profileId: string, key: string) =>
+    const refundByKey = (communityId: CommunityId, profileId: ProfileId, key: string) =>
       sql`SELECT id, status, request_fingerprint, answer::text AS answer FROM refunds
         WHERE community_id = ${communityId} AND refunded_by = ${profileId} AND request_key = ${key}`.pipe(
         Effect.flatMap(decodeKeyed),

@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import { badRequest, conflict, fieldError, forbidden, invalidField } from "../../domain/AppError"
 import type { Visitor } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
+import type { CommunityId } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { type PaymentMethod, paymentMethods as allPaymentMethods } from "../../domain/Money"
 import { SellingStatus } from "../../money/accounts/SellingStatus"
@@ -44,7 +45,7 @@ export class CheckoutQuotes extends Effect.Service<CheckoutQuotes>()("@roda/core
     const gateway = yield* PaymentGateway
 
     /** Spec §7: approved business information (403), then approved payout settings (400). */
-    const requireSelling = (communityId: string) =>
+    const requireSelling = (communityId: CommunityId) =>
       Effect.gen(function*() {
         const business = yield* selling.approvedBusiness(communityId)
         if (Option.isNone(business)) return yield* Effect.fail(forbidden(M.checkoutNeedsApprovedBusiness))
@@ -76,7 +77,7 @@ export class CheckoutQuotes extends Effect.Service<CheckoutQuotes>()("@roda/core
     })
 
     /** The plan the product is sold under, and the add-ons asked for (all checked against the plan). */
-    const planOf = (communityId: string, product: SellableProduct, input: QuoteInput) =>
+    const planOf = (communityId: CommunityId, product: SellableProduct, input: QuoteInput) =>
       Effect.gen(function*() {
         const addOnIds = [...new Set(input.addOnProductIds ?? [])]
         if (product.type === "ONE_TIME") {
@@ -106,7 +107,7 @@ export class CheckoutQuotes extends Effect.Service<CheckoutQuotes>()("@roda/core
       })
 
     /** What the buyer would pay: the one computation behind quote and checkout. */
-    const price = (communityId: string, input: QuoteInput) =>
+    const price = (communityId: CommunityId, input: QuoteInput) =>
       Effect.gen(function*() {
         const product = yield* orNotFound(Messages.productNotFound)(catalogue.product(communityId, input.productId))
         if (product.status !== "ACTIVE") return yield* Effect.fail(invalidField("productId", M.productNotForSale))

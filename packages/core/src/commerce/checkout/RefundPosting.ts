@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { ProfileId } from "../../domain/Ids"
+import { type CommunityId, ProfileId } from "../../domain/Ids"
 import { formatMoney, roundHalfEven } from "../../domain/Money"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
@@ -26,7 +26,7 @@ export const refundParts = (
 
 export interface PostedRefund {
   readonly refundId: string
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly chargeId: string
   readonly amount: number
   readonly fee: number
@@ -67,7 +67,7 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
     const manage = yield* ManageRepo
 
     const decodeSales = Schema.decodeUnknown(Schema.Array(SaleOfChargeRow))
-    const saleOfCharge = (communityId: string, chargeId: string) =>
+    const saleOfCharge = (communityId: CommunityId, chargeId: string) =>
       sql`SELECT pu.id AS purchase_id, c.profile_id, c.product_id, p.title AS product_title, a.email AS buyer_email,
           c.stock_reserved, c.coupon_id
         FROM charges c
@@ -133,7 +133,7 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
      */
     const fromGateway = (
       charge: {
-        readonly communityId: string
+        readonly communityId: CommunityId
         readonly id: string
         readonly total: number
         readonly fee: number

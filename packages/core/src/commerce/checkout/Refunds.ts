@@ -5,7 +5,7 @@ import type { Member } from "../../domain/Caller"
 import { csvLine } from "../../domain/Csv"
 import { rangeEnd, rangeStart } from "../../domain/DateRange"
 import { orNotFound } from "../../domain/found"
-import { Uuid } from "../../domain/Ids"
+import { CommunityId, Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
@@ -26,7 +26,7 @@ export const salesReaders: ReadonlyArray<Role> = ["owner", "admin", "finance"]
 
 const SaleCursor = Schema.Tuple(Uuid)
 const REFUND_RECONCILE_JOB = "checkout.refundReconcile"
-const RefundJob = Schema.Struct({ communityId: Schema.String, refundId: Schema.String })
+const RefundJob = Schema.Struct({ communityId: CommunityId, refundId: Schema.String })
 const DAY_MS = 24 * 60 * 60 * 1000
 const DEFAULT_WINDOW_DAYS = 180
 
@@ -195,7 +195,7 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
      * posts it (ledger, access, stock, coupon, receipt), `failed` gives its amount back to what is
      * left to refund. The refund row afterwards.
      */
-    const finish = (communityId: string, refundId: string, outcome: RefundOutcome) =>
+    const finish = (communityId: CommunityId, refundId: string, outcome: RefundOutcome) =>
       transactional(sql)(Effect.gen(function*() {
         const found = yield* repo.refund(communityId, refundId)
         if (Option.isNone(found)) return yield* Effect.dieMessage("Refunds.finish: the refund is gone")

@@ -106,7 +106,7 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
     const insertCharge = (row: NewCharge) =>
       sql`INSERT INTO charges ${sql.insert({ ...row })}`.pipe(Effect.asVoid, Effect.orDie)
 
-    const charge = (communityId: string, id: string, lock = false) =>
+    const charge = (communityId: CommunityId, id: string, lock = false) =>
       // the gateway's action object is kept as the gateway wrote it (the client SDK reads its keys): as text
       sql`SELECT *, next_action::text AS next_action_text FROM charges
         WHERE community_id = ${communityId} AND id = ${id}
@@ -150,7 +150,7 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
         ORDER BY expires_at LIMIT ${limit}`.pipe(Effect.flatMap(decodeCharges), Effect.orDie)
 
     const insertPurchase = (
-      row: { id: string; communityId: string; profileId: string; productId: string; chargeId: string }
+      row: { id: string; communityId: CommunityId; profileId: ProfileId; productId: string; chargeId: string }
     ) => sql`INSERT INTO purchases ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
 
     const purchaseOfCharge = (chargeId: string) =>
@@ -160,7 +160,7 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
         Effect.orDie
       )
 
-    const purchasesOf = (communityId: string, profileId: string, before: string | undefined, limit: number) =>
+    const purchasesOf = (communityId: CommunityId, profileId: ProfileId, before: string | undefined, limit: number) =>
       sql`SELECT pu.id, pu.product_id, p.title, pu.charge_id, c.payment_method, c.installments, c.currency,
           c.amount, c.total, c.discount, pu.created_at
         FROM purchases pu
@@ -174,7 +174,7 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
      * Claims an idempotency key of one caller (`scope`; waits for a concurrent holder); the row,
      * locked, with any stored answer.
      */
-    const claimKey = (communityId: string, scope: string, key: string, fingerprint: string) =>
+    const claimKey = (communityId: CommunityId, scope: string, key: string, fingerprint: string) =>
       Effect.gen(function*() {
         const inserted = yield* sql`INSERT INTO idempotency_keys (community_id, scope, key, request_hash)
           VALUES (${communityId}, ${scope}, ${key}, ${fingerprint}) ON CONFLICT DO NOTHING RETURNING key`
@@ -187,13 +187,13 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       }).pipe(Effect.orDie)
 
     /** Lets a key go (its request was refused), so it may be used again. */
-    const dropKey = (communityId: string, scope: string, key: string) =>
+    const dropKey = (communityId: CommunityId, scope: string, key: string) =>
       sql`DELETE FROM idempotency_keys WHERE community_id = ${communityId} AND scope = ${scope} AND key = ${key}`.pipe(
         Effect.asVoid,
         Effect.orDie
       )
 
-    const storeAnswer = (communityId: string, scope: string, key: string, response: unknown) =>
+    const storeAnswer = (communityId: CommunityId, scope: string, key: string, response: unknown) =>
       sql`UPDATE idempotency_keys SET response = ${JSON.stringify(response)}::jsonb
         WHERE community_id = ${communityId} AND scope = ${scope} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
 
@@ -214,14 +214,14 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       )
 
     /** The account a profile belongs to (the buyer of a charge). */
-    const accountOf = (profileId: string) =>
+    const accountOf = (profileId: ProfileId) =>
       sql`SELECT account_id FROM member_cards WHERE id = ${profileId}`.pipe(
         Effect.flatMap(decodeAccounts),
         Effect.map((rows) => Option.map(first(rows), (row) => row.accountId)),
         Effect.orDie
       )
 
-    const buyerEmail = (profileId: string) =>
+    const buyerEmail = (profileId: ProfileId) =>
       sql`SELECT a.email, p.full_name FROM member_cards p
         JOIN account_contacts a ON a.id = p.account_id WHERE p.id = ${profileId}`.pipe(
         Effect.flatMap(decodeBuyers),

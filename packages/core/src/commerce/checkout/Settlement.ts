@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { CommunityNotices } from "../../communities/Memberships"
 import { orNotFound } from "../../domain/found"
+import { CommunityId } from "../../domain/Ids"
 import { formatMoney } from "../../domain/Money"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
@@ -33,7 +34,7 @@ export const RECONCILE_JOB = "checkout.reconcile"
  */
 export const RECONCILE_AFTER_MS = 10 * 60 * 1000
 
-const ReconcileJob = Schema.Struct({ communityId: Schema.String, chargeId: Schema.String })
+const ReconcileJob = Schema.Struct({ communityId: CommunityId, chargeId: Schema.String })
 
 /** A pending charge the gateway knows nothing of gets this long before the expiry job asks again. */
 const PENDING_FALLBACK_MS = 60 * 60 * 1000
@@ -61,7 +62,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
     const posting = yield* RefundPosting
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const chargeRow = (communityId: string, chargeId: string, lock = false) =>
+    const chargeRow = (communityId: CommunityId, chargeId: string, lock = false) =>
       orNotFound(M.chargeNotFound)(repo.charge(communityId, chargeId, lock))
 
     /**
@@ -69,7 +70,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
      * paying the first charge activates it. `cardToken`: the card renewals are charged to.
      */
     const openSubscription = (
-      communityId: string,
+      communityId: CommunityId,
       chargeId: string,
       cardToken?: string | undefined,
       coupon?: OpenedByCheckout["coupon"]
@@ -129,7 +130,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
       })
 
     /** The charge is paid: what it bought takes effect. Does nothing for a charge no longer pending. */
-    const settle = (communityId: string, chargeId: string) =>
+    const settle = (communityId: CommunityId, chargeId: string) =>
       Effect.gen(function*() {
         const charge = yield* chargeRow(communityId, chargeId, true)
         if (charge.status !== "pending") return
@@ -216,7 +217,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
      * later), in the caller's transaction, once: a charge no longer pending is left alone (a webhook
      * or the reconciliation got there first). The charge row afterwards.
      */
-    const applyOutcome = (communityId: string, chargeId: string, outcome: ChargeOutcome | ChargeState) =>
+    const applyOutcome = (communityId: CommunityId, chargeId: string, outcome: ChargeOutcome | ChargeState) =>
       Effect.gen(function*() {
         const charge = yield* chargeRow(communityId, chargeId, true)
         if (charge.status !== "pending") return charge
@@ -257,7 +258,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
 
     /** A refund or lost dispute the gateway reported of a paid charge (see `RefundPosting.fromGateway`). */
     const gatewayRefund = (
-      communityId: string,
+      communityId: CommunityId,
       chargeId: string,
       input: { readonly kind: "refund" | "chargeback"; readonly amount: number; readonly reference: string }
     ) =>
@@ -268,7 +269,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
       })
 
     /** Schedules the reconciliation of a charge just reserved (in the reserving transaction, so it is durable). */
-    const scheduleReconcile = (communityId: string, chargeId: string) =>
+    const scheduleReconcile = (communityId: CommunityId, chargeId: string) =>
       Effect.gen(function*() {
         const at = yield* now
         yield* jobs.enqueue({
@@ -283,7 +284,7 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
      * A charge whose gateway answer was never recorded (the process stopped between reserving and
      * settling): the gateway is asked (outside any transaction) and its answer applied once.
      */
-    const reconcile = traced("Settlement.reconcile")(function*(communityId: string, chargeId: string) {
+    const reconcile = traced("Settlement.reconcile")(function*(communityId: CommunityId, chargeId: string) {
       const charge = yield* chargeRow(communityId, chargeId)
       if (charge.status !== "pending" || charge.submittedAt !== null) return charge.status
       const state = yield* gateway.lookup({ chargeId, gatewayChargeId: charge.gatewayChargeId })

@@ -1,5 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { Coded, InvalidInput } from "../../domain/AppError"
+import type { CommunityId, ProfileId } from "../../domain/Ids"
 import type { Refusal } from "./discount"
 
 /** A coupon that applies to one purchase. */
@@ -18,7 +19,7 @@ export interface AppliedCoupon {
 /** What a reservation records for the coupon's usage report (`GET /api/coupons/{id}/usage`); all optional. */
 export interface RedemptionDetails {
   /** The buyer's profile in the community, when known. */
-  readonly profileId?: string | null | undefined
+  readonly profileId?: ProfileId | null | undefined
   /** The price before the discount, in minor units. */
   readonly amount?: number | undefined
   /** The discount given (`AppliedCoupon.discount`). */
@@ -37,7 +38,7 @@ export type CouponRefused = Coded<InvalidInput, Refusal["text"]["code"] | "coupo
 export class CouponRedemption extends Context.Tag("@roda/core/CouponRedemption")<CouponRedemption, {
   /** The discount `code` gives on `productId` at `amount`; 400 (param `couponCode`) with the reason when it does not apply. Writes nothing. */
   readonly apply: (input: {
-    readonly communityId: string
+    readonly communityId: CommunityId
     readonly code: string
     readonly productId: string
     readonly amount: number
@@ -49,15 +50,15 @@ export class CouponRedemption extends Context.Tag("@roda/core/CouponRedemption")
    * are shown in the coupon's usage report.
    */
   readonly reserve: (
-    communityId: string,
+    communityId: CommunityId,
     couponId: string,
     chargeId: string,
     details?: RedemptionDetails
   ) => Effect.Effect<void, CouponRefused>
   /** The charge was paid: its reservation becomes a counted use. */
-  readonly confirm: (communityId: string, chargeId: string) => Effect.Effect<void>
+  readonly confirm: (communityId: CommunityId, chargeId: string) => Effect.Effect<void>
   /** The charge expired or failed: its reservation is released. */
-  readonly release: (communityId: string, chargeId: string) => Effect.Effect<void>
+  readonly release: (communityId: CommunityId, chargeId: string) => Effect.Effect<void>
   /** The paid charge was refunded in full: its counted use is given back (`redeemed -> released`). */
-  readonly refund: (communityId: string, chargeId: string) => Effect.Effect<void>
+  readonly refund: (communityId: CommunityId, chargeId: string) => Effect.Effect<void>
 }>() {}

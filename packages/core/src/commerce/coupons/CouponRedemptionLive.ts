@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Option } from "effect"
 import { invalidField } from "../../domain/AppError"
+import type { CommunityId } from "../../domain/Ids"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
@@ -28,7 +29,7 @@ export const CouponRedemptionLive = Layer.effect(
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const apply = traced("CouponRedemption.apply")(function*(input: {
-      readonly communityId: string
+      readonly communityId: CommunityId
       readonly code: string
       readonly productId: string
       readonly amount: number
@@ -56,7 +57,7 @@ export const CouponRedemptionLive = Layer.effect(
     })
 
     /** Why no use could be held: the coupon's state now (a use freed meanwhile still reads as exhausted). */
-    const whyNotHeld = (communityId: string, couponId: string, at: Date) =>
+    const whyNotHeld = (communityId: CommunityId, couponId: string, at: Date) =>
       Effect.map(coupons.find(communityId, couponId), (found) =>
         Option.match(found, {
           onNone: () => invalidField("couponCode", couponMessages.couponNotFound),
@@ -65,7 +66,7 @@ export const CouponRedemptionLive = Layer.effect(
         }))
 
     const reserve = traced("CouponRedemption.reserve")(function*(
-      communityId: string,
+      communityId: CommunityId,
       couponId: string,
       chargeId: string,
       details: RedemptionDetails = {}
@@ -93,7 +94,7 @@ export const CouponRedemptionLive = Layer.effect(
       }))
     })
 
-    const confirm = traced("CouponRedemption.confirm")(function*(communityId: string, chargeId: string) {
+    const confirm = traced("CouponRedemption.confirm")(function*(communityId: CommunityId, chargeId: string) {
       yield* transactional(sql)(Effect.gen(function*() {
         const at = yield* now
         const held = yield* redemptions.move(communityId, chargeId, "reserved", "redeemed", at)
@@ -107,14 +108,14 @@ export const CouponRedemptionLive = Layer.effect(
       }))
     })
 
-    const release = traced("CouponRedemption.release")(function*(communityId: string, chargeId: string) {
+    const release = traced("CouponRedemption.release")(function*(communityId: CommunityId, chargeId: string) {
       yield* transactional(sql)(Effect.gen(function*() {
         const held = yield* redemptions.move(communityId, chargeId, "reserved", "released", yield* now)
         if (Option.isSome(held)) yield* redemptions.dropHold(communityId, held.value)
       }))
     })
 
-    const refund = traced("CouponRedemption.refund")(function*(communityId: string, chargeId: string) {
+    const refund = traced("CouponRedemption.refund")(function*(communityId: CommunityId, chargeId: string) {
       yield* transactional(sql)(Effect.gen(function*() {
         const used = yield* redemptions.move(communityId, chargeId, "redeemed", "released", yield* now)
         if (Option.isSome(used)) yield* redemptions.uncount(communityId, used.value)

@@ -3,7 +3,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
 import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
-import { isUuid, Uuid } from "../../domain/Ids"
+import { type CommunityId, isUuid, Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireRole } from "../../domain/Policy"
@@ -77,20 +77,20 @@ export class Coupons extends Effect.Service<Coupons>()("@roda/core/Coupons", {
     const ids = yield* Ids
     // The community currency comes from money/accounts; an embedding without it sells in BRL.
     const sellingStatus = yield* Effect.serviceOption(SellingStatus)
-    const currencyOf = (communityId: string) =>
+    const currencyOf = (communityId: CommunityId) =>
       Option.match(sellingStatus, {
         onNone: () => Effect.succeed("BRL"),
         onSome: (status) => status.defaultCurrency(communityId)
       })
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const find = (communityId: string, id: string) =>
+    const find = (communityId: CommunityId, id: string) =>
       orNotFound(couponMessages.couponNotFound)(repo.find(communityId, id.toLowerCase()))
 
-    const viewOf = (communityId: string, id: string) => Effect.zipWith(find(communityId, id), now, couponView)
+    const viewOf = (communityId: CommunityId, id: string) => Effect.zipWith(find(communityId, id), now, couponView)
 
     /** Product ids, deduplicated, each a product of the community that is not deleted (400 otherwise). */
-    const applicableProducts = (communityId: string, given: ReadonlyArray<string> | null) =>
+    const applicableProducts = (communityId: CommunityId, given: ReadonlyArray<string> | null) =>
       Effect.gen(function*() {
         const wanted = [...new Set((given ?? []).map((id) => id.toLowerCase()))]
         const existing = new Set(yield* repo.existingProducts(communityId, wanted))

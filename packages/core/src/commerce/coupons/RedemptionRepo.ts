@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { ProfileId } from "../../domain/Ids"
+import { type CommunityId, ProfileId } from "../../domain/Ids"
 import { type RedemptionStatus, redemptionStatuses } from "./Policy"
 
 const Status = Schema.Literal(...redemptionStatuses)
@@ -23,10 +23,10 @@ const ChargeRedemptionRow = Schema.Struct({ couponId: Schema.String, status: Sta
 
 export type NewRedemption = {
   readonly id: string
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly couponId: string
   readonly chargeId: string
-  readonly profileId: string | null
+  readonly profileId: ProfileId | null
   readonly amount: number | null
   readonly discount: number | null
   readonly currency: string | null
@@ -58,29 +58,29 @@ export class RedemptionRepo extends Effect.Service<RedemptionRepo>()("@roda/core
 
     return {
       /** Holds one use if one is left (a single conditional UPDATE); false otherwise. */
-      holdUse: (communityId: string, couponId: string, now: Date) =>
+      holdUse: (communityId: CommunityId, couponId: string, now: Date) =>
         changed(sql`UPDATE coupons SET times_reserved = times_reserved + 1
           WHERE community_id = ${communityId} AND id = ${couponId} AND ${available(now)} RETURNING id`),
       /** Gives back a use held by `holdUse`. */
-      dropHold: (communityId: string, couponId: string) =>
+      dropHold: (communityId: CommunityId, couponId: string) =>
         sql`UPDATE coupons SET times_reserved = times_reserved - 1
           WHERE community_id = ${communityId} AND id = ${couponId}`.pipe(Effect.asVoid, Effect.orDie),
       /** Gives back a counted use (its charge was refunded). */
-      uncount: (communityId: string, couponId: string) =>
+      uncount: (communityId: CommunityId, couponId: string) =>
         sql`UPDATE coupons SET times_redeemed = times_redeemed - 1
           WHERE community_id = ${communityId} AND id = ${couponId} AND times_redeemed > 0`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       /** A held use becomes a counted one. */
-      countHeld: (communityId: string, couponId: string, now: Date) =>
+      countHeld: (communityId: CommunityId, couponId: string, now: Date) =>
         sql`UPDATE coupons SET times_reserved = times_reserved - 1, times_redeemed = times_redeemed + 1,
           updated_at = ${now} WHERE community_id = ${communityId} AND id = ${couponId}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       /** Counts a use that was not held (a charge paid after its reservation was released), if one is left. */
-      countUnheld: (communityId: string, couponId: string, now: Date) =>
+      countUnheld: (communityId: CommunityId, couponId: string, now: Date) =>
         changed(sql`UPDATE coupons SET times_redeemed = times_redeemed + 1, updated_at = ${now}
           WHERE community_id = ${communityId} AND id = ${couponId}
             AND (max_redemptions IS NULL OR times_redeemed + times_reserved < max_redemptions) RETURNING id`),
@@ -92,7 +92,7 @@ export class RedemptionRepo extends Effect.Service<RedemptionRepo>()("@roda/core
           } ON CONFLICT (community_id, charge_id) DO NOTHING RETURNING id`
         ),
       /** Moves the charge's redemption `from -> to`; the coupon id when it moved. */
-      move: (communityId: string, chargeId: string, from: RedemptionStatus, to: RedemptionStatus, now: Date) => {
+      move: (communityId: CommunityId, chargeId: string, from: RedemptionStatus, to: RedemptionStatus, now: Date) => {
         const stamp = to === "redeemed"
           ? sql`redeemed_at = ${now},`
           : to === "released"
@@ -107,7 +107,7 @@ export class RedemptionRepo extends Effect.Service<RedemptionRepo>()("@roda/core
         )
       },
       /** The redemption of a charge, if it has one. */
-      forCharge: (communityId: string, chargeId: string) =>
+      forCharge: (communityId: CommunityId, chargeId: string) =>
         sql`SELECT coupon_id, status FROM coupon_redemptions
           WHERE community_id = ${communityId} AND charge_id = ${chargeId}`.pipe(
           Effect.flatMap(decodeChargeRedemptions),
@@ -115,7 +115,7 @@ export class RedemptionRepo extends Effect.Service<RedemptionRepo>()("@roda/core
           Effect.orDie
         ),
       /** Uses of a coupon, newest first (keyset: the last id). */
-      usage: (communityId: string, couponId: string, filter: UsageFilter) => {
+      usage: (communityId: CommunityId, couponId: string, filter: UsageFilter) => {
         const conditions = [
           sql`community_id = ${communityId}`,
           sql`coupon_id = ${couponId}`,

@@ -42,7 +42,7 @@ const ProductPriceRow = Schema.Struct({ id: Schema.String, price: Schema.Number,
 
 export type NewCouponRow = CouponFields & {
   readonly id: string
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly status: StoredStatus
   readonly createdAt: Date
   readonly updatedAt: Date
@@ -71,14 +71,14 @@ export class CouponsRepo extends Effect.Service<CouponsRepo>()("@roda/core/Coupo
       COALESCE((SELECT array_agg(cp.product_id::text ORDER BY cp.position) FROM coupon_products cp
         WHERE cp.community_id = c.community_id AND cp.coupon_id = c.id), '{}'::text[]) AS applicable_products
       FROM coupons c`
-    const live = (communityId: string) => sql`c.community_id = ${communityId} AND c.deleted_at IS NULL`
+    const live = (communityId: CommunityId) => sql`c.community_id = ${communityId} AND c.deleted_at IS NULL`
     /** The status shown on the wire, in SQL (the same rule as `effectiveStatus`). */
     const shownStatus = (now: Date) =>
       sql`(CASE WHEN c.expires_at IS NOT NULL AND c.expires_at <= ${now} THEN 'expired'
         WHEN c.max_redemptions IS NOT NULL AND c.times_redeemed >= c.max_redemptions THEN 'exhausted'
         ELSE c.status END)`
 
-    const setProducts = (communityId: string, couponId: string, productIds: ReadonlyArray<string>) =>
+    const setProducts = (communityId: CommunityId, couponId: string, productIds: ReadonlyArray<string>) =>
       Effect.gen(function*() {
         yield* sql`DELETE FROM coupon_products WHERE community_id = ${communityId} AND coupon_id = ${couponId}`
         if (productIds.length === 0) return
@@ -88,20 +88,20 @@ export class CouponsRepo extends Effect.Service<CouponsRepo>()("@roda/core/Coupo
       }).pipe(Effect.orDie)
 
     return {
-      find: (communityId: string, id: string) =>
+      find: (communityId: CommunityId, id: string) =>
         sql`${select} WHERE ${live(communityId)} AND c.id = ${id}`.pipe(
           Effect.flatMap(decodeCoupons),
           Effect.map(first),
           Effect.orDie
         ),
-      findByCode: (communityId: string, code: string) =>
+      findByCode: (communityId: CommunityId, code: string) =>
         sql`${select} WHERE ${live(communityId)} AND c.code = ${code}`.pipe(
           Effect.flatMap(decodeCoupons),
           Effect.map(first),
           Effect.orDie
         ),
       /** Locks the coupon row (edits and status moves against concurrent reservations); false when gone. */
-      lock: (communityId: string, id: string) =>
+      lock: (communityId: CommunityId, id: string) =>
         sql`SELECT id FROM coupons
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL FOR UPDATE`.pipe(
           Effect.flatMap(decodeIds),
@@ -111,24 +111,24 @@ export class CouponsRepo extends Effect.Service<CouponsRepo>()("@roda/core/Coupo
       /** Fails with the SqlError of a unique violation when the code is taken in the community. */
       insert: (row: NewCouponRow) => sql`INSERT INTO coupons ${sql.insert(row)}`.pipe(Effect.asVoid),
       /** Fails with the SqlError of a unique violation when the new code is taken. */
-      update: (communityId: string, id: string, changes: Partial<CouponFields>, now: Date) =>
+      update: (communityId: CommunityId, id: string, changes: Partial<CouponFields>, now: Date) =>
         sql`UPDATE coupons SET ${sql.update({ ...changes, updatedAt: now })}
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(Effect.asVoid),
       setProducts,
-      setStatus: (communityId: string, id: string, status: StoredStatus, now: Date) =>
+      setStatus: (communityId: CommunityId, id: string, status: StoredStatus, now: Date) =>
         sql`UPDATE coupons SET status = ${status}, updated_at = ${now}
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
-      softDelete: (communityId: string, id: string, now: Date) =>
+      softDelete: (communityId: CommunityId, id: string, now: Date) =>
         sql`UPDATE coupons SET deleted_at = ${now}, updated_at = ${now}
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       /** Newest first (keyset: the last id), optionally only one shown status. */
-      list: (communityId: string, filter: CouponFilter) => {
+      list: (communityId: CommunityId, filter: CouponFilter) => {
         const conditions = [
           live(communityId),
           ...(filter.status ? [sql`${shownStatus(filter.now)} = ${filter.status}`] : []),
@@ -138,7 +138,7 @@ export class CouponsRepo extends Effect.Service<CouponsRepo>()("@roda/core/Coupo
           ORDER BY c.id DESC LIMIT ${filter.limit + 1}`.pipe(Effect.flatMap(decodeCoupons), Effect.orDie)
       },
       /** Which of `ids` are products of the community that are not deleted. */
-      existingProducts: (communityId: string, ids: ReadonlyArray<string>) =>
+      existingProducts: (communityId: CommunityId, ids: ReadonlyArray<string>) =>
         ids.length === 0
           ? Effect.succeed([] as ReadonlyArray<string>)
           : sql`SELECT id FROM product_summaries
@@ -148,7 +148,7 @@ export class CouponsRepo extends Effect.Service<CouponsRepo>()("@roda/core/Coupo
             Effect.orDie
           ),
       /** A product of the community that is not deleted: its price and currency. */
-      product: (communityId: string, id: string) =>
+      product: (communityId: CommunityId, id: string) =>
         sql`SELECT id, price, currency FROM product_summaries
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(
           Effect.flatMap(decodeProducts),

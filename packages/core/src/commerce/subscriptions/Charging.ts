@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Pricing } from "../../money/ledger/Pricing"
 import { Ids } from "../../platform/Ids"
@@ -60,7 +61,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
     const now = life.now
     const tx = transactional(sql)
 
-    const priceOf = (row: { readonly communityId: string }, billing: BillingRow) =>
+    const priceOf = (row: { readonly communityId: CommunityId }, billing: BillingRow) =>
       pricing.price({
         communityId: row.communityId,
         amount: billing.amount,

@@ -1,7 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import { conflict, fieldError, notFound } from "../../domain/AppError"
 import { type Member } from "../../domain/Caller"
-import { Uuid } from "../../domain/Ids"
+import { type CommunityId, Uuid } from "../../domain/Ids"
 import { decodeCursor, DEFAULT_LIMIT, toPage } from "../../domain/Pagination"
 import { subscriptionMessages as M } from "./messages"
 import { type ListFilters, type SubscriptionRow, SubscriptionsRepo, type TeamRow } from "./Repo"
@@ -24,8 +24,8 @@ export class SubscriptionReading extends Effect.Service<SubscriptionReading>()("
     const repo = yield* SubscriptionsRepo
 
     const views = (rows: ReadonlyArray<SubscriptionRow>) =>
-      Effect.map(
-        repo.addOns(rows[0]?.communityId ?? "", rows.map((row) => row.id)),
+      rows.length === 0 ? Effect.succeed([]) : Effect.map(
+        repo.addOns(rows[0]!.communityId, rows.map((row) => row.id)),
         (addOns) => rows.map((row) => subscriptionView(row, addOns))
       )
 
@@ -47,7 +47,7 @@ export class SubscriptionReading extends Effect.Service<SubscriptionReading>()("
     const reread = (row: SubscriptionRow) =>
       Effect.flatMap(repo.find(row.communityId, row.id), (found) => viewOf(Option.getOrThrow(found)))
 
-    const pageOf = (communityId: string, filters: ListFilters, input: PageInput) =>
+    const pageOf = (communityId: CommunityId, filters: ListFilters, input: PageInput) =>
       Effect.gen(function*() {
         const limit = input.limit ?? DEFAULT_LIMIT
         const after = yield* decodeCursor(input.cursor, Cursor)

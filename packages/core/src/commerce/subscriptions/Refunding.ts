@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
+import { CommunityId } from "../../domain/Ids"
 import { formatMoney, roundHalfEven } from "../../domain/Money"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
@@ -13,7 +14,7 @@ import { SubscriptionLifecycle } from "./Lifecycle"
 import { canMove, phaseOf } from "./Policy"
 import { type BillingRow, type SubscriptionRow, SubscriptionsRepo } from "./Repo"
 
-const RefundPayload = Schema.Struct({ communityId: Schema.String, refundId: Schema.String })
+const RefundPayload = Schema.Struct({ communityId: CommunityId, refundId: Schema.String })
 
 /**
  * Refunds of billings (`subscription_refunds`): reserved `pending` in the caller's transaction,
@@ -118,7 +119,7 @@ export class SubscriptionRefunds extends Effect.Service<SubscriptionRefunds>()("
      * the job). The refund's status afterwards.
      */
     const completeRefund = traced("SubscriptionCharging.completeRefund")(
-      function*(communityId: string, refundId: string) {
+      function*(communityId: CommunityId, refundId: string) {
         const found = yield* tx(repo.lockRefund(communityId, refundId))
         if (Option.isNone(found)) return "failed" as const
         if (found.value.status !== "pending") return found.value.status

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
+import { CommunityId } from "../../domain/Ids"
 import { formatMoney } from "../../domain/Money"
 import { Jobs } from "../../platform/Jobs"
 import { transactional } from "../../sql/transaction"
@@ -9,14 +10,14 @@ import { PAYMENT_LINK_HOURS } from "./Policy"
 import { SubscriptionsRepo } from "./Repo"
 import { JobKind } from "./schedule"
 
-const PeriodPayload = Schema.Struct({ communityId: Schema.String, subscriptionId: Schema.String, at: Schema.String })
+const PeriodPayload = Schema.Struct({ communityId: CommunityId, subscriptionId: Schema.String, at: Schema.String })
 const RetryPayload = Schema.Struct({
-  communityId: Schema.String,
+  communityId: CommunityId,
   subscriptionId: Schema.String,
   billingId: Schema.String,
   attempt: Schema.Number
 })
-const FirstChargePayload = Schema.Struct({ communityId: Schema.String, subscriptionId: Schema.String })
+const FirstChargePayload = Schema.Struct({ communityId: CommunityId, subscriptionId: Schema.String })
 
 /**
  * The durable jobs that run a subscription's time: the period end (a renewal charged, or the end of
@@ -36,7 +37,7 @@ export class SubscriptionRenewals extends Effect.Service<SubscriptionRenewals>()
     const tx = transactional(sql)
     const { begin, complete } = charging
 
-    const locked = (communityId: string, subscriptionId: string) =>
+    const locked = (communityId: CommunityId, subscriptionId: string) =>
       repo.find(communityId, subscriptionId, { lock: true })
 
     /** The period-end job: what the state says happens when the period is over (renewal: charged). */

@@ -1,5 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
+import type { CommunityId, ProfileId } from "../../domain/Ids"
 import type { PaymentMethod } from "../../domain/Money"
 import type { SubscriptionStatus } from "./Policy"
 import {
@@ -46,7 +47,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
         : sql`SELECT ${columns} FROM subscriptions s
             JOIN product_summaries p ON p.id = s.product_id WHERE ${where}`).pipe(Effect.flatMap(decode.subscriptions))
 
-    const find = (communityId: string, id: string, options: { lock?: boolean; profileId?: string } = {}) =>
+    const find = (communityId: CommunityId, id: string, options: { lock?: boolean; profileId?: ProfileId } = {}) =>
       selectRows(
         sql`s.community_id = ${communityId} AND s.id = ${id}
           ${options.profileId === undefined ? sql`` : sql`AND s.profile_id = ${options.profileId}`}`,
@@ -62,7 +63,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
           : sql`s.subscription_group_id = ${filters.subscriptionGroupId}`
       ])
 
-    const list = (communityId: string, filters: ListFilters, before: string | undefined, limit: number) =>
+    const list = (communityId: CommunityId, filters: ListFilters, before: string | undefined, limit: number) =>
       sql`SELECT ${columns}, pr.full_name, a.email FROM subscriptions s
         JOIN product_summaries p ON p.id = s.product_id
         JOIN member_cards pr ON pr.id = s.profile_id
@@ -73,8 +74,8 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
 
     const insert = (row: {
       readonly id: string
-      readonly communityId: string
-      readonly profileId: string
+      readonly communityId: CommunityId
+      readonly profileId: ProfileId
       readonly subscriptionGroupId: string
       readonly productId: string
       readonly status: SubscriptionStatus
@@ -105,7 +106,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
         Effect.orDie
       )
 
-    const addOns = (communityId: string, subscriptionIds: ReadonlyArray<string>) =>
+    const addOns = (communityId: CommunityId, subscriptionIds: ReadonlyArray<string>) =>
       subscriptionIds.length === 0
         ? Effect.succeed([] as ReadonlyArray<AddOnRow>)
         : sql`SELECT a.id, a.subscription_id, a.product_id, p.title, a.price, a.created_at
@@ -116,7 +117,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
 
     const insertAddOn = (row: {
       readonly id: string
-      readonly communityId: string
+      readonly communityId: CommunityId
       readonly subscriptionId: string
       readonly productId: string
       readonly price: number
@@ -127,14 +128,14 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
         Effect.orDie
       )
 
-    const removeAddOn = (communityId: string, subscriptionId: string, addOnId: string, at: Date) =>
+    const removeAddOn = (communityId: CommunityId, subscriptionId: string, addOnId: string, at: Date) =>
       sql`UPDATE subscription_add_ons SET removed_at = ${at}
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId} AND id = ${addOnId}
           AND removed_at IS NULL
         RETURNING product_id`.pipe(Effect.flatMap(decode.productIds), Effect.map(first), Effect.orDie)
 
     /** A product of the community with its role in a plan (`option` or `add_on`), not deleted. */
-    const planProduct = (communityId: string, groupId: string, productId: string) =>
+    const planProduct = (communityId: CommunityId, groupId: string, productId: string) =>
       sql`SELECT p.id, p.title, p.price, p.currency, p.billing_interval, p.status, g.kind,
           g.group_id
         FROM product_summaries p
@@ -143,7 +144,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
           AND p.deleted_at IS NULL`.pipe(Effect.flatMap(decode.planProducts), Effect.map(first), Effect.orDie)
 
     /** The plans that offer the product as a billing option. */
-    const optionOf = (communityId: string, productId: string) =>
+    const optionOf = (communityId: CommunityId, productId: string) =>
       sql`SELECT p.id, p.title, p.price, p.currency, p.billing_interval, p.status, g.kind,
           g.group_id
         FROM product_summaries p
@@ -178,27 +179,27 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
         Effect.orDie
       )
 
-    const billings = (communityId: string, subscriptionId: string, before: string | undefined, limit: number) =>
+    const billings = (communityId: CommunityId, subscriptionId: string, before: string | undefined, limit: number) =>
       sql`SELECT * FROM subscription_billings
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId}
           ${before === undefined ? sql`` : sql`AND id < ${before}`}
         ORDER BY id DESC LIMIT ${limit}`.pipe(Effect.flatMap(decode.billings), Effect.orDie)
 
     /** The newest billing not paid yet (what pay-now and retries settle; `charging`: at the gateway now). */
-    const openBilling = (communityId: string, subscriptionId: string) =>
+    const openBilling = (communityId: CommunityId, subscriptionId: string) =>
       sql`SELECT * FROM subscription_billings
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId}
           AND status IN ('pending', 'charging', 'failed') AND reason IN ('initial', 'renewal', 'resume')
         ORDER BY id DESC LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decode.billings), Effect.map(first), Effect.orDie)
 
     /** Whether a billing of the subscription is at the gateway now (`charging`). */
-    const chargingNow = (communityId: string, subscriptionId: string) =>
+    const chargingNow = (communityId: CommunityId, subscriptionId: string) =>
       sql`SELECT id FROM subscription_billings
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId} AND status = 'charging'
         LIMIT 1`.pipe(Effect.flatMap(decode.ids), Effect.map((rows) => rows.length > 0), Effect.orDie)
 
     /** The newest paid billing of a period (what a refund gives back). */
-    const lastPaidPeriodBilling = (communityId: string, subscriptionId: string) =>
+    const lastPaidPeriodBilling = (communityId: CommunityId, subscriptionId: string) =>
       sql`SELECT * FROM subscription_billings
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId}
           AND status = 'paid' AND amount > 0 AND period_start IS NOT NULL
@@ -209,7 +210,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       )
 
     /** A billing, locked. */
-    const lockBilling = (communityId: string, billingId: string) =>
+    const lockBilling = (communityId: CommunityId, billingId: string) =>
       sql`SELECT * FROM subscription_billings
         WHERE community_id = ${communityId} AND id = ${billingId} FOR UPDATE`.pipe(
         Effect.flatMap(decode.billings),
@@ -233,7 +234,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
     const insertRefund = (row: Omit<RefundRow, "gatewayRefundId" | "failureReason">) =>
       sql`INSERT INTO subscription_refunds ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
 
-    const lockRefund = (communityId: string, refundId: string) =>
+    const lockRefund = (communityId: CommunityId, refundId: string) =>
       sql`SELECT * FROM subscription_refunds WHERE community_id = ${communityId} AND id = ${refundId}
         FOR UPDATE`.pipe(Effect.flatMap(decode.refunds), Effect.map(first), Effect.orDie)
 
@@ -252,7 +253,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
      * the row another request made with it (a row still in flight is never taken over here).
      */
     const claimKey = (
-      row: { communityId: string; caller: string; key: string; fingerprint: string; at: Date; expiredBefore: Date }
+      row: { communityId: CommunityId; caller: string; key: string; fingerprint: string; at: Date; expiredBefore: Date }
     ) =>
       Effect.gen(function*() {
         const claimed = yield* sql`INSERT INTO subscription_request_keys
@@ -271,12 +272,12 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
         return first(rows)
       }).pipe(Effect.orDie)
 
-    const storeKeyAnswer = (communityId: string, caller: string, key: string, answer: unknown) =>
+    const storeKeyAnswer = (communityId: CommunityId, caller: string, key: string, answer: unknown) =>
       sql`UPDATE subscription_request_keys SET answer = ${JSON.stringify(answer)}::jsonb
         WHERE community_id = ${communityId} AND caller = ${caller} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
 
     /** Lets a key go: its request was refused (or expired), so the key may be used again. */
-    const dropKey = (communityId: string, caller: string, key: string, olderThan?: Date) =>
+    const dropKey = (communityId: CommunityId, caller: string, key: string, olderThan?: Date) =>
       sql`DELETE FROM subscription_request_keys
         WHERE community_id = ${communityId} AND caller = ${caller} AND key = ${key}
           ${olderThan === undefined ? sql`` : sql`AND created_at <= ${olderThan}`}`.pipe(Effect.asVoid, Effect.orDie)
@@ -289,7 +290,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
         Effect.orDie
       )
 
-    const contact = (communityId: string, profileId: string) =>
+    const contact = (communityId: CommunityId, profileId: string) =>
       sql`SELECT pr.id, pr.full_name, a.email FROM member_cards pr JOIN account_contacts a ON a.id = pr.account_id
         WHERE pr.community_id = ${communityId} AND pr.id = ${profileId}`.pipe(
         Effect.flatMap(decode.contacts),
@@ -299,14 +300,14 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
 
     const insertLink = (row: {
       readonly id: string
-      readonly communityId: string
+      readonly communityId: CommunityId
       readonly subscriptionId: string
       readonly tokenHash: string
       readonly expiresAt: Date
       readonly createdAt: Date
     }) => sql`INSERT INTO subscription_payment_links ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
 
-    const linkByHash = (communityId: string, subscriptionId: string, tokenHash: string) =>
+    const linkByHash = (communityId: CommunityId, subscriptionId: string, tokenHash: string) =>
       sql`SELECT id, expires_at, used_at FROM subscription_payment_links
         WHERE community_id = ${communityId} AND subscription_id = ${subscriptionId} AND token_hash = ${tokenHash}
         FOR UPDATE`.pipe(Effect.flatMap(decode.links), Effect.map(first), Effect.orDie)

@@ -1,13 +1,14 @@
 import { Context, type Effect, type Option } from "effect"
+import type { CommunityId, ProfileId } from "../../domain/Ids"
 import type { PaymentMethod } from "../../domain/Money"
 import type { SaleAmounts } from "../../money/ledger/Pricing"
 import type { GatewayEvent } from "../../platform/PaymentGateway"
 
 /** A plan checkout, as the subscription it opens. */
 export interface OpenedByCheckout {
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly chargeId: string
-  readonly profileId: string
+  readonly profileId: ProfileId
   readonly subscriptionGroupId: string
   readonly productId: string
   readonly addOnProductIds: ReadonlyArray<string>
@@ -27,7 +28,7 @@ export interface OpenedByCheckout {
 
 /** The first charge of a plan checkout, paid. */
 export interface FirstChargePaid {
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly chargeId: string
   readonly paidAt: Date
   readonly amounts: SaleAmounts

@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 import type { ReportRange } from "../../sql/periods"
 
 /** One period of the subscriptions report. */
@@ -22,10 +23,10 @@ export interface SubscriptionPeriodRow {
 export class SubscriptionStats extends Context.Tag("@roda/core/SubscriptionStats")<SubscriptionStats, {
   /** New and churned per period (one SQL), and running count and MRR at each period's end (one SQL). */
   readonly series: (
-    communityId: string,
+    communityId: CommunityId,
     currency: string,
     range: ReportRange
   ) => Effect.Effect<ReadonlyArray<SubscriptionPeriodRow>>
   /** How many subscriptions are in each status now. */
-  readonly byStatus: (communityId: string) => Effect.Effect<ReadonlyArray<{ status: string; count: number }>>
+  readonly byStatus: (communityId: CommunityId) => Effect.Effect<ReadonlyArray<{ status: string; count: number }>>
 }>() {}

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 import { roundHalfEven } from "../../domain/Money"
 import { inPeriods, periodEnds, periodOf } from "../../sql/periods"
 import { SubscriptionStats } from "./SubscriptionStats"
@@ -19,7 +20,7 @@ export const SubscriptionStatsLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const running = sql`s.status NOT IN ('incomplete', 'incomplete_expired')`
 
-    const series = (communityId: string, currency: string, range: Parameters<typeof periodOf>[2]) =>
+    const series = (communityId: CommunityId, currency: string, range: Parameters<typeof periodOf>[2]) =>
       Effect.gen(function*() {
         const moves = yield* sql`
           SELECT period, count(*) FILTER (WHERE move = 'new')::text AS new,
@@ -54,7 +55,7 @@ export const SubscriptionStatsLive = Layer.effect(
         })
       }).pipe(Effect.orDie)
 
-    const byStatus = (communityId: string) =>
+    const byStatus = (communityId: CommunityId) =>
       sql`SELECT status, count(*)::text AS count FROM subscriptions
         WHERE community_id = ${communityId} GROUP BY status ORDER BY status`.pipe(
         Effect.flatMap(decodeStatuses),

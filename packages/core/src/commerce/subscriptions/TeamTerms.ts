@@ -54,7 +54,7 @@ export class SubscriptionTeamTerms extends Effect.Service<SubscriptionTeamTerms>
         const base = {
           id,
           communityId: member.communityId,
-          profileId: input.profileId,
+          profileId: contact.value.id,
           subscriptionGroupId: option.value.groupId,
           productId: option.value.id,
           kind: input.kind,

@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { CommunityId } from "../../domain/Ids"
 import type { ChargeRequest } from "../../platform/PaymentGateway"
 import { billingMove, type Phase } from "./Policy"
 import type { BillingRow } from "./Repo"
@@ -36,7 +37,7 @@ export type Purpose = typeof Purpose.Type
 
 /** One attempt at charging a billing: the reconciliation job's payload, and what the answer is applied with. */
 export const Attempt = Schema.Struct({
-  communityId: Schema.String,
+  communityId: CommunityId,
   subscriptionId: Schema.String,
   billingId: Schema.String,
   attempt: Schema.Number,

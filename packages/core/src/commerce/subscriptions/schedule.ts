@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 import type { Jobs } from "../../platform/Jobs"
 import { UPCOMING_RENEWAL_DAYS } from "./Policy"
 
@@ -19,14 +20,14 @@ export const JobKind = {
 } as const
 
 export interface PeriodJob {
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly subscriptionId: string
   /** ISO time the job was scheduled for; a job whose time no longer matches the row does nothing. */
   readonly at: string
 }
 
 export interface RetryJob {
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly subscriptionId: string
   readonly billingId: string
   /** 1..4: the retry of day 1, 3, 5, 7. */
@@ -42,7 +43,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 export const schedulePeriodEnd = (
   jobs: Jobs["Type"],
   row: {
-    readonly communityId: string
+    readonly communityId: CommunityId
     readonly id: string
     readonly currentPeriodEnd: Date
     readonly months: number

@@ -4,6 +4,7 @@ import { OperatorAudit } from "../../audit/OperatorAudit"
 import { invalidField, notFound } from "../../domain/AppError"
 import type { Account, Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
+import type { CommunityId } from "../../domain/Ids"
 import { requirePlatformAdmin, requireRole } from "../../domain/Policy"
 import type { PostalAddress } from "../../domain/PostalAddress"
 import { managerRoles, type Role } from "../../domain/Role"
@@ -78,9 +79,9 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
     const transaction = transactional(sql)
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const requireBusiness = (communityId: string, lock = false) =>
+    const requireBusiness = (communityId: CommunityId, lock = false) =>
       orNotFound(M.businessInformationNotFound)(repo.business(communityId, lock))
-    const requirePayout = (communityId: string, lock = false) =>
+    const requirePayout = (communityId: CommunityId, lock = false) =>
       orNotFound(M.payoutSettingsNotFound)(repo.payout(communityId, lock))
 
     const business = traced("SellingAccounts.business")(function*(member: Member) {
@@ -145,7 +146,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
     })
 
     /** One review step (owner's submit, operator's approve or reject) on business information or payout settings. */
-    const move = (subject: Subject, communityId: string, action: ReviewAction, reason: string | null) =>
+    const move = (subject: Subject, communityId: CommunityId, action: ReviewAction, reason: string | null) =>
       transaction(Effect.gen(function*() {
         const previous = subject === "business"
           ? yield* requireBusiness(communityId, true)
@@ -178,7 +179,7 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
     })
 
     /** The operator's decision on a pending submission of an existing community. */
-    const decide = (account: Account, communityId: string, subject: Subject, decision: Decision) =>
+    const decide = (account: Account, communityId: CommunityId, subject: Subject, decision: Decision) =>
       Effect.gen(function*() {
         yield* requirePlatformAdmin(account)
         if (!(yield* repo.communityExists(communityId))) return yield* Effect.fail(notFound(M.communityNotFound))
@@ -202,14 +203,14 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
       })
 
     const reviewBusiness = traced("SellingAccounts.reviewBusiness")(
-      function*(account: Account, communityId: string, decision: Decision) {
+      function*(account: Account, communityId: CommunityId, decision: Decision) {
         yield* decide(account, communityId, "business", decision)
         return businessView(communityId, yield* requireBusiness(communityId))
       }
     )
 
     const reviewPayout = traced("SellingAccounts.reviewPayout")(
-      function*(account: Account, communityId: string, decision: Decision) {
+      function*(account: Account, communityId: CommunityId, decision: Decision) {
         yield* decide(account, communityId, "payout", decision)
         return payoutView(communityId, yield* requirePayout(communityId))
       }
@@ -229,9 +230,9 @@ export class SellingAccounts extends Effect.Service<SellingAccounts>()("@roda/co
     })
 
     /** One community's business information and payout settings, as an operator reviews them (404 when unknown). */
-    const reviewOf = traced("SellingAccounts.reviewOf")(function*(account: Account, communityId: string) {
+    const reviewOf = traced("SellingAccounts.reviewOf")(function*(account: Account, communityId: CommunityId) {
       yield* requirePlatformAdmin(account)
-      const id = communityId.toLowerCase()
+      const id = communityId
       if (!(yield* repo.communityExists(id))) return yield* Effect.fail(notFound(M.communityNotFound))
       const [businessRow, payoutRow, name] = yield* Effect.all([
         repo.business(id),

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../../domain/Caller"
+import { communityIdOf } from "../../domain/Ids"
 import { apiGroup } from "../../http/engine/apiGroup"
 import { ok, requestLanguage } from "../../http/Reply"
 import { type Decision, SellingAccounts } from "./Accounts"
@@ -66,9 +67,12 @@ export const SellingReviewHttp = apiGroup(RodaApi, "sellingReview", (handlers) =
   Effect.gen(function*() {
     const accounts = yield* SellingAccounts
     const business = (communityId: string, decision: Decision) =>
-      Effect.flatMap(CurrentAccount, (account) => accounts.reviewBusiness(account, communityId.toLowerCase(), decision))
+      Effect.flatMap(
+        CurrentAccount,
+        (account) => accounts.reviewBusiness(account, communityIdOf(communityId), decision)
+      )
     const payout = (communityId: string, decision: Decision) =>
-      Effect.flatMap(CurrentAccount, (account) => accounts.reviewPayout(account, communityId.toLowerCase(), decision))
+      Effect.flatMap(CurrentAccount, (account) => accounts.reviewPayout(account, communityIdOf(communityId), decision))
     return handlers
       .handle("approveBusiness", ({ path }) =>
         business(path.communityId, { approve: true }).pipe(

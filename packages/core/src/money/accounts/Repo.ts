@@ -102,11 +102,11 @@ export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("
     const one = <Row>(rows: ReadonlyArray<Row>) => Option.fromNullable(rows[0])
 
     /** The row of the community; `lock` takes it FOR UPDATE (inside a transaction). */
-    const business = (communityId: string, lock = false) =>
+    const business = (communityId: CommunityId, lock = false) =>
       sql`SELECT * FROM business_information WHERE community_id = ${communityId}
         ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.flatMap(decodeBusiness), Effect.map(one), Effect.orDie)
 
-    const payout = (communityId: string, lock = false) =>
+    const payout = (communityId: CommunityId, lock = false) =>
       sql`SELECT * FROM payout_settings WHERE community_id = ${communityId}
         ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.flatMap(decodePayout), Effect.map(one), Effect.orDie)
 
@@ -119,7 +119,7 @@ export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("
         Effect.orDie
       )
 
-    const replace = (table: ReviewedTable, communityId: string, row: Record<string, unknown>) =>
+    const replace = (table: ReviewedTable, communityId: CommunityId, row: Record<string, unknown>) =>
       sql`UPDATE ${sql(table)} SET ${sql.update(row)}, updated_at = now()
         WHERE community_id = ${communityId}`.pipe(Effect.asVoid, Effect.orDie)
 
@@ -134,25 +134,25 @@ export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("
       ...review
     })
 
-    const insertBusiness = (communityId: string, fields: BusinessFields, review: ReviewChange) =>
+    const insertBusiness = (communityId: CommunityId, fields: BusinessFields, review: ReviewChange) =>
       insertFirst("business_information", { communityId, ...businessRow(fields, review) })
-    const updateBusiness = (communityId: string, fields: BusinessFields, review: ReviewChange) =>
+    const updateBusiness = (communityId: CommunityId, fields: BusinessFields, review: ReviewChange) =>
       replace("business_information", communityId, businessRow(fields, review))
-    const insertPayout = (communityId: string, fields: PayoutFields, review: ReviewChange) =>
+    const insertPayout = (communityId: CommunityId, fields: PayoutFields, review: ReviewChange) =>
       insertFirst("payout_settings", { communityId, ...payoutRow(fields, review) })
-    const updatePayout = (communityId: string, fields: PayoutFields, review: ReviewChange) =>
+    const updatePayout = (communityId: CommunityId, fields: PayoutFields, review: ReviewChange) =>
       replace("payout_settings", communityId, payoutRow(fields, review))
 
-    const setReview = (table: ReviewedTable, communityId: string, review: ReviewChange) =>
+    const setReview = (table: ReviewedTable, communityId: CommunityId, review: ReviewChange) =>
       replace(table, communityId, { ...review })
 
-    const communityExists = (communityId: string) =>
+    const communityExists = (communityId: CommunityId) =>
       sql`SELECT EXISTS (
           SELECT 1 FROM community_summaries WHERE id = ${communityId} AND deleted_at IS NULL
         ) AS found`.pipe(Effect.flatMap(decodeFound), Effect.map((rows) => rows[0]?.found === true), Effect.orDie)
 
     /** E-mail addresses of the community's owners (who hear about reviews). */
-    const ownerEmails = (communityId: string) =>
+    const ownerEmails = (communityId: CommunityId) =>
       sql`SELECT a.email FROM member_cards p JOIN account_contacts a ON a.id = p.account_id
         WHERE p.community_id = ${communityId} AND p.role = 'owner' AND p.removed_at IS NULL
           AND p.status = 'active'`.pipe(
@@ -161,7 +161,7 @@ export class SellingAccountsRepo extends Effect.Service<SellingAccountsRepo>()("
         Effect.orDie
       )
 
-    const communityName = (communityId: string) =>
+    const communityName = (communityId: CommunityId) =>
       sql`SELECT name FROM community_summaries WHERE id = ${communityId}`.pipe(
         Effect.flatMap(decodeNames),
         Effect.map((rows) => rows[0]?.name ?? ""),

@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 
 /** Approved business information: the country selling is registered in, and its currency. */
 export interface ApprovedBusiness {
@@ -18,11 +19,11 @@ export interface ApprovedPayout {
  */
 export class SellingStatus extends Context.Tag("@roda/core/SellingStatus")<SellingStatus, {
   /** Currency of new products: the business information's country currency (whatever its status), else BRL. */
-  readonly defaultCurrency: (communityId: string) => Effect.Effect<string>
+  readonly defaultCurrency: (communityId: CommunityId) => Effect.Effect<string>
   /** The approved business information; none while it is missing, draft, pending or rejected. */
-  readonly approvedBusiness: (communityId: string) => Effect.Effect<Option.Option<ApprovedBusiness>>
+  readonly approvedBusiness: (communityId: CommunityId) => Effect.Effect<Option.Option<ApprovedBusiness>>
   /** Whether the payout settings are approved. */
-  readonly payoutsApproved: (communityId: string) => Effect.Effect<boolean>
+  readonly payoutsApproved: (communityId: CommunityId) => Effect.Effect<boolean>
   /** The approved payout settings (method `PIX` or `BANK_ACCOUNT`, and destination); none unless approved. */
-  readonly approvedPayout: (communityId: string) => Effect.Effect<Option.Option<ApprovedPayout>>
+  readonly approvedPayout: (communityId: CommunityId) => Effect.Effect<Option.Option<ApprovedPayout>>
 }>() {}

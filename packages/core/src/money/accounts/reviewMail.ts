@@ -1,3 +1,4 @@
+import type { CommunityId } from "../../domain/Ids"
 import type { Mail } from "../../platform/Mailer"
 import type { Subject } from "./Accounts"
 
@@ -13,7 +14,7 @@ export const reviewMail = (input: {
   readonly name: string
   readonly reason: string | null
   readonly to: string
-  readonly communityId: string
+  readonly communityId: CommunityId
 }): Mail => {
   const { en, kind, pt } = what[input.subject]
   const verdict = input.approved ? { pt: "aprovadas", en: "approved" } : { pt: "recusadas", en: "rejected" }

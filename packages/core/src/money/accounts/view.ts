@@ -1,3 +1,4 @@
+import type { CommunityId } from "../../domain/Ids"
 import { currencyOfCountry } from "../../domain/Money"
 import { needsSubmit, stageOf } from "./Policy"
 import type { BusinessRow, PayoutRow, Review } from "./Repo"
@@ -17,7 +18,7 @@ const reviewView = (row: Review | undefined) => ({
 })
 
 /** Business information as the owner entered it; the empty state (every field null) while none was saved. */
-export const businessView = (communityId: string, row: BusinessRow | undefined) => ({
+export const businessView = (communityId: CommunityId, row: BusinessRow | undefined) => ({
   communityId,
   country: row?.country ?? null,
   currency: row === undefined ? null : currencyOfCountry(row.country),
@@ -31,7 +32,7 @@ export const businessView = (communityId: string, row: BusinessRow | undefined) 
 })
 
 /** Payout settings as the owner entered them; the empty state (every field null) while none were saved. */
-export const payoutView = (communityId: string, row: PayoutRow | undefined) => ({
+export const payoutView = (communityId: CommunityId, row: PayoutRow | undefined) => ({
   communityId,
   method: row?.method ?? null,
   pixKey: row?.pixKey ?? null,

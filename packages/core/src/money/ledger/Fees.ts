@@ -3,6 +3,7 @@ import { Clock, Effect, Option } from "effect"
 import { OperatorAudit } from "../../audit/OperatorAudit"
 import { invalidField, notFound } from "../../domain/AppError"
 import type { Account, Member } from "../../domain/Caller"
+import type { CommunityId } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { type PaymentMethod, paymentMethods } from "../../domain/Money"
 import { requirePlatformAdmin, requireRole } from "../../domain/Policy"
@@ -58,19 +59,19 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
     const transaction = transactional(yield* SqlClient.SqlClient)
     // The community currency comes from money/accounts; an embedding without it sells in BRL.
     const sellingStatus = yield* Effect.serviceOption(SellingStatus)
-    const currencyOf = (communityId: string) =>
+    const currencyOf = (communityId: CommunityId) =>
       Option.match(sellingStatus, {
         onNone: () => Effect.succeed("BRL"),
         onSome: (status) => status.defaultCurrency(communityId)
       })
 
-    const inForce = (communityId: string) =>
+    const inForce = (communityId: CommunityId) =>
       Effect.map(
         repo.overrides(communityId),
         (rows) => paymentMethods.map((method) => methodView(method, rows.find((row) => row.paymentMethod === method)))
       )
 
-    const feesOf = (communityId: string) =>
+    const feesOf = (communityId: CommunityId) =>
       Effect.gen(function*() {
         const methods = yield* inForce(communityId)
         const card = methods.find((method) => method.paymentMethod === "CREDIT_CARD")
@@ -111,7 +112,7 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
       return { ...amounts, gross: amounts.amount, releaseAfterDays: releaseAfterDays[sale.paymentMethod], options }
     })
 
-    const existingCommunity = (communityId: string) =>
+    const existingCommunity = (communityId: CommunityId) =>
       Effect.flatMap(
         repo.communityExists(communityId),
         (found) => found ? Effect.void : Effect.fail(notFound(Messages.communityNotFound))
@@ -119,7 +120,7 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
 
     const setOverride = traced("Fees.setOverride")(function*(
       account: Account,
-      communityId: string,
+      communityId: CommunityId,
       method: PaymentMethod,
       input: FeeOverrideInput
     ) {
@@ -149,7 +150,7 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
 
     const removeOverride = traced("Fees.removeOverride")(function*(
       account: Account,
-      communityId: string,
+      communityId: CommunityId,
       method: PaymentMethod
     ) {
       yield* requirePlatformAdmin(account)
@@ -167,7 +168,7 @@ export class Fees extends Effect.Service<Fees>()("@roda/core/Fees", {
     })
 
     /** The fees in force of a community as a platform operator sees them (overrides marked `overridden`). */
-    const operatorList = traced("Fees.operatorList")(function*(account: Account, communityId: string) {
+    const operatorList = traced("Fees.operatorList")(function*(account: Account, communityId: CommunityId) {
       yield* requirePlatformAdmin(account)
       yield* existingCommunity(communityId)
       return yield* feesOf(communityId)

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 import { PaymentMethod } from "../../domain/Money"
 
 /** A platform operator's fees for one community and payment method. */
@@ -15,7 +16,7 @@ export type FeeOverrideRow = typeof FeeOverrideRow.Type
 const FoundRow = Schema.Struct({ found: Schema.Boolean })
 
 export interface FeeOverrideInput {
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly paymentMethod: PaymentMethod
   readonly percentBps: number
   readonly fixed: number
@@ -32,13 +33,13 @@ export class FeesRepo extends Effect.Service<FeesRepo>()("@roda/core/FeesRepo", 
     const decodeOverrides = Schema.decodeUnknown(Schema.Array(FeeOverrideRow))
     const decodeFound = Schema.decodeUnknown(Schema.Array(FoundRow))
 
-    const overrides = (communityId: string) =>
+    const overrides = (communityId: CommunityId) =>
       sql`SELECT ${columns} FROM fee_overrides WHERE community_id = ${communityId}`.pipe(
         Effect.flatMap(decodeOverrides),
         Effect.orDie
       )
 
-    const override = (communityId: string, method: PaymentMethod) =>
+    const override = (communityId: CommunityId, method: PaymentMethod) =>
       sql`SELECT ${columns} FROM fee_overrides
         WHERE community_id = ${communityId} AND payment_method = ${method}`.pipe(
         Effect.flatMap(decodeOverrides),
@@ -55,14 +56,14 @@ export class FeesRepo extends Effect.Service<FeesRepo>()("@roda/core/FeesRepo", 
           fixed = excluded.fixed, interest_rate_bps = excluded.interest_rate_bps,
           updated_by = excluded.updated_by, updated_at = excluded.updated_at`.pipe(Effect.asVoid, Effect.orDie)
 
-    const remove = (communityId: string, method: PaymentMethod) =>
+    const remove = (communityId: CommunityId, method: PaymentMethod) =>
       sql`DELETE FROM fee_overrides WHERE community_id = ${communityId} AND payment_method = ${method}`.pipe(
         Effect.asVoid,
         Effect.orDie
       )
 
     /** Whether the community exists and is not deleted. */
-    const communityExists = (communityId: string) =>
+    const communityExists = (communityId: CommunityId) =>
       sql`SELECT EXISTS (
           SELECT 1 FROM community_summaries WHERE id = ${communityId} AND deleted_at IS NULL
         ) AS found`.pipe(Effect.flatMap(decodeFound), Effect.map((rows) => rows[0]?.found === true), Effect.orDie)

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../../domain/Caller"
+import { communityIdOf } from "../../domain/Ids"
 import { apiGroup } from "../../http/engine/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { Fees } from "./Fees"
@@ -29,12 +30,12 @@ export const FeeOverridesHttp = apiGroup(RodaApi, "feeOverrides", (handlers) =>
     return handlers
       .handle("set", ({ path, payload }) =>
         CurrentAccount.pipe(
-          Effect.flatMap((account) => fees.setOverride(account, path.communityId.toLowerCase(), path.method, payload)),
+          Effect.flatMap((account) => fees.setOverride(account, communityIdOf(path.communityId), path.method, payload)),
           Effect.flatMap((data) => ok(ledgerMessages.feeOverrideSaved, data))
         ))
       .handle("remove", ({ path }) =>
         CurrentAccount.pipe(
-          Effect.flatMap((account) => fees.removeOverride(account, path.communityId.toLowerCase(), path.method)),
+          Effect.flatMap((account) => fees.removeOverride(account, communityIdOf(path.communityId), path.method)),
           Effect.flatMap((data) => ok(ledgerMessages.feeOverrideRemoved, data))
         ))
   }))

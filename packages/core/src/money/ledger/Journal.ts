@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
@@ -10,7 +11,7 @@ import { type LedgerAccount, lockRank, payoutBalanceAccounts, type TransactionKi
 
 /** A balanced set of entries to post as one ledger transaction. */
 export interface Posting {
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly kind: TransactionKind
   /** Unique per community: posting the same key twice posts once. */
   readonly key: string
@@ -196,7 +197,7 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
     })
 
     /** Posts every release of the community that is due; how many. Safe to run concurrently. */
-    const releaseDue = traced("Ledger.releaseDue")(function*(communityId: string) {
+    const releaseDue = traced("Ledger.releaseDue")(function*(communityId: CommunityId) {
       let released = 0
       while (true) {
         const at = yield* now
@@ -224,7 +225,7 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
     })
 
     /** What is left to refund of a charge's sale; locks the sale until the caller's transaction ends. */
-    const refundable = (communityId: string, chargeId: string) =>
+    const refundable = (communityId: CommunityId, chargeId: string) =>
       Effect.map(
         repo.lockSaleRefunds(communityId, chargeId),
         (sale) => sale === undefined ? Option.none<number>() : Option.some(Math.max(0, sale.gross - sale.refunded))
@@ -273,7 +274,8 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
       }))
     })
 
-    const settledByGateway = (communityId: string, chargeId: string) => repo.saleSettledByGateway(communityId, chargeId)
+    const settledByGateway = (communityId: CommunityId, chargeId: string) =>
+      repo.saleSettledByGateway(communityId, chargeId)
 
     const recordDispute = traced("LedgerPosting.recordDispute")(function*(move: DisputeMove) {
       if (!Number.isSafeInteger(move.amount) || move.amount < 0) {
@@ -338,12 +340,12 @@ export class Journal extends Effect.Service<Journal>()("@roda/core/Journal", {
       })
     })
 
-    const lockAvailable = traced("LedgerPosting.lockAvailable")(function*(communityId: string, currency: string) {
+    const lockAvailable = traced("LedgerPosting.lockAvailable")(function*(communityId: CommunityId, currency: string) {
       yield* releaseDue(communityId)
       return yield* repo.lockBalance(communityId, "community_available", currency)
     })
 
-    const payoutBalances = traced("LedgerPosting.payoutBalances")(function*(communityId: string) {
+    const payoutBalances = traced("LedgerPosting.payoutBalances")(function*(communityId: CommunityId) {
       yield* releaseDue(communityId)
       const rows = yield* repo.balances(communityId, payoutBalanceAccounts)
       const of = (currency: string, account: LedgerAccount) =>

@@ -1,9 +1,10 @@
 import { Context, type Effect, type Option } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 import type { SaleAmounts } from "./Pricing"
 
 /** A paid charge, as the ledger records it. */
 export interface PaidSale {
-  readonly communityId: string
+  readonly communityId: CommunityId
   /** The charge paid; a charge is recorded at most once. */
   readonly chargeId: string
   readonly amounts: SaleAmounts
@@ -22,7 +23,7 @@ export interface PaidSale {
  * money first, then from available (which may go below zero).
  */
 export interface SaleRefund {
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly chargeId: string
   /** Unique per refund: posting the same refund twice posts once. */
   readonly refundId: string
@@ -41,7 +42,7 @@ export interface SaleRefund {
  * sent). Idempotent per payout and move.
  */
 export interface PayoutMove {
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly payoutId: string
   readonly move: "request" | "paid" | "return" | "bank_return"
   readonly currency: string
@@ -58,7 +59,7 @@ export interface PayoutMove {
  * community's own account, nothing is held here and the fee is taken from that account's side.
  */
 export interface DisputeMove {
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly chargeId: string
   readonly disputeId: string
   readonly move: "hold" | "release" | "fee"
@@ -93,13 +94,13 @@ export class LedgerPosting extends Context.Tag("@roda/core/LedgerPosting")<Ledge
    * whichever feature), or none when the ledger has no sale for it. It locks the sale until the
    * caller's transaction ends: call it in the refund's transaction, before asking the gateway.
    */
-  readonly refundable: (communityId: string, chargeId: string) => Effect.Effect<Option.Option<number>>
+  readonly refundable: (communityId: CommunityId, chargeId: string) => Effect.Effect<Option.Option<number>>
   /** Entries of a refund (see `SaleRefund`); which part came from pending and which from available. */
   readonly recordRefund: (
     refund: SaleRefund
   ) => Effect.Effect<{ readonly fromPending: number; readonly fromAvailable: number }>
   /** Whether the charge's sale was settled by the gateway to the community's own account (false when unknown). */
-  readonly settledByGateway: (communityId: string, chargeId: string) => Effect.Effect<boolean>
+  readonly settledByGateway: (communityId: CommunityId, chargeId: string) => Effect.Effect<boolean>
   /** Entries of a dispute step (see `DisputeMove`); whether it was posted now (false: posted before). */
   readonly recordDispute: (move: DisputeMove) => Effect.Effect<boolean>
   /** Entries of a payout move (see `PayoutMove`). */
@@ -108,7 +109,7 @@ export class LedgerPosting extends Context.Tag("@roda/core/LedgerPosting")<Ledge
    * The community's available balance in `currency`, its row locked until the caller's transaction
    * ends (due releases are posted first): the lock a payout request checks its amount under.
    */
-  readonly lockAvailable: (communityId: string, currency: string) => Effect.Effect<number>
+  readonly lockAvailable: (communityId: CommunityId, currency: string) => Effect.Effect<number>
   /** Pending, available and in transit per currency (due releases posted first). */
-  readonly payoutBalances: (communityId: string) => Effect.Effect<ReadonlyArray<PayoutBalance>>
+  readonly payoutBalances: (communityId: CommunityId) => Effect.Effect<ReadonlyArray<PayoutBalance>>
 }>() {}

@@ -6,7 +6,7 @@ import { type LedgerAccount, ledgerAccounts, type TransactionKind, transactionKi
 /** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
 export type TransactionRow = {
   readonly id: string
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly kind: TransactionKind
   readonly idempotencyKey: string
   readonly reference: string | null
@@ -25,7 +25,7 @@ export type TransactionRow = {
 /** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
 export type EntryRow = {
   readonly id: string
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly transactionId: string
   readonly kind: TransactionKind
   readonly account: LedgerAccount
@@ -44,7 +44,7 @@ export interface BalanceChange {
 /** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
 export type ReleaseRow = {
   readonly id: string
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly saleTransactionId: string
   readonly reference: string | null
   readonly description: string
@@ -140,7 +140,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
         Effect.orDie
       )
 
-    const transactionIdByKey = (communityId: string, key: string) =>
+    const transactionIdByKey = (communityId: CommunityId, key: string) =>
       sql`SELECT id FROM ledger_transactions
         WHERE community_id = ${communityId} AND idempotency_key = ${key}`.pipe(
         Effect.flatMap(decodeIds),
@@ -152,7 +152,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
      * Adds the changes to the balances, locking each balance row (in the order given: callers sort,
      * so concurrent postings lock in one order); the balances after, in the same order.
      */
-    const addToBalances = (communityId: string, changes: ReadonlyArray<BalanceChange>, at: Date) =>
+    const addToBalances = (communityId: CommunityId, changes: ReadonlyArray<BalanceChange>, at: Date) =>
       sql`
         INSERT INTO ledger_balances ${
         sql.insert(changes.map((change) => ({
@@ -187,7 +187,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
     const releaseColumns = sql`id, community_id, sale_transaction_id, reference, description, currency,
       amount::text AS amount, release_at`
 
-    const hasDue = (communityId: string, now: Date) =>
+    const hasDue = (communityId: CommunityId, now: Date) =>
       sql`SELECT EXISTS (
           SELECT 1 FROM ledger_releases
           WHERE community_id = ${communityId} AND released_at IS NULL AND release_at <= ${now}
@@ -197,7 +197,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
      * Due releases of a community, locked. A concurrent caller waits for the lock, then finds the
      * row released and skips it, so each release is posted once.
      */
-    const lockDue = (communityId: string, now: Date, limit: number) =>
+    const lockDue = (communityId: CommunityId, now: Date, limit: number) =>
       sql`SELECT ${releaseColumns} FROM ledger_releases
         WHERE community_id = ${communityId} AND released_at IS NULL AND release_at <= ${now}
         ORDER BY release_at, id LIMIT ${limit} FOR UPDATE`.pipe(
@@ -223,7 +223,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
         Effect.orDie
       )
 
-    const statement = (communityId: string, filter: StatementFilter) =>
+    const statement = (communityId: CommunityId, filter: StatementFilter) =>
       sql`
         SELECT e.id, e.seq::text AS seq, e.transaction_id, e.kind, e.account, e.currency,
           e.amount::text AS amount, e.balance_after::text AS balance_after,
@@ -245,7 +245,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
         Effect.orDie
       )
 
-    const balances = (communityId: string, accounts: ReadonlyArray<LedgerAccount>) =>
+    const balances = (communityId: CommunityId, accounts: ReadonlyArray<LedgerAccount>) =>
       sql`SELECT account, currency, balance::text AS balance
         FROM ledger_balances WHERE community_id = ${communityId} AND ${sql.in("account", accounts)}
         ORDER BY currency, account`.pipe(
@@ -255,7 +255,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
       )
 
     /** A balance row locked until the transaction ends; 0 when the account never moved. */
-    const lockBalance = (communityId: string, account: LedgerAccount, currency: string) =>
+    const lockBalance = (communityId: CommunityId, account: LedgerAccount, currency: string) =>
       sql`SELECT balance::text AS balance FROM ledger_balances
         WHERE community_id = ${communityId} AND account = ${account} AND currency = ${currency}
         FOR UPDATE`.pipe(
@@ -265,7 +265,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
       )
 
     /** The release row of a sale (by its transaction key), locked; none for a sale with nothing to release. */
-    const lockSaleRelease = (communityId: string, saleKey: string) =>
+    const lockSaleRelease = (communityId: CommunityId, saleKey: string) =>
       sql`
         SELECT r.id, r.community_id, r.sale_transaction_id, r.reference, r.description, r.currency,
           r.amount::text AS amount, r.release_at, r.released_at
@@ -282,7 +282,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
      * A sale's gross, read under a lock of its transaction row (so refunds of one charge, from any
      * feature, go one at a time), and the gross of the refunds posted against it so far.
      */
-    const lockSaleRefunds = (communityId: string, chargeId: string) =>
+    const lockSaleRefunds = (communityId: CommunityId, chargeId: string) =>
       sql`
         SELECT t.gross::text AS gross, (
           SELECT coalesce(sum(r.gross), 0)::text FROM ledger_transactions r
@@ -301,7 +301,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
       )
 
     /** Whether a charge's sale credited the community's gateway-settled account (a Connect destination charge). */
-    const saleSettledByGateway = (communityId: string, chargeId: string) =>
+    const saleSettledByGateway = (communityId: CommunityId, chargeId: string) =>
       sql`SELECT EXISTS (
           SELECT 1 FROM ledger_transactions t
           JOIN ledger_entries e ON e.community_id = t.community_id AND e.transaction_id = t.id
@@ -310,7 +310,7 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
         ) AS settled`.pipe(Effect.flatMap(decodeSettled), Effect.map((rows) => rows[0]?.settled === true), Effect.orDie)
 
     /** Takes `amount` off a release not yet posted (a refund took it from pending). */
-    const reduceRelease = (communityId: string, id: string, amount: number) =>
+    const reduceRelease = (communityId: CommunityId, id: string, amount: number) =>
       sql`UPDATE ledger_releases SET amount = amount - ${amount}
         WHERE community_id = ${communityId} AND id = ${id} AND released_at IS NULL`.pipe(Effect.asVoid, Effect.orDie)
 

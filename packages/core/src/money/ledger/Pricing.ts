@@ -1,9 +1,10 @@
 import { Context, type Effect } from "effect"
 import type { Coded, InvalidInput } from "../../domain/AppError"
+import type { CommunityId } from "../../domain/Ids"
 import type { PaymentMethod } from "../../domain/Money"
 
 export interface SaleInput {
-  readonly communityId: string
+  readonly communityId: CommunityId
   /** Price after discounts, in minor units. */
   readonly amount: number
   readonly currency: string
@@ -49,7 +50,7 @@ export class Pricing extends Context.Tag("@roda/core/Pricing")<Pricing, {
   readonly price: (input: SaleInput) => Effect.Effect<SaleAmounts, PricingRefused>
   /** How a method may be split: most installments and the community's monthly interest rate (bps, 0 without installments). */
   readonly installmentTerms: (
-    communityId: string,
+    communityId: CommunityId,
     paymentMethod: PaymentMethod
   ) => Effect.Effect<{ readonly maxInstallments: number; readonly interestRateBps: number }>
 }>() {}

@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 import type { PaymentMethod } from "../../domain/Money"
 import { traced } from "../../platform/traced"
 import { FeesRepo } from "./FeesRepo"
@@ -15,7 +16,7 @@ export const PricingLive = Layer.effect(
       return yield* saleAmounts(input, feesInForce(input.paymentMethod, override))
     })
     const installmentTerms = traced("Pricing.installmentTerms")(
-      function*(communityId: string, paymentMethod: PaymentMethod) {
+      function*(communityId: CommunityId, paymentMethod: PaymentMethod) {
         const fees = feesInForce(paymentMethod, yield* repo.override(communityId, paymentMethod))
         const maxInstallments = maxInstallmentsOf(paymentMethod)
         return { maxInstallments, interestRateBps: maxInstallments > 1 ? fees.interestRateBps : 0 }

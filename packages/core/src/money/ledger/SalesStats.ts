@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import type { CommunityId } from "../../domain/Ids"
 import type { ReportRange } from "../../sql/periods"
 
 /** One period and payment method of the sales report, in minor units of one currency. */
@@ -27,7 +28,7 @@ export interface SalesPeriodRow {
  */
 export class SalesStats extends Context.Tag("@roda/core/SalesStats")<SalesStats, {
   readonly series: (
-    communityId: string,
+    communityId: CommunityId,
     currency: string,
     range: ReportRange
   ) => Effect.Effect<ReadonlyArray<SalesPeriodRow>>

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { RodaApi } from "../../api/RodaApi"
 import { CurrentAccount, CurrentMember } from "../../domain/Caller"
+import { communityIdOf } from "../../domain/Ids"
 import { apiGroup } from "../../http/engine/apiGroup"
 import { ok, page } from "../../http/Reply"
 import { payoutMessages as M } from "./messages"
@@ -45,22 +46,26 @@ export const PayoutOperationsHttp = apiGroup(
       return handlers
         .handle("list", ({ path, urlParams }) =>
           CurrentAccount.pipe(
-            Effect.flatMap((account) => payouts.operatorList(account, path.communityId, urlParams)),
+            Effect.flatMap((account) => payouts.operatorList(account, communityIdOf(path.communityId), urlParams)),
             Effect.flatMap((result) => page(M.list, result))
           ))
         .handle("inTransit", ({ path }) =>
           CurrentAccount.pipe(
-            Effect.flatMap((account) => payouts.operate(account, path.communityId, path.id, "in_transit")),
+            Effect.flatMap((account) =>
+              payouts.operate(account, communityIdOf(path.communityId), path.id, "in_transit")
+            ),
             Effect.flatMap((data) => ok(M.inTransit, data))
           ))
         .handle("paid", ({ path }) =>
           CurrentAccount.pipe(
-            Effect.flatMap((account) => payouts.operate(account, path.communityId, path.id, "paid")),
+            Effect.flatMap((account) => payouts.operate(account, communityIdOf(path.communityId), path.id, "paid")),
             Effect.flatMap((data) => ok(M.paid, data))
           ))
         .handle("failed", ({ path, payload }) =>
           CurrentAccount.pipe(
-            Effect.flatMap((account) => payouts.operate(account, path.communityId, path.id, "failed", payload.reason)),
+            Effect.flatMap((account) =>
+              payouts.operate(account, communityIdOf(path.communityId), path.id, "failed", payload.reason)
+            ),
             Effect.flatMap((data) => ok(M.failed, data))
           ))
     })

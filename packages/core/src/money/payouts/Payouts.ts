@@ -4,7 +4,7 @@ import { OperatorAudit } from "../../audit/OperatorAudit"
 import { badRequest, conflict, fieldError, invalidField, notFound } from "../../domain/AppError"
 import type { Account, Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
-import { Uuid } from "../../domain/Ids"
+import { type CommunityId, Uuid } from "../../domain/Ids"
 import { Messages } from "../../domain/Messages"
 import { formatMoney } from "../../domain/Money"
 import { type PageQuery, paginate } from "../../domain/Pagination"
@@ -75,7 +75,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
     const transaction = transactional(sql)
 
-    const found = (communityId: string, id: string, lock = false) =>
+    const found = (communityId: CommunityId, id: string, lock = false) =>
       orNotFound(M.notFound)(repo.byId(communityId, id.toLowerCase(), lock))
 
     const balance = traced("Payouts.balance")(function*(member: Member) {
@@ -88,7 +88,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
       return [{ currency, pending: 0, available: 0, inTransit: 0, disputed: 0, total: 0, settledByGateway: 0 }]
     })
 
-    const listOf = (communityId: string, query: PayoutQuery) =>
+    const listOf = (communityId: CommunityId, query: PayoutQuery) =>
       Effect.gen(function*() {
         const page = yield* paginate(
           query,
@@ -104,16 +104,16 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
       return yield* listOf(member.communityId, query)
     })
 
-    const existing = (communityId: string) =>
+    const existing = (communityId: CommunityId) =>
       Effect.gen(function*() {
-        const community = communityId.toLowerCase()
+        const community = communityId
         if (!(yield* repo.communityExists(community))) return yield* Effect.fail(notFound(M.communityNotFound))
         return community
       })
 
     /** A platform operator lists a community's payouts (`GET /api/admin/communities/{communityId}/payouts`). */
     const operatorList = traced("Payouts.operatorList")(
-      function*(account: Account, communityId: string, query: PayoutQuery) {
+      function*(account: Account, communityId: CommunityId, query: PayoutQuery) {
         yield* requirePlatformAdmin(account)
         return yield* listOf(yield* existing(communityId), query)
       }
@@ -121,7 +121,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
 
     /** A platform operator reads one payout of a community (404 for an unknown community or another's payout). */
     const operatorDetail = traced("Payouts.operatorDetail")(
-      function*(account: Account, communityId: string, id: string) {
+      function*(account: Account, communityId: CommunityId, id: string) {
         yield* requirePlatformAdmin(account)
         return payoutView(yield* found(yield* existing(communityId), id))
       }
@@ -214,7 +214,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
       })
 
     /** One move of the machine, under the payout's row lock, with its ledger entries. */
-    const moveTo = (communityId: string, id: string, to: PayoutStatus, reason: string | null) =>
+    const moveTo = (communityId: CommunityId, id: string, to: PayoutStatus, reason: string | null) =>
       transaction(Effect.gen(function*() {
         const row = yield* found(communityId, id, true)
         yield* checkPayoutMove(row.status, to)
@@ -237,7 +237,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
     const operate = traced("Payouts.operate")(
       function*(
         account: Account,
-        communityId: string,
+        communityId: CommunityId,
         id: string,
         to: "in_transit" | "paid" | "failed",
         reason?: string

@@ -30,7 +30,7 @@ const IdRow = Schema.Struct({ id: Schema.String })
 /** A type alias (not an interface), so that it is a `Record` for `sql.insert`. */
 export type NewPayout = {
   readonly id: string
-  readonly communityId: string
+  readonly communityId: CommunityId
   readonly currency: string
   readonly amount: number
   readonly fee: number
@@ -70,7 +70,7 @@ export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/Payou
         Effect.orDie
       )
 
-    const open = (communityId: string) =>
+    const open = (communityId: CommunityId) =>
       sql`SELECT id FROM payouts
         WHERE community_id = ${communityId} AND status IN ('pending', 'in_transit') LIMIT 1`.pipe(
         Effect.flatMap(decodeIds),
@@ -78,7 +78,7 @@ export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/Payou
         Effect.orDie
       )
 
-    const byId = (communityId: string, id: string, lock = false) =>
+    const byId = (communityId: CommunityId, id: string, lock = false) =>
       sql`SELECT ${cols} FROM payouts WHERE community_id = ${communityId} AND id = ${id}
         ${lock ? sql`FOR UPDATE` : sql``}`.pipe(
         Effect.flatMap(decodeRows),
@@ -86,7 +86,7 @@ export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/Payou
         Effect.orDie
       )
 
-    const list = (communityId: string, filter: PayoutFilter) =>
+    const list = (communityId: CommunityId, filter: PayoutFilter) =>
       sql`SELECT ${cols} FROM payouts WHERE community_id = ${communityId}
         ${filter.status ? sql`AND status = ${filter.status}` : sql``}
         ${filter.before ? sql`AND id < ${filter.before}` : sql``}
@@ -112,7 +112,7 @@ export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/Payou
      * money goes when it goes in transit).
      */
     const move = (
-      communityId: string,
+      communityId: CommunityId,
       id: string,
       to: PayoutStatus,
       at: Date,
@@ -131,7 +131,7 @@ export class PayoutsRepo extends Effect.Service<PayoutsRepo>()("@roda/core/Payou
         WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
     }
 
-    const communityExists = (communityId: string) =>
+    const communityExists = (communityId: CommunityId) =>
       sql`SELECT id FROM community_summaries WHERE id = ${communityId}`.pipe(
         Effect.flatMap(decodeIds),
         Effect.map((rows) => rows.length > 0),
