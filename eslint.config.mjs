@@ -73,7 +73,15 @@ const runtimeAgnostic = {
 
 export default tseslint.config(
   // packages/client/generated/openapi.ts is generated (pnpm --filter @roda/client generate).
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/.roda/**", "**/coverage/**", "packages/client/generated/openapi.ts"] },
+  {
+    ignores: [
+      "**/dist/**",
+      "**/node_modules/**",
+      "**/.roda/**",
+      "**/coverage/**",
+      "packages/client/generated/openapi.ts"
+    ]
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

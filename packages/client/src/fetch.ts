@@ -1,9 +1,9 @@
 import createClient, { type ClientOptions } from "openapi-fetch"
-import { rodaBaseUrl, type RodaClientOptions, rodaHeaders } from "./headers"
 import type { paths } from "../generated/openapi"
+import { rodaBaseUrl, type RodaClientOptions, rodaHeaders } from "./headers"
 
-export type { RodaClientOptions, RodaCredentials } from "./headers"
 export type { components, operations, paths } from "../generated/openapi"
+export type { RodaClientOptions, RodaCredentials } from "./headers"
 
 export type RodaFetchClientOptions = RodaClientOptions & {
   /** The `fetch` to call (default: the global one), e.g. a host's own or a test's. */
