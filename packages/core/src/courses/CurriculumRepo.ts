@@ -15,10 +15,9 @@ export const ModuleRow = Schema.Struct({
 })
 export type ModuleRow = typeof ModuleRow.Type
 
-export const LessonRow = Schema.Struct({
+/** A lesson's own columns, as its row and the outline's JSON both carry them. */
+export const lessonFields = {
   id: Schema.String,
-  communityId: CommunityId,
-  courseId: Schema.String,
   moduleId: Schema.String,
   title: Schema.String,
   type: Schema.Literal(...lessonTypes),
@@ -28,7 +27,13 @@ export const LessonRow = Schema.Struct({
   url: Schema.NullOr(Schema.String),
   durationSeconds: Schema.NullOr(Schema.Number),
   position: Schema.Number,
-  releaseAfterDays: Schema.NullOr(Schema.Number),
+  releaseAfterDays: Schema.NullOr(Schema.Number)
+}
+
+export const LessonRow = Schema.Struct({
+  ...lessonFields,
+  communityId: CommunityId,
+  courseId: Schema.String,
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 })

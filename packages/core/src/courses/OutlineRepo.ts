@@ -5,10 +5,9 @@ import { isStaff, Role } from "../domain/Role"
 import { decodeRows } from "../domain/Rows"
 import { isStaffSql } from "../sql/roles"
 import type { CallerColumns } from "../structure/Access"
-import type { LessonRow, ModuleRow } from "./CurriculumRepo"
+import { lessonFields, type LessonRow, type ModuleRow } from "./CurriculumRepo"
 import type { EnrollmentRow, ProgressRow } from "./LearningRepo"
 import type { OutlineInput } from "./outline"
-import { lessonTypes } from "./Policy"
 import { courseFields, type CourseRow, identifierMatch } from "./Repo"
 
 /**
@@ -23,17 +22,7 @@ const ModuleJson = Schema.Struct({
   updatedAt: Schema.Number
 })
 const LessonJson = Schema.Struct({
-  id: Schema.String,
-  moduleId: Schema.String,
-  title: Schema.String,
-  type: Schema.Literal(...lessonTypes),
-  body: Schema.NullOr(Schema.String),
-  imageUrl: Schema.NullOr(Schema.String),
-  videoUrl: Schema.NullOr(Schema.String),
-  url: Schema.NullOr(Schema.String),
-  durationSeconds: Schema.NullOr(Schema.Number),
-  position: Schema.Number,
-  releaseAfterDays: Schema.NullOr(Schema.Number),
+  ...lessonFields,
   createdAt: Schema.Number,
   updatedAt: Schema.Number
 })
