@@ -1,5 +1,5 @@
 import { SignJWT } from "jose"
-import { randomBytes, randomUUID } from "node:crypto"
+import { randomInt, randomUUID } from "node:crypto"
 import type { Account } from "../../src/domain/Caller"
 import { AccountId } from "../../src/domain/Ids"
 
@@ -8,9 +8,11 @@ export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256"
 
 /**
  * A client address of its own, so that sign-in throttling per address never mixes the tests of a
- * file (they share its database).
+ * file (they share its database). In RFC 5952 form (no group with a leading zero), as the server
+ * writes an address in its keys: a test can then find a key by the address it sent.
  */
-export const uniqueAddress = () => `2001:db8::${randomBytes(6).toString("hex").match(/.{4}/g)!.join(":")}`
+const group = () => (0x1000 + randomInt(0xf000)).toString(16)
+export const uniqueAddress = () => `2001:db8::${group()}:${group()}:${group()}`
 
 /** An HS256 token with the given claims and times (seconds since the epoch). */
 export const signToken = (options: {
