@@ -191,16 +191,21 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
         callerColumns: sql`, caller.profile_id AS caller_profile_id, caller.role AS caller_role`
       }).pipe(
         Effect.flatMap((lines) =>
-          Effect.gen(function*() {
-            // `caller LEFT JOIN course`: no row without the account, the course's columns null when none matches.
-            const [line] = yield* decodeCaller(lines)
-            if (line === undefined) return Option.none<DetailOfCaller>()
+          Effect.flatMap(decodeCaller(lines), ([line]) => {
+            if (line === undefined) return Effect.succeed(Option.none<DetailOfCaller>())
             const profileId = line.callerProfileId ?? undefined
             const staff = line.callerRole !== null && isStaff(line.callerRole)
             const role = line.callerRole
             const caller = profileId === undefined || role === null ? Option.none() : Option.some({ profileId, role })
-            const found = line.id === null ? undefined : (yield* decodeDetail(lines))[0]
-            return Option.some({ caller, staff, detail: detailFrom(communityId, found, { profileId, staff }) })
+            const done = (found: DetailLine | undefined) =>
+              Option.some<DetailOfCaller>({
+                caller,
+                staff,
+                detail: detailFrom(communityId, found, { profileId, staff })
+              })
+            return line.id === null
+              ? Effect.succeed(done(undefined))
+              : Effect.map(decodeDetail(lines), ([found]) => done(found))
           })
         ),
         Effect.orDie

@@ -130,12 +130,13 @@ export const paginate = <K, I, Row, E, R>(
   cursor: Schema.Schema<K, I>,
   fetch: (after: K | undefined, limit: number) => Effect.Effect<ReadonlyArray<Row>, E, R>,
   keyOf: (row: Row) => ReadonlyArray<string | number>
-) =>
-  Effect.gen(function*() {
-    const limit = query.limit ?? DEFAULT_LIMIT
-    const after = yield* decodeCursor(query.cursor, cursor)
-    return toPage(yield* fetch(after, limit), limit, keyOf)
-  })
+) => {
+  const limit = query.limit ?? DEFAULT_LIMIT
+  return Effect.flatMap(
+    decodeCursor(query.cursor, cursor),
+    (after) => Effect.map(fetch(after, limit), (rows) => toPage(rows, limit, keyOf))
+  )
+}
 
 /** A page as `paginate` returns it. */
 export type Page<Row> = ReturnType<typeof toPage<Row>>

@@ -95,11 +95,10 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
           SELECT caller.profile_id AS caller_profile_id, ${statusColumns}
           FROM caller LEFT JOIN (t ${authorJoin}) ON true`.pipe(
           Effect.flatMap((rows) =>
-            Effect.gen(function*() {
-              const [found] = yield* decodeCaller(rows)
-              if (found === undefined) return Option.none<{ row: Option.Option<StatusRow> }>()
-              if (found.callerProfileId === null) return Option.some({ row: Option.none<StatusRow>() })
-              return Option.some({ row: first(yield* decodeStatus(rows)) })
+            Effect.flatMap(decodeCaller(rows), ([found]) => {
+              if (found === undefined) return Effect.succeed(Option.none<{ row: Option.Option<StatusRow> }>())
+              if (found.callerProfileId === null) return Effect.succeed(Option.some({ row: Option.none<StatusRow>() }))
+              return Effect.map(decodeStatus(rows), (decoded) => Option.some({ row: first(decoded) }))
             })
           ),
           Effect.orDie
