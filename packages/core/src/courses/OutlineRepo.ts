@@ -192,6 +192,7 @@ export class OutlineRepo extends Effect.Service<OutlineRepo>()("@roda/core/Outli
       }).pipe(
         Effect.flatMap((lines) =>
           Effect.flatMap(decodeCaller(lines), ([line]) => {
+            // `caller LEFT JOIN course`: no row without the account, the course's columns null when none matches.
             if (line === undefined) return Effect.succeed(Option.none<DetailOfCaller>())
             const profileId = line.callerProfileId ?? undefined
             const staff = line.callerRole !== null && isStaff(line.callerRole)
