@@ -58,10 +58,11 @@ const median = (xs) => {
 // ---- processes (stopped by their own pid only) ---------------------------------------------------------------
 const children = new Set()
 // Every server runs with the Node flags Roda's binary sets for itself (its shebang): the same heap for all.
+// A second build (--roda-b) runs with its own shebang's flags: it is measured as it shipped.
 const nodeFlags = shebangFlags(mainJs)
-const launch = (label, script, env) => {
+const launch = (label, script, env, flags = nodeFlags) => {
   const out = openSync(join(DIR, `${label}.log`), "w")
-  const child = spawn(process.execPath, [...nodeFlags, script], {
+  const child = spawn(process.execPath, [...flags, script], {
     env: { ...process.env, ...env },
     stdio: ["ignore", out, out]
   })
@@ -106,7 +107,7 @@ const startRoda = async (label = "roda", script = mainJs) => {
     RATE_LIMITS: JSON.stringify({ posting: 0 }),
     LOG_LEVEL: "warn",
     NODE_ENV: "production"
-  })
+  }, shebangFlags(script))
   child.port = PORTS[label]
   await waitReady(child, PORTS[label], "/readyz")
   return child

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64 --expose-gc
+#!/usr/bin/env -S node --max-semi-space-size=64 --no-allocation-site-pretenuring --expose-gc
 // `roda serve` runs the HTTP server: the same Node flags as roda-server (see http-node's main.ts).
 import { NodeRuntime } from "@effect/platform-node"
 import { Exit } from "effect"

@@ -95,6 +95,7 @@ export const consentPage = (language: Language, nonce: string) => {
   const $ = (id) => document.getElementById(id)
   const show = (id) => { for (const s of document.querySelectorAll("section")) s.classList.toggle("on", s.id === id) }
   const fail = (message) => { $("error").textContent = message || "Error" }
+  const clearError = () => { $("error").textContent = "" }
   const call = async (method, path, body) => {
     const headers = { "content-type": "application/json" }
     if (token) headers.authorization = "Bearer " + token
@@ -120,7 +121,7 @@ export const consentPage = (language: Language, nonce: string) => {
     }))
     $("no-community").hidden = data.communities.length > 0
     $("allow").disabled = data.communities.length === 0
-    fail("")
+    clearError()
     show("consent")
   }
   $("signin-form").addEventListener("submit", async (event) => {

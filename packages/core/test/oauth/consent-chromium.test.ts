@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http"
+import type { Page } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { CHROMIUM, NO_CHROMIUM, skipWhen } from "../../../../testing/skips"
 import { newCommunity } from "../support/community"
@@ -9,8 +10,19 @@ import { authenticate, registerClient, token } from "./support"
 /**
  * The consent page in a real browser (headless Chromium through playwright-core): sign in, choose a
  * community, Deny, then Allow, landing on the client's redirect URI (a local server) with a code.
- * Skipped, with the reason printed, where /usr/bin/chromium is absent.
+ * Each screen is checked by what a person sees on it (the rendered text of the page, what is visible,
+ * the colour of an error), not only by the DOM. Skipped, with the reason printed, where
+ * /usr/bin/chromium is absent.
  */
+/** The page's text as rendered: what is hidden (other screens, an empty error) is not in it. */
+const seen = (page: Page) => page.locator("body").innerText()
+/** The consent page's error line as a person sees it: its text and whether it is on the screen. */
+const errorLine = async (page: Page) => ({
+  text: await page.locator("#error").innerText(),
+  visible: await page.locator("#error").isVisible()
+})
+const RED = "rgb(176, 0, 32)"
+
 skipWhen(NO_CHROMIUM).describe("the consent page in Chromium", () => {
   let served: ServedRoda
   let callbacks: Server
@@ -61,14 +73,47 @@ skipWhen(NO_CHROMIUM).describe("the consent page in Chromium", () => {
       const refused = pkce()
       await page.goto(authorizeUrl(refused.challenge, "deny-state"))
       expect(page.url()).toContain(`${served.base}/oauth/consent?request_id=`)
+
+      // the sign-in screen: its title and form, no error, nothing of the consent screen
+      await page.waitForSelector("#signin.on")
+      const signIn = await seen(page)
+      expect(signIn).toContain("Conectar assistente")
+      expect(signIn).toContain("Entre para continuar")
+      expect(signIn).not.toContain("Permitir")
+      expect(signIn).not.toContain("Error")
+      expect(await errorLine(page)).toEqual({ text: "", visible: false })
+
+      // a wrong password: the spec's message, in red, and the sign-in screen stays
       await page.fill("#email", first.owner.email)
+      await page.fill("#password", "not-the-password")
+      await page.click("#signin-submit")
+      await page.waitForFunction(() => document.getElementById("error")!.textContent !== "")
+      expect(await errorLine(page)).toEqual({ text: "E-mail ou senha inválidos.", visible: true })
+      expect(await page.locator("#error").evaluate((element) => getComputedStyle(element).color)).toBe(RED)
+      expect(await page.locator("#signin-form").isVisible()).toBe(true)
+
+      // signed in: the consent screen, and no error left on it (it used to say "Error" in red here)
       await page.fill("#password", PASSWORD)
       await page.click("#signin-submit")
       await page.waitForSelector("#consent.on")
+      expect(await errorLine(page)).toEqual({ text: "", visible: false })
+      const consent = await seen(page)
+      expect(consent).not.toContain("Error")
+      expect(consent).not.toContain("Entre para continuar")
+      expect(consent).toContain("Assistente quer acessar sua comunidade como você.")
+      expect(consent).toContain(`Depois, você volta para ${new URL(redirectUri).host}.`)
+      expect(consent).toContain("ler (ferramentas que não mudam nada)")
+      expect(consent).not.toContain("escrever")
+      expect(consent).toContain("Escolha a comunidade")
+      expect(consent).toMatch(/Primeira \S+ \(owner\)/)
+      expect(consent).toMatch(/Segunda \S+ \(admin\)/)
+      expect(await page.locator("#allow").isEnabled()).toBe(true)
+      expect(await page.locator("#deny").isVisible()).toBe(true)
+      expect(await page.locator("#no-community").isVisible()).toBe(false)
       expect(await page.textContent("#client-name")).toBe("Assistente")
-      expect(await page.textContent("#redirect-host")).toBe(new URL(redirectUri).host)
       expect(await page.locator("#scopes li").allTextContents()).toEqual(["ler (ferramentas que não mudam nada)"])
       expect(await page.locator("input[name=community]").count()).toBe(2)
+      expect(await page.locator("input[name=community]").first().isChecked()).toBe(true)
       await page.click("#deny")
       await page.waitForURL((url) => url.href.startsWith(redirectUri))
       const denied = new URL(page.url())
@@ -80,6 +125,8 @@ skipWhen(NO_CHROMIUM).describe("the consent page in Chromium", () => {
       const allowed = pkce()
       await page.goto(authorizeUrl(allowed.challenge, "allow-state"))
       await page.waitForSelector("#consent.on")
+      expect(await seen(page)).not.toContain("Entre para continuar")
+      expect(await errorLine(page)).toEqual({ text: "", visible: false })
       await page.check(`input[name=community][value="${second.community.id}"]`)
       await page.click("#allow")
       await page.waitForURL((url) => url.href.startsWith(redirectUri))
