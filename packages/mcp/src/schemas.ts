@@ -10,13 +10,15 @@ const PARTS: ReadonlyArray<readonly [Part, "pathSchema" | "urlParamsSchema" | "p
   ["payload", "payloadSchema", "body"]
 ]
 
-export const endpointOf = (tool: ToolSpec): HttpApiEndpoint.HttpApiEndpoint.AnyWithProps => {
-  const [group, name] = tool.route
+const endpointAt = (group: string, name: string, user: string): HttpApiEndpoint.HttpApiEndpoint.AnyWithProps => {
   const endpoint = (RodaApi.groups as unknown as Record<string, HttpApiGroup.HttpApiGroup.AnyWithProps>)[group]
     ?.endpoints[name]
-  if (endpoint === undefined) throw new Error(`@roda/mcp: tool ${tool.name} names no route ${group}.${name}`)
+  if (endpoint === undefined) throw new Error(`@roda/mcp: ${user} names no route ${group}.${name}`)
   return endpoint
 }
+
+export const endpointOf = (tool: ToolSpec): HttpApiEndpoint.HttpApiEndpoint.AnyWithProps =>
+  endpointAt(tool.route[0], tool.route[1], `tool ${tool.name}`)
 
 /** The field names of a struct schema's encoded side (through refinements and transformations). */
 const fieldsOf = (ast: SchemaAST.AST): ReadonlyArray<string> | undefined => {
@@ -105,6 +107,19 @@ export const inputSchemaOf = (tool: ToolSpec) => {
     additionalProperties: false,
     ...(Object.keys(defs).length > 0 ? { $defs: defs } : {})
   }
+}
+
+/**
+ * The `data` schema of a route's answer (`Ok(data)`), for a tool whose answer puts several routes'
+ * together (the overview). Fails at start-up if the route answers something else.
+ */
+export const routeDataOf = (group: string, name: string): Schema.Schema.Any => {
+  const success = endpointAt(group, name, "a tool").successSchema as {
+    readonly fields?: { readonly data?: Schema.Schema.Any }
+  }
+  const data = success.fields?.data
+  if (data === undefined) throw new Error(`@roda/mcp: route ${group}.${name} answers no Ok(data)`)
+  return data
 }
 
 export const answerSchemaOf = (tool: ToolSpec) =>

@@ -51,7 +51,7 @@ export interface ToolSpec<Args = any> {
   readonly omit?: ReadonlyArray<string> | undefined
   /** Route fields offered under another name (when the path and the body both have one, as `type`). */
   readonly rename?: Partial<Record<"path" | "urlParams" | "payload", Readonly<Record<string, string>>>> | undefined
-  /** An answer schema of its own; `null` for a tool that is not one route (the overview): no output schema. */
+  /** An answer schema of its own (the overview's, which puts several routes' answers together); `null`: none. */
   readonly output?: Schema.Schema.Any | null | undefined
   /** The same service call the route's handler makes, as the connection's member. */
   readonly run: (args: Args, member: Member) => Effect.Effect<any, AppError, RodaServices>

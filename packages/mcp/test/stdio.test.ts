@@ -64,6 +64,9 @@ describe("MCP over stdio (node packages/mcp/dist/stdio.js)", () => {
     await mcp.connect(transport)
     const { tools } = await mcp.listTools()
     expect(tools.length).toBeGreaterThan(25)
+    for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe("object")
+    const overview = await mcp.callTool({ name: "community_overview", arguments: {} })
+    expect((overview.structuredContent as any).data.you).toMatchObject({ profileId: member.profileId })
     const posted = await mcp.callTool({ name: "create_status_post", arguments: { body: "Olá via stdio" } })
     expect((posted.structuredContent as any).data).toMatchObject({
       body: "Olá via stdio",

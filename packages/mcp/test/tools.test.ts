@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(() => roda.dispose())
 
 describe("the tool registry", () => {
-  it("lists every tool with a title, hints and schemas generated from the routes' schemas", async () => {
+  it("lists every tool with a title, hints and input and output schemas generated from the routes' schemas", async () => {
     const mcp = await connect(await localCaller(owner))
     const { tools: listed } = await mcp.listTools()
     expect(listed.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name))
@@ -50,6 +50,7 @@ describe("the tool registry", () => {
     for (const tool of listed) {
       expect(tool.title, tool.name).toBeTruthy()
       expect(tool.inputSchema.type).toBe("object")
+      expect(tool.outputSchema?.type, tool.name).toBe("object")
       expect(typeof tool.annotations?.readOnlyHint).toBe("boolean")
       expect(typeof tool.annotations?.destructiveHint).toBe("boolean")
       expect(typeof tool.annotations?.idempotentHint).toBe("boolean")
@@ -91,8 +92,16 @@ describe("the tool registry", () => {
     expect((feed.structuredContent as any).data.some((item: any) => JSON.stringify(item).includes(post.id))).toBe(
       true
     )
+    // checked by the SDK against its output schema: the community as `GET /api/communities/my` lists it,
+    // and `GET /api/feed/stats`'s data
     const overview = await mcp.callTool({ name: "community_overview", arguments: {} })
-    expect((overview.structuredContent as any).data.you).toMatchObject({ role: "member", profileId: member.profileId })
+    const mine = await api.get("/api/communities/my", { token: member.token })
+    const stats = await api.get("/api/feed/stats", { token: member.token, community: communityId })
+    expect((overview.structuredContent as any).data).toEqual({
+      community: mine.body.data.find((entry: { id: string }) => entry.id === communityId),
+      you: { role: "member", profileId: member.profileId, fullName: expect.any(String) },
+      stats: stats.body.data
+    })
     await mcp.close()
   })
 

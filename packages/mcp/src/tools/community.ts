@@ -1,6 +1,25 @@
-import { Communities, Feed, Profiles, Search, Sections, Spaces, viewerOfMember } from "@roda/core"
-import { Effect } from "effect"
+import { AppError, Communities, Feed, Messages, Profiles, Search, Sections, Spaces, viewerOfMember } from "@roda/core"
+import { Effect, Schema } from "effect"
+import { routeDataOf } from "../schemas"
 import { reads, routeTool, sets, type ToolSpec } from "../tool"
+
+/** One entry of `GET /api/communities/my` (the community, with the caller's role in it). */
+const MyCommunity = (routeDataOf("communities", "my") as unknown as Schema.Array$<Schema.Schema.Any>).value
+
+/** The overview's answer: the API's envelope around the community, the caller and `GET /api/feed/stats`'s data. */
+const OverviewAnswer = Schema.Struct({
+  success: Schema.Literal(true),
+  message: Schema.String,
+  data: Schema.Struct({
+    community: MyCommunity,
+    you: Schema.Struct({
+      profileId: Schema.String,
+      fullName: Schema.String,
+      role: Schema.String
+    }),
+    stats: routeDataOf("feed", "stats")
+  })
+})
 
 const overview: ToolSpec = {
   name: "community_overview",
@@ -9,19 +28,21 @@ const overview: ToolSpec = {
     "The community this connection acts in: its name, slug and domain, who you are in it (profile and role), and the feed's counts. Start here.",
   hints: reads,
   route: ["feed", "stats"],
-  output: null,
+  output: OverviewAnswer,
   run: (_args, member) =>
     Effect.gen(function*() {
       const mine = yield* (yield* Communities).my(member.account)
       const community = mine.find((entry) => entry.id === member.communityId)
+      // the connection's member is in the community, so `my` lists it unless it went meanwhile
+      if (community === undefined) return yield* new AppError({ status: 404, text: Messages.communityNotFound })
       const stats = yield* (yield* Feed).stats(viewerOfMember(member))
       return {
-        community: community ?? { id: member.communityId },
+        community,
         you: { profileId: member.profileId, fullName: member.account.fullName, role: member.role },
         stats
       }
     }),
-  summary: (data) => `${data.community.name ?? data.community.id}: you are ${data.you.role}.`
+  summary: (data) => `${data.community.name}: you are ${data.you.role}.`
 }
 
 export const communityTools: ReadonlyArray<ToolSpec> = [
