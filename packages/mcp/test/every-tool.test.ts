@@ -76,7 +76,20 @@ const argumentsOf = (name: string): Record<string, unknown> =>
     list_submissions: { id: randomUUID() },
     get_submission: { sid: randomUUID() },
     review_submission: { sid: randomUUID(), score: 4 },
-    vote_on_submission: { sid: randomUUID(), vote: 5 }
+    vote_on_submission: { sid: randomUUID(), vote: 5 },
+    open_call_for_papers: { spaceId: ids.spaceId, title: "Chamada de todas as ferramentas" },
+    set_call_status: { id: randomUUID(), status: "published" },
+    list_call_tracks: { id: randomUUID() },
+    create_call_track: { id: randomUUID(), name: "Trilha" },
+    update_call_track: { trackId: randomUUID(), name: "Trilha" },
+    remove_call_track: { trackId: randomUUID() },
+    list_call_owners: { id: randomUUID() },
+    invite_call_owner: { id: randomUUID(), profileId: randomUUID() },
+    remove_call_owner: { ownerId: randomUUID() },
+    list_track_reviewers: { trackId: randomUUID() },
+    invite_track_reviewer: { trackId: randomUUID(), profileId: randomUUID() },
+    remove_track_reviewer: { reviewerId: randomUUID() },
+    decide_submission: { sid: randomUUID(), decision: "accept" }
   })[name] ?? {}
 
 describe("every tool", () => {

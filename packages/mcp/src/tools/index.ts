@@ -1,4 +1,5 @@
 import type { ToolSpec } from "../tool"
+import { callForPapersTools } from "./callsForPapers"
 import { commerceTools } from "./commerce"
 import { communityTools } from "./community"
 import { learningTools } from "./learning"
@@ -11,5 +12,6 @@ export const tools: ReadonlyArray<ToolSpec> = [
   ...socialTools,
   ...learningTools,
   ...commerceTools,
-  ...recordTools
+  ...recordTools,
+  ...callForPapersTools
 ]
