@@ -1,14 +1,11 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import { McpAccess, type Roda } from "@roda/core"
-import { Effect } from "effect"
+import { type Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Roda } from "@roda/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type CallCommunity, callCommunity, ORGANISER_REQUIRED } from "../../core/test/call4papers/calls-support"
 import { as } from "../../core/test/support/community"
 import { expectCreated, expectOk } from "../../core/test/support/envelope"
 import { type Client as Api, client, startRoda } from "../../core/test/support/harness"
-import { makeServer } from "../src/index"
-import { errorOf } from "./support"
+import { connectInMemory, errorOf } from "./support"
 
 /**
  * The call-for-papers tools as an organiser's assistant uses them, each checked against its route over
@@ -20,18 +17,7 @@ let api: Api
 let setup: CallCommunity
 let other: CallCommunity
 
-const connect = async (user: { token: string }, communityId: string) => {
-  const caller = await roda.runtime.runPromise(
-    Effect.flatMap(McpAccess, (access) => access.authenticateLocal(user.token, communityId))
-  )
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await makeServer(roda, caller).connect(serverSide)
-  const mcp = new Client({ name: "c4p", version: "1.0.0" })
-  await mcp.connect(clientSide)
-  // Listing first makes the SDK check every answer against the tool's output schema.
-  await mcp.listTools()
-  return mcp
-}
+const connect = (user: { token: string }, communityId: string) => connectInMemory(roda, user.token, communityId)
 
 /** A tool's `data`, failing the test with its error when it answered one. */
 const dataOf = async (mcp: Client, name: string, args: Record<string, unknown>) => {

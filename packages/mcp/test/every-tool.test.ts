@@ -1,32 +1,20 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import { McpAccess, type Roda } from "@roda/core"
-import { Effect } from "effect"
+import { type Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Roda } from "@roda/core"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { courseCommunity, publishedCourse } from "../../core/test/support/courses"
 import { createEvent } from "../../core/test/support/events"
 import { client, startRoda } from "../../core/test/support/harness"
 import { createSpace } from "../../core/test/support/structure"
-import { makeServer, tools } from "../src/index"
-import { errorOf } from "./support"
+import { tools } from "../src/index"
+import { connectInMemory, errorOf } from "./support"
 
 let roda: Roda
 let owner: Client
 let member: Client
 let ids: Record<string, string>
 
-const connect = async (token: string, communityId: string) => {
-  const caller = await roda.runtime.runPromise(
-    Effect.flatMap(McpAccess, (access) => access.authenticateLocal(token, communityId))
-  )
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await makeServer(roda, caller).connect(serverSide)
-  const mcp = new Client({ name: "every-tool", version: "1.0.0" })
-  await mcp.connect(clientSide)
-  await mcp.listTools()
-  return mcp
-}
+const connect = (token: string, communityId: string) => connectInMemory(roda, token, communityId)
 
 beforeAll(async () => {
   roda = startRoda()
