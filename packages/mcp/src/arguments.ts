@@ -117,6 +117,5 @@ export const encodeAnswer = (tool: ToolSpec, message: string, result: unknown) =
     })()
     : { success: true, message, data: result }
   const schema = answerSchemaOf(tool)
-  if (schema === null) return Effect.succeed(JSON.parse(JSON.stringify(body)) as Record<string, unknown>)
   return Schema.encodeUnknown(schema as Schema.Schema<unknown, Record<string, unknown>, never>)(body).pipe(Effect.orDie)
 }

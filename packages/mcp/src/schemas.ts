@@ -128,7 +128,6 @@ export const answerSchemaOf = (tool: ToolSpec) =>
 /** The route's answer schema (`success`, `message`, `data`, …), as the tool's output schema. */
 export const outputSchemaOf = (tool: ToolSpec) => {
   const schema = answerSchemaOf(tool)
-  if (schema === null) return undefined
   const json = asObject(schema)
   return { type: "object" as const, ...json }
 }

@@ -21,13 +21,12 @@ const INSTRUCTIONS =
   "integers in minor units (cents). Lists are paginated: pass `pagination.nextCursor` back as `cursor`."
 
 const describe = (tool: ToolSpec): Tool => {
-  const output = outputSchemaOf(tool)
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: inputSchemaOf(tool) as Tool["inputSchema"],
-    ...(output ? { outputSchema: output as Tool["outputSchema"] } : {}),
+    outputSchema: outputSchemaOf(tool) as Tool["outputSchema"],
     annotations: { title: tool.title, ...tool.hints, openWorldHint: false }
   }
 }

@@ -51,8 +51,8 @@ export interface ToolSpec<Args = any> {
   readonly omit?: ReadonlyArray<string> | undefined
   /** Route fields offered under another name (when the path and the body both have one, as `type`). */
   readonly rename?: Partial<Record<"path" | "urlParams" | "payload", Readonly<Record<string, string>>>> | undefined
-  /** An answer schema of its own (the overview's, which puts several routes' answers together); `null`: none. */
-  readonly output?: Schema.Schema.Any | null | undefined
+  /** An answer schema of its own (the overview's, which puts several routes' answers together). */
+  readonly output?: Schema.Schema.Any | undefined
   /** The same service call the route's handler makes, as the connection's member. */
   readonly run: (args: Args, member: Member) => Effect.Effect<any, AppError, RodaServices>
   /** A short line for people (the text content); the default names the tool and counts items. */
