@@ -28,6 +28,20 @@ export const makeStatementNames = () => {
  */
 export const namingClient = (nameOf: (text: string) => string | undefined): typeof pg.Client =>
   class NamingClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config)
+      // A FATAL error (a terminated backend: SQLSTATE 57P01) ends the session, but node-postgres
+      // hands it to the running statement and still counts the client queryable until the socket
+      // closes; the pool then gave the dead connection to the next waiting statement. Marked here,
+      // before the client's own handler runs, the pool ends it on release (it reads `_queryable`).
+      const connection = (this as unknown as { connection: pg.Connection }).connection
+      connection.on("errorMessage", (message: { severity?: string }) => {
+        if (message.severity === "FATAL" || message.severity === "PANIC") {
+          ;(this as unknown as { _queryable: boolean })._queryable = false
+        }
+      })
+    }
+
     override query(...args: Array<any>): any {
       const [text, values, callback] = args
       if (typeof text === "string" && Array.isArray(values) && values.length > 0) {
