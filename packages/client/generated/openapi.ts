@@ -5232,6 +5232,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API keys
+         * @description Owner or admin (403 `Função necessária: owner ou admin. Sua função: …` otherwise). The community's keys, revoked ones included, newest first (keyset: `limit`, `cursor`); never the key itself. `lastUsedAt` is kept to the minute.
+         */
+        get: operations["apiKeys.list"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Owner or admin (403 `Função necessária: owner ou admin. Sua função: …` otherwise). Answers the key once as `data.key` (`rk_` and 43 characters); only its SHA-256 is kept. `scopes`: one or more of `community:read`, `community:write`, `content:read`, `content:write`, `learning:read`, `learning:write`, `commerce:read`, `commerce:write`, `money:read`, `webhooks:manage`; `expiresAt` (optional, in the future): after it the key answers 401. A key acts in its community as the account that made it, with that account's role at the time of each request (a demoted creator's keys lose the same rights; one who left makes them answer 403), narrowed by its scopes: each operation needs one (`community`, `content`, `learning`, `commerce`: `:read` for GET, `:write` for the rest; money routes and the money reports need `money:read` and are read-only; webhooks need `webhooks:manage`). Sign-in and account routes, OAuth, MCP connections, API keys and the operator's routes take no key (403 `api_key_route_refused`). Send it as `Authorization: Bearer rk_…`, with `X-CommunityId` of the key's community (another answers 403 `api_key_other_community`); a missing scope answers 403 `api_key_scope_missing` naming it. Each key may make 6,000 requests a minute (`apiKey` in `RATE_LIMITS`; 429 with `Retry-After` past it). A revoked or expired key answers 401 `Invalid or expired token` on its next request, on every process.
+         */
+        post: operations["apiKeys.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Owner or admin (403 `Função necessária: owner ou admin. Sua função: …` otherwise). The key answers 401 from its next request, on every process. Revoking a revoked key changes nothing (its first `revokedAt` stays). Another community's key: 404.
+         */
+        delete: operations["apiKeys.revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5850,6 +5894,26 @@ export interface operations {
                 };
             };
             /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5952,6 +6016,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -6701,6 +6785,30 @@ export interface operations {
                 };
             };
             /** @description Error */
+            403: {
+                headers: {
+                    /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"verifyEmail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit: `"verifyEmail";r=<remaining>;t=<seconds until the window ends>`. Absent when the limit is turned off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
             409: {
                 headers: {
                     /** @description The limit this operation counts (IETF httpapi rate-limit headers): `"verifyEmail";q=<limit>;w=<window seconds>`. Absent when the limit is turned off. */
@@ -6854,6 +6962,26 @@ export interface operations {
                 };
             };
             /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6945,6 +7073,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -7091,6 +7239,26 @@ export interface operations {
                 };
             };
             /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7220,6 +7388,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -7403,7 +7591,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -7578,6 +7766,26 @@ export interface operations {
                 };
             };
             /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7744,6 +7952,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8085,7 +8313,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8166,6 +8394,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8288,7 +8536,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8329,6 +8577,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8492,7 +8760,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8513,6 +8781,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "community_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8673,7 +8961,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8754,6 +9042,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8880,7 +9188,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -8901,6 +9209,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -9038,7 +9366,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -9119,6 +9447,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -9298,7 +9646,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "email_not_verified" | "not_member" | "only_owner_manages_owners" | "role_required";
+                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "email_not_verified" | "not_member" | "only_owner_manages_owners" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -9604,7 +9952,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "email_not_verified" | "not_member" | "only_owner_manages_owners" | "role_required";
+                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "email_not_verified" | "not_member" | "only_owner_manages_owners" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -9883,7 +10231,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -9904,6 +10252,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10068,7 +10436,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10089,6 +10457,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10219,7 +10607,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10240,6 +10628,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10377,7 +10785,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10458,6 +10866,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10584,7 +11012,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10625,6 +11053,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10764,7 +11212,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10845,6 +11293,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11008,7 +11476,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "email_only_by_holder" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "email_only_by_holder" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11108,7 +11576,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "too_many_attempts";
+                        code: "rate_limited" | "too_many_attempts";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11268,7 +11736,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11349,6 +11817,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11510,7 +11998,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11591,6 +12079,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11754,7 +12262,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11835,6 +12343,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11957,7 +12485,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "not_member" | "only_owner_manages_owners" | "role_required";
+                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_owner_manages_owners" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11998,6 +12526,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "last_owner";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -12158,7 +12706,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "not_member" | "only_owner_manages_owners" | "own_role_change" | "role_required";
+                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_owner_manages_owners" | "own_role_change" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -12239,6 +12787,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -12380,6 +12948,26 @@ export interface operations {
                 };
             };
             /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12500,6 +13088,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -12641,6 +13249,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -12836,7 +13464,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -12857,6 +13485,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13016,7 +13664,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13097,6 +13745,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13254,7 +13922,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13335,6 +14003,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13477,7 +14165,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13498,6 +14186,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "section_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13657,7 +14365,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13738,6 +14446,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13860,7 +14588,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -13901,6 +14629,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "section_has_spaces";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14078,7 +14826,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14099,6 +14847,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14288,7 +15056,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14369,6 +15137,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14511,7 +15299,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14532,6 +15320,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14711,7 +15519,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14792,6 +15600,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14955,7 +15783,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -14976,6 +15804,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15164,7 +16012,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15245,6 +16093,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15367,7 +16235,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15408,6 +16276,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "space_has_content";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15574,7 +16462,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15595,6 +16483,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15767,7 +16675,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -15848,6 +16756,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16102,7 +17030,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16123,6 +17051,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "course_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16292,7 +17240,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16373,6 +17321,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16495,7 +17463,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16536,6 +17504,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16689,7 +17677,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16770,6 +17758,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -16922,7 +17930,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17003,6 +18011,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17125,7 +18153,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17166,6 +18194,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17350,7 +18398,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17431,6 +18479,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17614,7 +18682,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17695,6 +18763,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17817,7 +18905,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -17858,6 +18946,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18033,7 +19141,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18074,6 +19182,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "course_not_published" | "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18241,7 +19369,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18322,6 +19450,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18450,7 +19598,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18471,6 +19619,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18680,7 +19848,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18701,6 +19869,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -18933,7 +20121,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19014,6 +20202,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19220,7 +20428,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19241,6 +20449,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "event_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19467,7 +20695,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "event_host_or_staff" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "event_host_or_staff" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19548,6 +20776,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19670,7 +20918,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "event_host_or_staff" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "event_host_or_staff" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19711,6 +20959,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19860,7 +21128,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -19901,6 +21169,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20065,7 +21353,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20086,6 +21374,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "event_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20282,7 +21590,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "event_host_or_staff" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "event_host_or_staff" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20323,6 +21631,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "stream_status_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20519,7 +21847,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "event_host_or_staff" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "event_host_or_staff" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20560,6 +21888,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "stream_status_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20667,7 +22015,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20688,6 +22036,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "event_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20848,7 +22216,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -20869,6 +22237,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -21012,7 +22400,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -21093,6 +22481,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -21254,7 +22662,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -21335,6 +22743,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -21543,7 +22971,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -21838,7 +23266,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -21859,6 +23287,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22021,7 +23469,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22042,6 +23490,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22183,7 +23651,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22204,6 +23672,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22387,7 +23875,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "author_or_staff_required" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "author_or_staff_required" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22468,6 +23956,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22590,7 +24098,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "author_or_staff_required" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "author_or_staff_required" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22631,6 +24139,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22791,7 +24319,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -22872,6 +24400,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23079,7 +24627,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23398,7 +24946,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23419,6 +24967,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "comment_not_found" | "content_not_found" | "course_not_found" | "social_item_not_found" | "space_unknown" | "status_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23608,7 +25176,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "author_or_staff_required" | "not_member" | "role_required" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "author_or_staff_required" | "not_member" | "role_required" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23689,6 +25257,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23812,7 +25400,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "author_or_staff_required" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "author_or_staff_required" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -23853,6 +25441,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24014,7 +25622,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24095,6 +25703,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24280,7 +25908,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24301,6 +25929,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24500,7 +26148,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24839,7 +26487,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "posting_staff_only" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "posting_staff_only" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25146,7 +26794,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25167,6 +26815,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "comment_not_found" | "content_not_found" | "course_not_found" | "social_item_not_found" | "space_unknown" | "status_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25323,7 +26991,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25344,6 +27012,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25529,7 +27217,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25610,6 +27298,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25768,7 +27476,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25809,6 +27517,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "review_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25957,7 +27685,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25978,6 +27706,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26152,7 +27900,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26233,6 +27981,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26383,7 +28151,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26424,6 +28192,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "review_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26558,7 +28346,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26579,6 +28367,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26707,7 +28515,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26728,6 +28536,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26884,7 +28712,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -27092,7 +28920,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -27281,7 +29109,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -27481,7 +29309,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -27675,7 +29503,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -27696,6 +29524,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -27882,7 +29730,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -27963,6 +29811,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28116,7 +29984,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28336,7 +30204,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28543,7 +30411,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28564,6 +30432,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28703,7 +30591,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28724,6 +30612,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28902,7 +30810,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28923,6 +30831,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29110,7 +31038,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29191,6 +31119,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29357,7 +31305,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29438,6 +31386,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29602,7 +31570,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29623,6 +31591,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "coupon_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29809,7 +31797,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -29890,6 +31878,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30012,7 +32020,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30053,6 +32061,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30216,7 +32244,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30237,6 +32265,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "coupon_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30413,7 +32461,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30494,6 +32542,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30636,7 +32704,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "checkout_needs_approved_business";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "checkout_needs_approved_business";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30657,6 +32725,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30828,7 +32916,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "checkout_needs_approved_business";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "checkout_needs_approved_business";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -30909,6 +32997,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -31141,7 +33249,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "checkout_needs_approved_business";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "checkout_needs_approved_business";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -31222,6 +33330,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -31390,7 +33518,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -31411,6 +33539,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "charge_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -31579,7 +33727,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "sandbox_pay_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "sandbox_pay_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -31620,6 +33768,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "not_pending";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -31919,7 +34087,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -32076,7 +34244,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -32282,7 +34450,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -32482,7 +34650,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -32503,6 +34671,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -32678,7 +34866,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -32699,6 +34887,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -32883,7 +35091,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -32964,6 +35172,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33124,7 +35352,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33145,6 +35373,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "product_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33329,7 +35577,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "publish_needs_approved_business" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "publish_needs_approved_business" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33410,6 +35658,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33532,7 +35800,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33573,6 +35841,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "product_in_use_by_plan" | "product_in_use_by_space";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33735,7 +36023,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "publish_needs_approved_business" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "publish_needs_approved_business" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33776,6 +36064,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "product_status_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33935,7 +36243,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -33956,6 +36264,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34119,7 +36447,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34200,6 +36528,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34359,7 +36707,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34440,6 +36788,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34586,7 +36954,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34607,6 +36975,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "plan_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34768,7 +37156,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34849,6 +37237,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34971,7 +37379,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35012,6 +37420,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "plan_in_use" | "plan_in_use_by_space" | "plan_in_use_by_tier";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35179,7 +37607,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35200,6 +37628,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "plan_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35357,7 +37805,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35378,6 +37826,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "plan_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35537,7 +38005,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35618,6 +38086,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35761,7 +38249,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35782,6 +38270,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "downsell_offer_not_found" | "plan_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -35940,7 +38448,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36021,6 +38529,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36144,7 +38672,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36185,6 +38713,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36379,7 +38927,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36400,6 +38948,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36598,7 +39166,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36679,6 +39247,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36860,7 +39448,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -36881,6 +39469,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "tier_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37079,7 +39687,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37160,6 +39768,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37282,7 +39910,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37323,6 +39951,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37464,7 +40112,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37485,6 +40133,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37659,7 +40327,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37680,6 +40348,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37852,7 +40540,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "email_not_verified" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "email_not_verified" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -37933,6 +40621,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -38093,7 +40801,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -38114,6 +40822,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -38276,7 +41004,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -38317,6 +41045,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "move" | "settings_changed";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -38488,7 +41236,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -38668,7 +41416,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -38868,7 +41616,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -39079,7 +41827,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -39352,7 +42100,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -39373,6 +42121,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -39484,7 +42252,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -39505,6 +42273,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -39718,7 +42506,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -39799,6 +42587,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40003,7 +42811,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40024,6 +42832,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40194,7 +43022,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40215,6 +43043,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40377,7 +43225,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40398,6 +43246,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40562,7 +43430,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40583,6 +43451,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40743,7 +43631,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40764,6 +43652,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40924,7 +43832,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -40945,6 +43853,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41307,7 +44235,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41328,6 +44256,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41516,7 +44464,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41537,6 +44485,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41690,7 +44658,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41711,6 +44679,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41846,7 +44834,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -41867,6 +44855,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "not_a_call_space" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42014,7 +45022,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42095,6 +45103,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42274,7 +45302,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42295,6 +45323,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "not_a_call_space" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42471,7 +45519,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42492,6 +45540,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found" | "not_a_call_space" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42650,7 +45718,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42671,6 +45739,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42854,7 +45942,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "email_not_verified" | "not_member" | "role_required" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "email_not_verified" | "not_member" | "role_required" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -42935,6 +46023,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43110,7 +46218,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43131,6 +46239,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43312,7 +46440,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43393,6 +46521,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43515,7 +46663,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43556,6 +46704,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43731,7 +46899,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43812,6 +46980,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -43977,7 +47165,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44018,6 +47206,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "call_move_refused" | "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44183,7 +47391,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44224,6 +47432,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "call_move_refused" | "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44389,7 +47617,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44430,6 +47658,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "call_move_refused" | "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44595,7 +47843,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44636,6 +47884,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "call_move_refused" | "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44791,7 +48059,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44812,6 +48080,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -44968,7 +48256,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45049,6 +48337,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45204,7 +48512,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45285,6 +48593,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45407,7 +48735,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45448,6 +48776,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45608,7 +48956,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45629,6 +48977,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found" | "track_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45768,7 +49136,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "email_not_verified" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "email_not_verified" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45849,6 +49217,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -45971,7 +49359,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46012,6 +49400,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46159,7 +49567,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "invitation_not_yours" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "invitation_not_yours" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46200,6 +49608,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "invitation_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46347,7 +49775,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "invitation_not_yours" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "invitation_not_yours" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46388,6 +49816,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "invitation_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46543,7 +49991,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46564,6 +50012,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46720,7 +50188,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46801,6 +50269,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -46956,7 +50444,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47037,6 +50525,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47159,7 +50667,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47200,6 +50708,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47358,7 +50886,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47379,6 +50907,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47518,7 +51066,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "email_not_verified" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "email_not_verified" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47599,6 +51147,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47721,7 +51289,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47762,6 +51330,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47907,7 +51495,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "invitation_not_yours" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "invitation_not_yours" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -47948,6 +51536,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "invitation_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48093,7 +51701,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "invitation_not_yours" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "invitation_not_yours" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48134,6 +51742,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "invitation_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48334,7 +51962,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48355,6 +51983,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48565,7 +52213,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48586,6 +52234,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48751,7 +52419,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "speakers_refused";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "speakers_refused";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48772,6 +52440,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -48920,7 +52608,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "email_not_verified" | "not_member" | "organiser_required" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "email_not_verified" | "not_member" | "organiser_required" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49001,6 +52689,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49134,7 +52842,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "co_speaker_after_judging" | "co_speaker_own_consent" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "co_speaker_after_judging" | "co_speaker_own_consent" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49175,6 +52883,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "co_speaker_closed" | "co_speaker_move_refused" | "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49308,7 +53036,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "co_speaker_after_judging" | "co_speaker_own_consent" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "co_speaker_after_judging" | "co_speaker_own_consent" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49349,6 +53077,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "co_speaker_closed" | "co_speaker_move_refused" | "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49555,7 +53303,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "cannot_see" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "cannot_see" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49576,6 +53324,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found" | "not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49797,7 +53565,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "cannot_see" | "not_member" | "only_proposer" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "cannot_see" | "not_member" | "only_proposer" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -49878,6 +53646,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50066,7 +53854,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "only_proposer" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_proposer" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50107,6 +53895,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "call_not_open" | "idempotency_key_reused" | "move_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50295,7 +54103,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "only_proposer" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_proposer" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50336,6 +54144,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "move_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50487,7 +54315,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "not_reviewer" | "own_submission_review" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "not_reviewer" | "own_submission_review" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50568,6 +54396,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50732,7 +54580,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "cannot_see" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "cannot_see" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50753,6 +54601,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found" | "not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50892,7 +54760,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "own_submission_vote" | "space_content_forbidden" | "vote_own_consent";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "own_submission_vote" | "space_content_forbidden" | "vote_own_consent";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -50973,6 +54841,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51103,7 +54991,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "own_submission_vote" | "space_content_forbidden" | "vote_own_consent";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "own_submission_vote" | "space_content_forbidden" | "vote_own_consent";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51144,6 +55032,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "not_on_ballot" | "voting_off";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51319,7 +55227,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "only_speaker_or_organiser" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_speaker_or_organiser" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51340,6 +55248,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found" | "not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51534,7 +55462,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "only_proposer" | "only_speaker_or_organiser" | "organiser_required" | "own_submission_decision" | "space_content_forbidden" | "speaker_own_consent";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_proposer" | "only_speaker_or_organiser" | "organiser_required" | "own_submission_decision" | "space_content_forbidden" | "speaker_own_consent";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51575,6 +55503,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "move_refused" | "offer_open_retract_first" | "speaker_counter_needs_offer";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51752,7 +55700,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "only_speaker_or_organiser" | "retract_only_author" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_speaker_or_organiser" | "retract_only_author" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51793,6 +55741,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "move_refused" | "no_open_offer";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -51987,7 +55955,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "only_proposer" | "only_speaker_or_organiser" | "organiser_required" | "own_submission_decision" | "space_content_forbidden" | "speaker_own_consent";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_proposer" | "only_speaker_or_organiser" | "organiser_required" | "own_submission_decision" | "space_content_forbidden" | "speaker_own_consent";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52028,6 +55996,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "move_refused" | "offer_open_retract_first" | "speaker_counter_needs_offer";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52216,7 +56204,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "only_speaker_or_organiser" | "organiser_required" | "own_submission_decision" | "space_content_forbidden" | "speaker_own_consent";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_speaker_or_organiser" | "organiser_required" | "own_submission_decision" | "space_content_forbidden" | "speaker_own_consent";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52257,6 +56245,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "accept_other_side" | "idempotency_key_reused" | "move_refused" | "no_open_offer";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52445,7 +56453,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required" | "own_submission_decision" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required" | "own_submission_decision" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52486,6 +56494,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "move_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52687,7 +56715,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required" | "own_submission_decision" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required" | "own_submission_decision" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52728,6 +56756,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "move_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52916,7 +56964,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "only_speaker_or_organiser" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_speaker_or_organiser" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -52957,6 +57005,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "move_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53118,7 +57186,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "only_speaker_or_organiser" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_speaker_or_organiser" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53159,6 +57227,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "no_agreement";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53362,7 +57450,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53383,6 +57471,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53606,7 +57714,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "cannot_see" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "cannot_see" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53687,6 +57795,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53889,7 +58017,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -53910,6 +58038,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54070,7 +58218,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54091,6 +58239,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54294,7 +58462,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54335,6 +58503,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "voting_off";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54498,7 +58686,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "organiser_required" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "organiser_required" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54519,6 +58707,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "call_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54709,7 +58917,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54730,6 +58938,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54934,7 +59162,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -54955,6 +59183,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55145,7 +59393,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55166,6 +59414,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55335,7 +59603,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55356,6 +59624,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55548,7 +59836,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55589,6 +59877,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "changed_meanwhile" | "idempotency_key_reused" | "move_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55792,7 +60100,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -55873,6 +60181,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56065,7 +60393,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56106,6 +60434,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "changed_meanwhile" | "idempotency_key_reused" | "move_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56298,7 +60646,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56339,6 +60687,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "changed_meanwhile" | "idempotency_key_reused" | "move_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56502,7 +60870,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56583,6 +60951,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56842,7 +61230,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -56923,6 +61311,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57051,7 +61459,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57072,6 +61480,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57262,7 +61690,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57303,6 +61731,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57458,7 +61906,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57539,6 +61987,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57788,7 +62256,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -57869,6 +62337,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58133,7 +62621,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58234,6 +62722,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58450,7 +62958,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58471,6 +62979,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58615,7 +63143,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58696,6 +63224,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58804,7 +63352,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -58825,6 +63373,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59025,7 +63593,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59046,6 +63614,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59215,7 +63803,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59236,6 +63824,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59458,7 +64066,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59539,6 +64147,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59741,7 +64369,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59782,6 +64410,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "changed_meanwhile" | "idempotency_key_reused" | "move_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -59994,7 +64642,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -60075,6 +64723,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -60275,7 +64943,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -60316,6 +64984,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -60529,7 +65217,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -60610,6 +65298,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -60811,7 +65519,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -60852,6 +65560,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "changed_meanwhile" | "idempotency_key_reused" | "move_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61065,7 +65793,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61146,6 +65874,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61292,7 +66040,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61512,7 +66260,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61533,6 +66281,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61686,7 +66454,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61767,6 +66535,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61903,7 +66691,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -61924,6 +66712,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62100,7 +66908,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62121,6 +66929,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62305,7 +67133,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62386,6 +67214,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62547,7 +67395,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62568,6 +67416,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "template_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62751,7 +67619,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62832,6 +67700,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -62995,7 +67883,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63036,6 +67924,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "status_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63199,7 +68107,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63240,6 +68148,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "status_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63403,7 +68331,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63444,6 +68372,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63554,7 +68502,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63595,6 +68543,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63786,7 +68754,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63807,6 +68775,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -63977,7 +68965,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64058,6 +69046,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64211,7 +69219,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64232,6 +69240,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "batch_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64394,6 +69422,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64786,7 +69834,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64807,6 +69855,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "certificate_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64929,7 +69997,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -64970,6 +70038,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "not_deletable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65074,7 +70162,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65115,6 +70203,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "not_rendered";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65221,7 +70329,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65262,6 +70370,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "not_rendered";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65446,7 +70574,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "indexing_holder_only" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "indexing_holder_only" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65527,6 +70655,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65713,7 +70861,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65794,6 +70942,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -65969,7 +71137,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -66010,6 +71178,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "recipient_gone" | "status_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -66201,7 +71389,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -66455,7 +71643,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -66496,6 +71684,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused" | "status_move";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -67573,6 +72781,26 @@ export interface operations {
                 };
             };
             /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -67741,7 +72969,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "not_member";
+                        code: "api_key_route_refused" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -67936,6 +73164,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68175,7 +73423,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68196,6 +73444,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68318,7 +73586,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68359,6 +73627,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68497,7 +73785,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68518,6 +73806,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "connection_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68664,7 +73972,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "not_member" | "role_required";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68685,6 +73993,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -68953,7 +74281,680 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "platform_admin_required";
+                        code: "api_key_route_refused" | "platform_admin_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "apiKeys.list": {
+        parameters: {
+            query?: {
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "name": "General",
+                     *           "prefix": "Example",
+                     *           "scopes": [
+                     *             "community:read"
+                     *           ],
+                     *           "createdBy": "Example",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "lastUsedAt": "2026-12-01T19:00:00Z",
+                     *           "expiresAt": "2026-12-01T19:00:00Z",
+                     *           "revokedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @description The key's first 8 characters (`rk_…`), to recognise it */
+                            prefix: string;
+                            scopes: ("community:read" | "community:write" | "content:read" | "content:write" | "learning:read" | "learning:write" | "commerce:read" | "commerce:write" | "money:read" | "webhooks:manage")[];
+                            /** @description The account that made the key: the key acts as it */
+                            createdBy: string;
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                            revokedAt: string | null;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "apiKeys.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "General",
+                 *       "scopes": [
+                 *         "community:read"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    scopes: ("community:read" | "community:write" | "content:read" | "content:write" | "learning:read" | "learning:write" | "commerce:read" | "commerce:write" | "money:read" | "webhooks:manage")[];
+                    expiresAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "prefix": "Example",
+                     *         "scopes": [
+                     *           "community:read"
+                     *         ],
+                     *         "createdBy": "Example",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "lastUsedAt": "2026-12-01T19:00:00Z",
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "revokedAt": "2026-12-01T19:00:00Z",
+                     *         "key": "Example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @description The key's first 8 characters (`rk_…`), to recognise it */
+                            prefix: string;
+                            scopes: ("community:read" | "community:write" | "content:read" | "content:write" | "learning:read" | "learning:write" | "commerce:read" | "commerce:write" | "money:read" | "webhooks:manage")[];
+                            /** @description The account that made the key: the key acts as it */
+                            createdBy: string;
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                            revokedAt: string | null;
+                            /** @description The key itself, shown this once */
+                            key: string;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "expires_at_past" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "body_too_large";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "apiKeys.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "name": "General",
+                     *         "prefix": "Example",
+                     *         "scopes": [
+                     *           "community:read"
+                     *         ],
+                     *         "createdBy": "Example",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "lastUsedAt": "2026-12-01T19:00:00Z",
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "revokedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @description The key's first 8 characters (`rk_…`), to recognise it */
+                            prefix: string;
+                            scopes: ("community:read" | "community:write" | "content:read" | "content:write" | "learning:read" | "learning:write" | "commerce:read" | "commerce:write" | "money:read" | "webhooks:manage")[];
+                            /** @description The account that made the key: the key acts as it */
+                            createdBy: string;
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                            revokedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "api_key_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];

@@ -1,5 +1,7 @@
 export { RodaApi } from "./api/RodaApi"
 export { routeOf } from "./api/routes"
+export { apiKeyRefusal } from "./apiKeys/operationScope"
+export { API_KEY_SCOPES, type ApiKeyScope } from "./apiKeys/scopes"
 export type { AnswerAtOnce, PlainRequest } from "./app/answerAtOnce"
 export { codeOf } from "./app/errorBody"
 export { apiLayer, infrastructureLayer, makeRoda, servicesLayer } from "./app/makeRoda"

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { AppError, codeOf, CurrentMember, McpAccess, type McpCaller, type McpScope } from "@roda/core"
+import { apiKeyRefusal, AppError, codeOf, CurrentMember, McpAccess, type McpCaller, type McpScope } from "@roda/core"
 import { Cause, Data, Effect, Exit, Option } from "effect"
 import { decodeArguments, encodeAnswer } from "./arguments"
 import { scopeOf, type ToolSpec } from "./tool"
@@ -107,6 +107,9 @@ export const runTool = (caller: McpCaller, tool: ToolSpec, args: Record<string, 
       if (scope !== undefined) {
         return yield* Effect.fail(insufficientScopeError(scope, access.insufficientScope(scope)))
       }
+      // an API key: the scope the tool's route needs (as the route itself would ask)
+      const keyRefusal = caller.apiKey && apiKeyRefusal(tool.route[0], tool.route[1], caller.apiKey.scopes)
+      if (keyRefusal !== undefined && Option.isSome(keyRefusal)) return yield* Effect.fail(keyRefusal.value)
       const decoded = yield* decodeArguments(tool, args)
       const run = tool.run(decoded, caller.member).pipe(Effect.provideService(CurrentMember, caller.member))
       return yield* (tool.hints.readOnlyHint ? run : transactional(run))

@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js"
-import { MAX_BODY_BYTES, McpAccess, type McpCaller, readAtMost, type Roda } from "@roda/core"
+import { MAX_BODY_BYTES, McpAccess, type McpCaller, McpUnauthorized, readAtMost, type Roda } from "@roda/core"
 import { Effect, Either } from "effect"
 import { type Language, missingScope, toolNamed } from "./call"
 import { makeServer, SERVER_VERSION } from "./server"
@@ -49,7 +49,15 @@ export const makeMcpHandler = (roda: Roda) => {
     const token = /^Bearer +([^\s]+)$/i.exec(request.headers.get("authorization") ?? "")?.[1]
     if (token === undefined) return unauthorized("A Bearer access token is required.")
     const authenticated = await roda.runtime.runPromise(Effect.either(mcp.authenticate(token)))
-    if (Either.isLeft(authenticated)) return unauthorized(authenticated.left.reason)
+    if (Either.isLeft(authenticated)) {
+      const refused = authenticated.left
+      if (refused instanceof McpUnauthorized) return unauthorized(refused.reason)
+      // an API key of another community, whose creator left it, or past its limit
+      return json(refused.status, {
+        error: refused.code,
+        error_description: refused.text[languageOf(request)]
+      }, { ...refused.headers })
+    }
     const caller = authenticated.right
     if (request.method !== "POST") {
       return json(405, { error: "method_not_allowed", error_description: "POST JSON-RPC messages to /mcp." }, {

@@ -40,19 +40,21 @@ const keepStdoutForProtocol = () => {
 /**
  * Serves Roda's MCP tools over stdio for an assistant on the same machine, in-process against the
  * configured database (the same environment as the HTTP server). Credentials come from the
- * environment, never from tool arguments: `RODA_TOKEN` (an access token of `POST /api/auth/login`)
- * and `RODA_COMMUNITY_ID`; `RODA_LANGUAGE=en` answers in English. Links (invitations, certificates)
+ * environment, never from tool arguments: `RODA_API_KEY` (a key of `POST /api/api-keys`, acting in
+ * its community within its scopes), or `RODA_TOKEN` (an access token of `POST /api/auth/login`, which
+ * ends with its session) and `RODA_COMMUNITY_ID`; either is checked again before each tool call; `RODA_LANGUAGE=en` answers in English. Links (invitations, certificates)
  * use `PUBLIC_BASE_URL` when set, else the URL the server recorded when it last started (else
  * `http://localhost:$PORT`). Resolves when stdin closes.
  */
 export const serveStdio = async (options: StdioOptions = {}) => {
   keepStdoutForProtocol()
   const env = options.env ?? process.env
-  const token = env.RODA_TOKEN?.trim()
-  const communityId = env.RODA_COMMUNITY_ID?.trim()
-  if (!token || !communityId) {
+  const apiKey = env.RODA_API_KEY?.trim()
+  const token = apiKey || env.RODA_TOKEN?.trim()
+  const communityId = env.RODA_COMMUNITY_ID?.trim() || undefined
+  if (!token || (!apiKey && !communityId)) {
     throw new StdioStartError(
-      "RODA_TOKEN (an access token from POST /api/auth/login) and RODA_COMMUNITY_ID are required"
+      "RODA_API_KEY (an API key from POST /api/api-keys), or RODA_TOKEN (an access token from POST /api/auth/login) and RODA_COMMUNITY_ID, are required"
     )
   }
   // Like any program but the server, it refuses a DATA_DIR that does not exist (a typo in an
@@ -76,16 +78,16 @@ export const serveStdio = async (options: StdioOptions = {}) => {
   })
   try {
     await roda.ready().catch((error: unknown) => Promise.reject(startupFailure(error)))
-    const authenticated = await roda.runtime.runPromise(
-      Effect.either(Effect.flatMap(McpAccess, (access) => access.authenticateLocal(token, communityId)))
-    )
+    // Checked again before every tool call: a revoked key or an ended session stops the next one.
+    const authenticate = Effect.flatMap(McpAccess, (access) => access.authenticateLocal(token, communityId))
+    const authenticated = await roda.runtime.runPromise(Effect.either(authenticate))
     if (Either.isLeft(authenticated)) {
       throw new StdioStartError(`${authenticated.left.status} ${authenticated.left.text.en}`)
     }
     const caller = authenticated.right
     const language: Language = env.RODA_LANGUAGE?.toLowerCase().startsWith("en") ? "en" : "pt"
     const inFlight = new Set<Promise<unknown>>()
-    const server = makeServer(roda, caller, language, inFlight)
+    const server = makeServer(roda, caller, language, inFlight, authenticate)
     const transport = new StdioServerTransport()
     const closed = new Promise<void>((resolve) => {
       server.onclose = resolve
@@ -94,7 +96,10 @@ export const serveStdio = async (options: StdioOptions = {}) => {
       process.once("SIGTERM", resolve)
     })
     await server.connect(transport)
-    console.error(`Roda MCP (stdio): ${caller.member.account.email} as ${caller.member.role} in ${communityId}`)
+    const via = caller.apiKey ? ` through ${caller.clientName}` : ""
+    console.error(
+      `Roda MCP (stdio): ${caller.member.account.email} as ${caller.member.role} in ${caller.member.communityId}${via}`
+    )
     await closed
     // stdin may end right after the last request: its answer is still written (the SDK sends it a
     // few microtasks after the call settles, and drops it once the server is closed).

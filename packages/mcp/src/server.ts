@@ -6,10 +6,11 @@ import {
   McpError,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
-import type { McpCaller, Roda } from "@roda/core"
-import { type Language, runTool, toolNamed } from "./call"
+import type { AppError, McpCaller, Roda } from "@roda/core"
+import { Effect, Either } from "effect"
+import { failure, type Language, runTool, toolNamed } from "./call"
 import { inputSchemaOf, outputSchemaOf } from "./schemas"
-import type { ToolSpec } from "./tool"
+import type { RodaServices, ToolSpec } from "./tool"
 import { tools } from "./tools"
 
 export const SERVER_NAME = "roda"
@@ -41,7 +42,9 @@ export const makeServer = (
   caller: McpCaller,
   language: Language = "pt",
   /** Filled with the tool calls running, for a transport that must finish them before closing (stdio). */
-  inFlight?: Set<Promise<unknown>>
+  inFlight?: Set<Promise<unknown>>,
+  /** The caller read again before each tool call (stdio, whose process outlives a revocation). */
+  recheck?: Effect.Effect<McpCaller, AppError, RodaServices>
 ) => {
   const server = new Server(
     { name: SERVER_NAME, title: "Roda", version: SERVER_VERSION },
@@ -51,9 +54,17 @@ export const makeServer = (
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = toolNamed(request.params.name)
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`)
-    const running = roda.runtime.runPromise(runTool(caller, tool, request.params.arguments ?? {}, language), {
-      signal: extra.signal
-    })
+    const args = request.params.arguments ?? {}
+    const call = recheck === undefined
+      ? runTool(caller, tool, args, language)
+      : Effect.flatMap(
+        Effect.either(recheck),
+        (current) =>
+          Either.isLeft(current)
+            ? Effect.succeed(failure(current.left, language))
+            : runTool(current.right, tool, args, language)
+      )
+    const running = roda.runtime.runPromise(call, { signal: extra.signal })
     if (inFlight) {
       inFlight.add(running)
       const forget = () => inFlight.delete(running)

@@ -207,3 +207,54 @@ describe("MCP over streamable HTTP at /mcp of the Node server", () => {
     expect(body.result.structuredContent.success).toBe(true)
   })
 })
+
+describe("an API key at /mcp", () => {
+  const keyOf = async (scopes: ReadonlyArray<string>) => {
+    const made = await api.post("/api/api-keys", { name: `mcp ${scopes.join(" ")}`, scopes }, {
+      token: owner.token,
+      community: communityId
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    return made.body.data as { id: string; key: string }
+  }
+  const connect = async (key: string) => {
+    const mcp = new Client({ name: "key-test", version: "1.0.0" })
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } }
+      })
+    )
+    return mcp
+  }
+
+  it("acts as the key's creator in its community, within its scopes; revoked, its next request is 401", async () => {
+    const key = await keyOf(["community:read", "content:read"])
+    const mcp = await connect(key.key)
+    await mcp.listTools()
+    const overview = await mcp.callTool({ name: "community_overview", arguments: {} })
+    expect(overview.isError, JSON.stringify(overview)).toBeFalsy()
+    expect((overview.structuredContent as any).data.you.role).toBe("owner")
+    const post = await mcp.callTool({ name: "create_status_post", arguments: { body: "Sem escopo" } })
+    expect(errorOf(post)).toMatchObject({ status: 403, code: "api_key_scope_missing" })
+    const coupons = await mcp.callTool({ name: "list_coupons", arguments: {} })
+    expect(errorOf(coupons).message).toContain("commerce:read")
+
+    const audit = await api.get("/api/oauth/audit", { token: owner.token, community: communityId })
+    expect(audit.body.data.some((entry: { clientName: string }) => entry.clientName.startsWith("API key rk_"))).toBe(
+      true
+    )
+
+    await api.del(`/api/api-keys/${key.id}`, { token: owner.token, community: communityId })
+    const after = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${key.key}`
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+    })
+    expect(after.status).toBe(401)
+    await mcp.close().catch(() => undefined)
+  })
+})

@@ -26,10 +26,10 @@ describe("the README's MCP configuration snippets", () => {
     const args = (server.args as Array<string>).map((arg) => arg.replace("/path/to/roda/", ROOT))
     expect(args).toHaveLength(1)
     expect(existsSync(args[0]!)).toBe(true)
-    expect(Object.keys(server.env)).toEqual(["DATA_DIR", "RODA_TOKEN", "RODA_COMMUNITY_ID"])
+    expect(Object.keys(server.env)).toEqual(["DATA_DIR", "RODA_API_KEY"])
 
-    // Run as written (placeholders and all, the database in memory): the server reads both
-    // credentials and refuses the placeholder token, writing nothing to stdout.
+    // Run as written (placeholders and all, the database in memory): the server reads the key and
+    // refuses the placeholder, writing nothing to stdout.
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, args, {
         env: { PATH: process.env.PATH ?? "", ...server.env, DATA_DIR: "memory" }

@@ -19,6 +19,8 @@ const WEBHOOK_SECRET = "whsec_dGVzdC1zYW5kYm94LXdlYmhvb2stc2VjcmV0LWtleQ=="
 let dataDir: string
 let communityId: string
 let member: { token: string; profileId: string }
+let readKey: { id: string; key: string }
+let ownerToken: string
 
 /** The environment of the spawned server: the seeded database (a temp folder, or DATABASE_URL). */
 const environment = (extra: Record<string, string>) => ({
@@ -47,6 +49,12 @@ beforeAll(async () => {
   const community = await newCommunity(client(roda), "MCP stdio")
   communityId = community.community.id
   member = await community.addMember("member", "Mia Member")
+  ownerToken = community.owner.token
+  const made = await client(roda).post("/api/api-keys", {
+    name: "assistente local",
+    scopes: ["community:read", "content:read"]
+  }, { token: ownerToken, community: communityId })
+  readKey = made.body.data
   await roda.dispose()
 })
 
@@ -121,6 +129,45 @@ describe("MCP over stdio (node packages/mcp/dist/stdio.js)", () => {
     expect(refused.stderr).toMatch(/401/)
     const missing = await run({}, "")
     expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/RODA_API_KEY/)
     expect(missing.stderr).toMatch(/RODA_TOKEN/)
+  })
+
+  it("takes RODA_API_KEY alone: the key's community, its creator's role, its scopes; checked before each call", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [STDIO],
+      env: environment({ RODA_API_KEY: readKey.key }),
+      stderr: "pipe"
+    })
+    const mcp = new Client({ name: "stdio-key-test", version: "1.0.0" })
+    await mcp.connect(transport)
+    const overview = await mcp.callTool({ name: "community_overview", arguments: {} })
+    expect(overview.isError, JSON.stringify(overview)).toBeFalsy()
+    expect((overview.structuredContent as any).data.you.role).toBe("owner")
+    const sections = await mcp.callTool({ name: "list_sections", arguments: {} })
+    expect(sections.isError).toBeFalsy()
+    const post = await mcp.callTool({ name: "create_status_post", arguments: { body: "Sem escopo" } })
+    expect(errorOf(post)).toMatchObject({ status: 403, code: "api_key_scope_missing" })
+    expect(errorOf(post).message).toContain("content:write")
+    if (process.env.DATABASE_URL) {
+      // revoked through the API while the stdio server runs: its next call is refused
+      const roda = makeRoda({
+        database: { _tag: "Postgres", url: secret(process.env.DATABASE_URL) },
+        options: defaultOptions({ jwtSecret: secret(JWT_SECRET), rateLimits: RATE_LIMITS_OFF })
+      })
+      try {
+        const revoked = await client(roda).del(`/api/api-keys/${readKey.id}`, {
+          token: ownerToken,
+          community: communityId
+        })
+        expect(revoked.status).toBe(200)
+      } finally {
+        await roda.dispose()
+      }
+      const after = await mcp.callTool({ name: "list_sections", arguments: {} })
+      expect(errorOf(after)).toMatchObject({ status: 401, message: "Invalid or expired token" })
+    }
+    await mcp.close()
   })
 })

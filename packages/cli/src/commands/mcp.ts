@@ -6,7 +6,7 @@ import { text } from "../lang"
 
 /**
  * `@roda/mcp` over stdio for an assistant on this machine (stdout carries JSON-RPC only), until
- * stdin closes. Credentials from the environment: `RODA_TOKEN`, `RODA_COMMUNITY_ID`.
+ * stdin closes. Credentials from the environment: `RODA_API_KEY`, or `RODA_TOKEN` and `RODA_COMMUNITY_ID`.
  */
 export const mcpCommand = Command.make(
   "mcp",
@@ -19,6 +19,6 @@ export const mcpCommand = Command.make(
     )
 ).pipe(
   Command.withDescription(
-    "Serve the MCP tools over stdio (RODA_TOKEN and RODA_COMMUNITY_ID name the caller; the server's environment)"
+    "Serve the MCP tools over stdio (RODA_API_KEY, or RODA_TOKEN and RODA_COMMUNITY_ID, name the caller; the server's environment)"
   )
 )

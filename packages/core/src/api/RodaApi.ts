@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { ApiKeysApi } from "../apiKeys/Api"
 import { AuditApi } from "../audit/Api"
 import { CallsApi } from "../call4papers/calls/Api"
 import { SubmissionsApi } from "../call4papers/submissions/Api"
@@ -74,6 +75,7 @@ const groups = HttpApi.make("roda")
   .add(OAuthConnectionsApi)
   .add(McpEndpointApi)
   .add(AuditApi)
+  .add(ApiKeysApi)
   .addError(RequestRefused)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")

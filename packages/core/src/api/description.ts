@@ -30,6 +30,7 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   answers 401 \`Invalid or expired token\` from its next request, on every process sharing the database.
   Tokens issued before sessions existed (no \`sid\`) are refused the same way: their holders sign in again
   (they could not be ended otherwise). A password change alone ends no session (spec §5.3).
+- \`Authorization: Bearer rk_…\`: an API key (see "API keys") on the routes of a community, and at \`/mcp\`.
 - \`X-CommunityId\`: the community of the call, required on every route except the authentication
   routes, \`POST /api/communities\`, \`GET /api/communities/my\`, \`GET /api/profiles/my\` and
   \`POST /api/communities/domain\` (which resolves a domain or slug to a community, so cannot know it yet).
@@ -286,6 +287,24 @@ Roda is a community-platform API. Every route lives under \`/api\`.
   (\`issued -> superseded\`, a new certificate with the current profile name; the old page links to it), resend the
   e-mail and delete \`failed\` or \`revoked\` ones.
 
+## API keys
+- For integrations and scripts that must not expire with a login (\`POST /api/api-keys\`, owners and admins). A
+  key acts in one community as the account that made it, with that account's role at each request (the role is
+  its ceiling: demote or remove the creator and the key loses the same rights), narrowed by its scopes. Each
+  operation needs one scope: its area (\`community\`: the community, members, sections, spaces, reports;
+  \`content\`: feed, posts, events, search, calls for papers; \`learning\`: courses and certificates; \`commerce\`:
+  products, plans, coupons, checkout, subscriptions, purchases) with \`:read\` for GET and \`:write\` for the rest;
+  money (balance, ledger, payouts, fees, selling accounts, and the sales, subscriptions and overview reports)
+  only with \`money:read\`, and never a money write. Sign-in and account routes, sessions, OAuth connections, the
+  keys themselves and the operator's routes take no key (403 \`api_key_route_refused\`).
+- The key is checked in the database on every request (revocation and expiry hold from the next request, on
+  every process), costs one statement to read and one to count against its limit (\`apiKey\`, 6,000 requests a
+  minute per key by default, shown in the \`RateLimit\` headers of its answers unless a route shows a limit of
+  its own). Only its SHA-256 is kept.
+- At \`/mcp\` a key acts as at \`/api\`, each tool needing its route's scope; the stdio server takes it as
+  \`RODA_API_KEY\` and checks it again before every tool call. Tool calls made with a key are in the MCP audit
+  with the client \`API key rk_xxxxx\` (its prefix).
+
 ## MCP and OAuth 2.1
 - Roda is its own authorization server (issuer \`PUBLIC_BASE_URL\`) for the MCP resource \`PUBLIC_BASE_URL/mcp\`:
   discovery (RFC 9728 at \`/.well-known/oauth-protected-resource\` and \`…/mcp\`, RFC 8414), dynamic registration of
@@ -297,7 +316,7 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 - Tokens are opaque (\`roda_mcp_at_…\`, \`roda_mcp_rt_…\`), stored only as SHA-256 hashes, like codes. Access tokens
   last 1 hour, refresh tokens 30 days and rotate on every use; codes are single use and last 60 s; authorization
   requests 10 minutes. A code used twice, or a rotated refresh token presented again, revokes the connection.
-  MCP tokens are not accepted by \`/api/*\`, nor \`/api\` tokens (spec §5) at \`/mcp\`.
+  MCP tokens are not accepted by \`/api/*\`, nor \`/api\` tokens (spec §5) at \`/mcp\` (API keys are, see above).
 - A connection is bound to the account and the community chosen on the consent page: the assistant acts as the
   account's own profile there, with its role, checked again on every request (an account that left the community
   loses access at once).

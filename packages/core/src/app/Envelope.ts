@@ -1,9 +1,10 @@
 import { HttpApiError, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApi, HttpApp } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
+import { Cause, Effect, FiberRef, Option } from "effect"
 import { AppError, badRequest, fieldError, notFound, payloadTooLarge } from "../domain/AppError"
 import { Messages } from "../domain/Messages"
 import { same } from "../domain/Text"
+import { rateLimitHeaders, ShownRateLimit } from "../platform/RateLimits"
 import { lostConnection, statementCancelled } from "../sql/errors"
 import { errorBody, oauthErrorBody } from "./errorBody"
 import { makeLocator } from "./routeParams"
@@ -128,8 +129,9 @@ export const envelopeMiddleware = (api: HttpApi.HttpApi.Any) => {
       Effect.as(new AppError({ status: 500, text: Messages.internalError }))
     )
   }
-  return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
-    Effect.catchAllCause(app, (cause) =>
+  return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> => Effect.flatMap(enveloped(app), showLimit)
+  function enveloped<E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> {
+    return Effect.catchAllCause(app, (cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.failCause(cause as Cause.Cause<never>)
         : Effect.flatMap(
@@ -140,4 +142,18 @@ export const envelopeMiddleware = (api: HttpApi.HttpApi.Any) => {
                 ? renderOAuth(error, request.url, request.headers["accept-language"])
                 : render(error, request.headers["accept-language"]))
         ))
+  }
 }
+
+/**
+ * The headers of a limit the request counted outside its route's own answer (an API key's, counted
+ * by the request middleware), on any answer that does not carry a limit's headers already.
+ */
+const showLimit = (response: HttpServerResponse.HttpServerResponse) =>
+  Effect.map(
+    FiberRef.get(ShownRateLimit),
+    (shown) =>
+      shown === undefined || response.headers["ratelimit"] !== undefined
+        ? response
+        : HttpServerResponse.setHeaders(response, rateLimitHeaders(shown))
+  )

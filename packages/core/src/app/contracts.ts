@@ -1,4 +1,6 @@
 import { Layer } from "effect"
+import { ApiKeyAccessLive } from "../apiKeys/AccessLive"
+import { ApiKeysRepo } from "../apiKeys/Repo"
 import { OperatorAuditLive } from "../audit/OperatorAuditLive"
 import { AccessCatalogLive } from "../commerce/catalogue/AccessCatalogLive"
 import { SellableProductsLive } from "../commerce/catalogue/SellableProductsLive"
@@ -58,7 +60,9 @@ const tiers = Layer.mergeAll(
       // who among the operators did what (issue 16)
       OperatorAuditLive,
       // an account's OAuth grants, ended with its sessions (issue 52)
-      AccountGrantsLive
+      AccountGrantsLive,
+      // API keys, checked by the request middleware and the MCP server (issue 54)
+      ApiKeyAccessLive.pipe(Layer.provide(ApiKeysRepo.Default))
     )
   )
 )

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { apiKeysFeature } from "../apiKeys/layer"
 import { auditFeature } from "../audit/layer"
 import { call4papersFeature } from "../call4papers/layer"
 import { certificatesFeature } from "../certificates/layer"
@@ -43,7 +44,8 @@ export const features = [
   subscriptionsFeature,
   certificatesFeature,
   oauthFeature,
-  auditFeature
+  auditFeature,
+  apiKeysFeature
 ] as const
 
 type Features = typeof features

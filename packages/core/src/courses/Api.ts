@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Conflict, Forbidden, InvalidInput, NotFound, Unauthenticated } from "../domain/AppError"
+import { Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthenticated } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
 import { declared } from "../domain/Failure"
 import { Body, Name } from "../domain/Fields"
@@ -234,8 +234,18 @@ export class CoursesApi extends HttpApiGroup.make("courses")
       .addSuccess(CourseAnswer)
       .addError(declared(InvalidInput, "community_header_missing", "community_mismatch", "invalid_input"))
       .addError(declared(Unauthenticated, "token_invalid"))
-      .addError(declared(Forbidden, "acting_profile_forbidden", "space_content_forbidden"))
+      .addError(
+        declared(
+          Forbidden,
+          "acting_profile_forbidden",
+          "api_key_other_community",
+          "api_key_route_refused",
+          "api_key_scope_missing",
+          "space_content_forbidden"
+        )
+      )
       .addError(declared(NotFound, "acting_profile_not_found", "course_not_found", "space_unknown"))
+      .addError(declared(RateLimited, "rate_limited"))
       .addError(ParametersRefused)
       .middleware(DeferredPublicScope)
       .annotate(

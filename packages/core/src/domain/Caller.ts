@@ -17,10 +17,14 @@ export interface Account {
   readonly sessionId?: string | undefined
 }
 
-/** What a verified access token names: its account and its sign-in session. */
+/**
+ * What a verified access token names: its account and its sign-in session; or what a live API key
+ * names: the account it acts as, and the key (no session: the key was checked as it was read).
+ */
 export interface TokenSubject {
   readonly accountId: AccountId
-  readonly sessionId: string
+  readonly sessionId?: string | undefined
+  readonly apiKeyId?: string | undefined
 }
 
 export class CurrentAccount extends Context.Tag("@roda/core/CurrentAccount")<CurrentAccount, Account>() {}

@@ -30,6 +30,14 @@ export const Messages = coded({
   communityHeaderParam: text("X-CommunityId é obrigatório", "X-CommunityId is required"),
 
   // framework
+  // API keys (platform.md "API keys"): said by the request middleware
+  apiKeyScopeMissing: (scope: string): Text =>
+    text(`Esta chave de API não tem o escopo ${scope}.`, `This API key lacks the ${scope} scope.`),
+  apiKeyRouteRefused: text("Chaves de API não podem usar esta rota.", "API keys cannot use this route."),
+  apiKeyOtherCommunity: text(
+    "Esta chave de API é de outra comunidade.",
+    "This API key belongs to another community."
+  ),
   notFound: text("Recurso não encontrado.", "Resource not found."),
   routeNotFound: text("Rota não encontrada.", "Route not found."),
   invalidRequest: text("Dados inválidos.", "Invalid request."),

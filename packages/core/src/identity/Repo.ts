@@ -53,9 +53,14 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
       execute: (email) => sql`SELECT ${columns} FROM accounts WHERE lower(email) = lower(${normalEmail(email)})`
     })
     /** The account, only while its session `sessionId` is open (the request's caller: no Request encoding). */
-    const findCaller = ({ accountId, sessionId }: { accountId: string; sessionId: string }) =>
+    /** The account, while its session is open; without a session (an API key's caller), the account alone. */
+    const findCaller = ({ accountId, sessionId }: { accountId: string; sessionId: string | undefined }) =>
       sql`SELECT a.id, a.email, a.full_name, a.password_hash, a.email_verified_at, a.created_at
-          FROM accounts a JOIN auth_sessions s ON s.id = ${sessionId} AND s.account_id = a.id AND s.ended_at IS NULL
+          FROM accounts a ${
+        sessionId === undefined
+          ? sql``
+          : sql`JOIN auth_sessions s ON s.id = ${sessionId} AND s.account_id = a.id AND s.ended_at IS NULL`
+      }
           WHERE a.id = ${accountId}`.pipe(Effect.flatMap(firstAccount))
     const findByEmailFrom = SqlSchema.findOne({
       Request: Schema.Struct({
@@ -95,7 +100,8 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
       findById: (id: string) => findById(id).pipe(Effect.orDie),
       findByEmail: (email: string) => findByEmail(email).pipe(Effect.orDie),
       /** The account of a token, in one statement with its session: none when either is gone or the session ended. */
-      findCaller: (accountId: AccountId, sessionId: string) => findCaller({ accountId, sessionId }).pipe(Effect.orDie),
+      findCaller: (accountId: AccountId, sessionId: string | undefined) =>
+        findCaller({ accountId, sessionId }).pipe(Effect.orDie),
       /**
        * The account of an e-mail, and whether it signed in from `clientAddress` since `since` (a
        * client of the holder, not counted against the account's sign-in limit), in one statement.

@@ -1,5 +1,6 @@
 import { Context, Data, type Effect } from "effect"
-import type { Coded, Forbidden, InvalidInput, Unauthenticated } from "../domain/AppError"
+import type { ApiKeyScope } from "../apiKeys/scopes"
+import type { Coded, Forbidden, InvalidInput, RateLimited, Unauthenticated } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 
 /** `read`: tools that change nothing; `write`: every tool. */
@@ -13,7 +14,14 @@ export interface McpCaller {
   /** The account's own profile and role in the connection's community. */
   readonly member: Member
   readonly scopes: ReadonlyArray<McpScope>
+  /** Set for a caller authenticated with an API key: each tool then needs its route's key scope. */
+  readonly apiKey?: { readonly id: string; readonly scopes: ReadonlyArray<ApiKeyScope> } | undefined
 }
+
+/** What an API key at `/mcp` or over stdio can be refused for besides 401: another community, its limit. */
+export type McpKeyRefused =
+  | Coded<Forbidden, "api_key_other_community" | "not_member">
+  | Coded<RateLimited, "rate_limited">
 
 /** No token, or an invalid, expired, revoked or wrong-audience one: answer 401 with `challenge`. */
 export class McpUnauthorized extends Data.TaggedError("McpUnauthorized")<{ readonly reason: string }> {}
@@ -45,17 +53,24 @@ export class McpAccess extends Context.Tag("@roda/core/McpAccess")<McpAccess, {
   readonly challenge: string
   /** `WWW-Authenticate` value of a 403 for a tool that needs `scope`. */
   readonly insufficientScope: (scope: McpScope) => string
-  /** Checks an MCP access token (audience = `resource`) and marks the connection used. */
-  readonly authenticate: (accessToken: string) => Effect.Effect<McpCaller, McpUnauthorized>
-  /** stdio: an `/api` access token (spec §5) and a community id; both scopes; 401/403 as the API does. */
+  /**
+   * Checks an MCP access token (audience = `resource`) and marks the connection used; or an API key
+   * (`rk_…`, acting in its own community, counted against its limit).
+   */
+  readonly authenticate: (accessToken: string) => Effect.Effect<McpCaller, McpUnauthorized | McpKeyRefused>
+  /**
+   * stdio: an `/api` access token (spec §5) and a community id, both scopes; or an API key, in its
+   * own community (a community id given must be it). 401/403/429 as the API does.
+   */
   readonly authenticateLocal: (
     apiToken: string,
-    communityId: string
+    communityId: string | undefined
   ) => Effect.Effect<
     McpCaller,
     | Coded<Unauthenticated, "token_required" | "token_invalid">
     | Coded<InvalidInput, "community_header_missing">
     | Coded<Forbidden, "not_member">
+    | McpKeyRefused
   >
   /** Writes one entry of the MCP audit. Never fails the tool call. */
   readonly recordCall: (call: McpToolCall) => Effect.Effect<void>

@@ -1,4 +1,5 @@
 import { Clock, Effect, Layer, Option } from "effect"
+import { ApiKeyAccess } from "../apiKeys/ApiKeyAccess"
 import { type CallerMembership, Memberships } from "../communities/Memberships"
 import { badRequest, fieldError, forbidden, unauthorized } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
@@ -6,11 +7,14 @@ import { AccountId, CommunityId, isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { Identity } from "../identity/Identity"
 import { Ids } from "../platform/Ids"
+import { RateLimits } from "../platform/RateLimits"
 import { Tokens } from "../platform/Tokens"
 import { McpAccess, type McpCaller, McpUnauthorized } from "./McpAccess"
 import { OAuthRepo } from "./Repo"
 import { parseScopes } from "./scopes"
 import { ACCESS_PREFIX, auditArguments, sha256 } from "./secrets"
+
+const API_KEY_PREFIX = "rk_"
 import { OAuthUrls } from "./urls"
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -27,6 +31,8 @@ export const McpAccessLive = Layer.effect(
     const identity = yield* Identity
     const tokens = yield* Tokens
     const ids = yield* Ids
+    const apiKeys = yield* ApiKeyAccess
+    const limits = yield* RateLimits
 
     /** The account's own membership in the community, from its caller row, if it still has one. */
     const memberFrom = (communityId: CommunityId, found: CallerMembership): Option.Option<Member> =>
@@ -45,8 +51,38 @@ export const McpAccessLive = Layer.effect(
         Option.flatMap((found) => memberFrom(communityId, found))
       )
 
+    /**
+     * An API key as the caller: its creator's membership in the key's community (which `communityId`,
+     * when given, must be), both MCP scopes (each tool then needs its route's key scope), counted
+     * against the key's limit. None when the key is not live.
+     */
+    const keyCaller = (key: string, communityId: string | undefined) =>
+      Effect.gen(function*() {
+        const found = yield* apiKeys.authenticate(key)
+        if (Option.isNone(found)) return Option.none<McpCaller>()
+        const grant = found.value
+        const asked = communityId?.trim().toLowerCase()
+        if (asked !== undefined && asked !== "" && asked !== grant.communityId) {
+          return yield* Effect.fail(forbidden(Messages.apiKeyOtherCommunity))
+        }
+        const member = yield* memberOf(grant.communityId, grant.accountId)
+        if (Option.isNone(member)) return yield* Effect.fail(forbidden(Messages.notMember))
+        yield* limits.apiKey(grant.keyId)
+        return Option.some<McpCaller>({
+          connectionId: null,
+          clientName: `API key ${key.slice(0, 8)}`,
+          member: member.value,
+          scopes: ["read", "write"],
+          apiKey: { id: grant.keyId, scopes: grant.scopes }
+        })
+      })
+
     const authenticate = (accessToken: string) =>
       Effect.gen(function*() {
+        if (accessToken.startsWith(API_KEY_PREFIX)) {
+          const caller = yield* keyCaller(accessToken, undefined)
+          return Option.isSome(caller) ? caller.value : yield* refuse("unknown, revoked or expired API key")
+        }
         if (!accessToken.startsWith(ACCESS_PREFIX)) return yield* refuse("not an MCP access token")
         const found = yield* repo.token(sha256(accessToken))
         if (Option.isNone(found) || found.value.kind !== "access") return yield* refuse("unknown token")
@@ -68,16 +104,20 @@ export const McpAccessLive = Layer.effect(
         } satisfies McpCaller
       }).pipe(Effect.withSpan("McpAccess.authenticate"))
 
-    const authenticateLocal = (apiToken: string, communityId: string) =>
+    const authenticateLocal = (apiToken: string, communityId: string | undefined) =>
       Effect.gen(function*() {
         if (apiToken.trim() === "") return yield* Effect.fail(unauthorized(Messages.tokenRequired))
+        if (apiToken.trim().startsWith(API_KEY_PREFIX)) {
+          const caller = yield* keyCaller(apiToken.trim(), communityId)
+          return Option.isSome(caller) ? caller.value : yield* Effect.fail(unauthorized(Messages.tokenInvalid))
+        }
         const claims = yield* tokens.verify(apiToken.trim())
         // As on /api: a token of no session (issued before sessions) or of an ended one is refused.
         if (Option.isNone(claims) || claims.value.sessionId === undefined || !isUuid(claims.value.accountId)) {
           return yield* Effect.fail(unauthorized(Messages.tokenInvalid))
         }
         const sessionId = claims.value.sessionId
-        const id = communityId.trim().toLowerCase()
+        const id = (communityId ?? "").trim().toLowerCase()
         if (!isUuid(id)) {
           return yield* Effect.fail(
             badRequest(Messages.communityHeaderMissing, [

@@ -120,6 +120,8 @@ export class RateLimits extends Effect.Service<RateLimits>()("@roda/core/RateLim
       enforce,
       /** `posting`: posts and comments of one account in one community (MCP tools included). */
       posting: (communityId: string, accountId: string) => enforce("posting", `${communityId}:${accountId}`),
+      /** `apiKey`: requests made with one API key, on every route and MCP tool. */
+      apiKey: (keyId: string) => enforce("apiKey", keyId),
       /**
        * `recovery`: the client's limit is enforced and shown (429 when reached), then the target's is
        * counted silently (never shown: it would tell the caller about someone else's address). True

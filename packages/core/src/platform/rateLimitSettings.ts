@@ -11,7 +11,8 @@ export const RATE_LIMIT_NAMES = [
   "invite",
   "certificateMail",
   "paymentLink",
-  "posting"
+  "posting",
+  "apiKey"
 ] as const
 
 export type RateLimitName = typeof RATE_LIMIT_NAMES[number]
@@ -37,7 +38,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitName, RateLimitSettin
   invite: { limit: 200, windowSeconds: HOUR },
   certificateMail: { limit: 5, windowSeconds: DAY },
   paymentLink: { limit: 5, windowSeconds: DAY },
-  posting: { limit: 20, windowSeconds: 60 }
+  posting: { limit: 20, windowSeconds: 60 },
+  apiKey: { limit: 6000, windowSeconds: 60 }
 }
 
 /** Every limit turned off (tests that are not about limits). */

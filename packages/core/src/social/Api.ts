@@ -279,7 +279,16 @@ export class StatusApi extends HttpApiGroup.make("status")
       .addSuccess(StatusCreated, { status: 201 })
       .addError(declared(InvalidInput, "community_header_missing", "community_mismatch", "invalid_input"))
       .addError(declared(Unauthenticated, "token_invalid", "token_required"))
-      .addError(declared(Forbidden, "acting_profile_forbidden", "not_member"))
+      .addError(
+        declared(
+          Forbidden,
+          "acting_profile_forbidden",
+          "api_key_other_community",
+          "api_key_route_refused",
+          "api_key_scope_missing",
+          "not_member"
+        )
+      )
       .addError(declared(NotFound, "acting_profile_not_found"))
       .addError(declared(RateLimited, "rate_limited"))
       .addError(BodyRefused)

@@ -13,7 +13,7 @@ import {
   PublicScope
 } from "../../http/Security"
 import { makeApplyActingProfile } from "./ActingProfile"
-import { invalidToken, makeReadSession, requireAccount } from "./Authentication"
+import { invalidToken, makeReadScopedSession, requireAccount } from "./Authentication"
 import { bodyCommunityMatches, makeCommunityIdOf, makeFindCaller, requireMembership } from "./CommunityScope"
 
 /**
@@ -22,7 +22,7 @@ import { bodyCommunityMatches, makeCommunityIdOf, makeFindCaller, requireMembers
  * 403); `resolve` is `settle`, then the body's `communityId` (400), then `X-ProfileId`.
  */
 const makeMemberChecks = Effect.gen(function*() {
-  const readToken = yield* makeReadSession
+  const readToken = yield* makeReadScopedSession
   const communityIdOf = yield* makeCommunityIdOf
   const findCaller = yield* makeFindCaller
   const applyActingProfile = yield* makeApplyActingProfile
@@ -92,7 +92,7 @@ export const DeferredMemberScopeLive = Layer.effect(
  * the account and its membership in one statement (401 without the account), then `X-ProfileId`.
  */
 const makeVisitorChecks = Effect.gen(function*() {
-  const readToken = yield* makeReadSession
+  const readToken = yield* makeReadScopedSession
   const findCaller = yield* makeFindCaller
   const applyActingProfile = yield* makeApplyActingProfile
   const anonymous = (communityId: CommunityId): Visitor => ({

@@ -39,6 +39,7 @@ import rateLimits from "./0038_rate_limits"
 import emailNfc from "./0039_email_nfc"
 import disputesConnect from "./0040_disputes_connect"
 import idempotencyRateLimit from "./0041_idempotency_rate_limit"
+import apiKeys from "./0042_api_keys"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -82,5 +83,6 @@ export const migrations = {
   "0038_rate_limits": rateLimits,
   "0039_email_nfc": emailNfc,
   "0040_disputes_connect": disputesConnect,
-  "0041_idempotency_rate_limit": idempotencyRateLimit
+  "0041_idempotency_rate_limit": idempotencyRateLimit,
+  "0042_api_keys": apiKeys
 }
