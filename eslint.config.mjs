@@ -42,7 +42,9 @@ const contracts = {
   certificates: [],
   call4papers: ["calls/Api", "submissions/Api"],
   oauth: ["McpAccess", "Grants"],
-  audit: ["OperatorAudit"]
+  audit: ["OperatorAudit"],
+  apiKeys: ["ApiKeyAccess", "scopes", "operationScope"],
+  webhooks: ["WebhookEvents", "eventTypes"]
 }
 const featureWalls = Object.entries(contracts).map(([feature, files]) => {
   const [parent, name] = feature.includes("/") ? feature.split("/") : [undefined, feature]

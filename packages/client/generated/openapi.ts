@@ -5276,6 +5276,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhooks
+         * @description Owner or admin, or an API key with `webhooks:manage` (403 `Função necessária: owner ou admin. Sua função: …` otherwise); another community's webhook: 404. Newest first (keyset: `limit`, `cursor`); without secrets.
+         */
+        get: operations["webhooks.list"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Owner or admin, or an API key with `webhooks:manage` (403 `Função necessária: owner ou admin. Sua função: …` otherwise); another community's webhook: 404. `url`: `https` to a public address (`http`, loopback and private addresses only where the server sets `WEBHOOKS_ALLOW_PRIVATE=true`); the address is checked again after DNS resolution on every attempt, and redirects are not followed. `events`: types of the list, or `*` for all. Answers the signing `secret` (`whsec_…`).
+         */
+        post: operations["webhooks.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook
+         * @description Owner or admin, or an API key with `webhooks:manage` (403 `Função necessária: owner ou admin. Sua função: …` otherwise); another community's webhook: 404.
+         */
+        get: operations["webhooks.get"];
+        /**
+         * Change a webhook
+         * @description Owner or admin, or an API key with `webhooks:manage` (403 `Função necessária: owner ou admin. Sua função: …` otherwise); another community's webhook: 404. Fields left out stay. `enabled: true` on a webhook Roda disabled starts its failure count afresh; its deliveries still pending go out again.
+         */
+        put: operations["webhooks.update"];
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Owner or admin, or an API key with `webhooks:manage` (403 `Função necessária: owner ou admin. Sua função: …` otherwise); another community's webhook: 404. Nothing more is sent to it, pending deliveries included.
+         */
+        delete: operations["webhooks.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's secret
+         * @description Owner or admin, or an API key with `webhooks:manage` (403 `Função necessária: owner ou admin. Sua função: …` otherwise); another community's webhook: 404. Answers the new secret; the old one keeps signing beside it for 24 hours (`previousSecretExpiresAt`): `webhook-signature` then holds both signatures.
+         */
+        post: operations["webhooks.rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Owner or admin, or an API key with `webhooks:manage` (403 `Função necessária: owner ou admin. Sua função: …` otherwise); another community's webhook: 404. Sends `webhook.test` to this webhook alone, as any event (signed, retried, in its deliveries). A disabled webhook: 409.
+         */
+        post: operations["webhooks.test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's deliveries
+         * @description Owner or admin, or an API key with `webhooks:manage` (403 `Função necessária: owner ou admin. Sua função: …` otherwise); another community's webhook: 404. Newest first (keyset): `status` (`pending`, `succeeded`, `failed`: no attempt left), `attempts`, `lastStatusCode`, `lastError`, `nextAttemptAt` (pending only).
+         */
+        get: operations["webhooks.deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Owner or admin, or an API key with `webhooks:manage` (403 `Função necessária: owner ou admin. Sua função: …` otherwise); another community's webhook: 404. Due at once (its attempts go on counting), whatever its status; the same `webhook-id`. A disabled webhook: 409.
+         */
+        post: operations["webhooks.retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The community's events
+         * @description Owner or admin, or an API key with `webhooks:manage` (403 `Função necessária: owner ou admin. Sua função: …` otherwise); another community's webhook: 404. The events of the last 30 days, newest first (keyset), as delivered: `id` (the `webhook-id`), `type`, `timestamp`, `data`; `type` filters.
+         */
+        get: operations["webhooks.events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -74935,6 +75087,2083 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "webhooks.list": {
+        parameters: {
+            query?: {
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "url": "https://example.com/image.png",
+                     *           "events": [
+                     *             "Example"
+                     *           ],
+                     *           "description": "A few words about it.",
+                     *           "enabled": true,
+                     *           "disabledReason": "The document is not legible.",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "updatedAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            url: string;
+                            events: string[];
+                            description: string | null;
+                            enabled: boolean;
+                            /** @description `failing` when Roda disabled it (5 days of failures, or 50 in a row); null otherwise */
+                            disabledReason: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "webhooks.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/image.png",
+                 *       "events": [
+                 *         "member.joined"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    url: string;
+                    events: ("member.joined" | "member.left" | "member.role_changed" | "post.created" | "comment.created" | "course.published" | "enrollment.created" | "lesson.completed" | "course.completed" | "event.created" | "event.canceled" | "event.participation_created" | "event.participation_canceled" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.paused" | "subscription.resumed" | "subscription.plan_changed" | "payout.requested" | "payout.paid" | "payout.failed" | "dispute.opened" | "dispute.closed" | "certificate.issued" | "certificate.revoked" | "submission.submitted" | "submission.decided" | "submission.confirmed" | "report.created" | "webhook.test" | "*")[];
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "url": "https://example.com/image.png",
+                     *         "events": [
+                     *           "Example"
+                     *         ],
+                     *         "description": "A few words about it.",
+                     *         "enabled": true,
+                     *         "disabledReason": "The document is not legible.",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "secret": "Example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            url: string;
+                            events: string[];
+                            description: string | null;
+                            enabled: boolean;
+                            /** @description `failing` when Roda disabled it (5 days of failures, or 50 in a row); null otherwise */
+                            disabledReason: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                            /** @description `whsec_…`: the Standard Webhooks signing secret */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "url_not_allowed";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "body_too_large";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "webhooks.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "url": "https://example.com/image.png",
+                     *         "events": [
+                     *           "Example"
+                     *         ],
+                     *         "description": "A few words about it.",
+                     *         "enabled": true,
+                     *         "disabledReason": "The document is not legible.",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            url: string;
+                            events: string[];
+                            description: string | null;
+                            enabled: boolean;
+                            /** @description `failing` when Roda disabled it (5 days of failures, or 50 in a row); null otherwise */
+                            disabledReason: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "webhook_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "webhooks.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/image.png",
+                 *       "events": [
+                 *         "member.joined"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    url?: string;
+                    events?: ("member.joined" | "member.left" | "member.role_changed" | "post.created" | "comment.created" | "course.published" | "enrollment.created" | "lesson.completed" | "course.completed" | "event.created" | "event.canceled" | "event.participation_created" | "event.participation_canceled" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.paused" | "subscription.resumed" | "subscription.plan_changed" | "payout.requested" | "payout.paid" | "payout.failed" | "dispute.opened" | "dispute.closed" | "certificate.issued" | "certificate.revoked" | "submission.submitted" | "submission.decided" | "submission.confirmed" | "report.created" | "webhook.test" | "*")[];
+                    description?: string | null;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "url": "https://example.com/image.png",
+                     *         "events": [
+                     *           "Example"
+                     *         ],
+                     *         "description": "A few words about it.",
+                     *         "enabled": true,
+                     *         "disabledReason": "The document is not legible.",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            url: string;
+                            events: string[];
+                            description: string | null;
+                            enabled: boolean;
+                            /** @description `failing` when Roda disabled it (5 days of failures, or 50 in a row); null otherwise */
+                            disabledReason: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "url_not_allowed";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "webhook_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "body_too_large";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "webhooks.remove": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "webhook_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "webhooks.rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "url": "https://example.com/image.png",
+                     *         "events": [
+                     *           "Example"
+                     *         ],
+                     *         "description": "A few words about it.",
+                     *         "enabled": true,
+                     *         "disabledReason": "The document is not legible.",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "updatedAt": "2026-12-01T19:00:00Z",
+                     *         "secret": "Example",
+                     *         "previousSecretExpiresAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            url: string;
+                            events: string[];
+                            description: string | null;
+                            enabled: boolean;
+                            /** @description `failing` when Roda disabled it (5 days of failures, or 50 in a row); null otherwise */
+                            disabledReason: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                            /** @description `whsec_…`: the Standard Webhooks signing secret */
+                            secret: string;
+                            previousSecretExpiresAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "webhook_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "webhooks.test": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "eventId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            eventId: string;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "webhook_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused" | "webhook_disabled";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "webhooks.deliveries": {
+        parameters: {
+            query?: {
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "endpointId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "eventId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "eventType": "Example",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "lastStatusCode": 1,
+                     *           "lastError": "Example",
+                     *           "nextAttemptAt": "2026-12-01T19:00:00Z",
+                     *           "createdAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            endpointId: string;
+                            eventId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            attempts: number;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            nextAttemptAt: string | null;
+                            createdAt: string;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "webhook_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "webhooks.retry": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                deliveryId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "endpointId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "eventId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "eventType": "Example",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "lastStatusCode": 1,
+                     *         "lastError": "Example",
+                     *         "nextAttemptAt": "2026-12-01T19:00:00Z",
+                     *         "createdAt": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            endpointId: string;
+                            eventId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            attempts: number;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            nextAttemptAt: string | null;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "delivery_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused" | "webhook_disabled";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "webhooks.events": {
+        parameters: {
+            query?: {
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
+                cursor?: string;
+                type?: "member.joined" | "member.left" | "member.role_changed" | "post.created" | "comment.created" | "course.published" | "enrollment.created" | "lesson.completed" | "course.completed" | "event.created" | "event.canceled" | "event.participation_created" | "event.participation_canceled" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.paused" | "subscription.resumed" | "subscription.plan_changed" | "payout.requested" | "payout.paid" | "payout.failed" | "dispute.opened" | "dispute.closed" | "certificate.issued" | "certificate.revoked" | "submission.submitted" | "submission.decided" | "submission.confirmed" | "report.created" | "webhook.test";
+            };
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            type: string;
+                            timestamp: string;
+                            data: unknown;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];

@@ -73,7 +73,10 @@ describe("makeRodaClient", () => {
 
   it("sends an API key as the Bearer credential (platform.md): a key the server does not know answers 401", async () => {
     const error = await fails(
-      clientFor({ apiKey: "rk_not-a-key-the-server-issued-0123456789abcdef" }).communities.my({}),
+      clientFor({
+        apiKey: "rk_not-a-key-the-server-issued-0123456789abcdef",
+        communityId: "0190a4c2-0000-7000-8000-000000000000"
+      }).sections.list({ urlParams: {} }),
       401
     )
     expect(error.text.pt).toBe(Messages.tokenInvalid.pt)

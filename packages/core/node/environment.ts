@@ -118,6 +118,7 @@ const readEnvironment = Effect.gen(function*() {
   const oauthRegistrationLimit = yield* loadOAuthRegistrationLimit
   const trustProxy = yield* loadTrustProxy
   const rateLimits = yield* Config.option(Config.string("RATE_LIMITS"))
+  const webhooksAllowPrivate = yield* Config.boolean("WEBHOOKS_ALLOW_PRIVATE").pipe(Config.withDefault(false))
   const statementTimeoutMs = yield* Config.integer("DATABASE_STATEMENT_TIMEOUT_MS").pipe(
     Config.withDefault(DEFAULT_STATEMENT_TIMEOUT_MS),
     Config.validate({
@@ -159,6 +160,7 @@ const readEnvironment = Effect.gen(function*() {
       ...(Option.isSome(corsOrigins) ? { corsOrigins: parseCorsOrigins(corsOrigins.value) } : {}),
       oauthRegistrationLimit,
       trustProxy,
+      webhooksAllowPrivate,
       // Checked already (rateLimitsCheck): JSON of known limits.
       ...(Option.isSome(rateLimits) && rateLimits.value.trim() !== ""
         ? { rateLimits: JSON.parse(rateLimits.value) as RateLimitSettings }

@@ -2,9 +2,9 @@ import { Layer } from "effect"
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns"
 import http from "node:http"
 import https from "node:https"
-import type { LookupFunction } from "node:net"
-import { isPublicAddress } from "../src/oauth/publicHost"
+import { isIP, type LookupFunction } from "node:net"
 import { type PublicAnswer, PublicFetch, type PublicFetchInit } from "../src/platform/PublicFetch"
+import { isPublicAddress } from "../src/platform/publicHost"
 
 /** What resolves a name to all its addresses (`dns.lookup` with `all: true`). */
 export type Resolve = (hostname: string) => Promise<ReadonlyArray<LookupAddress>>
@@ -21,7 +21,7 @@ const isLoopback = (address: string) => /^127\./.test(address) || address === ":
  * the check is made on the address connected to (a name cannot resolve to a public address when
  * checked and to an internal one when connected).
  */
-export const reachableLookup = (resolve: Resolve, loopback: boolean): LookupFunction =>
+export const reachableLookup = (resolve: Resolve, loopback: boolean, anyAddress = false): LookupFunction =>
 (
   hostname: string,
   options: LookupOptions,
@@ -32,7 +32,7 @@ export const reachableLookup = (resolve: Resolve, loopback: boolean): LookupFunc
       const family = options.family === 4 || options.family === 6 ? options.family : undefined
       const usable = addresses.filter((a) =>
         (family === undefined || a.family === family) &&
-        (isPublicAddress(a.address) || (loopback && isLoopback(a.address)))
+        (anyAddress || isPublicAddress(a.address) || (loopback && isLoopback(a.address)))
       )
       const first = usable[0]
       if (first === undefined) {
@@ -46,20 +46,52 @@ export const reachableLookup = (resolve: Resolve, loopback: boolean): LookupFunc
   )
 }
 
-/** One GET over node:http(s), connected only through `reachableLookup`; redirects are answers, not followed. */
-const get = (resolve: Resolve) => (url: string, init: PublicFetchInit): Promise<PublicAnswer> =>
-  new Promise((settle, fail) => {
-    const target = new URL(url)
-    const client = target.protocol === "https:" ? https : http
-    const request = client.request(target, {
-      method: "GET",
-      headers: init.headers,
-      signal: init.signal,
-      lookup: reachableLookup(resolve, init.loopback === true)
-    }, (response) => settle({ status: response.statusCode ?? 0, body: response }))
-    request.once("error", fail)
-    request.end()
-  })
+/**
+ * Connections kept open between requests (webhook deliveries to one receiver reuse them); a kept
+ * connection was checked when it was made, by the lookup of the request that made it.
+ */
+const agents = {
+  strict: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
+  loopback: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
+  any: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) }
+}
+
+/** One request over node:http(s), connected only through `reachableLookup`; redirects are answers, not followed. */
+const send =
+  (resolve: Resolve) =>
+  (method: "GET" | "POST", url: string, init: PublicFetchInit, body?: string): Promise<PublicAnswer> =>
+    new Promise((settle, fail) => {
+      const target = new URL(url)
+      // an address written in the URL is connected to without a lookup: it is checked here instead
+      const literal = target.hostname.replace(/^\[|\]$/g, "")
+      if (
+        init.anyAddress !== true && isIP(literal) !== 0 &&
+        !(isPublicAddress(literal) || (init.loopback === true && isLoopback(literal)))
+      ) {
+        const refused: NodeJS.ErrnoException = new Error(`${literal} is not a public address`)
+        refused.code = "ENOTFOUND"
+        return fail(refused)
+      }
+      const secure = target.protocol === "https:"
+      const client = secure ? https : http
+      // each reach has its own pool, so a connection made under looser rules never serves a stricter call
+      const pool = init.anyAddress === true ? agents.any : init.loopback === true ? agents.loopback : agents.strict
+      const request = client.request(target, {
+        method,
+        headers: init.headers,
+        signal: init.signal,
+        agent: secure ? pool.https : pool.http,
+        lookup: reachableLookup(resolve, init.loopback === true, init.anyAddress === true)
+      }, (response) => settle({ status: response.statusCode ?? 0, body: response }))
+      request.once("error", fail)
+      request.end(body)
+    })
 
 /** `PublicFetch` on Node: every address a name resolves to is checked before the connection. */
-export const nodePublicFetch = (resolve: Resolve = systemResolve) => Layer.succeed(PublicFetch, { get: get(resolve) })
+export const nodePublicFetch = (resolve: Resolve = systemResolve) => {
+  const request = send(resolve)
+  return Layer.succeed(PublicFetch, {
+    get: (url, init) => request("GET", url, init),
+    post: (url, init) => request("POST", url, init, init.body)
+  })
+}

@@ -28,6 +28,7 @@ import { ReportsApi } from "../reports/Api"
 import { SearchApi } from "../search/Api"
 import { ContentApi, StatusApi } from "../social/Api"
 import { SectionsApi, SpacesApi } from "../structure/Api"
+import { WebhooksApi } from "../webhooks/Api"
 import { description } from "./description"
 import { polishDocument } from "./polish"
 import { addRateLimitHeaders } from "./rateLimitHeaders"
@@ -76,6 +77,7 @@ const groups = HttpApi.make("roda")
   .add(McpEndpointApi)
   .add(AuditApi)
   .add(ApiKeysApi)
+  .add(WebhooksApi)
   .addError(RequestRefused)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")

@@ -19,7 +19,7 @@ export const API_KEY_SCOPES = [
 
 export type ApiKeyScope = typeof API_KEY_SCOPES[number]
 
-type Area = "community" | "content" | "learning" | "commerce" | "money"
+type Area = "community" | "content" | "learning" | "commerce" | "money" | "webhooks"
 
 /** Each group of `RodaApi` and its area; a test holds every group to an entry here. */
 export const AREA_OF_GROUP: Readonly<Record<string, Area | null>> = {
@@ -64,7 +64,8 @@ export const AREA_OF_GROUP: Readonly<Record<string, Area | null>> = {
   oauthConnections: null,
   mcp: null,
   operatorAudit: null,
-  apiKeys: null
+  apiKeys: null,
+  webhooks: "webhooks"
 }
 
 /** Operations whose scope is not their group's: the reports of money are read with `money:read`. */
@@ -82,6 +83,7 @@ export const scopeFor = (group: string, endpoint: string, method: string): ApiKe
   if (area === undefined || area === null) return undefined
   const reads = method === "GET" || method === "HEAD"
   if (area === "money") return reads ? "money:read" : undefined
+  if (area === "webhooks") return "webhooks:manage"
   return `${area}:${reads ? "read" : "write"}`
 }
 

@@ -25,6 +25,8 @@ import { McpAccessLive } from "../oauth/McpAccessLive"
 import { EngagementStatsLive } from "../social/EngagementStatsLive"
 import { AccessLive } from "../structure/AccessLive"
 import { EntitlementsLive } from "../structure/EntitlementsLive"
+import { WebhooksRepo } from "../webhooks/Repo"
+import { WebhookEventsLive } from "../webhooks/WebhookEventsLive"
 
 /**
  * What one feature offers the others (its contract, see `structure/Access.ts`), implemented by the
@@ -62,7 +64,9 @@ const tiers = Layer.mergeAll(
       // an account's OAuth grants, ended with its sessions (issue 52)
       AccountGrantsLive,
       // API keys, checked by the request middleware and the MCP server (issue 54)
-      ApiKeyAccessLive.pipe(Layer.provide(ApiKeysRepo.Default))
+      ApiKeyAccessLive.pipe(Layer.provide(ApiKeysRepo.Default)),
+      // the webhooks' outbox, written by every feature whose changes are events (issue 54)
+      WebhookEventsLive.pipe(Layer.provide(WebhooksRepo.Default))
     )
   )
 )

@@ -21,6 +21,7 @@ import { reportsFeature } from "../reports/layer"
 import { searchFeature } from "../search/layer"
 import { socialFeature } from "../social/layer"
 import { structureFeature } from "../structure/layer"
+import { webhooksFeature } from "../webhooks/layer"
 
 /** Every feature of Roda, each with its services and its HTTP handlers. Adding one is one line here. */
 export const features = [
@@ -45,7 +46,8 @@ export const features = [
   certificatesFeature,
   oauthFeature,
   auditFeature,
-  apiKeysFeature
+  apiKeysFeature,
+  webhooksFeature
 ] as const
 
 type Features = typeof features

@@ -53,6 +53,12 @@ export interface RodaOptions {
    */
   readonly oauthAllowHttpMetadataDocuments?: boolean | undefined
   /**
+   * Webhook endpoints may be `http` and on loopback or private addresses (`WEBHOOKS_ALLOW_PRIVATE=true`:
+   * development and tests). Off by default: an endpoint is `https` to a public address, checked after
+   * DNS resolution on every delivery.
+   */
+  readonly webhooksAllowPrivate?: boolean | undefined
+  /**
    * OAuth dynamic registrations (`POST /oauth/register`, which needs no account) allowed per clock
    * hour from one client address and from everyone together; 0 turns a limit off. Counted in the
    * database, so every process serving the database shares them. Default 20 and 1,000

@@ -5,6 +5,12 @@ export interface PublicFetchInit {
   readonly signal?: AbortSignal | undefined
   /** Loopback addresses may be reached too (development and tests: plain-HTTP loopback documents). */
   readonly loopback?: boolean | undefined
+  /** Any address may be reached: loopback and private networks too (`WEBHOOKS_ALLOW_PRIVATE`, development). */
+  readonly anyAddress?: boolean | undefined
+}
+
+export interface PublicPostInit extends PublicFetchInit {
+  readonly body: string
 }
 
 /** An answer: its status and its body, read as it arrives (a caller may stop early). */
@@ -22,11 +28,23 @@ export interface PublicAnswer {
  */
 export class PublicFetch extends Context.Tag("@roda/core/PublicFetch")<PublicFetch, {
   readonly get: (url: string, init: PublicFetchInit) => Promise<PublicAnswer>
+  /** A POST (webhook deliveries), under the same rules as `get`. */
+  readonly post: (url: string, init: PublicPostInit) => Promise<PublicAnswer>
 }>() {
   static readonly web = Layer.succeed(PublicFetch, {
     get: async (url, init) => {
       const response = await fetch(url, {
         redirect: "error",
+        ...(init.headers ? { headers: init.headers } : {}),
+        ...(init.signal ? { signal: init.signal } : {})
+      })
+      return { status: response.status, body: bodyOf(response) }
+    },
+    post: async (url, init) => {
+      const response = await fetch(url, {
+        method: "POST",
+        redirect: "manual",
+        body: init.body,
         ...(init.headers ? { headers: init.headers } : {}),
         ...(init.signal ? { signal: init.signal } : {})
       })

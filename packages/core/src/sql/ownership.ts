@@ -29,6 +29,8 @@ export type Owner =
   | "call4papers"
   | "oauth"
   | "audit"
+  | "apiKeys"
+  | "webhooks"
   | "app"
   | "platform"
   | "sql"
@@ -128,6 +130,12 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   mcp_audit: "oauth",
   // audit
   operator_audit: "audit",
+  // API keys
+  api_keys: "apiKeys",
+  // webhooks
+  webhook_endpoints: "webhooks",
+  webhook_events: "webhooks",
+  webhook_deliveries: "webhooks",
   // kernels
   request_idempotency_keys: "app",
   outbox: "platform",

@@ -23,7 +23,8 @@ describe("RATE_LIMITS and makeRoda's rateLimits", () => {
       invite: { limit: 200, windowSeconds: 3600 },
       certificateMail: { limit: 5, windowSeconds: 86400 },
       paymentLink: { limit: 5, windowSeconds: 86400 },
-      posting: { limit: 20, windowSeconds: 60 }
+      posting: { limit: 20, windowSeconds: 60 },
+      apiKey: { limit: 6000, windowSeconds: 60 }
     })
   })
 
@@ -65,8 +66,8 @@ describe("RATE_LIMITS and makeRoda's rateLimits", () => {
     expect(() => startRoda({ rateLimits: { posting: { limit: 1.5, windowSeconds: 60 } } })).toThrow(
       "options.rateLimits (RATE_LIMITS): posting.limit must be a whole number"
     )
-    expect(() => startRoda({ rateLimits: { apiKey: { limit: 1, windowSeconds: 60 } } as never })).toThrow(
-      "apiKey is not a limit"
+    expect(() => startRoda({ rateLimits: { webhook: { limit: 1, windowSeconds: 60 } } as never })).toThrow(
+      "webhook is not a limit"
     )
   })
 })

@@ -4,8 +4,8 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { nodePublicFetch, reachableLookup, type Resolve } from "../../node/publicFetch"
-import { isPublicAddress } from "../../src/oauth/publicHost"
 import { PublicFetch } from "../../src/platform/PublicFetch"
+import { isPublicAddress } from "../../src/platform/publicHost"
 
 const text = async (body: AsyncIterable<Uint8Array>) => {
   let out = ""

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { isPublicAddress, isPublicHost } from "../../src/oauth/publicHost"
+import { isPublicAddress, isPublicHost } from "../../src/platform/publicHost"
 
 const hostOf = (url: string) => new URL(url).hostname
 

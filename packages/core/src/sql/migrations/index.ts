@@ -40,6 +40,7 @@ import emailNfc from "./0039_email_nfc"
 import disputesConnect from "./0040_disputes_connect"
 import idempotencyRateLimit from "./0041_idempotency_rate_limit"
 import apiKeys from "./0042_api_keys"
+import webhooks from "./0043_webhooks"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -84,5 +85,6 @@ export const migrations = {
   "0039_email_nfc": emailNfc,
   "0040_disputes_connect": disputesConnect,
   "0041_idempotency_rate_limit": idempotencyRateLimit,
-  "0042_api_keys": apiKeys
+  "0042_api_keys": apiKeys,
+  "0043_webhooks": webhooks
 }

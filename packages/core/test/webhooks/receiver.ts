@@ -1,0 +1,53 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
+
+export interface Received {
+  readonly path: string
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+  readonly at: number
+}
+
+/**
+ * A real HTTP receiver on 127.0.0.1: records each request, answers with `answer(path)`'s status (or
+ * never answers, for `"hang"`).
+ */
+export const startReceiver = async (answer: (path: string) => number | "hang" = () => 200) => {
+  const received: Array<Received> = []
+  const waiting: Array<() => void> = []
+  const server: Server = createServer((request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => {
+      const path = request.url ?? "/"
+      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() })
+      for (const wake of waiting.splice(0)) wake()
+      const status = answer(path)
+      if (status !== "hang") response.writeHead(status, { "content-type": "text/plain" }).end("ok")
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const port = (server.address() as { port: number }).port
+  /** Resolves once `count` requests to `path` arrived (fails after `timeoutMs`). */
+  const waitFor = async (path: string, count = 1, timeoutMs = 15_000) => {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const matching = received.filter((r) => r.path === path)
+      if (matching.length >= count) return matching
+      if (Date.now() > deadline) throw new Error(`${matching.length} of ${count} requests to ${path} arrived`)
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve)
+        setTimeout(resolve, 200)
+      })
+    }
+  }
+  return {
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    received,
+    waitFor,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
