@@ -72,12 +72,25 @@ export const DeliveryWorker = Layer.scopedDiscard(Effect.gen(function*() {
       }
     })
 
-  const record = (row: ClaimedRow, outcome: Either.Either<number, unknown>) =>
+  /**
+   * Successes are written together, one statement for all that finished meanwhile (at most 256): a
+   * delivery's slot is free once it is answered, and the database sees one write for many. One
+   * lost in a crash before its write is sent again when its lease ends (receivers dedupe on
+   * `webhook-id`).
+   */
+  const successes = yield* Queue.unbounded<{ id: string; attempts: number; statusCode: number }>()
+  yield* Effect.forkScoped(
+    Queue.takeBetween(successes, 1, 256).pipe(
+      Effect.flatMap((done) => repo.succeeded([...done])),
+      Effect.catchAllCause((cause) => Effect.logWarning("Webhook successes not recorded", cause)),
+      Effect.forever
+    )
+  )
+
+  /** A failed attempt; the owners' e-mail is written with the disabling it tells of, or neither is. */
+  const recordFailure = (row: ClaimedRow, outcome: Either.Either<number, unknown>) =>
     Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
-      if (Either.isRight(outcome) && outcome.right >= 200 && outcome.right < 300) {
-        return yield* repo.succeeded(row.id, row.endpointId, row.attempts, outcome.right)
-      }
       const delay = RETRY_DELAYS_MS[row.attempts - 1]
       const disabled = yield* repo.failed(
         {
@@ -93,7 +106,12 @@ export const DeliveryWorker = Layer.scopedDiscard(Effect.gen(function*() {
         new Date(now.getTime() - FAILING_FOR_MS)
       )
       if (disabled._tag === "Some") yield* tellOwners(disabled.value)
-    }).pipe(sql.withTransaction) // the owners' e-mail is written with the disabling, or neither is
+    }).pipe(sql.withTransaction)
+
+  const record = (row: ClaimedRow, outcome: Either.Either<number, unknown>) =>
+    Either.isRight(outcome) && outcome.right >= 200 && outcome.right < 300
+      ? successes.offer({ id: row.id, attempts: row.attempts, statusCode: outcome.right })
+      : recordFailure(row, outcome)
 
   const deliver = (row: ClaimedRow) =>
     Effect.gen(function*() {

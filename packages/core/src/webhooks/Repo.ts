@@ -163,15 +163,18 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("@roda/core/Web
           Effect.flatMap(decodeClaimed),
           Effect.orDie
         ),
-      /** A delivery that succeeded; its endpoint's failures are forgotten. One statement. */
-      succeeded: (id: string, endpointId: string, attempts: number, statusCode: number) =>
+      /** Deliveries that succeeded; their endpoints' failures are forgotten. One statement for them all. */
+      succeeded: (done: ReadonlyArray<{ id: string; attempts: number; statusCode: number }>) =>
         sql`WITH done AS (
-            UPDATE webhook_deliveries SET status = 'succeeded', last_status_code = ${statusCode}, last_error = NULL,
+            UPDATE webhook_deliveries d SET status = 'succeeded', last_status_code = v.code, last_error = NULL,
               locked_until = NULL
-            WHERE id = ${id} AND attempts = ${attempts} RETURNING endpoint_id
+            FROM jsonb_to_recordset(${
+          JSON.stringify(done.map((row) => ({ id: row.id, attempts: row.attempts, code: row.statusCode })))
+        }::jsonb) AS v(id uuid, attempts int, code int)
+            WHERE d.id = v.id AND d.attempts = v.attempts RETURNING d.endpoint_id
           )
           UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL
-          WHERE id = ${endpointId} AND consecutive_failures > 0 AND EXISTS (SELECT 1 FROM done)`.pipe(
+          WHERE id IN (SELECT endpoint_id FROM done) AND consecutive_failures > 0`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
