@@ -47,13 +47,16 @@ if (phase === "seed") {
   for (let done = 0; done < total; done += 500) {
     const batch = Math.min(500, total - done)
     await roda.runtime.runPromise(
-      Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql.withTransaction(Effect.flatMap(WebhookEvents, (events) =>
-          Effect.forEach(
-            Array.from({ length: batch }, (_, i) => done + i),
-            (n) => events.emit(community.id, "post.created", { id: `post-${n}` }),
-            { discard: true }
-          )))).pipe(Effect.orDie)
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql.withTransaction(Effect.flatMap(WebhookEvents, (events) =>
+            Effect.forEach(
+              Array.from({ length: batch }, (_, i) => done + i),
+              (n) => events.emit(community.id, "post.created", { id: `post-${n}` }),
+              { discard: true }
+            )))
+      ).pipe(Effect.orDie)
     )
   }
   await roda.dispose()
