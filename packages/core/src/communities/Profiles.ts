@@ -16,6 +16,8 @@ import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
+import type { WebhookEventType } from "../webhooks/eventTypes"
+import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { communityMessages as M } from "./messages"
 import { ProfilesRepo } from "./ProfilesRepo"
 import { CommunitiesRepo, type ProfileRow, type ProfileStatus } from "./Repo"
@@ -51,8 +53,24 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     const ids = yield* Ids
     const mailer = yield* Mailer
     const limits = yield* RateLimits
+    const events = yield* WebhookEvents
 
     const transaction = transactional(sql)
+
+    /** A membership event for the community's webhooks, with the profile as its route answers it (staff view). */
+    const emitMember = (
+      communityId: CommunityId,
+      profileId: string,
+      type: WebhookEventType,
+      extra: Record<string, unknown> = {}
+    ) =>
+      Effect.flatMap(
+        repo.find(communityId, profileId),
+        (row) =>
+          Option.isSome(row)
+            ? events.emit(communityId, type, { ...profileView(row.value, true), ...extra })
+            : Effect.void
+      )
 
     const find = (member: Member, id: string) =>
       orNotFound(M.profileNotFound)(repo.find(member.communityId, id.toLowerCase()))
@@ -129,6 +147,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
             if (input.existingIsFine === true) {
               if (current.value.status === "invited" && consented) {
                 yield* repo.accept(communityId, profileId, accountId)
+                yield* emitMember(communityId, profileId, "member.joined")
                 return { profileId, link: undefined, accountCreated: false, status: "active" as const }
               }
               return { profileId, link: undefined, accountCreated: false, status: current.value.status }
@@ -178,6 +197,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
               `You have been invited to the ${communityName} community. Set your password (link valid for 7 days):\n${link}\n`
           })
         }
+        if (status === "active") yield* emitMember(communityId, profileId, "member.joined")
         return { profileId, link, accountCreated: Option.isNone(existing), status }
       })
 
@@ -284,12 +304,15 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     /** The holder accepts an invitation of the community; an already accepted own profile answers as is. */
     const accept = traced("Profiles.accept")(function*(account: Account, communityId: CommunityId, id: string) {
       const profileId = id.toLowerCase()
-      yield* repo.accept(communityId, profileId, account.id)
-      const row = yield* repo.ownProfile(communityId, profileId, account.id)
-      if (Option.isNone(row) || row.value.status !== "active") {
-        return yield* Effect.fail(notFound(M.invitationNotFound))
-      }
-      return profileView(row.value, true)
+      return yield* transaction(Effect.gen(function*() {
+        const accepted = yield* repo.accept(communityId, profileId, account.id)
+        const row = yield* repo.ownProfile(communityId, profileId, account.id)
+        if (Option.isNone(row) || row.value.status !== "active") {
+          return yield* Effect.fail(notFound(M.invitationNotFound))
+        }
+        if (accepted) yield* emitMember(communityId, profileId, "member.joined")
+        return profileView(row.value, true)
+      }))
     })
 
     const decline = traced("Profiles.decline")(function*(account: Account, communityId: CommunityId, id: string) {
@@ -315,6 +338,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
         yield* transaction(Effect.gen(function*() {
           if (role !== "owner") yield* keepAnOwner(member, target)
           yield* repo.update(member.communityId, target.id, { role })
+          yield* emitMember(member.communityId, target.id, "member.role_changed", { previousRole: target.role })
         }))
       }
       return yield* view(member, target.id)
@@ -330,6 +354,12 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       yield* transaction(Effect.gen(function*() {
         yield* keepAnOwner(member, target)
         yield* repo.remove(member.communityId, target.id, at)
+        if (target.status === "active") {
+          yield* events.emit(member.communityId, "member.left", {
+            ...profileView(target, true),
+            removedAt: at.toISOString()
+          })
+        }
       }))
     })
 

@@ -1,0 +1,49 @@
+import { Webhook } from "standardwebhooks"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { client, makeCommunity, startRoda, uniqueEmail } from "../support/harness"
+import { startReceiver } from "./receiver"
+
+/** Issue 54, item 3: membership changes reach the community's webhooks, each with the profile. */
+const roda = startRoda({ webhooksAllowPrivate: true })
+const api = client(roda)
+let receiver: Awaited<ReturnType<typeof startReceiver>>
+afterAll(async () => {
+  await roda.dispose()
+  await receiver?.close()
+})
+beforeAll(async () => {
+  receiver = await startReceiver()
+})
+
+it("sends member.joined, member.role_changed and member.left, signed, with the profile", async () => {
+  const { community, owner } = await makeCommunity(api, "Membros com ganchos")
+  const as = { token: owner.token, community: community.id }
+  const hook = (await api.post("/api/webhooks", {
+    url: receiver.url("/members"),
+    events: ["member.joined", "member.role_changed", "member.left"]
+  }, as)).body.data
+  const added = await api.post("/api/profiles/create", { email: uniqueEmail("novo"), role: "member" }, as)
+  expect(added.status, JSON.stringify(added.body)).toBe(201)
+  const profileId = added.body.data.id
+  expect((await api.put(`/api/profiles/${profileId}/role`, { role: "moderator" }, as)).status).toBe(200)
+  expect((await api.del(`/api/profiles/${profileId}`, as)).status).toBe(200)
+
+  const requests = await receiver.waitFor("/members", 3)
+  const events = requests.map((request) =>
+    new Webhook(hook.secret).verify(request.body, request.headers as Record<string, string>) as any
+  ).sort((a, b) => a.timestamp.localeCompare(b.timestamp))
+  expect(events.map((event) => event.type)).toEqual(["member.joined", "member.role_changed", "member.left"])
+  expect(events[0].data).toMatchObject({ id: profileId, communityId: community.id, role: "member", status: "active" })
+  expect(events[1].data).toMatchObject({ id: profileId, role: "moderator", previousRole: "member" })
+  expect(events[2].data).toMatchObject({ id: profileId, removedAt: expect.any(String) })
+
+  // a refused change emits nothing: nobody changes their own role
+  const own = await api.put(`/api/profiles/${community.profileId}/role`, { role: "member" }, as)
+  expect(own.status).toBe(403)
+  const log = await api.get("/api/webhook-events", as)
+  expect(log.body.data.map((event: { type: string }) => event.type).sort()).toEqual([
+    "member.joined",
+    "member.left",
+    "member.role_changed"
+  ])
+})
