@@ -139,3 +139,4 @@ export type { AccessGrants, SpaceAccess, Viewer, Visibility } from "./structure/
 export { AccessLive } from "./structure/AccessLive"
 export { Sections } from "./structure/Sections"
 export { Spaces } from "./structure/Spaces"
+export { Webhooks } from "./webhooks/Webhooks"

@@ -77,7 +77,12 @@ const argumentsOf = (name: string): Record<string, unknown> =>
     list_track_reviewers: { trackId: randomUUID() },
     invite_track_reviewer: { trackId: randomUUID(), profileId: randomUUID() },
     remove_track_reviewer: { reviewerId: randomUUID() },
-    decide_submission: { sid: randomUUID(), decision: "accept" }
+    decide_submission: { sid: randomUUID(), decision: "accept" },
+    create_webhook: { url: "https://hooks.example.com/roda", events: ["member.joined"] },
+    update_webhook: { id: randomUUID(), enabled: false },
+    send_test_webhook: { id: randomUUID() },
+    webhook_deliveries: { id: randomUUID() },
+    retry_webhook_delivery: { deliveryId: randomUUID() }
   })[name] ?? {}
 
 describe("every tool", () => {
@@ -115,7 +120,10 @@ describe("every tool", () => {
       "list_sales",
       "sales_report",
       "overview_report",
-      "list_certificates"
+      "list_certificates",
+      "list_webhooks",
+      "create_webhook",
+      "list_webhook_events"
     ]))
     expect(outcomes.cancel_subscription_at_period_end).toBe(404)
   })

@@ -5,6 +5,7 @@ import { communityTools } from "./community"
 import { learningTools } from "./learning"
 import { recordTools } from "./records"
 import { socialTools } from "./social"
+import { webhookTools } from "./webhooks"
 
 /** Every tool Roda offers an assistant. */
 export const tools: ReadonlyArray<ToolSpec> = [
@@ -13,5 +14,6 @@ export const tools: ReadonlyArray<ToolSpec> = [
   ...learningTools,
   ...commerceTools,
   ...recordTools,
-  ...callForPapersTools
+  ...callForPapersTools,
+  ...webhookTools
 ]
