@@ -9,6 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { defaultOptions, makeRoda, secret } from "../../node/index"
+import { handlerCall } from "../support/handlerCall"
 
 const [phase, dataDir, blobDir, countText, batchArg] = process.argv.slice(2)
 const database = process.env.DATABASE_URL
@@ -23,17 +24,7 @@ const roda = makeRoda({
   })
 })
 
-const call = async (method: string, path: string, body?: unknown, token?: string, community?: string) => {
-  const headers: Record<string, string> = { "content-type": "application/json" }
-  if (token) headers.authorization = `Bearer ${token}`
-  if (community) headers["x-communityid"] = community
-  const response = await roda.handler(
-    new Request(`http://roda.test${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) })
-  )
-  const json: any = await response.json()
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-  return json.data
-}
+const call = handlerCall(roda)
 
 const sql = <A extends object>(build: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
   roda.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, build))

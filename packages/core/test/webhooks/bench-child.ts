@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { defaultOptions, makeRoda, RATE_LIMITS_OFF, secret } from "../../node/index"
 import { WebhookEvents } from "../../src/webhooks/WebhookEvents"
+import { handlerCall } from "../support/handlerCall"
 
 const [phase, dataDir, url, eventsText, endpointsText] = process.argv.slice(2)
 const roda = makeRoda({
@@ -24,17 +25,7 @@ const roda = makeRoda({
   })
 })
 
-const call = async (method: string, path: string, body?: unknown, token?: string, community?: string) => {
-  const headers: Record<string, string> = { "content-type": "application/json" }
-  if (token) headers.authorization = `Bearer ${token}`
-  if (community) headers["x-communityid"] = community
-  const response = await roda.handler(
-    new Request(`http://roda.test${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) })
-  )
-  const json: any = await response.json()
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-  return json.data
-}
+const call = handlerCall(roda)
 
 if (phase === "seed") {
   const email = `owner-${randomUUID().slice(0, 8)}@roda.test`

@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { defaultOptions, makeRoda, secret } from "../../node/index"
 import { WebhookEvents } from "../../src/webhooks/WebhookEvents"
+import { handlerCall } from "../support/handlerCall"
 
 const [phase, dataDir, url] = process.argv.slice(2)
 const database = process.env.DATABASE_URL
@@ -25,17 +26,7 @@ const roda = makeRoda({
   })
 })
 
-const call = async (method: string, path: string, body?: unknown, token?: string, community?: string) => {
-  const headers: Record<string, string> = { "content-type": "application/json" }
-  if (token) headers.authorization = `Bearer ${token}`
-  if (community) headers["x-communityid"] = community
-  const response = await roda.handler(
-    new Request(`http://roda.test${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) })
-  )
-  const json: any = await response.json()
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-  return json.data
-}
+const call = handlerCall(roda)
 
 if (phase === "emit") {
   const email = `owner-${randomUUID().slice(0, 8)}@roda.test`
