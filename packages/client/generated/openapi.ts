@@ -5429,7 +5429,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "member.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone became a member: added, or accepted an invitation (the profile)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.memberJoined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.role_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member's role changed (the profile, and `previousRole`)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.memberRoleChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.left": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member left or was removed (the profile as it was, and `removedAt`)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.memberLeft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent by `POST /api/webhooks/{id}/test` to that webhook alone
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** Format: email */
@@ -77209,6 +77290,199 @@ export interface operations {
                         errors?: components["schemas"]["ErrorFieldError"][];
                     };
                 };
+            };
+        };
+    };
+    "webhook.memberJoined": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "member.joined";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        communityId: string;
+                        accountId?: string;
+                        email?: string;
+                        fullName: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "moderator" | "member" | "finance";
+                        /** @enum {string} */
+                        status: "active" | "invited";
+                        phone?: string | null;
+                        bio: string | null;
+                        avatarUrl: string | null;
+                        tags?: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.memberRoleChanged": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "member.role_changed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        communityId: string;
+                        accountId?: string;
+                        email?: string;
+                        fullName: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "moderator" | "member" | "finance";
+                        /** @enum {string} */
+                        status: "active" | "invited";
+                        phone?: string | null;
+                        bio: string | null;
+                        avatarUrl: string | null;
+                        tags?: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                        previousRole: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.memberLeft": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "member.left";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        communityId: string;
+                        accountId?: string;
+                        email?: string;
+                        fullName: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "moderator" | "member" | "finance";
+                        /** @enum {string} */
+                        status: "active" | "invited";
+                        phone?: string | null;
+                        bio: string | null;
+                        avatarUrl: string | null;
+                        tags?: string[];
+                        createdAt: string;
+                        updatedAt: string;
+                        removedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.webhookTest": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "webhook.test";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        webhookId: string;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -29,6 +29,7 @@ import { SearchApi } from "../search/Api"
 import { ContentApi, StatusApi } from "../social/Api"
 import { SectionsApi, SpacesApi } from "../structure/Api"
 import { WebhooksApi } from "../webhooks/Api"
+import { addWebhooks } from "../webhooks/EventsApi"
 import { description } from "./description"
 import { polishDocument } from "./polish"
 import { addRateLimitHeaders } from "./rateLimitHeaders"
@@ -90,5 +91,7 @@ const groups = HttpApi.make("roda")
 export class RodaApi extends groups.annotate(
   OpenApi.Transform,
   (spec) =>
-    polishDocument(groups, addRateLimitHeaders(groups, addScopeHeaders(groups, spec as never)) as never) as never
+    addWebhooks(
+      polishDocument(groups, addRateLimitHeaders(groups, addScopeHeaders(groups, spec as never)) as never)
+    ) as never
 ) {}

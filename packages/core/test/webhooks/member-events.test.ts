@@ -40,6 +40,16 @@ it("sends member.joined, member.role_changed and member.left, signed, with the p
   // a refused change emits nothing: nobody changes their own role
   const own = await api.put(`/api/profiles/${community.profileId}/role`, { role: "member" }, as)
   expect(own.status).toBe(403)
+  // each payload is what the OpenAPI document's `webhooks` says it is
+  const document = (await api.get("/api/openapi.json")).body
+  for (const event of events) {
+    const schema = document.webhooks[event.type].post.requestBody.content["application/json"].schema
+    expect(schema.properties.type.enum).toEqual([event.type])
+    const data = schema.properties.data
+    for (const key of Object.keys(event.data)) expect(Object.keys(data.properties), key).toContain(key)
+    for (const key of data.required) expect(Object.keys(event.data), key).toContain(key)
+  }
+
   const log = await api.get("/api/webhook-events", as)
   expect(log.body.data.map((event: { type: string }) => event.type).sort()).toEqual([
     "member.joined",
