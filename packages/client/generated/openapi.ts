@@ -5490,6 +5490,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "event.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event was created (the event as its detail route answers staff)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.eventCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event was canceled: deleted by its host or staff (the event as it was, and `canceledAt`)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.eventCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -77434,6 +77474,151 @@ export interface operations {
                         createdAt: string;
                         updatedAt: string;
                         removedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.eventCreated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "event.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        communityId: string;
+                        spaceId: string;
+                        hostProfileId: string;
+                        title: string;
+                        slug: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        type: "online" | "in_person";
+                        startTime: string;
+                        endTime: string;
+                        timezone: string | null;
+                        capacity: number | null;
+                        categoryId: string | null;
+                        joinUrl: string | null;
+                        address: {
+                            street: string | null;
+                            number: string | null;
+                            complement: string | null;
+                            neighbourhood: string | null;
+                            city: string | null;
+                            state: string | null;
+                            postalCode: string | null;
+                            country: string | null;
+                        } | null;
+                        /** @enum {string} */
+                        streamStatus: "idle" | "live" | "ended";
+                        streamStartedAt: string | null;
+                        streamEndedAt: string | null;
+                        counts: {
+                            going: number;
+                            waitlisted: number;
+                        };
+                        seatsLeft: number | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.eventCanceled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "event.canceled";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        communityId: string;
+                        spaceId: string;
+                        hostProfileId: string;
+                        title: string;
+                        slug: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        type: "online" | "in_person";
+                        startTime: string;
+                        endTime: string;
+                        timezone: string | null;
+                        capacity: number | null;
+                        categoryId: string | null;
+                        joinUrl: string | null;
+                        address: {
+                            street: string | null;
+                            number: string | null;
+                            complement: string | null;
+                            neighbourhood: string | null;
+                            city: string | null;
+                            state: string | null;
+                            postalCode: string | null;
+                            country: string | null;
+                        } | null;
+                        /** @enum {string} */
+                        streamStatus: "idle" | "live" | "ended";
+                        streamStartedAt: string | null;
+                        streamEndedAt: string | null;
+                        counts: {
+                            going: number;
+                            waitlisted: number;
+                        };
+                        seatsLeft: number | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        canceledAt: string;
                     };
                 };
             };

@@ -15,6 +15,7 @@ import { uniqueViolation } from "../sql/errors"
 import { insertWithFreeSlug as insertFreeSlug, slugTaken } from "../sql/freeSlug"
 import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
+import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { icsOf } from "./calendar"
 import {
   addressColumns,
@@ -38,6 +39,7 @@ const ParticipantCursor = Schema.Tuple(CursorPart.timestamp, CursorPart.bigintTe
 export class Events extends Effect.Service<Events>()("@roda/core/Events", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const webhooks = yield* WebhookEvents
     const repo = yield* EventsRepo
     const access = yield* Access
     const ids = yield* Ids
@@ -99,16 +101,21 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       yield* checkEvent(fields, input.address !== undefined && input.address !== null)
       const id = yield* ids.next
       const at = yield* now
-      yield* insertWithFreeSlug({
-        ...fields,
-        id,
-        communityId: member.communityId,
-        spaceId,
-        hostProfileId: member.actingProfileId,
-        createdAt: at,
-        updatedAt: at
-      }, input.slug === undefined)
-      return eventView(yield* find(member.communityId, id), true)
+      // the event and its webhook event together, or neither
+      return yield* transactional(sql)(Effect.gen(function*() {
+        yield* insertWithFreeSlug({
+          ...fields,
+          id,
+          communityId: member.communityId,
+          spaceId,
+          hostProfileId: member.actingProfileId,
+          createdAt: at,
+          updatedAt: at
+        }, input.slug === undefined)
+        const created = eventView(yield* find(member.communityId, id), true)
+        yield* webhooks.emit(member.communityId, "event.created", created)
+        return created
+      }))
     })
 
     const update = traced("Events.update")(function*(member: Member, id: string, input: EventChangesInput) {
@@ -152,7 +159,14 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
 
     const remove = traced("Events.remove")(function*(member: Member, id: string) {
       const event = yield* managed(member, id)
-      yield* repo.softDelete(member.communityId, event.id, yield* now)
+      const at = yield* now
+      yield* transactional(sql)(Effect.gen(function*() {
+        yield* repo.softDelete(member.communityId, event.id, at)
+        yield* webhooks.emit(member.communityId, "event.canceled", {
+          ...eventView(event, true),
+          canceledAt: at.toISOString()
+        })
+      }))
     })
 
     /** The viewer's own participation (the acting profile), if a member. */

@@ -1,5 +1,6 @@
 import { JSONSchema, Schema } from "effect"
 import { Profile } from "../communities/ProfilesApi"
+import { Event } from "../events/Api"
 import type { WebhookEventType } from "./eventTypes"
 
 const withCommunity = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
@@ -22,6 +23,14 @@ const payloads: Partial<Record<WebhookEventType, { readonly summary: string; rea
   "member.left": {
     summary: "A member left or was removed (the profile as it was, and `removedAt`)",
     data: withCommunity({ ...Profile.fields, removedAt: Schema.String })
+  },
+  "event.created": {
+    summary: "An event was created (the event as its detail route answers staff)",
+    data: Schema.Struct(Event.fields)
+  },
+  "event.canceled": {
+    summary: "An event was canceled: deleted by its host or staff (the event as it was, and `canceledAt`)",
+    data: Schema.Struct({ ...Event.fields, canceledAt: Schema.String })
   },
   "webhook.test": {
     summary: "Sent by `POST /api/webhooks/{id}/test` to that webhook alone",
