@@ -34,7 +34,7 @@ const drain = async (answer: PublicAnswer) => {
 }
 
 const errorText = (error: unknown) =>
-  error instanceof Error ? `${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}` : String(error)
+  error instanceof Error ? `${(error as { code?: string }).code ?? error.name}: ${error.message}` : String(error)
 
 /**
  * The delivery worker of this process: claims due deliveries (`WebhooksRepo.claim`), sends each as
