@@ -5490,6 +5490,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "course.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A course was published (the course as its detail route answers staff)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.coursePublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "enrollment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member enrolled in a course (the enrollment)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.enrollmentCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "event.created": {
         parameters: {
             query?: never;
@@ -77474,6 +77514,97 @@ export interface operations {
                         createdAt: string;
                         updatedAt: string;
                         removedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.coursePublished": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "course.published";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        communityId: string;
+                        spaceId: string;
+                        title: string;
+                        slug: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        level: "beginner" | "intermediate" | "advanced";
+                        /** @enum {string} */
+                        status: "draft" | "published";
+                        coverUrl: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        publishedAt: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.enrollmentCreated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "enrollment.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        courseId: string;
+                        profileId: string;
+                        enrolledAt: string;
+                        communityId: string;
                     };
                 };
             };

@@ -27,6 +27,9 @@ import {
   ProgressResult
 } from "./schemas"
 
+/** What a course and an enrollment are, for the payloads of their webhooks. */
+export { Course, Enrollment }
+
 export * from "./schemas"
 
 export class CoursesApi extends HttpApiGroup.make("courses")

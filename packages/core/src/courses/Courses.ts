@@ -15,6 +15,7 @@ import { uniqueViolation } from "../sql/errors"
 import { insertWithFreeSlug as insertFreeSlug, slugTaken } from "../sql/freeSlug"
 import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember, viewerOfVisitor } from "../structure/Access"
+import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { LearningRepo } from "./LearningRepo"
 import { courseMessages as M } from "./messages"
 import { outline } from "./outline"
@@ -63,6 +64,7 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* CoursesRepo
     const learning = yield* LearningRepo
+    const webhooks = yield* WebhookEvents
     const outlines = yield* OutlineRepo
     const access = yield* Access
     const ids = yield* Ids
@@ -128,6 +130,9 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
           changes.publishedAt = input.status === "published" ? new Date(yield* Clock.currentTimeMillis) : null
         }
         yield* repo.update(member.communityId, course.id, changes).pipe(slugConflict)
+        if (changes.status === "published") {
+          yield* webhooks.emit(member.communityId, "course.published", courseView(yield* find(member, found.id)))
+        }
       }))
       return courseView(yield* find(member, found.id))
     })

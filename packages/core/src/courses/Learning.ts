@@ -10,6 +10,7 @@ import { Jobs } from "../platform/Jobs"
 import { traced } from "../platform/traced"
 import { atomic } from "../sql/transaction"
 import { Access, viewerOfMember } from "../structure/Access"
+import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { COURSE_COMPLETED_JOB, type CourseCompleted } from "./CourseCompleted"
 import { CurriculumRepo } from "./CurriculumRepo"
 import { LearningRepo } from "./LearningRepo"
@@ -37,6 +38,7 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
     const access = yield* Access
     const ids = yield* Ids
     const jobs = yield* Jobs
+    const webhooks = yield* WebhookEvents
 
     const findCourse = (member: Member, id: string) =>
       orNotFound(Messages.courseNotFound)(courses.find(member.communityId, id.trim().toLowerCase()))
@@ -55,7 +57,11 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
         profileId: member.actingProfileId,
         enrolledAt: new Date(yield* Clock.currentTimeMillis)
       })
-      if (Option.isSome(inserted)) return { ...enrollmentView(inserted.value), alreadyEnrolled: false as const }
+      if (Option.isSome(inserted)) {
+        const enrollment = enrollmentView(inserted.value)
+        yield* webhooks.emit(member.communityId, "enrollment.created", enrollment)
+        return { ...enrollment, alreadyEnrolled: false as const }
+      }
       const existing = yield* orNotFound(Messages.courseNotFound)(
         repo.enrollment(member.communityId, course.id, member.actingProfileId)
       )

@@ -1,5 +1,6 @@
 import { JSONSchema, Schema } from "effect"
 import { Profile } from "../communities/ProfilesApi"
+import { Course, Enrollment } from "../courses/Api"
 import { Event } from "../events/Api"
 import type { WebhookEventType } from "./eventTypes"
 
@@ -23,6 +24,14 @@ const payloads: Partial<Record<WebhookEventType, { readonly summary: string; rea
   "member.left": {
     summary: "A member left or was removed (the profile as it was, and `removedAt`)",
     data: withCommunity({ ...Profile.fields, removedAt: Schema.String })
+  },
+  "course.published": {
+    summary: "A course was published (the course as its detail route answers staff)",
+    data: Schema.Struct({ ...Course.fields, communityId: Schema.String })
+  },
+  "enrollment.created": {
+    summary: "A member enrolled in a course (the enrollment)",
+    data: withCommunity(Enrollment.fields)
   },
   "event.created": {
     summary: "An event was created (the event as its detail route answers staff)",
