@@ -1,27 +1,16 @@
-import { Webhook } from "standardwebhooks"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { as } from "../support/community"
 import { courseCommunity, publishedCourse } from "../support/courses"
-import { client, startRoda } from "../support/harness"
-import { startReceiver } from "./receiver"
+import { verifiedEvents, webhookSuite } from "./receiver"
 
 /** Issue 54, item 3: a course's publication and an enrollment reach the community's webhooks. */
-const roda = startRoda({ webhooksAllowPrivate: true })
-const api = client(roda)
-let receiver: Awaited<ReturnType<typeof startReceiver>>
-afterAll(async () => {
-  await roda.dispose()
-  await receiver?.close()
-})
-beforeAll(async () => {
-  receiver = await startReceiver()
-})
+const { api, receiver: running } = webhookSuite()
 
 it("sends course.published and enrollment.created, each with its resource; enrolling again sends nothing", async () => {
   const setup = await courseCommunity(api, "Cursos com ganchos")
   const owner = as(setup.owner, setup.community)
   const hook = (await api.post("/api/webhooks", {
-    url: receiver.url("/learning"),
+    url: running().url("/learning"),
     events: ["course.published", "enrollment.created"]
   }, owner)).body.data
   const course = await publishedCourse(api, setup, { modules: 1, lessons: 1 })
@@ -31,10 +20,8 @@ it("sends course.published and enrollment.created, each with its resource; enrol
   const again = await api.post(`/api/courses/${course.id}/enroll`, undefined, as(learner, setup.community))
   expect(again.status).toBe(200)
 
-  const requests = await receiver.waitFor("/learning", 2)
-  const delivered = requests
-    .map((request) => new Webhook(hook.secret).verify(request.body, request.headers as Record<string, string>) as any)
-    .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
+  const requests = await running().waitFor("/learning", 2)
+  const delivered = verifiedEvents(hook.secret, requests)
   expect(delivered.map((e) => e.type)).toEqual(["course.published", "enrollment.created"])
   expect(delivered[0].data).toMatchObject({ id: course.id, status: "published", communityId: setup.community.id })
   const { alreadyEnrolled: _, ...enrollment } = enrolled.body.data
@@ -45,5 +32,5 @@ it("sends course.published and enrollment.created, each with its resource; enrol
     for (const key of Object.keys(event.data)) expect(Object.keys(data.properties), key).toContain(key)
   }
   await new Promise((resolve) => setTimeout(resolve, 300))
-  expect(receiver.received.filter((r) => r.path === "/learning")).toHaveLength(2)
+  expect(running().received.filter((r) => r.path === "/learning")).toHaveLength(2)
 })

@@ -1,25 +1,15 @@
-import { Webhook } from "standardwebhooks"
-import { afterAll, beforeAll, expect, it } from "vitest"
-import { client, makeCommunity, startRoda, uniqueEmail } from "../support/harness"
-import { startReceiver } from "./receiver"
+import { expect, it } from "vitest"
+import { makeCommunity, uniqueEmail } from "../support/harness"
+import { verifiedEvents, webhookSuite } from "./receiver"
 
 /** Issue 54, item 3: membership changes reach the community's webhooks, each with the profile. */
-const roda = startRoda({ webhooksAllowPrivate: true })
-const api = client(roda)
-let receiver: Awaited<ReturnType<typeof startReceiver>>
-afterAll(async () => {
-  await roda.dispose()
-  await receiver?.close()
-})
-beforeAll(async () => {
-  receiver = await startReceiver()
-})
+const { api, receiver: running } = webhookSuite()
 
 it("sends member.joined, member.role_changed and member.left, signed, with the profile", async () => {
   const { community, owner } = await makeCommunity(api, "Membros com ganchos")
   const as = { token: owner.token, community: community.id }
   const hook = (await api.post("/api/webhooks", {
-    url: receiver.url("/members"),
+    url: running().url("/members"),
     events: ["member.joined", "member.role_changed", "member.left"]
   }, as)).body.data
   const added = await api.post("/api/profiles/create", { email: uniqueEmail("novo"), role: "member" }, as)
@@ -28,10 +18,8 @@ it("sends member.joined, member.role_changed and member.left, signed, with the p
   expect((await api.put(`/api/profiles/${profileId}/role`, { role: "moderator" }, as)).status).toBe(200)
   expect((await api.del(`/api/profiles/${profileId}`, as)).status).toBe(200)
 
-  const requests = await receiver.waitFor("/members", 3)
-  const events = requests.map((request) =>
-    new Webhook(hook.secret).verify(request.body, request.headers as Record<string, string>) as any
-  ).sort((a, b) => a.timestamp.localeCompare(b.timestamp))
+  const requests = await running().waitFor("/members", 3)
+  const events = verifiedEvents(hook.secret, requests)
   expect(events.map((event) => event.type)).toEqual(["member.joined", "member.role_changed", "member.left"])
   expect(events[0].data).toMatchObject({ id: profileId, communityId: community.id, role: "member", status: "active" })
   expect(events[1].data).toMatchObject({ id: profileId, role: "moderator", previousRole: "member" })

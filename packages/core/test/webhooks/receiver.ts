@@ -1,4 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
+import { Webhook } from "standardwebhooks"
+import { afterAll, beforeAll } from "vitest"
+import { client, startRoda } from "../support/harness"
 
 export interface Received {
   readonly path: string
@@ -51,3 +54,26 @@ export const startReceiver = async (answer: (path: string) => number | "hang" = 
       })
   }
 }
+
+/**
+ * A Roda that may send webhooks to 127.0.0.1 and a receiver, started and stopped with the file's
+ * tests (`receiver()` is the running one).
+ */
+export const webhookSuite = () => {
+  const roda = startRoda({ webhooksAllowPrivate: true })
+  let running: Awaited<ReturnType<typeof startReceiver>> | undefined
+  beforeAll(async () => {
+    running = await startReceiver()
+  })
+  afterAll(async () => {
+    await roda.dispose()
+    await running?.close()
+  })
+  return { roda, api: client(roda), receiver: () => running! }
+}
+
+/** The deliveries `requests` as the `standardwebhooks` package verifies them with `secret`, oldest first. */
+export const verifiedEvents = (secret: string, requests: ReadonlyArray<Received>) =>
+  requests
+    .map((request) => new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as any)
+    .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
