@@ -1,46 +1,27 @@
 import { JSONSchema, Schema } from "effect"
-import { Profile } from "../communities/ProfilesApi"
-import { Course, Enrollment } from "../courses/Api"
-import { Event } from "../events/Api"
-import type { WebhookEventType } from "./eventTypes"
-
-const withCommunity = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
-  Schema.Struct({ ...fields, communityId: Schema.String })
+import { certificatePayloads } from "./payloads/certificates"
+import { commercePayloads } from "./payloads/commerce"
+import { coursePayloads } from "./payloads/courses"
+import { eventPayloads } from "./payloads/events"
+import { memberPayloads } from "./payloads/members"
+import { type Payloads, withCommunity } from "./payloads/payload"
+import { socialPayloads } from "./payloads/social"
+import { submissionPayloads } from "./payloads/submissions"
+import { subscriptionPayloads } from "./payloads/subscriptions"
 
 /**
- * The events Roda sends so far, each with what its `data` holds: the resource as its detail route
- * answers it (the staff view), with `communityId`. The rest of the list in `eventTypes.ts` join as
- * their features write them (issue 54, item 3).
+ * The events Roda sends, each with what its `data` holds: the resource as its detail route answers
+ * it (the staff view), with `communityId`. Each feature's payloads live in `payloads/`.
  */
-const payloads: Partial<Record<WebhookEventType, { readonly summary: string; readonly data: Schema.Schema.Any }>> = {
-  "member.joined": {
-    summary: "Someone became a member: added, or accepted an invitation (the profile)",
-    data: withCommunity(Profile.fields)
-  },
-  "member.role_changed": {
-    summary: "A member's role changed (the profile, and `previousRole`)",
-    data: withCommunity({ ...Profile.fields, previousRole: Schema.String })
-  },
-  "member.left": {
-    summary: "A member left or was removed (the profile as it was, and `removedAt`)",
-    data: withCommunity({ ...Profile.fields, removedAt: Schema.String })
-  },
-  "course.published": {
-    summary: "A course was published (the course as its detail route answers staff)",
-    data: Schema.Struct({ ...Course.fields, communityId: Schema.String })
-  },
-  "enrollment.created": {
-    summary: "A member enrolled in a course (the enrollment)",
-    data: withCommunity(Enrollment.fields)
-  },
-  "event.created": {
-    summary: "An event was created (the event as its detail route answers staff)",
-    data: Schema.Struct(Event.fields)
-  },
-  "event.canceled": {
-    summary: "An event was canceled: deleted by its host or staff (the event as it was, and `canceledAt`)",
-    data: Schema.Struct({ ...Event.fields, canceledAt: Schema.String })
-  },
+const payloads: Payloads = {
+  ...memberPayloads,
+  ...coursePayloads,
+  ...eventPayloads,
+  ...socialPayloads,
+  ...commercePayloads,
+  ...subscriptionPayloads,
+  ...certificatePayloads,
+  ...submissionPayloads,
   "webhook.test": {
     summary: "Sent by `POST /api/webhooks/{id}/test` to that webhook alone",
     data: withCommunity({ webhookId: Schema.String })
