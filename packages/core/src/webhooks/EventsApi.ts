@@ -5,6 +5,7 @@ import { coursePayloads } from "./payloads/courses"
 import { eventPayloads } from "./payloads/events"
 import { memberPayloads } from "./payloads/members"
 import { type Payloads, withCommunity } from "./payloads/payload"
+import { payoutPayloads } from "./payloads/payouts"
 import { socialPayloads } from "./payloads/social"
 import { submissionPayloads } from "./payloads/submissions"
 import { subscriptionPayloads } from "./payloads/subscriptions"
@@ -19,6 +20,7 @@ const payloads: Payloads = {
   ...eventPayloads,
   ...socialPayloads,
   ...commercePayloads,
+  ...payoutPayloads,
   ...subscriptionPayloads,
   ...certificatePayloads,
   ...submissionPayloads,

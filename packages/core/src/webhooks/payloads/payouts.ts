@@ -1,0 +1,3 @@
+import type { Payloads } from "./payload"
+
+export const payoutPayloads: Payloads = {}
