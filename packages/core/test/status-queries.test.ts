@@ -29,8 +29,9 @@ const statusCount = () =>
  * Before issue 11 `POST /api/status` took 11 statements (account, membership, insert, mentions
  * delete and insert, the post read back, reactions, the caller's reaction, comments, mentions), in
  * the request's transaction with a savepoint inside. Now the caller's membership is read in the
- * post's insert (`DeferredMemberScope`): one statement, and its mentions when any; a transaction only
- * for the post with its mentions, or for an `Idempotency-Key`.
+ * post's insert (`DeferredMemberScope`): one statement, which also writes its `post.created` webhook
+ * event (issue 54); with mentions, those and then the event, in a transaction; a transaction too for
+ * an `Idempotency-Key`.
  */
 describe("POST /api/status statements", () => {
   it("creates a post without mentions in 1 statement and no transaction (1 round trip)", async () => {
@@ -49,6 +50,13 @@ describe("POST /api/status statements", () => {
     })
     expect(n).toBe(1)
     expect(transactions).toBe(0)
+    // That one statement also wrote the post's webhook event.
+    const events = await roda.runtime.runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events
+        WHERE type = 'post.created' AND data->>'id' = ${post.id}`)
+    )
+    expect(events[0]!.n).toBe(1)
     const listed = expectOk(await api.get("/api/status?limit=1", as(setup.alice, setup.community)))
     expect(listed[0]).toEqual(post)
   })
@@ -64,13 +72,13 @@ describe("POST /api/status statements", () => {
     expect(expectOk(again.result, 201)).toEqual(expectOk(result, 201))
   })
 
-  it("creates a post with mentions in 2 statements, answering what a read would", async () => {
+  it("creates a post with mentions in 3 statements (post, mentions, its post.created event), answering what a read would", async () => {
     const body = `Oi @[Bruno](${setup.bruno.profileId}) e @${setup.alice.profileId}`
     const { n, result, transactions } = await statements(() =>
       api.post("/api/status", { body }, as(setup.alice, setup.community))
     )
     const post = expectOk(result, 201)
-    expect([n, transactions]).toEqual([2, 1])
+    expect([n, transactions]).toEqual([3, 1])
     const listed = expectOk(await api.get("/api/status?limit=1", as(setup.alice, setup.community)))
     expect(listed[0]).toEqual(post)
     expect(post.mentions.map((m: { profileId: string }) => m.profileId).sort()).toEqual(

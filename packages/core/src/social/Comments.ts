@@ -10,6 +10,7 @@ import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { viewerOfMember } from "../structure/Access"
+import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { type CommentRow, CommentsRepo } from "./CommentsRepo"
 import { SocialItems } from "./items"
 import type { CommentableType, ReactionType } from "./kinds"
@@ -41,6 +42,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
     const items = yield* SocialItems
     const ids = yield* Ids
     const limits = yield* RateLimits
+    const webhooks = yield* WebhookEvents
 
     /** Comments of these items (deleted ones excluded): one grouped query. */
     const countsFor = traced("Comments.countsFor")(
@@ -91,7 +93,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
         const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
         yield* limits.posting(member.communityId, member.account.id)
         const id = yield* ids.next
-        yield* transactional(sql)(Effect.gen(function*() {
+        return yield* transactional(sql)(Effect.gen(function*() {
           // In the reply's transaction: the parent stays locked until the reply is kept.
           const parentId = input.parentId ? yield* parentOf(member, itemType, item.id, input.parentId) : null
           yield* repo.insert({
@@ -104,9 +106,11 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
             body: input.body
           })
           yield* mentions.replace(member.communityId, "comment", id, input.body)
+          const row = yield* repo.find(member.communityId, id).pipe(Effect.map(Option.getOrThrow))
+          const comment = (yield* views(member, [row]))[0]!
+          yield* webhooks.emit(member.communityId, "comment.created", comment)
+          return comment
         }))
-        const row = yield* repo.find(member.communityId, id).pipe(Effect.map(Option.getOrThrow))
-        return (yield* views(member, [row]))[0]!
       }
     )
 

@@ -9,6 +9,7 @@ import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
+import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { Comments } from "./Comments"
 import { SocialItems } from "./items"
 import { groupMentions, MentionsRepo } from "./mentions"
@@ -39,6 +40,7 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
     const access = yield* Access
     const ids = yield* Ids
     const limits = yield* RateLimits
+    const webhooks = yield* WebhookEvents
 
     /**
      * The space of a new post, as for courses: given (400), of this community and visible to the
@@ -85,7 +87,7 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
       const spaceId = yield* postingSpace(member, input.spaceId)
       yield* limits.posting(member.communityId, member.account.id)
       const id = yield* ids.next
-      yield* transactional(sql)(Effect.gen(function*() {
+      return yield* transactional(sql)(Effect.gen(function*() {
         yield* repo.insertContent({
           id,
           communityId: member.communityId,
@@ -96,8 +98,10 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
           attachments: input.attachments ?? []
         })
         yield* mentions.replace(member.communityId, "content", id, input.body)
+        const post = yield* detail(viewerOfMember(member), id)
+        yield* webhooks.emit(member.communityId, "post.created", { postType: "content", ...post })
+        return post
       }))
-      return yield* detail(viewerOfMember(member), id)
     })
 
     return { create, detail }

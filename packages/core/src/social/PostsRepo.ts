@@ -63,6 +63,9 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
     const statusColumns = sql`${authored},
       to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time`
     const status = sql`SELECT ${statusColumns} FROM status_posts t ${authorJoin}`
+    /** A timestamp as `Date.toISOString` writes it. */
+    const isoMillis = (column: Fragment) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+    const more = (within: Fragment | undefined) => within === undefined ? sql`` : sql`, ${within}`
 
     return {
       findStatus: (communityId: CommunityId, id: string) =>
@@ -72,9 +75,25 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
           Effect.map(first),
           Effect.orDie
         ),
-      /** Inserts the post and answers it as `findStatus` would, in one statement. */
-      insertStatus: (row: { id: string; communityId: CommunityId; authorProfileId: string; body: string }) =>
-        sql`WITH t AS (INSERT INTO status_posts ${sql.insert(row)} RETURNING *)
+      /**
+       * The post an insert below writes, for `WebhookEvents.emitWithin`: `data` is `view` with the
+       * author and the times the insert reads (as `statusView` writes them).
+       */
+      insertedStatus: (view: Record<string, unknown>) => ({
+        from: sql`t ${authorJoin}`,
+        data: sql`${JSON.stringify(view)}::jsonb || jsonb_build_object(
+          'author', jsonb_build_object('id', t.author_profile_id, 'fullName', p.full_name, 'avatarUrl', p.avatar_url),
+          'createdAt', ${isoMillis(sql`t.created_at`)}, 'updatedAt', ${isoMillis(sql`t.updated_at`)})`
+      }),
+      /**
+       * Inserts the post and answers it as `findStatus` would, in one statement (with `within`'s
+       * CTEs, which may read the post as `insertedStatus` does).
+       */
+      insertStatus: (
+        row: { id: string; communityId: CommunityId; authorProfileId: string; body: string },
+        within?: Fragment
+      ) =>
+        sql`WITH t AS (INSERT INTO status_posts ${sql.insert(row)} RETURNING *)${more(within)}
           SELECT ${statusColumns} FROM t ${authorJoin}`.pipe(
           Effect.flatMap(decodeStatus),
           Effect.flatMap((rows) =>
@@ -84,14 +103,19 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
         ),
       /**
        * The post by the caller `caller` finds (`DeferredMember.caller`), in one statement: none when
-       * the caller's account is gone, `row` none when it is no member (nothing is written then).
+       * the caller's account is gone, `row` none when it is no member (nothing is written then, and
+       * `within` sees no post).
        */
-      insertStatusAs: (caller: Fragment, row: { id: string; communityId: CommunityId; body: string }) =>
+      insertStatusAs: (
+        caller: Fragment,
+        row: { id: string; communityId: CommunityId; body: string },
+        within?: Fragment
+      ) =>
         sql`WITH caller AS (${caller}),
           t AS (INSERT INTO status_posts (id, community_id, author_profile_id, body)
             SELECT ${row.id}, ${row.communityId}, caller.profile_id, ${row.body} FROM caller
             WHERE caller.profile_id IS NOT NULL
-            RETURNING *)
+            RETURNING *)${more(within)}
           SELECT caller.profile_id AS caller_profile_id, ${statusColumns}
           FROM caller LEFT JOIN (t ${authorJoin}) ON true`.pipe(
           Effect.flatMap((rows) =>

@@ -1,14 +1,16 @@
 import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Option, Schema } from "effect"
 import type { DeferredMember, Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
-import { type CommunityId, isUuid, Uuid } from "../domain/Ids"
+import { type CommunityId, isUuid, ProfileId, Uuid } from "../domain/Ids"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { atomic } from "../sql/transaction"
 import type { Viewer } from "../structure/Access"
+import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { Comments } from "./Comments"
 import { SocialItems } from "./items"
 import { groupMentions, mentionedIds, MentionsRepo } from "./mentions"
@@ -17,6 +19,18 @@ import { requireAuthorOrStaff, requireMayEdit } from "./policy"
 import { PostsRepo, type StatusRow } from "./PostsRepo"
 import { Reactions } from "./Reactions"
 import { statusView } from "./view"
+
+/** A post before its insert: what its view holds that the insert does not read (`PostsRepo.insertedStatus`). */
+const unwritten = (id: string, body: string): StatusRow => ({
+  id,
+  body,
+  authorProfileId: ProfileId.make(id),
+  authorName: "",
+  authorAvatarUrl: null,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+  cursorTime: ""
+})
 
 /** [created_at with microseconds, id] of the last post of a page. */
 const StatusCursor = Schema.Tuple(CursorPart.timestamp, Uuid)
@@ -36,6 +50,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
     const items = yield* SocialItems
     const ids = yield* Ids
     const limits = yield* RateLimits
+    const webhooks = yield* WebhookEvents
 
     /** Posts with reactions, the viewer's own, comment counts and mentions: four queries per list. */
     const views = (viewer: Viewer, rows: ReadonlyArray<StatusRow>) =>
@@ -84,31 +99,48 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       return { items: yield* views(viewer, page.items), pagination: page.pagination }
     })
 
+    const noEngagement = { reactions: new Map(), mine: new Map(), mentions: new Map() }
+
     /**
      * A new post written by `insert` (one statement), and its mentions when it has any (then both in
      * a transaction, all or nothing), each answered by its insert. A new post has no reactions or
      * comments yet, so nothing is read back. It needs no request transaction (see `selfContained`
-     * in app/requestTransaction.ts).
+     * in app/requestTransaction.ts). Its `post.created` event is written by the insert itself
+     * (`emitWithin`); with mentions, by a third statement of the transaction, once they are known.
      */
-    const post = <E>(communityId: CommunityId, id: string, body: string, insert: Effect.Effect<StatusRow, E>) =>
-      Effect.map(
-        mentionedIds(body).length === 0
-          ? Effect.map(insert, (row) => ({ row, mentioned: [] }))
-          : atomic(sql)(Effect.all({ row: insert, mentioned: mentions.insertFor(communityId, "status", id, body) })),
-        ({ mentioned, row }) =>
-          statusView(row, { reactions: new Map(), mine: new Map(), mentions: groupMentions(mentioned) })
-      )
+    const post = <E>(
+      communityId: CommunityId,
+      id: string,
+      body: string,
+      insert: (within?: Fragment) => Effect.Effect<StatusRow, E>
+    ) =>
+      mentionedIds(body).length === 0
+        ? Effect.flatMap(
+          webhooks.emitWithin(
+            communityId,
+            "post.created",
+            repo.insertedStatus({ postType: "status", ...statusView(unwritten(id, body), noEngagement) })
+          ),
+          (within) => Effect.map(insert(within), (row) => statusView(row, noEngagement))
+        )
+        : atomic(sql)(Effect.flatMap(
+          Effect.all({ row: insert(), mentioned: mentions.insertFor(communityId, "status", id, body) }),
+          ({ mentioned, row }) => {
+            const view = statusView(row, { ...noEngagement, mentions: groupMentions(mentioned) })
+            return Effect.as(webhooks.emit(communityId, "post.created", { postType: "status", ...view }), view)
+          }
+        ))
 
     const create = traced("StatusPosts.create")(function*(member: Member, body: string) {
       yield* limits.posting(member.communityId, member.account.id)
       const id = yield* ids.next
       const row = { id, communityId: member.communityId, authorProfileId: member.actingProfileId, body }
-      return yield* post(member.communityId, id, body, repo.insertStatus(row))
+      return yield* post(member.communityId, id, body, (within) => repo.insertStatus(row, within))
     })
 
     /**
      * `create` for a caller whose membership is read in the post's insert (`DeferredMember`): one
-     * statement without mentions, two in a transaction with them; nothing is written for a non-member.
+     * statement without mentions, three in a transaction with them; nothing is written for a non-member.
      */
     const createAs = (caller: DeferredMember, body: string) =>
       Option.isSome(caller.member) ? create(caller.member.value, body) : createAsCaller(caller, body)
@@ -117,13 +149,14 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       // Counted under the token's account before its membership is read (in the insert).
       yield* limits.posting(caller.communityId, caller.accountId)
       const id = yield* ids.next
-      const insert = Effect.flatMap(
-        repo.insertStatusAs(caller.caller, { id, communityId: caller.communityId, body }),
-        (found) =>
-          Option.isSome(found) && Option.isSome(found.value.row)
-            ? Effect.succeed(found.value.row.value)
-            : caller.refuse(Option.isSome(found))
-      )
+      const insert = (within?: Fragment) =>
+        Effect.flatMap(
+          repo.insertStatusAs(caller.caller, { id, communityId: caller.communityId, body }, within),
+          (found) =>
+            Option.isSome(found) && Option.isSome(found.value.row)
+              ? Effect.succeed(found.value.row.value)
+              : caller.refuse(Option.isSome(found))
+        )
       return yield* post(caller.communityId, id, body, insert)
     })
 

@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Schema } from "effect"
 import { decodeRows, firstRow } from "../domain/Rows"
 import { ClaimedRow, DeliveryRow, EndpointRow, EventRow } from "./rows"
@@ -37,6 +38,21 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("@roda/core/Web
     const deliveryColumns = sql`d.id, d.endpoint_id, d.event_id, ev.type AS event_type, d.status, d.attempts,
       d.last_status_code, d.last_error, CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at,
       d.created_at`
+
+    /** A delivery of the event in the CTE `event` to each endpoint that wants it (or to `onlyEndpoint`). */
+    const deliveriesOf = (
+      cte: "event" | "webhook_event",
+      event: { communityId: string; type: string; at: Date },
+      onlyEndpoint?: string
+    ) =>
+      sql`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
+        SELECT gen_random_uuid(), e.id, ${sql(cte)}.id, ${event.at}, ${event.at}
+        FROM webhook_endpoints e CROSS JOIN ${sql(cte)}
+        WHERE e.community_id = ${event.communityId} AND e.deleted_at IS NULL AND ${
+        onlyEndpoint === undefined
+          ? sql`e.enabled AND (e.events ? ${event.type} OR e.events ? '*')`
+          : sql`e.id = ${onlyEndpoint}`
+      }`
 
     return {
       insertEndpoint: (row: NewEndpoint) =>
@@ -99,14 +115,20 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("@roda/core/Web
             VALUES (${event.id}, ${event.communityId}, ${event.type}, ${event.data}::jsonb, ${event.at})
             RETURNING id
           )
-          INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
-          SELECT gen_random_uuid(), e.id, event.id, ${event.at}, ${event.at}
-          FROM webhook_endpoints e CROSS JOIN event
-          WHERE e.community_id = ${event.communityId} AND e.deleted_at IS NULL AND ${
-          onlyEndpoint === undefined
-            ? sql`e.enabled AND (e.events ? ${event.type} OR e.events ? '*')`
-            : sql`e.id = ${onlyEndpoint}`
-        }`.pipe(Effect.asVoid, Effect.orDie),
+          ${deliveriesOf("event", event, onlyEndpoint)}`.pipe(Effect.asVoid, Effect.orDie),
+      /** `emit` as two CTEs for the caller's own statement: the event only when `source.from` has a row. */
+      emitWithin: (
+        event: { id: string; communityId: string; type: string; at: Date },
+        source: { readonly data: Fragment; readonly from: Fragment }
+      ) =>
+        sql`webhook_event AS (
+            INSERT INTO webhook_events (id, community_id, type, data, created_at)
+            SELECT ${event.id}, ${event.communityId}, ${event.type},
+              ${source.data} || jsonb_build_object('communityId', ${event.communityId}::text), ${event.at}
+            FROM ${source.from}
+            RETURNING id
+          ),
+          webhook_delivery AS (${deliveriesOf("webhook_event", event)})`,
       deliveries: (endpointId: string, before: readonly [string, string] | undefined, limit: number) =>
         sql`SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
           WHERE d.endpoint_id = ${endpointId}

@@ -19,7 +19,12 @@ export const WebhookEventsLive = Layer.effect(
             data: JSON.stringify({ ...data, communityId }),
             at: new Date(yield* Clock.currentTimeMillis)
           })
-        }).pipe(Effect.withSpan("WebhookEvents.emit"))
+        }).pipe(Effect.withSpan("WebhookEvents.emit")),
+      emitWithin: (communityId, type, source) =>
+        Effect.map(
+          Effect.all({ id: ids.next, now: Clock.currentTimeMillis }),
+          ({ id, now }) => repo.emitWithin({ id, communityId, type, at: new Date(now) }, source)
+        )
     })
   })
 )
