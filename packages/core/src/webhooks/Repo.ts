@@ -147,6 +147,11 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("@roda/core/Web
           Effect.map((rows) => rows[0]!),
           Effect.orDie
         ),
+      /** Deletes up to `limit` events written before `before`, with their deliveries (cascade); how many. */
+      deleteEventsBefore: (before: Date, limit: number) =>
+        sql`DELETE FROM webhook_events WHERE id IN (
+            SELECT id FROM webhook_events WHERE created_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED
+          ) RETURNING id`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
       events: (
         communityId: string,
         type: string | undefined,

@@ -41,6 +41,7 @@ import disputesConnect from "./0040_disputes_connect"
 import idempotencyRateLimit from "./0041_idempotency_rate_limit"
 import apiKeys from "./0042_api_keys"
 import webhooks from "./0043_webhooks"
+import webhookEventRetention from "./0044_webhook_event_retention"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -86,5 +87,6 @@ export const migrations = {
   "0040_disputes_connect": disputesConnect,
   "0041_idempotency_rate_limit": idempotencyRateLimit,
   "0042_api_keys": apiKeys,
-  "0043_webhooks": webhooks
+  "0043_webhooks": webhooks,
+  "0044_webhook_event_retention": webhookEventRetention
 }
