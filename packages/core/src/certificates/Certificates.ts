@@ -14,6 +14,7 @@ import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
+import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { Generation } from "./Generation"
 import { CertificateIssuing } from "./Issuing"
 import { CertificateMessages as M } from "./messages"
@@ -53,6 +54,7 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
     const limits = yield* RateLimits
     const templates = yield* CertificateTemplates
     const issuing = yield* CertificateIssuing
+    const webhooks = yield* WebhookEvents
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
     const base = rendering.base
 
@@ -127,23 +129,20 @@ export class Certificates extends Effect.Service<Certificates>()("@roda/core/Cer
       })
 
     const revoke = traced("Certificates.revoke")(function*(member: Member, id: string, reason: string) {
-      yield* move(
-        member,
-        id,
-        "revoked",
-        (row, at) =>
-          Effect.zipRight(
-            repo.update(member.communityId, row.id, { status: "revoked", revokedAt: at, revokeReason: reason }, at),
-            audit.record({
-              actor: member.account,
-              action: "certificate.revoke",
-              target: { type: "certificate", id: row.id },
-              community: member.communityId,
-              details: { reason, asProfileId: member.actingProfileId }
-            })
-          )
-      )
-      return certificateView(yield* find(member.communityId, id), base, true)
+      return yield* move(member, id, "revoked", (row, at) =>
+        Effect.gen(function*() {
+          yield* repo.update(member.communityId, row.id, { status: "revoked", revokedAt: at, revokeReason: reason }, at)
+          yield* audit.record({
+            actor: member.account,
+            action: "certificate.revoke",
+            target: { type: "certificate", id: row.id },
+            community: member.communityId,
+            details: { reason, asProfileId: member.actingProfileId }
+          })
+          const revoked = certificateView(yield* find(member.communityId, row.id), base, true)
+          yield* webhooks.emit(member.communityId, "certificate.revoked", revoked)
+          return revoked
+        }))
     })
 
     const reissue = traced("Certificates.reissue")(function*(member: Member, id: string) {

@@ -8,10 +8,12 @@ import { Ids } from "../platform/Ids"
 import { Jobs } from "../platform/Jobs"
 import { Mailer } from "../platform/Mailer"
 import { transactional } from "../sql/transaction"
+import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { codeOf } from "./codes"
 import { MAX_ATTEMPTS } from "./Policy"
 import { pdfKeyOf, Rendering } from "./Rendering"
 import { type BatchRow, type CertificateRow, CertificatesRepo, type NewCertificate } from "./Repo"
+import { certificateView } from "./view"
 
 export const GENERATE_JOB = "certificates.generate"
 
@@ -31,10 +33,10 @@ const Work = Schema.Struct({
  * Generation of certificates as durable jobs (`platform/Jobs.ts`). A job names a batch (or one
  * certificate) and loops: claim one certificate (`FOR UPDATE SKIP LOCKED`, a lease), render its PDF
  * outside any transaction, store it, then in one transaction mark it `issued` (only if this attempt
- * still holds it), count it in the batch and write the recipient's e-mail to the outbox. A process
- * killed mid-way leaves `generating` rows whose lease runs out; the job (also leased) is taken again
- * and resumes them. A render error puts the row back to `pending` until its third attempt, then
- * `failed`.
+ * still holds it), count it in the batch and write the recipient's e-mail and the `certificate.issued`
+ * webhook event to their outboxes. A process killed mid-way leaves `generating` rows whose lease runs
+ * out; the job (also leased) is taken again and resumes them. A render error puts the row back to
+ * `pending` until its third attempt, then `failed`.
  */
 export class Generation extends Effect.Service<Generation>()("@roda/core/CertificateGeneration", {
   scoped: Effect.gen(function*() {
@@ -46,6 +48,7 @@ export class Generation extends Effect.Service<Generation>()("@roda/core/Certifi
     const jobs = yield* Jobs
     const ids = yield* Ids
     const memberships = yield* Memberships
+    const webhooks = yield* WebhookEvents
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const mailOf = (row: CertificateRow, title: string) => ({
@@ -68,6 +71,9 @@ export class Generation extends Effect.Service<Generation>()("@roda/core/Certifi
         if (!(yield* repo.markIssued(row, pdfKey, at))) return
         if (row.batchId !== null) yield* repo.countBatch(row.batchId, { issued: 1 }, at)
         yield* mailer.send(mailOf(row, title))
+        // every way of issuing (staff, automatic, reissue, retry) ends here, once per certificate
+        const issued = Option.getOrThrow(yield* repo.find(row.communityId, row.id))
+        yield* webhooks.emit(row.communityId, "certificate.issued", certificateView(issued, rendering.base, true))
       }))
 
     const fail = (row: CertificateRow, error: string) =>

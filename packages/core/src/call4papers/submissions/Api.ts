@@ -26,6 +26,9 @@ import {
   withdraw
 } from "./proposingEndpoints"
 
+/** What a submission is as its detail route answers organisers, for the payloads of its webhooks. */
+export { SubmissionDetail } from "./schemas"
+
 export class SubmissionsApi extends HttpApiGroup.make("call4papersSubmissions")
   .annotateContext(OpenApi.annotations({
     title: "Submissions",

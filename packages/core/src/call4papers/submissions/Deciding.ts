@@ -5,6 +5,7 @@ import { traced } from "../../platform/traced"
 import { SubmissionMessages as M } from "./messages"
 import { SubmissionsRepo } from "./Repo"
 import { SubmissionAccess } from "./SubmissionAccess"
+import { SubmissionEvents } from "./SubmissionEvents"
 import { SubmissionMail } from "./SubmissionMail"
 import { requireOrganisationSide, requireParty } from "./submissionRules"
 import { offerView } from "./view"
@@ -14,6 +15,7 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
   effect: Effect.gen(function*() {
     const repo = yield* SubmissionsRepo
     const { notify } = yield* SubmissionMail
+    const events = yield* SubmissionEvents
     const { fresh, locked, seen } = yield* SubmissionAccess
 
     /** The organisation refuses: `recusada`, any open offer declined. */
@@ -37,6 +39,7 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
             pt: "a proposta foi recusada.",
             en: "the submission was declined."
           })
+          yield* events.emit(member.communityId, current.id, "submission.decided")
         }))
       return yield* fresh(member, s.submission.id)
     })
@@ -75,6 +78,7 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
               ? { pt: "a proposta foi aceita.", en: "the submission was accepted." }
               : { pt: "a proposta foi recusada.", en: "the submission was declined." }
           )
+          yield* events.emit(member.communityId, current.id, "submission.decided")
         }))
       return yield* fresh(member, s.submission.id)
     })
@@ -90,6 +94,7 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
             pt: "a proposta foi confirmada na agenda.",
             en: "the submission was confirmed on the agenda."
           })
+          yield* events.emit(member.communityId, current.id, "submission.confirmed")
         }))
       return yield* fresh(member, s.submission.id)
     })
@@ -132,5 +137,5 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
 
     return { decline, decide, confirm, agreement }
   }),
-  dependencies: [SubmissionsRepo.Default, SubmissionAccess.Default, SubmissionMail.Default]
+  dependencies: [SubmissionsRepo.Default, SubmissionAccess.Default, SubmissionMail.Default, SubmissionEvents.Default]
 }) {}

@@ -7,6 +7,7 @@ import { SubmissionMessages as M } from "./messages"
 import { type OfferSide, type SubmissionMove } from "./Policy"
 import { type OfferRow, type OfferTerms, SubmissionsRepo } from "./Repo"
 import { SubmissionAccess } from "./SubmissionAccess"
+import { SubmissionEvents } from "./SubmissionEvents"
 import { SubmissionMail } from "./SubmissionMail"
 import {
   type OfferInput,
@@ -25,6 +26,7 @@ export class Negotiating extends Effect.Service<Negotiating>()("@roda/core/call4
     const repo = yield* SubmissionsRepo
     const ids = yield* Ids
     const { notify } = yield* SubmissionMail
+    const events = yield* SubmissionEvents
     const { checkTrack, fresh, locked, seen } = yield* SubmissionAccess
 
     const negotiation = traced("Submissions.negotiation")(function*(member: Member, id: string) {
@@ -175,11 +177,12 @@ export class Negotiating extends Effect.Service<Negotiating>()("@roda/core/call4
             pt: "a contraproposta foi aceita.",
             en: "the offer was accepted."
           })
+          yield* events.emit(member.communityId, current.id, "submission.decided")
         }))
       return yield* fresh(member, s.submission.id)
     })
 
     return { negotiation, counterOffer, speakerCounter, retract, accept }
   }),
-  dependencies: [SubmissionsRepo.Default, SubmissionAccess.Default, SubmissionMail.Default]
+  dependencies: [SubmissionsRepo.Default, SubmissionAccess.Default, SubmissionMail.Default, SubmissionEvents.Default]
 }) {}

@@ -10,6 +10,7 @@ import { acceptsSubmissions, CallRoles } from "../calls/CallRoles"
 import { SubmissionMessages as M } from "./messages"
 import { type SubmissionRow, SubmissionsRepo } from "./Repo"
 import { SubmissionAccess } from "./SubmissionAccess"
+import { SubmissionEvents } from "./SubmissionEvents"
 import { SubmissionMail } from "./SubmissionMail"
 import {
   acceptedOnly,
@@ -35,6 +36,7 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
     const calls = yield* CallRoles
     const ids = yield* Ids
     const { inviteCoSpeakers, notify } = yield* SubmissionMail
+    const events = yield* SubmissionEvents
     const { checkCoSpeakers, checkTrack, fresh, locked, seen, visibleCall } = yield* SubmissionAccess
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
     const transaction = transactional(sql)
@@ -149,6 +151,7 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
             pt: "nova proposta enviada.",
             en: "a new submission was submitted."
           })
+          yield* events.emit(member.communityId, current.id, "submission.submitted")
         }))
       return yield* fresh(member, s.submission.id)
     })
@@ -235,5 +238,5 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
 
     return { create, detail, update, submit, withdraw, list, mine }
   }),
-  dependencies: [SubmissionsRepo.Default, SubmissionAccess.Default, SubmissionMail.Default]
+  dependencies: [SubmissionsRepo.Default, SubmissionAccess.Default, SubmissionMail.Default, SubmissionEvents.Default]
 }) {}
