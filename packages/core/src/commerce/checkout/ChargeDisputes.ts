@@ -29,7 +29,7 @@ export interface LostDispute {
  * take it; nothing for a sale the gateway settled to the community's own account), released when
  * won, and when lost released and taken back by `takeBack` (the caller's chargeback, posted as its
  * feature posts refunds), with the gateway's dispute fee debited; the community's owners get
- * `dispute.opened` / `dispute.closed` e-mails (outbox).
+ * `dispute.opened` / `dispute.closed` e-mails and the community's webhooks get the same events (outbox).
  */
 export class ChargeDisputes extends Context.Tag("@roda/core/ChargeDisputes")<ChargeDisputes, {
   /** One step the gateway reported of a dispute of `charge`; the dispute's status afterwards. */

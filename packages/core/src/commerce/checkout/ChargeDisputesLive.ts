@@ -4,11 +4,33 @@ import { formatMoney } from "../../domain/Money"
 import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Mailer } from "../../platform/Mailer"
 import { type GatewayDispute, PaymentGateway } from "../../platform/PaymentGateway"
+import { WebhookEvents } from "../../webhooks/WebhookEvents"
 import { ChargeDisputes, type DisputedCharge, type LostDispute } from "./ChargeDisputes"
 import { type DisputeRow, DisputesRepo } from "./DisputesRepo"
 import { type DisputeEffect, disputeTransition } from "./disputeStates"
 
 const outcomeWords = { won: "ganha / won", lost: "perdida / lost", open: "aberta / open" } as const
+
+const iso = (date: Date | null) => date === null ? null : date.toISOString()
+
+/**
+ * A dispute as the `dispute.*` webhooks carry it (no route shows disputes): `purchaseId` is the
+ * ONE_TIME sale disputed, null for a plan's charge or a renewal billing (`chargeId` names it).
+ */
+const disputeView = (row: DisputeRow, purchaseId: string | null) => ({
+  id: row.disputeId,
+  chargeId: row.chargeId,
+  purchaseId,
+  status: row.status,
+  amount: row.amount,
+  currency: row.currency,
+  held: row.held,
+  fee: row.fee,
+  feeCurrency: row.feeCurrency,
+  reason: row.reason,
+  openedAt: iso(row.openedAt),
+  closedAt: iso(row.closedAt)
+})
 
 /**
  * `ChargeDisputes` over checkout's `disputes` table (issue 52), on the ledger's contract. Built on
@@ -22,10 +44,14 @@ export const ChargeDisputesLive = Layer.effect(
     const notices = yield* CommunityNotices
     const mailer = yield* Mailer
     const gateway = yield* PaymentGateway
+    const webhooks = yield* WebhookEvents
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-    const mailOwners = (row: DisputeRow, dispute: GatewayDispute, kind: "dispute.opened" | "dispute.closed") =>
+    /** The owners' e-mail and the community's webhook of an opening or a close. */
+    const announce = (row: DisputeRow, dispute: GatewayDispute, kind: "dispute.opened" | "dispute.closed") =>
       Effect.gen(function*() {
+        const purchaseId = yield* repo.purchaseOf(row.communityId, row.chargeId)
+        yield* webhooks.emit(row.communityId, kind, disputeView(row, purchaseId))
         const amount = formatMoney(dispute.amount, row.currency)
         const reason = dispute.reason === null ? "" : ` (${dispute.reason})`
         const fee = row.fee > 0 ? `\nTarifa da disputa / Dispute fee: ${formatMoney(row.fee, row.feeCurrency!)}` : ""
@@ -104,9 +130,9 @@ export const ChargeDisputesLive = Layer.effect(
             return { ...row, fee: Math.max(0, dispute.fee), feeCurrency }
           }
           case "mailOpened":
-            return yield* Effect.as(mailOwners(row, dispute, "dispute.opened"), row)
+            return yield* Effect.as(announce(row, dispute, "dispute.opened"), row)
           case "mailClosed":
-            return yield* Effect.as(mailOwners(row, dispute, "dispute.closed"), row)
+            return yield* Effect.as(announce(row, dispute, "dispute.closed"), row)
         }
       })
 

@@ -41,6 +41,7 @@ const StoredRow = Schema.Struct({
 })
 type Stored = typeof StoredRow.Type
 const decodeStored = Schema.decodeUnknown(Schema.Array(StoredRow))
+const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 const numbers = (row: Stored): DisputeRow => ({
   ...row,
@@ -78,6 +79,14 @@ export class DisputesRepo extends Effect.Service<DisputesRepo>()("@roda/core/Dis
           updated_at = ${row.updatedAt}
         WHERE gateway = ${row.gateway} AND dispute_id = ${row.disputeId}`.pipe(Effect.asVoid, Effect.orDie)
 
-    return { lock, insert, update }
+    /** The ONE_TIME sale (purchase) of a charge, if it is one (a plan's charge or a renewal billing is not). */
+    const purchaseOf = (communityId: CommunityId, chargeId: string) =>
+      sql`SELECT id FROM purchases WHERE community_id = ${communityId} AND charge_id = ${chargeId}`.pipe(
+        Effect.flatMap(decodeIds),
+        Effect.map((rows) => rows[0]?.id ?? null),
+        Effect.orDie
+      )
+
+    return { lock, insert, update, purchaseOf }
   })
 }) {}

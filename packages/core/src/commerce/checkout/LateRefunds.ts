@@ -119,7 +119,8 @@ export class LateRefunds extends Effect.Service<LateRefunds>()("@roda/core/LateR
           currency: refund.currency,
           full: true,
           at: locked.createdAt,
-          kind: "refund"
+          kind: "refund",
+          reason: locked.reason
         })
         return "succeeded" as const
       }))

@@ -29,7 +29,8 @@ const Amount = Schema.Number.pipe(Schema.int(), Schema.between(1, 10_000_000_000
 })
 export const RefundBody = Body({ amount: Schema.optional(Amount), reason: Name(500) })
 
-const Sale = Schema.Struct({
+/** A sale as the team sees it (also the `order.*` webhooks' payload). */
+export const Sale = Schema.Struct({
   id: Schema.String,
   chargeId: Schema.String,
   status: OneOf(...saleStatuses),
@@ -49,7 +50,7 @@ const Sale = Schema.Struct({
   createdAt: Schema.String
 })
 
-const Refund = Schema.Struct({
+export const Refund = Schema.Struct({
   id: Schema.String,
   purchaseId: Schema.String,
   amount: Schema.Number,

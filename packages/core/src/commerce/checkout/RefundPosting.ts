@@ -6,9 +6,11 @@ import { LedgerPosting } from "../../money/ledger/LedgerPosting"
 import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
 import { Entitlements } from "../../structure/Entitlements"
+import { WebhookEvents } from "../../webhooks/WebhookEvents"
 import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
 import { ManageRepo } from "./ManageRepo"
+import { saleView } from "./saleView"
 
 /** The platform's part of a refund: proportional to the refunded sum so far, rounded once per total (no drift). */
 export const refundParts = (
@@ -35,6 +37,7 @@ export interface PostedRefund {
   readonly full: boolean
   readonly at: Date
   readonly kind: "refund" | "chargeback"
+  readonly reason: string
 }
 
 /**
@@ -42,7 +45,8 @@ export interface PostedRefund {
  * and refunds and lost disputes the gateway reports on its own): the ledger (pending first, then
  * available), and, once the purchase is refunded in full, the end of the access it gave and its stock
  * unit given back; a charge refunded in full (a purchase or a plan checkout) gives back its coupon
- * use; the buyer gets a receipt.
+ * use; the buyer gets a receipt. A refund (not a chargeback: `dispute.closed` tells that) of a
+ * ONE_TIME sale is told as `order.refunded`.
  */
 /** What a refund of a charge needs to know of its sale. */
 const SaleOfChargeRow = Schema.Struct({
@@ -65,6 +69,7 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
     const mailer = yield* Mailer
     const ids = yield* Ids
     const manage = yield* ManageRepo
+    const webhooks = yield* WebhookEvents
 
     const decodeSales = Schema.decodeUnknown(Schema.Array(SaleOfChargeRow))
     const saleOfCharge = (communityId: CommunityId, chargeId: string) =>
@@ -123,6 +128,26 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
               `Refund of ${money} for ${sale.productTitle} (charge ${refund.chargeId}).`
           })
         }
+        if (sale.purchaseId !== null && refund.kind === "refund") {
+          const order = Option.getOrThrow(yield* manage.sale(refund.communityId, sale.purchaseId))
+          yield* webhooks.emit(refund.communityId, "order.refunded", {
+            ...saleView(order),
+            // the refund as `POST /api/manage/purchases/{id}/refund` answers it, less its `purchase`
+            refund: {
+              id: refund.refundId,
+              purchaseId: sale.purchaseId,
+              amount: refund.amount,
+              currency: refund.currency,
+              full: refund.full,
+              platformFeeReturned: refund.fee,
+              interestReturned: refund.interest,
+              fromPending: posted.fromPending,
+              fromAvailable: posted.fromAvailable,
+              reason: refund.reason,
+              createdAt: refund.at.toISOString()
+            }
+          })
+        }
         return posted
       })
 
@@ -153,6 +178,7 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
         const parts = refundParts(charge, locked.refundedAmount, amount)
         yield* manage.addRefunded(charge.communityId, charge.id, amount)
         const refundId = yield* ids.next
+        const reason = input.kind === "chargeback" ? "chargeback lost at the gateway" : "refunded at the gateway"
         yield* manage.insertRefund({
           id: refundId,
           communityId: charge.communityId,
@@ -162,7 +188,7 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
           fee: parts.fee,
           interest: parts.interest,
           currency: charge.currency,
-          reason: input.kind === "chargeback" ? "chargeback lost at the gateway" : "refunded at the gateway",
+          reason,
           fullRefund: parts.full,
           gatewayRefundId: input.reference,
           refundedBy: null,
@@ -178,7 +204,8 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
           ...parts,
           currency: charge.currency,
           at,
-          kind: input.kind
+          kind: input.kind,
+          reason
         })
         return amount
       })

@@ -19,6 +19,7 @@ import { transactional } from "../../sql/transaction"
 import { ManageRepo, type SaleRow, type SaleStatus } from "./ManageRepo"
 import { refundMessages as M } from "./refundMessages"
 import { refundParts, RefundPosting } from "./RefundPosting"
+import { saleView } from "./saleView"
 import { RECONCILE_AFTER_MS } from "./Settlement"
 
 /** Who reads the sales list: managers and the finance role. */
@@ -44,9 +45,6 @@ export interface RefundInput {
   readonly reason: string
 }
 
-const statusOf = (row: SaleRow): SaleStatus =>
-  row.refundedAmount === 0 ? "paid" : row.refundedAmount >= row.total ? "refunded" : "partially_refunded"
-
 /** The answer of a refund (stored with its Idempotency-Key and replayed). */
 interface RefundAnswer {
   readonly id: string
@@ -62,28 +60,6 @@ interface RefundAnswer {
   readonly createdAt: string
   readonly purchase: ReturnType<typeof saleView>
 }
-
-const iso = (date: Date | null) => date === null ? null : new Date(date).toISOString()
-
-export const saleView = (row: SaleRow) => ({
-  id: row.id,
-  chargeId: row.chargeId,
-  status: statusOf(row),
-  buyer: { profileId: row.profileId, fullName: row.buyerName, email: row.buyerEmail },
-  product: { id: row.productId, title: row.productTitle },
-  paymentMethod: row.paymentMethod,
-  installments: row.installments,
-  currency: row.currency,
-  amount: row.amount,
-  discount: row.discount,
-  interest: row.interest,
-  total: row.total,
-  fee: row.fee,
-  net: row.net,
-  refundedAmount: row.refundedAmount,
-  paidAt: iso(row.paidAt),
-  createdAt: iso(row.createdAt)!
-})
 
 export const SALES_CSV_HEADER = [
   "id",
@@ -218,7 +194,8 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
           currency: row.currency,
           full: row.fullRefund,
           at: row.createdAt,
-          kind: "refund"
+          kind: "refund",
+          reason: row.reason
         })
         return { ...row, status: "succeeded" as const, gatewayRefundId: outcome.gatewayRefundId, ...posted }
       }))

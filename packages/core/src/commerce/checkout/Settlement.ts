@@ -12,14 +12,17 @@ import { type ChargeOutcome, type ChargeState, PaymentGateway } from "../../plat
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { Entitlements } from "../../structure/Entitlements"
+import { WebhookEvents } from "../../webhooks/WebhookEvents"
 import { SellableProducts } from "../catalogue/SellableProducts"
 import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
 import { type OpenedByCheckout, Subscribing } from "../subscriptions/Subscribing"
+import { ManageRepo } from "./ManageRepo"
 import { checkoutMessages as M } from "./messages"
 import { periodEnd } from "./period"
 import { RefundPosting } from "./RefundPosting"
 import { type ChargeRow, CheckoutRepo } from "./Repo"
+import { saleView } from "./saleView"
 
 /** Pending charges expired per run of `expireDue`. */
 const EXPIRY_BATCH = 100
@@ -60,6 +63,8 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
     const gateway = yield* PaymentGateway
     const jobs = yield* Jobs
     const posting = yield* RefundPosting
+    const sales = yield* ManageRepo
+    const webhooks = yield* WebhookEvents
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const chargeRow = (communityId: CommunityId, chargeId: string, lock = false) =>
@@ -129,7 +134,10 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
         }
       })
 
-    /** The charge is paid: what it bought takes effect. Does nothing for a charge no longer pending. */
+    /**
+     * The charge is paid: what it bought takes effect, and a ONE_TIME sale is told as `order.paid` (a
+     * plan's first charge is its subscription's). Does nothing for a charge no longer pending.
+     */
     const settle = (communityId: CommunityId, chargeId: string) =>
       Effect.gen(function*() {
         const charge = yield* chargeRow(communityId, chargeId, true)
@@ -145,9 +153,11 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
         let sold = true
         /** Whether the coupon's use counts: only when something was sold on it (see `FirstChargeOutcome`). */
         let couponUsed = true
+        let purchaseId: string | undefined
         if (charge.subscriptionGroupId === null) {
+          purchaseId = yield* ids.next
           yield* repo.insertPurchase({
-            id: yield* ids.next,
+            id: purchaseId,
             communityId,
             profileId: charge.profileId,
             productId: charge.productId,
@@ -192,6 +202,10 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
           settledByGateway: charge.settledTo !== null
         })
         if (sold) yield* saleMails(charge, product.title)
+        if (purchaseId !== undefined) {
+          const sale = Option.getOrThrow(yield* sales.sale(communityId, purchaseId))
+          yield* webhooks.emit(communityId, "order.paid", saleView(sale))
+        }
       })
 
     /** The charge was never paid: stock and coupon go back, an incomplete subscription ends. */
@@ -336,5 +350,5 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
       expireDue
     }
   }),
-  dependencies: [CheckoutRepo.Default, RefundPosting.Default]
+  dependencies: [CheckoutRepo.Default, ManageRepo.Default, RefundPosting.Default]
 }) {}

@@ -13,6 +13,7 @@ export type DisputeEffect =
   | "chargeback"
   /** The dispute fee the gateway charged, from the community's available balance. */
   | "fee"
+  /** The owners e-mailed and the `dispute.opened` webhook written (`dispute.closed` for `mailClosed`). */
   | "mailOpened"
   | "mailClosed"
 
