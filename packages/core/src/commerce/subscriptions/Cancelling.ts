@@ -9,6 +9,7 @@ import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
 import { unusedPart } from "./billing"
 import { CHARGE_RECONCILE_AFTER_MS } from "./Charging"
+import { SubscriptionEvents } from "./Events"
 import { SubscriptionLifecycle } from "./Lifecycle"
 import { subscriptionMessages as M } from "./messages"
 import { moveCheck } from "./moves"
@@ -35,6 +36,7 @@ export class SubscriptionCancelling
       const life = yield* SubscriptionLifecycle
       const refunds = yield* SubscriptionRefunds
       const reading = yield* SubscriptionReading
+      const events = yield* SubscriptionEvents
       const jobs = yield* Jobs
       const ledger = yield* LedgerPosting
       const now = life.now
@@ -98,6 +100,7 @@ export class SubscriptionCancelling
               scheduledProductId: null,
               scheduledPrice: null
             }, at)
+            yield* events.emit(row, "subscription.paused")
             yield* life.accessUntil(row, at)
             if (resumeAt !== null) {
               yield* jobs.enqueue({
@@ -199,7 +202,8 @@ export class SubscriptionCancelling
       SubscriptionsRepo.Default,
       SubscriptionLifecycle.Default,
       SubscriptionRefunds.Default,
-      SubscriptionReading.Default
+      SubscriptionReading.Default,
+      SubscriptionEvents.Default
     ]
   })
 {}

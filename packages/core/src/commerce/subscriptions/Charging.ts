@@ -18,6 +18,7 @@ import {
   type Purpose,
   resultOf
 } from "./charges"
+import { SubscriptionEvents } from "./Events"
 import { SubscriptionLifecycle } from "./Lifecycle"
 import { canMove, phaseOf, retryDays, standingOf } from "./Policy"
 import { SubscriptionRefunds } from "./Refunding"
@@ -53,6 +54,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
     const repo = yield* SubscriptionsRepo
     const life = yield* SubscriptionLifecycle
     const refunds = yield* SubscriptionRefunds
+    const events = yield* SubscriptionEvents
     const ids = yield* Ids
     const jobs = yield* Jobs
     const gateway = yield* PaymentGateway
@@ -116,6 +118,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
             }
             : {})
         }, at)
+        yield* events.emit(row, "subscription.plan_changed", { previousProductId: row.productId })
         yield* life.endProductAccess(row, row.productId, at)
         const updated = Option.getOrThrow(yield* repo.find(row.communityId, row.id))
         yield* life.accessUntil(updated, billing.periodEnd!)
@@ -374,5 +377,10 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
 
     return { begin, complete, finish, reconcile }
   }),
-  dependencies: [SubscriptionsRepo.Default, SubscriptionLifecycle.Default, SubscriptionRefunds.Default]
+  dependencies: [
+    SubscriptionsRepo.Default,
+    SubscriptionLifecycle.Default,
+    SubscriptionRefunds.Default,
+    SubscriptionEvents.Default
+  ]
 }) {}

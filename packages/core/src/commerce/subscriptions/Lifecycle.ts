@@ -7,6 +7,7 @@ import { Mailer } from "../../platform/Mailer"
 import { Options } from "../../platform/Options"
 import { Entitlements } from "../../structure/Entitlements"
 import { addMonths, monthsOf, periodEndAt, renewalAmounts } from "./billing"
+import { SubscriptionEvents } from "./Events"
 import { PAYMENT_LINK_HOURS, retryDays } from "./Policy"
 import { type BillingRow, type SubscriptionChanges, type SubscriptionRow, SubscriptionsRepo } from "./Repo"
 import { DAY_MILLIS, JobKind, schedulePeriodEnd } from "./schedule"
@@ -27,6 +28,7 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
     const mailer = yield* Mailer
     const entitlements = yield* Entitlements
     const options = yield* Options
+    const events = yield* SubscriptionEvents
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const monthsOfRow = (row: SubscriptionRow) => monthsOf(row.billingInterval)
@@ -187,6 +189,8 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
           ...extra
         }
         yield* repo.update(row.id, changes, at)
+        // a subscription paid for the first time (a manual one, an open checkout) starts; any other renews
+        yield* events.emit(row, row.status === "incomplete" ? "subscription.created" : "subscription.renewed")
         const updated = { ...row, ...changes } as SubscriptionRow
         yield* accessUntil(updated, billing.periodEnd!)
         yield* schedulePeriodEnd(jobs, {
@@ -214,6 +218,7 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
       Effect.gen(function*() {
         const at = yield* now
         yield* repo.update(row.id, { status: "past_due", pastDueSince: at }, at)
+        yield* events.emit(row, "subscription.past_due")
         yield* accessUntil(row, new Date(at.getTime() + (retryDays[retryDays.length - 1]! + 1) * DAY_MILLIS))
         yield* jobs.enqueue({
           kind: JobKind.retry,
@@ -242,6 +247,7 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
           scheduledProductId: null,
           scheduledPrice: null
         }, at)
+        yield* events.emit(row, "subscription.canceled")
         yield* accessUntil(row, accessEnd)
         yield* mailMember(
           row,
@@ -275,6 +281,7 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
           periodIndex: 0
         }
         yield* repo.update(row.id, changes, at)
+        yield* events.emit(row, "subscription.plan_changed", { previousProductId: row.productId })
         yield* endProductAccess(row, row.productId, row.currentPeriodEnd!)
         return {
           ...row,
@@ -314,6 +321,7 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
           periodIndex: 0
         }
         yield* repo.update(row.id, changes, at)
+        yield* events.emit(row, "subscription.resumed")
         const updated = { ...row, ...changes } as SubscriptionRow
         yield* accessUntil(updated, periodEnd)
         yield* schedulePeriodEnd(jobs, {
@@ -354,5 +362,5 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
       monthsOfRow
     }
   }),
-  dependencies: [SubscriptionsRepo.Default]
+  dependencies: [SubscriptionsRepo.Default, SubscriptionEvents.Default]
 }) {}

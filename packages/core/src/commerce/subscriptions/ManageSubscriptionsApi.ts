@@ -24,6 +24,9 @@ import {
   TeamSubscription
 } from "./apiSchemas"
 
+/** A subscription as the team's detail route answers it, for the payloads of its webhooks. */
+export { TeamSubscription }
+
 export class ManageSubscriptionsApi extends HttpApiGroup.make("manageSubscriptions")
   .annotateContext(OpenApi.annotations({
     title: "Subscriptions (team)",

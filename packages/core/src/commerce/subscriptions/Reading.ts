@@ -63,20 +63,17 @@ export class SubscriptionReading extends Effect.Service<SubscriptionReading>()("
           charging ? Effect.fail(conflict(M.chargeInFlight, [fieldError("status", M.chargeInFlight)])) : Effect.void
       )
 
-    const teamRow = (member: Member, id: string) =>
+    /** `row` as the team's detail route answers it (whose it is, its add-ons). */
+    const teamViewOfRow = (row: SubscriptionRow) =>
       Effect.gen(function*() {
-        const row = yield* anyOf(member, id)
         const contact = Option.getOrUndefined(yield* repo.contact(row.communityId, row.profileId))
-        return { ...row, fullName: contact?.fullName ?? "", email: contact?.email ?? "" } as TeamRow
+        const team = { ...row, fullName: contact?.fullName ?? "", email: contact?.email ?? "" } as TeamRow
+        return teamView(team, yield* repo.addOns(row.communityId, [row.id]))
       })
 
-    const teamViewOf = (member: Member, id: string) =>
-      Effect.gen(function*() {
-        const row = yield* teamRow(member, id)
-        return teamView(row, yield* repo.addOns(row.communityId, [row.id]))
-      })
+    const teamViewOf = (member: Member, id: string) => Effect.flatMap(anyOf(member, id), teamViewOfRow)
 
-    return { views, viewOf, own, anyOf, reread, pageOf, teamRow, teamViewOf, noChargeInFlight }
+    return { views, viewOf, own, anyOf, reread, pageOf, teamViewOf, teamViewOfRow, noChargeInFlight }
   }),
   dependencies: [SubscriptionsRepo.Default]
 }) {}

@@ -3,6 +3,7 @@ import { formatMoney } from "../../domain/Money"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
 import { monthsOf, periodEndAt } from "./billing"
+import { SubscriptionEvents } from "./Events"
 import { SubscriptionGatewayReports } from "./GatewayReports"
 import { SubscriptionLifecycle } from "./Lifecycle"
 import { finalStatuses } from "./Policy"
@@ -28,6 +29,7 @@ export const SubscribingLive = Layer.effect(
     // built here, with the contracts: the jobs that renew and end subscriptions run in every process
     yield* SubscriptionRenewals
     const life = yield* SubscriptionLifecycle
+    const events = yield* SubscriptionEvents
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     /**
@@ -164,6 +166,7 @@ export const SubscribingLive = Layer.effect(
             billingAnchor: input.paidAt,
             periodIndex: 1
           }, input.paidAt)
+          yield* events.emit(row, "subscription.created")
           yield* paidFirstBilling(input, row, `initial:${row.id}`, end)
           yield* schedulePeriodEnd(jobs, {
             communityId: row.communityId,
@@ -191,6 +194,7 @@ export const SubscribingLive = Layer.effect(
     SubscriptionLifecycle.Default,
     SubscriptionRefunds.Default,
     SubscriptionGatewayReports.Default,
-    SubscriptionRenewals.Default
+    SubscriptionRenewals.Default,
+    SubscriptionEvents.Default
   ))
 )

@@ -8,6 +8,7 @@ import { Jobs } from "../../platform/Jobs"
 import { RateLimits } from "../../platform/RateLimits"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
+import { SubscriptionEvents } from "./Events"
 import { SubscriptionLifecycle } from "./Lifecycle"
 import { subscriptionMessages as M } from "./messages"
 import { moveCheck } from "./moves"
@@ -34,6 +35,7 @@ export class SubscriptionTeamTerms extends Effect.Service<SubscriptionTeamTerms>
     const repo = yield* SubscriptionsRepo
     const life = yield* SubscriptionLifecycle
     const reading = yield* SubscriptionReading
+    const events = yield* SubscriptionEvents
     const ids = yield* Ids
     const jobs = yield* Jobs
     const now = life.now
@@ -85,6 +87,7 @@ export class SubscriptionTeamTerms extends Effect.Service<SubscriptionTeamTerms>
             startsAt
           })
           const row = Option.getOrThrow(yield* repo.find(member.communityId, id))
+          yield* events.emit(row, "subscription.created")
           yield* life.accessUntil(row, periodEnd)
           yield* jobs.enqueue({
             kind: JobKind.periodEnd,
@@ -185,5 +188,10 @@ export class SubscriptionTeamTerms extends Effect.Service<SubscriptionTeamTerms>
 
     return { manual, setDiscount, removeDiscount, extend, sendPaymentLink }
   }),
-  dependencies: [SubscriptionsRepo.Default, SubscriptionLifecycle.Default, SubscriptionReading.Default]
+  dependencies: [
+    SubscriptionsRepo.Default,
+    SubscriptionLifecycle.Default,
+    SubscriptionReading.Default,
+    SubscriptionEvents.Default
+  ]
 }) {}
