@@ -103,6 +103,22 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
         at: new Date(now)
       })
       const totals = yield* repo.completion(member.communityId, course.id, member.actingProfileId)
+      const recorded = {
+        lessonId: row.lessonId,
+        courseId: row.courseId,
+        profileId: row.profileId,
+        ...progressView(row),
+        course: completionView(totals.completed, totals.total)
+      }
+      // Only the move to completed is told: a lesson completed before (or a course already complete) sends nothing.
+      const justCompleted = row.completed && !row.wasCompleted
+      if (justCompleted) yield* webhooks.emit(member.communityId, "lesson.completed", recorded)
+      if (justCompleted && totals.completed === totals.total) {
+        yield* webhooks.emit(member.communityId, "course.completed", {
+          ...enrollmentView(enrollment.value),
+          completedAt: recorded.completedAt
+        })
+      }
       if (totals.total > 0 && totals.completed === totals.total) {
         // Every lesson done: tell listeners (certificates) through a durable job (courses/CourseCompleted.ts).
         const event: CourseCompleted = {
@@ -117,13 +133,7 @@ export class Learning extends Effect.Service<Learning>()("@roda/core/Learning", 
           payload: event
         })
       }
-      return {
-        lessonId: row.lessonId,
-        courseId: row.courseId,
-        profileId: row.profileId,
-        ...progressView(row),
-        course: completionView(totals.completed, totals.total)
-      }
+      return recorded
     }, atomic(sql))
 
     return { enroll, progress }

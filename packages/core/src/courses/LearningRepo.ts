@@ -24,7 +24,7 @@ export const ProgressRow = Schema.Struct({
 export type ProgressRow = typeof ProgressRow.Type
 
 const decodeEnrollments = decodeRows(EnrollmentRow)
-const decodeProgress = decodeRows(ProgressRow)
+const decodeRecorded = decodeRows(Schema.Struct({ ...ProgressRow.fields, wasCompleted: Schema.Boolean }))
 const decodeCount = decodeRows(Schema.Struct({ count: Schema.Number }))
 const decodeCompletion = decodeRows(Schema.Struct({ total: Schema.Number, completed: Schema.Number }))
 
@@ -82,12 +82,18 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/Lea
           Effect.map((rows) => rows[0]?.count ?? 0),
           Effect.orDie
         ),
-      /** Fields left `undefined` keep their value; completing stamps `completed_at` once. */
+      /**
+       * Fields left `undefined` keep their value; completing stamps `completed_at` once. `wasCompleted`:
+       * whether the lesson was completed before this change (read in the same statement).
+       */
       record: (change: ProgressChange) => {
         const completed = change.completed ?? null
         const percent = change.percent ?? null
         const position = change.lastPositionSeconds ?? null
-        return sql`INSERT INTO lesson_progress (community_id, lesson_id, course_id, profile_id,
+        return sql`WITH prior AS (
+            SELECT completed FROM lesson_progress WHERE community_id = ${change.communityId}
+              AND lesson_id = ${change.lessonId} AND profile_id = ${change.profileId})
+          INSERT INTO lesson_progress (community_id, lesson_id, course_id, profile_id,
             completed, percent, last_position_seconds, completed_at, updated_at)
           VALUES (${change.communityId}, ${change.lessonId}, ${change.courseId}, ${change.profileId},
             coalesce(${completed}::boolean, false), coalesce(${percent}::int, 0), coalesce(${position}::int, 0),
@@ -101,8 +107,8 @@ export class LearningRepo extends Effect.Service<LearningRepo>()("@roda/core/Lea
               ELSE coalesce(lesson_progress.completed_at, ${change.at}::timestamptz) END,
             course_id = EXCLUDED.course_id,
             updated_at = EXCLUDED.updated_at
-          RETURNING ${progressColumns}`.pipe(
-          Effect.flatMap(decodeProgress),
+          RETURNING ${progressColumns}, coalesce((SELECT completed FROM prior), false) AS was_completed`.pipe(
+          Effect.flatMap(decodeRecorded),
           Effect.map((rows) => rows[0]!),
           Effect.orDie
         )

@@ -4,7 +4,7 @@ import { conflict, fieldError, forbidden, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { orNotFound } from "../domain/found"
-import { type CommunityId, Uuid } from "../domain/Ids"
+import { type CommunityId, type ProfileId, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
@@ -219,6 +219,17 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     })
 
     /**
+     * The participant as staff list them, with `eventId`, to the webhooks: joining (going or waitlisted)
+     * or cancelling (with `canceledAt`). Every toggle is a move, so each call tells one.
+     */
+    const told = (communityId: CommunityId, eventId: string, profileId: ProfileId, canceled?: { canceledAt: string }) =>
+      Effect.gen(function*() {
+        const row = yield* orNotFound(M.eventNotFound)(repo.participant(communityId, eventId, profileId))
+        const type = canceled ? "event.participation_canceled" : "event.participation_created"
+        yield* webhooks.emit(communityId, type, { ...participantView(row), eventId, ...canceled })
+      })
+
+    /**
      * The toggle, under the event's row lock: the seat count read here cannot change before the
      * transaction ends, so `going` never exceeds the capacity whatever the concurrency.
      */
@@ -237,6 +248,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
         const next = nextParticipation(status, event.capacity === null || going < event.capacity)
         if (next === "cancelled") {
           yield* repo.leave(communityId, event.id, profileId, at)
+          yield* told(communityId, event.id, profileId, { canceledAt: at.toISOString() })
           if (status !== "going") return []
           return yield* repo.promote(
             communityId,
@@ -246,6 +258,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
           )
         }
         yield* repo.join({ communityId, eventId: event.id, profileId, status: next }, at)
+        yield* told(communityId, event.id, profileId)
         return []
       }))
       const event = yield* find(communityId, found.id)

@@ -221,6 +221,17 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
             Effect.map((rows) => rows.map((row) => row.profileId)),
             Effect.orDie
           ),
+      /** One participant with their profile's name, as the participants list shows them. */
+      participant: (communityId: CommunityId, eventId: string, profileId: ProfileId) =>
+        sql`SELECT p.event_id, p.profile_id, pr.full_name, pr.avatar_url, p.status, p.checked_in_at,
+            p.joined_at, p.join_seq::text AS join_seq, p.updated_at
+          FROM event_participants p
+          JOIN member_cards pr ON pr.community_id = p.community_id AND pr.id = p.profile_id
+          WHERE p.community_id = ${communityId} AND p.event_id = ${eventId} AND p.profile_id = ${profileId}`.pipe(
+          Effect.flatMap(decodeParticipants),
+          Effect.map(first),
+          Effect.orDie
+        ),
       /** Participants in line order (keyset `[joinedAt ISO, joinSeq]`), with their profile's name. */
       participants: (communityId: CommunityId, eventId: string, filter: ParticipantFilter) => {
         if (filter.statuses.length === 0) return Effect.succeed([])

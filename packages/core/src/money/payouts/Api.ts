@@ -19,7 +19,8 @@ const Amount = Schema.Number.pipe(Schema.int(), Schema.between(1, MAX_PAYOUT)).a
 export const PayoutBody = Body({ amount: Amount, currency: Schema.optional(Currency) })
 export const FailBody = Body({ reason: Name(500) })
 
-const Payout = Schema.Struct({
+/** A payout as its routes answer it (and the payload of its webhooks). */
+export const Payout = Schema.Struct({
   id: Schema.String,
   status: OneOf(...payoutStatuses),
   amount: Schema.Number,

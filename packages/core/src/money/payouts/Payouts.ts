@@ -12,6 +12,8 @@ import { requirePlatformAdmin, requireRole, requireVerifiedEmail } from "../../d
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
+import type { WebhookEventType } from "../../webhooks/eventTypes"
+import { WebhookEvents } from "../../webhooks/WebhookEvents"
 import { SellingStatus } from "../accounts/SellingStatus"
 import { LedgerPosting, type PayoutMove } from "../ledger/LedgerPosting"
 import { payoutMessages as M } from "./messages"
@@ -35,6 +37,9 @@ export interface PayoutRequest {
   readonly amount: number
   readonly currency?: string | undefined
 }
+
+/** The moves the community's webhooks hear of (a move not allowed fails before, so each is told once). */
+const toldMoves: Partial<Record<PayoutStatus, WebhookEventType>> = { paid: "payout.paid", failed: "payout.failed" }
 
 const iso = (date: Date | null) => date === null ? null : new Date(date).toISOString()
 
@@ -72,6 +77,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
     const selling = yield* SellingStatus
     const ids = yield* Ids
     const audit = yield* OperatorAudit
+    const webhooks = yield* WebhookEvents
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
     const transaction = transactional(sql)
 
@@ -169,7 +175,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
       const currency = input.currency ?? (yield* selling.defaultCurrency(communityId))
       const fee = payoutFee(currency)
       const id = yield* ids.next
-      yield* transaction(Effect.gen(function*() {
+      return yield* transaction(Effect.gen(function*() {
         // Every request of the community waits here: the checks below run one at a time.
         const available = yield* ledger.lockAvailable(communityId, currency)
         if (yield* repo.open(communityId)) {
@@ -193,9 +199,12 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
         })
         // Another currency's request got in first (the index holds one open payout per community).
         if (!inserted) return yield* Effect.fail(conflict(M.openPayout, [fieldError("amount", M.openPayout)]))
-        yield* post(yield* found(communityId, id), "request", at)
+        const row = yield* found(communityId, id)
+        yield* post(row, "request", at)
+        const requested = payoutView(row)
+        yield* webhooks.emit(communityId, "payout.requested", requested)
+        return requested
       }))
-      return payoutView(yield* found(communityId, id))
     })
 
     /**
@@ -225,7 +234,10 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
         if (to === "paid") yield* post(row, "paid", at)
         if (to === "canceled" || (to === "failed" && row.status !== "paid")) yield* post(row, "return", at)
         if (to === "failed" && row.status === "paid") yield* post(row, "bank_return", at)
-        return payoutView(yield* found(communityId, row.id))
+        const moved = payoutView(yield* found(communityId, row.id))
+        const told = toldMoves[to]
+        if (told !== undefined) yield* webhooks.emit(communityId, told, moved)
+        return moved
       }))
 
     const cancel = traced("Payouts.cancel")(function*(member: Member, id: string) {

@@ -1,4 +1,5 @@
-import { Course, Enrollment } from "../../courses/Api"
+import { Schema } from "effect"
+import { Course, Enrollment, ProgressResult } from "../../courses/Api"
 import { type Payloads, withCommunity } from "./payload"
 
 export const coursePayloads: Payloads = {
@@ -9,5 +10,13 @@ export const coursePayloads: Payloads = {
   "enrollment.created": {
     summary: "A member enrolled in a course (the enrollment)",
     data: withCommunity(Enrollment.fields)
+  },
+  "lesson.completed": {
+    summary: "A learner completed a lesson (the progress as the progress route answers it)",
+    data: withCommunity(ProgressResult.fields)
+  },
+  "course.completed": {
+    summary: "A learner completed the last lesson of a course (the enrollment, and `completedAt`)",
+    data: withCommunity({ ...Enrollment.fields, completedAt: Schema.String })
   }
 }

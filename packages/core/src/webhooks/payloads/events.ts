@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { Event } from "../../events/Api"
-import type { Payloads } from "./payload"
+import { Event, Participant } from "../../events/Api"
+import { type Payloads, withCommunity } from "./payload"
 
 export const eventPayloads: Payloads = {
   "event.created": {
@@ -10,5 +10,13 @@ export const eventPayloads: Payloads = {
   "event.canceled": {
     summary: "An event was canceled: deleted by its host or staff (the event as it was, and `canceledAt`)",
     data: Schema.Struct({ ...Event.fields, canceledAt: Schema.String })
+  },
+  "event.participation_created": {
+    summary: "A member joined an event, going or waitlisted (the participant as staff list them, and `eventId`)",
+    data: withCommunity({ ...Participant.fields, eventId: Schema.String })
+  },
+  "event.participation_canceled": {
+    summary: "A member canceled their participation (the participant, `eventId` and `canceledAt`)",
+    data: withCommunity({ ...Participant.fields, eventId: Schema.String, canceledAt: Schema.String })
   }
 }
