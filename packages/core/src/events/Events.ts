@@ -4,7 +4,7 @@ import { conflict, fieldError, forbidden, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
 import { orNotFound } from "../domain/found"
-import { type CommunityId, type ProfileId, Uuid } from "../domain/Ids"
+import { type CommunityId, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { CursorPart, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
@@ -27,7 +27,7 @@ import {
 } from "./eventFields"
 import { eventMessages as M } from "./messages"
 import { checkStreamMove, managesEvent, nextParticipation, type ParticipantStatus, type StreamStatus } from "./Policy"
-import { type EventFields, type EventRow, EventsRepo, type NewEventRow } from "./Repo"
+import { type EventFields, type EventRow, EventsRepo, type NewEventRow, type ParticipantRow } from "./Repo"
 import { eventView, participantView } from "./view"
 
 /** Events are listed by start time, then id; the cursor is the last `[startTime, id]`. */
@@ -219,15 +219,15 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     })
 
     /**
-     * The participant as staff list them, with `eventId`, to the webhooks: joining (going or waitlisted)
-     * or cancelling (with `canceledAt`). Every toggle is a move, so each call tells one.
+     * The participant as staff list them (as `join`/`leave` answer), with `eventId`, to the webhooks:
+     * joining (going or waitlisted) or cancelling (with `canceledAt`). Every toggle is a move.
      */
-    const told = (communityId: CommunityId, eventId: string, profileId: ProfileId, canceled?: { canceledAt: string }) =>
-      Effect.gen(function*() {
-        const row = yield* orNotFound(M.eventNotFound)(repo.participant(communityId, eventId, profileId))
-        const type = canceled ? "event.participation_canceled" : "event.participation_created"
-        yield* webhooks.emit(communityId, type, { ...participantView(row), eventId, ...canceled })
-      })
+    const told = (communityId: CommunityId, eventId: string, row: ParticipantRow, canceled?: { canceledAt: string }) =>
+      webhooks.emit(
+        communityId,
+        canceled ? "event.participation_canceled" : "event.participation_created",
+        { ...participantView(row), eventId, ...canceled }
+      )
 
     /**
      * The toggle, under the event's row lock: the seat count read here cannot change before the
@@ -247,8 +247,8 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
         const going = yield* repo.goingCount(communityId, event.id)
         const next = nextParticipation(status, event.capacity === null || going < event.capacity)
         if (next === "cancelled") {
-          yield* repo.leave(communityId, event.id, profileId, at)
-          yield* told(communityId, event.id, profileId, { canceledAt: at.toISOString() })
+          const left = yield* repo.leave(communityId, event.id, profileId, at)
+          yield* told(communityId, event.id, left, { canceledAt: at.toISOString() })
           if (status !== "going") return []
           return yield* repo.promote(
             communityId,
@@ -257,8 +257,8 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
             at
           )
         }
-        yield* repo.join({ communityId, eventId: event.id, profileId, status: next }, at)
-        yield* told(communityId, event.id, profileId)
+        const joined = yield* repo.join({ communityId, eventId: event.id, profileId, status: next }, at)
+        yield* told(communityId, event.id, joined)
         return []
       }))
       const event = yield* find(communityId, found.id)

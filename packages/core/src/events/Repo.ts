@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Option, Schema } from "effect"
 import { CommunityId, isUuid, ProfileId, SpaceId } from "../domain/Ids"
 import { decodeRows } from "../domain/Rows"
@@ -115,6 +116,18 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
       ${count("going")} AS going, ${count("waitlisted")} AS waitlisted
       FROM events e`
     const live = (communityId: CommunityId) => sql`e.community_id = ${communityId} AND e.deleted_at IS NULL`
+    /** The participant a write (`RETURNING *`) touched, with their profile's name. */
+    const withParticipant = (write: Fragment) =>
+      sql`WITH p AS (${write})
+        SELECT p.event_id, p.profile_id, pr.full_name, pr.avatar_url, p.status, p.checked_in_at,
+          p.joined_at, p.join_seq::text AS join_seq, p.updated_at
+        FROM p JOIN member_cards pr ON pr.community_id = p.community_id AND pr.id = p.profile_id`.pipe(
+        Effect.flatMap(decodeParticipants),
+        Effect.flatMap((rows) =>
+          rows[0] === undefined ? Effect.dieMessage("no participant written") : Effect.succeed(rows[0])
+        ),
+        Effect.orDie
+      )
 
     return {
       find: (communityId: CommunityId, id: string) =>
@@ -192,21 +205,24 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
           Effect.orDie
         ),
       /** Joining (again): a new place at the end of the line. */
+      /** Joins (or joins again); the participant as the participants list shows them, in the same statement. */
       join: (
         row: { communityId: CommunityId; eventId: string; profileId: ProfileId; status: ParticipantStatus },
         now: Date
       ) =>
-        sql`INSERT INTO event_participants (community_id, event_id, profile_id, status, joined_at, updated_at)
+        withParticipant(
+          sql`INSERT INTO event_participants (community_id, event_id, profile_id, status, joined_at, updated_at)
           VALUES (${row.communityId}, ${row.eventId}, ${row.profileId}, ${row.status}, ${now}, ${now})
           ON CONFLICT (community_id, event_id, profile_id) DO UPDATE SET status = excluded.status,
             joined_at = excluded.joined_at, join_seq = nextval('event_participants_join_seq'),
-            updated_at = excluded.updated_at`.pipe(Effect.asVoid, Effect.orDie),
-      leave: (communityId: CommunityId, eventId: string, profileId: ProfileId, now: Date) =>
-        sql`UPDATE event_participants SET status = 'cancelled', updated_at = ${now}
-          WHERE community_id = ${communityId} AND event_id = ${eventId} AND profile_id = ${profileId}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
+            updated_at = excluded.updated_at
+          RETURNING *`
         ),
+      /** Cancels; the participant as `join` answers them. */
+      leave: (communityId: CommunityId, eventId: string, profileId: ProfileId, now: Date) =>
+        withParticipant(sql`UPDATE event_participants SET status = 'cancelled', updated_at = ${now}
+          WHERE community_id = ${communityId} AND event_id = ${eventId} AND profile_id = ${profileId}
+          RETURNING *`),
       /** Promotes the `seats` oldest waitlisted people (every one when `seats` is null); their ids. */
       promote: (communityId: CommunityId, eventId: string, seats: number | null, now: Date) =>
         seats !== null && seats <= 0
@@ -221,17 +237,6 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
             Effect.map((rows) => rows.map((row) => row.profileId)),
             Effect.orDie
           ),
-      /** One participant with their profile's name, as the participants list shows them. */
-      participant: (communityId: CommunityId, eventId: string, profileId: ProfileId) =>
-        sql`SELECT p.event_id, p.profile_id, pr.full_name, pr.avatar_url, p.status, p.checked_in_at,
-            p.joined_at, p.join_seq::text AS join_seq, p.updated_at
-          FROM event_participants p
-          JOIN member_cards pr ON pr.community_id = p.community_id AND pr.id = p.profile_id
-          WHERE p.community_id = ${communityId} AND p.event_id = ${eventId} AND p.profile_id = ${profileId}`.pipe(
-          Effect.flatMap(decodeParticipants),
-          Effect.map(first),
-          Effect.orDie
-        ),
       /** Participants in line order (keyset `[joinedAt ISO, joinSeq]`), with their profile's name. */
       participants: (communityId: CommunityId, eventId: string, filter: ParticipantFilter) => {
         if (filter.statuses.length === 0) return Effect.succeed([])
