@@ -1,12 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest"
-import { testPlatform } from "../../../../testing/passwords"
-import { defaultOptions, makeRoda, RATE_LIMITS_OFF, secret } from "../../node/index"
 import { billingAddress, buyer, cardCheckout, sandboxWebhook, shop } from "../commerce/checkout-support"
 import { disputeEvent, newDisputeId } from "../stripe/support/disputes"
 import { startFakeStripe, stripeEvent } from "../stripe/support/fakeStripe"
-import { postStripeEvent, stripeLayer } from "../stripe/support/gateways"
+import { postStripeEvent, rodaWith, stripeLayer } from "../stripe/support/gateways"
 import { expectCreated, expectOk } from "../support/envelope"
-import { type Client, client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../support/harness"
+import { type Client, client } from "../support/harness"
 import { type Received, verifiedEvents, webhookSuite } from "./receiver"
 
 /** Issue 54, item 3: sales, refunds and gateway disputes reach the community's webhooks. */
@@ -111,19 +109,7 @@ describe("order.paid and order.refunded", () => {
 
 /** A Roda selling through the Stripe stand-in that delivers webhooks to 127.0.0.1 (jobs running). */
 const fake = await startFakeStripe()
-const stripeRoda = makeRoda({
-  database: testDatabase(),
-  platform: testPlatform,
-  paymentGateway: stripeLayer(fake),
-  options: defaultOptions({
-    jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
-    publicBaseUrl: "http://roda.test",
-    platformAdminEmails: [PLATFORM_ADMIN],
-    sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
-    rateLimits: RATE_LIMITS_OFF,
-    webhooksAllowPrivate: true
-  })
-})
+const stripeRoda = rodaWith(stripeLayer(fake), { options: { runJobs: true, webhooksAllowPrivate: true } })
 const stripe = client(stripeRoda)
 afterAll(async () => {
   await stripeRoda.dispose()

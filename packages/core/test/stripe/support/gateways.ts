@@ -8,6 +8,8 @@ import {
   type PaymentGateway,
   RATE_LIMITS_OFF,
   type Roda,
+  type RodaConfig,
+  type RodaOptions,
   secret,
   stripeGateway
 } from "../../../node/index"
@@ -29,10 +31,14 @@ export const stripeLayer = (fake: FakeStripe) =>
   })
 
 /** A Roda selling through `gateway` (a layer of `PaymentGateway`), as the suites start one. */
-export const rodaWith = (gateway: GatewayLayer | Layer.Layer<PaymentGateway, never, Ids | SqlClient.SqlClient>): Roda =>
+export const rodaWith = (
+  gateway: GatewayLayer | Layer.Layer<PaymentGateway, never, Ids | SqlClient.SqlClient>,
+  more: { readonly clock?: RodaConfig["clock"]; readonly options?: Partial<RodaOptions> } = {}
+): Roda =>
   makeRoda({
     database: testDatabase(),
     platform: testPlatform,
+    ...(more.clock === undefined ? {} : { clock: more.clock }),
     options: defaultOptions({
       jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
       publicBaseUrl: "http://roda.test",
@@ -40,7 +46,8 @@ export const rodaWith = (gateway: GatewayLayer | Layer.Layer<PaymentGateway, nev
       sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
       // the suites run the jobs themselves (no background worker racing them)
       runJobs: false,
-      rateLimits: RATE_LIMITS_OFF
+      rateLimits: RATE_LIMITS_OFF,
+      ...more.options
     }),
     paymentGateway: gateway
   })

@@ -1,10 +1,8 @@
 import { afterAll } from "vitest"
-import { testPlatform } from "../../../../../testing/passwords"
-import { defaultOptions, makeRoda, RATE_LIMITS_OFF, secret } from "../../../node/index"
 import { buyer, type shop } from "../../commerce/checkout-support"
 import { controlledClock } from "../../commerce/subscriptions-support"
 import { expectCreated, expectOk } from "../../support/envelope"
-import { client, PLATFORM_ADMIN, SANDBOX_WEBHOOK_SECRET, testDatabase } from "../../support/harness"
+import { client } from "../../support/harness"
 import { query } from "../../support/sql"
 import { startFakeStripe, stripeEvent } from "./fakeStripe"
 import { postStripeEvent, rodaWith, stripeLayer } from "./gateways"
@@ -56,20 +54,7 @@ export const insufficient = (available: number) =>
 export const renewalSuite = async () => {
   const time = controlledClock(Date.now())
   const fake = await startFakeStripe()
-  const roda = makeRoda({
-    database: testDatabase(),
-    platform: testPlatform,
-    clock: time.clock,
-    paymentGateway: stripeLayer(fake),
-    options: defaultOptions({
-      jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
-      publicBaseUrl: "http://roda.test",
-      platformAdminEmails: [PLATFORM_ADMIN],
-      sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
-      runJobs: false,
-      rateLimits: RATE_LIMITS_OFF
-    })
-  })
+  const roda = rodaWith(stripeLayer(fake), { clock: time.clock })
   const api = client(roda)
   afterAll(async () => {
     await roda.dispose()
