@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import { Webhook } from "standardwebhooks"
-import { afterAll, beforeAll } from "vitest"
+import { afterAll, beforeAll, expect } from "vitest"
 import { client, startRoda } from "../support/harness"
 
 export interface Received {
@@ -77,3 +77,38 @@ export const verifiedEvents = (secret: string, requests: ReadonlyArray<Received>
   requests
     .map((request) => new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as any)
     .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
+
+/**
+ * Each delivered `data` is what the OpenAPI document's `webhooks[type]` says: every key declared and
+ * every required key present (in one of the alternatives, for a union).
+ */
+export const expectDeclared = async (
+  api: ReturnType<typeof client>,
+  delivered: ReadonlyArray<{ readonly type: string; readonly data: Record<string, unknown> }>
+) => {
+  const document = (await api.get("/api/openapi.json")).body
+  for (const event of delivered) {
+    const body = document.webhooks[event.type].post.requestBody.content["application/json"].schema
+    expect(body.properties.type.enum).toEqual([event.type])
+    const schema = body.properties.data
+    const alternatives: Array<{ properties: Record<string, unknown>; required?: Array<string> }> = schema.anyOf ??
+      [schema]
+    const keys = Object.keys(event.data)
+    const fits = alternatives.some((alternative) =>
+      keys.every((key) => key in alternative.properties) &&
+      (alternative.required ?? []).every((key) => keys.includes(key))
+    )
+    expect(fits, `${event.type}: ${keys.join(", ")}`).toBe(true)
+  }
+}
+
+/** After a pause, still only `count` requests to `path` arrived: a repeat sent nothing. */
+export const expectNoMore = async (
+  running: { readonly received: ReadonlyArray<Received> },
+  path: string,
+  count: number,
+  pauseMs = 300
+) => {
+  await new Promise((resolve) => setTimeout(resolve, pauseMs))
+  expect(running.received.filter((request) => request.path === path)).toHaveLength(count)
+}
