@@ -83,7 +83,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("@roda/core/ApiKeys", {
       return yield* paginate(
         query,
         Cursor,
-        (after, limit) => Effect.map(repo.list(member.communityId, after?.[0], limit), (rows) => rows.map(view)),
+        (after, limit) => Effect.map(repo.list(member.communityId, after?.[0], limit + 1), (rows) => rows.map(view)),
         (row) => [row.id]
       )
     })

@@ -94,7 +94,8 @@ export class Webhooks extends Effect.Service<Webhooks>()("@roda/core/Webhooks", 
       return yield* paginate(
         query,
         IdCursor,
-        (after, limit) => Effect.map(repo.endpoints(member.communityId, after?.[0], limit), (rows) => rows.map(view)),
+        (after, limit) =>
+          Effect.map(repo.endpoints(member.communityId, after?.[0], limit + 1), (rows) => rows.map(view)),
         (row) => [row.id]
       )
     })
@@ -159,7 +160,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("@roda/core/Webhooks", 
       return yield* paginate(
         query,
         DeliveryCursor,
-        (after, limit) => Effect.map(repo.deliveries(endpoint.id, after, limit), (rows) => rows.map(deliveryView)),
+        (after, limit) => Effect.map(repo.deliveries(endpoint.id, after, limit + 1), (rows) => rows.map(deliveryView)),
         (row) => [row.createdAt, row.id]
       )
     })
@@ -183,7 +184,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("@roda/core/Webhooks", 
         IdCursor,
         (after, limit) =>
           Effect.map(
-            repo.events(member.communityId, query.type, since, after?.[0], limit),
+            repo.events(member.communityId, query.type, since, after?.[0], limit + 1),
             (rows) => rows.map(eventView)
           ),
         (row) => [row.id]
