@@ -111,7 +111,7 @@ export const runTool = (caller: McpCaller, tool: ToolSpec, args: Record<string, 
       const keyRefusal = caller.apiKey && apiKeyRefusal(tool.route[0], tool.route[1], caller.apiKey.scopes)
       if (keyRefusal !== undefined && Option.isSome(keyRefusal)) return yield* Effect.fail(keyRefusal.value)
       const decoded = yield* decodeArguments(tool, args)
-      const run = tool.run(decoded, caller.member).pipe(Effect.provideService(CurrentMember, caller.member))
+      const run = tool.run(decoded, caller.member, language).pipe(Effect.provideService(CurrentMember, caller.member))
       return yield* (tool.hints.readOnlyHint ? run : transactional(run))
     })
     const exit = yield* Effect.exit(work)

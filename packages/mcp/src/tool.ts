@@ -1,6 +1,7 @@
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import type { AppError, McpScope, Member, RodaApi, servicesLayer } from "@roda/core"
 import type { Effect, Layer, Schema } from "effect"
+import type { Language } from "./call"
 
 /** What the tools may use: the services of `makeRoda` (its `runtime`). */
 export type RodaServices = Layer.Layer.Success<ReturnType<typeof servicesLayer>>
@@ -53,8 +54,8 @@ export interface ToolSpec<Args = any> {
   readonly rename?: Partial<Record<"path" | "urlParams" | "payload", Readonly<Record<string, string>>>> | undefined
   /** An answer schema of its own (the overview's, which puts several routes' answers together). */
   readonly output?: Schema.Schema.Any | undefined
-  /** The same service call the route's handler makes, as the connection's member. */
-  readonly run: (args: Args, member: Member) => Effect.Effect<any, AppError, RodaServices>
+  /** The same service call the route's handler makes, as the connection's member (in the caller's language). */
+  readonly run: (args: Args, member: Member, language: Language) => Effect.Effect<any, AppError, RodaServices>
   /** A short line for people (the text content); the default names the tool and counts items. */
   readonly summary?: ((data: any) => string) | undefined
 }

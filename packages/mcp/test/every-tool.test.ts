@@ -29,7 +29,8 @@ beforeAll(async () => {
     spaceId: setup.space.id,
     courseId: course.id,
     lessonId: course.modules[0]!.lessons[0]!.id,
-    eventId: event.id
+    eventId: event.id,
+    personProfileId: person.profileId
   }
   owner = await connect(setup.owner.token, setup.community.id)
   member = await connect(person.token, setup.community.id)
@@ -82,7 +83,9 @@ const argumentsOf = (name: string): Record<string, unknown> =>
     update_webhook: { id: randomUUID(), enabled: false },
     send_test_webhook: { id: randomUUID() },
     webhook_deliveries: { id: randomUUID() },
-    retry_webhook_delivery: { deliveryId: randomUUID() }
+    retry_webhook_delivery: { deliveryId: randomUUID() },
+    mark_notification_read: { id: randomUUID() },
+    follow_space: { id: ids.spaceId }
   })[name] ?? {}
 
 describe("every tool", () => {
@@ -123,8 +126,13 @@ describe("every tool", () => {
       "list_certificates",
       "list_webhooks",
       "create_webhook",
-      "list_webhook_events"
+      "list_webhook_events",
+      "list_notifications",
+      "unread_notification_count",
+      "mark_all_notifications_read",
+      "follow_space"
     ]))
+    expect(outcomes.mark_notification_read).toBe(404)
     expect(outcomes.cancel_subscription_at_period_end).toBe(404)
   })
 
@@ -142,5 +150,21 @@ describe("every tool", () => {
     expect(JSON.stringify((participants.structuredContent as any).data)).toContain("Mia Member")
     const report = await member.callTool({ name: "sales_report", arguments: {} })
     expect(errorOf(report).status).toBe(403)
+  })
+
+  it("tells a member of a mention and marks it read", async () => {
+    const post = await owner.callTool({
+      name: "create_status_post",
+      arguments: { body: `Olá @[Mia](${ids.personProfileId})` }
+    })
+    expect(post.isError).toBeFalsy()
+    const listed = await member.callTool({ name: "list_notifications", arguments: { unread: "true" } })
+    const [mention] = (listed.structuredContent as any).data
+    expect(mention).toMatchObject({ kind: "mention", readAt: null })
+    expect(typeof mention.text).toBe("string")
+    const read = await member.callTool({ name: "mark_notification_read", arguments: { id: mention.id } })
+    expect((read.structuredContent as any).data.readAt).not.toBeNull()
+    const count = await member.callTool({ name: "unread_notification_count", arguments: {} })
+    expect((count.structuredContent as any).data.count).toBe(0)
   })
 })

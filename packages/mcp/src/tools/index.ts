@@ -3,6 +3,7 @@ import { callForPapersTools } from "./callsForPapers"
 import { commerceTools } from "./commerce"
 import { communityTools } from "./community"
 import { learningTools } from "./learning"
+import { notificationTools } from "./notifications"
 import { recordTools } from "./records"
 import { socialTools } from "./social"
 import { webhookTools } from "./webhooks"
@@ -15,5 +16,6 @@ export const tools: ReadonlyArray<ToolSpec> = [
   ...commerceTools,
   ...recordTools,
   ...callForPapersTools,
-  ...webhookTools
+  ...webhookTools,
+  ...notificationTools
 ]
