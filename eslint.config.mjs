@@ -24,13 +24,13 @@ import tseslint from "typescript-eslint"
  */
 const contracts = {
   identity: ["Identity"],
-  communities: ["Memberships", "Profiles", "MemberStats"],
+  communities: ["Memberships", "Profiles", "MemberStats", "CommunityTimeZone"],
   structure: ["Access", "Entitlements"],
   courses: ["CourseStats", "CourseCompleted"],
-  events: ["EventStats"],
+  events: ["EventStats", "EventAttended"],
   feed: [],
   search: [],
-  social: ["items", "Comments", "Reactions", "EngagementStats"],
+  social: ["items", "Comments", "Reactions", "EngagementStats", "Moderation"],
   "commerce/catalogue": ["Stock", "SellableProducts"],
   "commerce/checkout": ["ChargeDisputes"],
   "commerce/coupons": ["CouponRedemption"],
@@ -40,11 +40,13 @@ const contracts = {
   "commerce/subscriptions": ["Subscribing", "SubscriptionStats"],
   reports: [],
   certificates: [],
-  call4papers: ["calls/Api", "submissions/Api"],
+  call4papers: ["calls/Api", "submissions/Api", "submissions/SubmissionSubjects"],
   oauth: ["McpAccess", "Grants"],
   audit: ["OperatorAudit"],
   apiKeys: ["ApiKeyAccess", "scopes", "operationScope"],
-  webhooks: ["WebhookEvents", "eventTypes"]
+  webhooks: ["WebhookEvents", "eventTypes"],
+  notifications: ["Notify", "kinds"],
+  moderation: []
 }
 const featureWalls = Object.entries(contracts).map(([feature, files]) => {
   const [parent, name] = feature.includes("/") ? feature.split("/") : [undefined, feature]

@@ -1099,7 +1099,7 @@ export interface paths {
         put?: never;
         /**
          * Create an event
-         * @description Owner, admin or moderator; the acting profile (X-ProfileId when acting) becomes the host. `spaceId` is required (400 `ID do espaço é obrigatório.`) and must name a space of this community whose module is `events` (400). `startTime` must be before `endTime` (400, param `endTime`); ISO 8601 with an offset. `type: in_person` needs an `address` with `street`, `number` and `city` (400, param `address` or `address.<part>` for each missing part); `complement`, `neighbourhood`, `state`, `postalCode` and `country` are optional. `type: online` needs no address (one sent is kept); there is no hybrid type. Unknown keys, inside `address` too, answer 400. `joinUrl` (online link) is shown only to participants going, the host and staff. `capacity` (1 or more) is optional: none means unlimited. `categoryId` must be one of `GET /api/events/categories` (400). `slug` is generated from the title when absent (accents removed; `-2`, `-3`… when taken); an explicit slug already used in the community answers 409.
+         * @description Owner, admin or moderator; the acting profile (X-ProfileId when acting) becomes the host. `spaceId` is required (400 `ID do espaço é obrigatório.`) and must name a space of this community whose module is `events` (400). `startTime` must be before `endTime` (400, param `endTime`); ISO 8601 with an offset. `type: in_person` needs an `address` with `street`, `number` and `city` (400, param `address` or `address.<part>` for each missing part); `complement`, `neighbourhood`, `state`, `postalCode` and `country` are optional. `type: online` needs no address (one sent is kept); there is no hybrid type. Unknown keys, inside `address` too, answer 400. `joinUrl` (online link) is shown only to participants going, the host and staff. `capacity` (1 or more) is optional: none means unlimited. `categoryId` must be one of `GET /api/events/categories` (400). `slug` is generated from the title when absent (accents removed; `-2`, `-3`… when taken); an explicit slug already used in the community answers 409. Reminders are e-mailed to the participants going 24 h and 1 h before the start (durable jobs; a reminder whose moment has already passed is not scheduled).
          */
         post: operations["events.create"];
         delete?: never;
@@ -1122,13 +1122,13 @@ export interface paths {
         get: operations["events.detail"];
         /**
          * Update an event
-         * @description Owner, admin, moderator or the event's host (403 otherwise). Partial update; the result obeys the rules of creation (times, address, category, slug 409). Raising or removing `capacity` promotes waitlisted people in order; lowering it below the number going answers 409 (param `capacity`): seats already given are never taken back.
+         * @description Owner, admin, moderator or the event's host (403 otherwise). Partial update; the result obeys the rules of creation (times, address, category, slug 409). Raising or removing `capacity` promotes waitlisted people in order; lowering it below the number going answers 409 (param `capacity`): seats already given are never taken back. A new time (`startTime`, `endTime`) or place (`type`, `address`, `joinUrl`) e-mails the participants going, with the updated `.ics`, in the same transaction; a new start moves the reminders. People promoted by a raised capacity get their ticket e-mail.
          */
         put: operations["events.update"];
         post?: never;
         /**
          * Delete an event
-         * @description Owner, admin, moderator or the event's host (403 otherwise). Removes the event (soft delete: it leaves lists, the feed and search, its slug is free again; participation rows are kept).
+         * @description Owner, admin, moderator or the event's host (403 otherwise). Removes the event (soft delete: it leaves lists, the feed and search, its slug is free again; participation rows are kept). The participants going get a cancellation e-mail and no reminder.
          */
         delete: operations["events.remove"];
         options?: never;
@@ -1147,7 +1147,7 @@ export interface paths {
         put?: never;
         /**
          * Toggle participation in an event
-         * @description Toggles the caller's participation (the X-ProfileId profile when acting). Not taking part, or cancelled: becomes `going` when a seat is free (or there is no capacity), else `waitlisted` at the end of the line. Going or waitlisted: becomes `cancelled`; a seat freed by someone going promotes the oldest waitlisted person (`promotedProfileIds`). The event row is locked for the whole move, so going never exceeds capacity under concurrent calls. Reading the event is decided by its space's access rules (403 or 404).
+         * @description Toggles the caller's participation (the X-ProfileId profile when acting). Not taking part, or cancelled: becomes `going` when a seat is free (or there is no capacity), else `waitlisted` at the end of the line. Going or waitlisted: becomes `cancelled`; a seat freed by someone going promotes the oldest waitlisted person (`promotedProfileIds`). The event row is locked for the whole move, so going never exceeds capacity under concurrent calls. Whoever becomes `going` (the caller, or someone promoted) gets the ticket e-mail, written in the same transaction: the ticket's code (16 characters, random, unique in the event; kept when leaving and joining again) as text and as a QR code (inline PNG), and the event as an `.ics` attachment; staff check them in with it (`POST /api/events/{id}/check-in`). Reading the event is decided by its space's access rules (403 or 404).
          */
         post: operations["events.participate"];
         delete?: never;
@@ -1168,6 +1168,46 @@ export interface paths {
          * @description Public (token optional). Reading the event is decided by its space's access rules (403 or 404). Always `counts` (going, waitlisted). What else depends on the caller (`visibility`): an anonymous visitor (or a non-member) gets counts only, never names (`data` empty, `visibility: counts`); a member sees the people going (`visibility: going`); staff and the host see everyone, waitlisted and cancelled included, and may filter by `status` (`visibility: all`). In line order (joined time, then arrival), keyset-paginated (`limit`, `cursor`).
          */
         get: operations["events.participants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}/check-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a participant in
+         * @description Owner, admin, moderator or the event's host (403 otherwise); another community's event is not found (404). Records a participant's arrival. The body names them by `profileId` or by `code`, the code of their ticket (in the e-mail sent when they became `going`, as text and QR code; case, spaces, dashes and the look-alikes I/L/O are forgiven): exactly one of the two, else 400 naming both params. Someone who does not take part in the event (or a code of no ticket of it) answers 404 with `errors[0].param` `profileId` or `code`; a participant waitlisted or cancelled answers 409 (param `status`). Idempotent: checking in someone already checked in answers 200 again with the first `checkedInAt` and `alreadyCheckedIn: true`, and writes nothing (of concurrent calls exactly one writes). The first check-in issues the certificates of the space's active templates when its certificate rule is `event_attendance` (a durable job, so they follow within seconds; one per template and person).
+         */
+        post: operations["events.checkIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an event's attendance
+         * @description Owner, admin, moderator or the event's host (403 otherwise); another community's event is not found (404). The people checked in, by arrival time (keyset: `limit`, `cursor`), each with `checkedInAt`, and `counts`: `going` (participants going now) and `checkedIn` (everyone checked in, a participant who left afterwards included).
+         */
+        get: operations["events.attendance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1513,7 +1553,7 @@ export interface paths {
         };
         /**
          * List status posts
-         * @description Public (token optional). Status posts of the community, newest first (keyset pagination: `limit`, `cursor`), each with its author (id, fullName, avatarUrl), reactions by type, `reactionCount`, `commentCount`, the caller's own reaction (`myReaction`) and resolved `mentions`. Status posts are community-wide: members see them all; anonymous visitors (or tokens of non-members) see them only when the community setting `publicStatusPosts` is true, otherwise an empty page.
+         * @description Public (token optional). Status posts of the community, newest first (keyset pagination: `limit`, `cursor`), each with its author (id, fullName, avatarUrl), reactions by type, `reactionCount`, `commentCount`, the caller's own reaction (`myReaction`) and resolved `mentions`. Status posts are community-wide: members see them all; anonymous visitors (or tokens of non-members) see them only when the community setting `publicStatusPosts` is true, otherwise an empty page. A post hidden by a moderator is listed only to its author and staff (`hidden: true`); a removed one to nobody.
          */
         get: operations["status.list"];
         put?: never;
@@ -2661,7 +2701,7 @@ export interface paths {
         };
         /**
          * Sales report
-         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Sales from the ledger (checkout sales and subscription renewals alike), in minor units of `currency` (default the community's): per period `sales` (paid charges), `gross` (what buyers paid, interest included), `fees` (platform), `interest` (installments), `net` (credited to the community), `refunds` (money given back) and `refundCount`; `byMethod` gives the gross per payment method (`OTHER`: sales recorded before methods were kept). Totals add `byMethod` with every figure per method. Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
+         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Sales from the ledger (checkout sales and subscription renewals alike), in minor units of `currency` (default the community's): per period `sales` (paid charges), `gross` (what buyers paid, interest included), `fees` (platform), `interest` (installments), `net` (credited to the community), `refunds` (money given back) and `refundCount`; `byMethod` gives the gross per payment method (`OTHER`: sales recorded before methods were kept). Totals add `byMethod` with every figure per method. Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default the community's `timezone` setting, UTC when it set none; `data.timeZone` names the one used). Periods are calendar days, weeks and months in that time zone: each runs from local midnight of its first day to local midnight after its last (23 or 25 hours across a daylight-saving change), the range from local midnight of `from` to local midnight after `to`, and the default `to` is today there; a sale at 23:30 in São Paulo (UTC-3) counts on that day, not on the next UTC day. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
          */
         get: operations["reports.sales"];
         put?: never;
@@ -2681,7 +2721,7 @@ export interface paths {
         };
         /**
          * Subscriptions report
-         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Per period: `new` (started), `churned` (canceled), `active` (running at the period's end) and `mrr` (their monthly recurring revenue at the period's end: each subscription's price over its interval's months, summed as a yearly figure and divided by 12 once, half-even; in `currency`). Totals: new and churned summed, active and mrr of the last period, and `byStatus` (how many subscriptions are in each status now). Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
+         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Per period: `new` (started), `churned` (canceled), `active` (started and not ended at the period's end, paused ones included) and `mrr` (their monthly recurring revenue at the period's end, in minor units of `currency`: each subscription's price over its interval's months, plus the monthly price of each add-on it had at that moment; a subscription paused at that moment counts 0, as it is charged nothing until it resumes; past due and unpaid ones count, as they are owed; prices are the terms of the subscription's current option (a change of tier is not dated) and each add-on's as added, before discounts and coupons; summed as a yearly figure and divided by 12 once, half-even). Totals: new and churned summed, active and mrr of the last period, and `byStatus` (how many subscriptions are in each status now). Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default the community's `timezone` setting, UTC when it set none; `data.timeZone` names the one used). Periods are calendar days, weeks and months in that time zone: each runs from local midnight of its first day to local midnight after its last (23 or 25 hours across a daylight-saving change), the range from local midnight of `from` to local midnight after `to`, and the default `to` is today there; a sale at 23:30 in São Paulo (UTC-3) counts on that day, not on the next UTC day. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
          */
         get: operations["reports.subscriptions"];
         put?: never;
@@ -2701,7 +2741,7 @@ export interface paths {
         };
         /**
          * Members report
-         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Per period: `joined` (profiles that became active members), `left` (removed), `total` (members at the period's end) and `active` (distinct members who posted, commented or reacted). Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
+         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Per period: `joined` (profiles that became active members), `left` (removed), `total` (members at the period's end) and `active` (distinct members who posted, commented or reacted). Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default the community's `timezone` setting, UTC when it set none; `data.timeZone` names the one used). Periods are calendar days, weeks and months in that time zone: each runs from local midnight of its first day to local midnight after its last (23 or 25 hours across a daylight-saving change), the range from local midnight of `from` to local midnight after `to`, and the default `to` is today there; a sale at 23:30 in São Paulo (UTC-3) counts on that day, not on the next UTC day. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
          */
         get: operations["reports.members"];
         put?: never;
@@ -2721,7 +2761,7 @@ export interface paths {
         };
         /**
          * Engagement report
-         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Per period: `posts` (status and content posts), `comments`, `reactions` and `activeMembers` (distinct members who did any of them); deleted posts and comments do not count. `totals.activeMembers` adds the periods up. Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
+         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Per period: `posts` (status and content posts), `comments`, `reactions` and `activeMembers` (distinct members who did any of them); deleted posts and comments do not count. `totals.activeMembers` adds the periods up. Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default the community's `timezone` setting, UTC when it set none; `data.timeZone` names the one used). Periods are calendar days, weeks and months in that time zone: each runs from local midnight of its first day to local midnight after its last (23 or 25 hours across a daylight-saving change), the range from local midnight of `from` to local midnight after `to`, and the default `to` is today there; a sale at 23:30 in São Paulo (UTC-3) counts on that day, not on the next UTC day. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
          */
         get: operations["reports.engagement"];
         put?: never;
@@ -2741,7 +2781,7 @@ export interface paths {
         };
         /**
          * Events report
-         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Per period: `events` (events starting), `participants` (sign-ups, going or waitlisted, not cancelled) and `attendance` (check-ins). Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
+         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Per period: `events` (events starting), `participants` (sign-ups, going or waitlisted, not cancelled) and `attendance` (check-ins). Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default the community's `timezone` setting, UTC when it set none; `data.timeZone` names the one used). Periods are calendar days, weeks and months in that time zone: each runs from local midnight of its first day to local midnight after its last (23 or 25 hours across a daylight-saving change), the range from local midnight of `from` to local midnight after `to`, and the default `to` is today there; a sale at 23:30 in São Paulo (UTC-3) counts on that day, not on the next UTC day. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
          */
         get: operations["reports.events"];
         put?: never;
@@ -2761,7 +2801,7 @@ export interface paths {
         };
         /**
          * Courses report
-         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Per period: `enrollments`, `lessonCompletions` and `completions` (learners who completed a course's last lesson). Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
+         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Per period: `enrollments`, `lessonCompletions` and `completions` (learners who completed a course's last lesson). Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default the community's `timezone` setting, UTC when it set none; `data.timeZone` names the one used). Periods are calendar days, weeks and months in that time zone: each runs from local midnight of its first day to local midnight after its last (23 or 25 hours across a daylight-saving change), the range from local midnight of `from` to local midnight after `to`, and the default `to` is today there; a sale at 23:30 in São Paulo (UTC-3) counts on that day, not on the next UTC day. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
          */
         get: operations["reports.courses"];
         put?: never;
@@ -2781,7 +2821,7 @@ export interface paths {
         };
         /**
          * Overview report
-         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Every report above in one request, on the same periods: `sales`, `subscriptions`, `members`, `engagement`, `events`, `courses`, each with its `series` and `totals`. Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
+         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). Every report above in one request, on the same periods: `sales`, `subscriptions`, `members`, `engagement`, `events`, `courses`, each with its `series` and `totals`. Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default the community's `timezone` setting, UTC when it set none; `data.timeZone` names the one used). Periods are calendar days, weeks and months in that time zone: each runs from local midnight of its first day to local midnight after its last (23 or 25 hours across a daylight-saving change), the range from local midnight of `from` to local midnight after `to`, and the default `to` is today there; a sale at 23:30 in São Paulo (UTC-3) counts on that day, not on the next UTC day. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
          */
         get: operations["reports.overview"];
         put?: never;
@@ -2801,7 +2841,7 @@ export interface paths {
         };
         /**
          * A member's activity report
-         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). One member's activity per period: `posts`, `comments`, `reactions`, `eventsJoined`, `attendance` (check-ins), `eventsHosted`, `enrollments`, `lessonCompletions`, `completions`. A profile of another community answers 404. Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default UTC, as communities keep no time zone yet) the days are cut in. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
+         * @description Owner, admin or finance (403 `Função necessária: owner ou admin ou finance. Sua função: …` otherwise). One member's activity per period: `posts`, `comments`, `reactions`, `eventsJoined`, `attendance` (check-ins), `eventsHosted`, `enrollments`, `lessonCompletions`, `completions`. A profile of another community answers 404. Query: `from` and `to` (ISO dates, both included; default the last 30 days up to today), `interval` `day` (default), `week` (Monday to Sunday, labelled by the Monday) or `month` (labelled by the 1st), `timeZone` (IANA name; default the community's `timezone` setting, UTC when it set none; `data.timeZone` names the one used). Periods are calendar days, weeks and months in that time zone: each runs from local midnight of its first day to local midnight after its last (23 or 25 hours across a daylight-saving change), the range from local midnight of `from` to local midnight after `to`, and the default `to` is today there; a sale at 23:30 in São Paulo (UTC-3) counts on that day, not on the next UTC day. `data.series` has one point per period, zero-filled (`[{ "period": "2026-11-01", … }]`), ready for a chart; `data.totals` sums it (or, for running figures, takes the last period). A range spans at most 10 years (`to` before the same day ten years after `from`; 400 otherwise, param `from`) and at most 731 periods (400 otherwise, param `from`); `from` after `to` answers 400 (param `to`). Dates run from 0001-01-01 to 9999-12-31; a default end or start that would leave those years answers 400 naming the date given.
          */
         get: operations["reports.memberActivity"];
         put?: never;
@@ -4386,7 +4426,7 @@ export interface paths {
         get: operations["certificates.rule"];
         /**
          * Set a space's certificate rule
-         * @description Owner, admin or moderator (403 otherwise). Sets who issues: `staff` (only staff, by POST /api/certificates), `course_completion` (also automatically when a member completes a course of this courses space) or `event_attendance` (events spaces). Staff may always issue by hand. A rule that does not fit the space's module answers 400 (param `issuer`).
+         * @description Owner, admin or moderator (403 otherwise). Sets who issues: `staff` (only staff, by POST /api/certificates), `course_completion` (also automatically when a member completes a course of this courses space) or `event_attendance` (also automatically when staff check a participant in at an event of this events space: POST /api/events/{id}/check-in; issued at the first check-in, not at the event's end). Automatic issuing gives each person one certificate per active template of the space, never a second. Staff may always issue by hand. A rule that does not fit the space's module answers 400 (param `issuer`).
          */
         put: operations["certificates.setRule"];
         post?: never;
@@ -5428,6 +5468,214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My notifications
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. Newest first (keyset: `limit`, `cursor`); `unread=true` lists only those not read yet. `text` says what happened in the request's language; `actor` is who did it; `subject` is what to open: for `mention` and `reply` the post (`status`, `content`, `course`, `event`) the mention or the comment is in. `mention`: someone mentioned the member (`@[Name](profileId)`) in a post or comment, or added the mention in an edit; `reply`: a comment on the member's post, or a reply to their comment (one mentioned there is told of the mention only). Nobody is told of what they did themselves, nor of content of a space they may not read.
+         */
+        get: operations["notifications.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many notifications are unread
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. `data.count`: the notifications not read yet, for a badge.
+         */
+        get: operations["notifications.unreadCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/read-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark every notification as read
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. `data.count`: how many were unread until now.
+         */
+        post: operations["notifications.readAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a notification as read
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. Answers the notification; one read before keeps its first `readAt`. Another member's notification, or another community's: 404.
+         */
+        post: operations["notifications.read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/spaces/{id}/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follow a space
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. New posts in the space then notify the member (`space_post`). The space must be one whose content the member may read: hidden or of another community 404, gated 403. Following twice changes nothing.
+         */
+        post: operations["notifications.follow"];
+        /**
+         * Stop following a space
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. A space the member does not follow is left as it is (200). Hidden or of another community: 404.
+         */
+        delete: operations["notifications.unfollow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notification-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My notification preferences
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. Every kind with `inApp` (shown in the inbox) and `email` (`off`, `instant`, `daily`, `weekly`). Until changed: in the app for every kind; e-mail `instant` for mention, reply, event_reminder, event_changed, certificate_issued, submission_update, invitation, payment_failed, payout_update and moderation, `daily` for the rest.
+         */
+        get: operations["notifications.preferences"];
+        /**
+         * Change my notification preferences
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. `{ "<kind>": { "inApp"?, "email"? } }`: kinds and fields left out keep their setting; an unknown kind or value answers 400 naming it in `errors[].param`. With `inApp: false` that kind is no longer written to the inbox. Answers every kind, as `GET` does.
+         */
+        put: operations["notifications.savePreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a post, comment, event, profile or submission
+         * @description Member (the X-ProfileId profile when acting is the reporter). `subjectType`: `status`, `comment`, `content` (a content post), `event`, `profile` (a member) or `submission` (a call-for-papers submission); `subjectId` its id; `reason`: `spam`, `harassment`, `hate`, `sexual`, `violence`, `misinformation` or `other`; `note` (optional, up to 2000 characters). Answers 201 with the report (`data.id`, `data.caseId`). The same reporter reporting the same subject again answers 200 with the first report (`alreadyReported: true`), whatever became of its case, even when both requests arrive at once. A subject the reporter cannot read (by its feature's rules: a post in a space closed to them, a hidden post, someone else's draft submission), removed, or of another community answers 404 `subject_not_found`; reporting one's own post, comment, event (as its host), profile or submission (as one of its speakers) answers 400 `own_content` (`param: subjectId`). Reports on one subject form one open case, however many arrive at once. A report on a subject whose case was resolved (dismissed: hidden and removed subjects cannot be read by reporters) opens a new case: the resolved one stays as decided, in the queue of resolved cases and the log. A new report sends the `report.created` webhook event (a repeat does not).
+         */
+        post: operations["moderation.report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Moderation cases
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). The community's cases of `status` `open` (default) or `resolved`, newest first (keyset: `limit`, `cursor`). Each: `subject` (`type`, `id`, `excerpt`: its first 280 characters, a content post's title first, an event's title, a profile's name, a submission's title; `author`: who wrote it, hosts the event, the profile itself, or proposed the submission), `reportCount`, the distinct `reasons`, `status`, `createdAt`, `resolvedAt` and `resolution` (`action`, `note`, `resolvedBy`).
+         */
+        get: operations["moderation.cases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/cases/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a moderation case
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). `action`: `dismiss`, `hide` or `remove`; `note` (optional, up to 2000 characters): why, kept in the log. The moderator in `resolvedBy` and the log is the caller, also when acting with X-ProfileId. `dismiss` closes the case and leaves the subject as it is. `hide`: the post or comment stays for its author (marked `hidden: true`) and staff, and leaves the feed, search, the status list of everyone else and every count. `remove`: the soft delete its author's removal does (a comment takes its replies): nobody reads it; the case and the log keep its excerpt. `hide` and `remove` act on status posts, comments and content posts; on events, profiles and submissions they answer 400 (`action`, not supported for this subject type yet): dismiss works for all. A case is resolved once: `open -> resolved`, final; resolving it again answers 409 with `errors[0].param = "status"` (two moderators resolving one case at once: one resolution, the other 409). Another community's case: 404. Answers the resolved case.
+         */
+        post: operations["moderation.resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Moderation log
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). Every moderation action of the community, newest first (keyset: `limit`, `cursor`), written in the action's transaction: `action` (a case's resolution: `dismiss`, `hide`, `remove`), `actor` (who), `subject` (what: type, id and excerpt), `caseId`, `note` (why) and `createdAt` (when).
+         */
+        get: operations["moderation.log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "member.joined": {
@@ -5530,6 +5778,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "lesson.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A learner completed a lesson (the progress as the progress route answers it)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.lessonCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "course.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A learner completed the last lesson of a course (the enrollment, and `completedAt`)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.courseCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "event.created": {
         parameters: {
             query?: never;
@@ -5564,6 +5852,486 @@ export interface webhooks {
          * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
          */
         post: operations["webhook.eventCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.participation_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member joined an event, going or waitlisted (the participant as staff list them, and `eventId`)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.eventParticipationCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.participation_canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member canceled their participation (the participant, `eventId` and `canceledAt`)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.eventParticipationCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was published: a status post (`postType: "status"`) or a post in a feed space (`postType: "content"`), as its route answers it
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.postCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A comment or a reply was written on a post, a lesson or an event (the comment)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.commentCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ONE_TIME product was paid, by any method (the sale as `GET /api/manage/purchases` lists it; a plan's payment is its subscription's)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.orderPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sale was refunded, in part or in full, by the team or at the gateway (the sale after it, and `refund`: the refund as `POST /api/manage/purchases/{id}/refund` answers it, less `purchase`)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.orderRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A buyer disputed a charge at the gateway (the dispute; the disputed money is held)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.disputeOpened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A dispute closed `won` or `lost` (the dispute; a lost one was taken back as a chargeback)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.disputeClosed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The community requested a payout (the payout as its detail route answers it)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.payoutRequested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout was paid: the money reached the community's account (the payout)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.payoutPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout failed, or a paid one came back from the bank: the money is available again (the payout)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.payoutFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription started: its first charge paid (a checkout, or a manual one paid), or a courtesy granted (the subscription as its team detail route answers it)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.subscriptionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription's renewal was paid: at the period end, on a retry or by pay-now (the subscription)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.subscriptionRenewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.past_due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription's renewal charge failed: it is `past_due`, retried on days 1, 3, 5 and 7 (the subscription)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.subscriptionPastDue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription ended (final `canceled`): at the period end after a cancel, at once by the team, or its charge taken back (the subscription, with `canceledAt`)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.subscriptionCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription was paused (the subscription, with `pausedUntil` when it resumes by itself)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.subscriptionPaused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A paused subscription was resumed, by the member or at `pausedUntil` (the subscription)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.subscriptionResumed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.plan_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription moved to another option of its plan: an upgrade paid now, or a scheduled change at the period end (the subscription, and `previousProductId`)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.subscriptionPlanChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "certificate.issued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A certificate was issued (by staff, automatically, on reissue or retry), once its PDF is ready (the certificate as its detail route answers staff)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.certificateIssued"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "certificate.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A certificate was revoked (the certificate as its detail route answers staff, with `revokeReason`)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.certificateRevoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A proposal was submitted to a call for papers: `rascunho -> enviada` (the submission as its detail route answers the call's organisers)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.submissionSubmitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.decided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The organisation's decision, known to the speaker from then on: `aceita` (decided, or an offer of either side accepted) or `recusada` (declined or decided) (the submission as its detail route answers the call's organisers, with `status`, `decidedAt` and `decisionNote`)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.submissionDecided"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An accepted submission was confirmed on the agenda: `aceita -> confirmada` (the submission as its detail route answers the call's organisers)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.submissionConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member reported a post, comment, event, profile or submission (the report as `POST /api/reports` answers it; a repeat sends nothing)
+         * @description Signed as Standard Webhooks say: verify `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` with the webhook's secret. Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhook.reportCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -21735,6 +22503,457 @@ export interface operations {
             };
         };
     };
+    "events.checkIn": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                 *       "code": "WELCOME10"
+                 *     }
+                 */
+                "application/json": {
+                    profileId?: components["schemas"]["Uuid"];
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "eventId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "fullName": "Ana Souza",
+                     *         "avatarUrl": "https://example.com/image.png",
+                     *         "status": "going",
+                     *         "checkedInAt": "2026-12-01T19:00:00Z",
+                     *         "alreadyCheckedIn": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            eventId: string;
+                            profileId: string;
+                            fullName: string;
+                            avatarUrl: string | null;
+                            /** @enum {string} */
+                            status: "going" | "waitlisted" | "cancelled";
+                            checkedInAt: string;
+                            alreadyCheckedIn: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "check_in_target" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "event_host_or_staff" | "not_member";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "event_not_found" | "participant_not_found" | "ticket_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "check_in_not_going" | "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "body_too_large";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "events.attendance": {
+        parameters: {
+            query?: {
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path: {
+                id: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza",
+                     *           "avatarUrl": "https://example.com/image.png",
+                     *           "checkedInAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       },
+                     *       "counts": {
+                     *         "going": 1,
+                     *         "checkedIn": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            profileId: string;
+                            fullName: string;
+                            avatarUrl: string | null;
+                            checkedInAt: string;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                        counts: {
+                            going: number;
+                            checkedIn: number;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "event_host_or_staff" | "not_member";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "event_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
     "events.startStream": {
         parameters: {
             query?: never;
@@ -24078,6 +25297,7 @@ export interface operations {
                      *           "avatarUrl": "https://example.com/image.png"
                      *         },
                      *         "body": "A few words about it.",
+                     *         "hidden": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -24115,6 +25335,8 @@ export interface operations {
                                 avatarUrl: string | null;
                             };
                             body: string;
+                            /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
+                            hidden: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -26102,6 +27324,7 @@ export interface operations {
                      *             "avatarUrl": "https://example.com/image.png"
                      *           },
                      *           "body": "A few words about it.",
+                     *           "hidden": true,
                      *           "mentions": [
                      *             {
                      *               "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -26144,6 +27367,8 @@ export interface operations {
                                 avatarUrl: string | null;
                             };
                             body: string;
+                            /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
+                            hidden: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -26339,6 +27564,7 @@ export interface operations {
                      *           "avatarUrl": "https://example.com/image.png"
                      *         },
                      *         "body": "A few words about it.",
+                     *         "hidden": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -26376,6 +27602,8 @@ export interface operations {
                                 avatarUrl: string | null;
                             };
                             body: string;
+                            /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
+                            hidden: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -26675,6 +27903,7 @@ export interface operations {
                      *         "attachments": [
                      *           "Example"
                      *         ],
+                     *         "hidden": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -26715,6 +27944,8 @@ export interface operations {
                             title: string;
                             body: string;
                             attachments: string[];
+                            /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
+                            hidden: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -26994,6 +28225,7 @@ export interface operations {
                      *         "attachments": [
                      *           "Example"
                      *         ],
+                     *         "hidden": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -27034,6 +28266,8 @@ export interface operations {
                             title: string;
                             body: string;
                             attachments: string[];
+                            /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
+                            hidden: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -77373,6 +78607,3020 @@ export interface operations {
             };
         };
     };
+    "notifications.list": {
+        parameters: {
+            query?: {
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
+                cursor?: string;
+                /** @description `true`: only the notifications not read yet */
+                unread?: "true" | "false";
+            };
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "kind": "Example",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "readAt": "2026-12-01T19:00:00Z",
+                     *           "actor": {
+                     *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           },
+                     *           "subject": {
+                     *             "type": "Example",
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "title": "Getting started"
+                     *           },
+                     *           "text": "A few words about it."
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            /** @description One of `mention`, `reply`, `reaction`, `space_post`, `event_reminder`, `event_changed`, `course_update`, `certificate_issued`, `submission_update`, `invitation`, `payment_failed`, `payout_update`, `moderation` */
+                            kind: string;
+                            createdAt: string;
+                            readAt: string | null;
+                            /** @description Who did what the notification tells; null when nobody did (a reminder, a payout) */
+                            actor: {
+                                profileId: string;
+                                fullName: string;
+                            } | null;
+                            subject: {
+                                /** @description What to open: `status`, `content`, `course`, `event`, `space`, … */
+                                type: string;
+                                id: string;
+                                /** @description Its title as it was when notified (an excerpt of the text of a status post) */
+                                title: string;
+                            };
+                            /** @description What happened, in the request's language (`Accept-Language`: Portuguese unless English is asked) */
+                            text: string;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "notifications.unreadCount": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            count: number;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "notifications.readAll": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            count: number;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "notifications.read": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "kind": "Example",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "readAt": "2026-12-01T19:00:00Z",
+                     *         "actor": {
+                     *           "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "subject": {
+                     *           "type": "Example",
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "title": "Getting started"
+                     *         },
+                     *         "text": "A few words about it."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            /** @description One of `mention`, `reply`, `reaction`, `space_post`, `event_reminder`, `event_changed`, `course_update`, `certificate_issued`, `submission_update`, `invitation`, `payment_failed`, `payout_update`, `moderation` */
+                            kind: string;
+                            createdAt: string;
+                            readAt: string | null;
+                            /** @description Who did what the notification tells; null when nobody did (a reminder, a payout) */
+                            actor: {
+                                profileId: string;
+                                fullName: string;
+                            } | null;
+                            subject: {
+                                /** @description What to open: `status`, `content`, `course`, `event`, `space`, … */
+                                type: string;
+                                id: string;
+                                /** @description Its title as it was when notified (an excerpt of the text of a status post) */
+                                title: string;
+                            };
+                            /** @description What happened, in the request's language (`Accept-Language`: Portuguese unless English is asked) */
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "notification_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "notifications.follow": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "following": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            spaceId: string;
+                            following: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "notifications.unfollow": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "following": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            spaceId: string;
+                            following: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "space_unknown";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "notifications.preferences": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "mention": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "reply": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "reaction": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "space_post": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "event_reminder": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "event_changed": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "course_update": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "certificate_issued": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "submission_update": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "invitation": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "payment_failed": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "payout_update": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "moderation": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            mention: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            reply: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            reaction: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            space_post: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            event_reminder: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            event_changed: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            course_update: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            certificate_issued: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            submission_update: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            invitation: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            payment_failed: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            payout_update: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            moderation: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "notifications.savePreferences": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mention": {
+                 *         "inApp": true,
+                 *         "email": "off"
+                 *       },
+                 *       "reply": {
+                 *         "inApp": true,
+                 *         "email": "off"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    mention?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    reply?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    reaction?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    space_post?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    event_reminder?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    event_changed?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    course_update?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    certificate_issued?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    submission_update?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    invitation?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    payment_failed?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    payout_update?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                    moderation?: {
+                        inApp?: boolean;
+                        /** @enum {string} */
+                        email?: "off" | "instant" | "daily" | "weekly";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "mention": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "reply": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "reaction": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "space_post": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "event_reminder": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "event_changed": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "course_update": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "certificate_issued": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "submission_update": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "invitation": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "payment_failed": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "payout_update": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         },
+                     *         "moderation": {
+                     *           "inApp": true,
+                     *           "email": "off"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            mention: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            reply: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            reaction: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            space_post: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            event_reminder: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            event_changed: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            course_update: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            certificate_issued: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            submission_update: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            invitation: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            payment_failed: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            payout_update: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                            moderation: {
+                                /** @description Shown in the inbox */
+                                inApp: boolean;
+                                /**
+                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @enum {string}
+                                 */
+                                email: "off" | "instant" | "daily" | "weekly";
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "body_too_large";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "moderation.report": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subjectType": "status",
+                 *       "subjectId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                 *       "reason": "spam"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    subjectType: "status" | "comment" | "content" | "event" | "profile" | "submission";
+                    subjectId: components["schemas"]["Uuid"];
+                    /** @enum {string} */
+                    reason: "spam" | "harassment" | "hate" | "sexual" | "violence" | "misinformation" | "other";
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "caseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "reporterProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subjectType": "status",
+                     *         "subjectId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "reason": "spam",
+                     *         "note": "A few words about it.",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "alreadyReported": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            caseId: string;
+                            reporterProfileId: string;
+                            /** @enum {string} */
+                            subjectType: "status" | "comment" | "content" | "event" | "profile" | "submission";
+                            subjectId: string;
+                            /** @enum {string} */
+                            reason: "spam" | "harassment" | "hate" | "sexual" | "violence" | "misinformation" | "other";
+                            note: string | null;
+                            createdAt: string;
+                            /** @enum {boolean} */
+                            alreadyReported: true;
+                        };
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "caseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "reporterProfileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subjectType": "status",
+                     *         "subjectId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "reason": "spam",
+                     *         "note": "A few words about it.",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "alreadyReported": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            caseId: string;
+                            reporterProfileId: string;
+                            /** @enum {string} */
+                            subjectType: "status" | "comment" | "content" | "event" | "profile" | "submission";
+                            subjectId: string;
+                            /** @enum {string} */
+                            reason: "spam" | "harassment" | "hate" | "sexual" | "violence" | "misinformation" | "other";
+                            note: string | null;
+                            createdAt: string;
+                            /** @enum {boolean} */
+                            alreadyReported: false;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character" | "own_content";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "subject_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "body_too_large";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "moderation.cases": {
+        parameters: {
+            query?: {
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
+                cursor?: string;
+                status?: "open" | "resolved";
+            };
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "subject": {
+                     *             "type": "status",
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "excerpt": "Example",
+                     *             "author": {
+                     *               "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "fullName": "Ana Souza"
+                     *             }
+                     *           },
+                     *           "reportCount": 1,
+                     *           "reasons": [
+                     *             "spam"
+                     *           ],
+                     *           "status": "open",
+                     *           "createdAt": "2026-12-01T19:00:00Z",
+                     *           "resolvedAt": "2026-12-01T19:00:00Z",
+                     *           "resolution": {
+                     *             "action": "dismiss",
+                     *             "note": "A few words about it.",
+                     *             "resolvedBy": {
+                     *               "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *               "fullName": "Ana Souza"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            subject: {
+                                /** @enum {string} */
+                                type: "status" | "comment" | "content" | "event" | "profile" | "submission";
+                                id: string;
+                                /** @description The start of the subject as last reported (kept when it is removed) */
+                                excerpt: string;
+                                author: {
+                                    id: string;
+                                    fullName: string | null;
+                                } | null;
+                            };
+                            reportCount: number;
+                            reasons: ("spam" | "harassment" | "hate" | "sexual" | "violence" | "misinformation" | "other")[];
+                            /** @enum {string} */
+                            status: "open" | "resolved";
+                            createdAt: string;
+                            resolvedAt: string | null;
+                            resolution: {
+                                /** @enum {string} */
+                                action: "dismiss" | "hide" | "remove";
+                                note: string | null;
+                                resolvedBy: {
+                                    id: string;
+                                    fullName: string | null;
+                                };
+                            } | null;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "moderation.resolve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "dismiss"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    action: "dismiss" | "hide" | "remove";
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "subject": {
+                     *           "type": "status",
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "excerpt": "Example",
+                     *           "author": {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           }
+                     *         },
+                     *         "reportCount": 1,
+                     *         "reasons": [
+                     *           "spam"
+                     *         ],
+                     *         "status": "open",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "resolvedAt": "2026-12-01T19:00:00Z",
+                     *         "resolution": {
+                     *           "action": "dismiss",
+                     *           "note": "A few words about it.",
+                     *           "resolvedBy": {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            subject: {
+                                /** @enum {string} */
+                                type: "status" | "comment" | "content" | "event" | "profile" | "submission";
+                                id: string;
+                                /** @description The start of the subject as last reported (kept when it is removed) */
+                                excerpt: string;
+                                author: {
+                                    id: string;
+                                    fullName: string | null;
+                                } | null;
+                            };
+                            reportCount: number;
+                            reasons: ("spam" | "harassment" | "hate" | "sexual" | "violence" | "misinformation" | "other")[];
+                            /** @enum {string} */
+                            status: "open" | "resolved";
+                            createdAt: string;
+                            resolvedAt: string | null;
+                            resolution: {
+                                /** @enum {string} */
+                                action: "dismiss" | "hide" | "remove";
+                                note: string | null;
+                                resolvedBy: {
+                                    id: string;
+                                    fullName: string | null;
+                                };
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "action_not_supported" | "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "case_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "case_move" | "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "body_too_large";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "moderation.log": {
+        parameters: {
+            query?: {
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "action": "dismiss",
+                     *           "actor": {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           },
+                     *           "subject": {
+                     *             "type": "status",
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "excerpt": "Example"
+                     *           },
+                     *           "caseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "note": "A few words about it.",
+                     *           "createdAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            action: "dismiss" | "hide" | "remove";
+                            actor: {
+                                id: string;
+                                fullName: string | null;
+                            };
+                            subject: {
+                                /** @enum {string} */
+                                type: "status" | "comment" | "content" | "event" | "profile" | "submission";
+                                id: string;
+                                excerpt: string | null;
+                            };
+                            caseId: string | null;
+                            note: string | null;
+                            createdAt: string;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
     "webhook.memberJoined": {
         parameters: {
             query?: never;
@@ -77619,6 +81867,98 @@ export interface operations {
             };
         };
     };
+    "webhook.lessonCompleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "lesson.completed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        lessonId: string;
+                        courseId: string;
+                        profileId: string;
+                        completed: boolean;
+                        percent: number;
+                        lastPositionSeconds: number;
+                        completedAt: string | null;
+                        updatedAt: string;
+                        course: {
+                            completedLessons: number;
+                            totalLessons: number;
+                            percent: number;
+                        };
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.courseCompleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "course.completed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        courseId: string;
+                        profileId: string;
+                        enrolledAt: string;
+                        completedAt: string;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.eventCreated": {
         parameters: {
             query?: never;
@@ -77750,6 +82090,1574 @@ export interface operations {
                         createdAt: string;
                         updatedAt: string;
                         canceledAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.eventParticipationCreated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "event.participation_created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        profileId: string;
+                        fullName: string;
+                        avatarUrl: string | null;
+                        /** @enum {string} */
+                        status: "going" | "waitlisted" | "cancelled";
+                        joinedAt: string;
+                        checkedInAt: string | null;
+                        eventId: string;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.eventParticipationCanceled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "event.participation_canceled";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        profileId: string;
+                        fullName: string;
+                        avatarUrl: string | null;
+                        /** @enum {string} */
+                        status: "going" | "waitlisted" | "cancelled";
+                        joinedAt: string;
+                        checkedInAt: string | null;
+                        eventId: string;
+                        canceledAt: string;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.postCreated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "post.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** @enum {string} */
+                        postType: "status";
+                        id: string;
+                        author: {
+                            id: string;
+                            fullName: string;
+                            avatarUrl: string | null;
+                        };
+                        body: string;
+                        /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
+                        hidden: boolean;
+                        mentions: {
+                            profileId: string;
+                            fullName: string;
+                        }[];
+                        reactions: {
+                            like: number;
+                            love: number;
+                            celebrate: number;
+                            insightful: number;
+                            funny: number;
+                        };
+                        reactionCount: number;
+                        myReaction: ("like" | "love" | "celebrate" | "insightful" | "funny") | null;
+                        commentCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        communityId: string;
+                    } | {
+                        /** @enum {string} */
+                        postType: "content";
+                        id: string;
+                        spaceId: string;
+                        author: {
+                            id: string;
+                            fullName: string;
+                            avatarUrl: string | null;
+                        };
+                        title: string;
+                        body: string;
+                        attachments: string[];
+                        /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
+                        hidden: boolean;
+                        mentions: {
+                            profileId: string;
+                            fullName: string;
+                        }[];
+                        reactions: {
+                            like: number;
+                            love: number;
+                            celebrate: number;
+                            insightful: number;
+                            funny: number;
+                        };
+                        reactionCount: number;
+                        myReaction: ("like" | "love" | "celebrate" | "insightful" | "funny") | null;
+                        commentCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.commentCreated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "comment.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        /** @enum {string} */
+                        itemType: "status" | "content" | "course" | "event";
+                        itemId: string;
+                        parentId: string | null;
+                        author: {
+                            id: string;
+                            fullName: string;
+                            avatarUrl: string | null;
+                        };
+                        body: string;
+                        mentions: {
+                            profileId: string;
+                            fullName: string;
+                        }[];
+                        reactions: {
+                            like: number;
+                            love: number;
+                            celebrate: number;
+                            insightful: number;
+                            funny: number;
+                        };
+                        reactionCount: number;
+                        myReaction: ("like" | "love" | "celebrate" | "insightful" | "funny") | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.orderPaid": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "order.paid";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        chargeId: string;
+                        /** @enum {string} */
+                        status: "paid" | "partially_refunded" | "refunded";
+                        buyer: {
+                            profileId: string;
+                            fullName: string;
+                            email: string | null;
+                        };
+                        product: {
+                            id: string;
+                            title: string;
+                        };
+                        paymentMethod: string;
+                        installments: number;
+                        currency: string;
+                        amount: number;
+                        discount: number;
+                        interest: number;
+                        total: number;
+                        fee: number;
+                        net: number;
+                        refundedAmount: number;
+                        paidAt: string | null;
+                        createdAt: string;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.orderRefunded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "order.refunded";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        chargeId: string;
+                        /** @enum {string} */
+                        status: "paid" | "partially_refunded" | "refunded";
+                        buyer: {
+                            profileId: string;
+                            fullName: string;
+                            email: string | null;
+                        };
+                        product: {
+                            id: string;
+                            title: string;
+                        };
+                        paymentMethod: string;
+                        installments: number;
+                        currency: string;
+                        amount: number;
+                        discount: number;
+                        interest: number;
+                        total: number;
+                        fee: number;
+                        net: number;
+                        refundedAmount: number;
+                        paidAt: string | null;
+                        createdAt: string;
+                        refund: {
+                            id: string;
+                            purchaseId: string;
+                            amount: number;
+                            currency: string;
+                            full: boolean;
+                            platformFeeReturned: number;
+                            interestReturned: number;
+                            fromPending: number;
+                            fromAvailable: number;
+                            reason: string;
+                            createdAt: string;
+                        };
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.disputeOpened": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "dispute.opened";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** @description The gateway's dispute id */
+                        id: string;
+                        /** @description The disputed charge (a checkout charge or a renewal billing) */
+                        chargeId: string;
+                        /** @description The ONE_TIME sale disputed (`GET /api/manage/purchases`); null for a plan's charge */
+                        purchaseId: string | null;
+                        /** @enum {string} */
+                        status: "open" | "won" | "lost";
+                        amount: number;
+                        currency: string;
+                        /** @description What the dispute holds of the available balance */
+                        held: number;
+                        /** @description The gateway's dispute fee, in `feeCurrency` */
+                        fee: number;
+                        feeCurrency: string | null;
+                        reason: string | null;
+                        openedAt: string | null;
+                        closedAt: string | null;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.disputeClosed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "dispute.closed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** @description The gateway's dispute id */
+                        id: string;
+                        /** @description The disputed charge (a checkout charge or a renewal billing) */
+                        chargeId: string;
+                        /** @description The ONE_TIME sale disputed (`GET /api/manage/purchases`); null for a plan's charge */
+                        purchaseId: string | null;
+                        /** @enum {string} */
+                        status: "open" | "won" | "lost";
+                        amount: number;
+                        currency: string;
+                        /** @description What the dispute holds of the available balance */
+                        held: number;
+                        /** @description The gateway's dispute fee, in `feeCurrency` */
+                        fee: number;
+                        feeCurrency: string | null;
+                        reason: string | null;
+                        openedAt: string | null;
+                        closedAt: string | null;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payoutRequested": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "payout.requested";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        /** @enum {string} */
+                        status: "pending" | "in_transit" | "paid" | "failed" | "canceled";
+                        amount: number;
+                        fee: number;
+                        total: number;
+                        currency: string;
+                        method: string | null;
+                        /** @description Where the money went: the approved payout settings' Pix key (with its type) or bank account (bank, branch, account, type, holder's name), recorded when the payout goes in transit; null before that. Later changes to the settings do not change it. */
+                        destination: string | null;
+                        requestedBy: string;
+                        failureReason: string | null;
+                        allowedMoves: string[];
+                        createdAt: string;
+                        inTransitAt: string | null;
+                        paidAt: string | null;
+                        failedAt: string | null;
+                        canceledAt: string | null;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payoutPaid": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "payout.paid";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        /** @enum {string} */
+                        status: "pending" | "in_transit" | "paid" | "failed" | "canceled";
+                        amount: number;
+                        fee: number;
+                        total: number;
+                        currency: string;
+                        method: string | null;
+                        /** @description Where the money went: the approved payout settings' Pix key (with its type) or bank account (bank, branch, account, type, holder's name), recorded when the payout goes in transit; null before that. Later changes to the settings do not change it. */
+                        destination: string | null;
+                        requestedBy: string;
+                        failureReason: string | null;
+                        allowedMoves: string[];
+                        createdAt: string;
+                        inTransitAt: string | null;
+                        paidAt: string | null;
+                        failedAt: string | null;
+                        canceledAt: string | null;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payoutFailed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "payout.failed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        /** @enum {string} */
+                        status: "pending" | "in_transit" | "paid" | "failed" | "canceled";
+                        amount: number;
+                        fee: number;
+                        total: number;
+                        currency: string;
+                        method: string | null;
+                        /** @description Where the money went: the approved payout settings' Pix key (with its type) or bank account (bank, branch, account, type, holder's name), recorded when the payout goes in transit; null before that. Later changes to the settings do not change it. */
+                        destination: string | null;
+                        requestedBy: string;
+                        failureReason: string | null;
+                        allowedMoves: string[];
+                        createdAt: string;
+                        inTransitAt: string | null;
+                        paidAt: string | null;
+                        failedAt: string | null;
+                        canceledAt: string | null;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.subscriptionCreated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "subscription.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        status: string;
+                        profileId: string;
+                        productId: string;
+                        productTitle: string;
+                        subscriptionGroupId: string;
+                        kind: string;
+                        billingInterval: string | null;
+                        price: number;
+                        currency: string;
+                        paymentMethod: string | null;
+                        hasCard: boolean;
+                        currentPeriodStart: string | null;
+                        currentPeriodEnd: string | null;
+                        cancelAtPeriodEnd: boolean;
+                        pausedUntil: string | null;
+                        scheduledChange: {
+                            productId: string;
+                            effectiveAt: string | null;
+                        } | null;
+                        discountPercent: number | null;
+                        discountMonthsLeft: number | null;
+                        addOns: {
+                            id: string;
+                            productId: string;
+                            title: string;
+                            price: number;
+                        }[];
+                        canceledAt: string | null;
+                        createdAt: string;
+                        allowedMoves: string[];
+                        member: {
+                            profileId: string;
+                            fullName: string;
+                            email: string;
+                        };
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.subscriptionRenewed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "subscription.renewed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        status: string;
+                        profileId: string;
+                        productId: string;
+                        productTitle: string;
+                        subscriptionGroupId: string;
+                        kind: string;
+                        billingInterval: string | null;
+                        price: number;
+                        currency: string;
+                        paymentMethod: string | null;
+                        hasCard: boolean;
+                        currentPeriodStart: string | null;
+                        currentPeriodEnd: string | null;
+                        cancelAtPeriodEnd: boolean;
+                        pausedUntil: string | null;
+                        scheduledChange: {
+                            productId: string;
+                            effectiveAt: string | null;
+                        } | null;
+                        discountPercent: number | null;
+                        discountMonthsLeft: number | null;
+                        addOns: {
+                            id: string;
+                            productId: string;
+                            title: string;
+                            price: number;
+                        }[];
+                        canceledAt: string | null;
+                        createdAt: string;
+                        allowedMoves: string[];
+                        member: {
+                            profileId: string;
+                            fullName: string;
+                            email: string;
+                        };
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.subscriptionPastDue": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "subscription.past_due";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        status: string;
+                        profileId: string;
+                        productId: string;
+                        productTitle: string;
+                        subscriptionGroupId: string;
+                        kind: string;
+                        billingInterval: string | null;
+                        price: number;
+                        currency: string;
+                        paymentMethod: string | null;
+                        hasCard: boolean;
+                        currentPeriodStart: string | null;
+                        currentPeriodEnd: string | null;
+                        cancelAtPeriodEnd: boolean;
+                        pausedUntil: string | null;
+                        scheduledChange: {
+                            productId: string;
+                            effectiveAt: string | null;
+                        } | null;
+                        discountPercent: number | null;
+                        discountMonthsLeft: number | null;
+                        addOns: {
+                            id: string;
+                            productId: string;
+                            title: string;
+                            price: number;
+                        }[];
+                        canceledAt: string | null;
+                        createdAt: string;
+                        allowedMoves: string[];
+                        member: {
+                            profileId: string;
+                            fullName: string;
+                            email: string;
+                        };
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.subscriptionCanceled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "subscription.canceled";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        status: string;
+                        profileId: string;
+                        productId: string;
+                        productTitle: string;
+                        subscriptionGroupId: string;
+                        kind: string;
+                        billingInterval: string | null;
+                        price: number;
+                        currency: string;
+                        paymentMethod: string | null;
+                        hasCard: boolean;
+                        currentPeriodStart: string | null;
+                        currentPeriodEnd: string | null;
+                        cancelAtPeriodEnd: boolean;
+                        pausedUntil: string | null;
+                        scheduledChange: {
+                            productId: string;
+                            effectiveAt: string | null;
+                        } | null;
+                        discountPercent: number | null;
+                        discountMonthsLeft: number | null;
+                        addOns: {
+                            id: string;
+                            productId: string;
+                            title: string;
+                            price: number;
+                        }[];
+                        canceledAt: string | null;
+                        createdAt: string;
+                        allowedMoves: string[];
+                        member: {
+                            profileId: string;
+                            fullName: string;
+                            email: string;
+                        };
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.subscriptionPaused": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "subscription.paused";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        status: string;
+                        profileId: string;
+                        productId: string;
+                        productTitle: string;
+                        subscriptionGroupId: string;
+                        kind: string;
+                        billingInterval: string | null;
+                        price: number;
+                        currency: string;
+                        paymentMethod: string | null;
+                        hasCard: boolean;
+                        currentPeriodStart: string | null;
+                        currentPeriodEnd: string | null;
+                        cancelAtPeriodEnd: boolean;
+                        pausedUntil: string | null;
+                        scheduledChange: {
+                            productId: string;
+                            effectiveAt: string | null;
+                        } | null;
+                        discountPercent: number | null;
+                        discountMonthsLeft: number | null;
+                        addOns: {
+                            id: string;
+                            productId: string;
+                            title: string;
+                            price: number;
+                        }[];
+                        canceledAt: string | null;
+                        createdAt: string;
+                        allowedMoves: string[];
+                        member: {
+                            profileId: string;
+                            fullName: string;
+                            email: string;
+                        };
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.subscriptionResumed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "subscription.resumed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        status: string;
+                        profileId: string;
+                        productId: string;
+                        productTitle: string;
+                        subscriptionGroupId: string;
+                        kind: string;
+                        billingInterval: string | null;
+                        price: number;
+                        currency: string;
+                        paymentMethod: string | null;
+                        hasCard: boolean;
+                        currentPeriodStart: string | null;
+                        currentPeriodEnd: string | null;
+                        cancelAtPeriodEnd: boolean;
+                        pausedUntil: string | null;
+                        scheduledChange: {
+                            productId: string;
+                            effectiveAt: string | null;
+                        } | null;
+                        discountPercent: number | null;
+                        discountMonthsLeft: number | null;
+                        addOns: {
+                            id: string;
+                            productId: string;
+                            title: string;
+                            price: number;
+                        }[];
+                        canceledAt: string | null;
+                        createdAt: string;
+                        allowedMoves: string[];
+                        member: {
+                            profileId: string;
+                            fullName: string;
+                            email: string;
+                        };
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.subscriptionPlanChanged": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "subscription.plan_changed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        status: string;
+                        profileId: string;
+                        productId: string;
+                        productTitle: string;
+                        subscriptionGroupId: string;
+                        kind: string;
+                        billingInterval: string | null;
+                        price: number;
+                        currency: string;
+                        paymentMethod: string | null;
+                        hasCard: boolean;
+                        currentPeriodStart: string | null;
+                        currentPeriodEnd: string | null;
+                        cancelAtPeriodEnd: boolean;
+                        pausedUntil: string | null;
+                        scheduledChange: {
+                            productId: string;
+                            effectiveAt: string | null;
+                        } | null;
+                        discountPercent: number | null;
+                        discountMonthsLeft: number | null;
+                        addOns: {
+                            id: string;
+                            productId: string;
+                            title: string;
+                            price: number;
+                        }[];
+                        canceledAt: string | null;
+                        createdAt: string;
+                        allowedMoves: string[];
+                        member: {
+                            profileId: string;
+                            fullName: string;
+                            email: string;
+                        };
+                        previousProductId: string;
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.certificateIssued": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "certificate.issued";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        communityId: string;
+                        spaceId: string;
+                        spaceTitle: string;
+                        templateId: string;
+                        templateName: string;
+                        title: string;
+                        batchId: string | null;
+                        profileId: string;
+                        recipientName: string;
+                        code: string;
+                        /** @enum {string} */
+                        status: "pending" | "generating" | "issued" | "failed" | "revoked" | "superseded";
+                        attempts: number;
+                        lastError: string | null;
+                        indexing: boolean;
+                        issuedAt: string | null;
+                        revokedAt: string | null;
+                        revokeReason: string | null;
+                        supersededById: string | null;
+                        supersededByCode: string | null;
+                        supersedesId: string | null;
+                        verifyUrl: string;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.certificateRevoked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "certificate.revoked";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        communityId: string;
+                        spaceId: string;
+                        spaceTitle: string;
+                        templateId: string;
+                        templateName: string;
+                        title: string;
+                        batchId: string | null;
+                        profileId: string;
+                        recipientName: string;
+                        code: string;
+                        /** @enum {string} */
+                        status: "pending" | "generating" | "issued" | "failed" | "revoked" | "superseded";
+                        attempts: number;
+                        lastError: string | null;
+                        indexing: boolean;
+                        issuedAt: string | null;
+                        revokedAt: string | null;
+                        revokeReason: string | null;
+                        supersededById: string | null;
+                        supersededByCode: string | null;
+                        supersedesId: string | null;
+                        verifyUrl: string;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.submissionSubmitted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "submission.submitted";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        callId: string;
+                        callTitle: string;
+                        callSlug: string;
+                        trackId: string | null;
+                        trackName: string | null;
+                        title: string;
+                        abstract: string;
+                        /** @enum {string} */
+                        status: "rascunho" | "enviada" | "em_negociacao" | "aceita" | "recusada" | "retirada" | "confirmada";
+                        version: number;
+                        proposer: {
+                            profileId: string;
+                            fullName: string;
+                        } | null;
+                        coSpeakers: {
+                            profileId: string;
+                            fullName: string;
+                            avatarUrl: string | null;
+                            /** @enum {string} */
+                            status: "invited" | "accepted" | "declined";
+                        }[];
+                        allowedMoves: string[];
+                        decisionNote: string | null;
+                        submittedAt: string | null;
+                        decidedAt: string | null;
+                        confirmedAt: string | null;
+                        withdrawnAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        versions: {
+                            version: number;
+                            title: string;
+                            abstract: string;
+                            trackId: string | null;
+                            coSpeakerProfileIds: string[];
+                            createdAt: string;
+                        }[];
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.submissionDecided": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "submission.decided";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        callId: string;
+                        callTitle: string;
+                        callSlug: string;
+                        trackId: string | null;
+                        trackName: string | null;
+                        title: string;
+                        abstract: string;
+                        /** @enum {string} */
+                        status: "rascunho" | "enviada" | "em_negociacao" | "aceita" | "recusada" | "retirada" | "confirmada";
+                        version: number;
+                        proposer: {
+                            profileId: string;
+                            fullName: string;
+                        } | null;
+                        coSpeakers: {
+                            profileId: string;
+                            fullName: string;
+                            avatarUrl: string | null;
+                            /** @enum {string} */
+                            status: "invited" | "accepted" | "declined";
+                        }[];
+                        allowedMoves: string[];
+                        decisionNote: string | null;
+                        submittedAt: string | null;
+                        decidedAt: string | null;
+                        confirmedAt: string | null;
+                        withdrawnAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        versions: {
+                            version: number;
+                            title: string;
+                            abstract: string;
+                            trackId: string | null;
+                            coSpeakerProfileIds: string[];
+                            createdAt: string;
+                        }[];
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.submissionConfirmed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "submission.confirmed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        callId: string;
+                        callTitle: string;
+                        callSlug: string;
+                        trackId: string | null;
+                        trackName: string | null;
+                        title: string;
+                        abstract: string;
+                        /** @enum {string} */
+                        status: "rascunho" | "enviada" | "em_negociacao" | "aceita" | "recusada" | "retirada" | "confirmada";
+                        version: number;
+                        proposer: {
+                            profileId: string;
+                            fullName: string;
+                        } | null;
+                        coSpeakers: {
+                            profileId: string;
+                            fullName: string;
+                            avatarUrl: string | null;
+                            /** @enum {string} */
+                            status: "invited" | "accepted" | "declined";
+                        }[];
+                        allowedMoves: string[];
+                        decisionNote: string | null;
+                        submittedAt: string | null;
+                        decidedAt: string | null;
+                        confirmedAt: string | null;
+                        withdrawnAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        versions: {
+                            version: number;
+                            title: string;
+                            abstract: string;
+                            trackId: string | null;
+                            coSpeakerProfileIds: string[];
+                            createdAt: string;
+                        }[];
+                        communityId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.reportCreated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry */
+                "webhook-id": string;
+                /** @description Seconds since the epoch */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>` per active secret, space separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "report.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: string;
+                        caseId: string;
+                        reporterProfileId: string;
+                        /** @enum {string} */
+                        subjectType: "status" | "comment" | "content" | "event" | "profile" | "submission";
+                        subjectId: string;
+                        /** @enum {string} */
+                        reason: "spam" | "harassment" | "hate" | "sexual" | "violence" | "misinformation" | "other";
+                        note: string | null;
+                        createdAt: string;
+                        communityId: string;
                     };
                 };
             };

@@ -45,7 +45,17 @@ export const nodemailerTransport = Layer.succeed(MailTransport, {
               to: mail.to,
               subject: mail.subject,
               text: mail.text,
-              messageId: mail.messageId
+              messageId: mail.messageId,
+              ...(mail.html === undefined ? {} : { html: mail.html }),
+              ...(mail.attachments === undefined ? {} : {
+                attachments: mail.attachments.map((file) => ({
+                  filename: file.filename,
+                  contentType: file.contentType,
+                  content: file.content,
+                  encoding: "base64",
+                  ...(file.contentId === undefined ? {} : { cid: file.contentId })
+                }))
+              })
             }),
           catch: (error) => new SmtpDeliveryError(`SMTP relay ${relay}: ${causeOf(error, url)}`)
         })

@@ -30,8 +30,9 @@ const statusCount = () =>
  * delete and insert, the post read back, reactions, the caller's reaction, comments, mentions), in
  * the request's transaction with a savepoint inside. Now the caller's membership is read in the
  * post's insert (`DeferredMemberScope`): one statement, which also writes its `post.created` webhook
- * event (issue 54); with mentions, those and then the event, in a transaction; a transaction too for
- * an `Idempotency-Key`.
+ * event (issue 54); with mentions, those, the mentioned members' notifications (issue 55: one
+ * statement, in the post's transaction, so a post that rolls back notifies nobody) and then the event,
+ * in a transaction; a transaction too for an `Idempotency-Key`. A post without mentions notifies nobody.
  */
 describe("POST /api/status statements", () => {
   it("creates a post without mentions in 1 statement and no transaction (1 round trip)", async () => {
@@ -72,18 +73,22 @@ describe("POST /api/status statements", () => {
     expect(expectOk(again.result, 201)).toEqual(expectOk(result, 201))
   })
 
-  it("creates a post with mentions in 3 statements (post, mentions, its post.created event), answering what a read would", async () => {
+  it("creates a post with mentions in 4 statements (post, mentions, notifications, its post.created event), answering what a read would", async () => {
     const body = `Oi @[Bruno](${setup.bruno.profileId}) e @${setup.alice.profileId}`
     const { n, result, transactions } = await statements(() =>
       api.post("/api/status", { body }, as(setup.alice, setup.community))
     )
     const post = expectOk(result, 201)
-    expect([n, transactions]).toEqual([3, 1])
+    expect([n, transactions]).toEqual([4, 1])
     const listed = expectOk(await api.get("/api/status?limit=1", as(setup.alice, setup.community)))
     expect(listed[0]).toEqual(post)
     expect(post.mentions.map((m: { profileId: string }) => m.profileId).sort()).toEqual(
       [setup.alice.profileId, setup.bruno.profileId].sort()
     )
+    // Bruno is told; Alice, who wrote it, is not.
+    const inbox = (user: { token: string }) => api.get("/api/notifications?limit=1", as(user, setup.community))
+    expect(expectOk(await inbox(setup.bruno))[0]).toMatchObject({ kind: "mention", subject: { id: post.id } })
+    expect(expectOk(await inbox(setup.alice))).toEqual([])
   })
 
   it("staff acting as a profile (X-ProfileId): the caller and that profile read first, then the post (3 statements)", async () => {

@@ -17,9 +17,11 @@ import { EventsApi } from "../events/Api"
 import { FeedApi } from "../feed/Api"
 import { RequestRefused } from "../http/requestFailures"
 import { IdentityApi } from "../identity/Api"
+import { ModerationApi } from "../moderation/Api"
 import { BusinessInformationApi, PayoutSettingsApi, SellingReviewApi } from "../money/accounts/Api"
 import { FeeOverridesApi, FeesApi, LedgerApi } from "../money/ledger/Api"
 import { PayoutOperationsApi, PayoutsApi } from "../money/payouts/Api"
+import { NotificationsApi } from "../notifications/Api"
 import { OAuthServerApi } from "../oauth/Api"
 import { OAuthConnectionsApi } from "../oauth/ConnectionsApi"
 import { OAuthConsentApi } from "../oauth/ConsentApi"
@@ -79,6 +81,8 @@ const groups = HttpApi.make("roda")
   .add(AuditApi)
   .add(ApiKeysApi)
   .add(WebhooksApi)
+  .add(NotificationsApi)
+  .add(ModerationApi)
   .addError(RequestRefused)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")

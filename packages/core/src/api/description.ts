@@ -214,10 +214,12 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 - \`GET /api/manage/purchases\` (owner, admin, finance) lists ONE_TIME sales (filters, keyset) with
   \`status\` \`paid | partially_refunded | refunded\`; \`/export.csv\` gives the same as RFC 4180 CSV.
 - Reports (\`/api/reports/*\`, owner, admin, finance) are zero-filled series per \`day | week | month\` in a
-  \`timeZone\` (UTC by default: communities keep no time zone yet) with totals. Each feature answers for its own
-  tables through a read contract (\`SalesStats\` in money/ledger, \`SubscriptionStats\`, \`MemberStats\`,
-  \`EngagementStats\`, \`EventStats\`, \`CourseStats\`), one SQL aggregation per series; sales come from the
-  ledger, so checkout sales and subscription renewals count alike, by payment method.
+  \`timeZone\` (by default the community's \`timezone\` setting, else UTC: days, weeks, months and the range's
+  bounds are calendar periods there) with totals. Each feature answers for its own tables through a read contract
+  (\`SalesStats\` in money/ledger, \`SubscriptionStats\`, \`MemberStats\`, \`EngagementStats\`, \`EventStats\`,
+  \`CourseStats\`; the time zone through communities' \`CommunityTimeZone\`), one SQL aggregation per series; sales
+  come from the ledger, so checkout sales and subscription renewals count alike, by payment method; MRR counts
+  add-ons and counts a paused subscription 0 while paused.
 - \`GET /api/emails/stats\` (owner, admin) counts the outbox: sent (written), delivered, failed (5 attempts), pending.
 
 ## Subscriptions
@@ -247,8 +249,9 @@ Roda is a community-platform API. Every route lives under \`/api\`.
 ## Certificates
 - A space's rule (\`GET|PUT /api/certificates/spaces/{spaceId}\`) says who issues: \`staff\` (default), or also
   automatically on \`course_completion\` (courses space; courses enqueues a durable \`courses.completed\` job when
-  every lesson is completed, contract \`courses/CourseCompleted.ts\`) or \`event_attendance\` (events space; the
-  automatic part is not wired yet). Staff may always issue by hand.
+  every lesson is completed, contract \`courses/CourseCompleted.ts\`) or \`event_attendance\` (events space; events enqueues a
+  durable \`events.attended\` job at a participant's first check-in, contract \`events/EventAttended.ts\`: issued at
+  check-in, not at the event's end). Staff may always issue by hand.
 - Templates: \`draft -> active -> archived\` (transition table in \`certificates/Policy.ts\`, refused moves 409 with the
   allowed ones); \`draft\` and \`active\` are editable; duplicate makes a new draft; preview renders with sample data
   and a PREVIEW watermark and stores nothing. Fonts come from \`@fontsource/*\` npm packages (no download at run

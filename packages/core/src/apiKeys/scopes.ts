@@ -65,7 +65,9 @@ export const AREA_OF_GROUP: Readonly<Record<string, Area | null>> = {
   mcp: null,
   operatorAudit: null,
   apiKeys: null,
-  webhooks: "webhooks"
+  webhooks: "webhooks",
+  notifications: "community",
+  moderation: "community"
 }
 
 /** Operations whose scope is not their group's: the reports of money are read with `money:read`. */

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { ApiKeyAccessLive } from "../apiKeys/AccessLive"
 import { ApiKeysRepo } from "../apiKeys/Repo"
 import { OperatorAuditLive } from "../audit/OperatorAuditLive"
+import { SubmissionSubjectsLive } from "../call4papers/submissions/SubmissionSubjectsLive"
 import { AccessCatalogLive } from "../commerce/catalogue/AccessCatalogLive"
 import { SellableProductsLive } from "../commerce/catalogue/SellableProductsLive"
 import { StockLive } from "../commerce/catalogue/StockLive"
@@ -9,6 +10,7 @@ import { ChargeDisputesLive } from "../commerce/checkout/ChargeDisputesLive"
 import { CouponRedemptionLive } from "../commerce/coupons/CouponRedemptionLive"
 import { SubscribingLive } from "../commerce/subscriptions/SubscribingLive"
 import { SubscriptionStatsLive } from "../commerce/subscriptions/SubscriptionStatsLive"
+import { CommunityTimeZoneLive } from "../communities/CommunityTimeZoneLive"
 import { MembershipsLive } from "../communities/MembershipsLive"
 import { MemberStatsLive } from "../communities/MemberStatsLive"
 import { Profiles } from "../communities/Profiles"
@@ -20,9 +22,11 @@ import { SellingStatusLive } from "../money/accounts/SellingStatusLive"
 import { LedgerPostingLive } from "../money/ledger/LedgerPostingLive"
 import { PricingLive } from "../money/ledger/PricingLive"
 import { SalesStatsLive } from "../money/ledger/SalesStatsLive"
+import { NotifyLive } from "../notifications/NotifyLive"
 import { AccountGrantsLive } from "../oauth/GrantsLive"
 import { McpAccessLive } from "../oauth/McpAccessLive"
 import { EngagementStatsLive } from "../social/EngagementStatsLive"
+import { SocialModerationLive } from "../social/ModerationLive"
 import { AccessLive } from "../structure/AccessLive"
 import { EntitlementsLive } from "../structure/EntitlementsLive"
 import { WebhooksRepo } from "../webhooks/Repo"
@@ -40,7 +44,12 @@ const tiers = Layer.mergeAll(
   Identity.Default,
   Sessions.Default,
   // the OAuth server's contract with @roda/mcp (issue 15); Identity is the same (memoised) layer
-  McpAccessLive.pipe(Layer.provide(Identity.Default))
+  McpAccessLive.pipe(Layer.provide(Identity.Default)),
+  // notifications, written by the features whose changes concern members (issue 55); readers per Access
+  NotifyLive.pipe(Layer.provide(AccessLive)),
+  // what moderation reads and does of posts, comments and submissions (issue 56); readers per Access
+  SocialModerationLive.pipe(Layer.provide(AccessLive)),
+  SubmissionSubjectsLive.pipe(Layer.provide(AccessLive))
 ).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
@@ -56,6 +65,7 @@ const tiers = Layer.mergeAll(
       SalesStatsLive,
       SubscriptionStatsLive,
       MemberStatsLive,
+      CommunityTimeZoneLive,
       EngagementStatsLive,
       EventStatsLive,
       CourseStatsLive,

@@ -13,9 +13,11 @@ import { coursesFeature } from "../courses/layer"
 import { eventsFeature } from "../events/layer"
 import { feedFeature } from "../feed/layer"
 import { identityFeature } from "../identity/layer"
+import { moderationFeature } from "../moderation/layer"
 import { sellingAccountsFeature } from "../money/accounts/layer"
 import { ledgerFeature } from "../money/ledger/layer"
 import { payoutsFeature } from "../money/payouts/layer"
+import { notificationsFeature } from "../notifications/layer"
 import { oauthFeature } from "../oauth/layer"
 import { reportsFeature } from "../reports/layer"
 import { searchFeature } from "../search/layer"
@@ -47,7 +49,9 @@ export const features = [
   oauthFeature,
   auditFeature,
   apiKeysFeature,
-  webhooksFeature
+  webhooksFeature,
+  notificationsFeature,
+  moderationFeature
 ] as const
 
 type Features = typeof features

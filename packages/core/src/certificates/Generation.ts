@@ -2,6 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { Memberships } from "../communities/Memberships"
 import { COURSE_COMPLETED_JOB, CourseCompleted } from "../courses/CourseCompleted"
+import type { CommunityId, ProfileId, SpaceId } from "../domain/Ids"
+import { EVENT_ATTENDED_JOB, EventAttended } from "../events/EventAttended"
 import { BlobStore } from "../platform/BlobStore"
 import { fromBase64Url } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
@@ -192,14 +194,17 @@ export class Generation extends Effect.Service<Generation>()("@roda/core/Certifi
       })
 
     /**
-     * Automatic issuing (`courses.completed`): when the space's rule is `course_completion`, a batch of
-     * one from each active template of the space. Idempotent: a holder is skipped.
+     * Automatic issuing (`courses.completed`, `events.attended`): when the space's rule is the one the
+     * job stands for, a batch of one from each active template of the space. Idempotent: a holder is
+     * skipped (one certificate per template and person, whichever event of the space they attended).
      */
-    const onCourseCompleted = (payload: unknown) =>
+    const automatic = (
+      issuer: "course_completion" | "event_attendance",
+      event: { readonly communityId: CommunityId; readonly spaceId: SpaceId; readonly profileId: ProfileId }
+    ) =>
       Effect.gen(function*() {
-        const event = yield* Schema.decodeUnknown(CourseCompleted)(payload).pipe(Effect.orDie)
         const rule = yield* repo.rule(event.communityId, event.spaceId)
-        if (Option.isNone(rule) || rule.value.issuer !== "course_completion") return
+        if (Option.isNone(rule) || rule.value.issuer !== issuer) return
         const spaceTitle = rule.value.spaceTitle
         const recipient = (yield* memberships.recipients(event.communityId, [event.profileId]))[0]
         if (recipient === undefined) return
@@ -218,7 +223,7 @@ export class Generation extends Effect.Service<Generation>()("@roda/core/Certifi
               spaceId: event.spaceId,
               templateId: template.id,
               createdByProfileId: null,
-              source: "course_completion"
+              source: issuer
             }, [{
               id: yield* ids.next,
               communityId: event.communityId,
@@ -238,7 +243,22 @@ export class Generation extends Effect.Service<Generation>()("@roda/core/Certifi
           }), { discard: true }))
       })
 
-    yield* jobs.handle(COURSE_COMPLETED_JOB, onCourseCompleted)
+    yield* jobs.handle(
+      COURSE_COMPLETED_JOB,
+      (payload) =>
+        Effect.flatMap(
+          Schema.decodeUnknown(CourseCompleted)(payload).pipe(Effect.orDie),
+          (event) => automatic("course_completion", event)
+        )
+    )
+    yield* jobs.handle(
+      EVENT_ATTENDED_JOB,
+      (payload) =>
+        Effect.flatMap(
+          Schema.decodeUnknown(EventAttended)(payload).pipe(Effect.orDie),
+          (event) => automatic("event_attendance", event)
+        )
+    )
 
     /** Writes the recipient's e-mail to the outbox again (resend-email). */
     const mail = (row: CertificateRow, title: string) => mailer.send(mailOf(row, title))

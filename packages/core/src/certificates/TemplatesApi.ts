@@ -107,7 +107,7 @@ export const templateEndpoints = {
     .middleware(MemberScope)
     .annotate(
       OpenApi.Description,
-      `${STAFF} Sets who issues: \`staff\` (only staff, by POST /api/certificates), \`course_completion\` (also automatically when a member completes a course of this courses space) or \`event_attendance\` (events spaces). Staff may always issue by hand. A rule that does not fit the space's module answers 400 (param \`issuer\`).`
+      `${STAFF} Sets who issues: \`staff\` (only staff, by POST /api/certificates), \`course_completion\` (also automatically when a member completes a course of this courses space) or \`event_attendance\` (also automatically when staff check a participant in at an event of this events space: POST /api/events/{id}/check-in; issued at the first check-in, not at the event's end). Automatic issuing gives each person one certificate per active template of the space, never a second. Staff may always issue by hand. A rule that does not fit the space's module answers 400 (param \`issuer\`).`
     )
     .annotate(OpenApi.Summary, "Set a space's certificate rule"),
   fonts: HttpApiEndpoint.get("fonts", "/certificates/fonts")

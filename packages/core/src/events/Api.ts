@@ -9,6 +9,7 @@ import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { MemberScope, PublicScope } from "../http/Security"
+import { attendanceEndpoint, checkInEndpoint } from "./AttendanceApi"
 import { eventTypes, participantStatuses, streamStatuses } from "./Policy"
 
 /** An event id: a UUID, or 400 `Valid event ID is required` (format validations are in English). */
@@ -211,7 +212,7 @@ export class EventsApi extends HttpApiGroup.make("events")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        "Owner, admin or moderator; the acting profile (X-ProfileId when acting) becomes the host. `spaceId` is required (400 `ID do espaço é obrigatório.`) and must name a space of this community whose module is `events` (400). `startTime` must be before `endTime` (400, param `endTime`); ISO 8601 with an offset. `type: in_person` needs an `address` with `street`, `number` and `city` (400, param `address` or `address.<part>` for each missing part); `complement`, `neighbourhood`, `state`, `postalCode` and `country` are optional. `type: online` needs no address (one sent is kept); there is no hybrid type. Unknown keys, inside `address` too, answer 400. `joinUrl` (online link) is shown only to participants going, the host and staff. `capacity` (1 or more) is optional: none means unlimited. `categoryId` must be one of `GET /api/events/categories` (400). `slug` is generated from the title when absent (accents removed; `-2`, `-3`… when taken); an explicit slug already used in the community answers 409."
+        "Owner, admin or moderator; the acting profile (X-ProfileId when acting) becomes the host. `spaceId` is required (400 `ID do espaço é obrigatório.`) and must name a space of this community whose module is `events` (400). `startTime` must be before `endTime` (400, param `endTime`); ISO 8601 with an offset. `type: in_person` needs an `address` with `street`, `number` and `city` (400, param `address` or `address.<part>` for each missing part); `complement`, `neighbourhood`, `state`, `postalCode` and `country` are optional. `type: online` needs no address (one sent is kept); there is no hybrid type. Unknown keys, inside `address` too, answer 400. `joinUrl` (online link) is shown only to participants going, the host and staff. `capacity` (1 or more) is optional: none means unlimited. `categoryId` must be one of `GET /api/events/categories` (400). `slug` is generated from the title when absent (accents removed; `-2`, `-3`… when taken); an explicit slug already used in the community answers 409. Reminders are e-mailed to the participants going 24 h and 1 h before the start (durable jobs; a reminder whose moment has already passed is not scheduled)."
       )
       .annotate(OpenApi.Summary, "Create an event")
   )
@@ -251,7 +252,7 @@ export class EventsApi extends HttpApiGroup.make("events")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        `${STAFF_OR_HOST} Partial update; the result obeys the rules of creation (times, address, category, slug 409). Raising or removing \`capacity\` promotes waitlisted people in order; lowering it below the number going answers 409 (param \`capacity\`): seats already given are never taken back.`
+        `${STAFF_OR_HOST} Partial update; the result obeys the rules of creation (times, address, category, slug 409). Raising or removing \`capacity\` promotes waitlisted people in order; lowering it below the number going answers 409 (param \`capacity\`): seats already given are never taken back. A new time (\`startTime\`, \`endTime\`) or place (\`type\`, \`address\`, \`joinUrl\`) e-mails the participants going, with the updated \`.ics\`, in the same transaction; a new start moves the reminders. People promoted by a raised capacity get their ticket e-mail.`
       )
       .annotate(OpenApi.Summary, "Update an event")
   )
@@ -266,7 +267,7 @@ export class EventsApi extends HttpApiGroup.make("events")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        `${STAFF_OR_HOST} Removes the event (soft delete: it leaves lists, the feed and search, its slug is free again; participation rows are kept).`
+        `${STAFF_OR_HOST} Removes the event (soft delete: it leaves lists, the feed and search, its slug is free again; participation rows are kept). The participants going get a cancellation e-mail and no reminder.`
       )
       .annotate(OpenApi.Summary, "Delete an event")
   )
@@ -281,7 +282,7 @@ export class EventsApi extends HttpApiGroup.make("events")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        `Toggles the caller's participation (the X-ProfileId profile when acting). Not taking part, or cancelled: becomes \`going\` when a seat is free (or there is no capacity), else \`waitlisted\` at the end of the line. Going or waitlisted: becomes \`cancelled\`; a seat freed by someone going promotes the oldest waitlisted person (\`promotedProfileIds\`). The event row is locked for the whole move, so going never exceeds capacity under concurrent calls. ${ACCESS}`
+        `Toggles the caller's participation (the X-ProfileId profile when acting). Not taking part, or cancelled: becomes \`going\` when a seat is free (or there is no capacity), else \`waitlisted\` at the end of the line. Going or waitlisted: becomes \`cancelled\`; a seat freed by someone going promotes the oldest waitlisted person (\`promotedProfileIds\`). The event row is locked for the whole move, so going never exceeds capacity under concurrent calls. Whoever becomes \`going\` (the caller, or someone promoted) gets the ticket e-mail, written in the same transaction: the ticket's code (16 characters, random, unique in the event; kept when leaving and joining again) as text and as a QR code (inline PNG), and the event as an \`.ics\` attachment; staff check them in with it (\`POST /api/events/{id}/check-in\`). ${ACCESS}`
       )
       .annotate(OpenApi.Summary, "Toggle participation in an event")
   )
@@ -301,6 +302,8 @@ export class EventsApi extends HttpApiGroup.make("events")
       )
       .annotate(OpenApi.Summary, "List an event's participants")
   )
+  .add(checkInEndpoint(EventId))
+  .add(attendanceEndpoint(EventId))
   .add(
     HttpApiEndpoint.post("startStream", "/events/:id/start-stream")
       .setPath(EventIdParam)

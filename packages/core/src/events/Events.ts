@@ -26,8 +26,10 @@ import {
   type ParticipantQuery
 } from "./eventFields"
 import { eventMessages as M } from "./messages"
+import { EventNotices } from "./Notices"
 import { checkStreamMove, managesEvent, nextParticipation, type ParticipantStatus, type StreamStatus } from "./Policy"
 import { type EventFields, type EventRow, EventsRepo, type NewEventRow, type ParticipantRow } from "./Repo"
+import { ticketCodeOf } from "./ticket"
 import { eventView, participantView } from "./view"
 
 /** Events are listed by start time, then id; the cursor is the last `[startTime, id]`. */
@@ -43,6 +45,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     const repo = yield* EventsRepo
     const access = yield* Access
     const ids = yield* Ids
+    const notices = yield* EventNotices
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const find = (communityId: CommunityId, id: string) =>
@@ -112,7 +115,9 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
           createdAt: at,
           updatedAt: at
         }, input.slug === undefined)
-        const created = eventView(yield* find(member.communityId, id), true)
+        const row = yield* find(member.communityId, id)
+        yield* notices.scheduleReminders(row)
+        const created = eventView(row, true)
         yield* webhooks.emit(member.communityId, "event.created", created)
         return created
       }))
@@ -140,19 +145,28 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
         const event = yield* find(member.communityId, eventId)
         yield* checkEvent({ ...event, ...changes }, input.address !== undefined && input.address !== null)
         const at = yield* now
+        let promoted: ReadonlyArray<string> = []
         if (input.capacity !== undefined) {
           const going = yield* repo.goingCount(member.communityId, event.id)
           if (input.capacity !== null && input.capacity < going) {
             const message = M.eventCapacityBelowGoing(going)
             return yield* Effect.fail(conflict(message, [fieldError("capacity", message)]))
           }
-          yield* repo.promote(member.communityId, event.id, input.capacity === null ? null : input.capacity - going, at)
+          promoted = yield* repo.promote(
+            member.communityId,
+            event.id,
+            input.capacity === null ? null : input.capacity - going,
+            at
+          )
         }
         yield* sql.withTransaction(repo.update(member.communityId, event.id, changes, at)).pipe(
           Effect.catchAll((error) =>
             uniqueViolation(error) === undefined ? Effect.die(error) : Effect.fail(slugTaken())
           )
         )
+        const after = yield* find(member.communityId, event.id)
+        yield* notices.changed(event, after)
+        yield* notices.confirm(after, promoted)
       }))
       return eventView(yield* find(member.communityId, eventId), true)
     })
@@ -162,6 +176,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       const at = yield* now
       yield* transactional(sql)(Effect.gen(function*() {
         yield* repo.softDelete(member.communityId, event.id, at)
+        yield* notices.canceled(event)
         yield* webhooks.emit(member.communityId, "event.canceled", {
           ...eventView(event, true),
           canceledAt: at.toISOString()
@@ -250,15 +265,19 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
           const left = yield* repo.leave(communityId, event.id, profileId, at)
           yield* told(communityId, event.id, left, { canceledAt: at.toISOString() })
           if (status !== "going") return []
-          return yield* repo.promote(
+          const promoted = yield* repo.promote(
             communityId,
             event.id,
             event.capacity === null ? null : event.capacity - going + 1,
             at
           )
+          yield* notices.confirm(event, promoted)
+          return promoted
         }
-        const joined = yield* repo.join({ communityId, eventId: event.id, profileId, status: next }, at)
+        const ticketCode = ticketCodeOf(yield* ids.secret(10))
+        const joined = yield* repo.join({ communityId, eventId: event.id, profileId, status: next, ticketCode }, at)
         yield* told(communityId, event.id, joined)
+        if (next === "going") yield* notices.confirm(event, [profileId])
         return []
       }))
       const event = yield* find(communityId, found.id)
@@ -340,5 +359,5 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
 
     return { create, update, remove, detail, list, participate, participants, startStream, stopStream, calendar }
   }),
-  dependencies: [EventsRepo.Default]
+  dependencies: [EventsRepo.Default, EventNotices.Default]
 }) {}

@@ -5,6 +5,7 @@ import { CurrentMember, CurrentVisitor } from "../domain/Caller"
 import { apiGroup } from "../http/engine/apiGroup"
 import { ok, page, requestLanguage } from "../http/Reply"
 import { viewerOfVisitor } from "../structure/Access"
+import { CheckIns } from "./CheckIns"
 import { Events } from "./Events"
 import { eventMessages as M } from "./messages"
 import { eventCategories } from "./Policy"
@@ -18,6 +19,7 @@ const participationMessage = {
 export const EventsHttp = apiGroup(RodaApi, "events", (handlers) =>
   Effect.gen(function*() {
     const events = yield* Events
+    const checkIns = yield* CheckIns
     return handlers
       .handle("categories", () =>
         requestLanguage.pipe(
@@ -64,6 +66,18 @@ export const EventsHttp = apiGroup(RodaApi, "events", (handlers) =>
           const result = yield* events.participants(viewerOfVisitor(visitor), path.id, urlParams)
           const body = yield* page(M.participants, result)
           return { ...body, counts: result.counts, visibility: result.visibility }
+        }))
+      .handle("checkIn", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => checkIns.checkIn(member, path.id, payload)),
+          Effect.flatMap((data) => ok(data.alreadyCheckedIn ? M.alreadyCheckedIn : M.checkedIn, data))
+        ))
+      .handle("attendance", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const member = yield* CurrentMember
+          const result = yield* checkIns.attendance(member, path.id, urlParams)
+          const body = yield* page(M.attendance, result)
+          return { ...body, counts: result.counts }
         }))
       .handle("startStream", ({ path }) =>
         CurrentMember.pipe(

@@ -204,15 +204,25 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
           Effect.map((rows) => rows[0]?.count ?? 0),
           Effect.orDie
         ),
-      /** Joining (again): a new place at the end of the line. */
-      /** Joins (or joins again); the participant as the participants list shows them, in the same statement. */
+      /**
+       * Joins (or joins again: a new place at the end of the line, the ticket code kept); the participant
+       * as the participants list shows them, in the same statement.
+       */
       join: (
-        row: { communityId: CommunityId; eventId: string; profileId: ProfileId; status: ParticipantStatus },
+        row: {
+          communityId: CommunityId
+          eventId: string
+          profileId: ProfileId
+          status: ParticipantStatus
+          ticketCode: string
+        },
         now: Date
       ) =>
         withParticipant(
-          sql`INSERT INTO event_participants (community_id, event_id, profile_id, status, joined_at, updated_at)
-          VALUES (${row.communityId}, ${row.eventId}, ${row.profileId}, ${row.status}, ${now}, ${now})
+          sql`INSERT INTO event_participants
+            (community_id, event_id, profile_id, status, joined_at, updated_at, ticket_code)
+          VALUES (${row.communityId}, ${row.eventId}, ${row.profileId}, ${row.status}, ${now}, ${now},
+            ${row.ticketCode})
           ON CONFLICT (community_id, event_id, profile_id) DO UPDATE SET status = excluded.status,
             joined_at = excluded.joined_at, join_seq = nextval('event_participants_join_seq'),
             updated_at = excluded.updated_at

@@ -1,5 +1,7 @@
+import { Layer } from "effect"
 import { feature } from "../http/Feature"
+import { CheckIns } from "./CheckIns"
 import { Events } from "./Events"
 import { EventsHttp } from "./Http"
 
-export const eventsFeature = feature(Events.Default, EventsHttp)
+export const eventsFeature = feature(Layer.mergeAll(Events.Default, CheckIns.Default), EventsHttp)

@@ -57,6 +57,20 @@ export const eventMessages = coded({
   ),
   participationCancelled: text("Participação cancelada.", "Participation cancelled."),
   participants: text("Participantes encontrados.", "Participants found."),
+  checkInTarget: text(
+    "Informe profileId ou code (o código do ingresso), apenas um deles.",
+    "Send either profileId or code (the ticket's code), exactly one."
+  ),
+  participantNotFound: text("Participante não encontrado neste evento.", "No such participant in this event."),
+  ticketNotFound: text("Ingresso não encontrado neste evento.", "No ticket with this code in this event."),
+  checkInNotGoing: (status: string): Text =>
+    text(
+      `Apenas participantes confirmados (going) podem fazer check-in. Situação atual: ${status}.`,
+      `Only participants going can be checked in. Current status: ${status}.`
+    ),
+  checkedIn: text("Check-in realizado.", "Checked in."),
+  alreadyCheckedIn: text("Check-in já realizado anteriormente.", "Already checked in."),
+  attendance: text("Presenças encontradas.", "Attendance found."),
   streamStarted: text("Transmissão iniciada.", "Stream started."),
   streamStopped: text("Transmissão encerrada.", "Stream stopped.")
 })

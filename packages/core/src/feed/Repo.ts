@@ -90,7 +90,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
       const communityId = scope.communityId
       const body = sql`SELECT x.*, p.full_name AS author_name, rc.reaction_types, rc.reaction_counts,
           (SELECT count(*)::int FROM comment_activity cm WHERE cm.community_id = ${communityId} AND cm.item_type = x.type
-            AND cm.item_id = x.id AND cm.deleted_at IS NULL) AS comment_count
+            AND cm.item_id = x.id AND cm.deleted_at IS NULL AND cm.hidden_at IS NULL) AS comment_count
         FROM (${inner}) x
         LEFT JOIN member_cards p ON p.community_id = ${communityId} AND p.id = x.author_profile_id
         LEFT JOIN LATERAL (SELECT array_agg(r.type ORDER BY r.type) AS reaction_types,
@@ -208,7 +208,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
         )
         const activity = (view: "comment_activity" | "reaction_activity", since: Date) =>
           sql`(SELECT count(*)::int FROM ${sql(view)} a WHERE a.community_id = ${scope.communityId}
-            ${view === "comment_activity" ? sql`AND a.deleted_at IS NULL` : sql``}
+            ${view === "comment_activity" ? sql`AND a.deleted_at IS NULL AND a.hidden_at IS NULL` : sql``}
             AND a.created_at >= ${since} AND (${seen}))`
         const body = sql`SELECT ${count("status")} AS status, ${count("content")} AS content,
           ${count("course")} AS course, ${count("event")} AS event,
@@ -238,7 +238,7 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
               WHERE community_id = ${c} AND ${itemTypes(sql)} AND created_at >= ${since}
             UNION ALL
             SELECT item_type, item_id FROM comment_activity
-              WHERE community_id = ${c} AND deleted_at IS NULL AND created_at >= ${since}
+              WHERE community_id = ${c} AND deleted_at IS NULL AND hidden_at IS NULL AND created_at >= ${since}
           ), ranked AS (
             SELECT item_type, item_id, count(*)::int AS score FROM activity GROUP BY item_type, item_id
           )

@@ -11,6 +11,18 @@ export interface Mail {
   /** What the e-mail is about, e.g. `invite`, `password-recovery`; used by stats. */
   readonly kind: string
   readonly communityId?: string | null | undefined
+  /** An HTML alternative to `text` (it may show `attachments` by `cid:`). */
+  readonly html?: string | undefined
+  readonly attachments?: ReadonlyArray<MailAttachment> | undefined
+}
+
+/** A file sent with an e-mail; with `contentId`, an inline part an HTML body shows as `cid:<contentId>`. */
+export interface MailAttachment {
+  readonly filename: string
+  readonly contentType: string
+  /** The bytes, in base64. */
+  readonly content: string
+  readonly contentId?: string | undefined
 }
 
 /** An e-mail as the outbox worker hands it over: `messageId` is its stable `Message-ID` header. */
@@ -90,7 +102,9 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
                 recipient: mail.to,
                 subject: mail.subject,
                 body: mail.text,
-                kind: mail.kind
+                kind: mail.kind,
+                html: mail.html ?? null,
+                attachments: mail.attachments === undefined ? null : JSON.stringify(mail.attachments)
               })
             }`
             yield* wake.offer(undefined)
@@ -109,7 +123,9 @@ const OutboxRow = Schema.Struct({
   subject: Schema.String,
   body: Schema.String,
   kind: Schema.String,
-  attempts: Schema.Number
+  attempts: Schema.Number,
+  html: Schema.NullOr(Schema.String),
+  attachments: Schema.NullOr(Schema.Unknown)
 })
 type OutboxRow = typeof OutboxRow.Type
 
@@ -143,7 +159,7 @@ export const deliverOutbox = (
         SELECT id FROM outbox
         WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS} AND (lease_until IS NULL OR lease_until < now())
         ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, recipient, subject, body, kind, attempts`.pipe(Effect.flatMap(decodeOutbox))
+      RETURNING id, recipient, subject, body, kind, attempts, html, attachments`.pipe(Effect.flatMap(decodeOutbox))
     // The claim is this worker's while `attempts` is the value it set.
     const renew = (row: OutboxRow) =>
       sql`UPDATE outbox SET lease_until = now() + ${leaseMs}::int * interval '1 millisecond'
@@ -163,7 +179,9 @@ export const deliverOutbox = (
             subject: row.subject,
             text: row.body,
             kind: row.kind,
-            messageId: `<${row.id}@${config.host}>`
+            messageId: `<${row.id}@${config.host}>`,
+            ...(row.html === null ? {} : { html: row.html }),
+            ...(Array.isArray(row.attachments) ? { attachments: row.attachments as Array<MailAttachment> } : {})
           })
         })
       ).pipe(

@@ -1,5 +1,6 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { SubscriptionStats } from "../commerce/subscriptions/SubscriptionStats"
+import { CommunityTimeZone } from "../communities/CommunityTimeZone"
 import { MemberStats } from "../communities/MemberStats"
 import { CourseStats } from "../courses/CourseStats"
 import { invalidField, notFound } from "../domain/AppError"
@@ -51,11 +52,24 @@ export class Reports extends Effect.Service<Reports>()("@roda/core/Reports", {
     const courses = yield* CourseStats
     const selling = yield* SellingStatus
     const mail = yield* MailStats
+    const zones = yield* CommunityTimeZone
+
+    /**
+     * The query with the time zone its days are cut in: the one asked for, else the community's
+     * (its settings' `timezone`), else UTC.
+     */
+    const zoned = (member: Member, query: ReportQuery) =>
+      query.timeZone === undefined
+        ? Effect.map(zones.of(member.communityId), (zone) => ({
+          ...query,
+          timeZone: Option.getOrElse(zone, () => "UTC")
+        }))
+        : Effect.succeed(query)
 
     const prepare = (member: Member, query: ReportQuery) =>
       Effect.gen(function*() {
         yield* requireRole(member, reportReaders)
-        const { labels, range } = yield* rangeOf(query)
+        const { labels, range } = yield* rangeOf(yield* zoned(member, query))
         return {
           labels,
           range,
@@ -166,8 +180,11 @@ export class Reports extends Effect.Service<Reports>()("@roda/core/Reports", {
     const eventsReport = simple((communityId, range) => events.series(communityId, range), EVENTS)
     const coursesReport = simple((communityId, range) => courses.series(communityId, range), COURSES)
 
-    const overview = (member: Member, query: ReportQuery) =>
+    const overview = (member: Member, asked: ReportQuery) =>
       Effect.gen(function*() {
+        yield* requireRole(member, reportReaders)
+        // the community's time zone read once: every report below gets it in the query
+        const query = yield* zoned(member, asked)
         const { head } = yield* prepare(member, query)
         const strip = <S, T>(report: { readonly series: S; readonly totals: T }) => ({
           series: report.series,

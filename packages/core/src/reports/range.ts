@@ -75,7 +75,9 @@ const withinMaxYears = (from: string, to: string) => {
 
 /**
  * The range asked for: `from` and `to` (dates, both included; default the last 30 days up to today
- * in the time zone), `interval` (default `day`), `timeZone` (default UTC). 400 with the param when
+ * in the time zone), `interval` (default `day`), `timeZone` (`Reports` fills in the community's; UTC
+ * when none reaches here). Labels are calendar dates of that time zone; the SQL bounds each period by
+ * its local midnights (`sql/periods.ts`). 400 with the param when
  * `from` is after `to`, a default end falls outside the years 0001 to 9999, the range spans more than
  * `MAX_YEARS` years, or the series would pass `MAX_PERIODS`. Every check is arithmetic, made before
  * any period is enumerated, so no range costs more than `MAX_PERIODS` steps.

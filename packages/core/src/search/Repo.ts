@@ -85,7 +85,7 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@roda/core/SearchR
           sql`content_post_items t`,
           sql`t.space_id`,
           none,
-          sql`t.deleted_at IS NULL AND ${inSpaces("t.space_id")}`
+          sql`t.deleted_at IS NULL AND t.hidden_at IS NULL AND ${inSpaces("t.space_id")}`
         )
       ]
       return sql`SELECT * FROM (${unionAll(parts)}) r

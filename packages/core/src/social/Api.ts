@@ -32,6 +32,10 @@ export const StatusPost = Schema.Struct({
   id: Schema.String,
   author: Author,
   body: Schema.String,
+  hidden: Schema.Boolean.annotations({
+    description:
+      "Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts"
+  }),
   ...engagement,
   commentCount: Schema.Number,
   createdAt: Schema.String,
@@ -48,6 +52,10 @@ export const ContentPost = Schema.Struct({
   title: Schema.String,
   body: Schema.String,
   attachments: Schema.Array(Schema.String),
+  hidden: Schema.Boolean.annotations({
+    description:
+      "Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts"
+  }),
   ...engagement,
   commentCount: Schema.Number,
   createdAt: Schema.String,
@@ -311,7 +319,7 @@ export class StatusApi extends HttpApiGroup.make("status")
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
-        "Public (token optional). Status posts of the community, newest first (keyset pagination: `limit`, `cursor`), each with its author (id, fullName, avatarUrl), reactions by type, `reactionCount`, `commentCount`, the caller's own reaction (`myReaction`) and resolved `mentions`. Status posts are community-wide: members see them all; anonymous visitors (or tokens of non-members) see them only when the community setting `publicStatusPosts` is true, otherwise an empty page."
+        "Public (token optional). Status posts of the community, newest first (keyset pagination: `limit`, `cursor`), each with its author (id, fullName, avatarUrl), reactions by type, `reactionCount`, `commentCount`, the caller's own reaction (`myReaction`) and resolved `mentions`. Status posts are community-wide: members see them all; anonymous visitors (or tokens of non-members) see them only when the community setting `publicStatusPosts` is true, otherwise an empty page. A post hidden by a moderator is listed only to its author and staff (`hidden: true`); a removed one to nobody."
       )
       .annotate(OpenApi.Summary, "List status posts")
   )

@@ -105,7 +105,8 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
             authorProfileId: member.actingProfileId,
             body: input.body
           })
-          yield* mentions.replace(member.communityId, "comment", id, input.body)
+          const mentioned = yield* mentions.replace(member.communityId, "comment", id, input.body)
+          yield* mentions.notifyReply(member.communityId, id, mentioned)
           const row = yield* repo.find(member.communityId, id).pipe(Effect.map(Option.getOrThrow))
           const comment = (yield* views(member, [row]))[0]!
           yield* webhooks.emit(member.communityId, "comment.created", comment)

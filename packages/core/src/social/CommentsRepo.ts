@@ -36,7 +36,11 @@ export type NewCommentRow = {
   readonly body: string
 }
 
-/** SQL for comments (soft-deleted: `deleted_at`). */
+/**
+ * SQL for comments (soft-deleted: `deleted_at`). A comment hidden by a moderator (`hidden_at`) is
+ * left out here as a deleted one is (lists, counts, replies, edits): staff read it in the moderation
+ * queue. (Showing it to its author in the item's list needs the viewer, which `Comments` holds.)
+ */
 export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/CommentsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -47,7 +51,7 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
     return {
       find: (communityId: CommunityId, id: string) =>
         sql`${select} WHERE c.community_id = ${communityId} AND c.id = ${id}
-          AND c.deleted_at IS NULL`.pipe(
+          AND c.deleted_at IS NULL AND c.hidden_at IS NULL`.pipe(
           Effect.flatMap(decodeComments),
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
@@ -59,7 +63,8 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
        */
       lockParent: (communityId: CommunityId, id: string) =>
         sql`SELECT id, item_type, item_id, parent_id
-          FROM comments WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL FOR SHARE`.pipe(
+          FROM comments WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL AND hidden_at IS NULL
+          FOR SHARE`.pipe(
           Effect.flatMap(decodeParents),
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
@@ -93,7 +98,7 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
       ) =>
         sql`SELECT x.* FROM (SELECT s.*, coalesce(s.parent_id, s.id) AS thread_id
             FROM (${select} WHERE c.community_id = ${communityId} AND c.item_type = ${itemType}
-              AND c.item_id = ${itemId} AND c.deleted_at IS NULL) s) x
+              AND c.item_id = ${itemId} AND c.deleted_at IS NULL AND c.hidden_at IS NULL) s) x
           ${after === undefined ? sql`` : sql`WHERE (x.thread_id, x.id) > (${after[0]}::uuid, ${after[1]}::uuid)`}
           ORDER BY x.thread_id, x.id LIMIT ${limit + 1}`.pipe(Effect.orDie, Effect.flatMap(decodeThreaded)),
       /** Comments of these items: one grouped query. */
@@ -102,7 +107,10 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
           ? Effect.succeed<ReadonlyArray<{ itemId: string; n: number }>>([])
           : sql`SELECT item_id, count(*)::int AS n FROM comments
               WHERE community_id = ${communityId} AND item_type = ${itemType} AND deleted_at IS NULL
-              AND ${sql.in("item_id", itemIds)} GROUP BY item_id`.pipe(Effect.orDie, Effect.flatMap(decodeCounts))
+              AND hidden_at IS NULL AND ${sql.in("item_id", itemIds)} GROUP BY item_id`.pipe(
+            Effect.orDie,
+            Effect.flatMap(decodeCounts)
+          )
     }
   })
 }) {}

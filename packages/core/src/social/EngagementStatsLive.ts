@@ -12,7 +12,7 @@ const decodeSeries = decodeRows(Schema.Struct({
   activeMembers: Schema.String
 }))
 
-/** `EngagementStats` over social's tables (read only); deleted posts and comments do not count. */
+/** `EngagementStats` over social's tables (read only); deleted and hidden posts and comments do not count. */
 export const EngagementStatsLive = Layer.effect(
   EngagementStats,
   Effect.gen(function*() {
@@ -29,15 +29,21 @@ export const EngagementStatsLive = Layer.effect(
             count(DISTINCT who)::text AS active_members
           FROM (
             SELECT created_at AS at, author_profile_id AS who, 'post' AS what FROM status_posts
-            WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${inPeriods(sql, "created_at", range)}
+            WHERE community_id = ${communityId} AND deleted_at IS NULL AND hidden_at IS NULL AND ${
+          inPeriods(sql, "created_at", range)
+        }
               ${author("author_profile_id")}
             UNION ALL
             SELECT created_at, author_profile_id, 'post' FROM content_posts
-            WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${inPeriods(sql, "created_at", range)}
+            WHERE community_id = ${communityId} AND deleted_at IS NULL AND hidden_at IS NULL AND ${
+          inPeriods(sql, "created_at", range)
+        }
               ${author("author_profile_id")}
             UNION ALL
             SELECT created_at, author_profile_id, 'comment' FROM comments
-            WHERE community_id = ${communityId} AND deleted_at IS NULL AND ${inPeriods(sql, "created_at", range)}
+            WHERE community_id = ${communityId} AND deleted_at IS NULL AND hidden_at IS NULL AND ${
+          inPeriods(sql, "created_at", range)
+        }
               ${author("author_profile_id")}
             UNION ALL
             SELECT created_at, profile_id, 'reaction' FROM reactions

@@ -11,6 +11,8 @@ const authoredFields = {
   authorName: Schema.String,
   authorAvatarUrl: Schema.NullOr(Schema.String),
   body: Schema.String,
+  /** Hidden by a moderator: read by its author and staff only, out of the feed, search and counts. */
+  hidden: Schema.Boolean,
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 }
@@ -59,7 +61,7 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
     const sql = yield* SqlClient.SqlClient
     const authorJoin = sql`JOIN member_cards p ON p.community_id = t.community_id AND p.id = t.author_profile_id`
     const authored = sql`t.id, t.author_profile_id, p.full_name AS author_name, p.avatar_url AS author_avatar_url,
-      t.body, t.created_at, t.updated_at`
+      t.body, t.hidden_at IS NOT NULL AS hidden, t.created_at, t.updated_at`
     const statusColumns = sql`${authored},
       to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time`
     const status = sql`SELECT ${statusColumns} FROM status_posts t ${authorJoin}`
@@ -133,9 +135,24 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
       removeStatus: (communityId: CommunityId, id: string) =>
         sql`UPDATE status_posts SET deleted_at = now()
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(Effect.asVoid, Effect.orDie),
-      /** Newest first; keyset on (created_at, id) descending. */
-      listStatus: (communityId: CommunityId, after: readonly [string, string] | undefined, limit: number) =>
+      /**
+       * Newest first; keyset on (created_at, id) descending. Hidden posts only for staff (`seer`
+       * `"staff"`) and their author (`seer` the author's profile id).
+       */
+      listStatus: (
+        communityId: CommunityId,
+        after: readonly [string, string] | undefined,
+        limit: number,
+        seer: string | null
+      ) =>
         sql`${status} WHERE t.community_id = ${communityId} AND t.deleted_at IS NULL
+          ${
+          seer === "staff"
+            ? sql``
+            : seer === null
+            ? sql`AND t.hidden_at IS NULL`
+            : sql`AND (t.hidden_at IS NULL OR t.author_profile_id = ${seer})`
+        }
           ${after === undefined ? sql`` : sql`AND (t.created_at, t.id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`}
           ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie, Effect.flatMap(decodeStatus)),
       findContent: (communityId: CommunityId, id: string) =>

@@ -1,10 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Option, Schema } from "effect"
+import { notFound } from "../domain/AppError"
 import type { DeferredMember, Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
 import { type CommunityId, isUuid, ProfileId, Uuid } from "../domain/Ids"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
+import { isStaff } from "../domain/Role"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
@@ -24,6 +26,7 @@ import { statusView } from "./view"
 const unwritten = (id: string, body: string): StatusRow => ({
   id,
   body,
+  hidden: false,
   authorProfileId: ProfileId.make(id),
   authorName: "",
   authorAvatarUrl: null,
@@ -71,9 +74,14 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
     const find = (member: Member, id: string) =>
       Effect.gen(function*() {
         const key = id.trim().toLowerCase()
-        return yield* orNotFound(M.statusNotFound)(
+        const row = yield* orNotFound(M.statusNotFound)(
           isUuid(key) ? repo.findStatus(member.communityId, key) : Effect.succeedNone
         )
+        // hidden by a moderator: its author and staff only
+        if (row.hidden && row.authorProfileId !== member.actingProfileId && !isStaff(member.role)) {
+          return yield* Effect.fail(notFound(M.statusNotFound))
+        }
+        return row
       })
 
     const one = (member: Member, id: string) =>
@@ -92,7 +100,11 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
             // hidden status posts: an empty page (`views` of no rows reads nothing)
             if (!(yield* items.statusPostsVisible(viewer))) return []
             const key = after === undefined ? undefined : [after[0], after[1].toLowerCase()] as const
-            return yield* repo.listStatus(viewer.communityId, key, limit)
+            const seer = Option.match(viewer.member, {
+              onNone: () => null,
+              onSome: (member) => isStaff(member.role) ? "staff" : member.actingProfileId
+            })
+            return yield* repo.listStatus(viewer.communityId, key, limit, seer)
           }),
         (row) => [row.cursorTime, row.id]
       )

@@ -3,6 +3,7 @@ import { Effect, Option, Schema } from "effect"
 import { type Coded, type NotFound, notFound } from "../domain/AppError"
 import { type CommunityId, isUuid, SpaceId } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
+import { isStaff } from "../domain/Role"
 import { decodeRows } from "../domain/Rows"
 import type { Text } from "../domain/Text"
 import { traced } from "../platform/traced"
@@ -35,8 +36,15 @@ const decodeItems = decodeRows(Schema.Struct({
   id: Schema.String,
   spaceId: Schema.NullOr(SpaceId),
   itemType: Schema.NullOr(Schema.Literal(...commentableTypes)),
-  itemId: Schema.NullOr(Schema.String)
+  itemId: Schema.NullOr(Schema.String),
+  /** The author of a post or comment hidden by a moderator (null when not hidden). */
+  hiddenFrom: Schema.NullOr(Schema.String)
 }))
+
+/** Hidden posts and comments are read by their author and staff only. */
+const seesHidden = (viewer: Viewer, authorProfileId: string) =>
+  Option.isSome(viewer.member) &&
+  (isStaff(viewer.member.value.role) || viewer.member.value.actingProfileId === authorProfileId)
 const decodeOpen = decodeRows(Schema.Struct({ open: Schema.Boolean }))
 
 /**
@@ -47,7 +55,8 @@ const decodeOpen = decodeRows(Schema.Struct({ open: Schema.Boolean }))
  * - content posts: not deleted, and `Access.readContent` on their space;
  * - courses: published (drafts are not found, staff included), and `Access.readContent` on their space;
  * - events: not deleted, and `Access.readContent` on their space;
- * - comments: not deleted, and their item readable by these rules.
+ * - comments: not deleted, and their item readable by these rules;
+ * - a status post, content post or comment hidden by a moderator: only by its author and staff.
  * Another community's id, a malformed id, a deleted or hidden item answer 404; a visible space whose
  * content the viewer may not read answers 403 (from `Access`).
  */
@@ -58,16 +67,17 @@ export class SocialItems extends Effect.Service<SocialItems>()("@roda/core/Socia
 
     const lookup = (communityId: CommunityId, type: ReactableType, id: string) => {
       const where = sql`t.community_id = ${communityId} AND t.id = ${id}`
+      const hidden = sql`CASE WHEN t.hidden_at IS NULL THEN NULL ELSE t.author_profile_id::text END AS hidden_from`
       const query = {
-        status: sql`SELECT t.id, NULL::uuid AS space_id, NULL::text AS item_type, NULL::uuid AS item_id
+        status: sql`SELECT t.id, NULL::uuid AS space_id, NULL::text AS item_type, NULL::uuid AS item_id, ${hidden}
           FROM status_posts t WHERE ${where} AND t.deleted_at IS NULL`,
-        content: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id
+        content: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id, ${hidden}
           FROM content_posts t WHERE ${where} AND t.deleted_at IS NULL`,
-        course: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id
+        course: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id, NULL::text AS hidden_from
           FROM course_items t WHERE ${where} AND t.status = 'published'`,
-        event: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id
+        event: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id, NULL::text AS hidden_from
           FROM event_items t WHERE ${where} AND t.deleted_at IS NULL`,
-        comment: sql`SELECT t.id, NULL::uuid AS space_id, t.item_type, t.item_id
+        comment: sql`SELECT t.id, NULL::uuid AS space_id, t.item_type, t.item_id, ${hidden}
           FROM comments t WHERE ${where} AND t.deleted_at IS NULL`
       }[type]
       return query.pipe(Effect.orDie, Effect.flatMap(decodeItems), Effect.map((rows) => Option.fromNullable(rows[0])))
@@ -96,6 +106,7 @@ export class SocialItems extends Effect.Service<SocialItems>()("@roda/core/Socia
         const row = yield* lookup(viewer.communityId, type, key)
         if (Option.isNone(row)) return yield* Effect.fail(missing)
         const found = row.value
+        if (found.hiddenFrom !== null && !seesHidden(viewer, found.hiddenFrom)) return yield* Effect.fail(missing)
         if (type === "comment") {
           const parent = yield* resolve(viewer, found.itemType!, found.itemId!)
           return { type, id: found.id, spaceId: parent.spaceId, parent }

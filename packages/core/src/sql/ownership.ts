@@ -31,6 +31,8 @@ export type Owner =
   | "audit"
   | "apiKeys"
   | "webhooks"
+  | "notifications"
+  | "moderation"
   | "app"
   | "platform"
   | "sql"
@@ -61,6 +63,7 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   // events
   events: "events",
   event_participants: "events",
+  event_notices: "events",
   // social
   status_posts: "social",
   content_posts: "social",
@@ -87,6 +90,7 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   coupon_redemptions: "commerce/coupons",
   subscriptions: "commerce/subscriptions",
   subscription_add_ons: "commerce/subscriptions",
+  subscription_pauses: "commerce/subscriptions",
   subscription_billings: "commerce/subscriptions",
   subscription_payment_links: "commerce/subscriptions",
   subscription_refunds: "commerce/subscriptions",
@@ -136,6 +140,14 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   webhook_endpoints: "webhooks",
   webhook_events: "webhooks",
   webhook_deliveries: "webhooks",
+  // notifications
+  notifications: "notifications",
+  notification_preferences: "notifications",
+  space_follows: "notifications",
+  // moderation
+  moderation_cases: "moderation",
+  moderation_reports: "moderation",
+  moderation_log: "moderation",
   // kernels
   request_idempotency_keys: "app",
   outbox: "platform",

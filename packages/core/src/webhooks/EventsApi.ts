@@ -4,6 +4,7 @@ import { commercePayloads } from "./payloads/commerce"
 import { coursePayloads } from "./payloads/courses"
 import { eventPayloads } from "./payloads/events"
 import { memberPayloads } from "./payloads/members"
+import { moderationPayloads } from "./payloads/moderation"
 import { type Payloads, withCommunity } from "./payloads/payload"
 import { payoutPayloads } from "./payloads/payouts"
 import { socialPayloads } from "./payloads/social"
@@ -24,6 +25,7 @@ const payloads: Payloads = {
   ...subscriptionPayloads,
   ...certificatePayloads,
   ...submissionPayloads,
+  ...moderationPayloads,
   "webhook.test": {
     summary: "Sent by `POST /api/webhooks/{id}/test` to that webhook alone",
     data: withCommunity({ webhookId: Schema.String })

@@ -1,3 +1,4 @@
+import type { RodaClient } from "@roda/client"
 import { expect } from "vitest"
 import type { NewCourse, NewLesson } from "../../src/courses/Api"
 import type { TestCommunity } from "../support/community"
@@ -21,7 +22,7 @@ type CoursePayload = Partial<typeof NewCourse.Type>
 type LessonPayload = Partial<typeof NewLesson.Type>
 
 /** The owner of `setup`, acting in it. */
-export const ownerOf = (typed: Contract, setup: TestCommunity) => typed.as(setup.owner, setup.community)
+export const ownerOf = (typed: Contract, setup: TestCommunity): RodaClient => typed.as(setup.owner, setup.community)
 
 /** A draft course in `setup`'s courses space. */
 export const createCourse = async (typed: Contract, setup: CourseCommunity, payload: CoursePayload = {}) => {

@@ -11,14 +11,20 @@ export interface SubscriptionPeriodRow {
   readonly churned: number
   /** Subscriptions running at the end of the period. */
   readonly active: number
-  /** Their recurring revenue per month at the end of the period, in minor units (annual plans / 12, half-even). */
+  /**
+   * Their recurring revenue per month at the end of the period, in minor units: each one's price over
+   * its interval's months plus its add-ons' monthly prices, 0 for one paused then (summed yearly, / 12
+   * once, half-even).
+   */
   readonly mrr: number
 }
 
 /**
  * Subscription figures for reports (read contract; `commerce/subscriptions` owns the table). A
  * subscription counts as running from its creation (once it left `incomplete`) until `canceled_at`;
- * its price is the one it was sold at (add-ons not included).
+ * its price is its current option's (tier changes are not dated), with the add-ons it held at the
+ * moment (each from its `created_at` until its `removed_at`, at its monthly price), and nothing
+ * while paused (`subscription_pauses`). Discounts and coupons are not subtracted.
  */
 export class SubscriptionStats extends Context.Tag("@roda/core/SubscriptionStats")<SubscriptionStats, {
   /** New and churned per period (one SQL), and running count and MRR at each period's end (one SQL). */

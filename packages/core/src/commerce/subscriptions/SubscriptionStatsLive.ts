@@ -33,15 +33,29 @@ export const SubscriptionStatsLive = Layer.effect(
             WHERE s.community_id = ${communityId} AND s.canceled_at IS NOT NULL
               AND ${inPeriods(sql, "s.canceled_at", range)}
           ) m GROUP BY period`.pipe(Effect.flatMap(decodeMoves))
-        // the yearly value (price × 12 / months of the interval) is an integer; MRR = ARR / 12, rounded once
+        // The yearly value is an integer: the option's price × 12 / months of its interval, plus 12 × the
+        // monthly price of each add-on held at the period's end; 0 while paused then. MRR = ARR / 12, rounded once.
         const ends = yield* sql`
           SELECT pe.period, count(s.id)::text AS active,
-            coalesce(sum(s.price * CASE p.billing_interval WHEN 'ANNUAL' THEN 1 WHEN 'SEMIANNUAL' THEN 2
-              WHEN 'QUARTERLY' THEN 4 ELSE 12 END) FILTER (WHERE s.currency = ${currency}), 0)::text AS arr
+            coalesce(sum(CASE WHEN paused.at IS NOT NULL THEN 0
+              ELSE s.price * CASE p.billing_interval WHEN 'ANNUAL' THEN 1 WHEN 'SEMIANNUAL' THEN 2
+                WHEN 'QUARTERLY' THEN 4 ELSE 12 END + 12 * add_ons.monthly END)
+              FILTER (WHERE s.currency = ${currency}), 0)::text AS arr
           FROM (${periodEnds(sql, range)}) pe
           LEFT JOIN subscriptions s ON s.community_id = ${communityId} AND ${running}
             AND s.created_at < pe.ends_at AND (s.canceled_at IS NULL OR s.canceled_at >= pe.ends_at)
           LEFT JOIN product_summaries p ON p.community_id = s.community_id AND p.id = s.product_id
+          LEFT JOIN LATERAL (
+            SELECT coalesce(sum(a.price), 0) AS monthly FROM subscription_add_ons a
+            WHERE a.community_id = s.community_id AND a.subscription_id = s.id AND a.created_at < pe.ends_at
+              AND (a.removed_at IS NULL OR a.removed_at >= pe.ends_at)
+          ) add_ons ON true
+          LEFT JOIN LATERAL (
+            SELECT sp.paused_at AS at FROM subscription_pauses sp
+            WHERE sp.community_id = s.community_id AND sp.subscription_id = s.id AND sp.paused_at < pe.ends_at
+              AND (sp.resumed_at IS NULL OR sp.resumed_at >= pe.ends_at)
+            LIMIT 1
+          ) paused ON true
           GROUP BY pe.period`.pipe(Effect.flatMap(decodeEnds))
         return ends.map((row) => {
           const move = moves.find((m) => m.period === row.period)

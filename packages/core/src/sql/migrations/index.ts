@@ -42,6 +42,10 @@ import idempotencyRateLimit from "./0041_idempotency_rate_limit"
 import apiKeys from "./0042_api_keys"
 import webhooks from "./0043_webhooks"
 import webhookEventRetention from "./0044_webhook_event_retention"
+import subscriptionPauses from "./0045_subscription_pauses"
+import notifications from "./0046_notifications"
+import eventAttendance from "./0047_event_attendance"
+import moderation from "./0048_moderation"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -88,5 +92,9 @@ export const migrations = {
   "0041_idempotency_rate_limit": idempotencyRateLimit,
   "0042_api_keys": apiKeys,
   "0043_webhooks": webhooks,
-  "0044_webhook_event_retention": webhookEventRetention
+  "0044_webhook_event_retention": webhookEventRetention,
+  "0045_subscription_pauses": subscriptionPauses,
+  "0046_notifications": notifications,
+  "0047_event_attendance": eventAttendance,
+  "0048_moderation": moderation
 }

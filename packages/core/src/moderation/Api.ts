@@ -1,0 +1,144 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Conflict, Forbidden, InvalidInput, NotFound } from "../domain/AppError"
+import { Ok, Page } from "../domain/Envelope"
+import { declared } from "../domain/Failure"
+import { Body, Trimmed } from "../domain/Fields"
+import { Uuid } from "../domain/Ids"
+import { PageQuery } from "../domain/Pagination"
+import { OneOf } from "../domain/Role"
+import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
+import { MemberScope } from "../http/Security"
+import { actions, caseStatuses, reasons, subjectTypes } from "./Policy"
+
+const Note = Schema.optional(Schema.NullOr(Trimmed(2000)))
+
+const NewReport = Body({
+  subjectType: OneOf(...subjectTypes),
+  subjectId: Uuid,
+  reason: OneOf(...reasons),
+  note: Note
+})
+
+/** A member's report, as `POST /api/reports` answers it and `report.created` sends it. */
+export const Report = Schema.Struct({
+  id: Schema.String,
+  caseId: Schema.String,
+  reporterProfileId: Schema.String,
+  subjectType: OneOf(...subjectTypes),
+  subjectId: Schema.String,
+  reason: OneOf(...reasons),
+  note: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+})
+
+const Person = Schema.Struct({ id: Schema.String, fullName: Schema.NullOr(Schema.String) })
+
+export const Case = Schema.Struct({
+  id: Schema.String,
+  subject: Schema.Struct({
+    type: OneOf(...subjectTypes),
+    id: Schema.String,
+    excerpt: Schema.String.annotations({
+      description: "The start of the subject as last reported (kept when it is removed)"
+    }),
+    author: Schema.NullOr(Person)
+  }),
+  reportCount: Schema.Number,
+  reasons: Schema.Array(OneOf(...reasons)),
+  status: OneOf(...caseStatuses),
+  createdAt: Schema.String,
+  resolvedAt: Schema.NullOr(Schema.String),
+  resolution: Schema.NullOr(Schema.Struct({
+    action: OneOf(...actions),
+    note: Schema.NullOr(Schema.String),
+    resolvedBy: Person
+  }))
+})
+
+const LogEntry = Schema.Struct({
+  id: Schema.String,
+  action: OneOf(...actions),
+  actor: Person,
+  subject: Schema.Struct({ type: OneOf(...subjectTypes), id: Schema.String, excerpt: Schema.NullOr(Schema.String) }),
+  caseId: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+})
+
+const CasesQuery = Schema.Struct({ ...PageQuery.fields, status: Schema.optional(OneOf(...caseStatuses)) })
+const Resolution = Body({ action: OneOf(...actions), note: Note })
+
+const STAFF =
+  "Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise)."
+const ACTIONS =
+  "`dismiss` closes the case and leaves the subject as it is. `hide`: the post or comment stays for its author (marked `hidden: true`) and staff, and leaves the feed, search, the status list of everyone else and every count. `remove`: the soft delete its author's removal does (a comment takes its replies): nobody reads it; the case and the log keep its excerpt. `hide` and `remove` act on status posts, comments and content posts; on events, profiles and submissions they answer 400 (`action`, not supported for this subject type yet): dismiss works for all."
+
+/** Members' reports, the staff's queue of cases and the moderation log (platform.md "Moderation"). */
+export class ModerationApi extends HttpApiGroup.make("moderation")
+  .annotateContext(OpenApi.annotations({
+    title: "Moderation",
+    description:
+      "Members report what breaks the community's rules; reports on one subject form one case; owners, admins and moderators resolve cases (dismiss, hide, remove), and every action is in the log."
+  }))
+  .add(
+    HttpApiEndpoint.post("report", "/reports")
+      .setPayload(NewReport)
+      .addSuccess(Ok(Schema.Struct({ ...Report.fields, alreadyReported: Schema.Literal(false) })), { status: 201 })
+      .addSuccess(Ok(Schema.Struct({ ...Report.fields, alreadyReported: Schema.Literal(true) })))
+      .addError(declared(InvalidInput, "own_content"))
+      .addError(declared(NotFound, "subject_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
+      .annotate(OpenApi.Summary, "Report a post, comment, event, profile or submission")
+      .annotate(
+        OpenApi.Description,
+        "Member (the X-ProfileId profile when acting is the reporter). `subjectType`: `status`, `comment`, `content` (a content post), `event`, `profile` (a member) or `submission` (a call-for-papers submission); `subjectId` its id; `reason`: `spam`, `harassment`, `hate`, `sexual`, `violence`, `misinformation` or `other`; `note` (optional, up to 2000 characters). Answers 201 with the report (`data.id`, `data.caseId`). The same reporter reporting the same subject again answers 200 with the first report (`alreadyReported: true`), whatever became of its case, even when both requests arrive at once. A subject the reporter cannot read (by its feature's rules: a post in a space closed to them, a hidden post, someone else's draft submission), removed, or of another community answers 404 `subject_not_found`; reporting one's own post, comment, event (as its host), profile or submission (as one of its speakers) answers 400 `own_content` (`param: subjectId`). Reports on one subject form one open case, however many arrive at once. A report on a subject whose case was resolved (dismissed: hidden and removed subjects cannot be read by reporters) opens a new case: the resolved one stays as decided, in the queue of resolved cases and the log. A new report sends the `report.created` webhook event (a repeat does not)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("cases", "/moderation/cases")
+      .setUrlParams(CasesQuery)
+      .addSuccess(Page(Case))
+      .addError(declared(InvalidInput, "invalid_input"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
+      .annotate(OpenApi.Summary, "Moderation cases")
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} The community's cases of \`status\` \`open\` (default) or \`resolved\`, newest first (keyset: \`limit\`, \`cursor\`). Each: \`subject\` (\`type\`, \`id\`, \`excerpt\`: its first 280 characters, a content post's title first, an event's title, a profile's name, a submission's title; \`author\`: who wrote it, hosts the event, the profile itself, or proposed the submission), \`reportCount\`, the distinct \`reasons\`, \`status\`, \`createdAt\`, \`resolvedAt\` and \`resolution\` (\`action\`, \`note\`, \`resolvedBy\`).`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("resolve", "/moderation/cases/:id/resolve")
+      .setPath(Schema.Struct({ id: Uuid }))
+      .setPayload(Resolution)
+      .addSuccess(Ok(Case))
+      .addError(declared(InvalidInput, "action_not_supported"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(declared(NotFound, "case_not_found"))
+      .addError(declared(Conflict, "case_move"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
+      .annotate(OpenApi.Summary, "Resolve a moderation case")
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} \`action\`: \`dismiss\`, \`hide\` or \`remove\`; \`note\` (optional, up to 2000 characters): why, kept in the log. The moderator in \`resolvedBy\` and the log is the caller, also when acting with X-ProfileId. ${ACTIONS} A case is resolved once: \`open -> resolved\`, final; resolving it again answers 409 with \`errors[0].param = "status"\` (two moderators resolving one case at once: one resolution, the other 409). Another community's case: 404. Answers the resolved case.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("log", "/moderation/log")
+      .setUrlParams(PageQuery)
+      .addSuccess(Page(LogEntry))
+      .addError(declared(InvalidInput, "invalid_input"))
+      .addError(declared(Forbidden, "role_required"))
+      .addError(ParametersRefused)
+      .annotate(OpenApi.Summary, "Moderation log")
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} Every moderation action of the community, newest first (keyset: \`limit\`, \`cursor\`), written in the action's transaction: \`action\` (a case's resolution: \`dismiss\`, \`hide\`, \`remove\`), \`actor\` (who), \`subject\` (what: type, id and excerpt), \`caseId\`, \`note\` (why) and \`createdAt\` (when).`
+      )
+  )
+  .middleware(MemberScope)
+  .prefix("/api")
+{}

@@ -1,0 +1,36 @@
+import { Effect } from "effect"
+import { RodaApi } from "../api/RodaApi"
+import { CurrentMember } from "../domain/Caller"
+import { apiGroup } from "../http/engine/apiGroup"
+import { ok, page } from "../http/Reply"
+import { Cases } from "./Cases"
+import { moderationMessages as M } from "./messages"
+import { Reports } from "./Reports"
+
+export const ModerationHttp = apiGroup(RodaApi, "moderation", (handlers) =>
+  Effect.gen(function*() {
+    const reports = yield* Reports
+    const cases = yield* Cases
+    return handlers
+      .handle("report", ({ payload }) =>
+        Effect.gen(function*() {
+          const data = yield* reports.report(yield* CurrentMember, payload)
+          // 201 for a new report, 200 for the reporter's earlier one (the schema tells them apart).
+          return data.alreadyReported ? yield* ok(M.reportExists, data) : yield* ok(M.reportCreated, data)
+        }))
+      .handle("cases", ({ urlParams }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => cases.list(member, urlParams)),
+          Effect.flatMap((result) => page(M.cases, result))
+        ))
+      .handle("resolve", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => cases.resolve(member, path.id, payload)),
+          Effect.flatMap((data) => ok(M.caseResolved, data))
+        ))
+      .handle("log", ({ urlParams }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => cases.log(member, urlParams)),
+          Effect.flatMap((result) => page(M.log, result))
+        ))
+  }))

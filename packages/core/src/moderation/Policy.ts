@@ -1,0 +1,47 @@
+import { Effect } from "effect"
+import { conflict, fieldError } from "../domain/AppError"
+import { moderationMessages as M } from "./messages"
+
+/** What a member may report. */
+export const subjectTypes = ["status", "comment", "content", "event", "profile", "submission"] as const
+export type SubjectType = typeof subjectTypes[number]
+
+export const reasons = ["spam", "harassment", "hate", "sexual", "violence", "misinformation", "other"] as const
+export type Reason = typeof reasons[number]
+
+export const actions = ["dismiss", "hide", "remove"] as const
+export type Action = typeof actions[number]
+
+export const caseStatuses = ["open", "resolved"] as const
+export type CaseStatus = typeof caseStatuses[number]
+
+/**
+ * The actions each subject type takes: `dismiss` closes any case without touching its subject;
+ * `hide` and `remove` act on social's posts and comments only for now (events, profiles and
+ * submissions answer 400 until their features offer it).
+ */
+export const actionsFor: Record<SubjectType, ReadonlyArray<Action>> = {
+  status: actions,
+  comment: actions,
+  content: actions,
+  event: ["dismiss"],
+  profile: ["dismiss"],
+  submission: ["dismiss"]
+}
+
+/**
+ * A case: `open -> resolved` (with one of `actions`), final. A new report on a subject whose case
+ * was resolved opens a new case; the resolved one stays as decided.
+ */
+const caseTransitions: Record<CaseStatus, ReadonlyArray<CaseStatus>> = {
+  open: ["resolved"],
+  resolved: []
+}
+
+/** 409 with `param: "status"` and the allowed moves, unless `from -> to` is allowed. */
+export const checkCaseMove = (from: CaseStatus, to: CaseStatus) => {
+  const allowed = caseTransitions[from]
+  if (allowed.includes(to)) return Effect.void
+  const message = M.caseMove(from, to, allowed)
+  return Effect.fail(conflict(message, [fieldError("status", message)]))
+}

@@ -1,0 +1,28 @@
+import { coded, type Text, text } from "../domain/Text"
+
+const moves = (allowed: ReadonlyArray<string>, none: string) => allowed.length > 0 ? allowed.join(", ") : none
+
+/** Messages of moderation: reports, cases and the log (Portuguese by default, English on request). */
+export const moderationMessages = coded({
+  reportCreated: text("Denúncia registrada. Obrigado por avisar.", "Report received. Thank you for telling us."),
+  reportExists: text(
+    "Você já denunciou isto; a denúncia segue registrada.",
+    "You already reported this; the report stands."
+  ),
+  ownContent: text("Você não pode denunciar o seu próprio conteúdo.", "You cannot report your own content."),
+  subjectNotFound: text("Conteúdo denunciado não encontrado.", "Reported subject not found."),
+  cases: text("Casos de moderação.", "Moderation cases."),
+  caseNotFound: text("Caso de moderação não encontrado.", "Moderation case not found."),
+  caseResolved: text("Caso resolvido.", "Case resolved."),
+  caseMove: (from: string, to: string, allowed: ReadonlyArray<string>): Text =>
+    text(
+      `Não é possível mudar o caso de ${from} para ${to}. Movimentos permitidos: ${moves(allowed, "nenhum")}.`,
+      `Cannot move the case from ${from} to ${to}. Allowed moves: ${moves(allowed, "none")}.`
+    ),
+  actionNotSupported: (action: string, subjectType: string): Text =>
+    text(
+      `A ação ${action} ainda não é suportada para este tipo de conteúdo (${subjectType}): use dismiss.`,
+      `The action ${action} is not supported for this subject type (${subjectType}) yet: use dismiss.`
+    ),
+  log: text("Registro de moderação.", "Moderation log.")
+})

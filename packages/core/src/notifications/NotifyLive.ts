@@ -1,0 +1,32 @@
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Layer } from "effect"
+import { Jobs } from "../platform/Jobs"
+import { Access } from "../structure/Access"
+import { spacePostJob } from "./FanOut"
+import { Notify } from "./Notify"
+import { readersOf } from "./readers"
+import { NotificationsRepo } from "./Repo"
+
+/** `Notify` over the notifications' own tables: one statement in the caller's transaction. */
+export const NotifyLive = Layer.effect(
+  Notify,
+  Effect.gen(function*() {
+    const repo = yield* NotificationsRepo
+    const jobs = yield* Jobs
+    const readers = readersOf(yield* Access, yield* SqlClient.SqlClient)
+    return Notify.of({
+      notify: (communityId, notification) =>
+        notification.recipients.length === 0 ? Effect.void : Effect.gen(function*() {
+          const readable = notification.spaceId ? yield* readers(communityId) : undefined
+          yield* repo.insert(communityId, notification, readable, new Date(yield* Clock.currentTimeMillis))
+        }).pipe(Effect.withSpan("Notify.notify")),
+      notifyFollowers: (communityId, spaceId, notification) =>
+        jobs.enqueue(spacePostJob({
+          communityId,
+          spaceId,
+          actorProfileId: notification.actorProfileId ?? null,
+          subject: notification.subject
+        })).pipe(Effect.asVoid, Effect.withSpan("Notify.notifyFollowers"))
+    })
+  })
+).pipe(Layer.provide(NotificationsRepo.Default))
