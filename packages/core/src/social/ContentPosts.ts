@@ -4,6 +4,7 @@ import { forbidden, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
+import { Notify } from "../notifications/Notify"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
@@ -41,6 +42,7 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
     const ids = yield* Ids
     const limits = yield* RateLimits
     const webhooks = yield* WebhookEvents
+    const notify = yield* Notify
 
     /**
      * The space of a new post, as for courses: given (400), of this community and visible to the
@@ -100,6 +102,11 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
         yield* mentions.replace(member.communityId, "content", id, input.body)
         const post = yield* detail(viewerOfMember(member), id)
         yield* webhooks.emit(member.communityId, "post.created", { postType: "content", ...post })
+        // The space's followers hear of it from jobs, never inside the request (one statement here).
+        yield* notify.notifyFollowers(member.communityId, spaceId, {
+          actorProfileId: member.actingProfileId,
+          subject: { type: "content", id, title: post.title }
+        })
         return post
       }))
     })

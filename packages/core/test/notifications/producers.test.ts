@@ -195,3 +195,31 @@ describe("reply", () => {
     expect(await inbox(api, setup, otto)).toEqual([])
   })
 })
+
+describe("space_post", () => {
+  it("a content post tells the space's followers through a job, the author excepted", async () => {
+    const fan = await member("Fran Fiel")
+    const author = await member("Gabi Autora")
+    for (const user of [fan, author]) {
+      expectOk(await api.post(`/api/spaces/${spaces.open.id}/follow`, undefined, as(user, setup.community)))
+    }
+    const content = expectOk(
+      await api.post(
+        "/api/content",
+        { spaceId: spaces.open.id, title: "Novidade", body: "Corpo" },
+        as(author, setup.community)
+      ),
+      201
+    )
+    const deadline = Date.now() + 15_000
+    let told = await inbox(api, setup, fan)
+    while (told.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      told = await inbox(api, setup, fan)
+    }
+    expect(told.map((n) => [n.kind, n.actor?.fullName, n.subject])).toEqual([
+      ["space_post", "Gabi Autora", { type: "content", id: content.id, title: "Novidade" }]
+    ])
+    expect(await inbox(api, setup, author)).toEqual([])
+  })
+})
