@@ -69,6 +69,9 @@ export const Comment = Schema.Struct({
   parentId: Schema.NullOr(Schema.String),
   author: Author,
   body: Schema.String,
+  hidden: Schema.Boolean.annotations({
+    description: "Hidden by a moderator: listed only to its author and staff, and out of the counts"
+  }),
   ...engagement,
   createdAt: Schema.String,
   updatedAt: Schema.String

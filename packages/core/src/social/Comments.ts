@@ -5,6 +5,7 @@ import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
 import { type CommunityId, isUuid, Uuid } from "../domain/Ids"
 import { type PageQuery, paginate } from "../domain/Pagination"
+import { isStaff } from "../domain/Role"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
@@ -124,7 +125,10 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
             Effect.gen(function*() {
               const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
               const key = after === undefined ? undefined : [after[0].toLowerCase(), after[1].toLowerCase()] as const
-              return yield* repo.list(member.communityId, itemType, item.id, key, limit)
+              return yield* repo.list(member.communityId, itemType, item.id, key, limit, {
+                profileId: member.actingProfileId,
+                staff: isStaff(member.role)
+              })
             }),
           (row) => [row.threadId, row.id]
         )

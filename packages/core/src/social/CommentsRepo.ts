@@ -16,6 +16,8 @@ export const CommentRow = Schema.Struct({
   authorName: Schema.String,
   authorAvatarUrl: Schema.NullOr(Schema.String),
   body: Schema.String,
+  /** Hidden by a moderator: read by its author and staff only. */
+  hidden: Schema.Boolean,
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 })
@@ -38,14 +40,15 @@ export type NewCommentRow = {
 
 /**
  * SQL for comments (soft-deleted: `deleted_at`). A comment hidden by a moderator (`hidden_at`) is
- * left out here as a deleted one is (lists, counts, replies, edits): staff read it in the moderation
- * queue. (Showing it to its author in the item's list needs the viewer, which `Comments` holds.)
+ * left out as a deleted one is (counts, replies, edits), but an item's list shows it to its author
+ * and staff (`reader`).
  */
 export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/CommentsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const select = sql`SELECT c.id, c.item_type, c.item_id, c.parent_id, c.author_profile_id, p.role AS author_role,
-      p.full_name AS author_name, p.avatar_url AS author_avatar_url, c.body, c.created_at, c.updated_at
+      p.full_name AS author_name, p.avatar_url AS author_avatar_url, c.body, c.hidden_at IS NOT NULL AS hidden,
+      c.created_at, c.updated_at
       FROM comments c JOIN member_cards p ON p.community_id = c.community_id AND p.id = c.author_profile_id`
 
     return {
@@ -94,11 +97,13 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
         itemType: CommentableType,
         itemId: string,
         after: readonly [string, string] | undefined,
-        limit: number
+        limit: number,
+        reader: { readonly profileId: string; readonly staff: boolean }
       ) =>
         sql`SELECT x.* FROM (SELECT s.*, coalesce(s.parent_id, s.id) AS thread_id
             FROM (${select} WHERE c.community_id = ${communityId} AND c.item_type = ${itemType}
-              AND c.item_id = ${itemId} AND c.deleted_at IS NULL AND c.hidden_at IS NULL) s) x
+              AND c.item_id = ${itemId} AND c.deleted_at IS NULL
+              AND (c.hidden_at IS NULL OR ${reader.staff} OR c.author_profile_id = ${reader.profileId})) s) x
           ${after === undefined ? sql`` : sql`WHERE (x.thread_id, x.id) > (${after[0]}::uuid, ${after[1]}::uuid)`}
           ORDER BY x.thread_id, x.id LIMIT ${limit + 1}`.pipe(Effect.orDie, Effect.flatMap(decodeThreaded)),
       /** Comments of these items: one grouped query. */

@@ -59,6 +59,7 @@ export const commentView = (row: CommentRow, engagement: Engagement) => ({
   parentId: row.parentId,
   author: author(row),
   body: row.body,
+  hidden: row.hidden,
   ...engagementOf(row.id, engagement),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString()

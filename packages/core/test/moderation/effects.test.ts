@@ -80,16 +80,19 @@ describe("hide", () => {
     expect((await stats(m.moderator)).counts.content).toBe(before.counts.content - 1)
   })
 
-  it("a hidden comment leaves the comment list and the post's comment count", async () => {
+  it("a hidden comment: listed to its author and staff marked hidden, to others not; out of the count", async () => {
     const post = await m.status(m.alice)
     const kept = await m.comment(m.bruno, post.id, "Comentário educado")
     const rude = await m.comment(m.bruno, post.id, "Comentário grosseiro")
     expect((await statusList(m.carla)).find((p) => p.id === post.id)?.commentCount).toBe(2)
     await moderate("comment", rude.id, "hide", m.alice)
 
-    for (const user of [m.carla, m.moderator]) {
-      const comments = expectOk(await api.get(`/api/status/${post.id}/comments`, m.in(user))) as Array<{ id: string }>
-      expect(comments.map((c) => c.id)).toEqual([kept.id])
+    const listed = async (user: { token: string }) =>
+      (expectOk(await api.get(`/api/status/${post.id}/comments`, m.in(user))) as Array<{ id: string; hidden: boolean }>)
+        .map((c) => [c.id, c.hidden])
+    expect(await listed(m.carla)).toEqual([[kept.id, false]])
+    for (const user of [m.bruno, m.moderator]) expect(await listed(user)).toEqual([[kept.id, false], [rude.id, true]])
+    for (const user of [m.carla, m.bruno, m.moderator]) {
       expect((await statusList(user)).find((p) => p.id === post.id)?.commentCount).toBe(1)
     }
     expectError(
