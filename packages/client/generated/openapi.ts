@@ -5488,6 +5488,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My notifications as they happen (Server-Sent Events)
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. Answers `text/event-stream` and stays open: each new notification of the member arrives within about a second of being written as `id: <notification id>\nevent: notification\ndata: <the item, JSON, exactly as GET /api/notifications lists it, in the request's language>\n\n`; a comment line `: heartbeat` comes every 25 seconds so that proxies keep the connection. The token goes in `Authorization` as on every route (browsers' `EventSource` cannot send it: use a fetch-based client). To resume after a disconnection, open the stream again with `Last-Event-ID: <id of the last event received>`: the notifications written after that one are sent first, oldest first, then new ones as they come. Without it (or with an id not in the member's inbox), only notifications written from then on are sent; read the inbox with `GET /api/notifications` for those before.
+         */
+        get: operations["notifications.stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notifications/unread-count": {
         parameters: {
             query?: never;
@@ -5665,11 +5685,51 @@ export interface paths {
         };
         /**
          * Moderation log
-         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). Every moderation action of the community, newest first (keyset: `limit`, `cursor`), written in the action's transaction: `action` (a case's resolution: `dismiss`, `hide`, `remove`), `actor` (who), `subject` (what: type, id and excerpt), `caseId`, `note` (why) and `createdAt` (when).
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). Every moderation action of the community, newest first (keyset: `limit`, `cursor`), written in the action's transaction: `action` (a case's resolution: `dismiss`, `hide`, `remove`; an action on a member, `subject.type` `profile` and `caseId` null: `suspend` with `until`, `unsuspend`), `actor` (who), `subject` (what: type, id and excerpt), `caseId`, `note` (why) and `createdAt` (when).
          */
         get: operations["moderation.log"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/members/{profileId}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a member
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). `days` (1 to 365) and `reason` (1 to 2000 characters, kept in the log): until `now + days` the member reads but cannot post (status and content posts), comment, react or take part in events; those routes answer 403 with the end date (`Sua participação nesta comunidade está suspensa até <ISO date>…`). Suspending again replaces the end date. The moderator in the log is the caller (also when acting with X-ProfileId). A moderator acts on moderators, members and finance profiles; only an owner on an admin; nobody on an owner (403); nobody on themselves (403 `Você não pode moderar a si mesmo.`: a permission, not a malformed request). A profile that is not an active member of this community (another community's, removed, invited): 404. Written to the log with who, what, when and why. Answers `profileId` and `suspendedUntil`.
+         */
+        post: operations["moderation.suspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/members/{profileId}/unsuspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a member's suspension
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). Ends the member's suspension now (`suspendedUntil: null`; a member who was not suspended answers the same). The moderator in the log is the caller (also when acting with X-ProfileId). A moderator acts on moderators, members and finance profiles; only an owner on an admin; nobody on an owner (403); nobody on themselves (403 `Você não pode moderar a si mesmo.`: a permission, not a malformed request). A profile that is not an active member of this community (another community's, removed, invited): 404. Written to the log with who, what, when and why.
+         */
+        post: operations["moderation.unsuspend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -22209,7 +22269,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "member_suspended" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24194,7 +24254,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "member_suspended" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24379,6 +24439,7 @@ export interface operations {
                      *           "avatarUrl": "https://example.com/image.png"
                      *         },
                      *         "body": "A few words about it.",
+                     *         "hidden": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -24419,6 +24480,8 @@ export interface operations {
                                 avatarUrl: string | null;
                             };
                             body: string;
+                            /** @description Hidden by a moderator: listed only to its author and staff, and out of the counts */
+                            hidden: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -24503,7 +24566,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "member_suspended" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -25854,7 +25917,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "member_suspended" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26038,6 +26101,7 @@ export interface operations {
                      *           "avatarUrl": "https://example.com/image.png"
                      *         },
                      *         "body": "A few words about it.",
+                     *         "hidden": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -26078,6 +26142,8 @@ export interface operations {
                                 avatarUrl: string | null;
                             };
                             body: string;
+                            /** @description Hidden by a moderator: listed only to its author and staff, and out of the counts */
+                            hidden: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -26162,7 +26228,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "member_suspended" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -26360,6 +26426,7 @@ export interface operations {
                      *             "avatarUrl": "https://example.com/image.png"
                      *           },
                      *           "body": "A few words about it.",
+                     *           "hidden": true,
                      *           "mentions": [
                      *             {
                      *               "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -26405,6 +26472,8 @@ export interface operations {
                                 avatarUrl: string | null;
                             };
                             body: string;
+                            /** @description Hidden by a moderator: listed only to its author and staff, and out of the counts */
+                            hidden: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -26599,6 +26668,7 @@ export interface operations {
                      *           "avatarUrl": "https://example.com/image.png"
                      *         },
                      *         "body": "A few words about it.",
+                     *         "hidden": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -26639,6 +26709,8 @@ export interface operations {
                                 avatarUrl: string | null;
                             };
                             body: string;
+                            /** @description Hidden by a moderator: listed only to its author and staff, and out of the counts */
+                            hidden: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -27157,7 +27229,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "member_suspended" | "not_member" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -27689,7 +27761,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "member_suspended" | "not_member";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -28031,7 +28103,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "posting_staff_only" | "space_content_forbidden";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "member_suspended" | "not_member" | "posting_staff_only" | "space_content_forbidden";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -78820,6 +78892,151 @@ export interface operations {
             };
         };
     };
+    "notifications.stream": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a string */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
     "notifications.unreadCount": {
         parameters: {
             query?: never;
@@ -81457,6 +81674,7 @@ export interface operations {
                      *           },
                      *           "caseId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
                      *           "note": "A few words about it.",
+                     *           "until": "2026-12-01T19:00:00Z",
                      *           "createdAt": "2026-12-01T19:00:00Z"
                      *         }
                      *       ],
@@ -81477,7 +81695,7 @@ export interface operations {
                         data: {
                             id: string;
                             /** @enum {string} */
-                            action: "dismiss" | "hide" | "remove";
+                            action: "dismiss" | "hide" | "remove" | "suspend" | "unsuspend";
                             actor: {
                                 id: string;
                                 fullName: string | null;
@@ -81490,6 +81708,8 @@ export interface operations {
                             };
                             caseId: string | null;
                             note: string | null;
+                            /** @description A suspension's end (`suspend` only) */
+                            until: string | null;
                             createdAt: string;
                         }[];
                         pagination: {
@@ -81573,6 +81793,442 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "moderation.suspend": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                profileId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "days": 1,
+                 *       "reason": "The document is not legible."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description How many days from now (1 to 365) */
+                    days: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "suspendedUntil": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            profileId: string;
+                            suspendedUntil: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_owner_on_admin" | "owner_untouchable" | "role_required" | "self_action";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "member_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "body_too_large";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "moderation.unsuspend": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                profileId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "suspendedUntil": "2026-12-01T19:00:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            profileId: string;
+                            suspendedUntil: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_owner_on_admin" | "owner_untouchable" | "role_required" | "self_action";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "member_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -82324,6 +82980,8 @@ export interface operations {
                             avatarUrl: string | null;
                         };
                         body: string;
+                        /** @description Hidden by a moderator: listed only to its author and staff, and out of the counts */
+                        hidden: boolean;
                         mentions: {
                             profileId: string;
                             fullName: string;

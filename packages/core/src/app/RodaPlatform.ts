@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import type { Layer } from "effect"
 import type { CertificateRenderer } from "../certificates/Renderer"
+import type { NotificationSignals } from "../notifications/Signals"
 import type { BlobStore } from "../platform/BlobStore"
 import type { MailTransport } from "../platform/Mailer"
 import type { Options } from "../platform/Options"
@@ -34,4 +35,13 @@ export interface RodaPlatform {
    * absent, `PublicFetch.web`: the web fetch, with the name checked but not the addresses it resolves to.
    */
   readonly publicFetch?: Layer.Layer<PublicFetch> | undefined
+  /**
+   * Wake-ups of the notification streams for the database (`notifications/Signals.ts`): on
+   * PostgreSQL `databaseSignals` with a `LISTEN` connection, so that every process hears every write.
+   * When absent, `inProcessSignals`: right for a database of one session (PGlite); with a pool, a
+   * stream may read before the write commits and show it only at the next wake-up.
+   */
+  readonly notificationSignals?:
+    | ((options: DatabaseOptions) => Layer.Layer<NotificationSignals, never, SqlClient.SqlClient>)
+    | undefined
 }

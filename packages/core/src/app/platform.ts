@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { inProcessSignals } from "../notifications/Signals"
 import { Ids } from "../platform/Ids"
 import { Jobs } from "../platform/Jobs"
 import { Mailer } from "../platform/Mailer"
@@ -31,7 +32,9 @@ export const platformLayer = (config: RodaConfig) => {
     database
   )
   const gateway = config.paymentGateway ?? sandboxGateway({ webhookSecret: config.options.sandboxWebhookSecret })
-  return Layer.mergeAll(Tokens.layer, Mailer.layer, Jobs.layer, RateLimits.Default, platform.blobs, gateway).pipe(
-    Layer.provideMerge(base)
-  )
+  const signals = platform.notificationSignals?.(config.database) ?? inProcessSignals
+  return Layer.mergeAll(Tokens.layer, Mailer.layer, Jobs.layer, RateLimits.Default, platform.blobs, gateway, signals)
+    .pipe(
+      Layer.provideMerge(base)
+    )
 }

@@ -1,7 +1,9 @@
 import type { Fragment } from "@effect/sql/Statement"
-import { Context, type Effect, type Option } from "effect"
+import { Clock, Context, Effect, type Option } from "effect"
+import { forbidden } from "../domain/AppError"
 import { type AccountId, type CommunityId, type ProfileId } from "../domain/Ids"
 import type { Role } from "../domain/Role"
+import { communityMessages as M } from "./messages"
 
 /** An account and its live, accepted membership in one community (null profile: not a member). */
 export interface CallerMembership {
@@ -12,6 +14,8 @@ export interface CallerMembership {
   readonly createdAt: Date
   readonly profileId: ProfileId | null
   readonly role: Role | null
+  /** Until when the member may read but not post, comment, react or take part (past or null: not suspended). */
+  readonly suspendedUntil: Date | null
 }
 
 /**
@@ -37,6 +41,8 @@ export class Memberships extends Context.Tag("@roda/core/Memberships")<Membershi
   readonly callerRow: (communityId: CommunityId, accountId: AccountId, sessionId?: string) => Fragment
   /** The role of a live, accepted profile of the community. */
   readonly profileRole: (communityId: CommunityId, profileId: ProfileId) => Effect.Effect<Option.Option<Role>>
+  /** Sets (a date) or clears (null) the suspension of a live, accepted profile; false when there is none. */
+  readonly setSuspension: (communityId: CommunityId, profileId: ProfileId, until: Date | null) => Effect.Effect<boolean>
   /** Live, accepted profiles of the community among `profileIds`, with their name and login e-mail. */
   readonly recipients: (
     communityId: string,
@@ -59,3 +65,18 @@ export class CommunityNotices extends Context.Tag("@roda/core/CommunityNotices")
   /** The login e-mails of the community's owners (notices about its money: disputes). */
   readonly ownerEmails: (communityId: string) => Effect.Effect<ReadonlyArray<string>>
 }>() {}
+
+/** 403 with the end date where the member's suspension runs past `now` (nothing otherwise). */
+export const suspensionRefusal = (suspendedUntil: Date | null | undefined, now: number) =>
+  suspendedUntil != null && suspendedUntil.getTime() > now
+    ? Effect.fail(forbidden(M.memberSuspended(suspendedUntil.toISOString())))
+    : Effect.void
+
+/**
+ * A suspended member reads but cannot post, comment, react or take part (moderation's suspension):
+ * 403 `memberSuspended` with the end date until then.
+ */
+export const requireNotSuspended = (member: { readonly suspendedUntil?: Date | null | undefined }) =>
+  member.suspendedUntil == null
+    ? Effect.void
+    : Effect.flatMap(Clock.currentTimeMillis, (now) => suspensionRefusal(member.suspendedUntil, now))

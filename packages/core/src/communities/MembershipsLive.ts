@@ -10,7 +10,8 @@ export const MembershipsLive = Layer.mergeAll(
       callerIn: repo.callerIn,
       callerRow: repo.callerRow,
       profileRole: repo.profileRole,
-      recipients: repo.recipients
+      recipients: repo.recipients,
+      setSuspension: repo.setSuspension
     }))
   ),
   Layer.effect(

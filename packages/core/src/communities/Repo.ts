@@ -35,7 +35,8 @@ const CallerMembershipRow = Schema.Struct({
   emailVerifiedAt: Schema.NullOr(Schema.DateFromSelf),
   createdAt: Schema.DateFromSelf,
   profileId: Schema.NullOr(ProfileId),
-  role: Schema.NullOr(Role)
+  role: Schema.NullOr(Role),
+  suspendedUntil: Schema.NullOr(Schema.DateFromSelf)
 })
 
 /** `invited`: an existing account was added and has not accepted yet (not a member until then). */
@@ -159,14 +160,14 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
        */
       callerIn: (communityId: CommunityId, accountId: AccountId, sessionId?: string) =>
         sql`SELECT a.id, a.email, a.full_name, a.email_verified_at, a.created_at,
-            p.id AS profile_id, p.role
+            p.id AS profile_id, p.role, p.suspended_until
           ${callerFrom(communityId, accountId, sessionId)}`.pipe(
           Effect.flatMap((rows) => rows.length === 0 ? Effect.succeedNone : Effect.asSome(decodeCaller(rows[0]))),
           Effect.orDie
         ),
       /** `callerIn`'s membership alone, as a query for another statement (`Memberships.callerRow`). */
       callerRow: (communityId: CommunityId, accountId: AccountId, sessionId?: string) =>
-        sql`SELECT p.id AS profile_id, p.role ${callerFrom(communityId, accountId, sessionId)}`,
+        sql`SELECT p.id AS profile_id, p.role, p.suspended_until ${callerFrom(communityId, accountId, sessionId)}`,
       /** The role of a live, accepted profile of the community. */
       profileRole: (communityId: CommunityId, profileId: ProfileId) =>
         sql`SELECT role FROM profiles WHERE community_id = ${communityId} AND id = ${profileId}
@@ -176,6 +177,11 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
           ),
           Effect.orDie
         ),
+      /** Sets (a date) or clears (null) a live, accepted profile's suspension; false when there is none. */
+      setSuspension: (communityId: CommunityId, profileId: ProfileId, until: Date | null) =>
+        sql`UPDATE profiles SET suspended_until = ${until}
+          WHERE community_id = ${communityId} AND id = ${profileId} AND removed_at IS NULL AND status = 'active'
+          RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
       /** Login e-mails of the community's live, accepted owners (money notices: disputes). */
       ownerEmails: (communityId: string) =>
         sql`SELECT a.email FROM profiles p JOIN account_contacts a ON a.id = p.account_id

@@ -2,6 +2,11 @@ import { coded, text } from "../domain/Text"
 
 /** Messages of communities, their profiles, invitations and tags (Portuguese by default, English on request). */
 export const communityMessages = coded({
+  memberSuspended: (until: string) =>
+    text(
+      `Sua participação nesta comunidade está suspensa até ${until}: você pode ler, mas não publicar, comentar, reagir ou participar.`,
+      `Your membership in this community is suspended until ${until}: you can read, but not post, comment, react or take part.`
+    ),
   emailChangePending: text(
     "Enviamos um link de confirmação para o novo e-mail; o login muda quando ele for usado.",
     "A confirmation link was sent to the new e-mail; the login changes once it is used."

@@ -38,6 +38,11 @@ export interface Member {
   readonly role: Role
   /** The profile named by `X-ProfileId`, or the caller's own. */
   readonly actingProfileId: ProfileId
+  /**
+   * Until when the caller's own membership is suspended (moderation): reads only, no posting,
+   * commenting, reacting or taking part. Absent, null or past: not suspended.
+   */
+  readonly suspendedUntil?: Date | null | undefined
 }
 
 export class CurrentMember extends Context.Tag("@roda/core/CurrentMember")<CurrentMember, Member>() {}

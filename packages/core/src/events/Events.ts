@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
+import { requireNotSuspended } from "../communities/Memberships"
 import { conflict, fieldError, forbidden, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { slugify } from "../domain/Fields"
@@ -251,6 +252,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     const participate = traced("Events.participate")(function*(member: Member, id: string) {
       const found = yield* find(member.communityId, id)
       yield* access.readContent(viewerOfMember(member), found.spaceId)
+      yield* requireNotSuspended(member)
       const communityId = member.communityId
       const profileId = member.actingProfileId
       const promoted = yield* transactional(sql)(Effect.gen(function*() {

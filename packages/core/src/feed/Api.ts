@@ -83,7 +83,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
       .setPath(FeedItemParams)
       .setPayload(ReactionInput)
       .addSuccess(Ok(ReactionState))
-      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(declared(Forbidden, "member_suspended", "space_content_forbidden"))
       .addError(
         declared(
           NotFound,
@@ -109,7 +109,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
       .setPayload(CommentInput)
       .addSuccess(Ok(Comment), { status: 201 })
       .addError(declared(InvalidInput, "parent_other_item", "reply_depth"))
-      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(declared(Forbidden, "member_suspended", "space_content_forbidden"))
       .addError(
         declared(
           NotFound,

@@ -3,13 +3,13 @@ import { Schema } from "effect"
 import { Conflict, Forbidden, InvalidInput, NotFound } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
 import { declared } from "../domain/Failure"
-import { Body, Trimmed } from "../domain/Fields"
+import { Body, Name, Trimmed } from "../domain/Fields"
 import { Uuid } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { MemberScope } from "../http/Security"
-import { actions, caseStatuses, reasons, subjectTypes } from "./Policy"
+import { actions, caseStatuses, logActions, reasons, subjectTypes } from "./Policy"
 
 const Note = Schema.optional(Schema.NullOr(Trimmed(2000)))
 
@@ -58,13 +58,25 @@ export const Case = Schema.Struct({
 
 const LogEntry = Schema.Struct({
   id: Schema.String,
-  action: OneOf(...actions),
+  action: OneOf(...logActions),
   actor: Person,
   subject: Schema.Struct({ type: OneOf(...subjectTypes), id: Schema.String, excerpt: Schema.NullOr(Schema.String) }),
   caseId: Schema.NullOr(Schema.String),
   note: Schema.NullOr(Schema.String),
+  until: Schema.NullOr(Schema.String).annotations({ description: "A suspension's end (`suspend` only)" }),
   createdAt: Schema.String
 })
+
+const MemberPath = Schema.Struct({ profileId: Uuid })
+const Suspension = Body({
+  days: Schema.Number.pipe(Schema.int(), Schema.between(1, 365)).annotations({
+    description: "How many days from now (1 to 365)"
+  }),
+  reason: Name(2000)
+})
+const SuspensionState = Schema.Struct({ profileId: Schema.String, suspendedUntil: Schema.NullOr(Schema.String) })
+const WHOM =
+  "The moderator in the log is the caller (also when acting with X-ProfileId). A moderator acts on moderators, members and finance profiles; only an owner on an admin; nobody on an owner (403); nobody on themselves (403 `Você não pode moderar a si mesmo.`: a permission, not a malformed request). A profile that is not an active member of this community (another community's, removed, invited): 404. Written to the log with who, what, when and why."
 
 const CasesQuery = Schema.Struct({ ...PageQuery.fields, status: Schema.optional(OneOf(...caseStatuses)) })
 const Resolution = Body({ action: OneOf(...actions), note: Note })
@@ -79,7 +91,7 @@ export class ModerationApi extends HttpApiGroup.make("moderation")
   .annotateContext(OpenApi.annotations({
     title: "Moderation",
     description:
-      "Members report what breaks the community's rules; reports on one subject form one case; owners, admins and moderators resolve cases (dismiss, hide, remove), and every action is in the log."
+      "Members report what breaks the community's rules; reports on one subject form one case; owners, admins and moderators resolve cases (dismiss, hide, remove), and staff suspend members (they read but cannot post, comment, react or take part until a date), and every action is in the log."
   }))
   .add(
     HttpApiEndpoint.post("report", "/reports")
@@ -136,7 +148,36 @@ export class ModerationApi extends HttpApiGroup.make("moderation")
       .annotate(OpenApi.Summary, "Moderation log")
       .annotate(
         OpenApi.Description,
-        `${STAFF} Every moderation action of the community, newest first (keyset: \`limit\`, \`cursor\`), written in the action's transaction: \`action\` (a case's resolution: \`dismiss\`, \`hide\`, \`remove\`), \`actor\` (who), \`subject\` (what: type, id and excerpt), \`caseId\`, \`note\` (why) and \`createdAt\` (when).`
+        `${STAFF} Every moderation action of the community, newest first (keyset: \`limit\`, \`cursor\`), written in the action's transaction: \`action\` (a case's resolution: \`dismiss\`, \`hide\`, \`remove\`; an action on a member, \`subject.type\` \`profile\` and \`caseId\` null: \`suspend\` with \`until\`, \`unsuspend\`), \`actor\` (who), \`subject\` (what: type, id and excerpt), \`caseId\`, \`note\` (why) and \`createdAt\` (when).`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("suspend", "/moderation/members/:profileId/suspend")
+      .setPath(MemberPath)
+      .setPayload(Suspension)
+      .addSuccess(Ok(SuspensionState))
+      .addError(declared(Forbidden, "only_owner_on_admin", "owner_untouchable", "role_required", "self_action"))
+      .addError(declared(NotFound, "member_not_found"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
+      .annotate(OpenApi.Summary, "Suspend a member")
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} \`days\` (1 to 365) and \`reason\` (1 to 2000 characters, kept in the log): until \`now + days\` the member reads but cannot post (status and content posts), comment, react or take part in events; those routes answer 403 with the end date (\`Sua participação nesta comunidade está suspensa até <ISO date>…\`). Suspending again replaces the end date. ${WHOM} Answers \`profileId\` and \`suspendedUntil\`.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("unsuspend", "/moderation/members/:profileId/unsuspend")
+      .setPath(MemberPath)
+      .addSuccess(Ok(SuspensionState))
+      .addError(declared(Forbidden, "only_owner_on_admin", "owner_untouchable", "role_required", "self_action"))
+      .addError(declared(NotFound, "member_not_found"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
+      .annotate(OpenApi.Summary, "Lift a member's suspension")
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} Ends the member's suspension now (\`suspendedUntil: null\`; a member who was not suspended answers the same). ${WHOM}`
       )
   )
   .middleware(MemberScope)

@@ -4,6 +4,7 @@ import { CurrentMember } from "../domain/Caller"
 import { apiGroup } from "../http/engine/apiGroup"
 import { ok, page } from "../http/Reply"
 import { Cases } from "./Cases"
+import { MemberActions } from "./Members"
 import { moderationMessages as M } from "./messages"
 import { Reports } from "./Reports"
 
@@ -11,6 +12,7 @@ export const ModerationHttp = apiGroup(RodaApi, "moderation", (handlers) =>
   Effect.gen(function*() {
     const reports = yield* Reports
     const cases = yield* Cases
+    const members = yield* MemberActions
     return handlers
       .handle("report", ({ payload }) =>
         Effect.gen(function*() {
@@ -32,5 +34,15 @@ export const ModerationHttp = apiGroup(RodaApi, "moderation", (handlers) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => cases.log(member, urlParams)),
           Effect.flatMap((result) => page(M.log, result))
+        ))
+      .handle("suspend", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => members.suspend(member, path.profileId, payload)),
+          Effect.flatMap((data) => ok(M.memberSuspended, data))
+        ))
+      .handle("unsuspend", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => members.unsuspend(member, path.profileId)),
+          Effect.flatMap((data) => ok(M.memberUnsuspended, data))
         ))
   }))

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import { conflict, fieldError } from "../domain/AppError"
+import { conflict, fieldError, forbidden } from "../domain/AppError"
+import type { Role } from "../domain/Role"
 import { moderationMessages as M } from "./messages"
 
 /** What a member may report. */
@@ -11,6 +12,24 @@ export type Reason = typeof reasons[number]
 
 export const actions = ["dismiss", "hide", "remove"] as const
 export type Action = typeof actions[number]
+
+/** What staff do to a member (`POST /api/moderation/members/{profileId}/…`). */
+export const memberActions = ["suspend", "unsuspend"] as const
+export type MemberAction = typeof memberActions[number]
+
+/** Every action the log records: a case's resolution or an action on a member. */
+export const logActions = [...actions, ...memberActions] as const
+
+/**
+ * Who may act on whom (platform.md "Moderation"): nobody on an owner; only an owner on an admin;
+ * owner, admin and moderator on a moderator, member or finance profile. Acting on oneself is
+ * refused before (403 `selfAction`).
+ */
+export const checkMayActOn = (actor: Role, target: Role) => {
+  if (target === "owner") return Effect.fail(forbidden(M.ownerUntouchable))
+  if (target === "admin" && actor !== "owner") return Effect.fail(forbidden(M.onlyOwnerOnAdmin))
+  return Effect.void
+}
 
 export const caseStatuses = ["open", "resolved"] as const
 export type CaseStatus = typeof caseStatuses[number]

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import type { CommunityId } from "../domain/Ids"
 import { decodeRows } from "../domain/Rows"
-import { actions, type CaseStatus, caseStatuses, reasons, subjectTypes } from "./Policy"
+import { actions, type CaseStatus, caseStatuses, logActions, reasons, subjectTypes } from "./Policy"
 
 export const ReportRow = Schema.Struct({
   id: Schema.String,
@@ -38,7 +38,7 @@ export type CaseRow = typeof CaseRow.Type
 
 export const LogRow = Schema.Struct({
   id: Schema.String,
-  action: Schema.Literal(...actions),
+  action: Schema.Literal(...logActions),
   actorProfileId: Schema.String,
   actorName: Schema.NullOr(Schema.String),
   caseId: Schema.NullOr(Schema.String),
@@ -46,6 +46,7 @@ export const LogRow = Schema.Struct({
   subjectId: Schema.String,
   subjectExcerpt: Schema.NullOr(Schema.String),
   note: Schema.NullOr(Schema.String),
+  until: Schema.NullOr(Schema.DateFromSelf),
   createdAt: Schema.DateFromSelf,
   cursorTime: Schema.String
 })
@@ -159,15 +160,19 @@ export class ModerationRepo extends Effect.Service<ModerationRepo>()("@roda/core
         readonly communityId: CommunityId
         readonly actorProfileId: string
         readonly action: string
-        readonly caseId: string
+        readonly caseId: string | null
         readonly subjectType: string
         readonly subjectId: string
         readonly note: string | null
+        readonly until?: Date | null
       }) =>
         sql`INSERT INTO moderation_log (id, community_id, actor_profile_id, action, case_id, subject_type, subject_id,
-            note, created_at)
+            note, until, created_at)
           VALUES (${row.id}, ${row.communityId}, ${row.actorProfileId}, ${row.action}, ${row.caseId},
-            ${row.subjectType}, ${row.subjectId}, ${row.note}, now())`.pipe(Effect.asVoid, Effect.orDie),
+            ${row.subjectType}, ${row.subjectId}, ${row.note}, ${row.until ?? null}, now())`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       findCase: (communityId: CommunityId, id: string) =>
         sql`${caseSelect} WHERE c.community_id = ${communityId} AND c.id = ${id}`.pipe(
           Effect.flatMap(decodeCases),
@@ -187,10 +192,13 @@ export class ModerationRepo extends Effect.Service<ModerationRepo>()("@roda/core
       /** Newest first; keyset on (created_at, id) descending (`moderation_log_list_idx`). */
       listLog: (communityId: CommunityId, after: readonly [string, string] | undefined, limit: number) =>
         sql`SELECT l.id, l.action, l.actor_profile_id, a.full_name AS actor_name, l.case_id, l.subject_type,
-            l.subject_id, c.subject_excerpt, l.note, l.created_at, ${micros("l.created_at")} AS cursor_time
+            l.subject_id, coalesce(c.subject_excerpt, left(s.full_name, 280)) AS subject_excerpt, l.note, l.until,
+            l.created_at, ${micros("l.created_at")} AS cursor_time
           FROM moderation_log l
           LEFT JOIN member_cards a ON a.community_id = l.community_id AND a.id = l.actor_profile_id
           LEFT JOIN moderation_cases c ON c.community_id = l.community_id AND c.id = l.case_id
+          LEFT JOIN member_cards s ON l.case_id IS NULL AND l.subject_type = 'profile'
+            AND s.community_id = l.community_id AND s.id = l.subject_id
           WHERE l.community_id = ${communityId}
           ${after === undefined ? sql`` : sql`AND (l.created_at, l.id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`}
           ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit + 1}`.pipe(Effect.flatMap(decodeLog), Effect.orDie),

@@ -24,5 +24,17 @@ export const moderationMessages = coded({
       `A ação ${action} ainda não é suportada para este tipo de conteúdo (${subjectType}): use dismiss.`,
       `The action ${action} is not supported for this subject type (${subjectType}) yet: use dismiss.`
     ),
-  log: text("Registro de moderação.", "Moderation log.")
+  log: text("Registro de moderação.", "Moderation log."),
+  memberNotFound: text("Membro não encontrado.", "Member not found."),
+  selfAction: text("Você não pode moderar a si mesmo.", "You cannot moderate yourself."),
+  ownerUntouchable: text(
+    "Ninguém pode suspender ou banir o dono da comunidade.",
+    "Nobody can suspend or ban the community owner."
+  ),
+  onlyOwnerOnAdmin: text(
+    "Somente o dono da comunidade pode suspender ou banir um admin.",
+    "Only the community owner can suspend or ban an admin."
+  ),
+  memberSuspended: text("Membro suspenso.", "Member suspended."),
+  memberUnsuspended: text("Suspensão encerrada.", "Suspension lifted.")
 })

@@ -40,5 +40,6 @@ export const logView = (row: LogRow) => ({
   subject: { type: row.subjectType, id: row.subjectId, excerpt: row.subjectExcerpt },
   caseId: row.caseId,
   note: row.note,
+  until: row.until?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString()
 })

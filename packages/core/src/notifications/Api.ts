@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Forbidden, InvalidInput, NotFound } from "../domain/AppError"
 import { Ok, Page } from "../domain/Envelope"
@@ -93,6 +93,15 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
       .annotate(
         OpenApi.Description,
         `${MEMBERS} Newest first (keyset: \`limit\`, \`cursor\`); \`unread=true\` lists only those not read yet. \`text\` says what happened in the request's language; \`actor\` is who did it; \`subject\` is what to open: for \`mention\` and \`reply\` the post (\`status\`, \`content\`, \`course\`, \`event\`) the mention or the comment is in. \`mention\`: someone mentioned the member (\`@[Name](profileId)\`) in a post or comment, or added the mention in an edit; \`reply\`: a comment on the member's post, or a reply to their comment (one mentioned there is told of the mention only). Nobody is told of what they did themselves, nor of content of a space they may not read.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("stream", "/notifications/stream")
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/event-stream" }))
+      .annotate(OpenApi.Summary, "My notifications as they happen (Server-Sent Events)")
+      .annotate(
+        OpenApi.Description,
+        `${MEMBERS} Answers \`text/event-stream\` and stays open: each new notification of the member arrives within about a second of being written as \`id: <notification id>\\nevent: notification\\ndata: <the item, JSON, exactly as GET /api/notifications lists it, in the request's language>\\n\\n\`; a comment line \`: heartbeat\` comes every 25 seconds so that proxies keep the connection. The token goes in \`Authorization\` as on every route (browsers' \`EventSource\` cannot send it: use a fetch-based client). To resume after a disconnection, open the stream again with \`Last-Event-ID: <id of the last event received>\`: the notifications written after that one are sent first, oldest first, then new ones as they come. Without it (or with an id not in the member's inbox), only notifications written from then on are sent; read the inbox with \`GET /api/notifications\` for those before.`
       )
   )
   .add(

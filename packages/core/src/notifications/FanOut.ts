@@ -5,6 +5,7 @@ import { transactional } from "../sql/transaction"
 import { Access } from "../structure/Access"
 import { readersOf } from "./readers"
 import { NotificationsRepo } from "./Repo"
+import { NotificationSignals } from "./Signals"
 
 export const SPACE_POST_JOB = "notifications.spacePost"
 
@@ -44,6 +45,7 @@ export const FanOut = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const repo = yield* NotificationsRepo
   const jobs = yield* Jobs
+  const signals = yield* NotificationSignals
   const readers = readersOf(yield* Access, sql)
 
   const run = (raw: unknown) =>
@@ -68,6 +70,8 @@ export const FanOut = Effect.gen(function*() {
           readable,
           at
         )
+        // The batch's recipients are known only to the statement: every stream of the community reads.
+        if (batch.n > 0) yield* signals.publish(payload.communityId, null)
         if (batch.n === size && batch.last !== null) {
           yield* jobs.enqueue(spacePostJob({ ...payload, after: batch.last }))
         }

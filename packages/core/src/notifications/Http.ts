@@ -1,3 +1,4 @@
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RodaApi } from "../api/RodaApi"
 import { CurrentMember } from "../domain/Caller"
@@ -5,6 +6,7 @@ import { apiGroup } from "../http/engine/apiGroup"
 import { ok, page, requestLanguage } from "../http/Reply"
 import { NotificationMessages as M } from "./messages"
 import { Notifications } from "./Notifications"
+import { NotificationStream } from "./NotificationStream"
 
 export const NotificationsHttp = apiGroup(
   RodaApi,
@@ -12,6 +14,7 @@ export const NotificationsHttp = apiGroup(
   (handlers) =>
     Effect.gen(function*() {
       const notifications = yield* Notifications
+      const streams = yield* NotificationStream
       const as = <A, E, R>(f: (member: Effect.Effect.Success<typeof CurrentMember>) => Effect.Effect<A, E, R>) =>
         Effect.flatMap(CurrentMember, f)
       return handlers
@@ -23,8 +26,19 @@ export const NotificationsHttp = apiGroup(
                 (result) => page(M.listed, result)
               ))
           ))
+        .handle("stream", () =>
+          as((member) =>
+            Effect.zipWith(requestLanguage, HttpServerRequest.HttpServerRequest, (language, request) =>
+              HttpServerResponse.stream(streams.open(member, request.headers["last-event-id"], language), {
+                contentType: "text/event-stream",
+                headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
+              }))
+          ))
         .handle("unreadCount", () =>
-          as((member) => Effect.flatMap(notifications.unreadCount(member), (data) => ok(M.unreadCount, data))))
+          as((member) =>
+            Effect.flatMap(notifications.unreadCount(member), (data) =>
+              ok(M.unreadCount, data))
+          ))
         .handle("readAll", () =>
           as((member) =>
             Effect.flatMap(notifications.readAll(member), (data) =>

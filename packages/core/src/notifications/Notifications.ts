@@ -21,7 +21,8 @@ export type PreferenceChanges = {
   } | undefined
 }
 
-const view = (language: Language) => (row: NotificationRow) => ({
+/** A notification as the inbox lists it. */
+export const view = (language: Language) => (row: NotificationRow) => ({
   id: row.id,
   kind: row.kind,
   createdAt: row.createdAt.toISOString(),

@@ -6,19 +6,25 @@ import { spacePostJob } from "./FanOut"
 import { Notify } from "./Notify"
 import { readersOf } from "./readers"
 import { NotificationsRepo } from "./Repo"
+import { NotificationSignals } from "./Signals"
 
-/** `Notify` over the notifications' own tables: one statement in the caller's transaction. */
+/**
+ * `Notify` over the notifications' own tables: one statement in the caller's transaction, and the
+ * streams' wake-up (`NotificationSignals`: on PostgreSQL a second statement, `pg_notify`).
+ */
 export const NotifyLive = Layer.effect(
   Notify,
   Effect.gen(function*() {
     const repo = yield* NotificationsRepo
     const jobs = yield* Jobs
+    const signals = yield* NotificationSignals
     const readers = readersOf(yield* Access, yield* SqlClient.SqlClient)
     return Notify.of({
       notify: (communityId, notification) =>
         notification.recipients.length === 0 ? Effect.void : Effect.gen(function*() {
           const readable = notification.spaceId ? yield* readers(communityId) : undefined
           yield* repo.insert(communityId, notification, readable, new Date(yield* Clock.currentTimeMillis))
+          yield* signals.publish(communityId, notification.recipients)
         }).pipe(Effect.withSpan("Notify.notify")),
       notifyFollowers: (communityId, spaceId, notification) =>
         jobs.enqueue(spacePostJob({

@@ -9,6 +9,7 @@ const decodeNotifications = decodeRows(NotificationRow)
 const firstNotification = firstRow(NotificationRow)
 const decodePreferences = decodeRows(PreferenceRow)
 const decodeCount = decodeRows(Schema.Struct({ n: Schema.Number }))
+const decodeCreatedAt = decodeRows(Schema.Struct({ createdAt: Schema.DateFromSelf }))
 const decodeBatch = decodeRows(Schema.Struct({ n: Schema.Number, last: Schema.NullOr(Schema.String) }))
 
 /** A page's key: [created_at as ISO, id] of the last notification seen. */
@@ -91,6 +92,18 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
           ${after === undefined ? sql`` : sql`AND (n.created_at, n.id) < (${new Date(after[0])}, ${after[1]})`}
           ORDER BY n.created_at DESC, n.id DESC LIMIT ${limit + 1}`.pipe(
           Effect.flatMap(decodeNotifications),
+          Effect.orDie
+        ),
+      /** The next `limit` notifications after `after`, oldest first (what a stream sends next). */
+      since: (communityId: string, profileId: string, after: InboxKey, limit: number) =>
+        sql`SELECT ${columns} FROM notifications n ${actorJoin}
+          WHERE ${inbox(communityId, profileId)} AND (n.created_at, n.id) > (${new Date(after[0])}, ${after[1]})
+          ORDER BY n.created_at, n.id LIMIT ${limit}`.pipe(Effect.flatMap(decodeNotifications), Effect.orDie),
+      /** When this notification of the inbox was written, if it is there. */
+      createdAt: (communityId: string, profileId: string, id: string) =>
+        sql`SELECT n.created_at FROM notifications n WHERE ${inbox(communityId, profileId)} AND n.id = ${id}`.pipe(
+          Effect.flatMap(decodeCreatedAt),
+          Effect.map((rows) => rows[0]?.createdAt),
           Effect.orDie
         ),
       unreadCount: (communityId: string, profileId: string) =>

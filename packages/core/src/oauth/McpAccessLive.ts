@@ -41,7 +41,8 @@ export const McpAccessLive = Layer.effect(
         communityId,
         profileId: found.profileId,
         role: found.role,
-        actingProfileId: found.profileId
+        actingProfileId: found.profileId,
+        suspendedUntil: found.suspendedUntil
       })
 
     /** The account's own membership in the community, if it still has one. */

@@ -77,7 +77,14 @@ export interface RodaOptions {
    * `DEFAULT_RATE_LIMITS`; `0` (or a limit of 0) turns one off. Counted in the database.
    */
   readonly rateLimits?: RateLimitSettings | undefined
+  /**
+   * Seconds between the heartbeat comments of `GET /api/notifications/stream` (default
+   * `NOTIFICATION_HEARTBEAT_SECONDS`, 25): they keep proxies from closing an idle stream.
+   */
+  readonly notificationHeartbeatSeconds?: number | undefined
 }
+
+export const NOTIFICATION_HEARTBEAT_SECONDS = 25
 
 /**
  * A place for stored files: this process's memory; a folder; the database's own tables (every process

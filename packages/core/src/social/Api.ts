@@ -145,7 +145,7 @@ export class StatusApi extends HttpApiGroup.make("status")
       .setPath(StatusIdParam)
       .setPayload(ReactionInput)
       .addSuccess(Ok(ReactionState))
-      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(declared(Forbidden, "member_suspended", "space_content_forbidden"))
       .addError(
         declared(
           NotFound,
@@ -168,7 +168,7 @@ export class StatusApi extends HttpApiGroup.make("status")
       .setPayload(CommentInput)
       .addSuccess(Ok(Comment), { status: 201 })
       .addError(declared(InvalidInput, "parent_other_item", "reply_depth"))
-      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(declared(Forbidden, "member_suspended", "space_content_forbidden"))
       .addError(
         declared(
           NotFound,
@@ -263,7 +263,7 @@ export class StatusApi extends HttpApiGroup.make("status")
       .setPath(CommentParams)
       .setPayload(ReactionInput)
       .addSuccess(Ok(ReactionState))
-      .addError(declared(Forbidden, "space_content_forbidden"))
+      .addError(declared(Forbidden, "member_suspended", "space_content_forbidden"))
       .addError(
         declared(
           NotFound,
@@ -297,6 +297,7 @@ export class StatusApi extends HttpApiGroup.make("status")
           "api_key_other_community",
           "api_key_route_refused",
           "api_key_scope_missing",
+          "member_suspended",
           "not_member"
         )
       )
@@ -339,7 +340,7 @@ export class ContentApi extends HttpApiGroup.make("content")
       .setPayload(ContentInput)
       .addSuccess(Ok(ContentPost), { status: 201 })
       .addError(declared(InvalidInput, "not_a_feed_space", "space_id_required", "space_not_found"))
-      .addError(declared(Forbidden, "posting_staff_only", "space_content_forbidden"))
+      .addError(declared(Forbidden, "member_suspended", "posting_staff_only", "space_content_forbidden"))
       .addError(
         declared(
           NotFound,

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
+import { requireNotSuspended } from "../communities/Memberships"
 import { invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
@@ -92,6 +93,7 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
     const add = traced("Comments.add")(
       function*(member: Member, itemType: CommentableType, itemId: string, input: NewCommentInput) {
         const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
+        yield* requireNotSuspended(member)
         yield* limits.posting(member.communityId, member.account.id)
         const id = yield* ids.next
         return yield* transactional(sql)(Effect.gen(function*() {

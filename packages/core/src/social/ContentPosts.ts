@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { requireNotSuspended } from "../communities/Memberships"
 import { forbidden, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { isUuid } from "../domain/Ids"
@@ -87,6 +88,7 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
 
     const create = traced("ContentPosts.create")(function*(member: Member, input: NewContentInput) {
       const spaceId = yield* postingSpace(member, input.spaceId)
+      yield* requireNotSuspended(member)
       yield* limits.posting(member.communityId, member.account.id)
       const id = yield* ids.next
       return yield* transactional(sql)(Effect.gen(function*() {

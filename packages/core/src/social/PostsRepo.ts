@@ -40,7 +40,11 @@ const decodeStatus = decodeRows(StatusRow)
 const decodeFoundStatus = decodeRows(FoundStatusRow)
 const decodeContent = decodeRows(ContentRow)
 /** A row of `insertStatusAs`: the caller's profile, and the post when one was written. */
-const decodeCaller = decodeRows(Schema.Struct({ callerProfileId: Schema.NullOr(Schema.String) }))
+const decodeCaller = decodeRows(Schema.Struct({
+  id: Schema.NullOr(Schema.String),
+  callerProfileId: Schema.NullOr(Schema.String),
+  callerSuspendedUntil: Schema.NullOr(Schema.DateFromSelf)
+}))
 const decodePostingPolicy = decodeRows(Schema.Struct({ postingPolicy: Schema.Literal("members", "staff") }))
 
 export type NewContentRow = {
@@ -105,26 +109,36 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
         ),
       /**
        * The post by the caller `caller` finds (`DeferredMember.caller`), in one statement: none when
-       * the caller's account is gone, `row` none when it is no member (nothing is written then, and
-       * `within` sees no post).
+       * the caller's account is gone, `row` none when it is no member or is suspended past `now`
+       * (`suspendedUntil` says which; nothing is written then, and `within` sees no post).
        */
       insertStatusAs: (
         caller: Fragment,
         row: { id: string; communityId: CommunityId; body: string },
+        now: Date,
         within?: Fragment
       ) =>
         sql`WITH caller AS (${caller}),
           t AS (INSERT INTO status_posts (id, community_id, author_profile_id, body)
             SELECT ${row.id}, ${row.communityId}, caller.profile_id, ${row.body} FROM caller
             WHERE caller.profile_id IS NOT NULL
+              AND (caller.suspended_until IS NULL OR caller.suspended_until <= ${now})
             RETURNING *)${more(within)}
-          SELECT caller.profile_id AS caller_profile_id, ${statusColumns}
+          SELECT caller.profile_id AS caller_profile_id, caller.suspended_until AS caller_suspended_until,
+            ${statusColumns}
           FROM caller LEFT JOIN (t ${authorJoin}) ON true`.pipe(
           Effect.flatMap((rows) =>
             Effect.flatMap(decodeCaller(rows), ([found]) => {
-              if (found === undefined) return Effect.succeed(Option.none<{ row: Option.Option<StatusRow> }>())
-              if (found.callerProfileId === null) return Effect.succeed(Option.some({ row: Option.none<StatusRow>() }))
-              return Effect.map(decodeStatus(rows), (decoded) => Option.some({ row: first(decoded) }))
+              type Found = { row: Option.Option<StatusRow>; suspendedUntil: Date | null }
+              if (found === undefined) return Effect.succeed(Option.none<Found>())
+              const suspendedUntil = found.callerSuspendedUntil
+              if (found.callerProfileId === null || found.id === null) {
+                return Effect.succeed(Option.some<Found>({ row: Option.none(), suspendedUntil }))
+              }
+              return Effect.map(
+                decodeStatus(rows),
+                (decoded) => Option.some<Found>({ row: first(decoded), suspendedUntil })
+              )
             })
           ),
           Effect.orDie

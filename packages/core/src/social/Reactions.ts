@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { requireNotSuspended } from "../communities/Memberships"
 import type { Member } from "../domain/Caller"
 import type { CommunityId, ProfileId } from "../domain/Ids"
 import { traced } from "../platform/traced"
@@ -53,6 +54,7 @@ export class Reactions extends Effect.Service<Reactions>()("@roda/core/Reactions
     const react = traced("Reactions.react")(
       function*(member: Member, itemType: ReactableType, itemId: string, reactionType: ReactionType) {
         const item = yield* items.resolve(viewerOfMember(member), itemType, itemId)
+        yield* requireNotSuspended(member)
         const community = member.communityId
         const profile = member.actingProfileId
         const removed = yield* transactional(sql)(

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
-import { Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
+import { requireNotSuspended, suspensionRefusal } from "../communities/Memberships"
 import { notFound } from "../domain/AppError"
 import type { DeferredMember, Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
@@ -144,6 +145,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
         ))
 
     const create = traced("StatusPosts.create")(function*(member: Member, body: string) {
+      yield* requireNotSuspended(member)
       yield* limits.posting(member.communityId, member.account.id)
       const id = yield* ids.next
       const row = { id, communityId: member.communityId, authorProfileId: member.actingProfileId, body }
@@ -161,13 +163,16 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       // Counted under the token's account before its membership is read (in the insert).
       yield* limits.posting(caller.communityId, caller.accountId)
       const id = yield* ids.next
+      const now = yield* Clock.currentTimeMillis
       const insert = (within?: Fragment) =>
         Effect.flatMap(
-          repo.insertStatusAs(caller.caller, { id, communityId: caller.communityId, body }, within),
-          (found) =>
-            Option.isSome(found) && Option.isSome(found.value.row)
-              ? Effect.succeed(found.value.row.value)
-              : caller.refuse(Option.isSome(found))
+          repo.insertStatusAs(caller.caller, { id, communityId: caller.communityId, body }, new Date(now), within),
+          (found) => {
+            if (Option.isNone(found)) return caller.refuse(false)
+            if (Option.isSome(found.value.row)) return Effect.succeed(found.value.row.value)
+            // a member suspended past now: 403 with the end date (nothing was written)
+            return Effect.zipRight(suspensionRefusal(found.value.suspendedUntil, now), caller.refuse(true))
+          }
         )
       return yield* post(caller.communityId, id, body, insert)
     })

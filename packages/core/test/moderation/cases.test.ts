@@ -243,6 +243,7 @@ describe("GET /api/moderation/log", () => {
       subject: { type: "status", id: post.id, excerpt: "Post a esconder" },
       caseId,
       note: "Fora do tema",
+      until: null,
       createdAt: expect.any(String)
     })
     expect(page.body.pagination.nextCursor).toEqual(expect.any(String))

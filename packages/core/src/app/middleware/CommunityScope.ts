@@ -20,11 +20,11 @@ export const makeFindCaller = Effect.gen(function*() {
   return (communityId: CommunityId, subject: TokenSubject) =>
     Effect.flatMap(memberships.callerIn(communityId, subject.accountId, subject.sessionId), (row) => {
       if (Option.isNone(row)) return invalidToken
-      const { profileId, role } = row.value
+      const { profileId, role, suspendedUntil } = row.value
       const account = { ...identity.accountOf(row.value), sessionId: subject.sessionId }
       const member = profileId === null || role === null
         ? Option.none<Member>()
-        : Option.some<Member>({ account, communityId, profileId, role, actingProfileId: profileId })
+        : Option.some<Member>({ account, communityId, profileId, role, actingProfileId: profileId, suspendedUntil })
       return Effect.succeed({ account, member })
     })
 })

@@ -46,6 +46,7 @@ import subscriptionPauses from "./0045_subscription_pauses"
 import notifications from "./0046_notifications"
 import eventAttendance from "./0047_event_attendance"
 import moderation from "./0048_moderation"
+import memberSuspensions from "./0049_member_suspensions"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -96,5 +97,6 @@ export const migrations = {
   "0045_subscription_pauses": subscriptionPauses,
   "0046_notifications": notifications,
   "0047_event_attendance": eventAttendance,
-  "0048_moderation": moderation
+  "0048_moderation": moderation,
+  "0049_member_suspensions": memberSuspensions
 }
