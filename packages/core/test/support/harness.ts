@@ -83,6 +83,11 @@ export const client = (roda: Roda, clientOptions: ClientOptions = {}) => {
       }),
       { clientAddress: options.clientAddress ?? "127.0.0.1" }
     )
+    // An event stream never ends: its answer is the status and headers (read it with `fetch` instead).
+    if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
+      await response.body?.cancel()
+      return { status: response.status, body: undefined, headers: response.headers }
+    }
     const text = await response.text()
     let body: unknown = text
     try {
