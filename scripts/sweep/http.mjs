@@ -25,6 +25,17 @@ export const send = async (base, request, retried = false) => {
       redirect: "manual",
       signal: AbortSignal.timeout(60_000)
     })
+    // An event stream never ends: its answer is the status and headers.
+    if ((reply.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      await reply.body?.cancel()
+      return {
+        status: reply.status,
+        text: "",
+        body: undefined,
+        headers: reply.headers,
+        ms: performance.now() - started
+      }
+    }
     const text = await reply.text()
     let parsed = text
     if ((reply.headers.get("content-type") ?? "").includes("json")) {
