@@ -139,6 +139,7 @@ const makeJobs = Effect.gen(function*() {
   const runOne = (job: Claimed) =>
     handlers.get(job.kind)!.run(job.payload, { id: job.id, attempt: job.attempts, maxAttempts: job.maxAttempts })
       .pipe(
+        Effect.withSpan("Jobs.run", { attributes: { kind: job.kind } }),
         Effect.matchCauseEffect({
           onSuccess: () => finish(job),
           onFailure: (cause) => fail(job, cause)

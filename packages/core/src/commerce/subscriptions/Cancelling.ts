@@ -93,14 +93,14 @@ export class SubscriptionCancelling
               return yield* Effect.fail(invalidField("resumeAt", M.futureRequired))
             }
             const remaining = Math.max(0, Math.floor(((row.currentPeriodEnd?.getTime() ?? 0) - at.getTime()) / 1000))
-            yield* repo.update(row.id, {
+            const viewed = yield* repo.updateViewed(row.id, {
               status: "paused",
               pausedUntil: resumeAt,
               pausedRemainingSeconds: remaining,
               scheduledProductId: null,
               scheduledPrice: null
             }, at)
-            yield* events.emit(row, "subscription.paused")
+            yield* events.emit(viewed, "subscription.paused")
             yield* life.accessUntil(row, at)
             if (resumeAt !== null) {
               yield* jobs.enqueue({

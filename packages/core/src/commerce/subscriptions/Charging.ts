@@ -104,7 +104,7 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
         if (Option.isNone(target)) return false
         const at = yield* now
         const newInterval = billing.periodStart!.getTime() !== row.currentPeriodStart!.getTime()
-        yield* repo.update(row.id, {
+        const viewed = yield* repo.updateViewed(row.id, {
           productId,
           price: purpose.price ?? target.value.price,
           scheduledProductId: null,
@@ -118,9 +118,9 @@ export class SubscriptionCharging extends Effect.Service<SubscriptionCharging>()
             }
             : {})
         }, at)
-        yield* events.emit(row, "subscription.plan_changed", { previousProductId: row.productId })
+        yield* events.emit(viewed, "subscription.plan_changed", { previousProductId: row.productId })
         yield* life.endProductAccess(row, row.productId, at)
-        const updated = Option.getOrThrow(yield* repo.find(row.communityId, row.id))
+        const updated = viewed
         yield* life.accessUntil(updated, billing.periodEnd!)
         if (newInterval) {
           yield* schedulePeriodEnd(jobs, {

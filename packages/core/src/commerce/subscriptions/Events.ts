@@ -1,33 +1,25 @@
-import { Effect, Option } from "effect"
-import type { CommunityId } from "../../domain/Ids"
+import { Effect } from "effect"
 import type { WebhookEventType } from "../../webhooks/eventTypes"
 import { WebhookEvents } from "../../webhooks/WebhookEvents"
-import { SubscriptionReading } from "./Reading"
-import { SubscriptionsRepo } from "./Repo"
+import type { ViewedRow } from "./Repo"
+import { teamView } from "./view"
 
 export type SubscriptionEventType = Extract<WebhookEventType, `subscription.${string}`>
 
 /**
- * A subscription's webhook events: the subscription as the team's detail route answers it, read
- * again after the change, written in the caller's transaction (the one that made the change).
+ * A subscription's webhook events: the subscription as the team's detail route answers it, as the
+ * statement that changed it answered it (`SubscriptionsRepo.updateViewed`, `insertViewed`), written in
+ * that change's transaction. Emitting reads nothing: one statement, the event's.
  */
 export class SubscriptionEvents extends Effect.Service<SubscriptionEvents>()("@roda/core/SubscriptionEvents", {
   effect: Effect.gen(function*() {
-    const repo = yield* SubscriptionsRepo
-    const reading = yield* SubscriptionReading
     const webhooks = yield* WebhookEvents
 
-    const emit = (
-      row: { readonly communityId: CommunityId; readonly id: string },
-      type: SubscriptionEventType,
-      extra: Record<string, unknown> = {}
-    ) =>
-      Effect.gen(function*() {
-        const found = Option.getOrThrow(yield* repo.find(row.communityId, row.id))
-        yield* webhooks.emit(row.communityId, type, { ...(yield* reading.teamViewOfRow(found)), ...extra })
-      })
+    const emit = (viewed: ViewedRow, type: SubscriptionEventType, extra: Record<string, unknown> = {}) =>
+      webhooks.emit(viewed.communityId, type, { ...teamView(viewed, viewed.addOns), ...extra }).pipe(
+        Effect.withSpan("WebhookEvents.subscription")
+      )
 
     return { emit }
-  }),
-  dependencies: [SubscriptionsRepo.Default, SubscriptionReading.Default]
+  })
 }) {}

@@ -188,9 +188,9 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
             : {}),
           ...extra
         }
-        yield* repo.update(row.id, changes, at)
+        const viewed = yield* repo.updateViewed(row.id, changes, at)
         // a subscription paid for the first time (a manual one, an open checkout) starts; any other renews
-        yield* events.emit(row, row.status === "incomplete" ? "subscription.created" : "subscription.renewed")
+        yield* events.emit(viewed, row.status === "incomplete" ? "subscription.created" : "subscription.renewed")
         const updated = { ...row, ...changes } as SubscriptionRow
         yield* accessUntil(updated, billing.periodEnd!)
         yield* schedulePeriodEnd(jobs, {
@@ -217,8 +217,8 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
     const renewalFailed = (row: SubscriptionRow, billing: BillingRow) =>
       Effect.gen(function*() {
         const at = yield* now
-        yield* repo.update(row.id, { status: "past_due", pastDueSince: at }, at)
-        yield* events.emit(row, "subscription.past_due")
+        const viewed = yield* repo.updateViewed(row.id, { status: "past_due", pastDueSince: at }, at)
+        yield* events.emit(viewed, "subscription.past_due")
         yield* accessUntil(row, new Date(at.getTime() + (retryDays[retryDays.length - 1]! + 1) * DAY_MILLIS))
         yield* jobs.enqueue({
           kind: JobKind.retry,
@@ -240,14 +240,14 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
     const end = (row: SubscriptionRow, accessEnd: Date, note = "") =>
       Effect.gen(function*() {
         const at = yield* now
-        yield* repo.update(row.id, {
+        const viewed = yield* repo.updateViewed(row.id, {
           status: "canceled",
           canceledAt: at,
           cancelAtPeriodEnd: false,
           scheduledProductId: null,
           scheduledPrice: null
         }, at)
-        yield* events.emit(row, "subscription.canceled")
+        yield* events.emit(viewed, "subscription.canceled")
         yield* accessUntil(row, accessEnd)
         yield* mailMember(
           row,
@@ -280,8 +280,8 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
           billingAnchor: row.currentPeriodEnd!,
           periodIndex: 0
         }
-        yield* repo.update(row.id, changes, at)
-        yield* events.emit(row, "subscription.plan_changed", { previousProductId: row.productId })
+        const viewed = yield* repo.updateViewed(row.id, changes, at)
+        yield* events.emit(viewed, "subscription.plan_changed", { previousProductId: row.productId })
         yield* endProductAccess(row, row.productId, row.currentPeriodEnd!)
         return {
           ...row,
@@ -320,8 +320,8 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
           billingAnchor: periodEnd,
           periodIndex: 0
         }
-        yield* repo.update(row.id, changes, at)
-        yield* events.emit(row, "subscription.resumed")
+        const viewed = yield* repo.updateViewed(row.id, changes, at)
+        yield* events.emit(viewed, "subscription.resumed")
         const updated = { ...row, ...changes } as SubscriptionRow
         yield* accessUntil(updated, periodEnd)
         yield* schedulePeriodEnd(jobs, {

@@ -11,7 +11,8 @@ import {
   type ListFilters,
   type RefundRow,
   type SubscriptionChanges,
-  type SubscriptionRow
+  type SubscriptionRow,
+  type ViewedRow
 } from "./rows"
 
 export type {
@@ -21,9 +22,11 @@ export type {
   ListFilters,
   PlanProduct,
   RefundRow,
+  ShownAddOn,
   SubscriptionChanges,
   SubscriptionRow,
-  TeamRow
+  TeamRow,
+  ViewedRow
 } from "./rows"
 
 /** SQL of subscriptions (commerce): subscriptions, their add-ons, billings and payment links. */
@@ -93,6 +96,33 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       readonly createdAt: Date
       readonly updatedAt: Date
     }) => sql`INSERT INTO subscriptions ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
+
+    /**
+     * The subscription that the statement `changed` (a CTE `s` of the written row) leaves, as the team
+     * sees it: option, member and add-ons read by that same statement, for its webhook event.
+     */
+    const viewed = (changed: Statement.Fragment) =>
+      sql`WITH s AS (${changed})
+        SELECT ${columns}, COALESCE(pr.full_name, '') AS full_name, COALESCE(a.email, '') AS email,
+          COALESCE((SELECT json_agg(json_build_object('id', ao.id, 'subscriptionId', ao.subscription_id,
+              'productId', ao.product_id, 'title', ap.title, 'price', ao.price) ORDER BY ao.created_at, ao.id)
+            FROM subscription_add_ons ao JOIN product_summaries ap ON ap.id = ao.product_id
+            WHERE ao.subscription_id = s.id AND ao.removed_at IS NULL), '[]') AS add_ons
+        FROM s JOIN product_summaries p ON p.id = s.product_id
+        LEFT JOIN member_cards pr ON pr.id = s.profile_id
+        LEFT JOIN account_contacts a ON a.id = pr.account_id`.pipe(
+        Effect.flatMap(decode.viewed),
+        Effect.map((rows) => rows[0]!),
+        Effect.orDie
+      )
+
+    /** `insert`, answering the new subscription as the team sees it (one statement). */
+    const insertViewed = (row: Parameters<typeof insert>[0]): Effect.Effect<ViewedRow> =>
+      viewed(sql`INSERT INTO subscriptions ${sql.insert(row)} RETURNING *`)
+
+    /** `update`, answering the subscription as the team sees it after the change (one statement). */
+    const updateViewed = (id: string, changes: SubscriptionChanges, at: Date): Effect.Effect<ViewedRow> =>
+      viewed(sql`UPDATE subscriptions SET ${sql.update({ ...changes, updatedAt: at })} WHERE id = ${id} RETURNING *`)
 
     const update = (id: string, changes: SubscriptionChanges, at: Date) =>
       sql`UPDATE subscriptions SET ${sql.update({ ...changes, updatedAt: at })} WHERE id = ${id}`.pipe(
@@ -319,7 +349,9 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
       find,
       list,
       insert,
+      insertViewed,
       update,
+      updateViewed,
       byCharge,
       addOns,
       insertAddOn,

@@ -158,7 +158,7 @@ export const SubscribingLive = Layer.effect(
           }
           const months = monthsOf(row.billingInterval)
           const end = periodEndAt(input.paidAt, months, 1)
-          yield* repo.update(row.id, {
+          const viewed = yield* repo.updateViewed(row.id, {
             status: "active",
             currency: input.amounts.currency,
             currentPeriodStart: input.paidAt,
@@ -166,7 +166,7 @@ export const SubscribingLive = Layer.effect(
             billingAnchor: input.paidAt,
             periodIndex: 1
           }, input.paidAt)
-          yield* events.emit(row, "subscription.created")
+          yield* events.emit(viewed, "subscription.created")
           yield* paidFirstBilling(input, row, `initial:${row.id}`, end)
           yield* schedulePeriodEnd(jobs, {
             communityId: row.communityId,

@@ -77,7 +77,7 @@ export class SubscriptionTeamTerms extends Effect.Service<SubscriptionTeamTerms>
           if (periodEnd.getTime() <= startsAt.getTime()) {
             return yield* Effect.fail(invalidField("periodEnd", M.periodEndAfterStart))
           }
-          yield* repo.insert({
+          const row = yield* repo.insertViewed({
             ...base,
             status: "active",
             currentPeriodStart: startsAt,
@@ -86,7 +86,6 @@ export class SubscriptionTeamTerms extends Effect.Service<SubscriptionTeamTerms>
             periodIndex: 0,
             startsAt
           })
-          const row = Option.getOrThrow(yield* repo.find(member.communityId, id))
           yield* events.emit(row, "subscription.created")
           yield* life.accessUntil(row, periodEnd)
           yield* jobs.enqueue({

@@ -141,6 +141,22 @@ export interface ListFilters {
 const TeamRow = Schema.Struct({ ...subscriptionFields, fullName: Schema.String, email: Schema.String })
 export type TeamRow = typeof TeamRow.Type
 
+/** An add-on as a subscription's view shows it. */
+export type ShownAddOn = Pick<AddOnRow, "id" | "subscriptionId" | "productId" | "title" | "price">
+
+/** A subscription as the team sees it, with its add-ons (read by the statement that changed it). */
+const ViewedRow = Schema.Struct({
+  ...TeamRow.fields,
+  addOns: Schema.Array(Schema.Struct({
+    id: Schema.String,
+    subscriptionId: Schema.String,
+    productId: Schema.String,
+    title: Schema.String,
+    price: Schema.Number
+  }))
+})
+export type ViewedRow = typeof ViewedRow.Type
+
 const ProductPrice = Schema.Struct({
   id: Schema.String,
   price: Schema.Number,
@@ -156,6 +172,7 @@ const rowsOf = <A, I>(row: Schema.Schema<A, I>) => Schema.decodeUnknown(Schema.A
 export const decode = {
   subscriptions: rowsOf(SubscriptionRow),
   team: rowsOf(TeamRow),
+  viewed: rowsOf(ViewedRow),
   addOns: rowsOf(AddOnRow),
   productIds: rowsOf(Schema.Struct({ productId: Schema.String })),
   planProducts: rowsOf(PlanProduct),

@@ -1,11 +1,11 @@
 import { csvLine } from "../../domain/Csv"
 import { allowedMoves, phaseOf } from "./Policy"
-import type { AddOnRow, BillingRow, SubscriptionRow, TeamRow } from "./Repo"
+import type { BillingRow, ShownAddOn, SubscriptionRow, TeamRow } from "./Repo"
 
 const iso = (date: Date | null) => date === null ? null : new Date(date).toISOString()
 
 /** A subscription on the wire (conventions.md "More fields the spec leaves open"). */
-export const subscriptionView = (row: SubscriptionRow, addOns: ReadonlyArray<AddOnRow>) => ({
+export const subscriptionView = (row: SubscriptionRow, addOns: ReadonlyArray<ShownAddOn>) => ({
   id: row.id,
   status: row.status,
   profileId: row.profileId,
@@ -41,7 +41,7 @@ export const subscriptionView = (row: SubscriptionRow, addOns: ReadonlyArray<Add
 export type SubscriptionView = ReturnType<typeof subscriptionView>
 
 /** What the team also sees: whose subscription it is. */
-export const teamView = (row: TeamRow, addOns: ReadonlyArray<AddOnRow>) => ({
+export const teamView = (row: TeamRow, addOns: ReadonlyArray<ShownAddOn>) => ({
   ...subscriptionView(row, addOns),
   member: { profileId: row.profileId, fullName: row.fullName, email: row.email }
 })
