@@ -29,7 +29,7 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
       yield* locked(member, s.submission.id, "decline", (current, to, at) =>
         Effect.gen(function*() {
           yield* repo.closeOpenOffer(member.communityId, current.id, "declined", member.profileId, at)
-          yield* repo.setStatus(
+          const moved = yield* repo.setStatusReturning(
             member.communityId,
             current.id,
             { status: to, decidedAt: at, decisionNote: input.note ?? null },
@@ -39,7 +39,7 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
             pt: "a proposta foi recusada.",
             en: "the submission was declined."
           })
-          yield* events.emit(member.communityId, current.id, "submission.decided")
+          yield* events.emit("submission.decided", moved)
         }))
       return yield* fresh(member, s.submission.id)
     })
@@ -64,7 +64,7 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
             member.profileId,
             at
           )
-          yield* repo.setStatus(member.communityId, current.id, {
+          const moved = yield* repo.setStatusReturning(member.communityId, current.id, {
             status: to,
             decidedAt: at,
             decisionNote: input.note ?? null,
@@ -78,7 +78,7 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
               ? { pt: "a proposta foi aceita.", en: "the submission was accepted." }
               : { pt: "a proposta foi recusada.", en: "the submission was declined." }
           )
-          yield* events.emit(member.communityId, current.id, "submission.decided")
+          yield* events.emit("submission.decided", moved)
         }))
       return yield* fresh(member, s.submission.id)
     })
@@ -89,12 +89,17 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
       if (!s.roles.organiser && !s.proposer) return yield* Effect.fail(forbidden(M.onlySpeakerOrOrganiser))
       yield* locked(member, s.submission.id, "confirm", (current, to, at) =>
         Effect.gen(function*() {
-          yield* repo.setStatus(member.communityId, current.id, { status: to, confirmedAt: at }, at)
+          const moved = yield* repo.setStatusReturning(
+            member.communityId,
+            current.id,
+            { status: to, confirmedAt: at },
+            at
+          )
           yield* notify(current, s.roles.organiser ? "speaker" : "organisation", "confirmed", {
             pt: "a proposta foi confirmada na agenda.",
             en: "the submission was confirmed on the agenda."
           })
-          yield* events.emit(member.communityId, current.id, "submission.confirmed")
+          yield* events.emit("submission.confirmed", moved)
         }))
       return yield* fresh(member, s.submission.id)
     })

@@ -167,7 +167,7 @@ export class Negotiating extends Effect.Service<Negotiating>()("@roda/core/call4
           if (open.side === "organisation") yield* requireOwnConsent(member, current)
           else yield* requireOrganisationSide(s)
           yield* repo.closeOpenOffer(member.communityId, current.id, "accepted", member.actingProfileId, at)
-          yield* repo.setStatus(
+          const moved = yield* repo.setStatusReturning(
             member.communityId,
             current.id,
             { status: to, decidedAt: at, agreedOfferId: open.id },
@@ -177,7 +177,7 @@ export class Negotiating extends Effect.Service<Negotiating>()("@roda/core/call4
             pt: "a contraproposta foi aceita.",
             en: "the offer was accepted."
           })
-          yield* events.emit(member.communityId, current.id, "submission.decided")
+          yield* events.emit("submission.decided", moved)
         }))
       return yield* fresh(member, s.submission.id)
     })

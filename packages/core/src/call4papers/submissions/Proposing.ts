@@ -146,12 +146,17 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
             const message = M.callNotOpen(s.call.status)
             return yield* Effect.fail(conflict(message, [fieldError("status", message)]))
           }
-          yield* repo.setStatus(member.communityId, current.id, { status: to, submittedAt: at }, at)
+          const moved = yield* repo.setStatusReturning(
+            member.communityId,
+            current.id,
+            { status: to, submittedAt: at },
+            at
+          )
           yield* notify(current, "organisation", "submitted", {
             pt: "nova proposta enviada.",
             en: "a new submission was submitted."
           })
-          yield* events.emit(member.communityId, current.id, "submission.submitted")
+          yield* events.emit("submission.submitted", moved)
         }))
       return yield* fresh(member, s.submission.id)
     })

@@ -4,7 +4,16 @@ import { judgingStatements } from "./judgingStatements"
 import { offerStatements } from "./offerStatements"
 import { peopleStatements } from "./peopleStatements"
 import { type CoSpeakerStatus, type SubmissionStatus, submissionStatuses } from "./Policy"
-import { decodeSubmissions, first, type ListFilter, rowsOf, SpeakerRow, VersionRow, type Visibility } from "./rows"
+import {
+  decodeSubmissions,
+  first,
+  type ListFilter,
+  MovedRow,
+  rowsOf,
+  SpeakerRow,
+  VersionRow,
+  type Visibility
+} from "./rows"
 import { submissionSql } from "./submissionSql"
 
 const decodeStatus = rowsOf(Schema.Struct({ status: Schema.Literal(...submissionStatuses) }))
@@ -12,9 +21,22 @@ const decodeVersion = rowsOf(Schema.Struct({ version: Schema.Number }))
 const decodeVersions = rowsOf(VersionRow)
 const decodeSpeakers = rowsOf(SpeakerRow)
 const decodeIds = rowsOf(Schema.Struct({ id: Schema.String }))
+const decodeMoved = rowsOf(MovedRow)
+
+/** A move's change of the submission row (`setStatus`). */
+interface StatusChanges {
+  status: SubmissionStatus
+  submittedAt?: Date
+  decidedAt?: Date
+  confirmedAt?: Date
+  withdrawnAt?: Date
+  agreedOfferId?: string | null
+  decisionNote?: string | null
+}
 
 export type {
   ListFilter,
+  MovedRow,
   OfferRow,
   OfferTerms,
   ReviewRow,
@@ -30,7 +52,9 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const shared = submissionSql(sql)
-    const { select, visible } = shared
+    const { columns, joins, select, visible } = shared
+    // in JSON a timestamptz would be written in the session's time zone
+    const epochMs = (column: string) => sql`floor(extract(epoch FROM ${sql(column)}) * 1000)::int8`
 
     return {
       find: (communityId: string, id: string) =>
@@ -81,22 +105,39 @@ export class SubmissionsRepo extends Effect.Service<SubmissionsRepo>()("@roda/co
           Effect.map((rows) => rows[0]?.version ?? 1),
           Effect.orDie
         ),
-      setStatus: (
-        communityId: string,
-        id: string,
-        changes: {
-          status: SubmissionStatus
-          submittedAt?: Date
-          decidedAt?: Date
-          confirmedAt?: Date
-          withdrawnAt?: Date
-          agreedOfferId?: string | null
-          decisionNote?: string | null
-        },
-        now: Date
-      ) =>
+      setStatus: (communityId: string, id: string, changes: StatusChanges, now: Date) =>
         sql`UPDATE call4papers_submissions SET ${sql.update({ ...changes, updatedAt: now })}
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      /**
+       * `setStatus` answering the submission as changed, with its speakers and versions (which no move
+       * changes), all in the UPDATE's statement: what its webhook event tells.
+       */
+      setStatusReturning: (communityId: string, id: string, changes: StatusChanges, now: Date) =>
+        sql`WITH moved AS (
+            UPDATE call4papers_submissions SET ${sql.update({ ...changes, updatedAt: now })}
+            WHERE community_id = ${communityId} AND id = ${id} RETURNING *
+          )
+          SELECT ${columns},
+            (SELECT coalesce(json_agg(sp ORDER BY sp.position), '[]') FROM (
+              SELECT sp.submission_id, sp.profile_id, m.full_name, m.avatar_url, sp.role, sp.position, sp.status
+              FROM call4papers_submission_speakers sp
+              JOIN member_cards m ON m.community_id = sp.community_id AND m.id = sp.profile_id
+              WHERE sp.community_id = s.community_id AND sp.submission_id = s.id
+            ) sp) AS speakers,
+            (SELECT coalesce(json_agg(v ORDER BY v.version), '[]') FROM (
+              SELECT version, title, abstract, track_id, co_speaker_profile_ids, author_profile_id,
+                ${epochMs("created_at")} AS created_at
+              FROM call4papers_submission_versions WHERE community_id = s.community_id AND submission_id = s.id
+            ) v) AS versions
+          FROM moved s ${joins}`.pipe(
+          Effect.flatMap(decodeMoved),
+          Effect.flatMap((rows) =>
+            rows[0] === undefined
+              ? Effect.dieMessage(`submission ${id} not found after its move`)
+              : Effect.succeed(rows[0])
+          ),
+          Effect.orDie
+        ),
       insertVersion: (row: {
         communityId: string
         submissionId: string

@@ -54,6 +54,17 @@ export const VersionRow = Schema.Struct({
 })
 export type VersionRow = typeof VersionRow.Type
 
+/**
+ * A submission after a move, with its speakers and versions, from the move's UPDATE (`setStatusReturning`):
+ * the speakers and versions as JSON, their times in epoch milliseconds.
+ */
+export const MovedRow = Schema.Struct({
+  ...SubmissionRow.fields,
+  speakers: Schema.Array(SpeakerRow),
+  versions: Schema.Array(Schema.Struct({ ...VersionRow.fields, createdAt: Schema.DateFromNumber }))
+})
+export type MovedRow = typeof MovedRow.Type
+
 export const OfferRow = Schema.Struct({
   id: Schema.String,
   submissionId: Schema.String,

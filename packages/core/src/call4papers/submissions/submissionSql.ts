@@ -6,16 +6,18 @@ const decodeTallies = rowsOf(TallyRow)
 
 /** The fragments the submissions statements share: the submission select, visibility, tallies. */
 export const submissionSql = (sql: SqlClient.SqlClient) => {
-  const select = sql`SELECT s.id, s.community_id, s.call_id, c.title AS call_title, c.slug AS call_slug,
+  /** A submission's columns (`SubmissionRow`) over `s` joined with `joins`. */
+  const columns = sql`s.id, s.community_id, s.call_id, c.title AS call_title, c.slug AS call_slug,
     c.status AS call_status, c.community_voting AS call_community_voting,
     c.anonymous_reviews AS call_anonymous_reviews, s.track_id, t.name AS track_name,
     s.proposer_profile_id, p.full_name AS proposer_name, s.title, s.abstract, s.status, s.version,
     s.agreed_offer_id, s.decision_note, s.submitted_at, s.decided_at, s.confirmed_at, s.withdrawn_at,
-    s.created_at, s.updated_at
-    FROM call4papers_submissions s
-    JOIN call4papers_calls c ON c.community_id = s.community_id AND c.id = s.call_id AND c.deleted_at IS NULL
+    s.created_at, s.updated_at`
+  const joins = sql`JOIN call4papers_calls c ON c.community_id = s.community_id AND c.id = s.call_id
+      AND c.deleted_at IS NULL
     JOIN member_cards p ON p.community_id = s.community_id AND p.id = s.proposer_profile_id
     LEFT JOIN call4papers_tracks t ON t.community_id = s.community_id AND t.id = s.track_id`
+  const select = sql`SELECT ${columns} FROM call4papers_submissions s ${joins}`
 
   /** `AND` the submission `s` belongs to a call that `ownerProfileId` owns (accepted); nothing without one. */
   const ownedBy = (ownerProfileId: string | undefined) =>
@@ -49,7 +51,7 @@ export const submissionSql = (sql: SqlClient.SqlClient) => {
         FROM ${sql(table)} WHERE community_id = ${communityId} AND ${sql.in("submission_id", submissionIds)}
         GROUP BY submission_id`.pipe(Effect.flatMap(decodeTallies), Effect.orDie)
 
-  return { select, ownedBy, visible, tallies }
+  return { columns, joins, select, ownedBy, visible, tallies }
 }
 
 export type SubmissionSql = ReturnType<typeof submissionSql>
