@@ -14,13 +14,12 @@ const outcomeWords = { won: "ganha / won", lost: "perdida / lost", open: "aberta
 const iso = (date: Date | null) => date === null ? null : date.toISOString()
 
 /**
- * A dispute as the `dispute.*` webhooks carry it (no route shows disputes): `purchaseId` is the
- * ONE_TIME sale disputed, null for a plan's charge or a renewal billing (`chargeId` names it).
+ * A dispute as the `dispute.*` webhooks carry it (no route shows disputes), less its `purchaseId`
+ * (the ONE_TIME sale disputed, null for a plan's charge or a renewal billing: `DisputesRepo.eventOf`).
  */
-const disputeView = (row: DisputeRow, purchaseId: string | null) => ({
+const disputeView = (row: DisputeRow) => ({
   id: row.disputeId,
   chargeId: row.chargeId,
-  purchaseId,
   status: row.status,
   amount: row.amount,
   currency: row.currency,
@@ -50,8 +49,12 @@ export const ChargeDisputesLive = Layer.effect(
     /** The owners' e-mail and the community's webhook of an opening or a close. */
     const announce = (row: DisputeRow, dispute: GatewayDispute, kind: "dispute.opened" | "dispute.closed") =>
       Effect.gen(function*() {
-        const purchaseId = yield* repo.purchaseOf(row.communityId, row.chargeId)
-        yield* webhooks.emit(row.communityId, kind, disputeView(row, purchaseId))
+        // the sale disputed is read by the event's own insert
+        const source = repo.eventOf(row.communityId, row.chargeId, disputeView(row))
+        yield* Effect.withSpan(
+          Effect.flatMap(webhooks.emitWithin(row.communityId, kind, source), repo.write),
+          "WebhookEvents.dispute"
+        )
         const amount = formatMoney(dispute.amount, row.currency)
         const reason = dispute.reason === null ? "" : ` (${dispute.reason})`
         const fee = row.fee > 0 ? `\nTarifa da disputa / Dispute fee: ${formatMoney(row.fee, row.feeCurrency!)}` : ""

@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Schema } from "effect"
 import { CommunityId } from "../../domain/Ids"
 import type { DisputeStatus } from "./disputeStates"
@@ -41,7 +42,6 @@ const StoredRow = Schema.Struct({
 })
 type Stored = typeof StoredRow.Type
 const decodeStored = Schema.decodeUnknown(Schema.Array(StoredRow))
-const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 const numbers = (row: Stored): DisputeRow => ({
   ...row,
@@ -79,14 +79,19 @@ export class DisputesRepo extends Effect.Service<DisputesRepo>()("@roda/core/Dis
           updated_at = ${row.updatedAt}
         WHERE gateway = ${row.gateway} AND dispute_id = ${row.disputeId}`.pipe(Effect.asVoid, Effect.orDie)
 
-    /** The ONE_TIME sale (purchase) of a charge, if it is one (a plan's charge or a renewal billing is not). */
-    const purchaseOf = (communityId: CommunityId, chargeId: string) =>
-      sql`SELECT id FROM purchases WHERE community_id = ${communityId} AND charge_id = ${chargeId}`.pipe(
-        Effect.flatMap(decodeIds),
-        Effect.map((rows) => rows[0]?.id ?? null),
-        Effect.orDie
-      )
+    /**
+     * A dispute's event source for `WebhookEvents.emitWithin`: `view` with the `purchaseId` of the
+     * charge's ONE_TIME sale (null for a plan's charge or a renewal billing), read by the event's insert.
+     */
+    const eventOf = (communityId: CommunityId, chargeId: string, view: Record<string, unknown>) => ({
+      from: sql`(SELECT (SELECT id FROM purchases WHERE community_id = ${communityId} AND charge_id = ${chargeId})
+        AS purchase_id) sale`,
+      data: sql`${JSON.stringify(view)}::jsonb || jsonb_build_object('purchaseId', sale.purchase_id)`
+    })
 
-    return { lock, insert, update, purchaseOf }
+    /** Runs the CTEs of `emitWithin` as a statement of their own (in the caller's transaction). */
+    const write = (within: Fragment) => sql`WITH ${within} SELECT 1`.pipe(Effect.asVoid, Effect.orDie)
+
+    return { lock, insert, update, eventOf, write }
   })
 }) {}

@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Option, Schema } from "effect"
 import { CommunityId, ProfileId } from "../../domain/Ids"
 
@@ -119,16 +120,19 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
     const decodeGatewayCharges = Schema.decodeUnknown(Schema.Array(GatewayChargeRow))
     const decodeKeyed = Schema.decodeUnknown(Schema.Array(KeyedRefundRow))
 
-    const select = sql`SELECT pu.id, pu.charge_id, pu.profile_id, pr.full_name AS buyer_name, a.email AS buyer_email,
+    /** The sales of `purchases` (the table, or a CTE of purchases just inserted). */
+    const selectFrom = (purchases: Fragment) =>
+      sql`SELECT pu.id, pu.charge_id, pu.profile_id, pr.full_name AS buyer_name, a.email AS buyer_email,
         pu.product_id, p.title AS product_title, c.payment_method, c.installments, c.currency,
         c.amount::text AS amount, c.discount::text AS discount, c.interest::text AS interest, c.total::text AS total,
         c.fee::text AS fee, c.net::text AS net, c.refunded_amount::text AS refunded_amount, c.coupon_id, c.stock_reserved, c.paid_at,
         pu.created_at
-      FROM purchases pu
+      FROM ${purchases} pu
       JOIN charges c ON c.community_id = pu.community_id AND c.id = pu.charge_id
       JOIN product_summaries p ON p.community_id = pu.community_id AND p.id = pu.product_id
       JOIN member_cards pr ON pr.community_id = pu.community_id AND pr.id = pu.profile_id
       LEFT JOIN account_contacts a ON a.id = pr.account_id`
+    const select = selectFrom(sql`purchases`)
 
     const statusIs = (status: SaleStatus) =>
       status === "paid"
@@ -159,6 +163,20 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
 
     const sale = (communityId: CommunityId, purchaseId: string) =>
       sql`${select} WHERE pu.community_id = ${communityId} AND pu.id = ${purchaseId}`.pipe(
+        Effect.flatMap(decodeSales),
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decode)),
+        Effect.orDie
+      )
+
+    /**
+     * Records a ONE_TIME sale of a charge and answers it as `sale` does, in one statement (the
+     * charge as earlier statements of the transaction left it).
+     */
+    const insertSale = (
+      row: { id: string; communityId: CommunityId; profileId: ProfileId; productId: string; chargeId: string }
+    ) =>
+      sql`WITH inserted AS (INSERT INTO purchases ${sql.insert(row)} RETURNING *)
+        ${selectFrom(sql`inserted`)}`.pipe(
         Effect.flatMap(decodeSales),
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decode)),
         Effect.orDie
@@ -245,6 +263,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
     return {
       list,
       sale,
+      insertSale,
       lockCharge,
       gatewayCharge,
       lateRefundOf,

@@ -9,7 +9,7 @@ import { Entitlements } from "../../structure/Entitlements"
 import { WebhookEvents } from "../../webhooks/WebhookEvents"
 import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
-import { ManageRepo } from "./ManageRepo"
+import { ManageRepo, type SaleRow } from "./ManageRepo"
 import { saleView } from "./saleView"
 
 /** The platform's part of a refund: proportional to the refunded sum so far, rounded once per total (no drift). */
@@ -48,16 +48,59 @@ export interface PostedRefund {
  * use; the buyer gets a receipt. A refund (not a chargeback: `dispute.closed` tells that) of a
  * ONE_TIME sale is told as `order.refunded`.
  */
-/** What a refund of a charge needs to know of its sale. */
+/**
+ * What a refund of a charge needs to know of its sale, read after the refund's amount was added to
+ * the charge: with the columns `saleView` needs for `order.refunded` (amounts as text, bigint).
+ */
 const SaleOfChargeRow = Schema.Struct({
   purchaseId: Schema.NullOr(Schema.String),
   profileId: ProfileId,
   productId: Schema.String,
   productTitle: Schema.String,
   buyerEmail: Schema.NullOr(Schema.String),
+  buyerName: Schema.NullOr(Schema.String),
   stockReserved: Schema.Boolean,
-  couponId: Schema.NullOr(Schema.String)
+  couponId: Schema.NullOr(Schema.String),
+  paymentMethod: Schema.String,
+  installments: Schema.Number,
+  currency: Schema.String,
+  amount: Schema.String,
+  discount: Schema.String,
+  interest: Schema.String,
+  total: Schema.String,
+  fee: Schema.String,
+  net: Schema.String,
+  refundedAmount: Schema.String,
+  paidAt: Schema.NullOr(Schema.DateFromSelf),
+  purchasedAt: Schema.NullOr(Schema.DateFromSelf)
 })
+type SaleOfCharge = typeof SaleOfChargeRow.Type
+
+/** The sale as `ManageRepo.sale` reads it; none for a charge that is no purchase (or whose buyer's card is gone). */
+const saleRowOf = (chargeId: string, row: SaleOfCharge): Option.Option<SaleRow> =>
+  row.purchaseId === null || row.buyerName === null || row.purchasedAt === null ? Option.none() : Option.some({
+    id: row.purchaseId,
+    chargeId,
+    profileId: row.profileId,
+    buyerName: row.buyerName,
+    buyerEmail: row.buyerEmail,
+    productId: row.productId,
+    productTitle: row.productTitle,
+    paymentMethod: row.paymentMethod,
+    installments: row.installments,
+    currency: row.currency,
+    amount: Number(row.amount),
+    discount: Number(row.discount),
+    interest: Number(row.interest),
+    total: Number(row.total),
+    fee: Number(row.fee),
+    net: Number(row.net),
+    refundedAmount: Number(row.refundedAmount),
+    couponId: row.couponId,
+    stockReserved: row.stockReserved,
+    paidAt: row.paidAt,
+    createdAt: row.purchasedAt
+  })
 
 export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/RefundPosting", {
   effect: Effect.gen(function*() {
@@ -74,7 +117,10 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
     const decodeSales = Schema.decodeUnknown(Schema.Array(SaleOfChargeRow))
     const saleOfCharge = (communityId: CommunityId, chargeId: string) =>
       sql`SELECT pu.id AS purchase_id, c.profile_id, c.product_id, p.title AS product_title, a.email AS buyer_email,
-          c.stock_reserved, c.coupon_id
+          pr.full_name AS buyer_name, c.stock_reserved, c.coupon_id, c.payment_method, c.installments, c.currency,
+          c.amount::text AS amount, c.discount::text AS discount, c.interest::text AS interest, c.total::text AS total,
+          c.fee::text AS fee, c.net::text AS net, c.refunded_amount::text AS refunded_amount, c.paid_at,
+          pu.created_at AS purchased_at
         FROM charges c
         JOIN product_summaries p ON p.community_id = c.community_id AND p.id = c.product_id
         LEFT JOIN purchases pu ON pu.charge_id = c.id
@@ -129,24 +175,28 @@ export class RefundPosting extends Effect.Service<RefundPosting>()("@roda/core/R
           })
         }
         if (sale.purchaseId !== null && refund.kind === "refund") {
-          const order = Option.getOrThrow(yield* manage.sale(refund.communityId, sale.purchaseId))
-          yield* webhooks.emit(refund.communityId, "order.refunded", {
-            ...saleView(order),
-            // the refund as `POST /api/manage/purchases/{id}/refund` answers it, less its `purchase`
-            refund: {
-              id: refund.refundId,
-              purchaseId: sale.purchaseId,
-              amount: refund.amount,
-              currency: refund.currency,
-              full: refund.full,
-              platformFeeReturned: refund.fee,
-              interestReturned: refund.interest,
-              fromPending: posted.fromPending,
-              fromAvailable: posted.fromAvailable,
-              reason: refund.reason,
-              createdAt: refund.at.toISOString()
-            }
-          })
+          // the sale as read above: nothing since changed what the event says of it
+          const order = Option.getOrThrow(saleRowOf(refund.chargeId, sale))
+          yield* Effect.withSpan(
+            webhooks.emit(refund.communityId, "order.refunded", {
+              ...saleView(order),
+              // the refund as `POST /api/manage/purchases/{id}/refund` answers it, less its `purchase`
+              refund: {
+                id: refund.refundId,
+                purchaseId: sale.purchaseId,
+                amount: refund.amount,
+                currency: refund.currency,
+                full: refund.full,
+                platformFeeReturned: refund.fee,
+                interestReturned: refund.interest,
+                fromPending: posted.fromPending,
+                fromAvailable: posted.fromAvailable,
+                reason: refund.reason,
+                createdAt: refund.at.toISOString()
+              }
+            }),
+            "WebhookEvents.order"
+          )
         }
         return posted
       })

@@ -149,10 +149,6 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       sql`SELECT * FROM charges WHERE status = 'pending' AND expires_at <= ${now}
         ORDER BY expires_at LIMIT ${limit}`.pipe(Effect.flatMap(decodeCharges), Effect.orDie)
 
-    const insertPurchase = (
-      row: { id: string; communityId: CommunityId; profileId: ProfileId; productId: string; chargeId: string }
-    ) => sql`INSERT INTO purchases ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)
-
     const purchaseOfCharge = (chargeId: string) =>
       sql`SELECT id FROM purchases WHERE charge_id = ${chargeId}`.pipe(
         Effect.flatMap(decodeIds),
@@ -239,7 +235,6 @@ export class CheckoutRepo extends Effect.Service<CheckoutRepo>()("@roda/core/Che
       dropKey,
       setStatus,
       expiredPending,
-      insertPurchase,
       purchaseOfCharge,
       purchasesOf,
       claimKey,

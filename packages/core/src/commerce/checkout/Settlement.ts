@@ -17,7 +17,7 @@ import { SellableProducts } from "../catalogue/SellableProducts"
 import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
 import { type OpenedByCheckout, Subscribing } from "../subscriptions/Subscribing"
-import { ManageRepo } from "./ManageRepo"
+import { ManageRepo, type SaleRow } from "./ManageRepo"
 import { checkoutMessages as M } from "./messages"
 import { periodEnd } from "./period"
 import { RefundPosting } from "./RefundPosting"
@@ -153,11 +153,11 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
         let sold = true
         /** Whether the coupon's use counts: only when something was sold on it (see `FirstChargeOutcome`). */
         let couponUsed = true
-        let purchaseId: string | undefined
+        /** The ONE_TIME sale as its insert answered it: nothing below changes what `order.paid` says of it. */
+        let sale: Option.Option<SaleRow> | undefined
         if (charge.subscriptionGroupId === null) {
-          purchaseId = yield* ids.next
-          yield* repo.insertPurchase({
-            id: purchaseId,
+          sale = yield* sales.insertSale({
+            id: yield* ids.next,
             communityId,
             profileId: charge.profileId,
             productId: charge.productId,
@@ -202,9 +202,11 @@ export class Settlement extends Effect.Service<Settlement>()("@roda/core/Settlem
           settledByGateway: charge.settledTo !== null
         })
         if (sold) yield* saleMails(charge, product.title)
-        if (purchaseId !== undefined) {
-          const sale = Option.getOrThrow(yield* sales.sale(communityId, purchaseId))
-          yield* webhooks.emit(communityId, "order.paid", saleView(sale))
+        if (sale !== undefined) {
+          yield* Effect.withSpan(
+            webhooks.emit(communityId, "order.paid", saleView(Option.getOrThrow(sale))),
+            "WebhookEvents.order"
+          )
         }
       })
 
