@@ -47,6 +47,7 @@ export const nodemailerTransport = Layer.succeed(MailTransport, {
               text: mail.text,
               messageId: mail.messageId,
               ...(mail.html === undefined ? {} : { html: mail.html }),
+              ...(mail.headers === undefined ? {} : { headers: { ...mail.headers } }),
               ...(mail.attachments === undefined ? {} : {
                 attachments: mail.attachments.map((file) => ({
                   filename: file.filename,

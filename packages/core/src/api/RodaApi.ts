@@ -22,6 +22,7 @@ import { BusinessInformationApi, PayoutSettingsApi, SellingReviewApi } from "../
 import { FeeOverridesApi, FeesApi, LedgerApi } from "../money/ledger/Api"
 import { PayoutOperationsApi, PayoutsApi } from "../money/payouts/Api"
 import { NotificationsApi } from "../notifications/Api"
+import { NotificationUnsubscribeApi } from "../notifications/UnsubscribeApi"
 import { OAuthServerApi } from "../oauth/Api"
 import { OAuthConnectionsApi } from "../oauth/ConnectionsApi"
 import { OAuthConsentApi } from "../oauth/ConsentApi"
@@ -82,6 +83,7 @@ const groups = HttpApi.make("roda")
   .add(ApiKeysApi)
   .add(WebhooksApi)
   .add(NotificationsApi)
+  .add(NotificationUnsubscribeApi)
   .add(ModerationApi)
   .addError(RequestRefused)
   .annotate(OpenApi.Title, "Roda API")

@@ -67,6 +67,7 @@ export const AREA_OF_GROUP: Readonly<Record<string, Area | null>> = {
   apiKeys: null,
   webhooks: "webhooks",
   notifications: "community",
+  notificationUnsubscribe: null,
   moderation: "community"
 }
 

@@ -1,6 +1,7 @@
 import { Clock, Effect, Option, Redacted } from "effect"
 import { notFound } from "../domain/AppError"
 import { orNotFound } from "../domain/found"
+import { escapeHtml } from "../domain/Html"
 import { BlobStore } from "../platform/BlobStore"
 import { constantTimeEqual, hmacSha256, sha256Bytes, toBase64Url, utf8Bytes } from "../platform/bytes"
 import { Options } from "../platform/Options"
@@ -16,9 +17,6 @@ import { CertificatesRepo, type CertificateView } from "./Repo"
 export const FILE_LINK_SECONDS = 10 * 60
 
 export type FileKind = "pdf" | ImageVariant
-
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[char]!)
 
 const verdictOf = (row: CertificateView) =>
   row.status === "revoked" ? "revoked" as const : row.status === "superseded" ? "superseded" as const : "valid" as const
@@ -107,13 +105,13 @@ export class Verification extends Effect.Service<Verification>()("@roda/core/Cer
         ? "Certificado revogado"
         : "Certificado substituído"
       const detail = status === "revoked"
-        ? `<p class="status revoked">Revogado em ${escape(row.revokedAt!.toISOString().slice(0, 10))}. Motivo: ${
-          escape(row.revokeReason ?? "")
+        ? `<p class="status revoked">Revogado em ${escapeHtml(row.revokedAt!.toISOString().slice(0, 10))}. Motivo: ${
+          escapeHtml(row.revokeReason ?? "")
         }</p>`
         : status === "superseded" && row.supersededByCode !== null
         ? `<p class="status superseded">Substituído por um novo certificado: <a id="successor" href="${
-          escape(`${base}/certificates/${row.supersededByCode}`)
-        }">${escape(row.supersededByCode)}</a></p>`
+          escapeHtml(`${base}/certificates/${row.supersededByCode}`)
+        }">${escapeHtml(row.supersededByCode)}</a></p>`
         : `<p class="status valid">Este certificado é válido.</p>`
       const description = `${row.title} — ${row.recipientName} (${row.spaceTitle}), ${issued}`
       return `<!doctype html>
@@ -121,16 +119,16 @@ export class Verification extends Effect.Service<Verification>()("@roda/core/Cer
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(`${headline}: ${row.title} — ${row.recipientName}`)}</title>
+<title>${escapeHtml(`${headline}: ${row.title} — ${row.recipientName}`)}</title>
 <meta name="robots" content="${index ? "index, follow" : "noindex, nofollow"}">
-<link rel="canonical" href="${escape(url)}">
+<link rel="canonical" href="${escapeHtml(url)}">
 <meta property="og:type" content="website">
-<meta property="og:title" content="${escape(`${row.title} — ${row.recipientName}`)}">
-<meta property="og:description" content="${escape(description)}">
-<meta property="og:url" content="${escape(url)}">
+<meta property="og:title" content="${escapeHtml(`${row.title} — ${row.recipientName}`)}">
+<meta property="og:description" content="${escapeHtml(description)}">
+<meta property="og:url" content="${escapeHtml(url)}">
 ${
         valid
-          ? `<meta property="og:image" content="${escape(image)}">
+          ? `<meta property="og:image" content="${escapeHtml(image)}">
 <meta property="og:image:width" content="1200">
 <meta property="og:image:height" content="630">
 <meta name="twitter:card" content="summary_large_image">`
@@ -144,19 +142,19 @@ img{max-width:100%;border:1px solid #ddd}.status{font-weight:600}.valid{color:#1
 <h1 id="verdict" data-status="${status}">${headline}</h1>
 ${detail}
 <dl>
-<dt>Certificado</dt><dd id="title">${escape(row.title)}</dd>
-<dt>Titular</dt><dd id="recipient">${escape(row.recipientName)}</dd>
-<dt>Emitido por</dt><dd>${escape(row.spaceTitle)}</dd>
-<dt>Data</dt><dd>${escape(issued)}</dd>
-<dt>Código</dt><dd id="code">${escape(row.code)}</dd>
+<dt>Certificado</dt><dd id="title">${escapeHtml(row.title)}</dd>
+<dt>Titular</dt><dd id="recipient">${escapeHtml(row.recipientName)}</dd>
+<dt>Emitido por</dt><dd>${escapeHtml(row.spaceTitle)}</dd>
+<dt>Data</dt><dd>${escapeHtml(issued)}</dd>
+<dt>Código</dt><dd id="code">${escapeHtml(row.code)}</dd>
 </dl>
 ${
         valid
-          ? `<p><img src="${escape(image)}" alt="${
-            escape(`${row.title} — ${row.recipientName}`)
+          ? `<p><img src="${escapeHtml(image)}" alt="${
+            escapeHtml(`${row.title} — ${row.recipientName}`)
           }" width="600" height="315"></p>
-<p><a id="credential" href="${escape(`${url}/credential.jwt`)}" download>Open Badges 3.0 (VC-JWT)</a> ·
-<a href="${escape(`${base}/.well-known/jwks.json`)}">JWKS</a></p>`
+<p><a id="credential" href="${escapeHtml(`${url}/credential.jwt`)}" download>Open Badges 3.0 (VC-JWT)</a> ·
+<a href="${escapeHtml(`${base}/.well-known/jwks.json`)}">JWKS</a></p>`
           : ""
       }
 </body>

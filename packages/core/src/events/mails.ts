@@ -1,3 +1,4 @@
+import { escapeHtml } from "../domain/Html"
 import { toBase64, utf8Bytes } from "../platform/bytes"
 import type { Mail } from "../platform/Mailer"
 import { icsOf } from "./calendar"
@@ -16,9 +17,6 @@ export interface MailRecipient {
 /** The `calendar.ics` route's UID host, so a calendar that imported either keeps one event. */
 const CALENDAR_HOST = "roda"
 const QR_CONTENT_ID = "ticket-qr@roda"
-
-const escapeHtml = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
 const when = (event: EventRow) => {
   const format = new Intl.DateTimeFormat("pt-BR", {

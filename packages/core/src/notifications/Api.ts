@@ -40,7 +40,8 @@ const Cadence = Schema.Literal(...EMAIL_CADENCES).annotations({
 const Preference = Schema.Struct({
   inApp: Schema.Boolean.annotations({ description: "Shown in the inbox" }),
   email: Cadence.annotations({
-    description: "`instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none"
+    description:
+      "`instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`"
   })
 })
 const PreferenceChange = Schema.Struct({
@@ -175,7 +176,7 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
       .annotate(OpenApi.Summary, "Change my notification preferences")
       .annotate(
         OpenApi.Description,
-        `${MEMBERS} \`{ "<kind>": { "inApp"?, "email"? } }\`: kinds and fields left out keep their setting; an unknown kind or value answers 400 naming it in \`errors[].param\`. With \`inApp: false\` that kind is no longer written to the inbox. Answers every kind, as \`GET\` does.`
+        `${MEMBERS} \`{ "<kind>": { "inApp"?, "email"? } }\`: kinds and fields left out keep their setting; an unknown kind or value answers 400 naming it in \`errors[].param\`. With \`inApp: false\` that kind is no longer shown in the inbox (its e-mails still follow \`email\`). Answers every kind, as \`GET\` does.`
       )
   )
   .middleware(MemberScope)

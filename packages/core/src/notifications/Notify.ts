@@ -33,6 +33,13 @@ export class Notify extends Context.Tag("@roda/core/Notify")<Notify, {
   /** Writes one notification per recipient who wants it, in one statement; none for no recipients. */
   readonly notify: (communityId: string, notification: Notification) => Effect.Effect<void>
   /**
+   * `notify` for a producer that sends its own, richer e-mail (an event's reminder with its time, a
+   * certificate with its link): the notifications are written without an e-mail of their own, and the
+   * answer is the recipients (among those notified) who want this kind by e-mail, by their preferences:
+   * the producer e-mails those only. One statement, in the caller's transaction.
+   */
+  readonly notifyMailing: (communityId: string, notification: Notification) => Effect.Effect<ReadonlyArray<string>>
+  /**
    * A `space_post` to every follower of the space, the author excepted: written later by durable jobs
    * in batches (never inside the request); here one statement, the job, in the caller's transaction.
    */

@@ -26,6 +26,14 @@ export const NotifyLive = Layer.effect(
           yield* repo.insert(communityId, notification, readable, new Date(yield* Clock.currentTimeMillis))
           yield* signals.publish(communityId, notification.recipients)
         }).pipe(Effect.withSpan("Notify.notify")),
+      notifyMailing: (communityId, notification) =>
+        notification.recipients.length === 0 ? Effect.succeed([]) : Effect.gen(function*() {
+          const readable = notification.spaceId ? yield* readers(communityId) : undefined
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const wanting = yield* repo.insertMailedByProducer(communityId, notification, readable, now)
+          yield* signals.publish(communityId, notification.recipients)
+          return wanting
+        }).pipe(Effect.withSpan("Notify.notifyMailing")),
       notifyFollowers: (communityId, spaceId, notification) =>
         jobs.enqueue(spacePostJob({
           communityId,

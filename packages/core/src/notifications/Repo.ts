@@ -2,12 +2,16 @@ import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Schema } from "effect"
 import { decodeRows, firstRow } from "../domain/Rows"
+import { Jobs } from "../platform/Jobs"
+import { defaultPreference } from "./kinds"
+import { instantMailJob } from "./mail/jobs"
 import type { Notification } from "./Notify"
 import { NotificationRow, PreferenceRow } from "./rows"
 
 const decodeNotifications = decodeRows(NotificationRow)
 const firstNotification = firstRow(NotificationRow)
 const decodePreferences = decodeRows(PreferenceRow)
+const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }))
 const decodeCount = decodeRows(Schema.Struct({ n: Schema.Number }))
 const decodeCreatedAt = decodeRows(Schema.Struct({ createdAt: Schema.DateFromSelf }))
 const decodeBatch = decodeRows(Schema.Struct({ n: Schema.Number, last: Schema.NullOr(Schema.String) }))
@@ -19,42 +23,94 @@ export type InboxKey = readonly [string, string]
 export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@roda/core/NotificationsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const jobs = yield* Jobs
     const columns = sql`n.id, n.kind, n.created_at, n.read_at, n.actor_profile_id, a.full_name AS actor_name,
       n.subject_type, n.subject_id, n.subject_title`
     const actorJoin = sql`LEFT JOIN member_cards a ON a.community_id = n.community_id AND a.id = n.actor_profile_id`
     const inbox = (communityId: string, profileId: string) =>
-      sql`n.community_id = ${communityId} AND n.recipient_profile_id = ${profileId}`
+      sql`n.community_id = ${communityId} AND n.recipient_profile_id = ${profileId} AND n.in_app`
+
+    /** A member's e-mail cadence for `kind` over their preference `p` (the kind's default without one). */
+    const emailOf = (kind: Notification["kind"]) => sql`coalesce(p.email, ${defaultPreference(kind).email})`
 
     /**
      * One notification for each recipient (these ids, or the rows of the CTE `batch`) who is an active
      * member, not the actor, may read the space's content (`readable`, over `m`: `Access.readableSpacesOf`)
-     * and has not turned the kind off in the app.
+     * and wants this kind in the app or by e-mail (their preference, else the kind's default): `in_app`
+     * says whether the inbox shows it, `email_due` which e-mail still waits for it. Answers the cadences.
      */
     const insertFor = (
       communityId: string,
       notification: Omit<Notification, "recipients">,
       recipients: ReadonlyArray<string> | "batch",
       readable: Fragment | undefined,
-      at: Date
+      at: Date,
+      mailedBy: "notifications" | "producer" = "notifications"
     ) => {
       const actor = notification.actorProfileId ?? null
+      const email = emailOf(notification.kind)
       return sql`INSERT INTO notifications (id, community_id, recipient_profile_id, kind, actor_profile_id,
-          subject_type, subject_id, subject_title, once_key, created_at)
+          subject_type, subject_id, subject_title, once_key, created_at, in_app, email_due)
         SELECT gen_random_uuid(), m.community_id, m.id, ${notification.kind}, ${actor}::uuid,
           ${notification.subject.type}, ${notification.subject.id}, ${notification.subject.title},
-          ${notification.onceKey ?? null}, ${at}
+          ${notification.onceKey ?? null}, ${at}, coalesce(p.in_app, TRUE),
+          ${mailedBy === "producer" ? sql`NULL` : sql`nullif(${email}, 'off')`}
         FROM member_cards m ${recipients === "batch" ? sql`JOIN batch b ON b.profile_id = m.id` : sql``}
+        LEFT JOIN notification_preferences p ON p.community_id = m.community_id AND p.profile_id = m.id
+          AND p.kind = ${notification.kind}
         WHERE m.community_id = ${communityId} AND ${recipients === "batch" ? sql`TRUE` : sql.in("m.id", recipients)}
           AND m.status = 'active' AND m.removed_at IS NULL AND m.id IS DISTINCT FROM ${actor}::uuid
           ${readable === undefined ? sql`` : sql`AND ${notification.spaceId}::uuid IN (${readable})`}
-          AND NOT EXISTS (SELECT 1 FROM notification_preferences p WHERE p.community_id = m.community_id
-            AND p.profile_id = m.id AND p.kind = ${notification.kind} AND NOT p.in_app)
-        ON CONFLICT (community_id, recipient_profile_id, kind, once_key) WHERE once_key IS NOT NULL DO NOTHING`
+          AND (coalesce(p.in_app, TRUE) OR ${email} <> 'off')
+        ON CONFLICT (community_id, recipient_profile_id, kind, once_key) WHERE once_key IS NOT NULL DO NOTHING
+        RETURNING recipient_profile_id, email_due`
     }
+
+    /**
+     * `WITH` these CTEs (one of them `written`: an `insertFor`) and the job that e-mails the community's
+     * notifications due at once (`instant`), written only when some are.
+     */
+    const withInstantMail = (communityId: string, ctes: Fragment, at: Date) =>
+      Effect.map(
+        jobs.enqueueWithin(
+          instantMailJob(communityId, at),
+          sql`EXISTS (SELECT 1 FROM written WHERE email_due = 'instant')`
+        ),
+        (mail) => sql`WITH ${ctes}, mail AS (${mail})`
+      )
 
     return {
       insert: (communityId: string, notification: Notification, readable: Fragment | undefined, at: Date) =>
-        insertFor(communityId, notification, notification.recipients, readable, at).pipe(Effect.asVoid, Effect.orDie),
+        withInstantMail(
+          communityId,
+          sql`written AS (${insertFor(communityId, notification, notification.recipients, readable, at)})`,
+          at
+        ).pipe(
+          Effect.flatMap((statement) => sql`${statement} SELECT 1`),
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      /**
+       * `insert` for a producer that e-mails in its own way: the notifications carry no e-mail of
+       * their own; answers the recipients notified who want this kind by e-mail (any cadence but `off`).
+       */
+      insertMailedByProducer: (
+        communityId: string,
+        notification: Notification,
+        readable: Fragment | undefined,
+        at: Date
+      ) =>
+        sql`WITH written AS (
+            ${insertFor(communityId, notification, notification.recipients, readable, at, "producer")}
+          )
+          SELECT w.recipient_profile_id AS id FROM written w
+          LEFT JOIN notification_preferences p ON p.community_id = ${communityId}
+            AND p.profile_id = w.recipient_profile_id AND p.kind = ${notification.kind}
+          WHERE ${emailOf(notification.kind)} <> 'off'`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.map((rows) => rows.map((row) => row.id)),
+          Effect.orDie
+        ),
       /**
        * The next `limit` followers of the space after `after` (by profile id), notified in one
        * statement: how many were read, and the last one (where the next batch starts).
@@ -68,14 +124,20 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
         readable: Fragment,
         at: Date
       ) =>
-        sql`WITH batch AS (
-            SELECT profile_id FROM space_follows
-            WHERE community_id = ${communityId} AND space_id = ${spaceId} AND profile_id > ${after}::uuid
-            ORDER BY profile_id LIMIT ${limit}
-          ), written AS (
-            ${insertFor(communityId, notification, "batch", readable, at)}
-          )
-          SELECT count(*)::int AS n, max(profile_id::text) AS last FROM batch`.pipe(
+        withInstantMail(
+          communityId,
+          sql`batch AS (
+              SELECT profile_id FROM space_follows
+              WHERE community_id = ${communityId} AND space_id = ${spaceId} AND profile_id > ${after}::uuid
+              ORDER BY profile_id LIMIT ${limit}
+            ), written AS (
+              ${insertFor(communityId, notification, "batch", readable, at)}
+            )`,
+          at
+        ).pipe(
+          Effect.flatMap((statement) =>
+            sql`${statement} SELECT count(*)::int AS n, max(profile_id::text) AS last FROM batch`
+          ),
           Effect.flatMap(decodeBatch),
           Effect.map((rows) => rows[0]!),
           Effect.orDie
@@ -116,14 +178,14 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
       /** Read at `at`, unless it was read before (its first time stays); none when not in this inbox. */
       markRead: (communityId: string, profileId: string, id: string, at: Date) =>
         sql`WITH n AS (
-            UPDATE notifications n SET read_at = coalesce(n.read_at, ${at})
+            UPDATE notifications n SET read_at = coalesce(n.read_at, ${at}), email_due = NULL
             WHERE ${inbox(communityId, profileId)} AND n.id = ${id}
             RETURNING n.*
           )
           SELECT ${columns} FROM n ${actorJoin}`.pipe(Effect.flatMap(firstNotification), Effect.orDie),
       markAllRead: (communityId: string, profileId: string, at: Date) =>
         sql`WITH n AS (
-            UPDATE notifications n SET read_at = ${at}
+            UPDATE notifications n SET read_at = ${at}, email_due = NULL
             WHERE ${inbox(communityId, profileId)} AND n.read_at IS NULL
             RETURNING 1
           )

@@ -10,7 +10,8 @@ export const NotificationMessages = coded({
   unfollowed: text("Você deixou de seguir este espaço.", "You no longer follow this space."),
   preferences: text("Preferências de notificação.", "Notification preferences."),
   preferencesSaved: text("Preferências de notificação salvas.", "Notification preferences saved."),
-  notificationNotFound: text("Notificação não encontrada.", "Notification not found.")
+  notificationNotFound: text("Notificação não encontrada.", "Notification not found."),
+  unsubscribeTokenInvalid: text("Link de cancelamento inválido.", "Invalid unsubscribe link.")
 })
 
 const SOMEONE = text("Alguém", "Someone")

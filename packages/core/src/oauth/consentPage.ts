@@ -1,7 +1,5 @@
+import { escapeHtml } from "../domain/Html"
 import type { Language } from "../domain/Text"
-
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
 
 const words = {
   pt: {
@@ -61,7 +59,7 @@ export const refusalPage = (description: string, language: Language, nonce: stri
   const w = words[language]
   return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><title>${w.refused}</title>
 <style nonce="${nonce}">${STYLE}</style></head><body><h1>${w.refused}</h1><p id="error">${
-    escape(description)
+    escapeHtml(description)
   }</p></body></html>`
 }
 

@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
 import { Clock, Context, Duration, Effect, Layer, Queue, Schedule, Schema } from "effect"
 import { decodeRows } from "../domain/Rows"
 import { Ids } from "./Ids"
@@ -42,6 +43,11 @@ export interface HandlerOptions {
 export class Jobs extends Context.Tag("@roda/core/Jobs")<Jobs, {
   /** Writes the job in the caller's transaction; the job id, or null when an open one has its key. */
   readonly enqueue: (job: JobSpec) => Effect.Effect<string | null>
+  /**
+   * `enqueue` as a statement for the caller's own `WITH` (a change that is one statement): the job is
+   * written with the change, only when `when` (SQL over the caller's other CTEs) holds.
+   */
+  readonly enqueueWithin: (job: JobSpec, when: Fragment) => Effect.Effect<Fragment>
   /** Registers the handler of a kind; features call it while their layer is built. */
   readonly handle: (kind: string, handler: JobHandler, options?: HandlerOptions) => Effect.Effect<void>
   /** Claims and runs the due jobs of registered kinds now (up to `limit`); how many ran. */
@@ -91,6 +97,16 @@ const makeJobs = Effect.gen(function*() {
       yield* wake.offer(undefined)
       return rows[0]?.id ?? null
     }).pipe(Effect.orDie)
+
+  const enqueueWithin = (job: JobSpec, when: Fragment) =>
+    Effect.map(
+      Effect.all({ id: ids.next, now: Clock.currentTimeMillis }),
+      ({ id, now }) =>
+        sql`INSERT INTO jobs (id, kind, key, payload, run_at, max_attempts)
+        SELECT ${id}, ${job.kind}, ${job.key ?? null}, ${JSON.stringify(job.payload ?? null)}::jsonb,
+          ${new Date(job.runAt ?? now)}, ${job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS} WHERE ${when}
+        ON CONFLICT (kind, key) WHERE status = 'queued' AND key IS NOT NULL DO NOTHING`
+    )
 
   /**
    * Up to `limit` due jobs of each kind (a flood of one kind does not hold the others back), each
@@ -170,6 +186,7 @@ const makeJobs = Effect.gen(function*() {
 
   return Jobs.of({
     enqueue,
+    enqueueWithin,
     handle: (kind, run, handlerOptions) =>
       Effect.sync(() => {
         handlers.set(kind, { run, leaseSeconds: handlerOptions?.leaseSeconds ?? DEFAULT_LEASE_SECONDS })

@@ -14,6 +14,8 @@ export interface Mail {
   /** An HTML alternative to `text` (it may show `attachments` by `cid:`). */
   readonly html?: string | undefined
   readonly attachments?: ReadonlyArray<MailAttachment> | undefined
+  /** Extra headers, e.g. `List-Unsubscribe` and `List-Unsubscribe-Post` (RFC 8058). */
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
 /** A file sent with an e-mail; with `contentId`, an inline part an HTML body shows as `cid:<contentId>`. */
@@ -104,7 +106,8 @@ export class Mailer extends Context.Tag("@roda/core/Mailer")<Mailer, {
                 body: mail.text,
                 kind: mail.kind,
                 html: mail.html ?? null,
-                attachments: mail.attachments === undefined ? null : JSON.stringify(mail.attachments)
+                attachments: mail.attachments === undefined ? null : JSON.stringify(mail.attachments),
+                headers: mail.headers === undefined ? null : JSON.stringify(mail.headers)
               })
             }`
             yield* wake.offer(undefined)
@@ -125,7 +128,8 @@ const OutboxRow = Schema.Struct({
   kind: Schema.String,
   attempts: Schema.Number,
   html: Schema.NullOr(Schema.String),
-  attachments: Schema.NullOr(Schema.Unknown)
+  attachments: Schema.NullOr(Schema.Unknown),
+  headers: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.String }))
 })
 type OutboxRow = typeof OutboxRow.Type
 
@@ -159,7 +163,9 @@ export const deliverOutbox = (
         SELECT id FROM outbox
         WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS} AND (lease_until IS NULL OR lease_until < now())
         ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, recipient, subject, body, kind, attempts, html, attachments`.pipe(Effect.flatMap(decodeOutbox))
+      RETURNING id, recipient, subject, body, kind, attempts, html, attachments, headers`.pipe(
+      Effect.flatMap(decodeOutbox)
+    )
     // The claim is this worker's while `attempts` is the value it set.
     const renew = (row: OutboxRow) =>
       sql`UPDATE outbox SET lease_until = now() + ${leaseMs}::int * interval '1 millisecond'
@@ -181,7 +187,8 @@ export const deliverOutbox = (
             kind: row.kind,
             messageId: `<${row.id}@${config.host}>`,
             ...(row.html === null ? {} : { html: row.html }),
-            ...(Array.isArray(row.attachments) ? { attachments: row.attachments as Array<MailAttachment> } : {})
+            ...(Array.isArray(row.attachments) ? { attachments: row.attachments as Array<MailAttachment> } : {}),
+            ...(row.headers === null ? {} : { headers: row.headers })
           })
         })
       ).pipe(

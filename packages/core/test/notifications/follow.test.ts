@@ -102,10 +102,13 @@ describe("space_post to the followers, as durable jobs", () => {
     for (let n = await runJobs(); n > 0; n = await runJobs()) ran += n
     return ran
   }
-  const spacePosts = (postId: string) =>
+  /** Who has the post's `space_post` in their inbox (`inApp`), or only waiting for an e-mail (`!inApp`). */
+  const spacePosts = (postId: string, inApp = true) =>
     query<{ recipientProfileId: string }>(
       roda,
-      (sql) => sql`SELECT recipient_profile_id FROM notifications WHERE kind = 'space_post' AND subject_id = ${postId}`
+      (sql) =>
+        sql`SELECT recipient_profile_id FROM notifications
+          WHERE kind = 'space_post' AND subject_id = ${postId} AND in_app = ${inApp}`
     ).then((rows) => rows.map((row) => row.recipientProfileId).sort())
 
   it("is queued in the caller's transaction (none when it rolls back) and written by the jobs", async () => {
@@ -149,7 +152,7 @@ describe("space_post to the followers, as durable jobs", () => {
     for (const user of followers) {
       expectOk(await api.post(`/api/spaces/${space.id}/follow`, undefined, as(user, setup.community)))
     }
-    // One follower turned space_post off in the app; one lost access to the space since.
+    // One follower turned space_post off in the app (its daily e-mail stays); one lost access to the space since.
     const quiet = followers[3]!
     expectOk(
       await api.put("/api/notification-preferences", { space_post: { inApp: false } }, as(quiet, setup.community))
@@ -168,9 +171,11 @@ describe("space_post to the followers, as durable jobs", () => {
     expect(await runAll()).toBe(4)
     const expected = followers.filter((f) => f !== quiet && f !== setup.alice).map((f) => f.profileId).sort()
     expect(await spacePosts(subject.id)).toEqual(expected)
+    expect(await spacePosts(subject.id, false)).toEqual([quiet.profileId])
     await enqueue()
     expect(await runAll()).toBe(4)
     expect(await spacePosts(subject.id)).toEqual(expected)
+    expect(await spacePosts(subject.id, false)).toEqual([quiet.profileId])
   })
 
   it("skips followers who may no longer read the space", async () => {

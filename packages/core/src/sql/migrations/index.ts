@@ -47,6 +47,7 @@ import notifications from "./0046_notifications"
 import eventAttendance from "./0047_event_attendance"
 import moderation from "./0048_moderation"
 import memberSuspensions from "./0049_member_suspensions"
+import notificationEmails from "./0050_notification_emails"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -98,5 +99,6 @@ export const migrations = {
   "0046_notifications": notifications,
   "0047_event_attendance": eventAttendance,
   "0048_moderation": moderation,
-  "0049_member_suspensions": memberSuspensions
+  "0049_member_suspensions": memberSuspensions,
+  "0050_notification_emails": notificationEmails
 }
