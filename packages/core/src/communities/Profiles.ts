@@ -3,24 +3,21 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { type Coded, conflict, type Forbidden, forbidden, notFound } from "../domain/AppError"
 import type { Account, Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
-import { type CommunityId, ProfileId, Uuid } from "../domain/Ids"
+import { type CommunityId, Uuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole, requireVerifiedEmail } from "../domain/Policy"
 import { isStaff, managerRoles, type Role, staffRoles } from "../domain/Role"
 import { clientAddress } from "../http/ClientAddress"
 import { Identity } from "../identity/Identity"
-import { Ids } from "../platform/Ids"
-import { Mailer } from "../platform/Mailer"
 import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
-import { uniqueViolation } from "../sql/errors"
 import { transactional } from "../sql/transaction"
-import type { WebhookEventType } from "../webhooks/eventTypes"
 import { WebhookEvents } from "../webhooks/WebhookEvents"
+import { MemberJoining } from "./Joining"
 import { communityMessages as M } from "./messages"
 import { ProfilesRepo } from "./ProfilesRepo"
-import { CommunitiesRepo, type ProfileRow, type ProfileStatus } from "./Repo"
+import { CommunitiesRepo, type ProfileRow } from "./Repo"
 import { profileView } from "./view"
 
 /** Profiles are listed in id order (UUIDv7: joining order); the cursor is the last id. */
@@ -50,27 +47,11 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
     const repo = yield* ProfilesRepo
     const communities = yield* CommunitiesRepo
     const identity = yield* Identity
-    const ids = yield* Ids
-    const mailer = yield* Mailer
     const limits = yield* RateLimits
     const events = yield* WebhookEvents
+    const joining = yield* MemberJoining
 
     const transaction = transactional(sql)
-
-    /** A membership event for the community's webhooks, with the profile as its route answers it (staff view). */
-    const emitMember = (
-      communityId: CommunityId,
-      profileId: string,
-      type: WebhookEventType,
-      extra: Record<string, unknown> = {}
-    ) =>
-      Effect.flatMap(
-        repo.find(communityId, profileId),
-        (row) =>
-          Option.isSome(row)
-            ? events.emit(communityId, type, { ...profileView(row.value, true), ...extra })
-            : Effect.void
-      )
 
     const find = (member: Member, id: string) =>
       orNotFound(M.profileNotFound)(repo.find(member.communityId, id.toLowerCase()))
@@ -109,99 +90,6 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       })
 
     /**
-     * Adds the person with `email` to the community, inside the caller's transaction. A new e-mail
-     * creates the account and an active profile, and gets a set-password link by e-mail. An existing
-     * account is never made a member without consent: it gets an `invited` profile (a removed one is
-     * invited again) and an invitation e-mail, with a set-password link when it has no password yet.
-     * A live profile (active or invited) is a 409, unless `existingIsFine` (then it is returned).
-     * `accountCreated` is kept for callers that still read it. `holderConsents`: the caller is the
-     * account holder themselves (signed in, e.g. buying while not a member): their own act is consent,
-     * so the profile is active at once.
-     */
-    const join = (communityId: CommunityId, input: {
-      readonly email: string
-      readonly fullName?: string | undefined
-      readonly role: Role
-      readonly invite: boolean
-      readonly existingIsFine?: boolean
-      readonly holderConsents?: boolean
-    }) =>
-      Effect.gen(function*() {
-        const community = yield* communities.findById(communityId)
-        const communityName = Option.match(community, { onNone: () => "", onSome: (c) => c.name })
-        const existing = yield* identity.findByEmail(input.email)
-        const fullName = input.fullName ?? Option.match(existing, {
-          onNone: () => input.email.split("@")[0] ?? input.email,
-          onSome: (account) => account.fullName
-        })
-        const consented = input.holderConsents === true
-        const status: ProfileStatus = Option.isSome(existing) && !consented ? "invited" : "active"
-        const accountId = Option.isSome(existing)
-          ? existing.value.id
-          : (yield* identity.createAccount({ email: input.email, fullName, password: null })).id
-        const current = yield* repo.findByAccountForUpdate(communityId, accountId)
-        let profileId: ProfileId
-        if (Option.isSome(current)) {
-          profileId = current.value.id
-          if (current.value.removedAt === null) {
-            if (input.existingIsFine === true) {
-              if (current.value.status === "invited" && consented) {
-                yield* repo.accept(communityId, profileId, accountId)
-                yield* emitMember(communityId, profileId, "member.joined")
-                return { profileId, link: undefined, accountCreated: false, status: "active" as const }
-              }
-              return { profileId, link: undefined, accountCreated: false, status: current.value.status }
-            }
-            return yield* Effect.fail(
-              conflict(current.value.status === "invited" ? M.alreadyInvited : M.alreadyMember)
-            )
-          }
-          yield* repo.reactivate(profileId, input.role, fullName, status)
-        } else {
-          profileId = ProfileId.make(yield* ids.next)
-          // Nothing to lock when two requests add the same account at once: the unique key decides.
-          yield* repo.insert({ id: profileId, communityId, accountId, role: input.role, fullName, status }).pipe(
-            Effect.catchAll((error) =>
-              uniqueViolation(error) !== undefined ? Effect.fail(conflict(M.alreadyMember)) : Effect.die(error)
-            )
-          )
-        }
-        const needsPassword = Option.isNone(existing) ||
-          !(yield* identity.hasPassword(accountId))
-        const link = needsPassword ? yield* identity.issuePasswordLink(accountId, "invite") : undefined
-        const to = Option.match(existing, { onNone: () => input.email, onSome: (account) => account.email })
-        if (status === "invited") {
-          // the holder is asked: nobody becomes a member without consent
-          const answer = new URL("/invitations", identity.publicBaseUrl)
-          answer.searchParams.set("profileId", profileId)
-          answer.searchParams.set("communityId", communityId)
-          const passwordPt = link === undefined ? "" : `\nDefina também sua senha (link válido por 7 dias):\n${link}\n`
-          const passwordEn = link === undefined ? "" : `\nAlso set your password (link valid for 7 days):\n${link}\n`
-          yield* mailer.send({
-            to,
-            communityId,
-            kind: "invitation",
-            subject: `Convite para ${communityName} / Invitation to ${communityName}`,
-            text:
-              `Você foi convidado para a comunidade ${communityName}. Aceite ou recuse o convite em:\n${answer}\n${passwordPt}\n` +
-              `You have been invited to the ${communityName} community. Accept or decline at:\n${answer}\n${passwordEn}`
-          })
-        } else if (link !== undefined) {
-          yield* mailer.send({
-            to,
-            communityId,
-            kind: "invite",
-            subject: `Convite para ${communityName} / Invitation to ${communityName}`,
-            text:
-              `Você foi convidado para a comunidade ${communityName}. Defina sua senha (link válido por 7 dias):\n${link}\n\n` +
-              `You have been invited to the ${communityName} community. Set your password (link valid for 7 days):\n${link}\n`
-          })
-        }
-        if (status === "active") yield* emitMember(communityId, profileId, "member.joined")
-        return { profileId, link, accountCreated: Option.isNone(existing), status }
-      })
-
-    /**
      * Owner or admin; with the community setting `membersCanInvite`, any member may invite (`/invite`
      * only), and only with role `member`.
      */
@@ -222,11 +110,11 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       yield* requireVerifiedEmail(member.account)
       // Counted once the caller may add members: a refused caller cannot use up the community's budget.
       yield* limits.enforce("invite", member.communityId)
-      const { profileId, status } = yield* transaction(
-        join(member.communityId, { email: input.email, fullName: input.fullName, role, invite })
+      const { profileId, row, status } = yield* transaction(
+        joining.join(member.communityId, { email: input.email, fullName: input.fullName, role, invite })
       )
       yield* Effect.annotateCurrentSpan("status", status)
-      return yield* view(member, profileId)
+      return Option.isSome(row) ? viewFor(member)(row.value) : yield* view(member, profileId)
     })
 
     const list = traced("Profiles.list")(function*(
@@ -306,11 +194,15 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       const profileId = id.toLowerCase()
       return yield* transaction(Effect.gen(function*() {
         const accepted = yield* repo.accept(communityId, profileId, account.id)
+        if (Option.isSome(accepted)) {
+          yield* joining.joined(accepted.value)
+          return profileView(accepted.value, true)
+        }
+        // Accepted before: the own profile answers as is.
         const row = yield* repo.ownProfile(communityId, profileId, account.id)
         if (Option.isNone(row) || row.value.status !== "active") {
           return yield* Effect.fail(notFound(M.invitationNotFound))
         }
-        if (accepted) yield* emitMember(communityId, profileId, "member.joined")
         return profileView(row.value, true)
       }))
     })
@@ -334,14 +226,18 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       const target = yield* find(member, id)
       if (target.id === member.profileId) return yield* Effect.fail(forbidden(M.ownRoleChange))
       yield* checkRoleAuthority(member, [role, target.role])
-      if (role !== target.role) {
-        yield* transaction(Effect.gen(function*() {
-          if (role !== "owner") yield* keepAnOwner(member, target)
-          yield* repo.update(member.communityId, target.id, { role })
-          yield* emitMember(member.communityId, target.id, "member.role_changed", { previousRole: target.role })
-        }))
-      }
-      return yield* view(member, target.id)
+      if (role === target.role) return yield* view(member, target.id)
+      const changed = yield* transaction(Effect.gen(function*() {
+        if (role !== "owner") yield* keepAnOwner(member, target)
+        yield* repo.update(member.communityId, target.id, { role })
+        const row = yield* find(member, target.id)
+        yield* events.emit(member.communityId, "member.role_changed", {
+          ...profileView(row, true),
+          previousRole: target.role
+        })
+        return row
+      }))
+      return viewFor(member)(changed)
     })
 
     const remove = traced("Profiles.remove")(function*(member: Member, id: string) {
@@ -401,7 +297,7 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
 
     return {
       add,
-      join,
+      join: joining.join,
       list,
       autocomplete,
       my,
@@ -418,5 +314,5 @@ export class Profiles extends Effect.Service<Profiles>()("@roda/core/Profiles", 
       setTagColor
     }
   }),
-  dependencies: [ProfilesRepo.Default, CommunitiesRepo.Default, Identity.Default]
+  dependencies: [ProfilesRepo.Default, CommunitiesRepo.Default, Identity.Default, MemberJoining.Default]
 }) {}

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { type AccountId, type CommunityId, ProfileId } from "../domain/Ids"
 import type { Role } from "../domain/Role"
@@ -37,9 +37,15 @@ const likePattern = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
 export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/ProfilesRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const select =
-      sql`SELECT p.id, p.community_id, p.account_id, p.role, p.status, p.full_name, a.email, p.phone, p.bio,
-      p.avatar_url, p.tags, p.created_at, p.updated_at FROM profiles p JOIN account_contacts a ON a.id = p.account_id`
+    const columns = sql`p.id, p.community_id, p.account_id, p.role, p.status, p.full_name, a.email, p.phone, p.bio,
+      p.avatar_url, p.tags, p.created_at, p.updated_at`
+    const select = sql`SELECT ${columns} FROM profiles p JOIN account_contacts a ON a.id = p.account_id`
+    /** The profile the write `written` (`… RETURNING *`) leaves, as `find` reads it, in that one statement. */
+    const returning = (written: Statement.Fragment) =>
+      sql`WITH p AS (${written}) SELECT ${columns} FROM p JOIN account_contacts a ON a.id = p.account_id`.pipe(
+        Effect.flatMap(decodeProfiles),
+        Effect.map(first)
+      )
 
     return {
       /** A live profile, accepted or invited (staff manage invitations; only accepted ones are members). */
@@ -67,18 +73,20 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           fullName: string
           status?: ProfileStatus
         }
-      ) => sql`INSERT INTO profiles ${sql.insert(row)}`.pipe(Effect.asVoid),
+      ) => returning(sql`INSERT INTO profiles ${sql.insert(row)} RETURNING *`).pipe(Effect.map(Option.getOrThrow)),
+      /** A removed profile back: answers it as `find` does. */
       reactivate: (id: string, role: Role, fullName: string, status: ProfileStatus) =>
-        sql`UPDATE profiles SET removed_at = NULL, role = ${role}, full_name = ${fullName}, tags = '{}',
-          status = ${status}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      /** The holder answers an invitation: true when the invited profile was theirs and still open. */
+        returning(
+          sql`UPDATE profiles SET removed_at = NULL, role = ${role}, full_name = ${fullName}, tags = '{}',
+            status = ${status}, updated_at = now() WHERE id = ${id} RETURNING *`
+        ).pipe(Effect.map(Option.getOrThrow), Effect.orDie),
+      /** The holder answers an invitation: the profile, when the invited one was theirs and still open. */
       accept: (communityId: CommunityId, id: string, accountId: AccountId) =>
-        sql`UPDATE profiles SET status = 'active', updated_at = now()
-          WHERE community_id = ${communityId} AND id = ${id} AND account_id = ${accountId}
-            AND status = 'invited' AND removed_at IS NULL RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        ),
+        returning(
+          sql`UPDATE profiles SET status = 'active', updated_at = now()
+            WHERE community_id = ${communityId} AND id = ${id} AND account_id = ${accountId}
+              AND status = 'invited' AND removed_at IS NULL RETURNING *`
+        ).pipe(Effect.orDie),
       decline: (communityId: CommunityId, id: string, accountId: AccountId, at: Date) =>
         sql`UPDATE profiles SET removed_at = ${at}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id} AND account_id = ${accountId}
