@@ -40,7 +40,8 @@ import { WebhookEventsLive } from "../webhooks/WebhookEventsLive"
 const tiers = Layer.mergeAll(
   AccessLive,
   EntitlementsLive,
-  Profiles.Default,
+  // a member who joins follows the feed spaces (notifications' Notify)
+  Profiles.Default.pipe(Layer.provide(NotifyLive.pipe(Layer.provide(AccessLive)))),
   Identity.Default,
   Sessions.Default,
   // the OAuth server's contract with @roda/mcp (issue 15); Identity is the same (memoised) layer

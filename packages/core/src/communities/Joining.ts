@@ -3,6 +3,7 @@ import { conflict } from "../domain/AppError"
 import { type CommunityId, ProfileId } from "../domain/Ids"
 import type { Role } from "../domain/Role"
 import { Identity } from "../identity/Identity"
+import { Notify } from "../notifications/Notify"
 import { Ids } from "../platform/Ids"
 import { Mailer } from "../platform/Mailer"
 import { uniqueViolation } from "../sql/errors"
@@ -24,9 +25,17 @@ export class MemberJoining extends Effect.Service<MemberJoining>()("@roda/core/M
     const ids = yield* Ids
     const mailer = yield* Mailer
     const events = yield* WebhookEvents
+    const notify = yield* Notify
 
-    /** `member.joined`, with the profile as its route answers it (staff view): one statement. */
-    const joined = (row: ProfileRow) => events.emit(row.communityId, "member.joined", profileView(row, true))
+    /**
+     * A member joined: `member.joined` with the profile as its route answers it (staff view), and the
+     * feed spaces they may read followed (notifications' `Notify`).
+     */
+    const joined = (row: ProfileRow) =>
+      Effect.zipRight(
+        events.emit(row.communityId, "member.joined", profileView(row, true)),
+        notify.followFeeds(row.communityId, row.id)
+      )
 
     /**
      * Adds the person with `email` to the community, inside the caller's transaction. A new e-mail

@@ -142,7 +142,7 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
       .annotate(OpenApi.Summary, "Follow a space")
       .annotate(
         OpenApi.Description,
-        `${MEMBERS} New posts in the space then notify the member (\`space_post\`). The space must be one whose content the member may read: hidden or of another community 404, gated 403. Following twice changes nothing.`
+        `${MEMBERS} New posts in the space then notify the member (\`space_post\`; only posts made once they follow). A member who joins the community follows, at once, every feed space they may read then; other spaces, and feed spaces created or opened to them later, are followed here. The space must be one whose content the member may read: hidden or of another community 404, gated 403. Following twice changes nothing.`
       )
   )
   .add(

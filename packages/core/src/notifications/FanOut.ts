@@ -19,6 +19,11 @@ export const FanOutPayload = Schema.Struct({
   spaceId: Schema.String,
   actorProfileId: Schema.NullOr(Schema.String),
   subject: Schema.Struct({ type: Schema.String, id: Schema.String, title: Schema.String }),
+  /**
+   * When the post was made (ISO): only those following by then are notified, not one who follows
+   * while the jobs run. Absent in jobs queued before it was recorded: every follower.
+   */
+  postedAt: Schema.optional(Schema.String),
   /** The last follower (by profile id) of the batch before; absent for the first batch. */
   after: Schema.optional(Schema.String),
   /** Followers per batch (`FAN_OUT_BATCH` unless given). */
@@ -68,7 +73,8 @@ export const FanOut = Effect.gen(function*() {
           payload.after ?? NIL,
           size,
           readable,
-          at
+          at,
+          payload.postedAt === undefined ? undefined : new Date(payload.postedAt)
         )
         // The batch's recipients are known only to the statement: every stream of the community reads.
         if (batch.n > 0) yield* signals.publish(payload.communityId, null)

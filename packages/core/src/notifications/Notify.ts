@@ -40,6 +40,11 @@ export class Notify extends Context.Tag("@roda/core/Notify")<Notify, {
    */
   readonly notifyMailing: (communityId: string, notification: Notification) => Effect.Effect<ReadonlyArray<string>>
   /**
+   * A member who just joined follows the community's feed spaces they may read (platform.md: members
+   * of a feed space follow it on joining); one statement, in the caller's transaction.
+   */
+  readonly followFeeds: (communityId: string, profileId: string) => Effect.Effect<void>
+  /**
    * A `space_post` to every follower of the space, the author excepted: written later by durable jobs
    * in batches (never inside the request); here one statement, the job, in the caller's transaction.
    */

@@ -34,13 +34,20 @@ export const NotifyLive = Layer.effect(
           yield* signals.publish(communityId, notification.recipients)
           return wanting
         }).pipe(Effect.withSpan("Notify.notifyMailing")),
+      followFeeds: (communityId, profileId) =>
+        Effect.gen(function*() {
+          const readable = yield* readers(communityId)
+          yield* repo.followFeeds(communityId, profileId, readable, new Date(yield* Clock.currentTimeMillis))
+        }).pipe(Effect.withSpan("Notify.followFeeds")),
       notifyFollowers: (communityId, spaceId, notification) =>
-        jobs.enqueue(spacePostJob({
-          communityId,
-          spaceId,
-          actorProfileId: notification.actorProfileId ?? null,
-          subject: notification.subject
-        })).pipe(Effect.asVoid, Effect.withSpan("Notify.notifyFollowers"))
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          jobs.enqueue(spacePostJob({
+            communityId,
+            spaceId,
+            postedAt: new Date(now).toISOString(),
+            actorProfileId: notification.actorProfileId ?? null,
+            subject: notification.subject
+          }))).pipe(Effect.asVoid, Effect.withSpan("Notify.notifyFollowers"))
     })
   })
 ).pipe(Layer.provide(NotificationsRepo.Default))

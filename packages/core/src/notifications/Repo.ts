@@ -34,15 +34,16 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
     const emailOf = (kind: Notification["kind"]) => sql`coalesce(p.email, ${defaultPreference(kind).email})`
 
     /**
-     * One notification for each recipient (these ids, or the rows of the CTE `batch`) who is an active
+     * One notification for each recipient (these ids, or the rows of the CTE `following`) who is an active
      * member, not the actor, may read the space's content (`readable`, over `m`: `Access.readableSpacesOf`)
-     * and wants this kind in the app or by e-mail (their preference, else the kind's default): `in_app`
+     * and wants this kind in the app or by e-mail (their preference, else the kind's default); a
+     * follower already told of the subject (mentioned in the post) is not told again. `in_app`
      * says whether the inbox shows it, `email_due` which e-mail still waits for it. Answers the cadences.
      */
     const insertFor = (
       communityId: string,
       notification: Omit<Notification, "recipients">,
-      recipients: ReadonlyArray<string> | "batch",
+      recipients: ReadonlyArray<string> | "following",
       readable: Fragment | undefined,
       at: Date,
       mailedBy: "notifications" | "producer" = "notifications"
@@ -55,13 +56,19 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
           ${notification.subject.type}, ${notification.subject.id}, ${notification.subject.title},
           ${notification.onceKey ?? null}, ${at}, coalesce(p.in_app, TRUE),
           ${mailedBy === "producer" ? sql`NULL` : sql`nullif(${email}, 'off')`}
-        FROM member_cards m ${recipients === "batch" ? sql`JOIN batch b ON b.profile_id = m.id` : sql``}
+        FROM member_cards m ${recipients === "following" ? sql`JOIN following b ON b.profile_id = m.id` : sql``}
         LEFT JOIN notification_preferences p ON p.community_id = m.community_id AND p.profile_id = m.id
           AND p.kind = ${notification.kind}
-        WHERE m.community_id = ${communityId} AND ${recipients === "batch" ? sql`TRUE` : sql.in("m.id", recipients)}
+        WHERE m.community_id = ${communityId} AND ${recipients === "following" ? sql`TRUE` : sql.in("m.id", recipients)}
           AND m.status = 'active' AND m.removed_at IS NULL AND m.id IS DISTINCT FROM ${actor}::uuid
           ${readable === undefined ? sql`` : sql`AND ${notification.spaceId}::uuid IN (${readable})`}
           AND (coalesce(p.in_app, TRUE) OR ${email} <> 'off')
+          ${
+        recipients === "following"
+          ? sql`AND NOT EXISTS (SELECT 1 FROM notifications told WHERE told.community_id = m.community_id
+              AND told.subject_id = ${notification.subject.id} AND told.recipient_profile_id = m.id)`
+          : sql``
+      }
         ON CONFLICT (community_id, recipient_profile_id, kind, once_key) WHERE once_key IS NOT NULL DO NOTHING
         RETURNING recipient_profile_id, email_due`
     }
@@ -122,16 +129,20 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
         after: string,
         limit: number,
         readable: Fragment,
-        at: Date
+        at: Date,
+        followingBy?: Date
       ) =>
         withInstantMail(
           communityId,
           sql`batch AS (
-              SELECT profile_id FROM space_follows
+              SELECT profile_id, created_at FROM space_follows
               WHERE community_id = ${communityId} AND space_id = ${spaceId} AND profile_id > ${after}::uuid
               ORDER BY profile_id LIMIT ${limit}
+            ), following AS (
+              SELECT profile_id FROM batch
+              ${followingBy === undefined ? sql`` : sql`WHERE created_at <= ${followingBy}`}
             ), written AS (
-              ${insertFor(communityId, notification, "batch", readable, at)}
+              ${insertFor(communityId, notification, "following", readable, at)}
             )`,
           at
         ).pipe(
@@ -215,6 +226,13 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
       follow: (communityId: string, spaceId: string, profileId: string, at: Date) =>
         sql`INSERT INTO space_follows (community_id, space_id, profile_id, created_at)
           VALUES (${communityId}, ${spaceId}, ${profileId}, ${at})
+          ON CONFLICT (community_id, space_id, profile_id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
+      /** Follows every feed space of the community the member (`m`) may read (`readable`, over `m`). */
+      followFeeds: (communityId: string, profileId: string, readable: Fragment, at: Date) =>
+        sql`INSERT INTO space_follows (community_id, space_id, profile_id, created_at)
+          SELECT m.community_id, s.id, m.id, ${at}
+          FROM member_cards m JOIN space_summaries s ON s.community_id = m.community_id AND s.module = 'feed'
+          WHERE m.community_id = ${communityId} AND m.id = ${profileId} AND s.id IN (${readable})
           ON CONFLICT (community_id, space_id, profile_id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
       unfollow: (communityId: string, spaceId: string, profileId: string) =>
         sql`DELETE FROM space_follows

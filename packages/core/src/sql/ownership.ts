@@ -192,7 +192,7 @@ export const views: Readonly<Record<string, ViewContract>> = {
   space_summaries: {
     owner: "structure",
     table: "spaces",
-    description: "A space's title, place and posting policy."
+    description: "A space's title, place, posting policy and module."
   },
   space_grants: {
     owner: "structure",

@@ -194,4 +194,64 @@ describe("space_post to the followers, as durable jobs", () => {
     await runAll()
     expect(await spacePosts(subject.id)).toEqual([setup.moderator.profileId])
   })
+
+  it("notifies only those following when the post was made, not one who follows while the jobs wait", async () => {
+    const space = await createSpace(api, setup, (await createSection(api, setup)).id, { module: "feed" })
+    expectOk(await api.post(`/api/spaces/${space.id}/follow`, undefined, as(setup.bruno, setup.community)))
+    const subject = { type: "content", id: unknownId(), title: "Antes de seguir" }
+    await roda.runtime.runPromise(
+      Effect.flatMap(
+        Notify,
+        (n) => n.notifyFollowers(setup.community.id, space.id, { actorProfileId: setup.owner.profileId, subject })
+      )
+    )
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expectOk(await api.post(`/api/spaces/${space.id}/follow`, undefined, as(setup.moderator, setup.community)))
+    await runAll()
+    expect(await spacePosts(subject.id)).toEqual([setup.bruno.profileId])
+  })
+
+  it("a member who joins follows the feed spaces they may read, and is told of their posts", async () => {
+    const joiner = await setup.addMember("member", "Nina Nova")
+    const follows = await query<{ spaceId: string }>(
+      roda,
+      (sql) => sql`SELECT space_id FROM space_follows WHERE profile_id = ${joiner.profileId}`
+    )
+    // the open feed, not the gated or secret ones, nor another community's
+    expect(follows.map((row) => row.spaceId)).toContain(spaces.open.id)
+    for (const closed of [spaces.gated, spaces.secret, spaces.elsewhere]) {
+      expect(follows.map((row) => row.spaceId)).not.toContain(closed.id)
+    }
+    expectOk(
+      await api.post(
+        "/api/content",
+        { spaceId: spaces.open.id, title: "Boas-vindas", body: "Olá" },
+        as(setup.bruno, setup.community)
+      ),
+      201
+    )
+    // Mentioned in a post of a space they follow: told once, of the mention.
+    expectOk(
+      await api.post(
+        "/api/content",
+        { spaceId: spaces.open.id, title: "Chamada", body: `Oi @[Nina](${joiner.profileId})` },
+        as(setup.bruno, setup.community)
+      ),
+      201
+    )
+    await runAll()
+    expect((await inbox(api, setup, joiner)).map((n) => `${n.kind} ${n.subject.title}`).sort()).toEqual([
+      "mention Chamada",
+      "space_post Boas-vindas"
+    ])
+    // Unfollowing holds: joining does not follow again by itself.
+    expectOk(await api.del(`/api/spaces/${spaces.open.id}/follow`, as(joiner, setup.community)))
+    expect(
+      await query(
+        roda,
+        (sql) =>
+          sql`SELECT 1 FROM space_follows WHERE profile_id = ${joiner.profileId} AND space_id = ${spaces.open.id}`
+      )
+    ).toEqual([])
+  })
 })

@@ -21,8 +21,9 @@ it("joining, accepting, a role change and leaving each emit in one statement", a
   const profileId = expectOk(created.result, 201).id
   expect(created.emits).toBe(1)
   // The caller, the inviter's checks, the account and the profile written (answered with its
-  // contact, no read after), the set-password link and its e-mail, and the event.
-  expect(created.n).toBe(10)
+  // contact, no read after), the set-password link and its e-mail, the event, and the feed spaces
+  // followed (notifications).
+  expect(created.n).toBe(11)
 
   // An existing account is invited; it accepts (member.joined).
   const ana = await register(api, "Ana Aceita")
@@ -32,8 +33,9 @@ it("joining, accepting, a role change and leaving each emit in one statement", a
   )
   expect(expectOk(accepted.result)).toMatchObject({ id: invited.id, status: "active" })
   expect(accepted.emits).toBe(1)
-  // The caller, the acceptance (answering the profile), the event: no read for either.
-  expect(accepted.n).toBe(3)
+  // The caller, the acceptance (answering the profile), the event (no read for either), the feed
+  // spaces followed.
+  expect(accepted.n).toBe(4)
 
   const changed = await statements(() => api.put(`/api/profiles/${profileId}/role`, { role: "moderator" }, as))
   expect(expectOk(changed.result)).toMatchObject({ id: profileId, role: "moderator" })

@@ -5,12 +5,15 @@ import { ddl } from "./ddl"
  * a member who wants it in the app or by e-mail: `in_app` false keeps it out of the inbox (an e-mail
  * only); `email_due` is the cadence it still waits for (`instant`, `daily`, `weekly`), null once
  * e-mailed, read in the app, or never wanted by e-mail. The partial index is the e-mail jobs' queue.
- * The outbox keeps an e-mail's extra headers (`List-Unsubscribe`, RFC 8058).
+ * The outbox keeps an e-mail's extra headers (`List-Unsubscribe`, RFC 8058). Notifications are
+ * found by subject too.
  */
 export default ddl(
   `ALTER TABLE notifications ADD COLUMN in_app boolean NOT NULL DEFAULT true`,
   `ALTER TABLE notifications ADD COLUMN email_due text CHECK (email_due IN ('instant', 'daily', 'weekly'))`,
   `CREATE INDEX notifications_email_due_idx
     ON notifications (community_id, email_due, recipient_profile_id, created_at) WHERE email_due IS NOT NULL`,
-  `ALTER TABLE outbox ADD COLUMN headers jsonb`
+  `ALTER TABLE outbox ADD COLUMN headers jsonb`,
+  // what a subject's notifications are: a space's follower already told of a post (a mention) is skipped
+  `CREATE INDEX notifications_subject_idx ON notifications (community_id, subject_id, recipient_profile_id)`
 )

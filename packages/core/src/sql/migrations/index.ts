@@ -48,6 +48,7 @@ import eventAttendance from "./0047_event_attendance"
 import moderation from "./0048_moderation"
 import memberSuspensions from "./0049_member_suspensions"
 import notificationEmails from "./0050_notification_emails"
+import spaceSummariesModule from "./0051_space_summaries_module"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -100,5 +101,6 @@ export const migrations = {
   "0047_event_attendance": eventAttendance,
   "0048_moderation": moderation,
   "0049_member_suspensions": memberSuspensions,
-  "0050_notification_emails": notificationEmails
+  "0050_notification_emails": notificationEmails,
+  "0051_space_summaries_module": spaceSummariesModule
 }
