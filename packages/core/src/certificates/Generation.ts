@@ -4,6 +4,7 @@ import { Memberships } from "../communities/Memberships"
 import { COURSE_COMPLETED_JOB, CourseCompleted } from "../courses/CourseCompleted"
 import type { CommunityId, ProfileId, SpaceId } from "../domain/Ids"
 import { EVENT_ATTENDED_JOB, EventAttended } from "../events/EventAttended"
+import { Notify } from "../notifications/Notify"
 import { BlobStore } from "../platform/BlobStore"
 import { fromBase64Url } from "../platform/bytes"
 import { Ids } from "../platform/Ids"
@@ -35,10 +36,11 @@ const Work = Schema.Struct({
  * Generation of certificates as durable jobs (`platform/Jobs.ts`). A job names a batch (or one
  * certificate) and loops: claim one certificate (`FOR UPDATE SKIP LOCKED`, a lease), render its PDF
  * outside any transaction, store it, then in one transaction mark it `issued` (only if this attempt
- * still holds it), count it in the batch and write the recipient's e-mail and the `certificate.issued`
- * webhook event to their outboxes. A process killed mid-way leaves `generating` rows whose lease runs
- * out; the job (also leased) is taken again and resumes them. A render error puts the row back to
- * `pending` until its third attempt, then `failed`.
+ * still holds it), count it in the batch, notify the holder (`certificate_issued`), write their e-mail
+ * (if they want that kind by e-mail) and the `certificate.issued` webhook event to their outboxes. A
+ * process killed mid-way leaves `generating` rows whose lease runs out; the job (also leased) is taken
+ * again and resumes them. A render error puts the row back to `pending` until its third attempt, then
+ * `failed`.
  */
 export class Generation extends Effect.Service<Generation>()("@roda/core/CertificateGeneration", {
   scoped: Effect.gen(function*() {
@@ -51,6 +53,7 @@ export class Generation extends Effect.Service<Generation>()("@roda/core/Certifi
     const ids = yield* Ids
     const memberships = yield* Memberships
     const webhooks = yield* WebhookEvents
+    const { notifyMailing } = yield* Notify
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const mailOf = (row: CertificateRow, title: string) => ({
@@ -72,7 +75,14 @@ export class Generation extends Effect.Service<Generation>()("@roda/core/Certifi
         const at = yield* now
         if (!(yield* repo.markIssued(row, pdfKey, at))) return
         if (row.batchId !== null) yield* repo.countBatch(row.batchId, { issued: 1 }, at)
-        yield* mailer.send(mailOf(row, title))
+        // the holder's `certificate_issued`; the e-mail (with the link) only if they want this kind by e-mail
+        const mailed = yield* notifyMailing(row.communityId, {
+          kind: "certificate_issued",
+          recipients: [row.profileId],
+          subject: { type: "certificate", id: row.id, title },
+          onceKey: row.id
+        })
+        if (mailed.includes(row.profileId)) yield* mailer.send(mailOf(row, title))
         // every way of issuing (staff, automatic, reissue, retry) ends here, once per certificate
         const issued = Option.getOrThrow(yield* repo.find(row.communityId, row.id))
         yield* webhooks.emit(row.communityId, "certificate.issued", certificateView(issued, rendering.base, true))

@@ -5,6 +5,7 @@ import type { Member } from "../domain/Caller"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
+import { excerpt, Notify } from "../notifications/Notify"
 import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { SocialModeration } from "../social/Moderation"
@@ -29,6 +30,7 @@ export class Cases extends Effect.Service<Cases>()("@roda/core/moderation/Cases"
     const repo = yield* ModerationRepo
     const social = yield* SocialModeration
     const ids = yield* Ids
+    const notify = yield* Notify
 
     const list = traced("Cases.list")(
       function*(member: Member, query: PageQuery & { readonly status?: CaseStatus | undefined }) {
@@ -51,7 +53,8 @@ export class Cases extends Effect.Service<Cases>()("@roda/core/moderation/Cases"
 
     /**
      * One resolution per case: the case is locked first, so a second moderator's resolution waits,
-     * then finds it resolved (409). The action on the subject, the case and the log commit together.
+     * then finds it resolved (409). The action on the subject, the case, the log and the author's
+     * `moderation` notification (hide, remove) commit together; the moderator is not named to them.
      */
     const resolve = traced("Cases.resolve")(function*(member: Member, id: string, input: Resolution) {
       yield* requireRole(member, staffRoles)
@@ -83,8 +86,15 @@ export class Cases extends Effect.Service<Cases>()("@roda/core/moderation/Cases"
           subjectId: found.subjectId,
           note
         })
-        const row = yield* repo.findCase(c, found.id)
-        return caseView(Option.getOrThrow(row))
+        const row = Option.getOrThrow(yield* repo.findCase(c, found.id))
+        if (input.action !== "dismiss" && row.subjectAuthorProfileId !== null) {
+          yield* notify.notify(c, {
+            kind: "moderation",
+            recipients: [row.subjectAuthorProfileId],
+            subject: { type, id: found.subjectId, title: excerpt(row.subjectExcerpt) }
+          })
+        }
+        return caseView(row)
       }))
     })
 

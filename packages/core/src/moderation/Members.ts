@@ -6,6 +6,7 @@ import type { Member } from "../domain/Caller"
 import { ProfileId } from "../domain/Ids"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
+import { Notify } from "../notifications/Notify"
 import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
@@ -31,10 +32,12 @@ export class MemberActions extends Effect.Service<MemberActions>()("@roda/core/m
     const repo = yield* ModerationRepo
     const memberships = yield* Memberships
     const ids = yield* Ids
+    const notify = yield* Notify
 
     /**
      * Staff (403), not oneself (403), an active member of the community (404), whom the caller's
-     * role may act on (403); then the change and its log entry in one transaction.
+     * role may act on (403); then the change, its log entry and the member's `moderation`
+     * notification (about their profile, the moderator not named) in one transaction.
      */
     const act = (
       member: Member,
@@ -64,6 +67,12 @@ export class MemberActions extends Effect.Service<MemberActions>()("@roda/core/m
             subjectId: target,
             note,
             until
+          })
+          const [person] = yield* memberships.recipients(c, [target])
+          yield* notify.notify(c, {
+            kind: "moderation",
+            recipients: [target],
+            subject: { type: "profile", id: target, title: person?.fullName ?? "" }
           })
           return { profileId: target as string, suspendedUntil: until?.toISOString() ?? null }
         }))

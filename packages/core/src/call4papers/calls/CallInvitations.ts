@@ -5,6 +5,7 @@ import type { Member } from "../../domain/Caller"
 import { orNotFound } from "../../domain/found"
 import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requireVerifiedEmail } from "../../domain/Policy"
+import { Notify } from "../../notifications/Notify"
 import { Ids } from "../../platform/Ids"
 import { Mailer } from "../../platform/Mailer"
 import { traced } from "../../platform/traced"
@@ -17,13 +18,17 @@ import { checkInvitationMove, type InvitationStatus } from "./Policy"
 import { CallsRepo } from "./Repo"
 import { invitationView, ownerView, reviewerView } from "./view"
 
-/** Owners of a call and reviewers of its tracks: invited by e-mail, answered by the invited person only. */
+/**
+ * Owners of a call and reviewers of its tracks: invited (an `invitation` notification, and an e-mail
+ * unless they turned that kind's e-mail off), answered by the invited person only.
+ */
 export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/core/call4papers/CallInvitations", {
   effect: Effect.gen(function*() {
     const repo = yield* CallsRepo
     const roles = yield* CallRoles
     const memberships = yield* Memberships
     const mailer = yield* Mailer
+    const { notifyMailing } = yield* Notify
     const ids = yield* Ids
     const { managed, managedTrack, organise } = yield* CallAccess
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -63,6 +68,8 @@ export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/co
         invitedByProfileId: member.profileId
       }, yield* now)
       if (Option.isNone(invited)) return yield* Effect.fail(taken("profileId", CallMessages.alreadyOwner))
+      const subject = { type: "call", id: call.id, title: call.title }
+      if (!(yield* wantsMail(member, person.profileId, subject))) return { id: invited.value }
       yield* mailer.send({
         to: person.email,
         kind: "call4papers-owner-invitation",
@@ -76,6 +83,18 @@ export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/co
       })
       return { id: invited.value }
     })
+
+    /** The invitee's `invitation`: whether they want it by e-mail too (the invitation's own e-mail). */
+    const wantsMail = (member: Member, profileId: string, subject: { type: string; id: string; title: string }) =>
+      Effect.map(
+        notifyMailing(member.communityId, {
+          kind: "invitation",
+          recipients: [profileId],
+          actorProfileId: member.profileId,
+          subject
+        }),
+        (wanting) => wanting.includes(profileId)
+      )
 
     /** An invitation answered by the invited person; concurrent answers settle once (conditional update). */
     const answer = <
@@ -155,6 +174,8 @@ export class CallInvitations extends Effect.Service<CallInvitations>()("@roda/co
         yield* now
       )
       if (Option.isNone(invited)) return yield* Effect.fail(taken("profileId", CallMessages.alreadyReviewer))
+      const subject = { type: "track", id: track.id, title: `${call.title}: ${track.name}` }
+      if (!(yield* wantsMail(member, person.profileId, subject))) return { id: invited.value }
       yield* mailer.send({
         to: person.email,
         kind: "call4papers-reviewer-invitation",

@@ -65,7 +65,8 @@ export class CoSpeaking extends Effect.Service<CoSpeaking>()("@roda/core/call4pa
           `co-speaker-${answered.status}`,
           answered.status === "accepted"
             ? { pt: `${answered.fullName} aceitou ser coautor(a).`, en: `${answered.fullName} accepted to co-speak.` }
-            : { pt: `${answered.fullName} recusou ser coautor(a).`, en: `${answered.fullName} declined to co-speak.` }
+            : { pt: `${answered.fullName} recusou ser coautor(a).`, en: `${answered.fullName} declined to co-speak.` },
+          member.profileId
         )
         return { submissionId: answered.submissionId, profileId: answered.profileId, status: answered.status }
       })

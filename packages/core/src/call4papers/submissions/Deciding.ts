@@ -38,7 +38,7 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
           yield* notify(current, "speaker", "declined", {
             pt: "a proposta foi recusada.",
             en: "the submission was declined."
-          })
+          }, member.profileId)
           yield* events.emit("submission.decided", moved)
         }))
       return yield* fresh(member, s.submission.id)
@@ -76,7 +76,8 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
             input.decision === "accept" ? "accepted" : "declined",
             input.decision === "accept"
               ? { pt: "a proposta foi aceita.", en: "the submission was accepted." }
-              : { pt: "a proposta foi recusada.", en: "the submission was declined." }
+              : { pt: "a proposta foi recusada.", en: "the submission was declined." },
+            member.profileId
           )
           yield* events.emit("submission.decided", moved)
         }))
@@ -98,7 +99,7 @@ export class Deciding extends Effect.Service<Deciding>()("@roda/core/call4papers
           yield* notify(current, s.roles.organiser ? "speaker" : "organisation", "confirmed", {
             pt: "a proposta foi confirmada na agenda.",
             en: "the submission was confirmed on the agenda."
-          })
+          }, member.profileId)
           yield* events.emit("submission.confirmed", moved)
         }))
       return yield* fresh(member, s.submission.id)

@@ -114,7 +114,8 @@ export class Negotiating extends Effect.Service<Negotiating>()("@roda/core/call4
               side === "organisation" ? "counter-offer" : "speaker-counter",
               side === "organisation"
                 ? { pt: "a organização enviou uma contraproposta.", en: "the organisation sent a counter-offer." }
-                : { pt: "o palestrante enviou uma contraproposta.", en: "the speaker sent a counter-offer." }
+                : { pt: "o palestrante enviou uma contraproposta.", en: "the speaker sent a counter-offer." },
+              member.profileId
             )
           }))
         return yield* negotiation(member, s.submission.id)
@@ -149,7 +150,7 @@ export class Negotiating extends Effect.Service<Negotiating>()("@roda/core/call4
           yield* notify(current, open.side === "organisation" ? "speaker" : "organisation", "retracted", {
             pt: "a contraproposta aberta foi retirada.",
             en: "the open offer was retracted."
-          })
+          }, member.profileId)
         }))
       return yield* negotiation(member, s.submission.id)
     })
@@ -176,7 +177,7 @@ export class Negotiating extends Effect.Service<Negotiating>()("@roda/core/call4
           yield* notify(current, open.side, "accepted", {
             pt: "a contraproposta foi aceita.",
             en: "the offer was accepted."
-          })
+          }, member.profileId)
           yield* events.emit("submission.decided", moved)
         }))
       return yield* fresh(member, s.submission.id)

@@ -78,7 +78,7 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
             createdAt: at
           })
         }))
-        yield* inviteCoSpeakers(member.communityId, id, input.title, call.title, coSpeakers)
+        yield* inviteCoSpeakers(member.communityId, id, input.title, call.title, coSpeakers, proposerId)
         return yield* detail(member, id)
       }
     )
@@ -132,7 +132,14 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
             const added = input.coSpeakers === undefined ? [] : coSpeakers.filter((id) => !before.includes(id))
             return { title: changes.title, added }
           }))
-        yield* inviteCoSpeakers(member.communityId, s.submission.id, invited.title, s.call.title, invited.added)
+        yield* inviteCoSpeakers(
+          member.communityId,
+          s.submission.id,
+          invited.title,
+          s.call.title,
+          invited.added,
+          member.actingProfileId
+        )
         return yield* detail(member, s.submission.id)
       }
     )
@@ -155,7 +162,7 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
           yield* notify(current, "organisation", "submitted", {
             pt: "nova proposta enviada.",
             en: "a new submission was submitted."
-          })
+          }, member.actingProfileId)
           yield* events.emit("submission.submitted", moved)
         }))
       return yield* fresh(member, s.submission.id)
@@ -172,7 +179,7 @@ export class Proposing extends Effect.Service<Proposing>()("@roda/core/call4pape
             yield* notify(current, "organisation", "withdrawn", {
               pt: "o palestrante retirou a proposta.",
               en: "the speaker withdrew the submission."
-            })
+            }, member.actingProfileId)
           }
         }))
       return yield* fresh(member, s.submission.id)

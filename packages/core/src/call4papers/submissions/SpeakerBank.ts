@@ -18,7 +18,7 @@ export class SpeakerBank extends Effect.Service<SpeakerBank>()("@roda/core/call4
   effect: Effect.gen(function*() {
     const repo = yield* SubmissionsRepo
     const ids = yield* Ids
-    const { send } = yield* SubmissionMail
+    const { invite } = yield* SubmissionMail
     const { visibleCall } = yield* SubmissionAccess
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -101,9 +101,10 @@ export class SpeakerBank extends Effect.Service<SpeakerBank>()("@roda/core/call4
         return yield* Effect.fail(conflict(M.alreadyInvited, [fieldError("profileId", M.alreadyInvited)]))
       }
       const note = input.message ? `\n\n${input.message}` : ""
-      yield* send(
+      yield* invite(
         member.communityId,
         [profileId],
+        { actorProfileId: member.profileId, subject: { type: "call", id: call.id, title: call.title } },
         "speaker-invitation",
         `Convite para enviar uma proposta: ${call.title} / Invitation to submit: ${call.title}`,
         `Você foi convidado a enviar uma proposta para a chamada "${call.title}".${note}\n\n` +

@@ -5,6 +5,7 @@ import { rowsOf, SubmissionRow } from "./rows"
 import type { SubmissionSql } from "./submissionSql"
 
 const decodeEmails = rowsOf(Schema.Struct({ email: Schema.String }))
+const decodeContacts = rowsOf(Schema.Struct({ profileId: ProfileId, email: Schema.String }))
 const decodeProfileIds = rowsOf(Schema.Struct({ profileId: ProfileId }))
 const decodeBank = rowsOf(
   Schema.Struct({ profileId: ProfileId, fullName: Schema.String, avatarUrl: Schema.NullOr(Schema.String) })
@@ -26,6 +27,13 @@ export const peopleStatements = (sql: SqlClient.SqlClient, { ownedBy, select }: 
         Effect.map((rows) => rows.map((row) => row.email)),
         Effect.orDie
       ),
+  /** The speakers (proposer and accepted co-speakers) of a submission who are active members, with their e-mail. */
+  speakerContacts: (communityId: string, submissionId: string) =>
+    sql`SELECT sp.profile_id, a.email FROM call4papers_submission_speakers sp
+        JOIN member_cards p ON p.community_id = sp.community_id AND p.id = sp.profile_id AND p.removed_at IS NULL
+        JOIN account_contacts a ON a.id = p.account_id
+        WHERE sp.community_id = ${communityId} AND sp.submission_id = ${submissionId} AND sp.status = 'accepted'
+        ORDER BY sp.position`.pipe(Effect.flatMap(decodeContacts), Effect.orDie),
   /** The organisation side of a call: its creator and its accepted owners. */
   organiserProfiles: (communityId: string, callId: string) =>
     sql`SELECT created_by_profile_id AS profile_id FROM call4papers_calls

@@ -1,5 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { formatMoney } from "../../domain/Money"
+import { Notify } from "../../notifications/Notify"
 import { sha256Hex } from "../../platform/bytes"
 import { Ids } from "../../platform/Ids"
 import { Jobs } from "../../platform/Jobs"
@@ -29,6 +30,7 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
     const entitlements = yield* Entitlements
     const options = yield* Options
     const events = yield* SubscriptionEvents
+    const { notifyMailing } = yield* Notify
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const monthsOfRow = (row: SubscriptionRow) => monthsOf(row.billingInterval)
@@ -74,6 +76,18 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
         if (Option.isNone(contact)) return
         yield* mailer.send({ to: contact.value.email, communityId: row.communityId, kind, subject, text: body })
       })
+
+    /** Tells the subscriber of a failed payment (`payment_failed`): whether they want it by e-mail. */
+    const paymentFailed = (row: SubscriptionRow, onceKey?: string) =>
+      Effect.map(
+        notifyMailing(row.communityId, {
+          kind: "payment_failed",
+          recipients: [row.profileId],
+          subject: { type: "subscription", id: row.id, title: row.productTitle },
+          onceKey
+        }),
+        (mailed) => mailed.includes(row.profileId)
+      )
 
     /** A single-use payment link (only its digest is kept), valid 7 days; its URL. */
     const paymentLink = (row: SubscriptionRow) =>
@@ -213,7 +227,10 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
         return updated
       })
 
-    /** A renewal (or retry) failed: `past_due`, access kept through the retries, a pay link e-mailed. */
+    /**
+     * A renewal failed: `past_due`, access kept through the retries, the subscriber's `payment_failed`
+     * and, if they want that kind by e-mail, a pay link e-mailed (a link no one is sent is not made).
+     */
     const renewalFailed = (row: SubscriptionRow, billing: BillingRow) =>
       Effect.gen(function*() {
         const at = yield* now
@@ -226,6 +243,7 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
           payload: { communityId: row.communityId, subscriptionId: row.id, billingId: billing.id, attempt: 1 },
           runAt: at.getTime() + retryDays[0]! * DAY_MILLIS
         })
+        if (!(yield* paymentFailed(row, billing.id))) return
         const total = formatMoney(billing.amount, billing.currency)
         yield* sendPaymentLink(
           row,
@@ -291,12 +309,13 @@ export class SubscriptionLifecycle extends Effect.Service<SubscriptionLifecycle>
         } as SubscriptionRow
       })
 
-    /** The last retry failed: `unpaid`, access removed until payment, a pay link e-mailed. */
+    /** The last retry failed: `unpaid`, access removed until payment, `payment_failed` and a pay link e-mailed. */
     const unpaid = (row: SubscriptionRow) =>
       Effect.gen(function*() {
         const at = yield* now
         yield* repo.update(row.id, { status: "unpaid" }, at)
         yield* accessUntil(row, at)
+        if (!(yield* paymentFailed(row))) return
         yield* sendPaymentLink(
           row,
           "subscription-unpaid",

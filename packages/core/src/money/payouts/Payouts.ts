@@ -9,6 +9,7 @@ import { Messages } from "../../domain/Messages"
 import { formatMoney } from "../../domain/Money"
 import { type PageQuery, paginate } from "../../domain/Pagination"
 import { requirePlatformAdmin, requireRole, requireVerifiedEmail } from "../../domain/Policy"
+import { Notify } from "../../notifications/Notify"
 import { Ids } from "../../platform/Ids"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
@@ -78,6 +79,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
     const ids = yield* Ids
     const audit = yield* OperatorAudit
     const webhooks = yield* WebhookEvents
+    const notify = yield* Notify
     const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
     const transaction = transactional(sql)
 
@@ -222,8 +224,17 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
         return Effect.fail(conflict(text, [fieldError("payoutSettings", text)]))
       })
 
-    /** One move of the machine, under the payout's row lock, with its ledger entries. */
-    const moveTo = (communityId: CommunityId, id: string, to: PayoutStatus, reason: string | null) =>
+    /**
+     * One move of the machine, under the payout's row lock, with its ledger entries; the profile who
+     * requested it is told (`payout_update`), unless they made the move.
+     */
+    const moveTo = (
+      communityId: CommunityId,
+      id: string,
+      to: PayoutStatus,
+      reason: string | null,
+      actorProfileId: string | null
+    ) =>
       transaction(Effect.gen(function*() {
         const row = yield* found(communityId, id, true)
         yield* checkPayoutMove(row.status, to)
@@ -237,12 +248,18 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
         const moved = payoutView(yield* found(communityId, row.id))
         const told = toldMoves[to]
         if (told !== undefined) yield* webhooks.emit(communityId, told, moved)
+        yield* notify.notify(communityId, {
+          kind: "payout_update",
+          recipients: [row.requestedBy],
+          actorProfileId,
+          subject: { type: "payout", id: row.id, title: formatMoney(row.amount, row.currency) }
+        })
         return moved
       }))
 
     const cancel = traced("Payouts.cancel")(function*(member: Member, id: string) {
       yield* requireRole(member, payoutManagers)
-      return yield* moveTo(member.communityId, id, "canceled", null)
+      return yield* moveTo(member.communityId, id, "canceled", null, member.profileId)
     })
 
     /** A platform operator moves a payout on (`/api/admin/communities/{communityId}/payouts/{id}/…`). */
@@ -258,7 +275,7 @@ export class Payouts extends Effect.Service<Payouts>()("@roda/core/Payouts", {
         const community = yield* existing(communityId)
         // The move and its audit row commit together (moveTo's own transaction nests as a savepoint).
         return yield* transaction(Effect.tap(
-          moveTo(community, id, to, reason ?? null),
+          moveTo(community, id, to, reason ?? null, null),
           (payout) =>
             audit.record({
               actor: account,
