@@ -73,7 +73,8 @@ export class Generation extends Effect.Service<Generation>()("@roda/core/Certifi
     const succeed = (row: CertificateRow, pdfKey: string, title: string) =>
       transactional(sql)(Effect.gen(function*() {
         const at = yield* now
-        if (!(yield* repo.markIssued(row, pdfKey, at))) return
+        const marked = yield* repo.markIssued(row, pdfKey, at)
+        if (Option.isNone(marked)) return
         if (row.batchId !== null) yield* repo.countBatch(row.batchId, { issued: 1 }, at)
         // the holder's `certificate_issued`; the e-mail (with the link) only if they want this kind by e-mail
         const mailed = yield* notifyMailing(row.communityId, {
@@ -84,9 +85,8 @@ export class Generation extends Effect.Service<Generation>()("@roda/core/Certifi
         })
         if (mailed.includes(row.profileId)) yield* mailer.send(mailOf(row, title))
         // every way of issuing (staff, automatic, reissue, retry) ends here, once per certificate
-        const issued = Option.getOrThrow(yield* repo.find(row.communityId, row.id))
-        yield* webhooks.emit(row.communityId, "certificate.issued", certificateView(issued, rendering.base, true))
-      }))
+        yield* webhooks.emit(row.communityId, "certificate.issued", certificateView(marked.value, rendering.base, true))
+      })).pipe(Effect.withSpan("Certificates.issued"))
 
     const fail = (row: CertificateRow, error: string) =>
       transactional(sql)(Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { AccountId, CommunityId, ProfileId, SpaceId } from "../domain/Ids"
 import { decodeRows } from "../domain/Rows"
@@ -142,10 +142,13 @@ const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 export class CertificatesRepo extends Effect.Service<CertificatesRepo>()("@roda/core/CertificatesRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const certificateSelect = sql`SELECT c.*, t.name AS template_name, t.title, n.code AS superseded_by_code
-      FROM certificates c
+    /** Certificates of `source` (the table, or a CTE of rows just written) as `find` answers them. */
+    const certificatesOf = (source: Statement.Fragment) =>
+      sql`SELECT c.*, t.name AS template_name, t.title, n.code AS superseded_by_code
+      FROM ${source} c
       JOIN certificate_templates t ON t.community_id = c.community_id AND t.id = c.template_id
       LEFT JOIN certificates n ON n.id = c.superseded_by_id`
+    const certificateSelect = certificatesOf(sql`certificates`)
 
     return {
       // Space rules
@@ -318,12 +321,16 @@ export class CertificatesRepo extends Effect.Service<CertificatesRepo>()("@roda/
           Effect.orDie
         ),
       /** `generating -> issued` for the worker that holds this attempt; false when it lost the row. */
+      /** `generating -> issued`: the certificate as `find` reads it; none when the worker lost the row. */
       markIssued: (row: CertificateRow, pdfKey: string, now: Date) =>
-        sql`UPDATE certificates SET status = 'issued', pdf_key = ${pdfKey}, issued_at = ${now},
-            locked_until = NULL, last_error = NULL, updated_at = ${now}
-          WHERE id = ${row.id} AND status = 'generating' AND attempts = ${row.attempts} RETURNING id`.pipe(
-          Effect.flatMap(decodeIds),
-          Effect.map((rows) => rows.length > 0),
+        sql`WITH issued AS (
+            UPDATE certificates SET status = 'issued', pdf_key = ${pdfKey}, issued_at = ${now},
+              locked_until = NULL, last_error = NULL, updated_at = ${now}
+            WHERE id = ${row.id} AND status = 'generating' AND attempts = ${row.attempts} RETURNING *
+          )
+          ${certificatesOf(sql`issued`)}`.pipe(
+          Effect.flatMap(decodeViews),
+          Effect.map(first),
           Effect.orDie
         ),
       /** `generating -> pending` (attempts left) or `-> failed`; false when the worker lost the row. */

@@ -116,7 +116,7 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
       const changes: { -readonly [K in keyof CourseChanges]: CourseChanges[K] } = Object.fromEntries(
         Object.entries(input).filter(([key, value]) => value !== undefined && key !== "status")
       )
-      yield* transaction(Effect.gen(function*() {
+      const published = yield* transaction(Effect.gen(function*() {
         // The status and the enrollments are read under the course's row lock, which an enrollment
         // shares: nobody enrolls between the count and the move back to draft.
         if (!(yield* repo.lock(member.communityId, found.id))) {
@@ -130,11 +130,13 @@ export class Courses extends Effect.Service<Courses>()("@roda/core/Courses", {
           changes.publishedAt = input.status === "published" ? new Date(yield* Clock.currentTimeMillis) : null
         }
         yield* repo.update(member.communityId, course.id, changes).pipe(slugConflict)
-        if (changes.status === "published") {
-          yield* webhooks.emit(member.communityId, "course.published", courseView(yield* find(member, found.id)))
-        }
+        if (changes.status !== "published") return undefined
+        // read once: the event's course is the answer's
+        const view = courseView(yield* find(member, found.id))
+        yield* webhooks.emit(member.communityId, "course.published", view)
+        return view
       }))
-      return courseView(yield* find(member, found.id))
+      return published ?? courseView(yield* find(member, found.id))
     })
 
     const remove = traced("Courses.remove")(function*(member: Member, id: string) {

@@ -172,3 +172,14 @@ describe("GET /api/courses/{identifier} statements", () => {
     rawFails(await api.get(`/api/courses/${course.id}`, { token: gone.token, community: "nope" }), 400)
   })
 })
+
+describe("PUT /api/courses/{id} publishing statements", () => {
+  it("reads the published course once, for its course.published event and the answer", async () => {
+    const course = await createCourse(typed, setup)
+    const { emits, n, result } = await statements(() => publish(typed, setup, course.id))
+    expect(result.status).toBe("published")
+    // The caller, the course, its lock, it again under the lock, the enrollments, the update, the
+    // course read once (event and answer), the event.
+    expect([n, emits]).toEqual([8, 1])
+  })
+})
