@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { invalidField, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { orNotFound } from "../domain/found"
@@ -10,6 +10,7 @@ import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { CurriculumRepo, type LessonFields, type LessonRow } from "./CurriculumRepo"
+import { LessonNotices } from "./LessonNotices"
 import { courseMessages as M } from "./messages"
 import { aliased, checkContent, type LessonType } from "./Policy"
 import { CoursesRepo } from "./Repo"
@@ -76,12 +77,14 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
     const repo = yield* CurriculumRepo
     const courses = yield* CoursesRepo
     const ids = yield* Ids
+    const lessonNotices = yield* LessonNotices
     const transaction = transactional(sql)
 
+    /** Locks the course: its status. */
     const lockCourse = (member: Member, courseId: string) =>
       Effect.flatMap(
-        courses.lock(member.communityId, courseId),
-        (found) => found ? Effect.void : Effect.fail(notFound(Messages.courseNotFound))
+        courses.lockStatus(member.communityId, courseId),
+        Option.match({ onNone: () => Effect.fail(notFound(Messages.courseNotFound)), onSome: Effect.succeed })
       )
     const findModule = (member: Member, id: string) =>
       orNotFound(M.moduleNotFound)(repo.findModule(member.communityId, id.toLowerCase()))
@@ -172,7 +175,7 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
       }
       yield* checkContent(lesson)
       yield* transaction(Effect.gen(function*() {
-        yield* lockCourse(member, module.courseId)
+        const status = yield* lockCourse(member, module.courseId)
         // The module may have been removed while we waited for the lock (404, not a foreign-key failure).
         yield* findModule(member, module.id)
         const siblings = yield* repo.lessonIdsOfModule(member.communityId, module.id)
@@ -180,6 +183,7 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
         if (input.position !== undefined && input.position < siblings.length) {
           yield* repo.renumberLessons(member.communityId, placeAt(siblings, id, input.position))
         }
+        if (status === "published") yield* lessonNotices.added(member.communityId, module.courseId, id)
       }))
       return lessonView(yield* findLesson(member, id))
     })
@@ -245,5 +249,5 @@ export class Curriculum extends Effect.Service<Curriculum>()("@roda/core/Curricu
 
     return { createModule, updateModule, removeModule, createLesson, updateLesson, removeLesson }
   }),
-  dependencies: [CurriculumRepo.Default, CoursesRepo.Default]
+  dependencies: [CurriculumRepo.Default, CoursesRepo.Default, LessonNotices.Default]
 }) {}

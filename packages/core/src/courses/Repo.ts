@@ -24,6 +24,7 @@ export type CourseRow = typeof CourseRow.Type
 
 const decodeCourses = decodeRows(CourseRow)
 const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }))
+const decodeStatuses = decodeRows(Schema.Struct({ status: Schema.Literal(...courseStatuses) }))
 
 // A type alias (not an interface), so that it is a `Record` for `sql.insert`.
 export type NewCourseRow = {
@@ -101,6 +102,13 @@ export class CoursesRepo extends Effect.Service<CoursesRepo>()("@roda/core/Cours
         sql`SELECT id FROM courses WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
           Effect.flatMap(decodeIds),
           Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      /** `lock`, answering the course's status (none: no such course). */
+      lockStatus: (communityId: CommunityId, id: string) =>
+        sql`SELECT status FROM courses WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
+          Effect.flatMap(decodeStatuses),
+          Effect.map((rows) => Option.fromNullable(rows[0]?.status)),
           Effect.orDie
         ),
       /** Fails with the SqlError of a unique violation when the slug is taken in the community. */

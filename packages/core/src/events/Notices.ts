@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { Memberships } from "../communities/Memberships"
 import { CommunityId } from "../domain/Ids"
+import { Notify } from "../notifications/Notify"
 import { Jobs } from "../platform/Jobs"
 import { type Mail, Mailer } from "../platform/Mailer"
 import { transactional } from "../sql/transaction"
@@ -46,20 +47,32 @@ export class EventNotices extends Effect.Service<EventNotices>()("@roda/core/Eve
     const jobs = yield* Jobs
     const attendance = yield* AttendanceRepo
     const events = yield* EventsRepo
+    const notify = yield* Notify
 
     /**
-     * The one place where participants are told something about an event. Today an e-mail each; the
-     * in-app notification (notifications' `Notify` contract, kinds `event_reminder` and
-     * `event_changed`) hooks in here, in the same transaction.
+     * The one place where participants are told something about an event: an e-mail each and, with a
+     * `notice` (kinds `event_reminder`, `event_changed`), the in-app notification in the same
+     * transaction; then the e-mail goes only to those who want that kind by e-mail. The ticket is no
+     * notification kind: it is always e-mailed.
      */
     const tell = (
       event: EventRow,
       tickets: ReadonlyArray<{ readonly profileId: string; readonly ticketCode: string }>,
-      mailOf: (to: MailRecipient, code: string) => Mail
+      mailOf: (to: MailRecipient, code: string) => Mail,
+      notice?: { readonly kind: "event_reminder" | "event_changed"; readonly onceKey?: string }
     ) =>
       Effect.gen(function*() {
         if (tickets.length === 0) return
-        const recipients = yield* memberships.recipients(event.communityId, tickets.map((ticket) => ticket.profileId))
+        const participants = tickets.map((ticket) => ticket.profileId)
+        const mailed = notice === undefined ? participants : yield* notify.notifyMailing(event.communityId, {
+          kind: notice.kind,
+          recipients: participants,
+          subject: { type: "event", id: event.id, title: event.title },
+          spaceId: event.spaceId,
+          onceKey: notice.onceKey
+        })
+        if (mailed.length === 0) return
+        const recipients = yield* memberships.recipients(event.communityId, mailed)
         const codes = new Map(tickets.map((ticket) => [ticket.profileId, ticket.ticketCode]))
         yield* Effect.forEach(recipients, (to) => mailer.send(mailOf(to, codes.get(to.profileId)!)), {
           discard: true
@@ -96,14 +109,14 @@ export class EventNotices extends Effect.Service<EventNotices>()("@roda/core/Eve
         if (before.startTime.getTime() !== after.startTime.getTime()) yield* scheduleReminders(after)
         if (!change.time && !change.place) return
         const tickets = yield* attendance.tickets(after.communityId, after.id)
-        yield* tell(after, tickets, (to) => changedMail(after, to, change))
+        yield* tell(after, tickets, (to) => changedMail(after, to, change), { kind: "event_changed" })
       })
 
     /** The event is removed: its reminders find it gone and send nothing; the participants going hear of it. */
     const canceled = (event: EventRow) =>
       Effect.flatMap(
         attendance.tickets(event.communityId, event.id),
-        (tickets) => tell(event, tickets, (to) => canceledMail(event, to))
+        (tickets) => tell(event, tickets, (to) => canceledMail(event, to), { kind: "event_changed" })
       )
 
     const remind = (payload: unknown) =>
@@ -116,19 +129,21 @@ export class EventNotices extends Effect.Service<EventNotices>()("@roda/core/Eve
         if (event.startTime.toISOString() !== reminder.startTime || event.startTime.getTime() <= now) return
         yield* transactional(sql)(Effect.gen(function*() {
           const tickets = yield* attendance.tickets(event.communityId, event.id)
+          const key = `reminder-${reminder.lead}:${reminder.startTime}`
           const first = new Set(
             yield* attendance.firstNotice(
               event.communityId,
               event.id,
               tickets.map((ticket) => ticket.profileId),
-              `reminder-${reminder.lead}:${reminder.startTime}`,
+              key,
               new Date(now)
             )
           )
           yield* tell(
             event,
             tickets.filter((ticket) => first.has(ticket.profileId)),
-            (to, code) => reminderMail(event, to, reminder.lead, code)
+            (to, code) => reminderMail(event, to, reminder.lead, code),
+            { kind: "event_reminder", onceKey: `${event.id}:${key}` }
           )
         }))
       })

@@ -1,13 +1,15 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { requireNotSuspended } from "../communities/Memberships"
 import type { Member } from "../domain/Caller"
 import type { CommunityId, ProfileId } from "../domain/Ids"
+import { excerpt, Notify } from "../notifications/Notify"
 import { traced } from "../platform/traced"
 import { transactional } from "../sql/transaction"
 import { viewerOfMember } from "../structure/Access"
 import { SocialItems } from "./items"
 import { emptyCounts, type ReactableType, type ReactionCounts, type ReactionType, totalOf } from "./kinds"
+import { type ReactedItem, reactionOnceKey } from "./reactionNotice"
 import { ReactionsRepo } from "./ReactionsRepo"
 
 /**
@@ -19,6 +21,22 @@ export class Reactions extends Effect.Service<Reactions>()("@roda/core/Reactions
     const sql = yield* SqlClient.SqlClient
     const repo = yield* ReactionsRepo
     const items = yield* SocialItems
+    const notify = yield* Notify
+
+    /** `reaction` to the item's author, at most once per item and hour; none for one's own item. */
+    const tellAuthor = (communityId: CommunityId, actor: ProfileId, itemId: string, item: ReactedItem) =>
+      item.author === null || item.author === actor ? Effect.void : Effect.flatMap(
+        Clock.currentTimeMillis,
+        (now) =>
+          notify.notify(communityId, {
+            kind: "reaction",
+            recipients: [item.author!],
+            actorProfileId: actor,
+            subject: { type: item.subjectType, id: item.subjectId, title: excerpt(item.subjectText ?? "") },
+            spaceId: item.spaceId,
+            onceKey: reactionOnceKey(itemId, now)
+          })
+      )
 
     /** Reactions by type of each item (every type present, zeros included): one grouped query. */
     const countsFor = traced("Reactions.countsFor")(
@@ -60,7 +78,8 @@ export class Reactions extends Effect.Service<Reactions>()("@roda/core/Reactions
         const removed = yield* transactional(sql)(
           Effect.gen(function*() {
             if (yield* repo.removeIfSame(community, itemType, item.id, profile, reactionType)) return true
-            yield* repo.upsert(community, itemType, item.id, profile, reactionType)
+            const reacted = yield* repo.upsert(community, itemType, item.id, profile, reactionType)
+            if (Option.isSome(reacted)) yield* tellAuthor(community, profile, item.id, reacted.value)
             return false
           })
         )

@@ -1,8 +1,9 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { CommunityId, ProfileId } from "../domain/Ids"
 import { decodeRows } from "../domain/Rows"
 import { type ReactableType, type ReactionType, reactionTypes } from "./kinds"
+import { ReactedItem, reactedItem } from "./reactionNotice"
 
 const Reaction = Schema.Literal(...reactionTypes)
 
@@ -12,6 +13,7 @@ export type ReactionCountRow = typeof ReactionCountRow.Type
 const decodeCounts = decodeRows(ReactionCountRow)
 const decodeMine = decodeRows(Schema.Struct({ itemId: Schema.String, type: Reaction }))
 const decodeItemIds = decodeRows(Schema.Struct({ itemId: Schema.String }))
+const decodeReacted = decodeRows(ReactedItem)
 
 /** SQL for reactions: one row per person per item. */
 export class ReactionsRepo extends Effect.Service<ReactionsRepo>()("@roda/core/ReactionsRepo", {
@@ -34,7 +36,7 @@ export class ReactionsRepo extends Effect.Service<ReactionsRepo>()("@roda/core/R
           Effect.flatMap(decodeItemIds),
           Effect.map((rows) => rows.length > 0)
         ),
-      /** Sets the person's reaction (adds it or replaces another type). */
+      /** Sets the person's reaction (adds it or replaces another type): what it is on, for its notification. */
       upsert: (
         communityId: CommunityId,
         itemType: ReactableType,
@@ -42,10 +44,16 @@ export class ReactionsRepo extends Effect.Service<ReactionsRepo>()("@roda/core/R
         profileId: ProfileId,
         type: ReactionType
       ) =>
-        sql`INSERT INTO reactions (community_id, item_type, item_id, profile_id, type)
-          VALUES (${communityId}, ${itemType}, ${itemId}, ${profileId}, ${type})
-          ON CONFLICT (community_id, item_type, item_id, profile_id)
-          DO UPDATE SET type = excluded.type, created_at = now()`.pipe(Effect.asVoid),
+        sql`WITH r AS (
+            INSERT INTO reactions (community_id, item_type, item_id, profile_id, type)
+            VALUES (${communityId}, ${itemType}, ${itemId}, ${profileId}, ${type})
+            ON CONFLICT (community_id, item_type, item_id, profile_id)
+            DO UPDATE SET type = excluded.type, created_at = now()
+            RETURNING item_id)
+          SELECT a.* FROM r CROSS JOIN (${reactedItem(sql, communityId, itemType, itemId)}) a`.pipe(
+          Effect.flatMap(decodeReacted),
+          Effect.map((rows) => Option.fromNullable(rows[0]))
+        ),
       /** Reactions by type of these items: one grouped query. */
       counts: (communityId: CommunityId, itemType: ReactableType, itemIds: ReadonlyArray<string>) =>
         itemIds.length === 0
