@@ -59,6 +59,7 @@ export const FanOut = Effect.gen(function*() {
       const at = new Date(yield* Clock.currentTimeMillis)
       const size = payload.batch ?? FAN_OUT_BATCH
       const readable = yield* readers(payload.communityId)
+      const signal = signals.inStatement(payload.communityId, null)
       yield* transactional(sql)(Effect.gen(function*() {
         const batch = yield* repo.notifyFollowersBatch(
           payload.communityId,
@@ -74,10 +75,11 @@ export const FanOut = Effect.gen(function*() {
           size,
           readable,
           at,
-          payload.postedAt === undefined ? undefined : new Date(payload.postedAt)
+          payload.postedAt === undefined ? undefined : new Date(payload.postedAt),
+          // The batch's recipients are known only to the statement: every stream of the community reads.
+          signal
         )
-        // The batch's recipients are known only to the statement: every stream of the community reads.
-        if (batch.n > 0) yield* signals.publish(payload.communityId, null)
+        if (signal === undefined && batch.n > 0) yield* signals.publish(payload.communityId, null)
         if (batch.n === size && batch.last !== null) {
           yield* jobs.enqueue(spacePostJob({ ...payload, after: batch.last }))
         }

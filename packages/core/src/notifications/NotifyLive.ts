@@ -9,8 +9,8 @@ import { NotificationsRepo } from "./Repo"
 import { NotificationSignals } from "./Signals"
 
 /**
- * `Notify` over the notifications' own tables: one statement in the caller's transaction, and the
- * streams' wake-up (`NotificationSignals`: on PostgreSQL a second statement, `pg_notify`).
+ * `Notify` over the notifications' own tables: one statement in the caller's transaction, which also
+ * wakes the streams (`NotificationSignals`: on PostgreSQL its `pg_notify`; in process after it).
  */
 export const NotifyLive = Layer.effect(
   Notify,
@@ -23,15 +23,17 @@ export const NotifyLive = Layer.effect(
       notify: (communityId, notification) =>
         notification.recipients.length === 0 ? Effect.void : Effect.gen(function*() {
           const readable = notification.spaceId ? yield* readers(communityId) : undefined
-          yield* repo.insert(communityId, notification, readable, new Date(yield* Clock.currentTimeMillis))
-          yield* signals.publish(communityId, notification.recipients)
+          const signal = signals.inStatement(communityId, notification.recipients)
+          yield* repo.insert(communityId, notification, readable, new Date(yield* Clock.currentTimeMillis), signal)
+          if (signal === undefined) yield* signals.publish(communityId, notification.recipients)
         }).pipe(Effect.withSpan("Notify.notify")),
       notifyMailing: (communityId, notification) =>
         notification.recipients.length === 0 ? Effect.succeed([]) : Effect.gen(function*() {
           const readable = notification.spaceId ? yield* readers(communityId) : undefined
           const now = new Date(yield* Clock.currentTimeMillis)
-          const wanting = yield* repo.insertMailedByProducer(communityId, notification, readable, now)
-          yield* signals.publish(communityId, notification.recipients)
+          const signal = signals.inStatement(communityId, notification.recipients)
+          const wanting = yield* repo.insertMailedByProducer(communityId, notification, readable, now, signal)
+          if (signal === undefined) yield* signals.publish(communityId, notification.recipients)
           return wanting
         }).pipe(Effect.withSpan("Notify.notifyMailing")),
       followFeeds: (communityId, profileId) =>

@@ -11,7 +11,7 @@ import { NotificationRow, PreferenceRow } from "./rows"
 const decodeNotifications = decodeRows(NotificationRow)
 const firstNotification = firstRow(NotificationRow)
 const decodePreferences = decodeRows(PreferenceRow)
-const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }))
+const decodeOptionalIds = decodeRows(Schema.Struct({ id: Schema.NullOr(Schema.String) }))
 const decodeCount = decodeRows(Schema.Struct({ n: Schema.Number }))
 const decodeCreatedAt = decodeRows(Schema.Struct({ createdAt: Schema.DateFromSelf }))
 const decodeBatch = decodeRows(Schema.Struct({ n: Schema.Number, last: Schema.NullOr(Schema.String) }))
@@ -87,13 +87,20 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
       )
 
     return {
-      insert: (communityId: string, notification: Notification, readable: Fragment | undefined, at: Date) =>
+      /** `signal`: the streams' wake-up (`NotificationSignals.inStatement`), sent by this statement. */
+      insert: (
+        communityId: string,
+        notification: Notification,
+        readable: Fragment | undefined,
+        at: Date,
+        signal: Fragment | undefined
+      ) =>
         withInstantMail(
           communityId,
           sql`written AS (${insertFor(communityId, notification, notification.recipients, readable, at)})`,
           at
         ).pipe(
-          Effect.flatMap((statement) => sql`${statement} SELECT 1`),
+          Effect.flatMap((statement) => sql`${statement} SELECT ${signal ?? sql`1`}`),
           Effect.asVoid,
           Effect.orDie
         ),
@@ -105,17 +112,21 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
         communityId: string,
         notification: Notification,
         readable: Fragment | undefined,
-        at: Date
+        at: Date,
+        signal: Fragment | undefined
       ) =>
+        // The signal drives the answer (one row even when nobody wants the e-mail), so it is sent.
         sql`WITH written AS (
             ${insertFor(communityId, notification, notification.recipients, readable, at, "producer")}
-          )
-          SELECT w.recipient_profile_id AS id FROM written w
-          LEFT JOIN notification_preferences p ON p.community_id = ${communityId}
-            AND p.profile_id = w.recipient_profile_id AND p.kind = ${notification.kind}
-          WHERE ${emailOf(notification.kind)} <> 'off'`.pipe(
-          Effect.flatMap(decodeIds),
-          Effect.map((rows) => rows.map((row) => row.id)),
+          ), signal AS MATERIALIZED (SELECT ${signal ?? sql`1`} AS sent)
+          SELECT wanting.id FROM signal LEFT JOIN (
+            SELECT w.recipient_profile_id AS id FROM written w
+            LEFT JOIN notification_preferences p ON p.community_id = ${communityId}
+              AND p.profile_id = w.recipient_profile_id AND p.kind = ${notification.kind}
+            WHERE ${emailOf(notification.kind)} <> 'off'
+          ) wanting ON TRUE`.pipe(
+          Effect.flatMap(decodeOptionalIds),
+          Effect.map((rows) => rows.flatMap((row) => row.id === null ? [] : [row.id])),
           Effect.orDie
         ),
       /**
@@ -130,7 +141,8 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
         limit: number,
         readable: Fragment,
         at: Date,
-        followingBy?: Date
+        followingBy: Date | undefined,
+        signal: Fragment | undefined
       ) =>
         withInstantMail(
           communityId,
@@ -147,7 +159,9 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
           at
         ).pipe(
           Effect.flatMap((statement) =>
-            sql`${statement} SELECT count(*)::int AS n, max(profile_id::text) AS last FROM batch`
+            sql`${statement} SELECT count(*)::int AS n, max(profile_id::text) AS last
+              ${signal === undefined ? sql`` : sql`, (SELECT ${signal} WHERE EXISTS (SELECT 1 FROM written)) AS signaled`}
+              FROM batch`
           ),
           Effect.flatMap(decodeBatch),
           Effect.map((rows) => rows[0]!),

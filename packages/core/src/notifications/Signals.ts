@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
 import { Context, Effect, Layer, Queue, type Scope, Stream } from "effect"
 
 /** The channel of the wake-ups on PostgreSQL (`pg_notify` / `LISTEN`). */
@@ -20,6 +21,11 @@ export interface Signal {
  */
 export class NotificationSignals extends Context.Tag("@roda/core/NotificationSignals")<NotificationSignals, {
   readonly publish: (communityId: string, profileIds: ReadonlyArray<string> | null) => Effect.Effect<void>
+  /**
+   * The signal as an SQL expression for the writer's own statement (`SELECT … pg_notify(…)`), so that
+   * it costs no statement of its own; undefined where signals are not SQL (then `publish` after).
+   */
+  readonly inStatement: (communityId: string, profileIds: ReadonlyArray<string> | null) => Fragment | undefined
   /** Emits once as soon as the subscription is registered, then once per (coalesced) signal. */
   readonly subscribe: (communityId: string, profileId: string) => Stream.Stream<void>
   /** Streams subscribed in this process. */
@@ -95,14 +101,15 @@ export const inProcessSignals: Layer.Layer<NotificationSignals> = Layer.sync(Not
   const hub = makeSignalHub()
   return NotificationSignals.of({
     publish: (communityId, profileIds) => Effect.sync(() => hub.deliver({ communityId, profileIds })),
+    inStatement: () => undefined,
     subscribe: hub.subscribe,
     subscribers: hub.subscribers
   })
 })
 
 /**
- * `pg_notify` in the writer's transaction (PostgreSQL sends it at COMMIT, and only if it commits): one
- * statement per write. `listen` is where the process hears the channel (one connection, `LISTEN`) and
+ * `pg_notify` in the writer's transaction (PostgreSQL sends it at COMMIT, and only if it commits): in
+ * the writer's own statement (`inStatement`), or one statement per write. `listen` is where the process hears the channel (one connection, `LISTEN`) and
  * hands what it hears to the hub (`*`: wake every stream, e.g. after it could not hear for a while).
  */
 export const databaseSignals = (
@@ -118,14 +125,14 @@ export const databaseSignals = (
         const signal = decodeSignal(payload)
         if (signal) hub.deliver(signal)
       })
+      const notifyOf = (communityId: string, profileIds: ReadonlyArray<string> | null) =>
+        sql`pg_notify(${SIGNAL_CHANNEL}, ${encodeSignal(communityId, profileIds)})`
       return NotificationSignals.of({
         publish: (communityId, profileIds) =>
           profileIds !== null && profileIds.length === 0
             ? Effect.void
-            : sql`SELECT pg_notify(${SIGNAL_CHANNEL}, ${encodeSignal(communityId, profileIds)})`.pipe(
-              Effect.asVoid,
-              Effect.orDie
-            ),
+            : sql`SELECT ${notifyOf(communityId, profileIds)}`.pipe(Effect.asVoid, Effect.orDie),
+        inStatement: notifyOf,
         subscribe: hub.subscribe,
         subscribers: hub.subscribers
       })

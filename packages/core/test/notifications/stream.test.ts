@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { createServer, type Server } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -249,6 +250,38 @@ describe.runIf(process.env.DATABASE_URL)("across processes (PostgreSQL)", () => 
       console.info(`notification stream across processes: ${(event.at - written).toFixed(0)} ms (request included)`)
       expect(event.data.subject.title).toBe("De longe, @Nome")
       expect(event.at - written).toBeLessThan(5000)
+    } finally {
+      await stream.close()
+    }
+  })
+
+  it("listens again when its LISTEN connection is lost, and its streams read what was missed meanwhile", async () => {
+    const stream = await open(setup.bruno, setup.community)
+    const listeners = () =>
+      roda.runtime.runPromise(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql<{ pid: number }>`SELECT pid FROM pg_stat_activity
+          WHERE application_name = 'roda-listen' AND datname = current_database()`)
+      )
+    try {
+      await eventually(async () => (await subscribers()) > 0)
+      const before = (await listeners()).map((row) => row.pid)
+      expect(before.length).toBeGreaterThan(0)
+      // Every process's LISTEN connection is cut (as a restart of the database or a proxy would).
+      await roda.runtime.runPromise(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE application_name = 'roda-listen' AND datname = current_database()`)
+      )
+      await eventually(async () => (await listeners()).every((row) => !before.includes(row.pid)))
+      // Written while nobody listens (the process waits a second before listening again): its
+      // pg_notify reaches no one; the streams read once listening again.
+      await postStatus(client(elsewhere), setup, setup.alice, `Sem ouvir, ${mention(setup.bruno)}`)
+      const event = await stream.next((e) => e.event === "notification" && e.data.subject.title.startsWith("Sem ouvir"))
+      expect(event.data.kind).toBe("mention")
+      const after = (await listeners()).map((row) => row.pid)
+      expect(after.length).toBeGreaterThan(0)
+      expect(after.filter((pid) => before.includes(pid))).toEqual([])
     } finally {
       await stream.close()
     }
