@@ -72,6 +72,8 @@ export class Cases extends Effect.Service<Cases>()("@roda/core/moderation/Cases"
         if (type === "status" || type === "comment" || type === "content") {
           if (input.action === "hide") yield* social.hide(c, type, found.subjectId)
           if (input.action === "remove") yield* social.remove(c, type, found.subjectId)
+          // hidden or removed content leaves the notifications (platform.md "Moderation")
+          if (input.action !== "dismiss") yield* notify.withdraw(c, found.subjectId)
         }
         // an empty note is none; the moderator is the caller, also when acting as another profile
         const note = input.note || null

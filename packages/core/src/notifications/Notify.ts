@@ -19,6 +19,11 @@ export interface Notification {
   /** The space whose content the subject is: only members who may read it are notified. */
   readonly spaceId?: string | null | undefined
   /**
+   * The item whose text caused it when it is not the subject (a comment mentioning or replying in a
+   * post): hiding or removing that item withdraws it (`withdraw`).
+   */
+  readonly sourceId?: string | undefined
+  /**
    * Written at most once per recipient and kind with this key (e.g. the post of a `space_post`): a
    * producer that may run again (a job) names one, so that it duplicates nothing.
    */
@@ -39,6 +44,11 @@ export class Notify extends Context.Tag("@roda/core/Notify")<Notify, {
    * the producer e-mails those only. One statement, in the caller's transaction.
    */
   readonly notifyMailing: (communityId: string, notification: Notification) => Effect.Effect<ReadonlyArray<string>>
+  /**
+   * Content hidden or removed by moderation leaves the notifications: those about it or caused by it
+   * (`subject.id` or `sourceId`) are deleted, but the `moderation` ones; one statement.
+   */
+  readonly withdraw: (communityId: string, itemId: string) => Effect.Effect<void>
   /**
    * A member who just joined follows the community's feed spaces they may read (platform.md: members
    * of a feed space follow it on joining); one statement, in the caller's transaction.

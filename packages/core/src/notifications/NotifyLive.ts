@@ -36,6 +36,7 @@ export const NotifyLive = Layer.effect(
           if (signal === undefined) yield* signals.publish(communityId, notification.recipients)
           return wanting
         }).pipe(Effect.withSpan("Notify.notifyMailing")),
+      withdraw: (communityId, itemId) => repo.withdraw(communityId, itemId).pipe(Effect.withSpan("Notify.withdraw")),
       followFeeds: (communityId, profileId) =>
         Effect.gen(function*() {
           const readable = yield* readers(communityId)

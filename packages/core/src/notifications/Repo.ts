@@ -51,10 +51,10 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
       const actor = notification.actorProfileId ?? null
       const email = emailOf(notification.kind)
       return sql`INSERT INTO notifications (id, community_id, recipient_profile_id, kind, actor_profile_id,
-          subject_type, subject_id, subject_title, once_key, created_at, in_app, email_due)
+          subject_type, subject_id, subject_title, once_key, created_at, source_id, in_app, email_due)
         SELECT gen_random_uuid(), m.community_id, m.id, ${notification.kind}, ${actor}::uuid,
           ${notification.subject.type}, ${notification.subject.id}, ${notification.subject.title},
-          ${notification.onceKey ?? null}, ${at}, coalesce(p.in_app, TRUE),
+          ${notification.onceKey ?? null}, ${at}, ${notification.sourceId ?? null}::uuid, coalesce(p.in_app, TRUE),
           ${mailedBy === "producer" ? sql`NULL` : sql`nullif(${email}, 'off')`}
         FROM member_cards m ${recipients === "following" ? sql`JOIN following b ON b.profile_id = m.id` : sql``}
         LEFT JOIN notification_preferences p ON p.community_id = m.community_id AND p.profile_id = m.id
@@ -160,7 +160,9 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
         ).pipe(
           Effect.flatMap((statement) =>
             sql`${statement} SELECT count(*)::int AS n, max(profile_id::text) AS last
-              ${signal === undefined ? sql`` : sql`, (SELECT ${signal} WHERE EXISTS (SELECT 1 FROM written)) AS signaled`}
+              ${
+              signal === undefined ? sql`` : sql`, (SELECT ${signal} WHERE EXISTS (SELECT 1 FROM written)) AS signaled`
+            }
               FROM batch`
           ),
           Effect.flatMap(decodeBatch),
@@ -241,6 +243,9 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
         sql`INSERT INTO space_follows (community_id, space_id, profile_id, created_at)
           VALUES (${communityId}, ${spaceId}, ${profileId}, ${at})
           ON CONFLICT (community_id, space_id, profile_id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
+      withdraw: (communityId: string, itemId: string) =>
+        sql`DELETE FROM notifications WHERE community_id = ${communityId} AND kind <> 'moderation'
+          AND (subject_id = ${itemId} OR source_id = ${itemId})`.pipe(Effect.asVoid, Effect.orDie),
       /** Follows every feed space of the community the member (`m`) may read (`readable`, over `m`). */
       followFeeds: (communityId: string, profileId: string, readable: Fragment, at: Date) =>
         sql`INSERT INTO space_follows (community_id, space_id, profile_id, created_at)

@@ -93,7 +93,8 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
       communityId: CommunityId,
       kind: "mention" | "reply",
       item: About,
-      recipients: ReadonlyArray<string | null>
+      recipients: ReadonlyArray<string | null>,
+      sourceId: string
     ) => {
       const to = [...new Set(recipients)].filter((id): id is string => id !== null && id !== item.actor)
       return to.length === 0 || item.subjectType === null || item.subjectId === null
@@ -104,7 +105,8 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
             recipients: to,
             actorProfileId: item.actor,
             subject: { type: item.subjectType, id: item.subjectId, title: excerpt(item.subjectText ?? "") },
-            spaceId: item.spaceId
+            spaceId: item.spaceId,
+            sourceId
           }),
           to
         )
@@ -135,14 +137,15 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
             communityId,
             "mention",
             rows[0]!,
-            rows.filter((row) => !known.has(row.profileId)).map((row) => row.profileId)
+            rows.filter((row) => !known.has(row.profileId)).map((row) => row.profileId),
+            itemId
           )
         }).pipe(Effect.orDie),
       /**
        * The mentions of `body` on a new item (nothing to replace), answered as `of` would: one
        * statement, none without mentions; then those mentioned are notified (one more).
        */
-      insertFor: (communityId: CommunityId, type: MentionType, itemId: string, body: string) => {
+      insertFor: (communityId: CommunityId, type: MentionType, itemId: string, body: string, quiet = false) => {
         const ids = mentionedIds(body)
         return ids.length === 0
           ? Effect.succeed<ReadonlyArray<MentionRow>>([])
@@ -160,13 +163,28 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
             Effect.orDie,
             Effect.flatMap(decodeMentioned),
             Effect.flatMap((rows) =>
-              rows.length === 0
+              rows.length === 0 || quiet
                 ? Effect.succeed(rows)
-                : Effect.as(tell(communityId, "mention", rows[0]!, rows.map((row) => row.profileId)), rows)
+                : Effect.as(tell(communityId, "mention", rows[0]!, rows.map((row) => row.profileId), itemId), rows)
             ),
             Effect.map((rows) => rows.map(({ fullName, itemId, profileId }) => ({ itemId, profileId, fullName })))
           )
       },
+      /**
+       * Notifies those an item mentions (`mention`), as `insertFor` would have: for held content, on
+       * its approval (one read, then one write). Who were notified.
+       */
+      announce: (communityId: CommunityId, type: MentionType, itemId: string) =>
+        sql`SELECT m.profile_id, a.* FROM mentions m LEFT JOIN (${about(communityId, type, itemId)}) a ON TRUE
+          WHERE m.community_id = ${communityId} AND m.item_type = ${type} AND m.item_id = ${itemId}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeInserted),
+          Effect.flatMap((rows) =>
+            rows.length === 0
+              ? Effect.succeed<ReadonlyArray<string>>([])
+              : tell(communityId, "mention", rows[0]!, rows.map((row) => row.profileId), itemId)
+          )
+        ),
       /**
        * A new comment's `reply`: to the author of the comment it answers and to the author of the post
        * it is on, except those its mentions notified already (one read, then one write).
@@ -180,7 +198,8 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
               communityId,
               "reply",
               rows[0]!,
-              [rows[0]!.parentAuthor, rows[0]!.itemAuthor].filter((id) => id === null || !mentioned.includes(id))
+              [rows[0]!.parentAuthor, rows[0]!.itemAuthor].filter((id) => id === null || !mentioned.includes(id)),
+              commentId
             )
           ),
           Effect.asVoid
