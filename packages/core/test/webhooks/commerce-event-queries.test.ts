@@ -1,19 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest"
-import { testPlatform } from "../../../../testing/passwords"
-import { defaultOptions, makeRoda, RATE_LIMITS_OFF, secret } from "../../node/index"
 import { buyer, cardCheckout, shop } from "../commerce/checkout-support"
 import { disputeEvent, newDisputeId } from "../stripe/support/disputes"
 import { startFakeStripe, stripeEvent } from "../stripe/support/fakeStripe"
-import { postStripeEvent, stripeLayer } from "../stripe/support/gateways"
+import { postStripeEvent, rodaWith, stripeLayer } from "../stripe/support/gateways"
 import { expectCreated, expectOk } from "../support/envelope"
-import {
-  type Client,
-  client,
-  PLATFORM_ADMIN,
-  SANDBOX_WEBHOOK_SECRET,
-  startRoda,
-  testDatabase
-} from "../support/harness"
+import { type Client, client, startRoda } from "../support/harness"
 import { statements } from "../support/queries"
 
 /**
@@ -25,23 +16,9 @@ import { statements } from "../support/queries"
 const roda = startRoda({ webhooksAllowPrivate: true }, { tracing: true })
 const api = client(roda)
 
-/** A Roda selling through the Stripe stand-in (as `rodaWith` starts one), with tracing on. */
+/** A Roda selling through the Stripe stand-in, with tracing on. */
 const fake = await startFakeStripe()
-const stripeRoda = makeRoda({
-  database: testDatabase(),
-  platform: testPlatform,
-  tracing: true,
-  options: defaultOptions({
-    jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
-    publicBaseUrl: "http://roda.test",
-    platformAdminEmails: [PLATFORM_ADMIN],
-    sandboxWebhookSecret: secret(SANDBOX_WEBHOOK_SECRET),
-    runJobs: false,
-    rateLimits: RATE_LIMITS_OFF,
-    webhooksAllowPrivate: true
-  }),
-  paymentGateway: stripeLayer(fake)
-})
+const stripeRoda = rodaWith(stripeLayer(fake), { tracing: true, options: { webhooksAllowPrivate: true } })
 const stripe = client(stripeRoda)
 afterAll(async () => {
   await roda.dispose()

@@ -3,15 +3,8 @@ import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Option, Schema } from "effect"
 import { CommunityId, ProfileId } from "../../domain/Ids"
 
-/** A sale as read: its amounts as text (bigint), made numbers by `decode`. */
-const SaleText = Schema.Struct({
-  id: Schema.String,
-  chargeId: Schema.String,
-  profileId: ProfileId,
-  buyerName: Schema.String,
-  buyerEmail: Schema.NullOr(Schema.String),
-  productId: Schema.String,
-  productTitle: Schema.String,
+/** How a sale was paid, its amounts as text (bigint): the columns of every read of a sale. */
+export const salePaymentFields = {
   paymentMethod: Schema.String,
   installments: Schema.Number,
   currency: Schema.String,
@@ -21,7 +14,19 @@ const SaleText = Schema.Struct({
   total: Schema.String,
   fee: Schema.String,
   net: Schema.String,
-  refundedAmount: Schema.String,
+  refundedAmount: Schema.String
+}
+
+/** A sale as read: its amounts as text (bigint), made numbers by `decode`. */
+const SaleText = Schema.Struct({
+  id: Schema.String,
+  chargeId: Schema.String,
+  profileId: ProfileId,
+  buyerName: Schema.String,
+  buyerEmail: Schema.NullOr(Schema.String),
+  productId: Schema.String,
+  productTitle: Schema.String,
+  ...salePaymentFields,
   couponId: Schema.NullOr(Schema.String),
   stockReserved: Schema.Boolean,
   paidAt: Schema.NullOr(Schema.DateFromSelf),

@@ -9,7 +9,7 @@ import { Entitlements } from "../../structure/Entitlements"
 import { WebhookEvents } from "../../webhooks/WebhookEvents"
 import { Stock } from "../catalogue/Stock"
 import { CouponRedemption } from "../coupons/CouponRedemption"
-import { ManageRepo, type SaleRow } from "./ManageRepo"
+import { ManageRepo, salePaymentFields, type SaleRow } from "./ManageRepo"
 import { saleView } from "./saleView"
 
 /** The platform's part of a refund: proportional to the refunded sum so far, rounded once per total (no drift). */
@@ -61,16 +61,7 @@ const SaleOfChargeRow = Schema.Struct({
   buyerName: Schema.NullOr(Schema.String),
   stockReserved: Schema.Boolean,
   couponId: Schema.NullOr(Schema.String),
-  paymentMethod: Schema.String,
-  installments: Schema.Number,
-  currency: Schema.String,
-  amount: Schema.String,
-  discount: Schema.String,
-  interest: Schema.String,
-  total: Schema.String,
-  fee: Schema.String,
-  net: Schema.String,
-  refundedAmount: Schema.String,
+  ...salePaymentFields,
   paidAt: Schema.NullOr(Schema.DateFromSelf),
   purchasedAt: Schema.NullOr(Schema.DateFromSelf)
 })

@@ -33,12 +33,18 @@ export const stripeLayer = (fake: FakeStripe) =>
 /** A Roda selling through `gateway` (a layer of `PaymentGateway`), as the suites start one. */
 export const rodaWith = (
   gateway: GatewayLayer | Layer.Layer<PaymentGateway, never, Ids | SqlClient.SqlClient>,
-  more: { readonly clock?: RodaConfig["clock"]; readonly options?: Partial<RodaOptions> } = {}
+  more: {
+    readonly clock?: RodaConfig["clock"]
+    readonly options?: Partial<RodaOptions>
+    /** Spans on (statement counts: `support/queries.ts`). */
+    readonly tracing?: boolean
+  } = {}
 ): Roda =>
   makeRoda({
     database: testDatabase(),
     platform: testPlatform,
     ...(more.clock === undefined ? {} : { clock: more.clock }),
+    ...(more.tracing === true ? { tracing: true } : {}),
     options: defaultOptions({
       jwtSecret: secret("test-secret-that-is-long-enough-for-hs256"),
       publicBaseUrl: "http://roda.test",
