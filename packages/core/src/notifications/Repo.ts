@@ -37,7 +37,10 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
      * One notification for each recipient (these ids, or the rows of the CTE `following`) who is an active
      * member, not the actor, may read the space's content (`readable`, over `m`: `Access.readableSpacesOf`)
      * and wants this kind in the app or by e-mail (their preference, else the kind's default); a
-     * follower already told of the subject (mentioned in the post) is not told again. `in_app`
+     * follower already told of the subject (mentioned in the post) is not told again: a probe of
+     * `notifications_subject_idx` per follower (a scalar subquery: a `NOT EXISTS` becomes an anti
+     * join, which PostgreSQL plans from statistics that never know a new post, as a scan of all the
+     * post's notifications per follower; quadratic over a fan-out, bench/results/issue-55). `in_app`
      * says whether the inbox shows it, `email_due` which e-mail still waits for it. Answers the cadences.
      */
     const insertFor = (
@@ -65,8 +68,8 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
           AND (coalesce(p.in_app, TRUE) OR ${email} <> 'off')
           ${
         recipients === "following"
-          ? sql`AND NOT EXISTS (SELECT 1 FROM notifications told WHERE told.community_id = m.community_id
-              AND told.subject_id = ${notification.subject.id} AND told.recipient_profile_id = m.id)`
+          ? sql`AND (SELECT 1 FROM notifications told WHERE told.community_id = m.community_id
+              AND told.subject_id = ${notification.subject.id} AND told.recipient_profile_id = m.id LIMIT 1) IS NULL`
           : sql``
       }
         ON CONFLICT (community_id, recipient_profile_id, kind, once_key) WHERE once_key IS NOT NULL DO NOTHING
