@@ -9,6 +9,7 @@ import type { Notification } from "./Notify"
 import { NotificationRow, PreferenceRow } from "./rows"
 
 const decodeNotifications = decodeRows(NotificationRow)
+const decodeTagged = decodeRows(Schema.Struct({ k: Schema.Number, ...NotificationRow.fields }))
 const firstNotification = firstRow(NotificationRow)
 const decodePreferences = decodeRows(PreferenceRow)
 const decodeOptionalIds = decodeRows(Schema.Struct({ id: Schema.NullOr(Schema.String) }))
@@ -186,11 +187,25 @@ export class NotificationsRepo extends Effect.Service<NotificationsRepo>()("@rod
           Effect.flatMap(decodeNotifications),
           Effect.orDie
         ),
-      /** The next `limit` notifications after `after`, oldest first (what a stream sends next). */
-      since: (communityId: string, profileId: string, after: InboxKey, limit: number) =>
-        sql`SELECT ${columns} FROM notifications n ${actorJoin}
-          WHERE ${inbox(communityId, profileId)} AND (n.created_at, n.id) > (${new Date(after[0])}, ${after[1]})
-          ORDER BY n.created_at, n.id LIMIT ${limit}`.pipe(Effect.flatMap(decodeNotifications), Effect.orDie),
+      /**
+       * What streams of the community send next, in one statement: for each (`k`, its profile, its
+       * `after`), the next `limit` notifications after `after`, oldest first, tagged with `k`.
+       */
+      sinceMany: (
+        communityId: string,
+        streams: ReadonlyArray<{ readonly k: number; readonly profileId: string; readonly after: InboxKey }>,
+        limit: number
+      ) =>
+        sql`SELECT s.k, n.* FROM jsonb_to_recordset(${
+          JSON.stringify(streams.map((s) => ({ k: s.k, p: s.profileId, t: s.after[0], i: s.after[1] })))
+        }::jsonb) AS s(k int, p uuid, t timestamptz, i uuid)
+          CROSS JOIN LATERAL (
+            SELECT ${columns} FROM notifications n ${actorJoin}
+            WHERE n.community_id = ${communityId} AND n.recipient_profile_id = s.p AND n.in_app
+              AND (n.created_at, n.id) > (s.t, s.i)
+            ORDER BY n.created_at, n.id LIMIT ${limit}
+          ) n
+          ORDER BY s.k, n.created_at, n.id`.pipe(Effect.flatMap(decodeTagged), Effect.orDie),
       /** When this notification of the inbox was written, if it is there. */
       createdAt: (communityId: string, profileId: string, id: string) =>
         sql`SELECT n.created_at FROM notifications n WHERE ${inbox(communityId, profileId)} AND n.id = ${id}`.pipe(
