@@ -30,7 +30,7 @@ const contracts = {
   events: ["EventStats", "EventAttended"],
   feed: [],
   search: [],
-  social: ["items", "Comments", "Reactions", "EngagementStats", "Moderation"],
+  social: ["items", "Comments", "Reactions", "EngagementStats", "Moderation", "Pending"],
   "commerce/catalogue": ["Stock", "SellableProducts"],
   "commerce/checkout": ["ChargeDisputes"],
   "commerce/coupons": ["CouponRedemption"],

@@ -27,10 +27,14 @@ import { AccountGrantsLive } from "../oauth/GrantsLive"
 import { McpAccessLive } from "../oauth/McpAccessLive"
 import { EngagementStatsLive } from "../social/EngagementStatsLive"
 import { SocialModerationLive } from "../social/ModerationLive"
+import { SocialPendingLive } from "../social/PendingLive"
 import { AccessLive } from "../structure/AccessLive"
 import { EntitlementsLive } from "../structure/EntitlementsLive"
 import { WebhooksRepo } from "../webhooks/Repo"
 import { WebhookEventsLive } from "../webhooks/WebhookEventsLive"
+
+/** The webhooks' outbox, written by every feature whose changes are events (issue 54). */
+const webhookEvents = WebhookEventsLive.pipe(Layer.provide(WebhooksRepo.Default))
 
 /**
  * What one feature offers the others (its contract, see `structure/Access.ts`), implemented by the
@@ -50,6 +54,8 @@ const tiers = Layer.mergeAll(
   NotifyLive.pipe(Layer.provide(AccessLive)),
   // what moderation reads and does of posts, comments and submissions (issue 56); readers per Access
   SocialModerationLive.pipe(Layer.provide(AccessLive)),
+  // moderation's queue of held posts and comments; their approval notifies (issue 56)
+  SocialPendingLive.pipe(Layer.provide(NotifyLive.pipe(Layer.provide(AccessLive)))),
   SubmissionSubjectsLive.pipe(Layer.provide(AccessLive))
 ).pipe(
   Layer.provideMerge(
@@ -58,7 +64,8 @@ const tiers = Layer.mergeAll(
       StockLive,
       SellableProductsLive,
       CouponRedemptionLive,
-      MembershipsLive,
+      // a ban removes the member with its member.left event (issue 56)
+      MembershipsLive.pipe(Layer.provide(webhookEvents)),
       SellingStatusLive,
       PricingLive,
       LedgerPostingLive,
@@ -77,7 +84,7 @@ const tiers = Layer.mergeAll(
       // API keys, checked by the request middleware and the MCP server (issue 54)
       ApiKeyAccessLive.pipe(Layer.provide(ApiKeysRepo.Default)),
       // the webhooks' outbox, written by every feature whose changes are events (issue 54)
-      WebhookEventsLive.pipe(Layer.provide(WebhooksRepo.Default))
+      webhookEvents
     )
   )
 )

@@ -7,9 +7,33 @@ import { Body, Email, HexColor, Hostname, HttpUrl, Name, Slug, TimeZone, Trimmed
 import { IdParam } from "../domain/Ids"
 import { PageQuery } from "../domain/Pagination"
 import { OneOf, Role } from "../domain/Role"
+import { isOneWord, normalizeWords } from "../domain/words"
 import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { Authenticated, MemberScope } from "../http/Security"
 import { Profile } from "./ProfilesApi"
+
+const BlockedWord = Trimmed(50, "must be at most 50 characters").pipe(
+  Schema.minLength(1, { message: () => "must not be empty" }),
+  Schema.filter((word) => isOneWord(word) || "must be one word (letters and digits)")
+)
+
+/** The `moderation` settings (platform.md "Moderation"); each field left out keeps its value. */
+export const ModerationSettings = Schema.Struct({
+  /** The first n posts and comments of a member (not staff) wait for approval; 0: none. */
+  holdFirstPosts: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 20))),
+  /** Posts and comments with one of these whole words wait for approval (stored normalized). */
+  blockedWords: Schema.optional(
+    Schema.transform(
+      Schema.Array(BlockedWord).pipe(Schema.maxItems(200, { message: () => "must have at most 200 words" })),
+      Schema.Array(Schema.String),
+      { strict: true, decode: (words) => [...new Set(words.map(normalizeWords))], encode: (words) => words }
+    )
+  ),
+  slowModeSeconds: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 3600))).annotations({
+    description:
+      "Slow mode: a member (not owner, admin or moderator) publishes at most one content post (`POST /api/content`) per this many seconds in each space (0 to 3600; 0 or absent: off). Counted per account, space and community from the first post of a window, in the database (parallel posts: one passes); a post too soon answers 429 with `Retry-After` (seconds left) and `RateLimit-Policy: \"slowMode\";q=1;w=<seconds>`. Status posts (no space) and comments are not slowed (the `posting` limit counts them)."
+  })
+})
 
 export const CommunitySettings = Body({
   description: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))),
@@ -20,7 +44,8 @@ export const CommunitySettings = Body({
   timezone: Schema.optional(TimeZone),
   membersCanInvite: Schema.optional(Schema.Boolean),
   /** Whether anonymous visitors see status posts (`GET /api/status`, the feed); default false. */
-  publicStatusPosts: Schema.optional(Schema.Boolean)
+  publicStatusPosts: Schema.optional(Schema.Boolean),
+  moderation: Schema.optional(ModerationSettings)
 })
 
 export const Community = Schema.Struct({

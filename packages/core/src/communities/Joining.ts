@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { conflict } from "../domain/AppError"
+import { conflict, forbidden } from "../domain/AppError"
 import { type CommunityId, ProfileId } from "../domain/Ids"
 import type { Role } from "../domain/Role"
 import { Identity } from "../identity/Identity"
@@ -45,7 +45,8 @@ export class MemberJoining extends Effect.Service<MemberJoining>()("@roda/core/M
      * A live profile (active or invited) is a 409, unless `existingIsFine` (then it is returned).
      * `accountCreated` is kept for callers that still read it. `holderConsents`: the caller is the
      * account holder themselves (signed in, e.g. buying while not a member): their own act is consent,
-     * so the profile is active at once.
+     * so the profile is active at once. A banned account (moderation) is refused: 409 `memberBanned`
+     * to whoever adds or invites it, 403 `bannedSelf` to the holder joining (a purchase).
      */
     const join = (communityId: CommunityId, input: {
       readonly email: string
@@ -73,6 +74,10 @@ export class MemberJoining extends Effect.Service<MemberJoining>()("@roda/core/M
         let row: ProfileRow
         if (Option.isSome(current)) {
           profileId = current.value.id
+          // Banned by moderation: nobody brings the account back, nor does it join, until unbanned.
+          if (current.value.bannedAt !== null) {
+            return yield* Effect.fail(consented ? forbidden(M.bannedSelf) : conflict(M.memberBanned))
+          }
           if (current.value.removedAt === null) {
             if (input.existingIsFine === true) {
               if (current.value.status === "invited" && consented) {

@@ -16,6 +16,8 @@ export interface CallerMembership {
   readonly role: Role | null
   /** Until when the member may read but not post, comment, react or take part (past or null: not suspended). */
   readonly suspendedUntil: Date | null
+  /** The community's slow mode: seconds between two posts of a member in a space (null or 0: off). */
+  readonly slowModeSeconds: number | null
 }
 
 /**
@@ -43,12 +45,28 @@ export class Memberships extends Context.Tag("@roda/core/Memberships")<Membershi
   readonly profileRole: (communityId: CommunityId, profileId: ProfileId) => Effect.Effect<Option.Option<Role>>
   /** Sets (a date) or clears (null) the suspension of a live, accepted profile; false when there is none. */
   readonly setSuspension: (communityId: CommunityId, profileId: ProfileId, until: Date | null) => Effect.Effect<boolean>
+  /** A profile of the community, removed or not, locked for the caller's transaction (none: not of it). */
+  readonly banTarget: (communityId: CommunityId, profileId: ProfileId) => Effect.Effect<Option.Option<BanTarget>>
+  /**
+   * Removes a live, accepted member as a removal by staff does (`member.left`) and bans the account
+   * from coming back until `unban`; false when it is no member or is banned already.
+   */
+  readonly ban: (communityId: CommunityId, profileId: ProfileId, at: Date, reason: string) => Effect.Effect<boolean>
+  /** Lifts a ban (the profile stays removed); false when it was not banned. */
+  readonly unban: (communityId: CommunityId, profileId: ProfileId) => Effect.Effect<boolean>
   /** Live, accepted profiles of the community among `profileIds`, with their name and login e-mail. */
   readonly recipients: (
     communityId: string,
     profileIds: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<ProfileRecipient>>
 }>() {}
+
+/** A profile as a ban finds it: its role, whether it is a live, accepted member, and its ban. */
+export interface BanTarget {
+  readonly role: Role
+  readonly member: boolean
+  readonly bannedAt: Date | null
+}
 
 /** A profile as a recipient of something sent to it (a certificate): name and login e-mail. */
 export interface ProfileRecipient {

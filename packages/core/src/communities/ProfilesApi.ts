@@ -87,20 +87,21 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         declared(
           Forbidden,
           "admins_manage_lower_roles",
+          "banned_self",
           "email_not_verified",
           "only_owner_manages_owners",
           "role_required"
         )
       )
       .addError(declared(NotFound, "profile_not_found"))
-      .addError(declared(Conflict, "already_invited", "already_member", "email_taken"))
+      .addError(declared(Conflict, "already_invited", "already_member", "email_taken", "member_banned"))
       .addError(declared(RateLimited, "rate_limited"))
       .addError(BodyRefused)
       .addError(WriteRefused)
       .annotate(RateLimitPolicy, "invite")
       .annotate(
         OpenApi.Description,
-        "Owner or admin; also any member when the community setting `membersCanInvite` is true (then only with role `member`: another role answers 403, as does any call of a non-manager when the setting is false or absent). A new e-mail creates the account with an active profile and e-mails a set-password link valid 7 days. An existing account (a removed member included) is never made a member without consent: 201 with `data.status: \"invited\"`, an invitation e-mail (with a set-password link if the account has no password yet), accepted or declined by the holder with POST /api/profiles/{id}/accept|decline. 409 when already a member or already invited. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52)."
+        "Owner or admin; also any member when the community setting `membersCanInvite` is true (then only with role `member`: another role answers 403, as does any call of a non-manager when the setting is false or absent). A new e-mail creates the account with an active profile and e-mails a set-password link valid 7 days. An existing account (a removed member included) is never made a member without consent: 201 with `data.status: \"invited\"`, an invitation e-mail (with a set-password link if the account has no password yet), accepted or declined by the holder with POST /api/profiles/{id}/accept|decline. 409 when already a member or already invited; 409 `member_banned` when moderation banned the account from the community (`Esta pessoa foi banida da comunidade: desfaça o banimento antes de adicioná-la ou convidá-la.`) until `POST /api/moderation/members/{profileId}/unban`. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52)."
       )
       .annotate(OpenApi.Summary, "Invite a member")
   )
@@ -112,20 +113,21 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
         declared(
           Forbidden,
           "admins_manage_lower_roles",
+          "banned_self",
           "email_not_verified",
           "only_owner_manages_owners",
           "role_required"
         )
       )
       .addError(declared(NotFound, "profile_not_found"))
-      .addError(declared(Conflict, "already_invited", "already_member", "email_taken"))
+      .addError(declared(Conflict, "already_invited", "already_member", "email_taken", "member_banned"))
       .addError(declared(RateLimited, "rate_limited"))
       .addError(BodyRefused)
       .addError(WriteRefused)
       .annotate(RateLimitPolicy, "invite")
       .annotate(
         OpenApi.Description,
-        "Owner or admin. A new e-mail creates the account and its active profile with `role` (default member), and the account is sent a set-password link. An existing account gets an invitation instead (201, `data.status: \"invited\"`, an e-mail; see /invite): it is no member until it accepts. 409 when already a member or already invited. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52)."
+        "Owner or admin. A new e-mail creates the account and its active profile with `role` (default member), and the account is sent a set-password link. An existing account gets an invitation instead (201, `data.status: \"invited\"`, an e-mail; see /invite): it is no member until it accepts. 409 when already a member or already invited; 409 `member_banned` when moderation banned the account from the community (`Esta pessoa foi banida da comunidade: desfaça o banimento antes de adicioná-la ou convidá-la.`) until `POST /api/moderation/members/{profileId}/unban`. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52)."
       )
       .annotate(OpenApi.Summary, "Add a member")
   )

@@ -1,7 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { type AccountId, type CommunityId, ProfileId } from "../domain/Ids"
-import type { Role } from "../domain/Role"
+import { Role } from "../domain/Role"
 import { decodeRows } from "../domain/Rows"
 import { ProfileRow, ProfileStatus } from "./Repo"
 
@@ -9,7 +9,15 @@ const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
 
 const decodeProfiles = decodeRows(ProfileRow)
 const decodeHeld = decodeRows(
-  Schema.Struct({ id: ProfileId, removedAt: Schema.NullOr(Schema.DateFromSelf), status: ProfileStatus })
+  Schema.Struct({
+    id: ProfileId,
+    removedAt: Schema.NullOr(Schema.DateFromSelf),
+    status: ProfileStatus,
+    bannedAt: Schema.NullOr(Schema.DateFromSelf)
+  })
+)
+const decodeBanTarget = decodeRows(
+  Schema.Struct({ role: Role, member: Schema.Boolean, bannedAt: Schema.NullOr(Schema.DateFromSelf) })
 )
 const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }))
 const decodeWithCommunity = decodeRows(
@@ -57,7 +65,7 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
         ),
       /** The account's profile in the community, removed or not, locked for the transaction. */
       findByAccountForUpdate: (communityId: CommunityId, accountId: AccountId) =>
-        sql`SELECT id, removed_at, status FROM profiles
+        sql`SELECT id, removed_at, status, banned_at FROM profiles
           WHERE community_id = ${communityId} AND account_id = ${accountId} FOR UPDATE`.pipe(
           Effect.orDie,
           Effect.flatMap(decodeHeld),
@@ -172,6 +180,28 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           ? Effect.void
           : sql`UPDATE profiles SET ${sql.update(changes)}, updated_at = now()
               WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      /** A profile of the community, removed or not, locked: its role, whether it is a member, its ban. */
+      banTarget: (communityId: CommunityId, id: string) =>
+        sql`SELECT role, (removed_at IS NULL AND status = 'active') AS member, banned_at FROM profiles
+          WHERE community_id = ${communityId} AND id = ${id} FOR UPDATE`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeBanTarget),
+          Effect.map(first)
+        ),
+      /** Removes a live, accepted profile and bans it; answers it as it was (with `find`'s columns). */
+      ban: (communityId: CommunityId, id: string, at: Date, reason: string) =>
+        returning(
+          sql`UPDATE profiles SET removed_at = ${at}, banned_at = ${at}, ban_reason = ${reason}, updated_at = now()
+            WHERE community_id = ${communityId} AND id = ${id} AND removed_at IS NULL AND status = 'active'
+              AND banned_at IS NULL RETURNING *`
+        ).pipe(Effect.orDie),
+      /** Lifts a profile's ban (it stays removed); false when it was not banned. */
+      unban: (communityId: CommunityId, id: string) =>
+        sql`UPDATE profiles SET banned_at = NULL, ban_reason = NULL, updated_at = now()
+          WHERE community_id = ${communityId} AND id = ${id} AND banned_at IS NOT NULL RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
       remove: (communityId: CommunityId, id: string, at: Date) =>
         sql`UPDATE profiles SET removed_at = ${at}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),

@@ -36,7 +36,8 @@ const CallerMembershipRow = Schema.Struct({
   createdAt: Schema.DateFromSelf,
   profileId: Schema.NullOr(ProfileId),
   role: Schema.NullOr(Role),
-  suspendedUntil: Schema.NullOr(Schema.DateFromSelf)
+  suspendedUntil: Schema.NullOr(Schema.DateFromSelf),
+  slowModeSeconds: Schema.NullOr(Schema.Number)
 })
 
 /** `invited`: an existing account was added and has not accepted yet (not a member until then). */
@@ -97,6 +98,9 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
             ON p.account_id = a.id AND p.community_id = ${communityId}
               AND p.removed_at IS NULL AND p.status = 'active'
           WHERE a.id = ${accountId}`
+    /** The community's slow mode (`settings.moderation.slowModeSeconds`), read with the membership. */
+    const slowMode = sql`CASE WHEN jsonb_typeof(c.settings->'moderation'->'slowModeSeconds') = 'number'
+      THEN (c.settings->'moderation'->>'slowModeSeconds')::int END`
     const findById = SqlSchema.findOne({
       Request: Schema.String,
       Result: CommunityRow,
@@ -135,7 +139,13 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
           ),
       mergeSettings: (id: string, settings: Record<string, unknown>) =>
         sql`UPDATE communities
-          SET settings = settings || ${JSON.stringify(settings)}::jsonb, updated_at = now()
+          SET settings = settings || ${JSON.stringify(settings)}::jsonb
+            -- \`moderation\` merges one level deeper: a PATCH of one of its fields keeps the others
+            || CASE WHEN ${JSON.stringify(settings)}::jsonb ? 'moderation'
+              THEN jsonb_build_object('moderation',
+                coalesce(settings->'moderation', '{}'::jsonb) || (${JSON.stringify(settings)}::jsonb->'moderation'))
+              ELSE '{}'::jsonb END,
+            updated_at = now()
           WHERE id = ${id} RETURNING settings`.pipe(
           Effect.flatMap(decodeSettings),
           Effect.map((rows) => rows[0]?.settings ?? {}),
@@ -160,7 +170,8 @@ export class CommunitiesRepo extends Effect.Service<CommunitiesRepo>()("@roda/co
        */
       callerIn: (communityId: CommunityId, accountId: AccountId, sessionId?: string) =>
         sql`SELECT a.id, a.email, a.full_name, a.email_verified_at, a.created_at,
-            p.id AS profile_id, p.role, p.suspended_until
+            p.id AS profile_id, p.role, p.suspended_until,
+            ${slowMode} AS slow_mode_seconds
           ${callerFrom(communityId, accountId, sessionId)}`.pipe(
           Effect.flatMap((rows) => rows.length === 0 ? Effect.succeedNone : Effect.asSome(decodeCaller(rows[0]))),
           Effect.orDie

@@ -32,6 +32,14 @@ export const communityMessages = coded({
   profiles: text("Perfis encontrados.", "Profiles found."),
   profileNotFound: text("Perfil não encontrado.", "Profile not found."),
   alreadyMember: text("Esta pessoa já é membro da comunidade.", "This person is already a member of the community."),
+  memberBanned: text(
+    "Esta pessoa foi banida da comunidade: desfaça o banimento antes de adicioná-la ou convidá-la.",
+    "This person is banned from the community: lift the ban before adding or inviting them."
+  ),
+  bannedSelf: text(
+    "Você foi banido desta comunidade e não pode entrar nela.",
+    "You are banned from this community and cannot join it."
+  ),
   alreadyInvited: text(
     "Esta pessoa já foi convidada para a comunidade.",
     "This person has already been invited to the community."

@@ -43,6 +43,11 @@ export interface Member {
    * commenting, reacting or taking part. Absent, null or past: not suspended.
    */
   readonly suspendedUntil?: Date | null | undefined
+  /**
+   * The community's slow mode, read with the membership: seconds between two posts of a member
+   * (not staff) in one space. Absent, null or 0: off.
+   */
+  readonly slowModeSeconds?: number | null | undefined
 }
 
 export class CurrentMember extends Context.Tag("@roda/core/CurrentMember")<CurrentMember, Member>() {}

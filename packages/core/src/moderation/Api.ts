@@ -9,6 +9,8 @@ import { PageQuery } from "../domain/Pagination"
 import { OneOf } from "../domain/Role"
 import { BodyRefused, ParametersRefused, WriteRefused } from "../http/requestFailures"
 import { MemberScope } from "../http/Security"
+import { pendingActions } from "./pendingActions"
+import { pendingEndpoints } from "./PendingApi"
 import { actions, caseStatuses, logActions, reasons, subjectTypes } from "./Policy"
 
 const Note = Schema.optional(Schema.NullOr(Trimmed(2000)))
@@ -58,7 +60,7 @@ export const Case = Schema.Struct({
 
 const LogEntry = Schema.Struct({
   id: Schema.String,
-  action: OneOf(...logActions),
+  action: OneOf(...logActions, ...pendingActions),
   actor: Person,
   subject: Schema.Struct({ type: OneOf(...subjectTypes), id: Schema.String, excerpt: Schema.NullOr(Schema.String) }),
   caseId: Schema.NullOr(Schema.String),
@@ -75,6 +77,12 @@ const Suspension = Body({
   reason: Name(2000)
 })
 const SuspensionState = Schema.Struct({ profileId: Schema.String, suspendedUntil: Schema.NullOr(Schema.String) })
+const Ban = Body({ reason: Name(2000) })
+const BanState = Schema.Struct({
+  profileId: Schema.String,
+  bannedAt: Schema.NullOr(Schema.String),
+  banReason: Schema.NullOr(Schema.String)
+})
 const WHOM =
   "The moderator in the log is the caller (also when acting with X-ProfileId). A moderator acts on moderators, members and finance profiles; only an owner on an admin; nobody on an owner (403); nobody on themselves (403 `Você não pode moderar a si mesmo.`: a permission, not a malformed request). A profile that is not an active member of this community (another community's, removed, invited): 404. Written to the log with who, what, when and why."
 
@@ -148,7 +156,7 @@ export class ModerationApi extends HttpApiGroup.make("moderation")
       .annotate(OpenApi.Summary, "Moderation log")
       .annotate(
         OpenApi.Description,
-        `${STAFF} Every moderation action of the community, newest first (keyset: \`limit\`, \`cursor\`), written in the action's transaction: \`action\` (a case's resolution: \`dismiss\`, \`hide\`, \`remove\`; an action on a member, \`subject.type\` \`profile\` and \`caseId\` null: \`suspend\` with \`until\`, \`unsuspend\`), \`actor\` (who), \`subject\` (what: type, id and excerpt), \`caseId\`, \`note\` (why) and \`createdAt\` (when).`
+        `${STAFF} Every moderation action of the community, newest first (keyset: \`limit\`, \`cursor\`), written in the action's transaction: \`action\` (a case's resolution: \`dismiss\`, \`hide\`, \`remove\`; an action on a member, \`subject.type\` \`profile\` and \`caseId\` null: \`suspend\` with \`until\`, \`unsuspend\`, \`ban\`, \`unban\`), \`actor\` (who), \`subject\` (what: type, id and excerpt), \`caseId\`, \`note\` (why) and \`createdAt\` (when).`
       )
   )
   .add(
@@ -180,6 +188,40 @@ export class ModerationApi extends HttpApiGroup.make("moderation")
         `${STAFF} Ends the member's suspension now (\`suspendedUntil: null\`; a member who was not suspended answers the same). ${WHOM}`
       )
   )
+  .add(
+    HttpApiEndpoint.post("ban", "/moderation/members/:profileId/ban")
+      .setPath(MemberPath)
+      .setPayload(Ban)
+      .addSuccess(Ok(BanState))
+      .addError(declared(Forbidden, "only_owner_on_admin", "owner_untouchable", "role_required", "self_action"))
+      .addError(declared(NotFound, "member_not_found"))
+      .addError(declared(Conflict, "already_banned"))
+      .addError(BodyRefused)
+      .addError(WriteRefused)
+      .annotate(OpenApi.Summary, "Ban a member")
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} \`reason\` (1 to 2000 characters, kept on the profile and in the log). Removes the member as a removal by staff does (\`member.left\` with \`removedAt\`) and bans the account: until \`/unban\` it cannot be invited or added again (409 \`member_banned\` on \`POST /api/profiles/invite\` and \`/create\`) nor join by a purchase (403 \`banned_self\` for the signed-in holder, 409 \`member_banned\` for an anonymous buyer's e-mail). The member gets a \`moderation\` notification (the moderator not named), written before the removal. Banning a banned profile answers 409 \`already_banned\` (\`Este membro já está banido.\`; of two bans at once, one passes) and changes nothing. ${WHOM} Answers \`profileId\`, \`bannedAt\` and \`banReason\`.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("unban", "/moderation/members/:profileId/unban")
+      .setPath(MemberPath)
+      .addSuccess(Ok(BanState))
+      .addError(declared(Forbidden, "only_owner_on_admin", "owner_untouchable", "role_required", "self_action"))
+      .addError(declared(NotFound, "member_not_found"))
+      .addError(declared(Conflict, "not_banned"))
+      .addError(ParametersRefused)
+      .addError(WriteRefused)
+      .annotate(OpenApi.Summary, "Lift a ban")
+      .annotate(
+        OpenApi.Description,
+        `${STAFF} Lifts the ban of a profile of this community (\`bannedAt: null\`): the person may be invited, added or join again, but is not made a member (no notification: they are no member to receive one). The role rules are those of the ban, by the role the profile had (an admin's ban is lifted by an owner only). A profile that is not banned: 409 \`not_banned\` (\`Este perfil não está banido.\`); one of another community: 404. Written to the log with who, what and when.`
+      )
+  )
+  .add(pendingEndpoints.list)
+  .add(pendingEndpoints.approve)
+  .add(pendingEndpoints.reject)
   .middleware(MemberScope)
   .prefix("/api")
 {}

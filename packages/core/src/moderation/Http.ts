@@ -3,9 +3,11 @@ import { RodaApi } from "../api/RodaApi"
 import { CurrentMember } from "../domain/Caller"
 import { apiGroup } from "../http/engine/apiGroup"
 import { ok, page } from "../http/Reply"
+import { MemberBans } from "./Bans"
 import { Cases } from "./Cases"
 import { MemberActions } from "./Members"
 import { moderationMessages as M } from "./messages"
+import { PendingQueue } from "./Pending"
 import { Reports } from "./Reports"
 
 export const ModerationHttp = apiGroup(RodaApi, "moderation", (handlers) =>
@@ -13,6 +15,8 @@ export const ModerationHttp = apiGroup(RodaApi, "moderation", (handlers) =>
     const reports = yield* Reports
     const cases = yield* Cases
     const members = yield* MemberActions
+    const pending = yield* PendingQueue
+    const bans = yield* MemberBans
     return handlers
       .handle("report", ({ payload }) =>
         Effect.gen(function*() {
@@ -44,5 +48,30 @@ export const ModerationHttp = apiGroup(RodaApi, "moderation", (handlers) =>
         CurrentMember.pipe(
           Effect.flatMap((member) => members.unsuspend(member, path.profileId)),
           Effect.flatMap((data) => ok(M.memberUnsuspended, data))
+        ))
+      .handle("ban", ({ path, payload }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => bans.ban(member, path.profileId, payload.reason)),
+          Effect.flatMap((data) => ok(M.memberBanned, data))
+        ))
+      .handle("unban", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => bans.unban(member, path.profileId)),
+          Effect.flatMap((data) => ok(M.memberUnbanned, data))
+        ))
+      .handle("pending", ({ urlParams }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => pending.list(member, urlParams)),
+          Effect.flatMap((result) => page(M.pending, result))
+        ))
+      .handle("approvePending", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => pending.approve(member, path.id)),
+          Effect.flatMap((data) => ok(M.pendingApproved, data))
+        ))
+      .handle("rejectPending", ({ path }) =>
+        CurrentMember.pipe(
+          Effect.flatMap((member) => pending.reject(member, path.id)),
+          Effect.flatMap((data) => ok(M.pendingRejected, data))
         ))
   }))

@@ -14,7 +14,7 @@ export const actions = ["dismiss", "hide", "remove"] as const
 export type Action = typeof actions[number]
 
 /** What staff do to a member (`POST /api/moderation/members/{profileId}/…`). */
-export const memberActions = ["suspend", "unsuspend"] as const
+export const memberActions = ["suspend", "unsuspend", "ban", "unban"] as const
 export type MemberAction = typeof memberActions[number]
 
 /** Every action the log records: a case's resolution or an action on a member. */

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import type { CommunityId } from "../domain/Ids"
 import { decodeRows } from "../domain/Rows"
+import { pendingActions } from "./pendingActions"
 import { actions, type CaseStatus, caseStatuses, logActions, reasons, subjectTypes } from "./Policy"
 
 export const ReportRow = Schema.Struct({
@@ -38,7 +39,7 @@ export type CaseRow = typeof CaseRow.Type
 
 export const LogRow = Schema.Struct({
   id: Schema.String,
-  action: Schema.Literal(...logActions),
+  action: Schema.Literal(...logActions, ...pendingActions),
   actorProfileId: Schema.String,
   actorName: Schema.NullOr(Schema.String),
   caseId: Schema.NullOr(Schema.String),

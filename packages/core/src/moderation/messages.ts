@@ -36,5 +36,19 @@ export const moderationMessages = coded({
     "Only the community owner can suspend or ban an admin."
   ),
   memberSuspended: text("Membro suspenso.", "Member suspended."),
-  memberUnsuspended: text("Suspensão encerrada.", "Suspension lifted.")
+  memberUnsuspended: text("Suspensão encerrada.", "Suspension lifted."),
+  memberBanned: text("Membro banido.", "Member banned."),
+  memberUnbanned: text(
+    "Banimento desfeito; a pessoa pode voltar a ser convidada.",
+    "Ban lifted; the person may be invited again."
+  ),
+  alreadyBanned: text("Este membro já está banido.", "This member is already banned."),
+  notBanned: text("Este perfil não está banido.", "This profile is not banned."),
+  pending: text("Conteúdo aguardando aprovação.", "Content awaiting approval."),
+  pendingNotFound: text(
+    "Conteúdo aguardando aprovação não encontrado.",
+    "No content awaiting approval with this id."
+  ),
+  pendingApproved: text("Conteúdo aprovado.", "Content approved."),
+  pendingRejected: text("Conteúdo rejeitado.", "Content rejected.")
 })

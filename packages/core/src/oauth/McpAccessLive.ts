@@ -42,7 +42,8 @@ export const McpAccessLive = Layer.effect(
         profileId: found.profileId,
         role: found.role,
         actingProfileId: found.profileId,
-        suspendedUntil: found.suspendedUntil
+        suspendedUntil: found.suspendedUntil,
+        slowModeSeconds: found.slowModeSeconds
       })
 
     /** The account's own membership in the community, if it still has one. */

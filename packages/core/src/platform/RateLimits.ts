@@ -8,8 +8,8 @@ import { type RateLimitName, type RateLimitSetting, resolveRateLimits } from "./
 
 /** A counter of a limit, as an action counted it: what a stored answer remembers to show it again. */
 export interface CountedLimit {
-  /** The policy's name in the headers (the limit's name). */
-  readonly policy: RateLimitName
+  /** The policy's name in the headers (the limit's name; `slowMode`: a community's own setting). */
+  readonly policy: RateLimitName | "slowMode"
   /** The counter's row in `rate_limit_counters`. */
   readonly bucket: string
   readonly key: string
@@ -64,7 +64,13 @@ export class RateLimits extends Effect.Service<RateLimits>()("@roda/core/RateLim
         LIMIT ${SWEEP_ROWS} FOR UPDATE SKIP LOCKED)`
 
     /** Counts one action of `key` in `bucket`; `limit` > 0. */
-    const count = (policy: RateLimitName, bucket: string, key: string, limit: number, windowSeconds: number) =>
+    const count = (
+      policy: RateLimitName | "slowMode",
+      bucket: string,
+      key: string,
+      limit: number,
+      windowSeconds: number
+    ) =>
       Effect.gen(function*() {
         const nowMs = yield* Clock.currentTimeMillis
         const now = new Date(nowMs)
@@ -120,6 +126,18 @@ export class RateLimits extends Effect.Service<RateLimits>()("@roda/core/RateLim
       enforce,
       /** `posting`: posts and comments of one account in one community (MCP tools included). */
       posting: (communityId: string, accountId: string) => enforce("posting", `${communityId}:${accountId}`),
+      /**
+       * A community's slow mode: one post of an account in a space per `seconds` (a window from its
+       * first post; 0: off). Refused: 429 with `Retry-After` and this limit's headers; an allowed post
+       * is not shown (the route's headers stay `posting`'s).
+       */
+      slowMode: (communityId: string, spaceId: string, accountId: string, seconds: number) =>
+        seconds > 0
+          ? Effect.flatMap(
+            count("slowMode", "slowMode", `${communityId}:${spaceId}:${accountId}`, 1, seconds),
+            (state) => state.allowed ? Effect.void : refuse(state)
+          )
+          : Effect.void,
       /** `apiKey`: requests made with one API key, on every route and MCP tool. */
       apiKey: (keyId: string) => enforce("apiKey", keyId),
       /**

@@ -22,6 +22,10 @@ const Author = Schema.Struct({ id: Schema.String, fullName: Schema.String, avata
 const Mention = Schema.Struct({ profileId: Schema.String, fullName: Schema.String })
 
 const engagement = {
+  pending: Schema.Boolean.annotations({
+    description:
+      "Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications"
+  }),
   mentions: Schema.Array(Mention),
   reactions: Counts,
   reactionCount: Schema.Number,
@@ -359,7 +363,7 @@ export class ContentApi extends HttpApiGroup.make("content")
       .middleware(MemberScope)
       .annotate(
         OpenApi.Description,
-        `Member. A post in a space whose module is \`feed\`: \`title\` (1 to 200), \`body\` (1 to 100000), optional \`attachments\` (at most ${MAX_ATTACHMENTS} http(s) URLs). Like courses: no \`spaceId\` 400 \`ID do espaço é obrigatório.\`; a space unknown, of another community or hidden from the caller 400 \`Espaço não encontrado ou não pertence a esta comunidade.\`; a space of another module 400. The caller must be able to read the space's content (403) and, when the space's \`postingPolicy\` is \`staff\`, be owner, admin or moderator (403). ${MENTIONS} Read content posts through the feed or \`GET /api/content/{id}\`.`
+        `Member. A post in a space whose module is \`feed\`: \`title\` (1 to 200), \`body\` (1 to 100000), optional \`attachments\` (at most ${MAX_ATTACHMENTS} http(s) URLs). Like courses: no \`spaceId\` 400 \`ID do espaço é obrigatório.\`; a space unknown, of another community or hidden from the caller 400 \`Espaço não encontrado ou não pertence a esta comunidade.\`; a space of another module 400. The caller must be able to read the space's content (403) and, when the space's \`postingPolicy\` is \`staff\`, be owner, admin or moderator (403). Slow mode (community setting \`moderation.slowModeSeconds\`): a member who is not staff and posted in this space less than that many seconds ago answers 429 with \`Retry-After\` (seconds left) and \`RateLimit-Policy: "slowMode";q=1;w=<seconds>\`; of two posts at once, one passes. ${MENTIONS} Read content posts through the feed or \`GET /api/content/{id}\`.`
       )
       .annotate(OpenApi.Summary, "Create a content post")
   )

@@ -14,6 +14,7 @@ import { transactional } from "../sql/transaction"
 import { viewerOfMember } from "../structure/Access"
 import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { type CommentRow, CommentsRepo } from "./CommentsRepo"
+import { heldWhen } from "./held"
 import { SocialItems } from "./items"
 import type { CommentableType, ReactionType } from "./kinds"
 import { groupMentions, MentionsRepo } from "./mentions"
@@ -99,7 +100,10 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
         return yield* transactional(sql)(Effect.gen(function*() {
           // In the reply's transaction: the parent stays locked until the reply is kept.
           const parentId = input.parentId ? yield* parentOf(member, itemType, item.id, input.parentId) : null
-          yield* repo.insert({
+          const held = isStaff(member.role)
+            ? undefined
+            : heldWhen(sql, member.communityId, sql`${member.actingProfileId}`, input.body)
+          const pending = yield* repo.insert({
             id,
             communityId: member.communityId,
             itemType,
@@ -107,12 +111,16 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
             parentId,
             authorProfileId: member.actingProfileId,
             body: input.body
-          })
-          const mentioned = yield* mentions.replace(member.communityId, "comment", id, input.body)
-          yield* mentions.notifyReply(member.communityId, id, mentioned)
-          const row = yield* repo.find(member.communityId, id).pipe(Effect.map(Option.getOrThrow))
+          }, held)
+          // a held comment's mentions and replies are notified, and its event written, on its approval
+          if (pending) yield* mentions.insertFor(member.communityId, "comment", id, input.body, true)
+          else {
+            const mentioned = yield* mentions.replace(member.communityId, "comment", id, input.body)
+            yield* mentions.notifyReply(member.communityId, id, mentioned)
+          }
+          const row = yield* repo.findAny(member.communityId, id).pipe(Effect.map(Option.getOrThrow))
           const comment = (yield* views(member, [row]))[0]!
-          yield* webhooks.emit(member.communityId, "comment.created", comment)
+          if (!pending) yield* webhooks.emit(member.communityId, "comment.created", comment)
           return comment
         }))
       }

@@ -1,8 +1,10 @@
 import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Option, Schema } from "effect"
 import { type CommunityId, ProfileId } from "../domain/Ids"
 import { Role } from "../domain/Role"
 import { decodeRows } from "../domain/Rows"
+import { heldAt } from "./held"
 import { type CommentableType, commentableTypes } from "./kinds"
 
 export const CommentRow = Schema.Struct({
@@ -18,6 +20,8 @@ export const CommentRow = Schema.Struct({
   body: Schema.String,
   /** Hidden by a moderator: read by its author and staff only. */
   hidden: Schema.Boolean,
+  /** Held for approval (moderation's settings): read by its author and staff only. */
+  pending: Schema.Boolean,
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 })
@@ -26,6 +30,7 @@ export type CommentRow = typeof CommentRow.Type
 const decodeComments = decodeRows(CommentRow)
 const decodeThreaded = decodeRows(Schema.Struct({ ...CommentRow.fields, threadId: Schema.String }))
 const decodeParents = decodeRows(CommentRow.pick("id", "itemType", "itemId", "parentId"))
+const decodePending = decodeRows(Schema.Struct({ pending: Schema.Boolean }))
 const decodeCounts = decodeRows(Schema.Struct({ itemId: Schema.String, n: Schema.Number }))
 
 export type NewCommentRow = {
@@ -47,7 +52,8 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const select = sql`SELECT c.id, c.item_type, c.item_id, c.parent_id, c.author_profile_id, p.role AS author_role,
-      p.full_name AS author_name, p.avatar_url AS author_avatar_url, c.body, c.hidden_at IS NOT NULL AS hidden,
+      p.full_name AS author_name, p.avatar_url AS author_avatar_url, c.body,
+      c.hidden_at IS NOT NULL AND c.hidden_at IS DISTINCT FROM c.held_at AS hidden, c.held_at IS NOT NULL AS pending,
       c.created_at, c.updated_at
       FROM comments c JOIN member_cards p ON p.community_id = c.community_id AND p.id = c.author_profile_id`
 
@@ -72,7 +78,25 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
         ),
-      insert: (row: NewCommentRow) => sql`INSERT INTO comments ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie),
+      /** Inserts the comment; whether it was held (`held`: see held.ts). */
+      insert: (row: NewCommentRow, held?: Fragment) =>
+        sql`WITH h AS (SELECT ${heldAt(sql, held)} AS at)
+          INSERT INTO comments (id, community_id, item_type, item_id, parent_id, author_profile_id, body,
+            held_at, hidden_at)
+          SELECT ${row.id}, ${row.communityId}, ${row.itemType}, ${row.itemId}, ${row.parentId},
+            ${row.authorProfileId}, ${row.body}, h.at, h.at FROM h
+          RETURNING held_at IS NOT NULL AS pending`.pipe(
+          Effect.flatMap(decodePending),
+          Effect.map((rows) => rows[0]?.pending ?? false),
+          Effect.orDie
+        ),
+      /** A comment not deleted, hidden or held included (its author's new one, a held one approved). */
+      findAny: (communityId: CommunityId, id: string) =>
+        sql`${select} WHERE c.community_id = ${communityId} AND c.id = ${id} AND c.deleted_at IS NULL`.pipe(
+          Effect.flatMap(decodeComments),
+          Effect.map((rows) => Option.fromNullable(rows[0])),
+          Effect.orDie
+        ),
       update: (communityId: CommunityId, id: string, body: string) =>
         sql`UPDATE comments SET body = ${body}, updated_at = now()
           WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),

@@ -5,6 +5,7 @@ import { forbidden, notFound } from "../domain/AppError"
 import type { Member } from "../domain/Caller"
 import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
+import { isStaff } from "../domain/Role"
 import { Notify } from "../notifications/Notify"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
@@ -13,6 +14,7 @@ import { transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
 import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { Comments } from "./Comments"
+import { heldWhen } from "./held"
 import { SocialItems } from "./items"
 import { groupMentions, MentionsRepo } from "./mentions"
 import { socialMessages as M } from "./messages"
@@ -90,9 +92,15 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
       const spaceId = yield* postingSpace(member, input.spaceId)
       yield* requireNotSuspended(member)
       yield* limits.posting(member.communityId, member.account.id)
+      if (!isStaff(member.role)) {
+        yield* limits.slowMode(member.communityId, spaceId, member.account.id, member.slowModeSeconds ?? 0)
+      }
       const id = yield* ids.next
       return yield* transactional(sql)(Effect.gen(function*() {
-        yield* repo.insertContent({
+        const held = isStaff(member.role)
+          ? undefined
+          : heldWhen(sql, member.communityId, sql`${member.actingProfileId}`, `${input.title} ${input.body}`)
+        const pending = yield* repo.insertContent({
           id,
           communityId: member.communityId,
           spaceId,
@@ -100,7 +108,12 @@ export class ContentPosts extends Effect.Service<ContentPosts>()("@roda/core/Con
           title: input.title,
           body: input.body,
           attachments: input.attachments ?? []
-        })
+        }, held)
+        // a held post's mentions and followers are told, and its event written, on its approval
+        if (pending) {
+          yield* mentions.insertFor(member.communityId, "content", id, input.body, true)
+          return yield* detail(viewerOfMember(member), id)
+        }
         yield* mentions.replace(member.communityId, "content", id, input.body)
         const post = yield* detail(viewerOfMember(member), id)
         yield* webhooks.emit(member.communityId, "post.created", { postType: "content", ...post })

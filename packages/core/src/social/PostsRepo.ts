@@ -4,6 +4,7 @@ import { Effect, Option, Schema } from "effect"
 import { type CommunityId, ProfileId, SpaceId } from "../domain/Ids"
 import { Role } from "../domain/Role"
 import { decodeRows } from "../domain/Rows"
+import { heldAt, heldWhen } from "./held"
 
 const authoredFields = {
   id: Schema.String,
@@ -13,6 +14,8 @@ const authoredFields = {
   body: Schema.String,
   /** Hidden by a moderator: read by its author and staff only, out of the feed, search and counts. */
   hidden: Schema.Boolean,
+  /** Held for approval (moderation's settings): read by its author and staff only, like a hidden one. */
+  pending: Schema.Boolean,
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 }
@@ -45,6 +48,7 @@ const decodeCaller = decodeRows(Schema.Struct({
   callerProfileId: Schema.NullOr(Schema.String),
   callerSuspendedUntil: Schema.NullOr(Schema.DateFromSelf)
 }))
+const decodePending = decodeRows(Schema.Struct({ pending: Schema.Boolean }))
 const decodePostingPolicy = decodeRows(Schema.Struct({ postingPolicy: Schema.Literal("members", "staff") }))
 
 export type NewContentRow = {
@@ -65,7 +69,8 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
     const sql = yield* SqlClient.SqlClient
     const authorJoin = sql`JOIN member_cards p ON p.community_id = t.community_id AND p.id = t.author_profile_id`
     const authored = sql`t.id, t.author_profile_id, p.full_name AS author_name, p.avatar_url AS author_avatar_url,
-      t.body, t.hidden_at IS NOT NULL AS hidden, t.created_at, t.updated_at`
+      t.body, t.hidden_at IS NOT NULL AND t.hidden_at IS DISTINCT FROM t.held_at AS hidden,
+      t.held_at IS NOT NULL AS pending, t.created_at, t.updated_at`
     const statusColumns = sql`${authored},
       to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time`
     const status = sql`SELECT ${statusColumns} FROM status_posts t ${authorJoin}`
@@ -86,7 +91,8 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
        * author and the times the insert reads (as `statusView` writes them).
        */
       insertedStatus: (view: Record<string, unknown>) => ({
-        from: sql`t ${authorJoin}`,
+        // a held post's event is written on its approval
+        from: sql`t ${authorJoin} WHERE t.held_at IS NULL`,
         data: sql`${JSON.stringify(view)}::jsonb || jsonb_build_object(
           'author', jsonb_build_object('id', t.author_profile_id, 'fullName', p.full_name, 'avatarUrl', p.avatar_url),
           'createdAt', ${isoMillis(sql`t.created_at`)}, 'updatedAt', ${isoMillis(sql`t.updated_at`)})`
@@ -97,9 +103,13 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
        */
       insertStatus: (
         row: { id: string; communityId: CommunityId; authorProfileId: string; body: string },
-        within?: Fragment
+        within?: Fragment,
+        held?: Fragment
       ) =>
-        sql`WITH t AS (INSERT INTO status_posts ${sql.insert(row)} RETURNING *)${more(within)}
+        sql`WITH h AS (SELECT ${heldAt(sql, held)} AS at),
+          t AS (INSERT INTO status_posts (id, community_id, author_profile_id, body, held_at, hidden_at)
+            SELECT ${row.id}, ${row.communityId}, ${row.authorProfileId}, ${row.body}, h.at, h.at FROM h
+            RETURNING *)${more(within)}
           SELECT ${statusColumns} FROM t ${authorJoin}`.pipe(
           Effect.flatMap(decodeStatus),
           Effect.flatMap((rows) =>
@@ -119,8 +129,15 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
         within?: Fragment
       ) =>
         sql`WITH caller AS (${caller}),
-          t AS (INSERT INTO status_posts (id, community_id, author_profile_id, body)
-            SELECT ${row.id}, ${row.communityId}, caller.profile_id, ${row.body} FROM caller
+          t AS (INSERT INTO status_posts (id, community_id, author_profile_id, body, held_at, hidden_at)
+            SELECT ${row.id}, ${row.communityId}, caller.profile_id, ${row.body}, h.at, h.at
+            FROM caller CROSS JOIN LATERAL (SELECT ${
+          heldAt(
+            sql,
+            sql`caller.role NOT IN ('owner', 'admin', 'moderator')
+              AND ${heldWhen(sql, row.communityId, sql`caller.profile_id`, row.body)}`
+          )
+        } AS at) h
             WHERE caller.profile_id IS NOT NULL
               AND (caller.suspended_until IS NULL OR caller.suspended_until <= ${now})
             RETURNING *)${more(within)}
@@ -176,10 +193,18 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
           Effect.map(first),
           Effect.orDie
         ),
-      insertContent: (row: NewContentRow) =>
-        sql`INSERT INTO content_posts (id, community_id, space_id, author_profile_id, title, body, attachments)
-          VALUES (${row.id}, ${row.communityId}, ${row.spaceId}, ${row.authorProfileId}, ${row.title}, ${row.body},
-            ${JSON.stringify(row.attachments)}::jsonb)`.pipe(Effect.asVoid, Effect.orDie),
+      /** Inserts the post; whether it was held (`held`: see held.ts). */
+      insertContent: (row: NewContentRow, held?: Fragment) =>
+        sql`WITH h AS (SELECT ${heldAt(sql, held)} AS at)
+          INSERT INTO content_posts (id, community_id, space_id, author_profile_id, title, body, attachments,
+            held_at, hidden_at)
+          SELECT ${row.id}, ${row.communityId}, ${row.spaceId}, ${row.authorProfileId}, ${row.title}, ${row.body},
+            ${JSON.stringify(row.attachments)}::jsonb, h.at, h.at FROM h
+          RETURNING held_at IS NOT NULL AS pending`.pipe(
+          Effect.flatMap(decodePending),
+          Effect.map((rows) => rows[0]?.pending ?? false),
+          Effect.orDie
+        ),
       postingPolicy: (communityId: CommunityId, spaceId: string) =>
         sql`SELECT posting_policy FROM space_summaries
           WHERE community_id = ${communityId} AND id = ${spaceId}`.pipe(

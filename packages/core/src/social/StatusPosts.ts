@@ -15,6 +15,7 @@ import { atomic } from "../sql/transaction"
 import type { Viewer } from "../structure/Access"
 import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { Comments } from "./Comments"
+import { heldWhen } from "./held"
 import { SocialItems } from "./items"
 import { groupMentions, mentionedIds, MentionsRepo } from "./mentions"
 import { socialMessages as M } from "./messages"
@@ -28,6 +29,7 @@ const unwritten = (id: string, body: string): StatusRow => ({
   id,
   body,
   hidden: false,
+  pending: false,
   authorProfileId: ProfileId.make(id),
   authorName: "",
   authorAvatarUrl: null,
@@ -137,11 +139,15 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
           (within) => Effect.map(insert(within), (row) => statusView(row, noEngagement))
         )
         : atomic(sql)(Effect.flatMap(
-          Effect.all({ row: insert(), mentioned: mentions.insertFor(communityId, "status", id, body) }),
-          ({ mentioned, row }) => {
-            const view = statusView(row, { ...noEngagement, mentions: groupMentions(mentioned) })
-            return Effect.as(webhooks.emit(communityId, "post.created", { postType: "status", ...view }), view)
-          }
+          insert(),
+          // a held post's mentions are notified, and its event written, on its approval
+          (row) =>
+            Effect.flatMap(mentions.insertFor(communityId, "status", id, body, row.pending), (mentioned) => {
+              const view = statusView(row, { ...noEngagement, mentions: groupMentions(mentioned) })
+              return row.pending
+                ? Effect.succeed(view)
+                : Effect.as(webhooks.emit(communityId, "post.created", { postType: "status", ...view }), view)
+            })
         ))
 
     const create = traced("StatusPosts.create")(function*(member: Member, body: string) {
@@ -149,7 +155,10 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       yield* limits.posting(member.communityId, member.account.id)
       const id = yield* ids.next
       const row = { id, communityId: member.communityId, authorProfileId: member.actingProfileId, body }
-      return yield* post(member.communityId, id, body, (within) => repo.insertStatus(row, within))
+      const held = isStaff(member.role)
+        ? undefined
+        : heldWhen(sql, member.communityId, sql`${row.authorProfileId}`, body)
+      return yield* post(member.communityId, id, body, (within) => repo.insertStatus(row, within, held))
     })
 
     /**
@@ -182,7 +191,7 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
       yield* requireMayEdit(member, { profileId: post.authorProfileId, role: post.authorRole })
       yield* atomic(sql)(Effect.gen(function*() {
         yield* repo.updateStatus(member.communityId, post.id, body)
-        yield* mentions.replace(member.communityId, "status", post.id, body)
+        yield* mentions.replace(member.communityId, "status", post.id, body, post.pending)
       }))
       return yield* one(member, post.id)
     })

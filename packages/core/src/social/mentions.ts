@@ -117,7 +117,7 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
        * Replaces the item's mentions with those of `body` (unknown or other communities' ids are
        * ignored) and notifies those mentioned now and not before (`mention`): who were notified.
        */
-      replace: (communityId: CommunityId, type: MentionType, itemId: string, body: string) =>
+      replace: (communityId: CommunityId, type: MentionType, itemId: string, body: string, quiet = false) =>
         Effect.gen(function*() {
           const before = yield* sql`DELETE FROM mentions WHERE community_id = ${communityId} AND item_type = ${type}
             AND item_id = ${itemId} RETURNING profile_id`.pipe(Effect.flatMap(decodeRemoved))
@@ -131,7 +131,8 @@ export class MentionsRepo extends Effect.Service<MentionsRepo>()("@roda/core/Men
               RETURNING profile_id),
             about AS (${about(communityId, type, itemId)})
             SELECT m.profile_id, a.* FROM m LEFT JOIN about a ON TRUE`.pipe(Effect.flatMap(decodeInserted))
-          if (rows.length === 0) return []
+          // a held item's mentions are notified on its approval (`announce`)
+          if (rows.length === 0 || quiet) return []
           const known = new Set(before.map((row) => row.profileId))
           return yield* tell(
             communityId,

@@ -32,6 +32,7 @@ export const statusView = (row: StatusRow, engagement: Engagement) => ({
   author: author(row),
   body: row.body,
   hidden: row.hidden,
+  pending: row.pending,
   ...engagementOf(row.id, engagement),
   commentCount: engagement.comments?.get(row.id) ?? 0,
   createdAt: row.createdAt.toISOString(),
@@ -46,6 +47,7 @@ export const contentView = (row: ContentRow, engagement: Engagement) => ({
   body: row.body,
   attachments: row.attachments,
   hidden: row.hidden,
+  pending: row.pending,
   ...engagementOf(row.id, engagement),
   commentCount: engagement.comments?.get(row.id) ?? 0,
   createdAt: row.createdAt.toISOString(),
@@ -60,6 +62,7 @@ export const commentView = (row: CommentRow, engagement: Engagement) => ({
   author: author(row),
   body: row.body,
   hidden: row.hidden,
+  pending: row.pending,
   ...engagementOf(row.id, engagement),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString()

@@ -189,6 +189,11 @@ export const views: Readonly<Record<string, ViewContract>> = {
     table: "communities",
     description: "A community's name, whether it is deleted, whether visitors see its status posts."
   },
+  community_moderation: {
+    owner: "communities",
+    table: "communities",
+    description: "A community's moderation settings that hold posts: holdFirstPosts, normalized blockedWords."
+  },
   space_summaries: {
     owner: "structure",
     table: "spaces",

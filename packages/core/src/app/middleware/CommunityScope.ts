@@ -20,11 +20,19 @@ export const makeFindCaller = Effect.gen(function*() {
   return (communityId: CommunityId, subject: TokenSubject) =>
     Effect.flatMap(memberships.callerIn(communityId, subject.accountId, subject.sessionId), (row) => {
       if (Option.isNone(row)) return invalidToken
-      const { profileId, role, suspendedUntil } = row.value
+      const { profileId, role, slowModeSeconds, suspendedUntil } = row.value
       const account = { ...identity.accountOf(row.value), sessionId: subject.sessionId }
       const member = profileId === null || role === null
         ? Option.none<Member>()
-        : Option.some<Member>({ account, communityId, profileId, role, actingProfileId: profileId, suspendedUntil })
+        : Option.some<Member>({
+          account,
+          communityId,
+          profileId,
+          role,
+          actingProfileId: profileId,
+          suspendedUntil,
+          slowModeSeconds
+        })
       return Effect.succeed({ account, member })
     })
 })

@@ -49,6 +49,8 @@ import moderation from "./0048_moderation"
 import memberSuspensions from "./0049_member_suspensions"
 import notificationEmails from "./0050_notification_emails"
 import spaceSummariesModule from "./0051_space_summaries_module"
+import memberBans from "./0052_member_bans"
+import heldContent from "./0053_held_content"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -102,5 +104,7 @@ export const migrations = {
   "0048_moderation": moderation,
   "0049_member_suspensions": memberSuspensions,
   "0050_notification_emails": notificationEmails,
-  "0051_space_summaries_module": spaceSummariesModule
+  "0051_space_summaries_module": spaceSummariesModule,
+  "0052_member_bans": memberBans,
+  "0053_held_content": heldContent
 }
