@@ -423,7 +423,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a member
-         * @description Owner or admin; also any member when the community setting `membersCanInvite` is true (then only with role `member`: another role answers 403, as does any call of a non-manager when the setting is false or absent). A new e-mail creates the account with an active profile and e-mails a set-password link valid 7 days. An existing account (a removed member included) is never made a member without consent: 201 with `data.status: "invited"`, an invitation e-mail (with a set-password link if the account has no password yet), accepted or declined by the holder with POST /api/profiles/{id}/accept|decline. 409 when already a member or already invited. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52).
+         * @description Owner or admin; also any member when the community setting `membersCanInvite` is true (then only with role `member`: another role answers 403, as does any call of a non-manager when the setting is false or absent). A new e-mail creates the account with an active profile and e-mails a set-password link valid 7 days. An existing account (a removed member included) is never made a member without consent: 201 with `data.status: "invited"`, an invitation e-mail (with a set-password link if the account has no password yet), accepted or declined by the holder with POST /api/profiles/{id}/accept|decline. 409 when already a member or already invited; 409 `member_banned` when moderation banned the account from the community (`Esta pessoa foi banida da comunidade: desfaça o banimento antes de adicioná-la ou convidá-la.`) until `POST /api/moderation/members/{profileId}/unban`. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52).
          */
         post: operations["profiles.invite"];
         delete?: never;
@@ -443,7 +443,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member
-         * @description Owner or admin. A new e-mail creates the account and its active profile with `role` (default member), and the account is sent a set-password link. An existing account gets an invitation instead (201, `data.status: "invited"`, an e-mail; see /invite): it is no member until it accepts. 409 when already a member or already invited. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52).
+         * @description Owner or admin. A new e-mail creates the account and its active profile with `role` (default member), and the account is sent a set-password link. An existing account gets an invitation instead (201, `data.status: "invited"`, an e-mail; see /invite): it is no member until it accepts. 409 when already a member or already invited; 409 `member_banned` when moderation banned the account from the community (`Esta pessoa foi banida da comunidade: desfaça o banimento antes de adicioná-la ou convidá-la.`) until `POST /api/moderation/members/{profileId}/unban`. The caller's e-mail must be confirmed (403 `Confirme seu e-mail antes…` otherwise; issue 52).
          */
         post: operations["profiles.create"];
         delete?: never;
@@ -1579,7 +1579,7 @@ export interface paths {
         put?: never;
         /**
          * Create a content post
-         * @description Member. A post in a space whose module is `feed`: `title` (1 to 200), `body` (1 to 100000), optional `attachments` (at most 10 http(s) URLs). Like courses: no `spaceId` 400 `ID do espaço é obrigatório.`; a space unknown, of another community or hidden from the caller 400 `Espaço não encontrado ou não pertence a esta comunidade.`; a space of another module 400. The caller must be able to read the space's content (403) and, when the space's `postingPolicy` is `staff`, be owner, admin or moderator (403). Mentions: write `@[Full Name](profileId)` (or a bare `@profileId`) in the body; ids of profiles of this community are resolved and returned in `mentions` (at most 50 per body), anything else stays plain text. Read content posts through the feed or `GET /api/content/{id}`.
+         * @description Member. A post in a space whose module is `feed`: `title` (1 to 200), `body` (1 to 100000), optional `attachments` (at most 10 http(s) URLs). Like courses: no `spaceId` 400 `ID do espaço é obrigatório.`; a space unknown, of another community or hidden from the caller 400 `Espaço não encontrado ou não pertence a esta comunidade.`; a space of another module 400. The caller must be able to read the space's content (403) and, when the space's `postingPolicy` is `staff`, be owner, admin or moderator (403). Slow mode (community setting `moderation.slowModeSeconds`): a member who is not staff and posted in this space less than that many seconds ago answers 429 with `Retry-After` (seconds left) and `RateLimit-Policy: "slowMode";q=1;w=<seconds>`; of two posts at once, one passes. Mentions: write `@[Full Name](profileId)` (or a bare `@profileId`) in the body; ids of profiles of this community are resolved and returned in `mentions` (at most 50 per body), anything else stays plain text. Read content posts through the feed or `GET /api/content/{id}`.
          */
         post: operations["content.create"];
         delete?: never;
@@ -2083,7 +2083,7 @@ export interface paths {
         put?: never;
         /**
          * Check out
-         * @description Public (token optional). Answers 201 with the new charge's id in `data.id` (also `chargeId`; it is what `GET /api/checkout/charges/{chargeId}` reads, paid or pending), with `purchaseId` (ONE_TIME, once paid) and `subscriptionId` (plans) beside it. Buys for the caller when signed in; otherwise for `buyer` {name, email, taxId}: the profile of that e-mail in this community, made when missing (account created with a set-password e-mail when the e-mail has none). The answer has the same shape whether or not the e-mail already had an account (nothing tells it apart). `buyer.taxId` must be a valid CPF or CNPJ when the community sells from BR. A ONE_TIME product (`productId`), or a SUBSCRIPTION billing option (`productId`) of a plan (`subscriptionGroupId`; found from the product when absent) with optional `addOnProductIds` of that plan. The coupon (`couponCode`) discounts the main product, never below 0; add-ons are added at their price; installments (1..12, CREDIT_CARD only) add buyer-paid interest (Price table) on the discounted amount. The total of one charge is at most 10000000000 minor units (R$ 100 million; money is stored as bigint): above it, 400 with param `addOnProductIds` (or `productId` without add-ons) when the amount before interest passes it, else `installments`. `paymentMethod` must be one the product allows (400). A BOLETO names its payer as banks register it: `billingAddress` {street, number, complement?, neighbourhood?, city, state, postalCode, country} (400 `billingAddress` when absent) and `buyer.taxId` (CPF or CNPJ; a signed-in buyer sends `buyer` {name, taxId} too, else 400 `buyer.taxId`); with other methods `billingAddress` is optional and, when sent, goes to the gateway with the buyer. Sandbox cards: `cardToken` `tok_visa` is approved at once (`status: paid`), `tok_chargeDeclined` answers 402; PIX and BOLETO answer `status: pending` with `paymentCode` and `expiresAt` (PIX 1 hour, boleto 3 days) and are settled when paid (sandbox route or gateway webhook). Stock (hasStock) is taken in the same transaction, never below zero (409 when sold out) and returned when a pending charge expires; a coupon use is held the same way and counted when paid. A paid charge creates the purchase (ONE_TIME) or activates the subscription for its first period (created `incomplete` until then), grants the entitlements that open the spaces whose access lists the product or plan, writes the ledger entries and e-mails the sales notice (notification settings) and a receipt. `Idempotency-Key` header (optional, per community and per caller: the signed-in account, else the anonymous buyer's `buyer.email`): the first successful answer (201 and its body) is stored with the key and replayed for the same key to the same caller only; another caller with the same key is processed afresh as a request of its own (never given the first caller's charge); the same key with another body from the same caller answers 409 (`param: Idempotency-Key`); concurrent requests with one key make one charge (the key row is inserted first under a unique constraint and the others wait for it). A refused request (4xx, a declined card included) keeps no key, so it may be retried with the same key; a request arriving while the first with its key is still at the gateway waits for that answer (up to 30 s, then 409 `Idempotency-Key`). No network call is made inside a database transaction: the checkout reserves (stock unit, coupon use, the `pending` charge) in one transaction, asks the gateway, and applies its answer in a second; a declined or invalid card makes the reserved charge final `failed` (kept, with its reason, stock and coupon given back, a plan's subscription `incomplete_expired`) and answers 402 (400 `cardToken` for an invalid card). A crash between the two leaves the charge `pending` without a gateway answer; a durable job (`checkout.reconcile`, 10 minutes after the reservation) asks the gateway for it and settles it (paid) or releases it (failed or never received) exactly once. With `PAYMENT_GATEWAY=stripe`: the charge is a PaymentIntent created and confirmed at once with the idempotency key `roda-charge-{chargeId}` and `metadata.roda_charge_id`; `cardToken` is a Stripe.js token (`tok_…`) or PaymentMethod (`pm_…`); installments are sent as Stripe's fixed-count monthly plan over the total with Roda's interest; a card needing 3-D Secure answers `status: pending` with `nextAction` `{type, clientSecret, details}` (`details` is Stripe's `next_action` unchanged; the client completes it with Stripe.js `handleNextAction({clientSecret})`) and is settled by the webhook, or expires after 1 hour; PIX answers `paymentCode` (copy-paste code), `expiresAt` (1 hour) and `nextAction.details.pix_display_qr_code` (QR image URLs); boleto answers `paymentCode` (the digitable number), `expiresAt` (due in 3 days) and `nextAction.details.boleto_display_details` (`pdf`, `hosted_voucher_url`). The seller is the community's Stripe Connect account when one is configured (destination charge `on_behalf_of` it, `transfer_data.destination`, `application_fee_amount` = the platform's fee plus the buyer-paid interest, i.e. `total - net`, the same cents the ledger credits the platform), else the platform account (no application fee). Plan checkouts save the card (a Stripe customer, `setup_future_usage: off_session`) for renewals. Order of checks: business information (403), payout settings (400), product or plan (404 for another community's), payment method, stock (409 when sold out), coupon, price. Refused with 403 `Community must have approved business information to enable paid products` and, when the payout settings are not approved, 400 `Payment configuration has not been set up for this community`.
+         * @description Public (token optional). Answers 201 with the new charge's id in `data.id` (also `chargeId`; it is what `GET /api/checkout/charges/{chargeId}` reads, paid or pending), with `purchaseId` (ONE_TIME, once paid) and `subscriptionId` (plans) beside it. Buys for the caller when signed in; otherwise for `buyer` {name, email, taxId}: the profile of that e-mail in this community, made when missing (account created with a set-password e-mail when the e-mail has none). The answer has the same shape whether or not the e-mail already had an account (nothing tells it apart). `buyer.taxId` must be a valid CPF or CNPJ when the community sells from BR. A ONE_TIME product (`productId`), or a SUBSCRIPTION billing option (`productId`) of a plan (`subscriptionGroupId`; found from the product when absent) with optional `addOnProductIds` of that plan. The coupon (`couponCode`) discounts the main product, never below 0; add-ons are added at their price; installments (1..12, CREDIT_CARD only) add buyer-paid interest (Price table) on the discounted amount. The total of one charge is at most 10000000000 minor units (R$ 100 million; money is stored as bigint): above it, 400 with param `addOnProductIds` (or `productId` without add-ons) when the amount before interest passes it, else `installments`. `paymentMethod` must be one the product allows (400). A BOLETO names its payer as banks register it: `billingAddress` {street, number, complement?, neighbourhood?, city, state, postalCode, country} (400 `billingAddress` when absent) and `buyer.taxId` (CPF or CNPJ; a signed-in buyer sends `buyer` {name, taxId} too, else 400 `buyer.taxId`); with other methods `billingAddress` is optional and, when sent, goes to the gateway with the buyer. Sandbox cards: `cardToken` `tok_visa` is approved at once (`status: paid`), `tok_chargeDeclined` answers 402; PIX and BOLETO answer `status: pending` with `paymentCode` and `expiresAt` (PIX 1 hour, boleto 3 days) and are settled when paid (sandbox route or gateway webhook). Stock (hasStock) is taken in the same transaction, never below zero (409 when sold out) and returned when a pending charge expires; a coupon use is held the same way and counted when paid. A paid charge creates the purchase (ONE_TIME) or activates the subscription for its first period (created `incomplete` until then), grants the entitlements that open the spaces whose access lists the product or plan, writes the ledger entries and e-mails the sales notice (notification settings) and a receipt. `Idempotency-Key` header (optional, per community and per caller: the signed-in account, else the anonymous buyer's `buyer.email`): the first successful answer (201 and its body) is stored with the key and replayed for the same key to the same caller only; another caller with the same key is processed afresh as a request of its own (never given the first caller's charge); the same key with another body from the same caller answers 409 (`param: Idempotency-Key`); concurrent requests with one key make one charge (the key row is inserted first under a unique constraint and the others wait for it). A refused request (4xx, a declined card included) keeps no key, so it may be retried with the same key; a request arriving while the first with its key is still at the gateway waits for that answer (up to 30 s, then 409 `Idempotency-Key`). No network call is made inside a database transaction: the checkout reserves (stock unit, coupon use, the `pending` charge) in one transaction, asks the gateway, and applies its answer in a second; a declined or invalid card makes the reserved charge final `failed` (kept, with its reason, stock and coupon given back, a plan's subscription `incomplete_expired`) and answers 402 (400 `cardToken` for an invalid card). A crash between the two leaves the charge `pending` without a gateway answer; a durable job (`checkout.reconcile`, 10 minutes after the reservation) asks the gateway for it and settles it (paid) or releases it (failed or never received) exactly once. With `PAYMENT_GATEWAY=stripe`: the charge is a PaymentIntent created and confirmed at once with the idempotency key `roda-charge-{chargeId}` and `metadata.roda_charge_id`; `cardToken` is a Stripe.js token (`tok_…`) or PaymentMethod (`pm_…`); installments are sent as Stripe's fixed-count monthly plan over the total with Roda's interest; a card needing 3-D Secure answers `status: pending` with `nextAction` `{type, clientSecret, details}` (`details` is Stripe's `next_action` unchanged; the client completes it with Stripe.js `handleNextAction({clientSecret})`) and is settled by the webhook, or expires after 1 hour; PIX answers `paymentCode` (copy-paste code), `expiresAt` (1 hour) and `nextAction.details.pix_display_qr_code` (QR image URLs); boleto answers `paymentCode` (the digitable number), `expiresAt` (due in 3 days) and `nextAction.details.boleto_display_details` (`pdf`, `hosted_voucher_url`). The seller is the community's Stripe Connect account when one is configured (destination charge `on_behalf_of` it, `transfer_data.destination`, `application_fee_amount` = the platform's fee plus the buyer-paid interest, i.e. `total - net`, the same cents the ledger credits the platform), else the platform account (no application fee). Plan checkouts save the card (a Stripe customer, `setup_future_usage: off_session`) for renewals. An account banned from the community by moderation cannot buy its way back in: 403 `banned_self` for the signed-in holder, 409 `member_banned` for an anonymous buyer's e-mail. Order of checks: business information (403), payout settings (400), product or plan (404 for another community's), payment method, stock (409 when sold out), coupon, price. Refused with 403 `Community must have approved business information to enable paid products` and, when the payout settings are not approved, 400 `Payment configuration has not been set up for this community`.
          */
         post: operations["checkout.checkout"];
         delete?: never;
@@ -3459,7 +3459,7 @@ export interface paths {
         put?: never;
         /**
          * Accept a co-speaker invitation
-         * @description The invited co-speaker accepts: from now on they are a speaker of the submission (`invited -> accepted`). Someone who reviewed or voted on it gets 403 (no one speaks on a proposal they judged; a review or vote and an acceptance take the submission's row lock, so they cannot both pass). A submission that was withdrawn (`retirada`) or refused (`recusada`) takes no new co-speaker: 409 (param `status`); declining stays possible. Not in the contract's route list: these routes exist because a co-speaker named by the proposer is only invited (see `coSpeakers` on create and edit), and someone must be able to give or refuse that consent. They follow the owner and reviewer invitations: the invited person answers with their own token only (staff acting as them with X-ProfileId get 403); a caller with no co-speaker invitation on the submission, or a submission of another community, 404; an invitation already answered, 409 (`param: status`; `invited -> accepted | declined`, both final). The submission row is locked, so concurrent answers settle once. The proposer is e-mailed the answer.
+         * @description The invited co-speaker accepts: from now on they are a speaker of the submission (`invited -> accepted`). Someone who reviewed or voted on it gets 403 (no one speaks on a proposal they judged; a review or vote and an acceptance take the submission's row lock, so they cannot both pass). A submission that was withdrawn (`retirada`) or refused (`recusada`) takes no new co-speaker: 409 (param `status`); declining stays possible. Not in the contract's route list: these routes exist because a co-speaker named by the proposer is only invited (see `coSpeakers` on create and edit), and someone must be able to give or refuse that consent. They follow the owner and reviewer invitations: the invited person answers with their own token only (staff acting as them with X-ProfileId get 403); a caller with no co-speaker invitation on the submission, or a submission of another community, 404; an invitation already answered, 409 (`param: status`; `invited -> accepted | declined`, both final). The submission row is locked, so concurrent answers settle once. The other speakers are told the answer (`submission_update`, e-mailed unless turned off).
          */
         post: operations["call4papersSubmissions.acceptCoSpeaking"];
         delete?: never;
@@ -3479,7 +3479,7 @@ export interface paths {
         put?: never;
         /**
          * Decline a co-speaker invitation
-         * @description The invited co-speaker declines: they never become a speaker of it (`invited -> declined`); the proposer sees the refusal. Not in the contract's route list: these routes exist because a co-speaker named by the proposer is only invited (see `coSpeakers` on create and edit), and someone must be able to give or refuse that consent. They follow the owner and reviewer invitations: the invited person answers with their own token only (staff acting as them with X-ProfileId get 403); a caller with no co-speaker invitation on the submission, or a submission of another community, 404; an invitation already answered, 409 (`param: status`; `invited -> accepted | declined`, both final). The submission row is locked, so concurrent answers settle once. The proposer is e-mailed the answer.
+         * @description The invited co-speaker declines: they never become a speaker of it (`invited -> declined`); the proposer sees the refusal. Not in the contract's route list: these routes exist because a co-speaker named by the proposer is only invited (see `coSpeakers` on create and edit), and someone must be able to give or refuse that consent. They follow the owner and reviewer invitations: the invited person answers with their own token only (staff acting as them with X-ProfileId get 403); a caller with no co-speaker invitation on the submission, or a submission of another community, 404; an invitation already answered, 409 (`param: status`; `invited -> accepted | declined`, both final). The submission row is locked, so concurrent answers settle once. The other speakers are told the answer (`submission_update`, e-mailed unless turned off).
          */
         post: operations["call4papersSubmissions.declineCoSpeaking"];
         delete?: never;
@@ -3502,7 +3502,7 @@ export interface paths {
         get: operations["call4papersSubmissions.detail"];
         /**
          * Edit a draft submission
-         * @description The proposer edits their own submission (403 for anyone else), only in `rascunho` (409 after, `param: status`). Partial: `title`, `abstract`, `trackId` (a live track of the call, else 400), `coSpeakers` (profile ids of active members, replacing the list: accepted co-speakers who stay on it stay accepted, new ones are invited, those left off are removed). Each edit is kept as a new version. Naming co-speakers (`coSpeakers`) does not make them speakers: nothing may act on someone without their consent. Each newly named person is `invited` and e-mailed; they count as a speaker (speaker bank, their submission lists, visibility, reviews and votes) only once they accept with their own token (`POST /api/call4papers/submissions/{sid}/co-speaker/accept`, or `/co-speaker/decline`). The proposer and organisers see invited and declined co-speakers with their `status`; everyone else sees the accepted ones.
+         * @description The proposer edits their own submission (403 for anyone else), only in `rascunho` (409 after, `param: status`). Partial: `title`, `abstract`, `trackId` (a live track of the call, else 400), `coSpeakers` (profile ids of active members, replacing the list: accepted co-speakers who stay on it stay accepted, new ones are invited, those left off are removed). Each edit is kept as a new version. Naming co-speakers (`coSpeakers`) does not make them speakers: nothing may act on someone without their consent. Each newly named person is `invited` (an `invitation` notification, e-mailed unless they turned that kind's e-mail off); they count as a speaker (speaker bank, their submission lists, visibility, reviews and votes) only once they accept with their own token (`POST /api/call4papers/submissions/{sid}/co-speaker/accept`, or `/co-speaker/decline`). The proposer and organisers see invited and declined co-speakers with their `status`; everyone else sees the accepted ones.
          */
         put: operations["call4papersSubmissions.update"];
         post?: never;
@@ -3811,7 +3811,7 @@ export interface paths {
         put?: never;
         /**
          * Propose a submission
-         * @description Any member proposes (the X-ProfileId profile when acting becomes the proposer): `title`, `abstract`, `trackId` (optional; a live track of this call, else 400), `coSpeakers` (optional profile ids of active members, at most 5; else 400). The call must accept submissions: published and inside its window (409, param `status`). The submission starts as `rascunho`, version 1. Naming co-speakers (`coSpeakers`) does not make them speakers: nothing may act on someone without their consent. Each newly named person is `invited` and e-mailed; they count as a speaker (speaker bank, their submission lists, visibility, reviews and votes) only once they accept with their own token (`POST /api/call4papers/submissions/{sid}/co-speaker/accept`, or `/co-speaker/decline`). The proposer and organisers see invited and declined co-speakers with their `status`; everyone else sees the accepted ones.
+         * @description Any member proposes (the X-ProfileId profile when acting becomes the proposer): `title`, `abstract`, `trackId` (optional; a live track of this call, else 400), `coSpeakers` (optional profile ids of active members, at most 5; else 400). The call must accept submissions: published and inside its window (409, param `status`). The submission starts as `rascunho`, version 1. Naming co-speakers (`coSpeakers`) does not make them speakers: nothing may act on someone without their consent. Each newly named person is `invited` (an `invitation` notification, e-mailed unless they turned that kind's e-mail off); they count as a speaker (speaker bank, their submission lists, visibility, reviews and votes) only once they accept with their own token (`POST /api/call4papers/submissions/{sid}/co-speaker/accept`, or `/co-speaker/decline`). The proposer and organisers see invited and declined co-speakers with their `status`; everyone else sees the accepted ones.
          */
         post: operations["call4papersSubmissions.create"];
         delete?: never;
@@ -4599,7 +4599,7 @@ export interface paths {
         put?: never;
         /**
          * Issue certificates
-         * @description Owner, admin or moderator (403 otherwise). Issues a batch: `templateId` (an `active` template, else 409 param `templateId`), `spaceId` (the template's space), `profileIds` (1 to 1000 active profiles of this community; an unknown one answers 400 with param `profileIds.<index>`). Answers 202 with `data.id` = the batch id; the certificates are generated by durable jobs (GET /api/certificates/batches/{id}). A recipient who already holds a live certificate of the template is counted in `skipped`. Each issued certificate is e-mailed to its holder.
+         * @description Owner, admin or moderator (403 otherwise). Issues a batch: `templateId` (an `active` template, else 409 param `templateId`), `spaceId` (the template's space), `profileIds` (1 to 1000 active profiles of this community; an unknown one answers 400 with param `profileIds.<index>`). Answers 202 with `data.id` = the batch id; the certificates are generated by durable jobs (GET /api/certificates/batches/{id}). A recipient who already holds a live certificate of the template is counted in `skipped`. Each issued certificate is notified to its holder (`certificate_issued`) and e-mailed, unless they turned that kind's e-mail off.
          */
         post: operations["certificates.issue"];
         delete?: never;
@@ -5477,7 +5477,7 @@ export interface paths {
         };
         /**
          * My notifications
-         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. Newest first (keyset: `limit`, `cursor`); `unread=true` lists only those not read yet. `text` says what happened in the request's language; `actor` is who did it; `subject` is what to open: for `mention` and `reply` the post (`status`, `content`, `course`, `event`) the mention or the comment is in. `mention`: someone mentioned the member (`@[Name](profileId)`) in a post or comment, or added the mention in an edit; `reply`: a comment on the member's post, or a reply to their comment (one mentioned there is told of the mention only). Nobody is told of what they did themselves, nor of content of a space they may not read.
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. Newest first (keyset: `limit`, `cursor`); `unread=true` lists only those not read yet. `text` says what happened in the request's language; `actor` is who did it; `subject` is what to open: for `mention` and `reply` the post (`status`, `content`, `course`, `event`) the mention or the comment is in. `mention`: someone mentioned the member (`@[Name](profileId)`) in a post or comment, or added the mention in an edit; `reply`: a comment on the member's post, or a reply to their comment (one mentioned there is told of the mention only); `reaction`: someone reacted to the member's post or comment, at most one per post or comment and hour whoever reacts (the subject is the post; for a comment, titled with the comment); `space_post`: a new post in a space the member follows (written by jobs in batches; not to one mentioned in it, who is told of the mention); `event_reminder`: an event the member is going to starts in 24 hours or in 1 hour; `event_changed`: its time or place changed, or it was canceled; `course_update`: a lesson was added to a published course the member is enrolled in (jobs in batches); `certificate_issued`: the member's certificate was issued; `submission_update`: a call-for-papers submission the member speaks in moved (decided, counter-offer, confirmed…), told to its accepted speakers but the one who moved it; `invitation`: the member was invited to co-speak, to submit to a call, to own a call or to review a track; `payment_failed`: a renewal of the member's subscription failed, or its last retry did (access suspended); `payout_update`: a payout the member requested moved (in transit, paid, failed, canceled); `moderation`: moderation hid or removed the member's content, or suspended them or lifted it (no actor: moderation acts as the community). For reminders, event changes, certificates, submissions, invitations and failed payments the feature's own e-mail (with its links and attachments) is the notification's e-mail: it goes only to those whose e-mail preference for the kind is not `off`. Nobody is told of what they did themselves, nor of content of a space they may not read.
          */
         get: operations["notifications.list"];
         put?: never;
@@ -5497,7 +5497,7 @@ export interface paths {
         };
         /**
          * My notifications as they happen (Server-Sent Events)
-         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. Answers `text/event-stream` and stays open: each new notification of the member arrives within about a second of being written as `id: <notification id>\nevent: notification\ndata: <the item, JSON, exactly as GET /api/notifications lists it, in the request's language>\n\n`; a comment line `: heartbeat` comes every 25 seconds so that proxies keep the connection. The token goes in `Authorization` as on every route (browsers' `EventSource` cannot send it: use a fetch-based client). To resume after a disconnection, open the stream again with `Last-Event-ID: <id of the last event received>`: the notifications written after that one are sent first, oldest first, then new ones as they come. Without it (or with an id not in the member's inbox), only notifications written from then on are sent; read the inbox with `GET /api/notifications` for those before.
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. Answers `text/event-stream` and stays open: each new notification of the member arrives within about a second of being written as `id: <notification id>\nevent: notification\ndata: <the item, JSON, exactly as GET /api/notifications lists it, in the request's language>\n\n`; the stream opens with a comment line `: open` (so that the status and headers arrive at once) and a comment line `: heartbeat` comes every 25 seconds so that proxies keep the connection. The token goes in `Authorization` as on every route (browsers' `EventSource` cannot send it: use a fetch-based client). To resume after a disconnection, open the stream again with `Last-Event-ID: <id of the last event received>`: the notifications written after that one are sent first, oldest first, then new ones as they come. Without it (or with an id not in the member's inbox), only notifications written from then on are sent; read the inbox with `GET /api/notifications` for those before.
          */
         get: operations["notifications.stream"];
         put?: never;
@@ -5579,7 +5579,7 @@ export interface paths {
         put?: never;
         /**
          * Follow a space
-         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. New posts in the space then notify the member (`space_post`). The space must be one whose content the member may read: hidden or of another community 404, gated 403. Following twice changes nothing.
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. New posts in the space then notify the member (`space_post`; only posts made once they follow). A member who joins the community follows, at once, every feed space they may read then; other spaces, and feed spaces created or opened to them later, are followed here. The space must be one whose content the member may read: hidden or of another community 404, gated 403. Following twice changes nothing.
          */
         post: operations["notifications.follow"];
         /**
@@ -5606,10 +5606,34 @@ export interface paths {
         get: operations["notifications.preferences"];
         /**
          * Change my notification preferences
-         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. `{ "<kind>": { "inApp"?, "email"? } }`: kinds and fields left out keep their setting; an unknown kind or value answers 400 naming it in `errors[].param`. With `inApp: false` that kind is no longer written to the inbox. Answers every kind, as `GET` does.
+         * @description Any member, for the profile they act as (`X-ProfileId`, else their own), in the header's community; a non-member: 403. `{ "<kind>": { "inApp"?, "email"? } }`: kinds and fields left out keep their setting; an unknown kind or value answers 400 naming it in `errors[].param`. With `inApp: false` that kind is no longer shown in the inbox (its e-mails still follow `email`). Answers every kind, as `GET` does.
          */
         put: operations["notifications.savePreferences"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unsubscribe page
+         * @description Every notification e-mail carries `List-Unsubscribe: <{publicBaseUrl}/api/notifications/unsubscribe?token=…>` and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058). The token (signed by the server, no expiry, no sign-in, no `X-CommunityId`) names the member, the community and the kinds the e-mail was about (a digest: every kind it listed). Public: a small HTML page (in the request's language) that asks to confirm with one button, which posts to the same address; opening the link changes nothing (mail scanners open links). A token that is not one the server signed answers 400 (`errors[].param`: `token`).
+         */
+        get: operations["notificationUnsubscribe.page"];
+        put?: never;
+        /**
+         * Unsubscribe in one click
+         * @description Every notification e-mail carries `List-Unsubscribe: <{publicBaseUrl}/api/notifications/unsubscribe?token=…>` and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058). The token (signed by the server, no expiry, no sign-in, no `X-CommunityId`) names the member, the community and the kinds the e-mail was about (a digest: every kind it listed). Public: turns that member's e-mail of those kinds `off` in that community (their in-app setting stays) and drops the e-mails still waiting for them; answers a small HTML confirmation. The body a mail client sends (`List-Unsubscribe=One-Click`, form-encoded) or none is accepted. Repeating it changes nothing; a member no longer in the community gets the same answer. A token the server did not sign answers 400 (`errors[].param`: `token`).
+         */
+        post: operations["notificationUnsubscribe.unsubscribe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5685,7 +5709,7 @@ export interface paths {
         };
         /**
          * Moderation log
-         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). Every moderation action of the community, newest first (keyset: `limit`, `cursor`), written in the action's transaction: `action` (a case's resolution: `dismiss`, `hide`, `remove`; an action on a member, `subject.type` `profile` and `caseId` null: `suspend` with `until`, `unsuspend`), `actor` (who), `subject` (what: type, id and excerpt), `caseId`, `note` (why) and `createdAt` (when).
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). Every moderation action of the community, newest first (keyset: `limit`, `cursor`), written in the action's transaction: `action` (a case's resolution: `dismiss`, `hide`, `remove`; an action on a member, `subject.type` `profile` and `caseId` null: `suspend` with `until`, `unsuspend`, `ban`, `unban`), `actor` (who), `subject` (what: type, id and excerpt), `caseId`, `note` (why) and `createdAt` (when).
          */
         get: operations["moderation.log"];
         put?: never;
@@ -5730,6 +5754,106 @@ export interface paths {
          * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). Ends the member's suspension now (`suspendedUntil: null`; a member who was not suspended answers the same). The moderator in the log is the caller (also when acting with X-ProfileId). A moderator acts on moderators, members and finance profiles; only an owner on an admin; nobody on an owner (403); nobody on themselves (403 `Você não pode moderar a si mesmo.`: a permission, not a malformed request). A profile that is not an active member of this community (another community's, removed, invited): 404. Written to the log with who, what, when and why.
          */
         post: operations["moderation.unsuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/members/{profileId}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ban a member
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). `reason` (1 to 2000 characters, kept on the profile and in the log). Removes the member as a removal by staff does (`member.left` with `removedAt`) and bans the account: until `/unban` it cannot be invited or added again (409 `member_banned` on `POST /api/profiles/invite` and `/create`) nor join by a purchase (403 `banned_self` for the signed-in holder, 409 `member_banned` for an anonymous buyer's e-mail). The member gets a `moderation` notification (the moderator not named), written before the removal. Banning a banned profile answers 409 `already_banned` (`Este membro já está banido.`; of two bans at once, one passes) and changes nothing. The moderator in the log is the caller (also when acting with X-ProfileId). A moderator acts on moderators, members and finance profiles; only an owner on an admin; nobody on an owner (403); nobody on themselves (403 `Você não pode moderar a si mesmo.`: a permission, not a malformed request). A profile that is not an active member of this community (another community's, removed, invited): 404. Written to the log with who, what, when and why. Answers `profileId`, `bannedAt` and `banReason`.
+         */
+        post: operations["moderation.ban"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/members/{profileId}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a ban
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). Lifts the ban of a profile of this community (`bannedAt: null`): the person may be invited, added or join again, but is not made a member (no notification: they are no member to receive one). The role rules are those of the ban, by the role the profile had (an admin's ban is lifted by an owner only). A profile that is not banned: 409 `not_banned` (`Este perfil não está banido.`); one of another community: 404. Written to the log with who, what and when.
+         */
+        post: operations["moderation.unban"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Held posts and comments
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). A post (status or content) or comment by a member who is not owner, admin or moderator waits for approval when it is among the member's first `holdFirstPosts` posts and comments (those never held or approved count), or when its text (a content post: title and body) has one of the `blockedWords` as a whole word, case and accents ignored (community settings `moderation`). Posting answers 201 with the item marked `pending: true`: only its author and staff read it; it is out of the feed, search, counts and notifications, and its mentions, followers' notifications and `post.created` / `comment.created` events wait for the approval. The community's waiting items, newest first (keyset: `limit`, `cursor`): `id`, `type` (`status`, `content`, `comment`), `author`, `excerpt`, a comment's `itemType` and `itemId`, a content post's `spaceId`, `createdAt`.
+         */
+        get: operations["moderation.pending"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/pending/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a held post or comment
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). The item becomes visible to everyone who may read it; its mentions, replies and the space's followers are notified and its `post.created` / `comment.created` event written then, with the approval. Written to the log (`approve`, the caller as actor) in the same transaction. An id that is not waiting (decided already, also by another moderator at the same time: one decision, the other 404), unknown or of another community: 404 `pending_not_found`; not a UUID: 400 (`param: id`). Answers the item with `status`.
+         */
+        post: operations["moderation.approvePending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/pending/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a held post or comment
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). The item is removed (read by no one, kept for the log); nobody is notified. Written to the log (`reject`, the caller as actor) in the same transaction. An id that is not waiting (decided already, also by another moderator at the same time: one decision, the other 404), unknown or of another community: 404 `pending_not_found`; not a UUID: 400 (`param: id`). Answers the item with `status`.
+         */
+        post: operations["moderation.rejectPending"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10002,6 +10126,12 @@ export interface operations {
                     timezone?: string;
                     membersCanInvite?: boolean;
                     publicStatusPosts?: boolean;
+                    moderation?: {
+                        holdFirstPosts?: number;
+                        blockedWords?: string[];
+                        /** @description Slow mode: a member (not owner, admin or moderator) publishes at most one content post (`POST /api/content`) per this many seconds in each space (0 to 3600; 0 or absent: off). Counted per account, space and community from the first post of a window, in the database (parallel posts: one passes); a post too soon answers 429 with `Retry-After` (seconds left) and `RateLimit-Policy: "slowMode";q=1;w=<seconds>`. Status posts (no space) and comments are not slowed (the `posting` limit counts them). */
+                        slowModeSeconds?: number;
+                    };
                 };
             };
         };
@@ -10787,7 +10917,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "email_not_verified" | "not_member" | "only_owner_manages_owners" | "role_required";
+                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "banned_self" | "email_not_verified" | "not_member" | "only_owner_manages_owners" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -10835,7 +10965,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "already_invited" | "already_member" | "email_taken" | "idempotency_key_reused";
+                        code: "already_invited" | "already_member" | "email_taken" | "idempotency_key_reused" | "member_banned";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11093,7 +11223,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "email_not_verified" | "not_member" | "only_owner_manages_owners" | "role_required";
+                        code: "acting_profile_forbidden" | "admins_manage_lower_roles" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "banned_self" | "email_not_verified" | "not_member" | "only_owner_manages_owners" | "role_required";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -11141,7 +11271,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "already_invited" | "already_member" | "email_taken" | "idempotency_key_reused";
+                        code: "already_invited" | "already_member" | "email_taken" | "idempotency_key_reused" | "member_banned";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -24440,6 +24570,7 @@ export interface operations {
                      *         },
                      *         "body": "A few words about it.",
                      *         "hidden": true,
+                     *         "pending": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -24482,6 +24613,8 @@ export interface operations {
                             body: string;
                             /** @description Hidden by a moderator: listed only to its author and staff, and out of the counts */
                             hidden: boolean;
+                            /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                            pending: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -25361,6 +25494,7 @@ export interface operations {
                      *         },
                      *         "body": "A few words about it.",
                      *         "hidden": true,
+                     *         "pending": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -25400,6 +25534,8 @@ export interface operations {
                             body: string;
                             /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
                             hidden: boolean;
+                            /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                            pending: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -26102,6 +26238,7 @@ export interface operations {
                      *         },
                      *         "body": "A few words about it.",
                      *         "hidden": true,
+                     *         "pending": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -26144,6 +26281,8 @@ export interface operations {
                             body: string;
                             /** @description Hidden by a moderator: listed only to its author and staff, and out of the counts */
                             hidden: boolean;
+                            /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                            pending: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -26427,6 +26566,7 @@ export interface operations {
                      *           },
                      *           "body": "A few words about it.",
                      *           "hidden": true,
+                     *           "pending": true,
                      *           "mentions": [
                      *             {
                      *               "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -26474,6 +26614,8 @@ export interface operations {
                             body: string;
                             /** @description Hidden by a moderator: listed only to its author and staff, and out of the counts */
                             hidden: boolean;
+                            /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                            pending: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -26669,6 +26811,7 @@ export interface operations {
                      *         },
                      *         "body": "A few words about it.",
                      *         "hidden": true,
+                     *         "pending": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -26711,6 +26854,8 @@ export interface operations {
                             body: string;
                             /** @description Hidden by a moderator: listed only to its author and staff, and out of the counts */
                             hidden: boolean;
+                            /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                            pending: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -27397,6 +27542,7 @@ export interface operations {
                      *           },
                      *           "body": "A few words about it.",
                      *           "hidden": true,
+                     *           "pending": true,
                      *           "mentions": [
                      *             {
                      *               "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -27441,6 +27587,8 @@ export interface operations {
                             body: string;
                             /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
                             hidden: boolean;
+                            /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                            pending: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -27637,6 +27785,7 @@ export interface operations {
                      *         },
                      *         "body": "A few words about it.",
                      *         "hidden": true,
+                     *         "pending": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -27676,6 +27825,8 @@ export interface operations {
                             body: string;
                             /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
                             hidden: boolean;
+                            /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                            pending: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -27976,6 +28127,7 @@ export interface operations {
                      *           "Example"
                      *         ],
                      *         "hidden": true,
+                     *         "pending": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -28018,6 +28170,8 @@ export interface operations {
                             attachments: string[];
                             /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
                             hidden: boolean;
+                            /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                            pending: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -28298,6 +28452,7 @@ export interface operations {
                      *           "Example"
                      *         ],
                      *         "hidden": true,
+                     *         "pending": true,
                      *         "mentions": [
                      *           {
                      *             "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
@@ -28340,6 +28495,8 @@ export interface operations {
                             attachments: string[];
                             /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
                             hidden: boolean;
+                            /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                            pending: boolean;
                             mentions: {
                                 profileId: string;
                                 fullName: string;
@@ -34868,7 +35025,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "checkout_needs_approved_business";
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "banned_self" | "checkout_needs_approved_business";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -34908,7 +35065,7 @@ export interface operations {
                          * @description What happened, as a stable machine-readable name: act on it, not on the words
                          * @enum {string}
                          */
-                        code: "already_invited" | "already_member" | "email_taken" | "idempotency_in_flight" | "idempotency_key_reused" | "idempotency_mismatch" | "sold_out";
+                        code: "already_invited" | "already_member" | "email_taken" | "idempotency_in_flight" | "idempotency_key_reused" | "idempotency_mismatch" | "member_banned" | "sold_out";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -80082,7 +80239,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80091,7 +80248,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80100,7 +80257,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80109,7 +80266,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80118,7 +80275,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80127,7 +80284,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80136,7 +80293,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80145,7 +80302,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80154,7 +80311,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80163,7 +80320,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80172,7 +80329,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80181,7 +80338,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80190,7 +80347,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80496,7 +80653,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80505,7 +80662,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80514,7 +80671,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80523,7 +80680,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80532,7 +80689,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80541,7 +80698,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80550,7 +80707,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80559,7 +80716,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80568,7 +80725,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80577,7 +80734,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80586,7 +80743,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80595,7 +80752,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80604,7 +80761,7 @@ export interface operations {
                                 /** @description Shown in the inbox */
                                 inApp: boolean;
                                 /**
-                                 * @description `instant`: an e-mail each; `daily`, `weekly`: in a digest; `off`: none
+                                 * @description `instant`: an e-mail each, sent when the minute it was written in ends; `daily`: in a digest at 08:00 in the community's time zone (its `timezone` setting, UTC without one); `weekly`: in a digest on Mondays at 08:00 there; `off`: none. A notification read in the app before its e-mail goes out is not e-mailed; every e-mail has a one-click unsubscribe link (`List-Unsubscribe`, RFC 8058) that turns its kinds' e-mail `off`
                                  * @enum {string}
                                  */
                                 email: "off" | "instant" | "daily" | "weekly";
@@ -80767,6 +80924,155 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "notificationUnsubscribe.page": {
+        parameters: {
+            query: {
+                /** @description The token of the e-mail's `List-Unsubscribe` link */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a string */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "invalid_input" | "nul_character" | "unsubscribe_token_invalid";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "notificationUnsubscribe.unsubscribe": {
+        parameters: {
+            query: {
+                /** @description The token of the e-mail's `List-Unsubscribe` link */
+                token: string;
+            };
+            header?: {
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a string */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_invalid" | "invalid_input" | "nul_character" | "unsubscribe_token_invalid";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -81695,7 +82001,7 @@ export interface operations {
                         data: {
                             id: string;
                             /** @enum {string} */
-                            action: "dismiss" | "hide" | "remove" | "suspend" | "unsuspend";
+                            action: "dismiss" | "hide" | "remove" | "suspend" | "unsuspend" | "ban" | "unban" | "approve" | "reject";
                             actor: {
                                 id: string;
                                 fullName: string | null;
@@ -82209,6 +82515,1079 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "acting_profile_not_found" | "member_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "moderation.ban": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                profileId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The document is not legible."
+                 *     }
+                 */
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "bannedAt": "2026-12-01T19:00:00Z",
+                     *         "banReason": "The document is not legible."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            profileId: string;
+                            bannedAt: string | null;
+                            banReason: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_owner_on_admin" | "owner_untouchable" | "role_required" | "self_action";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "member_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "already_banned" | "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "body_too_large";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "moderation.unban": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                profileId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "profileId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "bannedAt": "2026-12-01T19:00:00Z",
+                     *         "banReason": "The document is not legible."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            profileId: string;
+                            bannedAt: string | null;
+                            banReason: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "only_owner_on_admin" | "owner_untouchable" | "role_required" | "self_action";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "member_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused" | "not_banned";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "moderation.pending": {
+        parameters: {
+            query?: {
+                /** @description How many items the page holds, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": [
+                     *         {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "type": "status",
+                     *           "author": {
+                     *             "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *             "fullName": "Ana Souza"
+                     *           },
+                     *           "excerpt": "Example",
+                     *           "itemType": "Example",
+                     *           "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "createdAt": "2026-12-01T19:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "status" | "content" | "comment";
+                            author: {
+                                id: string;
+                                fullName: string | null;
+                            };
+                            /** @description The first 280 characters (a content post: title, then body) */
+                            excerpt: string;
+                            /** @description A comment's item type; null for posts */
+                            itemType: string | null;
+                            itemId: string | null;
+                            /** @description A content post's space */
+                            spaceId: string | null;
+                            createdAt: string;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "moderation.approvePending": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "type": "status",
+                     *         "author": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "excerpt": "Example",
+                     *         "itemType": "Example",
+                     *         "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "status": "approved"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "status" | "content" | "comment";
+                            author: {
+                                id: string;
+                                fullName: string | null;
+                            };
+                            /** @description The first 280 characters (a content post: title, then body) */
+                            excerpt: string;
+                            /** @description A comment's item type; null for posts */
+                            itemType: string | null;
+                            itemId: string | null;
+                            /** @description A content post's space */
+                            spaceId: string | null;
+                            createdAt: string;
+                            /** @enum {string} */
+                            status: "approved" | "rejected";
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "pending_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "moderation.rejectPending": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The community of the call (a UUID). */
+                "X-CommunityId"?: string;
+                /** @description Act as this profile of the community (owner, admin and moderator only; only an owner acts as an owner). */
+                "X-ProfileId"?: string;
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "type": "status",
+                     *         "author": {
+                     *           "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "fullName": "Ana Souza"
+                     *         },
+                     *         "excerpt": "Example",
+                     *         "itemType": "Example",
+                     *         "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "status": "approved"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "status" | "content" | "comment";
+                            author: {
+                                id: string;
+                                fullName: string | null;
+                            };
+                            /** @description The first 280 characters (a content post: title, then body) */
+                            excerpt: string;
+                            /** @description A comment's item type; null for posts */
+                            itemType: string | null;
+                            itemId: string | null;
+                            /** @description A content post's space */
+                            spaceId: string | null;
+                            createdAt: string;
+                            /** @enum {string} */
+                            status: "approved" | "rejected";
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "community_header_missing" | "community_mismatch" | "idempotency_key_invalid" | "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_forbidden" | "api_key_other_community" | "api_key_route_refused" | "api_key_scope_missing" | "not_member" | "role_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "acting_profile_not_found" | "pending_not_found";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -82884,6 +84263,8 @@ export interface operations {
                         body: string;
                         /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
                         hidden: boolean;
+                        /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                        pending: boolean;
                         mentions: {
                             profileId: string;
                             fullName: string;
@@ -82916,6 +84297,8 @@ export interface operations {
                         attachments: string[];
                         /** @description Hidden by a moderator (`POST /api/moderation/cases/{id}/resolve`, action `hide`): only its author and staff read it; it is out of the feed, search and counts */
                         hidden: boolean;
+                        /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                        pending: boolean;
                         mentions: {
                             profileId: string;
                             fullName: string;
@@ -82982,6 +84365,8 @@ export interface operations {
                         body: string;
                         /** @description Hidden by a moderator: listed only to its author and staff, and out of the counts */
                         hidden: boolean;
+                        /** @description Held for approval by the community's `moderation` settings (`holdFirstPosts`, `blockedWords`): only its author and staff read it until `POST /api/moderation/pending/{id}/approve`; out of the feed, search, counts and notifications */
+                        pending: boolean;
                         mentions: {
                             profileId: string;
                             fullName: string;
