@@ -46,7 +46,8 @@ const contracts = {
   apiKeys: ["ApiKeyAccess", "scopes", "operationScope"],
   webhooks: ["WebhookEvents", "eventTypes"],
   notifications: ["Notify", "kinds"],
-  moderation: []
+  moderation: [],
+  privacy: ["PersonalData"]
 }
 const featureWalls = Object.entries(contracts).map(([feature, files]) => {
   const [parent, name] = feature.includes("/") ? feature.split("/") : [undefined, feature]

@@ -1,7 +1,7 @@
 import { Effect, Layer, Option, Stream } from "effect"
 import { mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { dirname, join, normalize } from "node:path"
-import { BlobStore, checkedKey, type StoredBlob } from "../../src/platform/BlobStore"
+import { BlobStore, checkedKey, collectBytes, type StoredBlob } from "../../src/platform/BlobStore"
 
 /**
  * Blobs as files under `dir` (the content type in a sidecar `<file>.type`). A write goes to a
@@ -15,7 +15,7 @@ const READ_CHUNK = 256 * 1024
 const makeFilesystem = (dir: string) => {
   const pathOf = (key: string) => normalize(join(dir, checkedKey(key)))
   let counter = 0
-  return {
+  const store = {
     put: (key: string, bytes: Uint8Array, contentType: string) =>
       Effect.promise(async () => {
         const path = pathOf(key)
@@ -49,6 +49,10 @@ const makeFilesystem = (dir: string) => {
         await rm(`${path}.type`, { force: true })
       })
   }
+  // TODO(helper B): write to the temporary file as the bytes come
+  const putStream = (key: string, stream: Stream.Stream<Uint8Array>, contentType: string) =>
+    Effect.flatMap(collectBytes(stream), (bytes) => Effect.as(store.put(key, bytes, contentType), bytes.length))
+  return { ...store, putStream }
 }
 
 type Handle = Awaited<ReturnType<typeof open>>

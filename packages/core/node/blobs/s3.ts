@@ -1,6 +1,6 @@
 import { Effect, Layer, Option, Redacted, Stream } from "effect"
 import type { Readable } from "node:stream"
-import { BlobStore, checkedKey, type StoredBlob } from "../../src/platform/BlobStore"
+import { BlobStore, checkedKey, collectBytes, type StoredBlob } from "../../src/platform/BlobStore"
 import type { BlobLocation } from "../../src/platform/Options"
 
 export type S3Location = Extract<BlobLocation, { _tag: "S3" }>
@@ -68,6 +68,9 @@ export const s3BlobStore = (location: S3Location) =>
         call((abortSignal) => client.send(new s3.DeleteObjectCommand({ Bucket, Key: keyOf(key) }), { abortSignal }))
           .pipe(Effect.asVoid, Effect.orDie)
 
-      return BlobStore.of({ put, get, remove })
+      // TODO(helper B): multipart upload
+      const putStream = (key: string, stream: Stream.Stream<Uint8Array>, contentType: string) =>
+        Effect.flatMap(collectBytes(stream), (bytes) => Effect.as(put(key, bytes, contentType), bytes.length))
+      return BlobStore.of({ put, get, remove, putStream })
     })
   )

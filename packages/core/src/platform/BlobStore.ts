@@ -20,6 +20,11 @@ export interface StoredBlob {
  */
 export class BlobStore extends Context.Tag("@roda/core/BlobStore")<BlobStore, {
   readonly put: (key: string, bytes: Uint8Array, contentType: string) => Effect.Effect<void>
+  /**
+   * Writes a file of unknown length as its bytes come (a data export's ZIP): the store holds a bounded
+   * part of it in memory at a time. Answers the size written. The file appears whole or not at all.
+   */
+  readonly putStream: (key: string, bytes: Stream.Stream<Uint8Array>, contentType: string) => Effect.Effect<number>
   readonly get: (key: string) => Effect.Effect<Option.Option<StoredBlob>>
   readonly remove: (key: string) => Effect.Effect<void>
 }>() {
@@ -37,6 +42,11 @@ export class BlobStore extends Context.Tag("@roda/core/BlobStore")<BlobStore, {
             stream: Stream.make(bytes)
           }))
         ),
+      putStream: (key, stream, contentType) =>
+        Effect.map(collectBytes(stream), (bytes) => {
+          blobs.set(checkedKey(key), { bytes, contentType })
+          return bytes.length
+        }),
       remove: (key) => Effect.sync(() => void blobs.delete(checkedKey(key)))
     })
   })
@@ -52,6 +62,19 @@ export const checkedKey = (key: string) => {
   if (!safeKey.test(key) || key.includes("..") || key.length > 1024) throw new Error(`Invalid blob key: ${key}`)
   return key
 }
+
+/** A stream's bytes as one array (a store in memory only). */
+export const collectBytes = (stream: Stream.Stream<Uint8Array>) =>
+  Effect.map(Stream.runCollect(stream), (chunks) => {
+    const parts = Chunk.toReadonlyArray(chunks)
+    const bytes = new Uint8Array(parts.reduce((size, part) => size + part.length, 0))
+    let offset = 0
+    for (const part of parts) {
+      bytes.set(part, offset)
+      offset += part.length
+    }
+    return bytes
+  })
 
 /** The whole of a small blob (a logo, a cached PNG) in memory. */
 export const blobBytes = (blob: StoredBlob) =>

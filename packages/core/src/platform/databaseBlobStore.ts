@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema, Stream } from "effect"
 import { decodeRows } from "../domain/Rows"
 import { transactional } from "../sql/transaction"
-import { BlobStore, checkedKey, type StoredBlob } from "./BlobStore"
+import { BlobStore, checkedKey, collectBytes, type StoredBlob } from "./BlobStore"
 
 /** Bytes per `blob_chunks` row: a read holds one chunk at a time, a write sends one per statement. */
 export const BLOB_CHUNK_SIZE = 256 * 1024
@@ -93,6 +93,9 @@ export const databaseBlobStore = Layer.effect(
         yield* dropChunks(previous)
       })).pipe(orDie)
 
-    return BlobStore.of({ put, get, remove })
+    // TODO(helper B): stream chunk by chunk
+    const putStream = (key: string, stream: Stream.Stream<Uint8Array>, contentType: string) =>
+      Effect.flatMap(collectBytes(stream), (bytes) => Effect.as(put(key, bytes, contentType), bytes.length))
+    return BlobStore.of({ put, get, remove, putStream })
   })
 )

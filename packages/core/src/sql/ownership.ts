@@ -33,6 +33,7 @@ export type Owner =
   | "webhooks"
   | "notifications"
   | "moderation"
+  | "privacy"
   | "app"
   | "platform"
   | "sql"
@@ -148,6 +149,8 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   moderation_cases: "moderation",
   moderation_reports: "moderation",
   moderation_log: "moderation",
+  // privacy (members' data rights)
+  data_exports: "privacy",
   // kernels
   request_idempotency_keys: "app",
   outbox: "platform",

@@ -51,6 +51,7 @@ import notificationEmails from "./0050_notification_emails"
 import spaceSummariesModule from "./0051_space_summaries_module"
 import memberBans from "./0052_member_bans"
 import heldContent from "./0053_held_content"
+import dataExports from "./0054_data_exports"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -106,5 +107,6 @@ export const migrations = {
   "0050_notification_emails": notificationEmails,
   "0051_space_summaries_module": spaceSummariesModule,
   "0052_member_bans": memberBans,
-  "0053_held_content": heldContent
+  "0053_held_content": heldContent,
+  "0054_data_exports": dataExports
 }

@@ -1,0 +1,23 @@
+import { ddl } from "./ddl"
+
+/**
+ * Members' data rights (platform.md, issue 56). `data_exports`: an account's requested exports, built
+ * by a job into a ZIP in the blob store (`blob_key`), downloadable until `expires_at` (7 days after it
+ * is ready). `profiles_account_any_idx`: the profiles of an account, removed ones too (the subject of
+ * an export or an erasure); `profiles_account_idx` covers live profiles only.
+ */
+export default ddl(
+  `CREATE TABLE data_exports (
+    id uuid PRIMARY KEY,
+    account_id uuid NOT NULL REFERENCES accounts (id),
+    status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'running', 'ready', 'failed', 'expired')),
+    blob_key text,
+    size bigint,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    ready_at timestamptz,
+    expires_at timestamptz
+  )`,
+  `CREATE INDEX data_exports_account_idx ON data_exports (account_id, created_at DESC, id DESC)`,
+  `CREATE INDEX data_exports_expiry_idx ON data_exports (expires_at) WHERE status = 'ready'`,
+  `CREATE INDEX profiles_account_any_idx ON profiles (account_id, community_id)`
+)
