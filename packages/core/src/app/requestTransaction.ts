@@ -9,6 +9,7 @@ import { isUuid } from "../domain/Ids"
 import { Messages } from "../domain/Messages"
 import { decodeRows } from "../domain/Rows"
 import type { Text } from "../domain/Text"
+import { collectingAfterCommit } from "../platform/AfterCommit"
 import { sha256Hex } from "../platform/bytes"
 import { type CountedLimit, rateLimitHeaders, RateLimits, ShownRateLimit } from "../platform/RateLimits"
 import { RATE_LIMIT_NAMES } from "../platform/rateLimitSettings"
@@ -214,9 +215,9 @@ export const makeRequestTransaction = Effect.gen(function*() {
       const run: Effect.Effect<Answer, SqlError, R | HttpServerRequest.HttpServerRequest> = key === undefined
         ? Effect.exit(app)
         : withKey(app, request, key)
-      return sql.withTransaction(
+      return collectingAfterCommit(sql.withTransaction(
         Effect.flatMap(run, (exit) => keeps(exit) ? Effect.succeed(exit) : Effect.fail(new Rollback({ exit })))
-      ).pipe(
+      )).pipe(
         Effect.catchTag("Rollback", (rollback) => Effect.succeed(rollback.exit)),
         Effect.flatMap((exit) => exit)
       )

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Clock, Context, Duration, Effect, Layer, Queue, Schedule, Schema } from "effect"
 import { decodeRows } from "../domain/Rows"
+import { afterCommit } from "./AfterCommit"
 import { Ids } from "./Ids"
 import { Options } from "./Options"
 
@@ -94,13 +95,16 @@ const makeJobs = Effect.gen(function*() {
                 ${new Date(job.runAt ?? now)}, ${job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS})
         ON CONFLICT (kind, key) WHERE status = 'queued' AND key IS NOT NULL DO NOTHING
         RETURNING id`.pipe(Effect.flatMap(decodeIds))
-      yield* wake.offer(undefined)
+      // the runner claims what is committed: woken before the commit, it would find nothing and sleep a poll
+      yield* afterCommit(wake.offer(undefined))
       return rows[0]?.id ?? null
     }).pipe(Effect.orDie)
 
+  // Inside a transaction the runner is woken at its commit; the statement outside one is the caller's
+  // to run later, so the wake may come before it (the runner then finds the job at its next poll).
   const enqueueWithin = (job: JobSpec, when: Fragment) =>
     Effect.map(
-      Effect.all({ id: ids.next, now: Clock.currentTimeMillis }),
+      Effect.all({ id: ids.next, now: Clock.currentTimeMillis, woken: afterCommit(wake.offer(undefined)) }),
       ({ id, now }) =>
         sql`INSERT INTO jobs (id, kind, key, payload, run_at, max_attempts)
         SELECT ${id}, ${job.kind}, ${job.key ?? null}, ${JSON.stringify(job.payload ?? null)}::jsonb,

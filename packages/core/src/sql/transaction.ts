@@ -2,12 +2,17 @@ import type { SqlClient } from "@effect/sql"
 import * as SqlClientTag from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Option } from "effect"
+import { collectingAfterCommit } from "../platform/AfterCommit"
 
 const isSqlError = (error: unknown): error is SqlError => error instanceof SqlError
 
 /** Runs `effect` in a transaction (a savepoint when nested); SQL failures are defects (rule 2). */
 export const transactional = (sql: SqlClient.SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  sql.withTransaction(effect).pipe(Effect.catchIf(isSqlError, Effect.die)) as Effect.Effect<A, Exclude<E, SqlError>, R>
+  Effect.flatMap(
+    Effect.serviceOption(SqlClientTag.TransactionConnection),
+    // the outermost transaction runs what waits for its commit (`afterCommit`) once it committed
+    (outer) => Option.isSome(outer) ? sql.withTransaction(effect) : collectingAfterCommit(sql.withTransaction(effect))
+  ).pipe(Effect.catchIf(isSqlError, Effect.die)) as Effect.Effect<A, Exclude<E, SqlError>, R>
 
 /**
  * Runs `effect` all or nothing at the least cost: as it is inside the caller's transaction (a POST's
