@@ -16,6 +16,7 @@ import type { StripeGatewayOptions } from "../src/platform/stripe/StripeGateway"
 import { type DatabaseOptions, DEFAULT_STATEMENT_TIMEOUT_MS } from "../src/sql/Database"
 import { blobLocationFromEnvironment } from "./blobs/blobUrl"
 import { DEFAULT_DATA_DIR, embeddedFolder } from "./dataDir"
+import { DEFAULT_POOL_MAX } from "./settings/database"
 import {
   type CheckContext,
   defaultCheckContext,
@@ -127,8 +128,10 @@ const readEnvironment = Effect.gen(function*() {
     })
   )
 
+  // Checked already (poolMaxCheck): a whole number from 1.
+  const poolMax = yield* Config.integer("PGPOOL_MAX").pipe(Config.withDefault(DEFAULT_POOL_MAX))
   const database: DatabaseOptions = Option.isSome(databaseUrl)
-    ? { _tag: "Postgres", url: Redacted.make(Redacted.value(databaseUrl.value).trim()), statementTimeoutMs }
+    ? { _tag: "Postgres", url: Redacted.make(Redacted.value(databaseUrl.value).trim()), statementTimeoutMs, poolMax }
     : { _tag: "Embedded", dataDir: embeddedFolder(dataDir) }
   // Checked already: JWT_SECRET is there with DATABASE_URL, PAYMENT_GATEWAY one of the gateways.
   const resolvedSecret = Option.isSome(jwtSecret) ? jwtSecret.value : secret(yield* embeddedSecret(dataDir))

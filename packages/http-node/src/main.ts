@@ -11,8 +11,17 @@
 // start-up, hence the shebang (and `pnpm start`). `gc` is exposed for the collections that give the
 // young generation's pages back once a burst of requests is over (idleCollection.ts).
 import { prestartEmbedded } from "@roda/core/node/prestart"
+import cluster from "node:cluster"
+import { workerCount } from "./workers"
 
-// The embedded database (a new folder unpacked, PGlite started in its worker thread) opens while
-// the rest of the server loads: the import below is most of a start's time.
-prestartEmbedded()
-await import("./run")
+// `WORKERS` processes on PostgreSQL: this one is their primary (workers.ts); a worker, or a single
+// process, is the server itself. A WORKERS the primary cannot use is reported by the server's checks.
+const workers = cluster.isPrimary ? workerCount(process.env) : 1
+if (workers > 1 && Number.isInteger(workers) && process.env.DATABASE_URL !== undefined) {
+  await import("./primary")
+} else {
+  // The embedded database (a new folder unpacked, PGlite started in its worker thread) opens while
+  // the rest of the server loads: the import below is most of a start's time.
+  prestartEmbedded()
+  await import("./run")
+}

@@ -43,10 +43,42 @@ const trustProxyCheck: SettingCheck = {
   }
 }
 
+/**
+ * `WORKERS`: how many processes serve the port (`workers.ts`). A whole number from 1; more than one
+ * needs PostgreSQL (the embedded database belongs to one process) and at least one pooled connection
+ * each (`PGPOOL_MAX`, 10 unless set, is shared among them).
+ */
+const workersCheck: SettingCheck = {
+  variables: ["WORKERS", "DATABASE_URL", "PGPOOL_MAX"],
+  check: ({ WORKERS: value, DATABASE_URL: url, PGPOOL_MAX: poolMax }) => {
+    if (value === undefined) return []
+    if (!/^[1-9]\d{0,2}$/.test(value.trim())) {
+      return [problem("WORKERS", `${value} is not a whole number of processes from 1`, "set e.g. 2, or unset it")]
+    }
+    const workers = Number(value.trim())
+    if (workers > 1 && url === undefined) {
+      return [problem(
+        "WORKERS",
+        `${workers} processes cannot share the embedded database (it belongs to one process)`,
+        "set DATABASE_URL to a PostgreSQL database, or unset WORKERS"
+      )]
+    }
+    const connections = poolMax !== undefined && /^\d+$/.test(poolMax.trim()) ? Number(poolMax.trim()) : 10
+    return workers > connections
+      ? [problem(
+        "WORKERS",
+        `${workers} processes need at least one PostgreSQL connection each (PGPOOL_MAX is ${connections})`,
+        `set PGPOOL_MAX to ${workers} or more, or fewer WORKERS`
+      )]
+      : []
+  }
+}
+
 /** The server's own settings, checked with Roda's (`rodaSettingChecks`) and reported with them. */
 export const serverSettingChecks: ReadonlyArray<SettingCheck> = [
   oneOf("LOG_FORMAT", LOG_FORMATS),
   oneOf("LOG_LEVEL", LOG_LEVELS),
   otlpEndpointCheck,
-  trustProxyCheck
+  trustProxyCheck,
+  workersCheck
 ]

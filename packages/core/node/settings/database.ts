@@ -109,3 +109,17 @@ export const statementTimeoutCheck: SettingCheck = {
       "set how long a statement may run in milliseconds, e.g. 30000, or 0 for none"
     )]
 }
+
+/** The PostgreSQL connections of a process's pool unless `PGPOOL_MAX` says (node-postgres' default). */
+export const DEFAULT_POOL_MAX = 10
+
+/** `PGPOOL_MAX`: how many PostgreSQL connections the server may hold (all its workers together), at least 1. */
+export const poolMaxCheck: SettingCheck = {
+  variables: ["PGPOOL_MAX"],
+  check: ({ PGPOOL_MAX: value }) =>
+    value === undefined || /^[1-9]\d{0,4}$/.test(value.trim()) ? [] : [problem(
+      "PGPOOL_MAX",
+      `${value} is not a whole number of connections from 1`,
+      `set how many PostgreSQL connections the server may open, e.g. ${DEFAULT_POOL_MAX}, or unset it`
+    )]
+}

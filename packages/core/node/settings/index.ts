@@ -5,13 +5,14 @@
  */
 import { blobUrlCheck } from "../blobs/blobUrl"
 import type { SettingCheck } from "./checks"
-import { databaseUrlCheck, dataDirCheck, statementTimeoutCheck } from "./database"
+import { databaseUrlCheck, dataDirCheck, poolMaxCheck, statementTimeoutCheck } from "./database"
 import { jwtSecretCheck, paymentGatewayCheck, sandboxSecretCheck, stripeKeysCheck } from "./secrets"
 import { corsOriginsCheck, oauthLimitsCheck, portCheck, publicBaseUrlCheck, rateLimitsCheck, smtpUrlCheck } from "./web"
 
 export const rodaSettingChecks: ReadonlyArray<SettingCheck> = [
   databaseUrlCheck,
   statementTimeoutCheck,
+  poolMaxCheck,
   dataDirCheck,
   jwtSecretCheck,
   paymentGatewayCheck,

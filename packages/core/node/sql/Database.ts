@@ -77,9 +77,11 @@ export const POOL_IDLE_MS = 5 * 60_000
  */
 export const poolOptions = (
   url: Redacted.Redacted<string>,
-  statementTimeoutMs: number = DEFAULT_STATEMENT_TIMEOUT_MS
+  statementTimeoutMs: number = DEFAULT_STATEMENT_TIMEOUT_MS,
+  poolMax?: number
 ): pg.PoolConfig => ({
   connectionString: Redacted.value(url),
+  ...(poolMax === undefined ? {} : { max: poolMax }),
   application_name: "roda",
   statement_timeout: statementTimeoutMs,
   idleTimeoutMillis: POOL_IDLE_MS,
@@ -128,7 +130,7 @@ export const DatabaseLive = (options: DatabaseOptions): Layer.Layer<SqlClient.Sq
       : folderDatabase(options.dataDir, options.snapshotDir)
   }
   return Layer.effectDiscard(migrate).pipe(
-    Layer.provideMerge(postgresClient(poolOptions(options.url, options.statementTimeoutMs))),
+    Layer.provideMerge(postgresClient(poolOptions(options.url, options.statementTimeoutMs, options.poolMax))),
     Layer.orDie
   ) as Layer.Layer<SqlClient.SqlClient>
 }

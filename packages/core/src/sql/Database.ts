@@ -15,6 +15,8 @@ export type DatabaseOptions =
      * are exempt (`withoutStatementTimeout`).
      */
     readonly statementTimeoutMs?: number | undefined
+    /** The most connections the pool opens (`PGPOOL_MAX`; node-postgres' 10 when absent). */
+    readonly poolMax?: number | undefined
   }
   | {
     readonly _tag: "Embedded"

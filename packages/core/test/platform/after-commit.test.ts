@@ -10,7 +10,9 @@ beforeAll(() => roda.ready())
 afterAll(() => roda.dispose())
 
 /** Runs `body` with a log of what happened, answering the log. */
-const traced = (body: (log: (line: string) => Effect.Effect<void>, sql: SqlClient.SqlClient) => Effect.Effect<unknown>) =>
+const traced = (
+  body: (log: (line: string) => Effect.Effect<void>, sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>
+) =>
   roda.runtime.runPromise(Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const lines = yield* Ref.make<ReadonlyArray<string>>([])
@@ -28,13 +30,15 @@ describe("afterCommit (a job runner woken at the commit that makes its job visib
         // a nested transaction (a savepoint) hands its signals to the outer one
         yield* transactional(sql)(afterCommit(log("nested signal")))
         yield* log("nested committed")
-      })).pipe(Effect.zipRight(log("after"))))
+      })).pipe(Effect.zipRight(log("after")))
+    )
     expect(lines).toEqual(["still inside", "nested committed", "signal", "nested signal", "after"])
   })
 
   it("drops the signals of a transaction that rolls back", async () => {
     const lines = await traced((log, sql) =>
-      transactional(sql)(Effect.zipRight(afterCommit(log("signal")), Effect.fail("refused"))))
+      transactional(sql)(Effect.zipRight(afterCommit(log("signal")), Effect.fail("refused")))
+    )
     expect(lines).toEqual([])
   })
 
