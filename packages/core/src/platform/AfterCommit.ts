@@ -10,7 +10,10 @@ const pending = FiberRef.unsafeMake<Array<Effect.Effect<void>> | undefined>(unde
 
 /** Runs `signal` after the current outermost transaction commits; at once outside one. Dropped on rollback. */
 export const afterCommit = (signal: Effect.Effect<void>): Effect.Effect<void> =>
-  Effect.flatMap(FiberRef.get(pending), (list) => list === undefined ? signal : Effect.sync(() => void list.push(signal)))
+  Effect.flatMap(
+    FiberRef.get(pending),
+    (list) => list === undefined ? signal : Effect.sync(() => void list.push(signal))
+  )
 
 /**
  * Runs `transaction` (an outermost transaction: the commit happens when it succeeds) collecting the
