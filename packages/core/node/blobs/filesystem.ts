@@ -1,30 +1,56 @@
-import { Effect, Layer, Option, Stream } from "effect"
+import { Effect, Exit, Layer, Option, Stream } from "effect"
 import { mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { dirname, join, normalize } from "node:path"
-import { BlobStore, checkedKey, collectBytes, type StoredBlob } from "../../src/platform/BlobStore"
+import { forEachPart } from "../../src/platform/blobParts"
+import { BlobStore, checkedKey, type StoredBlob } from "../../src/platform/BlobStore"
 
 /**
  * Blobs as files under `dir` (the content type in a sidecar `<file>.type`). A write goes to a
- * temporary file renamed into place, so a reader never sees half a file; a read opens the file
- * before answering, so it streams the file it measured even if the key is rewritten meanwhile.
+ * temporary file as its bytes come, renamed into place once whole (removed if the write fails), so a
+ * reader never sees half a file; a read opens the file before answering, so it streams the file it
+ * measured even if the key is rewritten meanwhile.
  */
 export const filesystemBlobStore = (dir: string) => Layer.succeed(BlobStore, BlobStore.of(makeFilesystem(dir)))
 
 const READ_CHUNK = 256 * 1024
+/** Small pieces of a stream are gathered into writes of this size. */
+const WRITE_CHUNK = 256 * 1024
 
 const makeFilesystem = (dir: string) => {
   const pathOf = (key: string) => normalize(join(dir, checkedKey(key)))
   let counter = 0
+  const putStream = (key: string, bytes: Stream.Stream<Uint8Array>, contentType: string) =>
+    Effect.suspend(() => {
+      const path = pathOf(key)
+      const temporary = `${path}.${process.pid}.${++counter}.tmp`
+      return Effect.acquireUseRelease(
+        Effect.promise(async () => {
+          await mkdir(dirname(path), { recursive: true })
+          return open(temporary, "w")
+        }),
+        (handle) =>
+          forEachPart(bytes, WRITE_CHUNK, (part) => Effect.promise(() => writeAll(handle, part))).pipe(
+            Effect.tap(() =>
+              Effect.promise(async () => {
+                await handle.close()
+                await writeFile(`${path}.type`, contentType)
+                await rename(temporary, path)
+              })
+            )
+          ),
+        // Closing twice is harmless; the temporary file is gone once renamed.
+        (handle, exit) =>
+          Effect.promise(async () => {
+            await handle.close().catch(() => undefined)
+            if (Exit.isFailure(exit)) await rm(temporary, { force: true })
+          })
+      )
+    })
   const store = {
+    putStream,
+    // One piece, written as it is.
     put: (key: string, bytes: Uint8Array, contentType: string) =>
-      Effect.promise(async () => {
-        const path = pathOf(key)
-        await mkdir(dirname(path), { recursive: true })
-        const temporary = `${path}.${process.pid}.${++counter}.tmp`
-        await writeFile(`${path}.type`, contentType)
-        await writeFile(temporary, bytes)
-        await rename(temporary, path)
-      }),
+      Effect.asVoid(putStream(key, Stream.make(bytes), contentType)),
     get: (key: string) =>
       Effect.promise(async () => {
         const path = pathOf(key)
@@ -49,13 +75,18 @@ const makeFilesystem = (dir: string) => {
         await rm(`${path}.type`, { force: true })
       })
   }
-  // TODO(helper B): write to the temporary file as the bytes come
-  const putStream = (key: string, stream: Stream.Stream<Uint8Array>, contentType: string) =>
-    Effect.flatMap(collectBytes(stream), (bytes) => Effect.as(store.put(key, bytes, contentType), bytes.length))
-  return { ...store, putStream }
+  return store
 }
 
 type Handle = Awaited<ReturnType<typeof open>>
+
+/** All of `bytes`, at the handle's position (a write may take fewer bytes than asked). */
+const writeAll = async (handle: Handle, bytes: Uint8Array) => {
+  for (let offset = 0; offset < bytes.length;) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset)
+    offset += bytesWritten
+  }
+}
 
 /** The open file's bytes, a chunk at a time; the file is closed when the stream ends or is interrupted. */
 const streamOf = (handle: Handle): Stream.Stream<Uint8Array> =>

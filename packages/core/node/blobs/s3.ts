@@ -1,14 +1,19 @@
-import { Effect, Layer, Option, Redacted, Stream } from "effect"
+import { Effect, Exit, Layer, Option, Redacted, Stream } from "effect"
 import type { Readable } from "node:stream"
-import { BlobStore, checkedKey, collectBytes, type StoredBlob } from "../../src/platform/BlobStore"
+import { forEachPart } from "../../src/platform/blobParts"
+import { BlobStore, checkedKey, type StoredBlob } from "../../src/platform/BlobStore"
 import type { BlobLocation } from "../../src/platform/Options"
 
 export type S3Location = Extract<BlobLocation, { _tag: "S3" }>
 
+/** Bytes per part of a multipart upload (S3 takes 5 MiB to 5 GiB, the last part smaller). */
+export const PART_SIZE = 8 * 1024 * 1024
+
 /**
  * Blobs as objects of an S3-compatible bucket under `location.prefix`, through `@aws-sdk/client-s3`,
  * imported when the layer is built (a process that keeps its files elsewhere never loads the SDK).
- * A PUT replaces an object whole, so a reader gets the old object or the new one.
+ * A PUT, or a multipart upload's completion, replaces an object whole, so a reader gets the old
+ * object or the new one.
  */
 export const s3BlobStore = (location: S3Location) =>
   Layer.scoped(
@@ -38,13 +43,77 @@ export const s3BlobStore = (location: S3Location) =>
       const call = <A>(send: (signal: AbortSignal) => Promise<A>) =>
         Effect.tryPromise({ try: send, catch: (error) => error })
 
-      const put = (key: string, bytes: Uint8Array, contentType: string) =>
-        call((abortSignal) =>
-          client.send(
-            new s3.PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes, ContentType: contentType }),
-            { abortSignal }
+      const send = <A>(command: (signal: AbortSignal) => Promise<A>) => Effect.orDie(call(command))
+
+      // A stream shorter than a part is one PUT; a longer one a multipart upload of 8 MiB parts (S3's
+      // least is 5 MiB, but for the last), the object appearing only when the upload is completed.
+      // An upload that fails or is interrupted is aborted, so that no part is left stored (and billed).
+      const putStream = (key: string, bytes: Stream.Stream<Uint8Array>, contentType: string) =>
+        Effect.suspend(() => {
+          const Key = keyOf(key)
+          let UploadId: string | undefined
+          const parts: Array<{ ETag: string | undefined; PartNumber: number }> = []
+          // Started uninterruptibly: an upload begun on the server is always known here, to abort.
+          const started = Effect.suspend(() =>
+            UploadId === undefined
+              ? Effect.uninterruptible(
+                send((abortSignal) =>
+                  client.send(
+                    new s3.CreateMultipartUploadCommand({ Bucket, Key, ContentType: contentType }),
+                    { abortSignal }
+                  )
+                ).pipe(Effect.flatMap((answer) =>
+                  answer.UploadId === undefined
+                    ? Effect.dieMessage(`No UploadId for ${Key}`)
+                    : Effect.sync(() => void (UploadId = answer.UploadId))
+                ))
+              )
+              : Effect.void
           )
-        ).pipe(Effect.asVoid, Effect.orDie)
+          const writePart = (Body: Uint8Array, index: number, last: boolean): Effect.Effect<void> =>
+            index === 0 && last
+              ? send((abortSignal) =>
+                client.send(new s3.PutObjectCommand({ Bucket, Key, Body, ContentType: contentType }), { abortSignal })
+              )
+              : last && Body.length === 0
+              ? Effect.void
+              : Effect.zipRight(
+                started,
+                send((abortSignal) =>
+                  client.send(
+                    new s3.UploadPartCommand({ Bucket, Key, UploadId, PartNumber: index + 1, Body }),
+                    { abortSignal }
+                  )
+                ).pipe(Effect.map((answer) => void parts.push({ ETag: answer.ETag, PartNumber: index + 1 })))
+              )
+          const completed = Effect.suspend(() =>
+            UploadId === undefined ? Effect.void : send((abortSignal) =>
+              client.send(
+                new s3.CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
+                { abortSignal }
+              )
+            )
+          )
+          const aborted = Effect.suspend(() =>
+            UploadId === undefined ?
+              Effect.void :
+              send((abortSignal) =>
+                client.send(new s3.AbortMultipartUploadCommand({ Bucket, Key, UploadId }), { abortSignal })
+              ).pipe(
+                Effect.catchAllCause((cause) =>
+                  Effect.logWarning(`Could not abort the multipart upload ${UploadId} of ${Key}`, cause)
+                )
+              )
+          )
+          return forEachPart(bytes, PART_SIZE, writePart).pipe(
+            Effect.tap(() => completed),
+            Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : aborted)
+          )
+        })
+
+      // One piece: a PUT when under a part, else its parts are views of `bytes`, never copied.
+      const put = (key: string, bytes: Uint8Array, contentType: string) =>
+        Effect.asVoid(putStream(key, Stream.make(bytes), contentType))
 
       const get = (key: string) =>
         call((abortSignal) => client.send(new s3.GetObjectCommand({ Bucket, Key: keyOf(key) }), { abortSignal })).pipe(
@@ -68,9 +137,6 @@ export const s3BlobStore = (location: S3Location) =>
         call((abortSignal) => client.send(new s3.DeleteObjectCommand({ Bucket, Key: keyOf(key) }), { abortSignal }))
           .pipe(Effect.asVoid, Effect.orDie)
 
-      // TODO(helper B): multipart upload
-      const putStream = (key: string, stream: Stream.Stream<Uint8Array>, contentType: string) =>
-        Effect.flatMap(collectBytes(stream), (bytes) => Effect.as(put(key, bytes, contentType), bytes.length))
       return BlobStore.of({ put, get, remove, putStream })
     })
   )

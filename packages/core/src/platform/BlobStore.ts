@@ -1,4 +1,5 @@
 import { Chunk, Context, Effect, Layer, Option, Stream } from "effect"
+import { concatBytes } from "./bytes"
 
 /**
  * A stored file as a store hands it out: its type and size first, its bytes as a stream read from
@@ -65,16 +66,7 @@ export const checkedKey = (key: string) => {
 
 /** A stream's bytes as one array (a store in memory only). */
 export const collectBytes = (stream: Stream.Stream<Uint8Array>) =>
-  Effect.map(Stream.runCollect(stream), (chunks) => {
-    const parts = Chunk.toReadonlyArray(chunks)
-    const bytes = new Uint8Array(parts.reduce((size, part) => size + part.length, 0))
-    let offset = 0
-    for (const part of parts) {
-      bytes.set(part, offset)
-      offset += part.length
-    }
-    return bytes
-  })
+  Effect.map(Stream.runCollect(stream), (chunks) => concatBytes(Chunk.toReadonlyArray(chunks)))
 
 /** The whole of a small blob (a logo, a cached PNG) in memory. */
 export const blobBytes = (blob: StoredBlob) =>

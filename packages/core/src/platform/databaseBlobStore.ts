@@ -2,7 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema, Stream } from "effect"
 import { decodeRows } from "../domain/Rows"
 import { transactional } from "../sql/transaction"
-import { BlobStore, checkedKey, collectBytes, type StoredBlob } from "./BlobStore"
+import { forEachPart } from "./blobParts"
+import { BlobStore, checkedKey, type StoredBlob } from "./BlobStore"
 
 /** Bytes per `blob_chunks` row: a read holds one chunk at a time, a write sends one per statement. */
 export const BLOB_CHUNK_SIZE = 256 * 1024
@@ -19,7 +20,8 @@ const decodeBlobs = decodeRows(Schema.Struct({
 /**
  * Files in the database itself (tables `blobs` and `blob_chunks`, migration 0034), so every process
  * on the database sees them: PostgreSQL or PGlite alike. A write is one transaction (a savepoint in
- * the caller's); a read finds the key's current content and streams it chunk by chunk, a query each.
+ * the caller's) that holds the key's lock while its stream runs, inserting each chunk as it fills; a
+ * read finds the key's current content and streams it chunk by chunk, a query each.
  */
 export const databaseBlobStore = Layer.effect(
   BlobStore,
@@ -36,22 +38,29 @@ export const databaseBlobStore = Layer.effect(
     const dropChunks = (id: Option.Option<string>) =>
       Option.isSome(id) ? sql`DELETE FROM blob_chunks WHERE blob_id = ${id.value}` : Effect.void
 
-    const put = (key: string, bytes: Uint8Array, contentType: string) =>
+    // The chunks are inserted as the stream fills them, before the `blobs` row that makes them the
+    // key's content: a stream that fails midway rolls its chunks back and the previous content stays.
+    const putStream = (key: string, bytes: Stream.Stream<Uint8Array>, contentType: string) =>
       transactional(sql)(Effect.gen(function*() {
         checkedKey(key)
         yield* lockKey(key)
         const previous = yield* currentId(key)
         const id = crypto.randomUUID()
-        for (let seq = 0; seq * BLOB_CHUNK_SIZE < bytes.length; seq++) {
-          const data = bytes.subarray(seq * BLOB_CHUNK_SIZE, (seq + 1) * BLOB_CHUNK_SIZE)
-          yield* sql`INSERT INTO blob_chunks (blob_id, seq, data) VALUES (${id}, ${seq}, ${data})`
-        }
+        const size = yield* forEachPart(bytes, BLOB_CHUNK_SIZE, (data, seq) =>
+          data.length === 0
+            ? Effect.void
+            : sql`INSERT INTO blob_chunks (blob_id, seq, data) VALUES (${id}, ${seq}, ${data})`.pipe(orDie))
         yield* sql`
-          INSERT INTO blobs (key, id, content_type, size) VALUES (${key}, ${id}, ${contentType}, ${bytes.length})
+          INSERT INTO blobs (key, id, content_type, size) VALUES (${key}, ${id}, ${contentType}, ${size})
           ON CONFLICT (key) DO UPDATE
             SET id = EXCLUDED.id, content_type = EXCLUDED.content_type, size = EXCLUDED.size, created_at = now()`
         yield* dropChunks(previous)
+        return size
       })).pipe(orDie)
+
+    // One piece: its chunks are views of `bytes`, never copied.
+    const put = (key: string, bytes: Uint8Array, contentType: string) =>
+      Effect.asVoid(putStream(key, Stream.make(bytes), contentType))
 
     const chunk = (id: string, seq: number) =>
       sql`SELECT data FROM blob_chunks WHERE blob_id = ${id} AND seq = ${seq}`.pipe(
@@ -93,9 +102,6 @@ export const databaseBlobStore = Layer.effect(
         yield* dropChunks(previous)
       })).pipe(orDie)
 
-    // TODO(helper B): stream chunk by chunk
-    const putStream = (key: string, stream: Stream.Stream<Uint8Array>, contentType: string) =>
-      Effect.flatMap(collectBytes(stream), (bytes) => Effect.as(put(key, bytes, contentType), bytes.length))
     return BlobStore.of({ put, get, remove, putStream })
   })
 )

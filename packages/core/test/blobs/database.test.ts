@@ -11,7 +11,19 @@ import { blobStoreContract } from "./contract"
 blobStoreContract("database", {
   location: async () => ({ _tag: "Database" }),
   shared: process.env.DATABASE_URL !== undefined,
-  pieces: true
+  pieces: true,
+  // On PGlite the database is in this process's memory: it grows by what is written.
+  streams: process.env.DATABASE_URL !== undefined,
+  part: BLOB_CHUNK_SIZE,
+  // Chunks of no file: those of a write that failed, had its transaction not rolled back.
+  leftovers: async (roda) =>
+    Number(
+      (await query<{ n: string }>(
+        roda,
+        (sql) =>
+          sql`SELECT count(*) AS n FROM blob_chunks c WHERE NOT EXISTS (SELECT 1 FROM blobs b WHERE b.id = c.blob_id)`
+      ))[0]!.n
+    )
 })
 
 describe("database BlobStore: chunks", () => {
