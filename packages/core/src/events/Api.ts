@@ -72,6 +72,10 @@ export const Event = Schema.Struct({
   streamEndedAt: Schema.NullOr(Schema.String),
   counts: Counts,
   seatsLeft: Schema.NullOr(Schema.Number),
+  hidden: Schema.Boolean.annotations({
+    description:
+      "Hidden by a moderator: read only by its host and staff (listed to them only), out of the feed, search, reminders and reports' counts"
+  }),
   createdAt: Schema.String,
   updatedAt: Schema.String
 })

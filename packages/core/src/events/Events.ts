@@ -86,6 +86,12 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
     const isHost = (viewer: Viewer, event: EventRow) =>
       Option.exists(viewer.member, (member) => member.profileId === event.hostProfileId)
 
+    /** An event hidden by a moderator is read only by its host and staff: 404 for everyone else. */
+    const seen = (viewer: Viewer, event: EventRow) =>
+      event.hidden && !isStaffViewer(viewer) && !isHost(viewer, event)
+        ? Effect.fail(notFound(M.eventNotFound))
+        : Effect.succeed(event)
+
     const create = traced("Events.create")(function*(member: Member, input: NewEventInput) {
       yield* requireRole(member, staffRoles)
       const spaceId = yield* eventSpace(member, input.spaceId)
@@ -166,7 +172,8 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
           )
         )
         const after = yield* find(member.communityId, event.id)
-        yield* notices.changed(event, after)
+        // a hidden event's participants no longer read it: they are not told of its changes
+        if (!after.hidden) yield* notices.changed(event, after)
         yield* notices.confirm(after, promoted)
       }))
       return eventView(yield* find(member.communityId, eventId), true)
@@ -193,7 +200,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       })
 
     const detail = traced("Events.detail")(function*(viewer: Viewer, identifier: string) {
-      const event = yield* findByIdentifier(viewer.communityId, identifier)
+      const event = yield* Effect.flatMap(findByIdentifier(viewer.communityId, identifier), (row) => seen(viewer, row))
       yield* access.readContent(viewer, event.spaceId)
       const own = yield* participationOf(viewer, event.id)
       const showJoinUrl = isStaffViewer(viewer) || isHost(viewer, event) ||
@@ -223,6 +230,8 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
               after,
               spaceId: query.spaceId?.toLowerCase(),
               endingAfter: query.upcoming === "true" ? yield* now : undefined,
+              // hidden events: listed to staff, and to their host
+              seer: staff ? "staff" : Option.getOrNull(Option.map(viewer.member, (member) => member.profileId)),
               spaceIds: staff ? undefined : yield* access.readableSpaceIds(viewer)
             })
           }),
@@ -250,7 +259,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
      * transaction ends, so `going` never exceeds the capacity whatever the concurrency.
      */
     const participate = traced("Events.participate")(function*(member: Member, id: string) {
-      const found = yield* find(member.communityId, id)
+      const found = yield* Effect.flatMap(find(member.communityId, id), (row) => seen(viewerOfMember(member), row))
       yield* access.readContent(viewerOfMember(member), found.spaceId)
       yield* requireNotSuspended(member)
       const communityId = member.communityId
@@ -300,7 +309,7 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       id: string,
       query: ParticipantQuery
     ) {
-      const event = yield* find(viewer.communityId, id)
+      const event = yield* Effect.flatMap(find(viewer.communityId, id), (row) => seen(viewer, row))
       yield* access.readContent(viewer, event.spaceId)
       const counts = { going: event.going, waitlisted: event.waitlisted }
       const visibility = isStaffViewer(viewer) || isHost(viewer, event)

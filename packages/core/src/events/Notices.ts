@@ -123,7 +123,8 @@ export class EventNotices extends Effect.Service<EventNotices>()("@roda/core/Eve
       Effect.gen(function*() {
         const reminder = yield* Schema.decodeUnknown(Reminder)(payload).pipe(Effect.orDie)
         const found = yield* events.find(reminder.communityId, reminder.eventId)
-        if (Option.isNone(found)) return
+        // removed, or hidden by a moderator: its participants no longer read it
+        if (Option.isNone(found) || found.value.hidden) return
         const event = found.value
         const now = yield* Clock.currentTimeMillis
         if (event.startTime.toISOString() !== reminder.startTime || event.startTime.getTime() <= now) return

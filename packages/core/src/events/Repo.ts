@@ -41,6 +41,8 @@ export const EventRow = Schema.Struct({
   streamEndedAt: Schema.NullOr(Schema.DateFromSelf),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf,
+  /** Hidden by a moderator (`hidden_at`): read only by its host and staff. */
+  hidden: Schema.Boolean,
   /** Participants going and waitlisted (read with the event). */
   going: Schema.Number,
   waitlisted: Schema.Number
@@ -90,6 +92,8 @@ export interface EventFilter {
   readonly spaceId?: string | undefined
   /** Only events that have not ended at this instant. */
   readonly endingAfter?: Date | undefined
+  /** Who also sees hidden events: `"staff"` all of them, a profile id those it hosts; none by default. */
+  readonly seer?: string | null | undefined
   readonly after?: readonly [string, string] | undefined
   readonly limit: number
 }
@@ -112,7 +116,7 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
     const select = sql`SELECT e.id, e.community_id, e.space_id, e.host_profile_id, e.title, e.slug, e.description,
       e.type, e.start_time, e.end_time, e.timezone, e.capacity, e.category_id, e.join_url, e.street, e.number,
       e.complement, e.neighbourhood, e.city, e.state, e.postal_code, e.country, e.stream_status,
-      e.stream_started_at, e.stream_ended_at, e.created_at, e.updated_at,
+      e.stream_started_at, e.stream_ended_at, e.created_at, e.updated_at, e.hidden_at IS NOT NULL AS hidden,
       ${count("going")} AS going, ${count("waitlisted")} AS waitlisted
       FROM events e`
     const live = (communityId: CommunityId) => sql`e.community_id = ${communityId} AND e.deleted_at IS NULL`
@@ -182,6 +186,11 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
           ...(filter.spaceId ? [sql`e.space_id = ${filter.spaceId}`] : []),
           ...(filter.spaceIds ? [sql.in("e.space_id", filter.spaceIds)] : []),
           ...(filter.endingAfter ? [sql`e.end_time > ${filter.endingAfter}`] : []),
+          ...(filter.seer === "staff"
+            ? []
+            : [
+              filter.seer ? sql`(e.hidden_at IS NULL OR e.host_profile_id = ${filter.seer})` : sql`e.hidden_at IS NULL`
+            ]),
           ...(filter.after
             ? [sql`(e.start_time, e.id) > (${new Date(filter.after[0])}, ${filter.after[1]})`]
             : [])

@@ -50,6 +50,7 @@ export const eventView = (row: EventRow, showJoinUrl: boolean) => ({
   streamEndedAt: iso(row.streamEndedAt),
   counts: { going: row.going, waitlisted: row.waitlisted },
   seatsLeft: row.capacity === null ? null : Math.max(0, row.capacity - row.going),
+  hidden: row.hidden,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString()
 })

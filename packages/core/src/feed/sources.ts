@@ -103,11 +103,11 @@ export const makeFeedSources = (sql: SqlClient.SqlClient) => {
         NULL::uuid AS author_profile_id FROM event_items t`
     }
   } as const
-  // removed (`deleted_at`) and hidden by a moderator (`hidden_at`): out of the feed for everyone
+  // removed (`deleted_at`) and hidden by a moderator (`hidden_at`): out of the feed for everyone (events too)
   const statusWhere = sql`t.deleted_at IS NULL AND t.hidden_at IS NULL`
   const contentWhere = sql`t.deleted_at IS NULL AND t.hidden_at IS NULL AND ${inSpaces}`
   const courseWhere = sql`t.status = 'published' AND t.published_at IS NOT NULL AND ${inSpaces}`
-  const eventWhere = sql`t.deleted_at IS NULL AND ${inSpaces}`
+  const eventWhere = sql`t.deleted_at IS NULL AND t.hidden_at IS NULL AND ${inSpaces}`
   const none = sql`FALSE`
   return (scope: FeedScope): Record<FeedItemType, FeedSource> => {
     const community = scope.communityId

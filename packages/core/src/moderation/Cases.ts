@@ -5,6 +5,7 @@ import type { Member } from "../domain/Caller"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
+import { EventModeration } from "../events/Moderation"
 import { excerpt, Notify } from "../notifications/Notify"
 import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
@@ -29,6 +30,7 @@ export class Cases extends Effect.Service<Cases>()("@roda/core/moderation/Cases"
     const sql = yield* SqlClient.SqlClient
     const repo = yield* ModerationRepo
     const social = yield* SocialModeration
+    const events = yield* EventModeration
     const ids = yield* Ids
     const notify = yield* Notify
 
@@ -69,11 +71,15 @@ export class Cases extends Effect.Service<Cases>()("@roda/core/moderation/Cases"
           return yield* Effect.fail(invalidField("action", M.actionNotSupported(input.action, found.subjectType)))
         }
         const type = found.subjectType
+        // hidden or removed content leaves the notifications (platform.md "Moderation"), before an
+        // event's removal writes its participants' cancellation notice
+        if (input.action !== "dismiss") yield* notify.withdraw(c, found.subjectId)
         if (type === "status" || type === "comment" || type === "content") {
           if (input.action === "hide") yield* social.hide(c, type, found.subjectId)
           if (input.action === "remove") yield* social.remove(c, type, found.subjectId)
-          // hidden or removed content leaves the notifications (platform.md "Moderation")
-          if (input.action !== "dismiss") yield* notify.withdraw(c, found.subjectId)
+        } else if (type === "event") {
+          if (input.action === "hide") yield* events.hide(c, found.subjectId)
+          if (input.action === "remove") yield* events.remove(c, found.subjectId)
         }
         // an empty note is none; the moderator is the caller, also when acting as another profile
         const note = input.note || null

@@ -6,6 +6,7 @@ import { isUuid } from "../domain/Ids"
 import { CursorPart, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
+import { Notify } from "../notifications/Notify"
 import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { type PendingItem, SocialPending } from "../social/Pending"
@@ -25,6 +26,7 @@ export const pendingView = (item: PendingItem) => ({
   itemType: item.itemType,
   itemId: item.itemId,
   spaceId: item.spaceId,
+  edited: item.edited,
   createdAt: item.createdAt.toISOString()
 })
 
@@ -35,6 +37,7 @@ export class PendingQueue extends Effect.Service<PendingQueue>()("@roda/core/mod
     const repo = yield* ModerationRepo
     const social = yield* SocialPending
     const ids = yield* Ids
+    const notify = yield* Notify
 
     const list = traced("PendingQueue.list")(function*(member: Member, query: PageQuery) {
       yield* requireRole(member, staffRoles)
@@ -58,6 +61,8 @@ export class PendingQueue extends Effect.Service<PendingQueue>()("@roda/core/mod
           const c = member.communityId
           const found = yield* (action === "approve" ? social.approve(c, key) : social.reject(c, key))
           if (Option.isNone(found)) return yield* Effect.fail(missing)
+          // a rejected item is removed: it leaves the notifications (an edit's, from before it was held)
+          if (action === "reject") yield* notify.withdraw(c, found.value.id)
           yield* repo.insertLog({
             id: yield* ids.next,
             communityId: c,
@@ -66,7 +71,8 @@ export class PendingQueue extends Effect.Service<PendingQueue>()("@roda/core/mod
             caseId: null,
             subjectType: found.value.type,
             subjectId: found.value.id,
-            note: null
+            note: null,
+            subjectExcerpt: found.value.excerpt
           })
           return {
             ...pendingView(found.value),

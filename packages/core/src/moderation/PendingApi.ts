@@ -16,6 +16,9 @@ const PendingItem = Schema.Struct({
   itemType: Schema.NullOr(Schema.String).annotations({ description: "A comment's item type; null for posts" }),
   itemId: Schema.NullOr(Schema.String),
   spaceId: Schema.NullOr(Schema.String).annotations({ description: "A content post's space" }),
+  edited: Schema.Boolean.annotations({
+    description: "Held by its author's edit of a published post or comment (`excerpt` is the edited text)"
+  }),
   createdAt: Schema.String
 })
 const Decided = Schema.Struct({ ...PendingItem.fields, status: OneOf("approved", "rejected") })
@@ -23,7 +26,7 @@ const Decided = Schema.Struct({ ...PendingItem.fields, status: OneOf("approved",
 const STAFF =
   "Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise)."
 const HELD =
-  "A post (status or content) or comment by a member who is not owner, admin or moderator waits for approval when it is among the member's first `holdFirstPosts` posts and comments (those never held or approved count), or when its text (a content post: title and body) has one of the `blockedWords` as a whole word, case and accents ignored (community settings `moderation`). Posting answers 201 with the item marked `pending: true`: only its author and staff read it; it is out of the feed, search, counts and notifications, and its mentions, followers' notifications and `post.created` / `comment.created` events wait for the approval."
+  "A post (status or content) or comment by a member who is not owner, admin or moderator waits for approval when it is among the member's first `holdFirstPosts` posts and comments (those never held or approved count), or when its text (a content post: title and body) has one of the `blockedWords` as a whole word, case and accents ignored (community settings `moderation`). Posting answers 201 with the item marked `pending: true`: only its author and staff read it; it is out of the feed, search, counts and notifications, and its mentions, followers' notifications and `post.created` / `comment.created` events wait for the approval. An edit is held too: a member's edit of a status post or comment (`PUT /api/status/{id}`, `PUT /api/status/{statusId}/comment/{commentId}`) whose new text has a blocked word (`holdFirstPosts` counts new posts only) answers 200 with the item as edited and `pending: true`, and the item waits as a new one would (its author and staff read it; out of the feed, lists, counts and search), listed here with `edited: true`; its mentions stay as they were until approval. Editing an item already waiting keeps it waiting. Content posts have no edit."
 
 const PendingPath = Schema.Struct({ id: Uuid })
 const decided = (name: string, what: string) =>
@@ -39,7 +42,7 @@ export const pendingEndpoints = {
     .annotate(OpenApi.Summary, "Held posts and comments")
     .annotate(
       OpenApi.Description,
-      `${STAFF} ${HELD} The community's waiting items, newest first (keyset: \`limit\`, \`cursor\`): \`id\`, \`type\` (\`status\`, \`content\`, \`comment\`), \`author\`, \`excerpt\`, a comment's \`itemType\` and \`itemId\`, a content post's \`spaceId\`, \`createdAt\`.`
+      `${STAFF} ${HELD} The community's waiting items, newest first (keyset: \`limit\`, \`cursor\`): \`id\`, \`type\` (\`status\`, \`content\`, \`comment\`), \`author\`, \`excerpt\`, a comment's \`itemType\` and \`itemId\`, a content post's \`spaceId\`, \`edited\`, \`createdAt\`.`
     ),
   approve: HttpApiEndpoint.post("approvePending", "/moderation/pending/:id/approve")
     .setPath(PendingPath)
@@ -53,7 +56,7 @@ export const pendingEndpoints = {
       OpenApi.Description,
       decided(
         "approve",
-        "The item becomes visible to everyone who may read it; its mentions, replies and the space's followers are notified and its `post.created` / `comment.created` event written then, with the approval."
+        "The item becomes visible to everyone who may read it; its mentions, replies and the space's followers are notified and its `post.created` / `comment.created` event written then, with the approval. An approved edit (`edited: true`) shows its edited text and tells what an edit tells: those it newly mentions (no created event, no followers' or reply notifications: those were told when it was posted); a moderator's earlier hide stays."
       )
     ),
   reject: HttpApiEndpoint.post("rejectPending", "/moderation/pending/:id/reject")
@@ -66,6 +69,9 @@ export const pendingEndpoints = {
     .annotate(OpenApi.Summary, "Reject a held post or comment")
     .annotate(
       OpenApi.Description,
-      decided("reject", "The item is removed (read by no one, kept for the log); nobody is notified.")
+      decided(
+        "reject",
+        "The item is removed (read by no one, kept for the log); nobody is notified. A rejected edit (`edited: true`) removes the post or comment too, as the rejection of a new one does: its earlier text is not kept, so there is nothing to go back to; its author may post again. The notifications about it (reactions, mentions, replies from before the edit) are withdrawn, as for removed content."
+      )
     )
 }

@@ -35,15 +35,21 @@ export const caseStatuses = ["open", "resolved"] as const
 export type CaseStatus = typeof caseStatuses[number]
 
 /**
- * The actions each subject type takes: `dismiss` closes any case without touching its subject;
- * `hide` and `remove` act on social's posts and comments only for now (events, profiles and
- * submissions answer 400 until their features offer it).
+ * The actions each subject type takes (400 `action` for another): `dismiss` closes any case without
+ * touching its subject; `hide` and `remove` act on content: social's posts and comments
+ * (`SocialModeration`) and events (`EventModeration`).
+ * - A profile is a person, not content: its case is closed by `dismiss`, and staff act on the member
+ *   through the member routes (`suspend`, `ban`), which the log records with the member's name.
+ * - A submission is a speaker's proposal to a call, read only by its speakers and the call's
+ *   organisers and reviewers, never published: there is nothing to hide from the community, and its
+ *   call's states (`rejected`, a speaker's `withdrawn`) are the organisers' decision, not a moderator's.
+ *   Its case is closed by `dismiss`; the organisers reject it in the call.
  */
 export const actionsFor: Record<SubjectType, ReadonlyArray<Action>> = {
   status: actions,
   comment: actions,
   content: actions,
-  event: ["dismiss"],
+  event: actions,
   profile: ["dismiss"],
   submission: ["dismiss"]
 }

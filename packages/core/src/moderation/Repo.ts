@@ -166,11 +166,14 @@ export class ModerationRepo extends Effect.Service<ModerationRepo>()("@roda/core
         readonly subjectId: string
         readonly note: string | null
         readonly until?: Date | null
+        /** What an entry without a case is about, as it read then (a held post's approval or rejection). */
+        readonly subjectExcerpt?: string | null
       }) =>
         sql`INSERT INTO moderation_log (id, community_id, actor_profile_id, action, case_id, subject_type, subject_id,
-            note, until, created_at)
+            note, until, subject_excerpt, created_at)
           VALUES (${row.id}, ${row.communityId}, ${row.actorProfileId}, ${row.action}, ${row.caseId},
-            ${row.subjectType}, ${row.subjectId}, ${row.note}, ${row.until ?? null}, now())`.pipe(
+            ${row.subjectType}, ${row.subjectId}, ${row.note}, ${row.until ?? null}, ${row.subjectExcerpt ?? null},
+            now())`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
@@ -193,7 +196,7 @@ export class ModerationRepo extends Effect.Service<ModerationRepo>()("@roda/core
       /** Newest first; keyset on (created_at, id) descending (`moderation_log_list_idx`). */
       listLog: (communityId: CommunityId, after: readonly [string, string] | undefined, limit: number) =>
         sql`SELECT l.id, l.action, l.actor_profile_id, a.full_name AS actor_name, l.case_id, l.subject_type,
-            l.subject_id, coalesce(c.subject_excerpt, left(s.full_name, 280)) AS subject_excerpt, l.note, l.until,
+            l.subject_id, coalesce(l.subject_excerpt, c.subject_excerpt, left(s.full_name, 280)) AS subject_excerpt, l.note, l.until,
             l.created_at, ${micros("l.created_at")} AS cursor_time
           FROM moderation_log l
           LEFT JOIN member_cards a ON a.community_id = l.community_id AND a.id = l.actor_profile_id

@@ -21,8 +21,8 @@ export const moderationMessages = coded({
     ),
   actionNotSupported: (action: string, subjectType: string): Text =>
     text(
-      `A ação ${action} ainda não é suportada para este tipo de conteúdo (${subjectType}): use dismiss.`,
-      `The action ${action} is not supported for this subject type (${subjectType}) yet: use dismiss.`
+      `A ação ${action} não se aplica a este tipo de denúncia (${subjectType}): use dismiss.`,
+      `The action ${action} does not apply to this subject type (${subjectType}): use dismiss.`
     ),
   log: text("Registro de moderação.", "Moderation log."),
   memberNotFound: text("Membro não encontrado.", "Member not found."),

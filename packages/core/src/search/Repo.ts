@@ -78,7 +78,7 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("@roda/core/SearchR
           sql`event_items t`,
           sql`t.space_id`,
           none,
-          sql`t.deleted_at IS NULL AND ${inSpaces("t.space_id")}`
+          sql`t.deleted_at IS NULL AND t.hidden_at IS NULL AND ${inSpaces("t.space_id")}`
         ),
         part(
           "content",

@@ -111,7 +111,7 @@ const REACTIONS =
   "Reaction types: like, love, celebrate, insightful, funny (400 otherwise). One reaction per person (the X-ProfileId profile when acting) per item: the same type again removes it, another type replaces it. Answers the new state: `reaction` (the caller's, or null), counts by type and `reactionCount`."
 const AUTHOR_OR_STAFF = "The author, or owner, admin or moderator (others 403)."
 const AUTHOR_OR_STAFF_EDITS =
-  `${AUTHOR_OR_STAFF} An owner's words are edited only by an owner (403 \`Função necessária: owner. Sua função: …\`), as only an owner may act as an owner (X-ProfileId); staff still remove them.`
+  `${AUTHOR_OR_STAFF} An owner's words are edited only by an owner (403 \`Função necessária: owner. Sua função: …\`), as only an owner may act as an owner (X-ProfileId); staff still remove them. A member's edit whose new text has one of the community's \`moderation.blockedWords\` waits for approval as a new post would (answered with \`pending: true\`; see \`GET /api/moderation/pending\`).`
 
 const StatusIdParam = Schema.Struct({ id: Uuid })
 const CommentParams = Schema.Struct({ statusId: Uuid, commentId: Uuid })

@@ -14,7 +14,7 @@ import { transactional } from "../sql/transaction"
 import { viewerOfMember } from "../structure/Access"
 import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { type CommentRow, CommentsRepo } from "./CommentsRepo"
-import { heldWhen } from "./held"
+import { editHeldWhen, heldWhen } from "./held"
 import { SocialItems } from "./items"
 import type { CommentableType, ReactionType } from "./kinds"
 import { groupMentions, MentionsRepo } from "./mentions"
@@ -150,12 +150,16 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
       function*(member: Member, itemType: CommentableType, itemId: string, commentId: string, body: string) {
         const comment = yield* findOn(member, itemType, itemId, commentId)
         yield* requireMayEdit(member, { profileId: comment.authorProfileId, role: comment.authorRole })
+        // a member's edit with a blocked word waits for approval (staff are never held)
+        const held = isStaff(member.role) ? undefined : editHeldWhen(sql, member.communityId, body)
         yield* transactional(sql)(Effect.gen(function*() {
-          yield* repo.update(member.communityId, comment.id, body)
-          yield* mentions.replace(member.communityId, "comment", comment.id, body)
+          const edited = yield* repo.update(member.communityId, comment.id, body, held)
+          // held by an edit: its mentions change on approval (those newly mentioned are told then)
+          if (!edited.heldEdit) yield* mentions.replace(member.communityId, "comment", comment.id, body, edited.pending)
         }))
-        // Removed meanwhile (an edit and a removal at once): 404, as a moment later.
-        const row = yield* orNotFound(M.commentNotFound)(repo.find(member.communityId, comment.id))
+        // Removed meanwhile (an edit and a removal at once): 404, as a moment later. Held now: its
+        // author (or the staff who edited it) reads it, marked pending.
+        const row = yield* orNotFound(M.commentNotFound)(repo.findAny(member.communityId, comment.id))
         return (yield* views(member, [row]))[0]!
       }
     )

@@ -4,7 +4,7 @@ import { Effect, Option, Schema } from "effect"
 import { type CommunityId, ProfileId } from "../domain/Ids"
 import { Role } from "../domain/Role"
 import { decodeRows } from "../domain/Rows"
-import { heldAt } from "./held"
+import { editedColumns, EditedRow, heldAt, heldOnEdit } from "./held"
 import { type CommentableType, commentableTypes } from "./kinds"
 
 export const CommentRow = Schema.Struct({
@@ -31,6 +31,7 @@ const decodeComments = decodeRows(CommentRow)
 const decodeThreaded = decodeRows(Schema.Struct({ ...CommentRow.fields, threadId: Schema.String }))
 const decodeParents = decodeRows(CommentRow.pick("id", "itemType", "itemId", "parentId"))
 const decodePending = decodeRows(Schema.Struct({ pending: Schema.Boolean }))
+const decodeEdited = decodeRows(EditedRow)
 const decodeCounts = decodeRows(Schema.Struct({ itemId: Schema.String, n: Schema.Number }))
 
 export type NewCommentRow = {
@@ -97,9 +98,14 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
         ),
-      update: (communityId: CommunityId, id: string, body: string) =>
-        sql`UPDATE comments SET body = ${body}, updated_at = now()
-          WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      /** The new body; held for approval when `held` (held.ts `editHeldWhen`): whether it waits now. */
+      update: (communityId: CommunityId, id: string, body: string, held?: Fragment) =>
+        sql`UPDATE comments SET body = ${body}, updated_at = now()${heldOnEdit(sql, held)}
+          WHERE community_id = ${communityId} AND id = ${id} RETURNING ${editedColumns(sql)}`.pipe(
+          Effect.flatMap(decodeEdited),
+          Effect.map((rows) => rows[0] ?? { pending: false, heldEdit: false }),
+          Effect.orDie
+        ),
       /**
        * Soft-deletes the comment, then its replies: two statements (run them in one transaction), so
        * that the second sees a reply committed while the first waited on `lockParent`'s lock.

@@ -15,6 +15,8 @@ export interface PendingItem {
   readonly itemId: string | null
   readonly spaceId: string | null
   readonly createdAt: Date
+  /** Held by an edit of a post or comment already published (its text as edited), not when it was written. */
+  readonly edited: boolean
   /** `held_at` with microseconds, for the keyset. */
   readonly cursorTime: string
 }
@@ -22,8 +24,9 @@ export interface PendingItem {
 /**
  * Social's held content (contract; `SocialPendingLive`): the queue, newest first (keyset on the
  * time it was held and its id), and its approval (visible from then on; its mentions, followers,
- * replies and `post.created` / `comment.created` event are told then) or rejection (removed, kept
- * for the log). Both run in the caller's transaction; none when the id is not waiting (already
+ * replies and `post.created` / `comment.created` event are told then; for an `edited` item, those
+ * its edited text newly mentions) or rejection (removed, kept for the log: an edited item too, as
+ * its earlier text is not kept). Both run in the caller's transaction; none when the id is not waiting (already
  * decided, another community's, unknown): of two approvals at once, one finds it waiting.
  */
 export class SocialPending extends Context.Tag("@roda/core/SocialPending")<SocialPending, {

@@ -20,6 +20,7 @@ const decodeItems = decodeRows(Schema.Struct({
   itemId: Schema.NullOr(Schema.String),
   spaceId: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf,
+  edited: Schema.Boolean,
   cursorTime: Schema.String
 }))
 
@@ -39,8 +40,8 @@ export const SocialPendingLive = Layer.effect(
     const columns = (type: string, excerpt: string, item: string, space: string) =>
       sql`SELECT ${type}::text AS type, t.id, t.author_profile_id, p.full_name AS author_name,
         left(${sql.literal(excerpt)}, 280) AS excerpt, ${sql.literal(item)}, ${sql.literal(space)} AS space_id,
-        t.created_at, to_char(t.held_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time,
-        t.held_at`
+        t.created_at, t.held_at > t.created_at AS edited,
+        to_char(t.held_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time, t.held_at`
     const from = (table: string, communityId: string) =>
       sql`FROM ${
         sql(table)
@@ -84,9 +85,23 @@ export const SocialPendingLive = Layer.effect(
         return updated.length === 0 ? Option.none() : Option.some(found)
       })
 
+    /**
+     * An approved edit tells what an edit does: those its text mentions and did not before (its
+     * mentions were left as they were while it waited). Nothing of a new post: it was told then.
+     */
+    const announceEdit = (communityId: CommunityId, item: PendingItem) =>
+      Effect.gen(function*() {
+        const body = item.type === "status"
+          ? Option.map(yield* posts.findStatus(communityId, item.id), (row) => row.body)
+          : item.type === "comment"
+          ? Option.map(yield* comments.findAny(communityId, item.id), (row) => row.body)
+          : Option.none<string>()
+        if (Option.isSome(body)) yield* mentions.replace(communityId, item.type, item.id, body.value)
+      })
+
     /** What posting would have told, told now: mentions, replies, followers, the created event. */
     const announce = (communityId: CommunityId, item: PendingItem) =>
-      Effect.gen(function*() {
+      item.edited ? announceEdit(communityId, item) : Effect.gen(function*() {
         const mentioned = yield* mentions.announce(communityId, item.type, item.id)
         const ofItem = groupMentions(yield* mentions.of(communityId, item.type, [item.id]))
         const engagement = { ...none, mentions: ofItem }

@@ -4,7 +4,7 @@ import { Effect, Option, Schema } from "effect"
 import { type CommunityId, ProfileId, SpaceId } from "../domain/Ids"
 import { Role } from "../domain/Role"
 import { decodeRows } from "../domain/Rows"
-import { heldAt, heldWhen } from "./held"
+import { editedColumns, EditedRow, heldAt, heldOnEdit, heldWhen } from "./held"
 
 const authoredFields = {
   id: Schema.String,
@@ -49,6 +49,7 @@ const decodeCaller = decodeRows(Schema.Struct({
   callerSuspendedUntil: Schema.NullOr(Schema.DateFromSelf)
 }))
 const decodePending = decodeRows(Schema.Struct({ pending: Schema.Boolean }))
+const decodeEdited = decodeRows(EditedRow)
 const decodePostingPolicy = decodeRows(Schema.Struct({ postingPolicy: Schema.Literal("members", "staff") }))
 
 export type NewContentRow = {
@@ -160,9 +161,14 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
           ),
           Effect.orDie
         ),
-      updateStatus: (communityId: CommunityId, id: string, body: string) =>
-        sql`UPDATE status_posts SET body = ${body}, updated_at = now()
-          WHERE community_id = ${communityId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      /** The new body; held for approval when `held` (held.ts `editHeldWhen`): whether it waits now. */
+      updateStatus: (communityId: CommunityId, id: string, body: string, held?: Fragment) =>
+        sql`UPDATE status_posts SET body = ${body}, updated_at = now()${heldOnEdit(sql, held)}
+          WHERE community_id = ${communityId} AND id = ${id} RETURNING ${editedColumns(sql)}`.pipe(
+          Effect.flatMap(decodeEdited),
+          Effect.map((rows) => rows[0] ?? { pending: false, heldEdit: false }),
+          Effect.orDie
+        ),
       removeStatus: (communityId: CommunityId, id: string) =>
         sql`UPDATE status_posts SET deleted_at = now()
           WHERE community_id = ${communityId} AND id = ${id} AND deleted_at IS NULL`.pipe(Effect.asVoid, Effect.orDie),

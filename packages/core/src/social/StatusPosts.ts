@@ -15,7 +15,7 @@ import { atomic } from "../sql/transaction"
 import type { Viewer } from "../structure/Access"
 import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { Comments } from "./Comments"
-import { heldWhen } from "./held"
+import { editHeldWhen, heldWhen } from "./held"
 import { SocialItems } from "./items"
 import { groupMentions, mentionedIds, MentionsRepo } from "./mentions"
 import { socialMessages as M } from "./messages"
@@ -189,9 +189,12 @@ export class StatusPosts extends Effect.Service<StatusPosts>()("@roda/core/Statu
     const update = traced("StatusPosts.update")(function*(member: Member, id: string, body: string) {
       const post = yield* find(member, id)
       yield* requireMayEdit(member, { profileId: post.authorProfileId, role: post.authorRole })
+      // a member's edit with a blocked word waits for approval (staff are never held)
+      const held = isStaff(member.role) ? undefined : editHeldWhen(sql, member.communityId, body)
       yield* atomic(sql)(Effect.gen(function*() {
-        yield* repo.updateStatus(member.communityId, post.id, body)
-        yield* mentions.replace(member.communityId, "status", post.id, body, post.pending)
+        const edited = yield* repo.updateStatus(member.communityId, post.id, body, held)
+        // held by an edit: its mentions change on approval (those newly mentioned are told then)
+        if (!edited.heldEdit) yield* mentions.replace(member.communityId, "status", post.id, body, edited.pending)
       }))
       return yield* one(member, post.id)
     })

@@ -56,7 +56,8 @@ const decodeOpen = decodeRows(Schema.Struct({ open: Schema.Boolean }))
  * - courses: published (drafts are not found, staff included), and `Access.readContent` on their space;
  * - events: not deleted, and `Access.readContent` on their space;
  * - comments: not deleted, and their item readable by these rules;
- * - a status post, content post or comment hidden by a moderator: only by its author and staff.
+ * - a status post, content post, comment or event hidden by a moderator: only by its author (an
+ *   event's host) and staff.
  * Another community's id, a malformed id, a deleted or hidden item answer 404; a visible space whose
  * content the viewer may not read answers 403 (from `Access`).
  */
@@ -75,7 +76,8 @@ export class SocialItems extends Effect.Service<SocialItems>()("@roda/core/Socia
           FROM content_posts t WHERE ${where} AND t.deleted_at IS NULL`,
         course: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id, NULL::text AS hidden_from
           FROM course_items t WHERE ${where} AND t.status = 'published'`,
-        event: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id, NULL::text AS hidden_from
+        event: sql`SELECT t.id, t.space_id, NULL::text AS item_type, NULL::uuid AS item_id,
+          CASE WHEN t.hidden_at IS NULL THEN NULL ELSE t.host_profile_id::text END AS hidden_from
           FROM event_items t WHERE ${where} AND t.deleted_at IS NULL`,
         comment: sql`SELECT t.id, NULL::uuid AS space_id, t.item_type, t.item_id, ${hidden}
           FROM comments t WHERE ${where} AND t.deleted_at IS NULL`

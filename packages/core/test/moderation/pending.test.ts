@@ -78,6 +78,7 @@ describe("a status post with a blocked word", () => {
       type: "status",
       author: { id: m.alice.profileId, fullName: "Alice Alves" },
       excerpt: `Pirâmide de @[Carla](${m.carla.profileId})`,
+      edited: false,
       itemType: null,
       itemId: null,
       spaceId: null,
@@ -97,7 +98,7 @@ describe("a status post with a blocked word", () => {
     expect(log.find((entry) => entry.subject.id === post.id)).toMatchObject({
       action: "approve",
       actor: { id: m.moderator.profileId, fullName: "Maria Moderadora" },
-      subject: { type: "status", id: post.id },
+      subject: { type: "status", id: post.id, excerpt: `Pirâmide de @[Carla](${m.carla.profileId})` },
       caseId: null
     })
     expectError(await decide("approve", post.id), 404, NOT_FOUND)
@@ -112,7 +113,10 @@ describe("a status post with a blocked word", () => {
     expect(await events("post.created", post.id)).toBe(0)
     expectError(await decide("approve", post.id), 404, NOT_FOUND)
     const log = expectOk(await api.get("/api/moderation/log?limit=5", m.in(m.owner))) as Array<any>
-    expect(log.find((entry) => entry.subject.id === post.id)).toMatchObject({ action: "reject" })
+    expect(log.find((entry) => entry.subject.id === post.id)).toMatchObject({
+      action: "reject",
+      subject: { excerpt: "Outro golpe" }
+    })
   })
 })
 

@@ -11,7 +11,7 @@ export const CASE_NOT_FOUND = "Caso de moderação não encontrado."
 export const RESOLVED = "Caso resolvido."
 export const ALREADY_RESOLVED = "Não é possível mudar o caso de resolved para resolved. Movimentos permitidos: nenhum."
 export const NOT_SUPPORTED = (action: string, type: string) =>
-  `A ação ${action} ainda não é suportada para este tipo de conteúdo (${type}): use dismiss.`
+  `A ação ${action} não se aplica a este tipo de denúncia (${type}): use dismiss.`
 
 /** A community with staff of every rank, three members, a public feed space and a public events space. */
 export const moderationCommunity = async (api: Client, label = "Moderação") => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { asIn, type C4PSetup, c4pSetup, draft, submitted } from "../call4papers/submissions-support"
 import { expectError, expectOk } from "../support/envelope"
 import { client, startRoda } from "../support/harness"
-import { OWN_CONTENT, SUBJECT_NOT_FOUND } from "./setup"
+import { NOT_SUPPORTED, OWN_CONTENT, SUBJECT_NOT_FOUND } from "./setup"
 
 /** Issue 56, item 1: reports on call-for-papers submissions follow who may read them. */
 const roda = startRoda()
@@ -37,4 +37,19 @@ it("takes reports of those who read the submission; its speakers' own is 400, ot
     subject: { type: "submission", excerpt: "Effect na prática", author: { id: c.people.proposer.profileId } },
     reportCount: 2
   })
+})
+
+it("resolves a submission's case by dismiss only: hide and remove answer 400, the submission is untouched", async () => {
+  const submission = await submitted(api, c, { title: "Proposta denunciada" })
+  const caseId = expectOk(await report(c.people.reviewerA, submission.id), 201).caseId
+  const resolve = (action: string) =>
+    api.post(`/api/moderation/cases/${caseId}/resolve`, { action }, asIn(c, c.people.moderator))
+  for (const action of ["hide", "remove"]) {
+    const body = expectError(await resolve(action), 400, NOT_SUPPORTED(action, "submission"))
+    expect(body.code).toBe("action_not_supported")
+    expect(body.errors[0]).toMatchObject({ param: "action" })
+  }
+  const read = expectOk(await api.get(`/api/call4papers/submissions/${submission.id}`, asIn(c, c.people.proposer)))
+  expect(read).toMatchObject({ id: submission.id, status: "enviada" })
+  expect(expectOk(await resolve("dismiss"))).toMatchObject({ status: "resolved", resolution: { action: "dismiss" } })
 })
