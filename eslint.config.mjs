@@ -27,7 +27,7 @@ const contracts = {
   communities: ["Memberships", "Profiles", "MemberStats", "CommunityTimeZone"],
   structure: ["Access", "Entitlements"],
   courses: ["CourseStats", "CourseCompleted"],
-  events: ["EventStats", "EventAttended"],
+  events: ["EventStats", "EventAttended", "Moderation"],
   feed: [],
   search: [],
   social: ["items", "Comments", "Reactions", "EngagementStats", "Moderation", "Pending"],

@@ -1426,7 +1426,7 @@ export interface paths {
         get?: never;
         /**
          * Edit a status post
-         * @description The author, or owner, admin or moderator (others 403). An owner's words are edited only by an owner (403 `Função necessária: owner. Sua função: …`), as only an owner may act as an owner (X-ProfileId); staff still remove them. Replaces the body (mentions are resolved again).
+         * @description The author, or owner, admin or moderator (others 403). An owner's words are edited only by an owner (403 `Função necessária: owner. Sua função: …`), as only an owner may act as an owner (X-ProfileId); staff still remove them. A member's edit whose new text has one of the community's `moderation.blockedWords` waits for approval as a new post would (answered with `pending: true`; see `GET /api/moderation/pending`). Replaces the body (mentions are resolved again).
          */
         put: operations["status.update"];
         post?: never;
@@ -1510,7 +1510,7 @@ export interface paths {
         get?: never;
         /**
          * Edit a comment
-         * @description The author, or owner, admin or moderator (others 403). An owner's words are edited only by an owner (403 `Função necessária: owner. Sua função: …`), as only an owner may act as an owner (X-ProfileId); staff still remove them. A comment not of that post: 404.
+         * @description The author, or owner, admin or moderator (others 403). An owner's words are edited only by an owner (403 `Função necessária: owner. Sua função: …`), as only an owner may act as an owner (X-ProfileId); staff still remove them. A member's edit whose new text has one of the community's `moderation.blockedWords` waits for approval as a new post would (answered with `pending: true`; see `GET /api/moderation/pending`). A comment not of that post: 404.
          */
         put: operations["status.updateComment"];
         post?: never;
@@ -5261,7 +5261,7 @@ export interface paths {
         };
         /**
          * List the operator audit log (operators)
-         * @description Platform operators (SuperAdmin) only: 403 `Only platform operators (SuperAdmin) may do this.` for anyone else; no X-CommunityId. One entry per operator action, written in the action's own transaction (an action that failed or was rolled back has none), newest first (keyset: `limit`, `cursor`). Each names the `actor` (account id and e-mail as they were; over the CLI, the `--as` operator), the `action` (`business_information.approve`, `business_information.reject`, `payout_settings.approve`, `payout_settings.reject`, `fee_override.set`, `fee_override.remove`, `payout.in_transit`, `payout.paid`, `payout.failed`, `certificates.issue`, `certificate.retry`, `certificate.revoke`, `gateway_account.set`, `gateway_account.remove`, `account.sessions_end`), the `target` (type and id; a fee override is named by its payment method), the `communityId`, `details` (a reason, amounts, the batch size; secrets are never stored) and `clientAddress` (the address the operator acted from, found as every per-client limit finds it: the socket's, or behind `TRUST_PROXY` the client its trusted proxies name; null over the CLI and for entries older than it). Filters: `action`, `actor` (account id), `community` (id), `since` and `until` (an ISO 8601 date, a whole UTC day, or a date-time with an offset; both inclusive, `since` before `until`). A bad filter answers 400 naming it in `errors[0].param`.
+         * @description Platform operators (SuperAdmin) only: 403 `Only platform operators (SuperAdmin) may do this.` for anyone else; no X-CommunityId. One entry per operator action, written in the action's own transaction (an action that failed or was rolled back has none), newest first (keyset: `limit`, `cursor`). Each names the `actor` (account id and e-mail as they were; over the CLI, the `--as` operator), the `action` (`business_information.approve`, `business_information.reject`, `payout_settings.approve`, `payout_settings.reject`, `fee_override.set`, `fee_override.remove`, `payout.in_transit`, `payout.paid`, `payout.failed`, `certificates.issue`, `certificate.retry`, `certificate.revoke`, `gateway_account.set`, `gateway_account.remove`, `account.sessions_end`, `account.erase`), the `target` (type and id; a fee override is named by its payment method), the `communityId`, `details` (a reason, amounts, the batch size; secrets are never stored) and `clientAddress` (the address the operator acted from, found as every per-client limit finds it: the socket's, or behind `TRUST_PROXY` the client its trusted proxies name; null over the CLI and for entries older than it). Filters: `action`, `actor` (account id), `community` (id), `since` and `until` (an ISO 8601 date, a whole UTC day, or a date-time with an offset; both inclusive, `since` before `until`). A bad filter answers 400 naming it in `errors[0].param`.
          */
         get: operations["operatorAudit.list"];
         put?: never;
@@ -5691,7 +5691,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve a moderation case
-         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). `action`: `dismiss`, `hide` or `remove`; `note` (optional, up to 2000 characters): why, kept in the log. The moderator in `resolvedBy` and the log is the caller, also when acting with X-ProfileId. `dismiss` closes the case and leaves the subject as it is. `hide`: the post or comment stays for its author (marked `hidden: true`) and staff, and leaves the feed, search, the status list of everyone else and every count. `remove`: the soft delete its author's removal does (a comment takes its replies): nobody reads it; the case and the log keep its excerpt. `hide` and `remove` act on status posts, comments and content posts; on events, profiles and submissions they answer 400 (`action`, not supported for this subject type yet): dismiss works for all. A case is resolved once: `open -> resolved`, final; resolving it again answers 409 with `errors[0].param = "status"` (two moderators resolving one case at once: one resolution, the other 409). Another community's case: 404. Answers the resolved case.
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). `action`: `dismiss`, `hide` or `remove`; `note` (optional, up to 2000 characters): why, kept in the log. The moderator in `resolvedBy` and the log is the caller, also when acting with X-ProfileId. The actions by subject type: `status`, `comment`, `content` and `event` take `dismiss`, `hide` and `remove`; `profile` and `submission` take `dismiss` only (`hide` or `remove` answer 400 `action_not_supported`, `param: action`). `dismiss` closes the case and leaves the subject as it is. `hide`: the post, comment or event stays for its author (an event's host; marked `hidden: true`) and staff, and leaves the feed, search, the lists of everyone else, every count and (an event) its reminders; its participants keep their place. `remove`: the soft delete its author's removal does (a comment takes its replies; an event's participants going are told it is canceled and `event.canceled` is sent, as when its host removes it): nobody reads it; the case and the log keep its excerpt. Both withdraw the notifications about the subject or caused by it, and its author gets a `moderation` notification (the moderator is not named). Why not the others: a profile is a person, not content: its case is closed with `dismiss`, and staff act on the member through `POST /api/moderation/members/{profileId}/suspend` or `/ban`. A submission is a proposal read only by its speakers and its call's organisers and reviewers, never published to the community: there is nothing to hide, and refusing it is the organisers' decision in the call (`recusada`); its case is closed with `dismiss`. A case is resolved once: `open -> resolved`, final; resolving it again answers 409 with `errors[0].param = "status"` (two moderators resolving one case at once: one resolution, the other 409). Another community's case: 404. Answers the resolved case.
          */
         post: operations["moderation.resolve"];
         delete?: never;
@@ -5809,7 +5809,7 @@ export interface paths {
         };
         /**
          * Held posts and comments
-         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). A post (status or content) or comment by a member who is not owner, admin or moderator waits for approval when it is among the member's first `holdFirstPosts` posts and comments (those never held or approved count), or when its text (a content post: title and body) has one of the `blockedWords` as a whole word, case and accents ignored (community settings `moderation`). Posting answers 201 with the item marked `pending: true`: only its author and staff read it; it is out of the feed, search, counts and notifications, and its mentions, followers' notifications and `post.created` / `comment.created` events wait for the approval. The community's waiting items, newest first (keyset: `limit`, `cursor`): `id`, `type` (`status`, `content`, `comment`), `author`, `excerpt`, a comment's `itemType` and `itemId`, a content post's `spaceId`, `createdAt`.
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). A post (status or content) or comment by a member who is not owner, admin or moderator waits for approval when it is among the member's first `holdFirstPosts` posts and comments (those never held or approved count), or when its text (a content post: title and body) has one of the `blockedWords` as a whole word, case and accents ignored (community settings `moderation`). Posting answers 201 with the item marked `pending: true`: only its author and staff read it; it is out of the feed, search, counts and notifications, and its mentions, followers' notifications and `post.created` / `comment.created` events wait for the approval. An edit is held too: a member's edit of a status post or comment (`PUT /api/status/{id}`, `PUT /api/status/{statusId}/comment/{commentId}`) whose new text has a blocked word (`holdFirstPosts` counts new posts only) answers 200 with the item as edited and `pending: true`, and the item waits as a new one would (its author and staff read it; out of the feed, lists, counts and search), listed here with `edited: true`; its mentions stay as they were until approval. Editing an item already waiting keeps it waiting. Content posts have no edit. The community's waiting items, newest first (keyset: `limit`, `cursor`): `id`, `type` (`status`, `content`, `comment`), `author`, `excerpt`, a comment's `itemType` and `itemId`, a content post's `spaceId`, `edited`, `createdAt`.
          */
         get: operations["moderation.pending"];
         put?: never;
@@ -5831,7 +5831,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a held post or comment
-         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). The item becomes visible to everyone who may read it; its mentions, replies and the space's followers are notified and its `post.created` / `comment.created` event written then, with the approval. Written to the log (`approve`, the caller as actor) in the same transaction. An id that is not waiting (decided already, also by another moderator at the same time: one decision, the other 404), unknown or of another community: 404 `pending_not_found`; not a UUID: 400 (`param: id`). Answers the item with `status`.
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). The item becomes visible to everyone who may read it; its mentions, replies and the space's followers are notified and its `post.created` / `comment.created` event written then, with the approval. An approved edit (`edited: true`) shows its edited text and tells what an edit tells: those it newly mentions (no created event, no followers' or reply notifications: those were told when it was posted); a moderator's earlier hide stays. Written to the log (`approve`, the caller as actor) in the same transaction. An id that is not waiting (decided already, also by another moderator at the same time: one decision, the other 404), unknown or of another community: 404 `pending_not_found`; not a UUID: 400 (`param: id`). Answers the item with `status`.
          */
         post: operations["moderation.approvePending"];
         delete?: never;
@@ -5851,10 +5851,113 @@ export interface paths {
         put?: never;
         /**
          * Reject a held post or comment
-         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). The item is removed (read by no one, kept for the log); nobody is notified. Written to the log (`reject`, the caller as actor) in the same transaction. An id that is not waiting (decided already, also by another moderator at the same time: one decision, the other 404), unknown or of another community: 404 `pending_not_found`; not a UUID: 400 (`param: id`). Answers the item with `status`.
+         * @description Owner, admin or moderator (403 `Função necessária: owner ou admin ou moderator. Sua função: …` otherwise). The item is removed (read by no one, kept for the log); nobody is notified. A rejected edit (`edited: true`) removes the post or comment too, as the rejection of a new one does: its earlier text is not kept, so there is nothing to go back to; its author may post again. The notifications about it (reactions, mentions, replies from before the edit) are withdrawn, as for removed content. Written to the log (`reject`, the caller as actor) in the same transaction. An id that is not waiting (decided already, also by another moderator at the same time: one decision, the other 404), unknown or of another community: 404 `pending_not_found`; not a UUID: 400 (`param: id`). Answers the item with `status`.
          */
         post: operations["moderation.rejectPending"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export my data
+         * @description Members' data rights (LGPD art. 18, GDPR art. 15 and 20): a ZIP of JSON files with what Roda holds of the caller's account in every community (account, profiles, posts, comments, reactions, enrollments and progress, participations, purchases, subscriptions, certificates, submissions and reviews, notifications; each file a JSON array, listed with what it holds in `README.txt`). The account's own token (a session, not an API key); no X-CommunityId. Answers 202 with `data.id` and `status: pending`; a durable job builds the ZIP and e-mails the account a download link valid 7 days (also `downloadUrl` in GET /api/account/exports/{id}). One export at a time: while one is `pending` or `running`, asking again answers that one (202, the same id, no new job). At most 3 exports in 24 hours (failed ones not counted): the fourth answers 429 with `Retry-After` (seconds until the oldest of the three is 24 hours old).
+         */
+        post: operations["privacyExports.request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a data export
+         * @description An export of the caller's data: `status` (`pending`, `running`, `ready`, `failed`, `expired`), `createdAt`, `readyAt`, `expiresAt` (7 days after `readyAt`), `size` (bytes) and, while `ready`, `downloadUrl` (the signed link that was e-mailed). Another account's export answers 404; a malformed id 400.
+         */
+        get: operations["privacyExports.status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/exports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a data export
+         * @description The target of the link e-mailed when an export is ready (and its `downloadUrl`): no sign-in and no X-CommunityId, the `token` authorises it. The token is an HMAC (keyed from the server's secret) over the export id and its expiry, so it serves that export only, until its `expiresAt` (7 days after it was ready). Answers the ZIP (`Content-Type: application/zip`, `Content-Disposition: attachment`, `Cache-Control: private, no-store`, `Referrer-Policy: no-referrer`), streamed from the file store. A token the server did not sign, or signed for another export, answers 404 (nothing is told about the export); an expired link, or an export whose file was deleted, answers 410.
+         */
+        get: operations["privacyExports.download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase the caller's account
+         * @description Erases the caller's account (members' data rights, LGPD / GDPR). No X-CommunityId; a session token (API keys and OAuth tokens are not accepted for accounts).
+         *
+         *     Body `{ "password", "deleteContent"?: boolean }`. A wrong password answers 400 `current_password_wrong` (`errors[].param` = `password`) and is limited as change-password's wrong current passwords are (per account and client address, and per address: 429 with Retry-After).
+         *
+         *     The owner of a community with other live members must hand it over first: 409 `owned_communities` naming each such community in the message and in `errors[]` (`param` `communities`, one entry per community with its name and id); nothing changes. A community the caller owns alone is deleted with the account (`deleted_at`: its slug and domain become free).
+         *
+         *     In one transaction, in this order of the features:
+         *     - every session ends (the token answers 401 from its next request), every open e-mail link is closed, every API key the account created is revoked, every OAuth grant (assistant connection) is revoked;
+         *     - running subscriptions are canceled at the period end (an active one keeps its access until then; a past-due, unpaid, paused or incomplete one ends now, as a member's own cancel does);
+         *     - each profile, in every community (removed and banned ones too), becomes "Ex-membro" ("Former member" in a community whose `settings.language` is `en`): phone, bio, avatar and tags cleared, and it leaves the community (`removed_at`); its files are removed from the blob store by a job; the community's sales e-mail is cleared when it was the account's;
+         *     - with `deleteContent: true`, the member's status posts, content posts and comments (and the replies under those comments) are deleted as a member deleting them would (soft delete: gone from feeds, search and counts), and their reactions removed; otherwise posts, comments and reactions stay, shown under the former-member name (no post, search entry or notification keeps a copy of the name);
+         *     - notifications: the member's inbox, space follows and preferences are deleted;
+         *     - call for papers (speakers, reviews) and moderation (reports the member filed) name the profile only, so they show the former-member name; certificates take that name too and lose the copied e-mail, their files (which show the name) removed by a job;
+         *     - finally the account: e-mail, name and password erased (`erased+<id>@invalid`, `erased_at` set). The same e-mail may register again afterwards, as a new account.
+         *
+         *     Kept, and why:
+         *     - commerce/checkout: orders (purchases, charges, refunds, disputes) with their amounts, dates and the pseudonymous account and profile ids, for 5 years as Brazilian tax law requires (CTN arts. 173 and 174) and for consumer-law claims (CDC art. 27); the buyer's name and e-mail are not copied into them.
+         *     - money/ledger: ledger entries and balances (amounts and the pseudonymous references of the sales they record), for the same 5 years of tax law; they hold no name.
+         *     - commerce/subscriptions: subscriptions and their billings, amounts and dates under the pseudonymous profile id (tax and consumer law); running ones are canceled at the period end.
+         *     - certificates: issued certificates keep their verification code, course and date (a third party may still verify one it was shown), with the recipient's name replaced by the former-member name and the e-mail erased.
+         *     - identity: the account row (id, creation date, `erased_at`) with an e-mail of `erased+<id>@invalid`, so that orders, ledger and certificates keep a pseudonymous reference; no name, password or session.
+         *     - audit: the operator audit log keeps operators' own entries (their e-mail as the actor), including the erasure and its written-request reference.
+         *
+         *     Answers 200 with `data.id` (the erased account) and `data.deleteContent`. Operators erase on a member's written request with `roda admin accounts erase --email <e> [--delete-content] --reason <ref> --as <operator>` (or `--id <account id>`; no password; recorded in the operator audit log as `account.erase` with the reference; refused, naming them, while the account owns a community with other members); a second run changes nothing.
+         */
+        delete: operations["privacyErasure.eraseAccount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -21003,6 +21106,7 @@ export interface operations {
                      *             "waitlisted": 1
                      *           },
                      *           "seatsLeft": 1,
+                     *           "hidden": true,
                      *           "createdAt": "2026-12-01T19:00:00Z",
                      *           "updatedAt": "2026-12-01T19:00:00Z"
                      *         }
@@ -21056,6 +21160,8 @@ export interface operations {
                                 waitlisted: number;
                             };
                             seatsLeft: number | null;
+                            /** @description Hidden by a moderator: read only by its host and staff (listed to them only), out of the feed, search, reminders and reports' counts */
+                            hidden: boolean;
                             createdAt: string;
                             updatedAt: string;
                         }[];
@@ -21285,6 +21391,7 @@ export interface operations {
                      *           "waitlisted": 1
                      *         },
                      *         "seatsLeft": 1,
+                     *         "hidden": true,
                      *         "createdAt": "2026-12-01T19:00:00Z",
                      *         "updatedAt": "2026-12-01T19:00:00Z"
                      *       }
@@ -21333,6 +21440,8 @@ export interface operations {
                                 waitlisted: number;
                             };
                             seatsLeft: number | null;
+                            /** @description Hidden by a moderator: read only by its host and staff (listed to them only), out of the feed, search, reminders and reports' counts */
+                            hidden: boolean;
                             createdAt: string;
                             updatedAt: string;
                         };
@@ -21581,6 +21690,7 @@ export interface operations {
                      *           "waitlisted": 1
                      *         },
                      *         "seatsLeft": 1,
+                     *         "hidden": true,
                      *         "createdAt": "2026-12-01T19:00:00Z",
                      *         "updatedAt": "2026-12-01T19:00:00Z",
                      *         "participation": {
@@ -21634,6 +21744,8 @@ export interface operations {
                                 waitlisted: number;
                             };
                             seatsLeft: number | null;
+                            /** @description Hidden by a moderator: read only by its host and staff (listed to them only), out of the feed, search, reminders and reports' counts */
+                            hidden: boolean;
                             createdAt: string;
                             updatedAt: string;
                             participation: {
@@ -21859,6 +21971,7 @@ export interface operations {
                      *           "waitlisted": 1
                      *         },
                      *         "seatsLeft": 1,
+                     *         "hidden": true,
                      *         "createdAt": "2026-12-01T19:00:00Z",
                      *         "updatedAt": "2026-12-01T19:00:00Z"
                      *       }
@@ -21907,6 +22020,8 @@ export interface operations {
                                 waitlisted: number;
                             };
                             seatsLeft: number | null;
+                            /** @description Hidden by a moderator: read only by its host and staff (listed to them only), out of the feed, search, reminders and reports' counts */
+                            hidden: boolean;
                             createdAt: string;
                             updatedAt: string;
                         };
@@ -23205,6 +23320,7 @@ export interface operations {
                      *           "waitlisted": 1
                      *         },
                      *         "seatsLeft": 1,
+                     *         "hidden": true,
                      *         "createdAt": "2026-12-01T19:00:00Z",
                      *         "updatedAt": "2026-12-01T19:00:00Z"
                      *       }
@@ -23253,6 +23369,8 @@ export interface operations {
                                 waitlisted: number;
                             };
                             seatsLeft: number | null;
+                            /** @description Hidden by a moderator: read only by its host and staff (listed to them only), out of the feed, search, reminders and reports' counts */
+                            hidden: boolean;
                             createdAt: string;
                             updatedAt: string;
                         };
@@ -23462,6 +23580,7 @@ export interface operations {
                      *           "waitlisted": 1
                      *         },
                      *         "seatsLeft": 1,
+                     *         "hidden": true,
                      *         "createdAt": "2026-12-01T19:00:00Z",
                      *         "updatedAt": "2026-12-01T19:00:00Z"
                      *       }
@@ -23510,6 +23629,8 @@ export interface operations {
                                 waitlisted: number;
                             };
                             seatsLeft: number | null;
+                            /** @description Hidden by a moderator: read only by its host and staff (listed to them only), out of the feed, search, reminders and reports' counts */
+                            hidden: boolean;
                             createdAt: string;
                             updatedAt: string;
                         };
@@ -75942,7 +76063,7 @@ export interface operations {
                 limit?: number;
                 /** @description Where the page starts: the `nextCursor` of the page before, as it was given. Omit it for the first page. */
                 cursor?: string;
-                action?: "business_information.approve" | "business_information.reject" | "payout_settings.approve" | "payout_settings.reject" | "fee_override.set" | "fee_override.remove" | "payout.in_transit" | "payout.paid" | "payout.failed" | "certificates.issue" | "certificate.retry" | "certificate.revoke" | "gateway_account.set" | "gateway_account.remove" | "account.sessions_end";
+                action?: "business_information.approve" | "business_information.reject" | "payout_settings.approve" | "payout_settings.reject" | "fee_override.set" | "fee_override.remove" | "payout.in_transit" | "payout.paid" | "payout.failed" | "certificates.issue" | "certificate.retry" | "certificate.revoke" | "gateway_account.set" | "gateway_account.remove" | "account.sessions_end" | "account.erase";
                 actor?: components["schemas"]["Uuid"];
                 community?: components["schemas"]["Uuid"];
                 since?: string;
@@ -75986,7 +76107,7 @@ export interface operations {
                                 email: string;
                             };
                             /** @enum {string} */
-                            action: "business_information.approve" | "business_information.reject" | "payout_settings.approve" | "payout_settings.reject" | "fee_override.set" | "fee_override.remove" | "payout.in_transit" | "payout.paid" | "payout.failed" | "certificates.issue" | "certificate.retry" | "certificate.revoke" | "gateway_account.set" | "gateway_account.remove" | "account.sessions_end";
+                            action: "business_information.approve" | "business_information.reject" | "payout_settings.approve" | "payout_settings.reject" | "fee_override.set" | "fee_override.remove" | "payout.in_transit" | "payout.paid" | "payout.failed" | "certificates.issue" | "certificate.retry" | "certificate.revoke" | "gateway_account.set" | "gateway_account.remove" | "account.sessions_end" | "account.erase";
                             target: {
                                 /** @enum {string} */
                                 type: "business_information" | "payout_settings" | "fee_override" | "payout" | "certificate_batch" | "certificate" | "gateway_account" | "account";
@@ -83061,6 +83182,7 @@ export interface operations {
                      *           "itemType": "Example",
                      *           "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
                      *           "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *           "edited": true,
                      *           "createdAt": "2026-12-01T19:00:00Z"
                      *         }
                      *       ],
@@ -83093,6 +83215,8 @@ export interface operations {
                             itemId: string | null;
                             /** @description A content post's space */
                             spaceId: string | null;
+                            /** @description Held by its author's edit of a published post or comment (`excerpt` is the edited text) */
+                            edited: boolean;
                             createdAt: string;
                         }[];
                         pagination: {
@@ -83263,6 +83387,7 @@ export interface operations {
                      *         "itemType": "Example",
                      *         "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
                      *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "edited": true,
                      *         "createdAt": "2026-12-01T19:00:00Z",
                      *         "status": "approved"
                      *       }
@@ -83291,6 +83416,8 @@ export interface operations {
                             itemId: string | null;
                             /** @description A content post's space */
                             spaceId: string | null;
+                            /** @description Held by its author's edit of a published post or comment (`excerpt` is the edited text) */
+                            edited: boolean;
                             createdAt: string;
                             /** @enum {string} */
                             status: "approved" | "rejected";
@@ -83479,6 +83606,7 @@ export interface operations {
                      *         "itemType": "Example",
                      *         "itemId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
                      *         "spaceId": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "edited": true,
                      *         "createdAt": "2026-12-01T19:00:00Z",
                      *         "status": "approved"
                      *       }
@@ -83507,6 +83635,8 @@ export interface operations {
                             itemId: string | null;
                             /** @description A content post's space */
                             spaceId: string | null;
+                            /** @description Held by its author's edit of a published post or comment (`excerpt` is the edited text) */
+                            edited: boolean;
                             createdAt: string;
                             /** @enum {string} */
                             status: "approved" | "rejected";
@@ -83628,6 +83758,656 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "rate_limited";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "privacyExports.request": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters (e.g. a UUID): a retry of the same request within 24 hours replays the first 2xx answer (`Idempotent-Replayed: true`); the same key with another request answers 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "pending",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "readyAt": "2026-12-01T19:00:00Z",
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "size": 1,
+                     *         "downloadUrl": "https://example.com/image.png"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "pending" | "running" | "ready" | "failed" | "expired";
+                            createdAt: string;
+                            readyAt: string | null;
+                            expiresAt: string | null;
+                            size: number | null;
+                            downloadUrl: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_invalid" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "export_limit";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "privacyExports.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "status": "pending",
+                     *         "createdAt": "2026-12-01T19:00:00Z",
+                     *         "readyAt": "2026-12-01T19:00:00Z",
+                     *         "expiresAt": "2026-12-01T19:00:00Z",
+                     *         "size": 1,
+                     *         "downloadUrl": "https://example.com/image.png"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "pending" | "running" | "ready" | "failed" | "expired";
+                            createdAt: string;
+                            readyAt: string | null;
+                            expiresAt: string | null;
+                            size: number | null;
+                            downloadUrl: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "export_not_found";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "privacyExports.download": {
+        parameters: {
+            query: {
+                /** @description The token of the download link e-mailed when the export was ready */
+                token: string;
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "invalid_input" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "export_link_invalid";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "export_link_expired";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+        };
+    };
+    "privacyErasure.eraseAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "Secret123"
+                 *     }
+                 */
+                "application/json": {
+                    password: string;
+                    deleteContent?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Cursos encontrados.",
+                     *       "data": {
+                     *         "id": "0192d6a2-7c4b-7def-8a3b-1c2d3e4f5a6b",
+                     *         "deleteContent": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description What was done, in the caller's language (`Accept-Language`; Portuguese by default).
+                         * @example Cursos encontrados.
+                         */
+                        message: string;
+                        data: {
+                            id: string;
+                            deleteContent: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The input is not valid: `errors[]` names each field (`param`) and where it was (`location`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "current_password_wrong" | "idempotency_key_invalid" | "invalid_input" | "invalid_json" | "json_too_deep" | "lone_surrogate" | "nul_character";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "token_invalid" | "token_required";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "api_key_route_refused";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "idempotency_key_reused" | "owned_communities";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "body_too_large";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "multipart_body";
+                        /** @description What happened, in the caller's language (`Accept-Language`) */
+                        message: string;
+                        errors?: components["schemas"]["ErrorFieldError"][];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /**
+                         * @description What happened, as a stable machine-readable name: act on it, not on the words
+                         * @enum {string}
+                         */
+                        code: "too_many_attempts";
                         /** @description What happened, in the caller's language (`Accept-Language`) */
                         message: string;
                         errors?: components["schemas"]["ErrorFieldError"][];
@@ -84050,6 +84830,8 @@ export interface operations {
                             waitlisted: number;
                         };
                         seatsLeft: number | null;
+                        /** @description Hidden by a moderator: read only by its host and staff (listed to them only), out of the feed, search, reminders and reports' counts */
+                        hidden: boolean;
                         createdAt: string;
                         updatedAt: string;
                     };
@@ -84122,6 +84904,8 @@ export interface operations {
                             waitlisted: number;
                         };
                         seatsLeft: number | null;
+                        /** @description Hidden by a moderator: read only by its host and staff (listed to them only), out of the feed, search, reminders and reports' counts */
+                        hidden: boolean;
                         createdAt: string;
                         updatedAt: string;
                         canceledAt: string;

@@ -27,6 +27,8 @@ import { OAuthServerApi } from "../oauth/Api"
 import { OAuthConnectionsApi } from "../oauth/ConnectionsApi"
 import { OAuthConsentApi } from "../oauth/ConsentApi"
 import { McpEndpointApi } from "../oauth/McpEndpointApi"
+import { ErasureApi } from "../privacy/ErasureApi"
+import { PrivacyExportsApi } from "../privacy/ExportsApi"
 import { ReportsApi } from "../reports/Api"
 import { SearchApi } from "../search/Api"
 import { ContentApi, StatusApi } from "../social/Api"
@@ -85,6 +87,8 @@ const groups = HttpApi.make("roda")
   .add(NotificationsApi)
   .add(NotificationUnsubscribeApi)
   .add(ModerationApi)
+  .add(PrivacyExportsApi)
+  .add(ErasureApi)
   .addError(RequestRefused)
   .annotate(OpenApi.Title, "Roda API")
   .annotate(OpenApi.Version, "0.1.0")

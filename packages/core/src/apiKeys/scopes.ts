@@ -24,6 +24,8 @@ type Area = "community" | "content" | "learning" | "commerce" | "money" | "webho
 /** Each group of `RodaApi` and its area; a test holds every group to an entry here. */
 export const AREA_OF_GROUP: Readonly<Record<string, Area | null>> = {
   identity: null,
+  privacyErasure: null,
+  privacyExports: null,
   communities: "community",
   profiles: "community",
   sections: "community",

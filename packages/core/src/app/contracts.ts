@@ -16,6 +16,7 @@ import { MemberStatsLive } from "../communities/MemberStatsLive"
 import { Profiles } from "../communities/Profiles"
 import { CourseStatsLive } from "../courses/CourseStatsLive"
 import { EventStatsLive } from "../events/EventStatsLive"
+import { EventModerationLive } from "../events/ModerationLive"
 import { Identity } from "../identity/Identity"
 import { Sessions } from "../identity/Sessions"
 import { SellingStatusLive } from "../money/accounts/SellingStatusLive"
@@ -25,6 +26,7 @@ import { SalesStatsLive } from "../money/ledger/SalesStatsLive"
 import { NotifyLive } from "../notifications/NotifyLive"
 import { AccountGrantsLive } from "../oauth/GrantsLive"
 import { McpAccessLive } from "../oauth/McpAccessLive"
+import type { PersonalData } from "../privacy/PersonalData"
 import { EngagementStatsLive } from "../social/EngagementStatsLive"
 import { SocialModerationLive } from "../social/ModerationLive"
 import { SocialPendingLive } from "../social/PendingLive"
@@ -32,6 +34,7 @@ import { AccessLive } from "../structure/AccessLive"
 import { EntitlementsLive } from "../structure/EntitlementsLive"
 import { WebhooksRepo } from "../webhooks/Repo"
 import { WebhookEventsLive } from "../webhooks/WebhookEventsLive"
+import { PersonalDataLive } from "./personalData"
 
 /** The webhooks' outbox, written by every feature whose changes are events (issue 54). */
 const webhookEvents = WebhookEventsLive.pipe(Layer.provide(WebhooksRepo.Default))
@@ -56,7 +59,9 @@ const tiers = Layer.mergeAll(
   SocialModerationLive.pipe(Layer.provide(AccessLive)),
   // moderation's queue of held posts and comments; their approval notifies (issue 56)
   SocialPendingLive.pipe(Layer.provide(NotifyLive.pipe(Layer.provide(AccessLive)))),
-  SubmissionSubjectsLive.pipe(Layer.provide(AccessLive))
+  SubmissionSubjectsLive.pipe(Layer.provide(AccessLive)),
+  // what moderation does to events: hide, remove with its notices and webhook event (issue 56)
+  EventModerationLive.pipe(Layer.provide(NotifyLive.pipe(Layer.provide(AccessLive))))
 ).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
@@ -93,7 +98,12 @@ const tiers = Layer.mergeAll(
  * Subscriptions post what the gateway reports of their charges: built on the ledger and pricing
  * above, and on checkout's gateway disputes (their renewals' disputes hold money as checkout's do).
  */
-export const contractsLayer = SubscribingLive.pipe(
-  Layer.provideMerge(ChargeDisputesLive),
-  Layer.provideMerge(tiers)
+export const contractsLayer = (PersonalDataLive as Layer.Layer<PersonalData>).pipe(
+  // Members' data rights (issue 56): every feature's export files and erasure step, built on the
+  // contracts above and the platform (a part needs only those, and provides its own feature's
+  // repositories itself). Their lists type the parts' needs as `any`: a missing one fails at start-up.
+  Layer.provideMerge(SubscribingLive.pipe(
+    Layer.provideMerge(ChargeDisputesLive),
+    Layer.provideMerge(tiers)
+  ))
 )

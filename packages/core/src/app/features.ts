@@ -19,6 +19,7 @@ import { ledgerFeature } from "../money/ledger/layer"
 import { payoutsFeature } from "../money/payouts/layer"
 import { notificationsFeature } from "../notifications/layer"
 import { oauthFeature } from "../oauth/layer"
+import { privacyFeature } from "../privacy/layer"
 import { reportsFeature } from "../reports/layer"
 import { searchFeature } from "../search/layer"
 import { socialFeature } from "../social/layer"
@@ -51,7 +52,8 @@ export const features = [
   apiKeysFeature,
   webhooksFeature,
   notificationsFeature,
-  moderationFeature
+  moderationFeature,
+  privacyFeature
 ] as const
 
 type Features = typeof features

@@ -17,7 +17,8 @@ export const auditActions = [
   "certificate.revoke",
   "gateway_account.set",
   "gateway_account.remove",
-  "account.sessions_end"
+  "account.sessions_end",
+  "account.erase"
 ] as const
 export type AuditAction = typeof auditActions[number]
 

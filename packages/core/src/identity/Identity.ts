@@ -196,7 +196,8 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
     const checkCurrentPassword = traced("Identity.checkCurrentPassword")(function*(
       accountId: AccountId,
       password: string,
-      clientAddress: string | undefined
+      clientAddress: string | undefined,
+      param = "currentPassword"
     ) {
       const keys: Array<AttemptKey> = [
         { key: `password:${accountId}|${clientAddress ?? "-"}`, limit: options.loginAttemptsPerAccount },
@@ -209,7 +210,7 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       if (!matches) {
         return yield* Effect.fail(
           badRequest(M.currentPasswordWrong, [
-            { param: "currentPassword", msg: M.currentPasswordWrong, location: "body" }
+            { param, msg: M.currentPasswordWrong, location: "body" }
           ])
         )
       }
@@ -313,6 +314,8 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       login,
       findAccount,
       findCaller,
+      /** When the account was erased (null: live); none for an unknown id (members' data rights). */
+      erasedAt: repo.erasedAt,
       /** The account of a row read elsewhere (the caller read with the membership). */
       accountOf: toAccount,
       findByEmail: (email: string) => Effect.map(repo.findByEmail(email), Option.map(toAccount)),
@@ -322,6 +325,12 @@ export class Identity extends Effect.Service<Identity>()("@roda/core/Identity", 
       publicBaseUrl: options.publicBaseUrl,
       me,
       changePassword,
+      /**
+       * The caller's password, checked and limited as change-password checks the current one (400
+       * `current_password_wrong` naming `param`, 429 over a limit): members' data rights (the erasure).
+       */
+      checkPassword: (accountId: AccountId, password: string, clientAddress: string | undefined, param: string) =>
+        Effect.asVoid(checkCurrentPassword(accountId, password, clientAddress, param)),
       recoverPassword,
       setPassword,
       ...emails

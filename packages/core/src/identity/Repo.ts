@@ -1,5 +1,5 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { normalEmail } from "../domain/Fields"
 import { AccountId } from "../domain/Ids"
 import { firstRow } from "../domain/Rows"
@@ -50,7 +50,8 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
     const findByEmail = SqlSchema.findOne({
       Request: Schema.String,
       Result: AccountRow,
-      execute: (email) => sql`SELECT ${columns} FROM accounts WHERE lower(email) = lower(${normalEmail(email)})`
+      execute: (email) =>
+        sql`SELECT ${columns} FROM accounts WHERE lower(email) = lower(${normalEmail(email)}) AND erased_at IS NULL`
     })
     /** The account, only while its session `sessionId` is open (the request's caller: no Request encoding). */
     /** The account, while its session is open; without a session (an API key's caller), the account alone. */
@@ -61,7 +62,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
           ? sql``
           : sql`JOIN auth_sessions s ON s.id = ${sessionId} AND s.account_id = a.id AND s.ended_at IS NULL`
       }
-          WHERE a.id = ${accountId}`.pipe(Effect.flatMap(firstAccount))
+          WHERE a.id = ${accountId} AND a.erased_at IS NULL`.pipe(Effect.flatMap(firstAccount))
     const findByEmailFrom = SqlSchema.findOne({
       Request: Schema.Struct({
         email: Schema.String,
@@ -76,7 +77,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
             : sql`EXISTS (SELECT 1 FROM auth_sessions s WHERE s.account_id = accounts.id
                 AND s.client_address = ${clientAddress} AND s.created_at >= ${since})`
         } AS known_client
-          FROM accounts WHERE lower(email) = lower(${normalEmail(email)})`
+          FROM accounts WHERE lower(email) = lower(${normalEmail(email)}) AND erased_at IS NULL`
     })
     const findLink = SqlSchema.findOne({
       Request: Schema.Struct({
@@ -98,6 +99,14 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("@roda/core/Acc
 
     return {
       findById: (id: string) => findById(id).pipe(Effect.orDie),
+      /** Whether the account exists (none) and when it was erased (null: a live account). */
+      erasedAt: (id: string) =>
+        sql`SELECT erased_at FROM accounts WHERE id = ${id}`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), (row) => (row.erasedAt as Date | null) ?? null)
+          ),
+          Effect.orDie
+        ),
       findByEmail: (email: string) => findByEmail(email).pipe(Effect.orDie),
       /** The account of a token, in one statement with its session: none when either is gone or the session ended. */
       findCaller: (accountId: AccountId, sessionId: string | undefined) =>

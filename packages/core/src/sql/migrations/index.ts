@@ -52,6 +52,9 @@ import spaceSummariesModule from "./0051_space_summaries_module"
 import memberBans from "./0052_member_bans"
 import heldContent from "./0053_held_content"
 import dataExports from "./0054_data_exports"
+import accountErasure from "./0055_account_erasure"
+import personalDataIndexes from "./0056_personal_data_indexes"
+import moderatedEvents from "./0057_moderated_events"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -108,5 +111,8 @@ export const migrations = {
   "0051_space_summaries_module": spaceSummariesModule,
   "0052_member_bans": memberBans,
   "0053_held_content": heldContent,
-  "0054_data_exports": dataExports
+  "0054_data_exports": dataExports,
+  "0055_account_erasure": accountErasure,
+  "0056_personal_data_indexes": personalDataIndexes,
+  "0057_moderated_events": moderatedEvents
 }
