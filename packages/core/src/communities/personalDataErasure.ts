@@ -29,10 +29,13 @@ export const communitiesErasure = Effect.map(SqlClient.SqlClient, (sql): Erasure
   const erase = (subject: DataSubject) =>
     Effect.all([
       // blockers ran first in this transaction: an owned community left has no other live member
+      // the blockers' condition again: a member who joined since the check is never deleted with it
       sql`UPDATE communities c SET deleted_at = now(), updated_at = now()
         FROM profiles p
         WHERE p.community_id = c.id AND p.account_id = ${subject.accountId} AND p.role = 'owner'
-          AND p.removed_at IS NULL AND c.deleted_at IS NULL`,
+          AND p.removed_at IS NULL AND c.deleted_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM profiles o WHERE o.community_id = p.community_id AND o.id <> p.id
+            AND o.account_id <> ${subject.accountId} AND o.removed_at IS NULL AND o.status = 'active')`,
       sql`UPDATE notification_settings s SET sales_email = NULL, updated_at = now()
         FROM profiles p, account_contacts a
         WHERE p.account_id = ${subject.accountId} AND s.community_id = p.community_id
