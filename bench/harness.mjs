@@ -15,7 +15,10 @@ export const rodaEnv = {
   // The benches post as one member far beyond the posting limit (20 a minute): off, as the raw servers have none.
   RATE_LIMITS: JSON.stringify({ posting: 0 }),
   LOG_LEVEL: "warn",
-  NODE_ENV: "production"
+  NODE_ENV: "production",
+  // One process, as the raw servers are and as every result before `WORKERS` was measured; a bench of
+  // several (bench/workers.mjs) says so in its `extra`.
+  WORKERS: "1"
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))

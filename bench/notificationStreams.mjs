@@ -23,7 +23,7 @@
 //     each stream's delay is from sending the post, and from the notification's `createdAt`.
 // Every stream must receive exactly its own notifications; node's `http` client, one socket a stream.
 //
-//   node bench/notificationStreams.mjs [--streams 2000] [--members 2000] [--idle 30] [--pg postgres://postgres@127.0.0.1:5432] [--keep]
+//   node bench/notificationStreams.mjs [--streams 2000] [--members 2000] [--idle 30] [--history 20] [--pg postgres://postgres@127.0.0.1:5432] [--keep]
 import { createHmac } from "node:crypto"
 import { mkdirSync } from "node:fs"
 import http from "node:http"
@@ -43,6 +43,8 @@ const STREAMS = Number(opt("streams", 2000))
 const MEMBERS = Number(opt("members", STREAMS))
 const IDLE = Number(opt("idle", 30))
 const KEEP = args.includes("--keep")
+/** Past (read) notifications in each member's inbox before the run. */
+const HISTORY = Number(opt("history", 20))
 const PG = String(opt("pg", "postgres://postgres@127.0.0.1:5432")).replace(/\/$/, "")
 const DB = "roda_bench_streams"
 const DATABASE_URL = `${PG}/${DB}`
@@ -210,6 +212,17 @@ const run = async () => {
       community,
       space
     ]
+  )
+  // A community that lives has a history: each member's inbox holds `--history` read notifications of
+  // the past hours, so that the table and its statistics look like production's (an empty, never
+  // analysed table made every stream's read a sequential scan, which no real inbox pays).
+  await q(
+    `INSERT INTO notifications (id, community_id, recipient_profile_id, kind, subject_type, subject_id, subject_title,
+      created_at, read_at, in_app)
+    SELECT gen_random_uuid(), $1, md5('streams-prof-' || k)::uuid, 'mention', 'status', gen_random_uuid(), 'Antes',
+      now() - (h || ' hours')::interval, now() - (h || ' hours')::interval, true
+    FROM generate_series(1, ${MEMBERS}) k, generate_series(1, ${HISTORY}) h`,
+    [community]
   )
   await q(`VACUUM ANALYZE`)
   const now = Math.floor(Date.now() / 1000)

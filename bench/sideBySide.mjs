@@ -106,7 +106,9 @@ const startRoda = async (label = "roda", script = mainJs) => {
     // (the raw server has no limit). Off, it costs no statement; on, one upsert a post.
     RATE_LIMITS: JSON.stringify({ posting: 0 }),
     LOG_LEVEL: "warn",
-    NODE_ENV: "production"
+    NODE_ENV: "production",
+    // one process, as the raw server is (`WORKERS` defaults to the cores on PostgreSQL)
+    WORKERS: "1"
   }, shebangFlags(script))
   child.port = PORTS[label]
   await waitReady(child, PORTS[label], "/readyz")

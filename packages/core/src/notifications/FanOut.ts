@@ -59,7 +59,8 @@ export const FanOut = Effect.gen(function*() {
       const at = new Date(yield* Clock.currentTimeMillis)
       const size = payload.batch ?? FAN_OUT_BATCH
       const readable = yield* readers(payload.communityId)
-      const signal = signals.inStatement(payload.communityId, null)
+      // the batch's recipients, named by its statement (the in-process channel wakes every stream after)
+      const signal = signals.recipientsInStatement(payload.communityId, sql`SELECT recipient_profile_id FROM written`)
       yield* transactional(sql)(Effect.gen(function*() {
         const batch = yield* repo.notifyFollowersBatch(
           payload.communityId,
@@ -76,7 +77,6 @@ export const FanOut = Effect.gen(function*() {
           readable,
           at,
           payload.postedAt === undefined ? undefined : new Date(payload.postedAt),
-          // The batch's recipients are known only to the statement: every stream of the community reads.
           signal
         )
         if (signal === undefined && batch.n > 0) yield* signals.publish(payload.communityId, null)

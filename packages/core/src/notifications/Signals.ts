@@ -26,6 +26,12 @@ export class NotificationSignals extends Context.Tag("@roda/core/NotificationSig
    * it costs no statement of its own; undefined where signals are not SQL (then `publish` after).
    */
   readonly inStatement: (communityId: string, profileIds: ReadonlyArray<string> | null) => Fragment | undefined
+  /**
+   * `inStatement` for recipients only the writer's statement knows (`recipients`: a query of one uuid
+   * column, e.g. over its `RETURNING` rows): an expression that names them in signals of at most 100
+   * each, so a fan-out's batch wakes its own recipients' streams, not every stream of the community.
+   */
+  readonly recipientsInStatement: (communityId: string, recipients: Fragment) => Fragment | undefined
   /** Emits once as soon as the subscription is registered, then once per (coalesced) signal. */
   readonly subscribe: (communityId: string, profileId: string) => Stream.Stream<void>
   /** Streams subscribed in this process. */
@@ -102,6 +108,7 @@ export const inProcessSignals: Layer.Layer<NotificationSignals> = Layer.sync(Not
   return NotificationSignals.of({
     publish: (communityId, profileIds) => Effect.sync(() => hub.deliver({ communityId, profileIds })),
     inStatement: () => undefined,
+    recipientsInStatement: () => undefined,
     subscribe: hub.subscribe,
     subscribers: hub.subscribers
   })
@@ -133,6 +140,13 @@ export const databaseSignals = (
             ? Effect.void
             : sql`SELECT ${notifyOf(communityId, profileIds)}`.pipe(Effect.asVoid, Effect.orDie),
         inStatement: notifyOf,
+        // pg_notify is volatile: the planner keeps each chunk's call although `count(*)` reads none
+        recipientsInStatement: (communityId, recipients) =>
+          sql`(SELECT count(*) FROM (
+            SELECT pg_notify(${SIGNAL_CHANNEL}, json_build_object('c', ${communityId}::text, 'p', json_agg(named.id))::text)
+            FROM (SELECT q.id, (row_number() OVER () - 1) / ${MAX_NAMED} AS chunk FROM (${recipients}) AS q(id)) named
+            GROUP BY named.chunk
+          ) sent)`,
         subscribe: hub.subscribe,
         subscribers: hub.subscribers
       })
