@@ -8,11 +8,21 @@
 //
 // Needs a build (packages/http-node/dist/main.js) and wrk. Creates roda_workers (dropped unless --keep), uses
 // ports 4311-4312 on 127.0.0.1 and stops only the processes it started.
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { dropDatabase, freshDatabase, option, runThenCleanUp, startRoda, stop, wrk } from "./harness.mjs"
+import {
+  backendCpu,
+  cpuMs,
+  dropDatabase,
+  freshDatabase,
+  option,
+  runThenCleanUp,
+  startRoda,
+  stop,
+  wrk
+} from "./harness.mjs"
 import { seed } from "./seed.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -37,6 +47,54 @@ const median = (xs) => {
 }
 const servers = []
 
+/** The machine's busy and total CPU time so far (all cores, /proc/stat), in ticks. */
+const machineTicks = () => {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number)
+  const total = fields.reduce((a, b) => a + b, 0)
+  return { busy: total - fields[3] - fields[4], total }
+}
+/** A process and its children (a primary and its workers), by pid. */
+const processTree = (pid) => {
+  const children = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).filter((name) => {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8")
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid
+    } catch {
+      return false
+    }
+  })
+  return [pid, ...children.map(Number)]
+}
+/** CPU (ms) this process has waited for in its children so far: wrk, run by execFileSync. */
+const waitedChildrenMs = () => {
+  const stat = readFileSync("/proc/self/stat", "utf8")
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(f[13]) + Number(f[14])) * (1000 / 100)
+}
+/**
+ * `run()` with where the machine's CPU went meanwhile, as shares of all its cores: busy, the server (its
+ * workers included), PostgreSQL's backends of the database, and wrk.
+ */
+const accounted = async (server, run) => {
+  const pids = processTree(server.pid)
+  const server0 = pids.reduce((sum, pid) => sum + cpuMs(pid), 0)
+  const pg0 = [...(await backendCpu(PG, DB)).values()].reduce((a, b) => a + b, 0)
+  const wrk0 = waitedChildrenMs()
+  const machine0 = machineTicks()
+  const result = run()
+  const machine1 = machineTicks()
+  const wall = ((machine1.total - machine0.total) / 100) * 1000 // ms of all cores
+  const share = (ms) => ms / wall
+  return {
+    ...result,
+    busy: (machine1.busy - machine0.busy) / (machine1.total - machine0.total),
+    serverShare: share(pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - server0),
+    pgShare: share([...(await backendCpu(PG, DB)).values()].reduce((a, b) => a + b, 0) - pg0),
+    wrkShare: share(waitedChildrenMs() - wrk0)
+  }
+}
+const pct = (x) => `${(x * 100).toFixed(0)}%`
+
 const main = async () => {
   await freshDatabase(PG, DB)
   const extra = { DATABASE_URL: `${PG}/${DB}`, PGPOOL_MAX: POOL }
@@ -55,7 +113,8 @@ const main = async () => {
   for (let round = 1; round <= ROUNDS; round++) {
     // the order alternates, so that neither server always runs on the machine the other just left
     const order = round % 2 ? [one, two] : [two, one]
-    const results = Object.fromEntries(order.map((server) => [server.label, run(server, DURATION)]))
+    const results = {}
+    for (const server of order) results[server.label] = await accounted(server, () => run(server, DURATION))
     rounds.push({
       round,
       load: loadavg()[0],
@@ -69,6 +128,17 @@ const main = async () => {
       }x)`
     )
   }
+  const cpuTable = [
+    "| round | workers | machine busy | server | PostgreSQL | wrk | server CPU ms / request |",
+    "|---|---|---|---|---|---|---|",
+    ...rounds.flatMap((r) =>
+      [["1", r.one], ["2", r.two]].map(([n, x]) =>
+        `| ${r.round} | ${n} | ${pct(x.busy)} | ${pct(x.serverShare)} | ${pct(x.pgShare)} | ${pct(x.wrkShare)} | ${
+          ((x.serverShare * DURATION * 1000 * 2) / x.requests).toFixed(2)
+        } |`
+      )
+    )
+  ].join("\n")
   const table = [
     "| round | 1 worker req/s (p99 ms) | 2 workers req/s (p99 ms) | 2 / 1 | errors | load |",
     "|---|---|---|---|---|---|",
@@ -86,6 +156,7 @@ const main = async () => {
     JSON.stringify({ posts: POSTS, connections: CONNS, pool: POOL, rounds }, null, 2)
   )
   console.log(`\nGET /api/feed first page, ${CONNS} connections, ${DURATION} s rounds, PGPOOL_MAX ${POOL}\n\n${table}`)
+  console.log(`\nWhere the CPU went (shares of both cores; server includes its workers):\n\n${cpuTable}`)
 }
 
 runThenCleanUp(main, async () => {

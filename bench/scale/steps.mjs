@@ -18,7 +18,7 @@ const V7 = `CREATE OR REPLACE FUNCTION pg_temp.v7(at timestamptz, key text) RETU
 /** The `k`-th space (wrapping) of `module` in community `ci`. */
 const spaceOf = (module, ci, k) =>
   `(SELECT s.space_id FROM scale_spaces s WHERE s.ci = ${ci} AND s.module = '${module}'
-    AND s.i = (${k}) % (SELECT count(*) FROM scale_spaces t WHERE t.ci = ${ci} AND t.module = '${module}'))`
+    AND s.i = (${k}) % (SELECT t.n FROM scale_space_counts t WHERE t.ci = ${ci} AND t.module = '${module}'))`
 
 /** Profiles 1-3 are admins, 4-6 moderators, the rest members: a member spread by `expr`. */
 const memberOf = (ci, expr, n) => profileId(ci, `(7 + ((${expr}) % ${Math.max(1, n.members - 6)}))`)
@@ -51,7 +51,10 @@ export const steps = (n, t0) => {
         'Membro ' || c.ci || '-' || k, CASE WHEN k % 3 = 0 THEN 'Bio do membro ' || k END,
         CASE WHEN k % 10 = 0 THEN ARRAY['tag' || (k % 7)] ELSE '{}' END,
         ${T0} - interval '3 years' + make_interval(secs => k * 60), ${T0} - interval '3 years' + make_interval(secs => k * 60)
-      FROM scale_c c CROSS JOIN generate_series(1, ${n.members}) k`
+      FROM scale_c c CROSS JOIN generate_series(1, ${n.members}) k`,
+      // The owner registered through the API: confirmed too (an owner adds reviewers, a platform admin acts).
+      `UPDATE accounts SET email_verified_at = ${T0} WHERE id IN
+        (SELECT p.account_id FROM profiles p JOIN scale_c c ON p.id = c.owner_profile_id)`
     ]],
     ["status posts", [
       `INSERT INTO status_posts (id, community_id, author_profile_id, body, created_at, updated_at)
@@ -67,8 +70,8 @@ export const steps = (n, t0) => {
         left(repeat('Conteúdo longo de um artigo da comunidade. ', 30), 200 + (g.i * 53) % 1000),
         ${contentAt("g.i")}, ${contentAt("g.i")}
       FROM scale_c c CROSS JOIN generate_series(0, ${n.contentPosts - 1}) g(i)
-      JOIN scale_spaces sp ON sp.ci = c.ci AND sp.module = 'feed'
-        AND sp.i = g.i % (SELECT count(*) FROM scale_spaces t WHERE t.ci = c.ci AND t.module = 'feed')`
+      JOIN scale_space_counts k ON k.ci = c.ci AND k.module = 'feed'
+      JOIN scale_spaces sp ON sp.ci = c.ci AND sp.module = 'feed' AND sp.i = g.i % k.n`
     ]],
     ["comments", [
       // Two thirds on status posts, one third on content posts; the post is found from its index. None after t0.
@@ -194,13 +197,13 @@ export const steps = (n, t0) => {
         mid(
           "'scale-template'",
           "c.ci",
-          `(k % (SELECT count(*) FROM scale_spaces x WHERE x.ci = c.ci AND x.module = 'certificates'))`
+          `(k % (SELECT x.n FROM scale_space_counts x WHERE x.ci = c.ci AND x.module = 'certificates'))`
         )
       }
       JOIN profiles p ON p.id = ${
         memberOf(
           "c.ci",
-          `(k / (SELECT count(*) FROM scale_spaces x WHERE x.ci = c.ci AND x.module = 'certificates'))`,
+          `(k / (SELECT x.n FROM scale_space_counts x WHERE x.ci = c.ci AND x.module = 'certificates'))`,
           n
         )
       }
