@@ -16,8 +16,14 @@ export interface S3TestServer {
   readonly stop: () => Promise<void>
 }
 
-/** An S3-compatible server (s3rver) on 127.0.0.1 with one empty bucket, its objects in a temporary folder. */
-export const startS3 = async (bucket = "roda-test"): Promise<S3TestServer> => {
+/**
+ * An S3-compatible server (s3rver) on 127.0.0.1 with one empty bucket, its objects in a temporary folder.
+ * `prepare` may change the server (add a middleware) before it runs.
+ */
+export const startS3 = async (
+  bucket = "roda-test",
+  prepare: (server: S3rver, directory: string) => void = () => undefined
+): Promise<S3TestServer> => {
   const directory = mkdtempSync(join(tmpdir(), "roda-s3-"))
   const port = await freePort()
   const server = new S3rver({
@@ -27,6 +33,7 @@ export const startS3 = async (bucket = "roda-test"): Promise<S3TestServer> => {
     directory,
     configureBuckets: [{ name: bucket, configs: [] }]
   })
+  prepare(server, directory)
   await server.run()
   return {
     endpoint: `http://127.0.0.1:${port}`,

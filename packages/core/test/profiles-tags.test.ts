@@ -122,6 +122,18 @@ describe("GET /api/profiles/tags", () => {
     ])
   })
 
+  it("counts every tag of a profile that carries many", async () => {
+    const c = await newCommunity(api)
+    const many = await c.addMember("member", "Muitas")
+    const few = await c.addMember("member", "Poucas")
+    const tags = Array.from({ length: 12 }, (_, i) => `t${String(i).padStart(2, "0")}`)
+    expectOk(await setTags(c, many.profileId, tags))
+    expectOk(await setTags(c, few.profileId, ["t00", "t11"]))
+    expect(await tagsOf(c)).toEqual(
+      tags.map((tag) => ({ tag, count: tag === "t00" || tag === "t11" ? 2 : 1, color: null }))
+    )
+  })
+
   it("leaves out removed members", async () => {
     const { a, bia } = await tagged()
     expectOk(await api.del(`/api/profiles/${bia.profileId}`, as(a.owner, a.community)))

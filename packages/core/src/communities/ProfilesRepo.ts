@@ -135,22 +135,25 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
       },
       /**
        * Accepted members with a word of the name starting with the text, or (`byEmail`, staff only)
-       * an e-mail starting with it. Each branch is narrowed by its trigram index (`%text%`) before
-       * the exact prefix test.
+       * an e-mail starting with it. Each branch takes its own first `limit` in answer order, so PostgreSQL
+       * either walks `(community_id, full_name, id)` and stops early (common text) or narrows by trigram
+       * (`%text%`, rare text) and sorts only the matches. The e-mail test is `lower() LIKE lower()`, which is
+       * what ILIKE does in UTF-8, so a `text_pattern_ops` index on `lower(email)` answers the prefix.
        */
       autocomplete: (communityId: CommunityId, text: string, limit: number, byEmail: boolean) => {
         const escaped = likePattern(text)
         const prefix = escaped + "%"
-        const byName = sql`SELECT id FROM profiles WHERE community_id = ${communityId} AND removed_at IS NULL
-              AND status = 'active' AND full_name ILIKE ${"%" + escaped + "%"}
-              AND (full_name ILIKE ${prefix} OR full_name ILIKE ${"% " + prefix})`
-        const ids = byEmail
-          ? sql`${byName} UNION
-            SELECT pr.id FROM account_contacts ac JOIN profiles pr ON pr.account_id = ac.id
-            WHERE ac.email ILIKE ${prefix} AND pr.community_id = ${communityId} AND pr.removed_at IS NULL
-              AND pr.status = 'active'`
+        const byName = sql`(SELECT id, full_name FROM profiles WHERE community_id = ${communityId}
+              AND removed_at IS NULL AND status = 'active' AND full_name ILIKE ${"%" + escaped + "%"}
+              AND (full_name ILIKE ${prefix} OR full_name ILIKE ${"% " + prefix})
+              ORDER BY full_name, id LIMIT ${limit})`
+        const hits = byEmail
+          ? sql`${byName} UNION ALL
+            (SELECT pr.id, pr.full_name FROM account_contacts ac JOIN profiles pr ON pr.account_id = ac.id
+            WHERE lower(ac.email) LIKE lower(${prefix}) AND pr.community_id = ${communityId}
+              AND pr.removed_at IS NULL AND pr.status = 'active' ORDER BY pr.full_name, pr.id LIMIT ${limit})`
           : byName
-        return sql`${select} WHERE p.id IN (${ids})
+        return sql`${select} WHERE p.id IN (SELECT h.id FROM (${hits}) h)
           ORDER BY p.full_name, p.id LIMIT ${limit}`.pipe(Effect.orDie, Effect.flatMap(decodeProfiles))
       },
       ofAccount: (accountId: AccountId) =>
@@ -213,12 +216,22 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           Effect.flatMap(decodeIds),
           Effect.map((rows) => rows.map((r) => r.id))
         ),
-      tagCounts: (communityId: CommunityId) =>
-        sql`SELECT t.tag, count(*)::int AS count, tc.color
-          FROM profiles p CROSS JOIN LATERAL unnest(p.tags) AS t(tag)
-          LEFT JOIN tag_colors tc ON tc.community_id = p.community_id AND tc.tag = t.tag
-          WHERE p.community_id = ${communityId} AND p.removed_at IS NULL AND p.status = 'active'
-          GROUP BY t.tag, tc.color ORDER BY t.tag`.pipe(Effect.orDie, Effect.flatMap(decodeTagCounts)),
+      /**
+       * Live profiles with 1 to 10 tags are read from a covering partial index (`INCLUDE (tags)`, capped so
+       * its entries stay under the B-tree size limit); the rare ones with more from a second partial index.
+       */
+      tagCounts: (communityId: CommunityId) => {
+        const live = sql`community_id = ${communityId} AND removed_at IS NULL AND status = 'active'`
+        return sql`SELECT t.tag, t.count, tc.color FROM (
+            SELECT u.tag, count(*)::int AS count FROM (
+              SELECT tags FROM profiles WHERE ${live} AND cardinality(tags) BETWEEN 1 AND 10
+              UNION ALL
+              SELECT tags FROM profiles WHERE ${live} AND cardinality(tags) > 10
+            ) p CROSS JOIN LATERAL unnest(p.tags) AS u(tag)
+            GROUP BY u.tag
+          ) t LEFT JOIN tag_colors tc ON tc.community_id = ${communityId} AND tc.tag = t.tag
+          ORDER BY t.tag`.pipe(Effect.orDie, Effect.flatMap(decodeTagCounts))
+      },
       /** Renames a tag on every live profile (merging with `to` where both are present); returns profiles changed. */
       renameTag: (communityId: CommunityId, from: string, to: string) =>
         sql`UPDATE profiles SET

@@ -231,7 +231,12 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
        */
       recommendations: (scope: FeedScope, profileId: ProfileId, since: Date, limit: number) => {
         const sources = feedSources(scope)
-        const items = unionAll(feedItemTypes.map((type) => sql`(${sources[type].select} WHERE ${sources[type].where})`))
+        // Each ranked item is looked up by id in its own table (one branch runs per row); in order of
+        // score, so the incremental sort stops after the groups of the best scores.
+        const item = unionAll(feedItemTypes.map((type) =>
+          sql`(${sources[type].select} WHERE r.item_type = ${typeLiteral(sql, type)} AND t.community_id = ${scope.communityId}
+            AND t.id = r.item_id AND ${sources[type].where})`
+        ))
         const c = scope.communityId
         const ranked = sql`WITH activity AS (
             SELECT item_type, item_id FROM reaction_activity
@@ -243,8 +248,8 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
             SELECT item_type, item_id, count(*)::int AS score FROM activity GROUP BY item_type, item_id
           )
           SELECT x.*, (pn.item_id IS NOT NULL) AS pinned, r.score
-          FROM ranked r
-          JOIN (${items}) x ON x.type = r.item_type AND x.id = r.item_id
+          FROM (SELECT * FROM ranked ORDER BY score DESC) r
+          CROSS JOIN LATERAL (${item}) x
           LEFT JOIN pins pn ON pn.community_id = ${c} AND pn.item_type = r.item_type AND pn.item_id = r.item_id
           WHERE NOT EXISTS (SELECT 1 FROM reaction_activity me WHERE me.community_id = ${c}
               AND me.item_type = r.item_type AND me.item_id = r.item_id AND me.profile_id = ${profileId})

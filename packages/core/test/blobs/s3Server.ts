@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs"
 import { readdir, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
-import S3rver from "s3rver"
-import { freePort } from "../../../../testing/ports"
+import { startS3 } from "../../../../testing/s3"
 
 export interface S3ServerWithUploads {
   readonly endpoint: string
@@ -28,16 +25,7 @@ type Middleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>
  * The uploads still pending are that folder's entries.
  */
 export const startS3WithUploads = async (bucket = "roda-test"): Promise<S3ServerWithUploads> => {
-  const directory = mkdtempSync(join(tmpdir(), "roda-s3-"))
-  const uploads = join(directory, bucket, "._S3rver_uploads")
-  const port = await freePort()
-  const server = new S3rver({
-    address: "127.0.0.1",
-    port,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: bucket, configs: [] }]
-  })
+  let uploads = ""
   const abort: Middleware = async (ctx, next) => {
     const uploadId = ctx.query.uploadId
     if (ctx.method !== "DELETE" || typeof uploadId !== "string" || !ctx.path.startsWith(`/${bucket}/`)) {
@@ -49,17 +37,16 @@ export const startS3WithUploads = async (bucket = "roda-test"): Promise<S3Server
     ctx.status = found ? 204 : 404
     ctx.body = found ? null : "NoSuchUpload"
   }
-  // Koa runs its middleware in order, the router last: the abort goes just before it.
-  const middleware = (server as unknown as { middleware: Array<Middleware> }).middleware
-  middleware.splice(middleware.length - 1, 0, abort)
-  await server.run()
+  const server = await startS3(bucket, (s3rver, directory) => {
+    uploads = join(directory, bucket, "._S3rver_uploads")
+    // Koa runs its middleware in order, the router last: the abort goes just before it.
+    const middleware = (s3rver as unknown as { middleware: Array<Middleware> }).middleware
+    middleware.splice(middleware.length - 1, 0, abort)
+  })
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: server.endpoint,
     bucket,
     pendingUploads: async () => (await readdir(uploads).catch((): Array<string> => [])).length,
-    stop: async () => {
-      await server.close()
-      rmSync(directory, { recursive: true, force: true })
-    }
+    stop: server.stop
   }
 }

@@ -14,6 +14,7 @@ import { defaultOptions, makeRoda, secret } from "../../node/index"
 import { SPACE_POST_JOB, spacePostJob } from "../../src/notifications/FanOut"
 import { Jobs } from "../../src/platform/Jobs"
 import { handlerCall } from "../support/handlerCall"
+import { seedFollowers } from "./followers"
 
 const [phase, dataDir, count] = process.argv.slice(2)
 const database = process.env.DATABASE_URL
@@ -45,20 +46,13 @@ if (phase === "post") {
   )
   const tag = randomUUID().slice(0, 8)
   await sql((sql) =>
-    sql`INSERT INTO accounts (id, email, full_name, password_hash, created_at, updated_at)
-      SELECT md5(${tag} || '-a-' || k)::uuid, ${tag} || '-' || k || '@fanout.test', 'Seguidor ' || k, NULL, now(), now()
-      FROM generate_series(1, ${Number(count)}) k`
-  )
-  await sql((sql) =>
-    sql`INSERT INTO profiles (id, community_id, account_id, role, full_name, created_at, updated_at)
-      SELECT md5(${tag} || '-p-' || k)::uuid, ${community.id}, md5(${tag} || '-a-' || k)::uuid, 'member',
-        'Seguidor ' || k, now(), now()
-      FROM generate_series(1, ${Number(count)}) k`
-  )
-  await sql((sql) =>
-    sql`INSERT INTO space_follows (community_id, space_id, profile_id, created_at)
-      SELECT ${community.id}, ${space.id}, md5(${tag} || '-p-' || k)::uuid, now() - interval '1 minute'
-      FROM generate_series(1, ${Number(count)}) k`
+    seedFollowers(sql, {
+      communityId: community.id,
+      spaceId: space.id,
+      count: Number(count),
+      tag,
+      domain: "fanout.test"
+    })
   )
   const subjectId = randomUUID()
   await roda.runtime.runPromise(

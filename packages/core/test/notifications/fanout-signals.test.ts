@@ -8,6 +8,7 @@ import { SIGNAL_CHANNEL } from "../../src/notifications/Signals"
 import { Jobs } from "../../src/platform/Jobs"
 import { handlerCall } from "../support/handlerCall"
 import { startRoda } from "../support/harness"
+import { seedFollowers } from "./followers"
 
 /**
  * Issue 55, item 3: a fan-out batch wakes its own recipients' streams, named in signals of at most 100
@@ -43,22 +44,18 @@ it.runIf(postgres !== undefined)("names a batch's recipients in signals of at mo
     )
     const tag = randomUUID().slice(0, 8)
     const followers = await roda.runtime.runPromise(
-      Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        Effect.gen(function*() {
-          yield* sql`INSERT INTO accounts (id, email, full_name, password_hash, created_at, updated_at)
-          SELECT md5(${tag} || '-a-' || k)::uuid, ${tag} || '-' || k || '@signals.test', 'Seguidor ' || k, NULL, now(), now()
-          FROM generate_series(1, ${FOLLOWERS}) k`
-          yield* sql`INSERT INTO profiles (id, community_id, account_id, role, full_name, created_at, updated_at)
-          SELECT md5(${tag} || '-p-' || k)::uuid, ${community.id}, md5(${tag} || '-a-' || k)::uuid, 'member',
-            'Seguidor ' || k, now(), now()
-          FROM generate_series(1, ${FOLLOWERS}) k`
-          yield* sql`INSERT INTO space_follows (community_id, space_id, profile_id, created_at)
-          SELECT ${community.id}, ${space.id}, md5(${tag} || '-p-' || k)::uuid, now() - interval '1 minute'
-          FROM generate_series(1, ${FOLLOWERS}) k`
-          const rows = yield* sql<{ id: string }>`SELECT md5(${tag} || '-p-' || k)::uuid::text AS id
-          FROM generate_series(1, ${FOLLOWERS}) k`
-          return rows.map((row) => row.id)
-        }).pipe(Effect.orDie))
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          seedFollowers(sql, {
+            communityId: community.id,
+            spaceId: space.id,
+            count: FOLLOWERS,
+            tag,
+            domain: "signals.test"
+          })
+            .pipe(Effect.orDie)
+      )
     )
 
     const heard: Array<{ c: string; p: Array<string> | null }> = []

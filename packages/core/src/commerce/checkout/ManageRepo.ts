@@ -146,21 +146,47 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
         ? sql`c.refunded_amount = c.total AND c.total > 0`
         : sql`c.refunded_amount > 0 AND c.refunded_amount < c.total`
 
+    const matching = (communityId: CommunityId, filter: SaleFilter) =>
+      sql.and([
+        sql`pu.community_id = ${communityId}`,
+        ...(filter.productId ? [sql`pu.product_id = ${filter.productId}`] : []),
+        ...(filter.profileId ? [sql`pu.profile_id = ${filter.profileId}`] : []),
+        ...(filter.paymentMethod ? [sql`c.payment_method = ${filter.paymentMethod}`] : []),
+        ...(filter.status ? [statusIs(filter.status)] : []),
+        ...(filter.from ? [sql`pu.created_at >= ${filter.from}`] : []),
+        ...(filter.until ? [sql`pu.created_at < ${filter.until}`] : []),
+        ...(filter.before ? [sql`pu.id < ${filter.before}`] : [])
+      ])
+
     const list = (communityId: CommunityId, filter: SaleFilter) =>
       sql`${select}
-        WHERE ${
-        sql.and([
-          sql`pu.community_id = ${communityId}`,
-          ...(filter.productId ? [sql`pu.product_id = ${filter.productId}`] : []),
-          ...(filter.profileId ? [sql`pu.profile_id = ${filter.profileId}`] : []),
-          ...(filter.paymentMethod ? [sql`c.payment_method = ${filter.paymentMethod}`] : []),
-          ...(filter.status ? [statusIs(filter.status)] : []),
-          ...(filter.from ? [sql`pu.created_at >= ${filter.from}`] : []),
-          ...(filter.until ? [sql`pu.created_at < ${filter.until}`] : []),
-          ...(filter.before ? [sql`pu.id < ${filter.before}`] : [])
-        ])
-      }
+        WHERE ${matching(communityId, filter)}
         ORDER BY pu.id DESC LIMIT ${filter.limit + 1}`.pipe(
+        Effect.flatMap(decodeSales),
+        Effect.map((rows) => rows.map(decode)),
+        Effect.orDie
+      )
+
+    /**
+     * A page of the CSV export (thousands of rows), as `list` answers it. The buyer and the e-mail are
+     * LATERAL lookups by key (`LIMIT 1` keeps them from being flattened into joins): the planner
+     * misjudges how many rows the community's joins keep and would otherwise hash-join a scan of every
+     * community's profiles and accounts.
+     */
+    const exportPage = (communityId: CommunityId, filter: SaleFilter) =>
+      sql`SELECT pu.id, pu.charge_id, pu.profile_id, pr.full_name AS buyer_name, a.email AS buyer_email,
+        pu.product_id, p.title AS product_title, c.payment_method, c.installments, c.currency,
+        c.amount::text AS amount, c.discount::text AS discount, c.interest::text AS interest, c.total::text AS total,
+        c.fee::text AS fee, c.net::text AS net, c.refunded_amount::text AS refunded_amount, c.coupon_id, c.stock_reserved, c.paid_at,
+        pu.created_at
+      FROM purchases pu
+      JOIN charges c ON c.community_id = pu.community_id AND c.id = pu.charge_id
+      JOIN product_summaries p ON p.community_id = pu.community_id AND p.id = pu.product_id
+      JOIN LATERAL (SELECT m.full_name, m.account_id FROM member_cards m
+        WHERE m.community_id = pu.community_id AND m.id = pu.profile_id LIMIT 1) pr ON true
+      LEFT JOIN LATERAL (SELECT ac.email FROM account_contacts ac WHERE ac.id = pr.account_id LIMIT 1) a ON true
+      WHERE ${matching(communityId, filter)}
+      ORDER BY pu.id DESC LIMIT ${filter.limit + 1}`.pipe(
         Effect.flatMap(decodeSales),
         Effect.map((rows) => rows.map(decode)),
         Effect.orDie
@@ -267,6 +293,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
 
     return {
       list,
+      exportPage,
       sale,
       insertSale,
       lockCharge,

@@ -187,11 +187,19 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("@roda/core/LedgerR
     const releaseColumns = sql`id, community_id, sale_transaction_id, reference, description, currency,
       amount::text AS amount, release_at`
 
+    /**
+     * Whether the community's earliest pending release is due: the first row of a partial index. An
+     * `EXISTS (… release_at <= now)` was planned as a sequential scan expecting an early match (most
+     * release times are past, of released rows), and read all 140,000 rows when none was due.
+     */
     const hasDue = (communityId: CommunityId, now: Date) =>
-      sql`SELECT EXISTS (
-          SELECT 1 FROM ledger_releases
-          WHERE community_id = ${communityId} AND released_at IS NULL AND release_at <= ${now}
-        ) AS due`.pipe(Effect.flatMap(decodeDue), Effect.map((rows) => rows[0]?.due === true), Effect.orDie)
+      sql`SELECT coalesce((SELECT release_at FROM ledger_releases
+          WHERE community_id = ${communityId} AND released_at IS NULL
+          ORDER BY release_at LIMIT 1) <= ${now}, FALSE) AS due`.pipe(
+        Effect.flatMap(decodeDue),
+        Effect.map((rows) => rows[0]?.due === true),
+        Effect.orDie
+      )
 
     /**
      * Due releases of a community, locked. A concurrent caller waits for the lock, then finds the

@@ -55,6 +55,7 @@ import dataExports from "./0054_data_exports"
 import accountErasure from "./0055_account_erasure"
 import personalDataIndexes from "./0056_personal_data_indexes"
 import moderatedEvents from "./0057_moderated_events"
+import scaleIndexes from "./0058_scale_indexes"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -114,5 +115,6 @@ export const migrations = {
   "0054_data_exports": dataExports,
   "0055_account_erasure": accountErasure,
   "0056_personal_data_indexes": personalDataIndexes,
-  "0057_moderated_events": moderatedEvents
+  "0057_moderated_events": moderatedEvents,
+  "0058_scale_indexes": scaleIndexes
 }
