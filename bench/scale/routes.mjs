@@ -11,6 +11,12 @@ const firstOf = (field) => async (get, path, as) => {
   return status === 200 && Array.isArray(json.data) && json.data.length > 0 ? json.data[0][field] : undefined
 }
 const idOf = firstOf("id")
+/** The asker's own subscription (a subscriber's routes), else the seeded one. */
+const ownSubscription = async (c, get, role) =>
+  (role === "anonymous" ? undefined : await idOf(get, "/api/subscriptions/me", role)) ?? c.subscriptionId
+/** The asker's own certificate (a member reads only theirs), else the seeded one. */
+const ownCertificate = async (c, get, role) =>
+  (role === "member" ? await idOf(get, "/api/certificates/mine", role) : undefined) ?? c.certificateId
 
 /**
  * Each path template's values: a function of the seeded community and `lookup` (the API as staff),
@@ -51,11 +57,13 @@ const pathValues = {
   "/api/call4papers/tracks/{trackId}/reviewers": async (c, get) => ({
     trackId: await idOf(get, `/api/call4papers/${c.callId}/tracks`, "owner")
   }),
-  "/api/subscriptions/{id}": (c) => ({ id: c.subscriptionId }),
-  "/api/subscriptions/{id}/billings": (c) => ({ id: c.subscriptionId }),
-  "/api/subscriptions/{id}/scheduled-change": (c) => ({ id: c.subscriptionId }),
+  "/api/subscriptions/{id}": async (c, get, role) => ({ id: await ownSubscription(c, get, role) }),
+  "/api/subscriptions/{id}/billings": async (c, get, role) => ({ id: await ownSubscription(c, get, role) }),
+  "/api/subscriptions/{id}/scheduled-change": async (c, get, role) => ({ id: await ownSubscription(c, get, role) }),
   "/api/manage/subscriptions/{subscriptionId}": (c) => ({ subscriptionId: c.subscriptionId }),
   "/api/manage/subscriptions/{subscriptionId}/billings": (c) => ({ subscriptionId: c.subscriptionId }),
+  "/api/webhooks/{id}": async (c, get) => ({ id: await idOf(get, "/api/webhooks", "admin") }),
+  "/api/webhooks/{id}/deliveries": async (c, get) => ({ id: await idOf(get, "/api/webhooks", "admin") }),
   "/api/certificates/spaces/{spaceId}": (c) => ({ spaceId: c.spaces.certificates }),
   "/api/certificates/templates/{id}": async (c, get) => ({
     id: await idOf(get, "/api/certificates/templates", "admin")
@@ -70,14 +78,17 @@ const CERTIFICATE = /^\/api\/certificates\/\{id\}/
 const CODE = /\{code\}/
 
 /** The value of every `{name}` of `template` for community `c`. */
-export const resolvePath = async (template, c, get, { code, exportId }) => {
-  const known = pathValues[template] === undefined ? {} : await pathValues[template](c, get)
+export const resolvePath = async (template, c, get, { code, exportId }, role) => {
+  const known = {
+    ...(CERTIFICATE.test(template) ? { certificateId: await ownCertificate(c, get, role) } : {}),
+    ...(pathValues[template] === undefined ? {} : await pathValues[template](c, get, role))
+  }
   return template.replace(/\{(\w+)\}/g, (_, name) => {
     if (known[name] !== undefined) return encodeURIComponent(known[name])
     if (name === "communityId") return c.id
     if (CALL.test(template) && name === "id") return c.callId
     if (CALL.test(template) && name === "sid") return c.submissionId
-    if (CERTIFICATE.test(template) && name === "id") return c.certificateId
+    if (CERTIFICATE.test(template) && name === "id") return known.certificateId
     if (CODE.test(template) && name === "code" && code !== undefined) return code
     if (template.startsWith("/api/account/exports/{id}") && name === "id" && exportId !== undefined) return exportId
     return MADE_UP

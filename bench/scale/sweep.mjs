@@ -75,8 +75,8 @@ for (const [template, operations] of Object.entries(document.paths)) {
     continue
   }
   const known = { code, exportId: prepared.exportId }
-  const path = withQuery(await resolvePath(template, community, get, known), requiredQuery[template] ?? {})
   for (const role of rolesOf(template, operation)) {
+    const path = withQuery(await resolvePath(template, community, get, known, role), requiredQuery[template] ?? {})
     cases.push({ template, role, page: "first", url: path })
     if (!isList(operation)) continue
     cases.push({ template, role, page: "limit 100", url: withQuery(path, { limit: 100 }), countOnly: true })

@@ -23,9 +23,7 @@ export const prepareSweep = async (c, get, post) => {
   const tracks = await get("owner", `/api/call4papers/${c.callId}/tracks`)
   const trackId = tracks.json.data?.[0]?.id
   if (trackId) await make("owner", `/api/call4papers/tracks/${trackId}/reviewers`, { profileId: c.admin.id })
-  const types = await get("admin", "/api/webhook-events")
-  const event = types.json.data?.[0]?.type
-  if (event) await make("admin", "/api/webhooks", { url: "https://hooks.example.com/roda-sweep", events: [event] })
+  await make("admin", "/api/webhooks", { url: "https://hooks.example.com/roda-sweep", events: ["post.created"] })
   const exported = await post("member", "/api/account/export", {})
   made.push(`/api/account/export ${exported.status}`)
   return { made, exportId: exported.json.id ?? exported.json.data?.id }
