@@ -73,7 +73,10 @@ export const POOL_IDLE_MS = 5 * 60_000
 /**
  * The pool's options: its connections name (prepare) hot statements, live through quiet spells, and
  * carry `statement_timeout` (a startup parameter of each connection, so PostgreSQL itself cancels a
- * statement that runs longer, error 57014).
+ * statement that runs longer, error 57014). They run without JIT compilation (`jit=off`, unless the
+ * URL's own `options` say otherwise): PostgreSQL compiles a statement whose estimated cost passes a
+ * threshold, and at the size of a real community the reports' statements spent 0.5-2.8 s compiling
+ * for runs of a fraction of that (bench/scale).
  */
 export const poolOptions = (
   url: Redacted.Redacted<string>,
@@ -84,6 +87,7 @@ export const poolOptions = (
   ...(poolMax === undefined ? {} : { max: poolMax }),
   application_name: "roda",
   statement_timeout: statementTimeoutMs,
+  options: "-c jit=off",
   idleTimeoutMillis: POOL_IDLE_MS,
   types: pgTypes,
   Client: namingClient(makeStatementNames())

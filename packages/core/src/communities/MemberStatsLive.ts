@@ -15,19 +15,33 @@ export const MemberStatsLive = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return {
-      series: (communityId, range) =>
-        sql`
-          SELECT pe.period,
-            count(p.id) FILTER (WHERE ${inPeriods(sql, "p.created_at", range)}
-              AND ${periodOf(sql, "p.created_at", range)} = pe.period)::text AS joined,
-            count(p.id) FILTER (WHERE p.removed_at IS NOT NULL AND ${inPeriods(sql, "p.removed_at", range)}
-              AND ${periodOf(sql, "p.removed_at", range)} = pe.period)::text AS left,
-            count(p.id) FILTER (WHERE p.created_at < pe.ends_at
-              AND (p.removed_at IS NULL OR p.removed_at >= pe.ends_at))::text AS total
-          FROM (${periodEnds(sql, range)}) pe
-          LEFT JOIN profiles p ON p.community_id = ${communityId} AND p.status = 'active'
-            AND p.created_at < ((${range.to}::date + 1)::timestamp AT TIME ZONE ${range.timeZone})
-          GROUP BY pe.period`.pipe(
+      series: (communityId, range) => {
+        const end = sql`((${range.to}::date + 1)::timestamp AT TIME ZONE ${range.timeZone})`
+        const active = sql`p.community_id = ${communityId} AND p.status = 'active' AND p.created_at < ${end}`
+        // `total` is what changed before each period's end, summed: every profile is placed once on
+        // the first period it counts in (`width_bucket` over the periods' ends), joining and leaving.
+        return sql`
+          WITH pe AS MATERIALIZED (${periodEnds(sql, range)}),
+          ends AS (SELECT array_agg(ends_at ORDER BY ends_at) AS at FROM pe),
+          net AS (
+            SELECT b, sum(n) AS n FROM (
+              SELECT width_bucket(p.created_at, ends.at) AS b, 1 AS n FROM profiles p, ends WHERE ${active}
+              UNION ALL
+              SELECT width_bucket(greatest(p.created_at, p.removed_at), ends.at), -1 FROM profiles p, ends
+              WHERE ${active} AND p.removed_at IS NOT NULL AND p.removed_at < ${end}
+            ) e GROUP BY b),
+          came AS (
+            SELECT ${periodOf(sql, "p.created_at", range)} AS period, count(*) AS n FROM profiles p
+            WHERE ${active} AND ${inPeriods(sql, "p.created_at", range)} GROUP BY 1),
+          went AS (
+            SELECT ${periodOf(sql, "p.removed_at", range)} AS period, count(*) AS n FROM profiles p
+            WHERE ${active} AND p.removed_at IS NOT NULL AND ${inPeriods(sql, "p.removed_at", range)} GROUP BY 1)
+          SELECT pe.period, coalesce(came.n, 0)::text AS joined, coalesce(went.n, 0)::text AS left,
+            coalesce(sum(net.n) OVER (ORDER BY pe.b), 0)::text AS total
+          FROM (SELECT period, row_number() OVER (ORDER BY ends_at) - 1 AS b FROM pe) pe
+          LEFT JOIN net ON net.b = pe.b
+          LEFT JOIN came ON came.period = pe.period
+          LEFT JOIN went ON went.period = pe.period`.pipe(
           Effect.orDie,
           Effect.flatMap(decodeSeries),
           Effect.map((rows) =>
@@ -38,7 +52,8 @@ export const MemberStatsLive = Layer.effect(
               total: Number(row.total)
             }))
           )
-        ),
+        )
+      },
       exists: (communityId, profileId) =>
         sql`SELECT 1 FROM profiles WHERE community_id = ${communityId} AND id = ${profileId}`.pipe(
           Effect.map((rows) => rows.length > 0),

@@ -195,31 +195,42 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
         ),
       stats: (scope: FeedScope, since7: Date, since30: Date) => {
         const s = feedSources(scope)
-        const count = (type: FeedItemType, since?: Date) =>
-          sql`(SELECT count(*)::int FROM ${s[type].from} WHERE ${s[type].where}${
-            since ? sql` AND ${s[type].time} >= ${since}` : sql``
-          })`
+        const c = scope.communityId
+        const count = (type: FeedItemType) => sql`(SELECT count(*)::int FROM ${s[type].from} WHERE ${s[type].counted})`
+        /** The posts of a type, of the last 30 and the last 7 days: one pass. */
+        const posts = (type: "status" | "content") => {
+          const source = s[type]
+          return sql`SELECT count(*)::int AS n, (count(*) FILTER (WHERE t.created_at >= ${since30}))::int AS n30,
+            (count(*) FILTER (WHERE t.created_at >= ${since7}))::int AS n7 FROM ${source.from} WHERE ${source.counted}`
+        }
         // Only on items this scope sees: how busy a hidden space is, is not for those it is hidden from.
-        const seen = sql.join(" OR ", false)(
-          feedItemTypes.map((type) =>
-            sql`(a.item_type = ${typeLiteral(sql, type)} AND EXISTS (SELECT 1 FROM ${s[type].from}
-            WHERE ${s[type].where} AND t.id = a.item_id))`
-          )
-        )
-        const activity = (view: "comment_activity" | "reaction_activity", since: Date) =>
-          sql`(SELECT count(*)::int FROM ${sql(view)} a WHERE a.community_id = ${scope.communityId}
-            ${view === "comment_activity" ? sql`AND a.deleted_at IS NULL AND a.hidden_at IS NULL` : sql``}
-            AND a.created_at >= ${since} AND (${seen}))`
-        const body = sql`SELECT ${count("status")} AS status, ${count("content")} AS content,
-          ${count("course")} AS course, ${count("event")} AS event,
-          (SELECT count(*)::int FROM member_cards WHERE community_id = ${scope.communityId} AND removed_at IS NULL
+        // Activity is grouped by item first, then each item is looked up by id (one branch runs per item).
+        const seen = unionAll(feedItemTypes.map((type) => {
+          const byId = sql`g.item_type = ${typeLiteral(sql, type)} AND t.id = g.item_id`
+          return sql`(SELECT 1 FROM ${s[type].from} WHERE ${byId} AND ${s[type].where})`
+        }))
+        const since = (kind: "comment" | "reaction", from: Date) =>
+          sql`(count(*) FILTER (WHERE a.kind = ${sql.literal(`'${kind}'`)} AND a.created_at >= ${from}))::int`
+        const activity = sql`SELECT coalesce(sum(g.comments7), 0)::int AS comments7,
+            coalesce(sum(g.comments30), 0)::int AS comments30, coalesce(sum(g.reactions7), 0)::int AS reactions7,
+            coalesce(sum(g.reactions30), 0)::int AS reactions30
+          FROM (SELECT a.item_type, a.item_id, ${since("comment", since7)} AS comments7,
+              ${since("comment", since30)} AS comments30, ${since("reaction", since7)} AS reactions7,
+              ${since("reaction", since30)} AS reactions30
+            FROM (SELECT 'comment' AS kind, item_type, item_id, created_at FROM comment_activity
+                WHERE community_id = ${c} AND deleted_at IS NULL AND hidden_at IS NULL AND created_at >= ${since30}
+              UNION ALL
+              SELECT 'reaction', item_type, item_id, created_at FROM reaction_activity
+                WHERE community_id = ${c} AND ${itemTypes(sql)} AND created_at >= ${since30}) a
+            GROUP BY a.item_type, a.item_id) g
+          WHERE EXISTS (${seen})`
+        const body = sql`SELECT st.n AS status, ct.n AS content, ${count("course")} AS course,
+          ${count("event")} AS event,
+          (SELECT count(*)::int FROM member_cards WHERE community_id = ${c} AND removed_at IS NULL
             AND status = 'active') AS members,
-          ${count("status", since7)} + ${count("content", since7)} AS posts7,
-          ${count("status", since30)} + ${count("content", since30)} AS posts30,
-          ${activity("comment_activity", since7)} AS comments7, ${activity("comment_activity", since30)} AS comments30,
-          ${activity("reaction_activity", since7)} AS reactions7, ${
-          activity("reaction_activity", since30)
-        } AS reactions30`
+          st.n7 + ct.n7 AS posts7, st.n30 + ct.n30 AS posts30,
+          ac.comments7, ac.comments30, ac.reactions7, ac.reactions30
+          FROM (${posts("status")}) st, (${posts("content")}) ct, (${activity}) ac`
         return withFeedSpaces(sql, scope, body).pipe(
           Effect.flatMap((rows) => decodeStats(rows[0])),
           Effect.orDie
@@ -233,10 +244,10 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
         const sources = feedSources(scope)
         // Each ranked item is looked up by id in its own table (one branch runs per row); in order of
         // score, so the incremental sort stops after the groups of the best scores.
-        const item = unionAll(feedItemTypes.map((type) =>
-          sql`(${sources[type].select} WHERE r.item_type = ${typeLiteral(sql, type)} AND t.community_id = ${scope.communityId}
-            AND t.id = r.item_id AND ${sources[type].where})`
-        ))
+        const item = unionAll(feedItemTypes.map((type) => {
+          const byId = sql`r.item_type = ${typeLiteral(sql, type)} AND t.id = r.item_id`
+          return sql`(${sources[type].select} WHERE ${byId} AND ${sources[type].where})`
+        }))
         const c = scope.communityId
         const ranked = sql`WITH activity AS (
             SELECT item_type, item_id FROM reaction_activity

@@ -136,31 +136,37 @@ export class Reports extends Effect.Service<Reports>()("@roda/core/Reports", {
         }
       })
 
+    /** The members report of the rows read: `active` is the engagement report's `activeMembers`. */
+    const membersOf = (
+      labels: ReadonlyArray<string>,
+      joined: ReadonlyArray<
+        { readonly period: string; readonly joined: number; readonly left: number; readonly total: number }
+      >,
+      activity: ReadonlyArray<{ readonly period: string; readonly activeMembers: number }>
+    ) => {
+      const series = zeroFilled(
+        labels,
+        [
+          ...joined.map((row) => ({ ...row, active: 0 })),
+          ...activity.map((row) => ({ period: row.period, active: row.activeMembers, joined: 0, left: 0, total: 0 }))
+        ],
+        MEMBERS
+      )
+      return {
+        series,
+        totals: {
+          joined: series.reduce((sum, row) => sum + row.joined, 0),
+          left: series.reduce((sum, row) => sum + row.left, 0),
+          total: last(series)?.total ?? 0
+        }
+      }
+    }
+
     const membersReport = (member: Member, query: ReportQuery) =>
       Effect.gen(function*() {
         const { head, labels, range } = yield* prepare(member, query)
         const joined = yield* members.series(member.communityId, range)
-        const active = (yield* engagement.series(member.communityId, range)).map((row) => ({
-          period: row.period,
-          active: row.activeMembers
-        }))
-        const series = zeroFilled(
-          labels,
-          [
-            ...joined.map((row) => ({ ...row, active: 0 })),
-            ...active.map((row) => ({ ...row, joined: 0, left: 0, total: 0 }))
-          ],
-          MEMBERS
-        )
-        return {
-          ...head,
-          series,
-          totals: {
-            joined: series.reduce((sum, row) => sum + row.joined, 0),
-            left: series.reduce((sum, row) => sum + row.left, 0),
-            total: last(series)?.total ?? 0
-          }
-        }
+        return { ...head, ...membersOf(labels, joined, yield* engagement.series(member.communityId, range)) }
       })
 
     const simple = <K extends string>(
@@ -185,19 +191,24 @@ export class Reports extends Effect.Service<Reports>()("@roda/core/Reports", {
         yield* requireRole(member, reportReaders)
         // the community's time zone read once: every report below gets it in the query
         const query = yield* zoned(member, asked)
-        const { head } = yield* prepare(member, query)
+        const { head, labels, range } = yield* prepare(member, query)
         const strip = <S, T>(report: { readonly series: S; readonly totals: T }) => ({
           series: report.series,
           totals: report.totals
         })
         const sale = yield* salesReport(member, query)
+        const subscribed = yield* subscriptionsReport(member, query)
+        // the engagement rows read once: the members report's `active` is their `activeMembers`
+        const joined = yield* members.series(member.communityId, range)
+        const activity = yield* engagement.series(member.communityId, range)
+        const engaged = zeroFilled(labels, activity, ENGAGEMENT)
         return {
           ...head,
           currency: sale.currency,
           sales: strip(sale),
-          subscriptions: strip(yield* subscriptionsReport(member, query)),
-          members: strip(yield* membersReport(member, query)),
-          engagement: strip(yield* engagementReport(member, query)),
+          subscriptions: strip(subscribed),
+          members: membersOf(labels, joined, activity),
+          engagement: { series: engaged, totals: totalsOf(engaged, ENGAGEMENT) },
           events: strip(yield* eventsReport(member, query)),
           courses: strip(yield* coursesReport(member, query))
         }

@@ -33,4 +33,15 @@ skipWhen(POSTGRES_ONLY).describe("the PostgreSQL pool", () => {
       await pool.end()
     }
   })
+
+  it("runs statements without JIT compilation", async () => {
+    const pool = new pg.Pool(poolOptions(Redacted.make(process.env.DATABASE_URL!)))
+    pool.on("error", () => undefined)
+    try {
+      const { rows } = await pool.query("SHOW jit")
+      expect(rows[0].jit).toBe("off")
+    } finally {
+      await pool.end()
+    }
+  })
 })

@@ -81,7 +81,7 @@ export class SubscriptionListing extends Effect.Service<SubscriptionListing>()("
       const pages = Stream.paginateEffect(
         undefined as string | undefined,
         (after) =>
-          outsideTransaction(repo.list(member.communityId, filters, after, EXPORT_PAGE)).pipe(
+          outsideTransaction(repo.exportPage(member.communityId, filters, after, EXPORT_PAGE)).pipe(
             Effect.map((rows) =>
               [
                 rows.map(subscriptionLine).join(""),

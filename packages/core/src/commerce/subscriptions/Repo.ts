@@ -75,6 +75,19 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
           ${before === undefined ? sql`` : sql`AND s.id < ${before}`}
         ORDER BY s.id DESC LIMIT ${limit}`.pipe(Effect.flatMap(decode.team), Effect.orDie)
 
+    /**
+     * A page of the CSV export (thousands of rows), as `list` answers it. The member and the e-mail are
+     * LATERAL lookups by key (`LIMIT 1` keeps them lookups): a page never hash-joins every community's profiles.
+     */
+    const exportPage = (communityId: CommunityId, filters: ListFilters, before: string | undefined, limit: number) =>
+      sql`SELECT ${columns}, pr.full_name, a.email FROM subscriptions s
+        JOIN product_summaries p ON p.id = s.product_id
+        JOIN LATERAL (SELECT m.full_name, m.account_id FROM member_cards m WHERE m.id = s.profile_id LIMIT 1) pr ON true
+        JOIN LATERAL (SELECT ac.email FROM account_contacts ac WHERE ac.id = pr.account_id LIMIT 1) a ON true
+        WHERE s.community_id = ${communityId} AND ${filterSql(filters)}
+          ${before === undefined ? sql`` : sql`AND s.id < ${before}`}
+        ORDER BY s.id DESC LIMIT ${limit}`.pipe(Effect.flatMap(decode.team), Effect.orDie)
+
     const insert = (row: {
       readonly id: string
       readonly communityId: CommunityId
@@ -348,6 +361,7 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
     return {
       find,
       list,
+      exportPage,
       insert,
       insertViewed,
       update,
