@@ -14,7 +14,7 @@ import { Ids } from "../platform/Ids"
 import { traced } from "../platform/traced"
 import { uniqueViolation } from "../sql/errors"
 import { insertWithFreeSlug as insertFreeSlug, slugTaken } from "../sql/freeSlug"
-import { transactional } from "../sql/transaction"
+import { atomic, transactional } from "../sql/transaction"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
 import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { icsOf } from "./calendar"
@@ -255,27 +255,44 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
       )
 
     /**
-     * The toggle, under the event's row lock: the seat count read here cannot change before the
-     * transaction ends, so `going` never exceeds the capacity whatever the concurrency.
+     * The toggle, under the event's row lock, taken first: the event, its counts and the caller's
+     * participation are read once under it (the seat count cannot change before the transaction ends,
+     * so `going` never exceeds the capacity whatever the concurrency), and the answer is built from
+     * them and from what the toggle wrote (its counts are those a read would show after it).
      */
     const participate = traced("Events.participate")(function*(member: Member, id: string) {
-      const found = yield* Effect.flatMap(find(member.communityId, id), (row) => seen(viewerOfMember(member), row))
-      yield* access.readContent(viewerOfMember(member), found.spaceId)
-      yield* requireNotSuspended(member)
       const communityId = member.communityId
       const profileId = member.actingProfileId
-      const promoted = yield* transactional(sql)(Effect.gen(function*() {
-        if (!(yield* repo.lock(communityId, found.id))) return yield* Effect.fail(notFound(M.eventNotFound))
-        const event = yield* find(communityId, found.id)
-        const current = yield* repo.participation(communityId, event.id, profileId)
-        const status = Option.getOrUndefined(current)?.status
+      const eventId = id.trim().toLowerCase()
+      return yield* atomic(sql)(Effect.gen(function*() {
+        if (!(yield* repo.lock(communityId, eventId))) return yield* Effect.fail(notFound(M.eventNotFound))
+        const locked = yield* orNotFound(M.eventNotFound)(repo.findWithParticipation(communityId, eventId, profileId))
+        const event = yield* seen(viewerOfMember(member), locked.event)
+        yield* access.readContent(viewerOfMember(member), event.spaceId)
+        yield* requireNotSuspended(member)
+        const status = Option.getOrUndefined(locked.participation)?.status
         const at = yield* now
-        const going = yield* repo.goingCount(communityId, event.id)
+        const going = event.going
         const next = nextParticipation(status, event.capacity === null || going < event.capacity)
+        const answer = (
+          row: ParticipantRow,
+          counts: { going: number; waitlisted: number },
+          promoted: ReadonlyArray<string>
+        ) => ({
+          eventId: event.id,
+          profileId,
+          status: row.status,
+          joinedAt: row.joinedAt.toISOString(),
+          checkedInAt: row.checkedInAt === null ? null : row.checkedInAt.toISOString(),
+          counts,
+          promotedProfileIds: promoted
+        })
         if (next === "cancelled") {
           const left = yield* repo.leave(communityId, event.id, profileId, at)
           yield* told(communityId, event.id, left, { canceledAt: at.toISOString() })
-          if (status !== "going") return []
+          if (status !== "going") {
+            return answer(left, { going, waitlisted: event.waitlisted - 1 }, [])
+          }
           const promoted = yield* repo.promote(
             communityId,
             event.id,
@@ -283,25 +300,18 @@ export class Events extends Effect.Service<Events>()("@roda/core/Events", {
             at
           )
           yield* notices.confirm(event, promoted)
-          return promoted
+          const counts = { going: going - 1 + promoted.length, waitlisted: event.waitlisted - promoted.length }
+          return answer(left, counts, promoted)
         }
         const ticketCode = ticketCodeOf(yield* ids.secret(10))
         const joined = yield* repo.join({ communityId, eventId: event.id, profileId, status: next, ticketCode }, at)
         yield* told(communityId, event.id, joined)
         if (next === "going") yield* notices.confirm(event, [profileId])
-        return []
+        const counts = next === "going"
+          ? { going: going + 1, waitlisted: event.waitlisted }
+          : { going, waitlisted: event.waitlisted + 1 }
+        return answer(joined, counts, [])
       }))
-      const event = yield* find(communityId, found.id)
-      const row = yield* orNotFound(M.eventNotFound)(repo.participation(communityId, event.id, profileId))
-      return {
-        eventId: event.id,
-        profileId,
-        status: row.status,
-        joinedAt: row.joinedAt.toISOString(),
-        checkedInAt: row.checkedInAt === null ? null : row.checkedInAt.toISOString(),
-        counts: { going: event.going, waitlisted: event.waitlisted },
-        promotedProfileIds: promoted
-      }
     })
 
     const participants = traced("Events.participants")(function*(

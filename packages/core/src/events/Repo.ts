@@ -84,6 +84,12 @@ const decodeParticipations = decodeRows(Schema.Struct({
   checkedInAt: Schema.NullOr(Schema.DateFromSelf)
 }))
 const decodeCount = decodeRows(Schema.Struct({ count: Schema.Number }))
+const decodeEventsWithOwn = decodeRows(Schema.Struct({
+  ...EventRow.fields,
+  ownStatus: Schema.NullOr(ParticipantStatus),
+  ownJoinedAt: Schema.NullOr(Schema.DateFromSelf),
+  ownCheckedInAt: Schema.NullOr(Schema.DateFromSelf)
+}))
 const decodeProfileIds = decodeRows(Schema.Struct({ profileId: ProfileId }))
 
 export interface EventFilter {
@@ -198,6 +204,26 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("@roda/core/EventsR
         return sql`${select} WHERE ${sql.and(conditions)}
           ORDER BY e.start_time, e.id LIMIT ${filter.limit + 1}`.pipe(Effect.orDie, Effect.flatMap(decodeEvents))
       },
+      /**
+       * `find` with the profile's participation (`participation`), in one statement: read under the
+       * event's lock (`lock`), its counts are those the toggle decides on.
+       */
+      findWithParticipation: (communityId: CommunityId, id: string, profileId: ProfileId) =>
+        sql`SELECT x.*, o.status AS own_status, o.joined_at AS own_joined_at, o.checked_in_at AS own_checked_in_at
+          FROM (${select} WHERE ${live(communityId)} AND e.id = ${id}) x
+          LEFT JOIN event_participants o ON o.community_id = x.community_id AND o.event_id = x.id
+            AND o.profile_id = ${profileId}`.pipe(
+          Effect.flatMap(decodeEventsWithOwn),
+          Effect.map((rows) =>
+            Option.map(first(rows), ({ ownCheckedInAt, ownJoinedAt, ownStatus, ...event }) => ({
+              event,
+              participation: ownStatus === null || ownJoinedAt === null
+                ? Option.none()
+                : Option.some({ status: ownStatus, joinedAt: ownJoinedAt, checkedInAt: ownCheckedInAt })
+            }))
+          ),
+          Effect.orDie
+        ),
       participation: (communityId: CommunityId, eventId: string, profileId: ProfileId) =>
         sql`
           SELECT status, joined_at, checked_in_at FROM event_participants

@@ -10,7 +10,7 @@ import { isStaff } from "../domain/Role"
 import { Ids } from "../platform/Ids"
 import { RateLimits } from "../platform/RateLimits"
 import { traced } from "../platform/traced"
-import { transactional } from "../sql/transaction"
+import { atomic, transactional } from "../sql/transaction"
 import { viewerOfMember } from "../structure/Access"
 import { WebhookEvents } from "../webhooks/WebhookEvents"
 import { type CommentRow, CommentsRepo } from "./CommentsRepo"
@@ -67,6 +67,8 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
         return rows.map((row) => commentView(row, engagement))
       })
 
+    const noEngagement = { reactions: new Map(), mine: new Map() }
+
     /** The comment of that item; 404 otherwise (also when the item is not readable). */
     const findOn = traced("Comments.findOn")(
       function*(member: Member, itemType: CommentableType, itemId: string, commentId: string) {
@@ -97,13 +99,13 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
         yield* requireNotSuspended(member)
         yield* limits.posting(member.communityId, member.account.id)
         const id = yield* ids.next
-        return yield* transactional(sql)(Effect.gen(function*() {
+        return yield* atomic(sql)(Effect.gen(function*() {
           // In the reply's transaction: the parent stays locked until the reply is kept.
           const parentId = input.parentId ? yield* parentOf(member, itemType, item.id, input.parentId) : null
           const held = isStaff(member.role)
             ? undefined
             : heldWhen(sql, member.communityId, sql`${member.actingProfileId}`, input.body)
-          const pending = yield* repo.insert({
+          const row = yield* repo.insert({
             id,
             communityId: member.communityId,
             itemType,
@@ -113,14 +115,13 @@ export class Comments extends Effect.Service<Comments>()("@roda/core/Comments", 
             body: input.body
           }, held)
           // a held comment's mentions and replies are notified, and its event written, on its approval
-          if (pending) yield* mentions.insertFor(member.communityId, "comment", id, input.body, true)
-          else {
-            const mentioned = yield* mentions.replace(member.communityId, "comment", id, input.body)
-            yield* mentions.notifyReply(member.communityId, id, mentioned)
+          const mentioned = yield* mentions.insertFor(member.communityId, "comment", id, input.body, row.pending)
+          if (!row.pending) {
+            yield* mentions.notifyReply(member.communityId, id, mentioned.map((mention) => mention.profileId))
           }
-          const row = yield* repo.findAny(member.communityId, id).pipe(Effect.map(Option.getOrThrow))
-          const comment = (yield* views(member, [row]))[0]!
-          if (!pending) yield* webhooks.emit(member.communityId, "comment.created", comment)
+          // new: no reactions, and no mentions but those just written
+          const comment = commentView(row, { ...noEngagement, mentions: groupMentions(mentioned) })
+          if (!row.pending) yield* webhooks.emit(member.communityId, "comment.created", comment)
           return comment
         }))
       }

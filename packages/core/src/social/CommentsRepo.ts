@@ -30,7 +30,6 @@ export type CommentRow = typeof CommentRow.Type
 const decodeComments = decodeRows(CommentRow)
 const decodeThreaded = decodeRows(Schema.Struct({ ...CommentRow.fields, threadId: Schema.String }))
 const decodeParents = decodeRows(CommentRow.pick("id", "itemType", "itemId", "parentId"))
-const decodePending = decodeRows(Schema.Struct({ pending: Schema.Boolean }))
 const decodeEdited = decodeRows(EditedRow)
 const decodeCounts = decodeRows(Schema.Struct({ itemId: Schema.String, n: Schema.Number }))
 
@@ -52,11 +51,12 @@ export type NewCommentRow = {
 export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/CommentsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const select = sql`SELECT c.id, c.item_type, c.item_id, c.parent_id, c.author_profile_id, p.role AS author_role,
+    const columns = sql`c.id, c.item_type, c.item_id, c.parent_id, c.author_profile_id, p.role AS author_role,
       p.full_name AS author_name, p.avatar_url AS author_avatar_url, c.body,
       c.hidden_at IS NOT NULL AND c.hidden_at IS DISTINCT FROM c.held_at AS hidden, c.held_at IS NOT NULL AS pending,
-      c.created_at, c.updated_at
-      FROM comments c JOIN member_cards p ON p.community_id = c.community_id AND p.id = c.author_profile_id`
+      c.created_at, c.updated_at`
+    const authorJoin = sql`JOIN member_cards p ON p.community_id = c.community_id AND p.id = c.author_profile_id`
+    const select = sql`SELECT ${columns} FROM comments c ${authorJoin}`
 
     return {
       find: (communityId: CommunityId, id: string) =>
@@ -79,16 +79,22 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
         ),
-      /** Inserts the comment; whether it was held (`held`: see held.ts). */
+      /**
+       * Inserts the comment (held when `held`: see held.ts) and answers it as `findAny` would, in one
+       * statement.
+       */
       insert: (row: NewCommentRow, held?: Fragment) =>
-        sql`WITH h AS (SELECT ${heldAt(sql, held)} AS at)
-          INSERT INTO comments (id, community_id, item_type, item_id, parent_id, author_profile_id, body,
+        sql`WITH h AS (SELECT ${heldAt(sql, held)} AS at),
+          c AS (INSERT INTO comments (id, community_id, item_type, item_id, parent_id, author_profile_id, body,
             held_at, hidden_at)
           SELECT ${row.id}, ${row.communityId}, ${row.itemType}, ${row.itemId}, ${row.parentId},
             ${row.authorProfileId}, ${row.body}, h.at, h.at FROM h
-          RETURNING held_at IS NOT NULL AS pending`.pipe(
-          Effect.flatMap(decodePending),
-          Effect.map((rows) => rows[0]?.pending ?? false),
+          RETURNING *)
+          SELECT ${columns} FROM c ${authorJoin}`.pipe(
+          Effect.flatMap(decodeComments),
+          Effect.flatMap((rows) =>
+            rows[0] === undefined ? Effect.dieMessage(`comment ${row.id} has no author`) : Effect.succeed(rows[0])
+          ),
           Effect.orDie
         ),
       /** A comment not deleted, hidden or held included (its author's new one, a held one approved). */
