@@ -3,6 +3,7 @@ import { Effect, Option, Schema } from "effect"
 import { type AccountId, type CommunityId, ProfileId } from "../domain/Ids"
 import { Role } from "../domain/Role"
 import { decodeRows } from "../domain/Rows"
+import { plannedWithValues } from "../sql/plannedWithValues"
 import { ProfileRow, ProfileStatus } from "./Repo"
 
 const first = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
@@ -153,8 +154,9 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
             WHERE lower(ac.email) LIKE lower(${prefix}) AND pr.community_id = ${communityId}
               AND pr.removed_at IS NULL AND pr.status = 'active' ORDER BY pr.full_name, pr.id LIMIT ${limit})`
           : byName
+        // Planned with its values: which plan is right depends on how common the text is.
         return sql`${select} WHERE p.id IN (SELECT h.id FROM (${hits}) h)
-          ORDER BY p.full_name, p.id LIMIT ${limit}`.pipe(Effect.orDie, Effect.flatMap(decodeProfiles))
+          ORDER BY p.full_name, p.id LIMIT ${limit} ${plannedWithValues(sql)}`.pipe(Effect.orDie, Effect.flatMap(decodeProfiles))
       },
       ofAccount: (accountId: AccountId) =>
         sql`SELECT p.id, p.community_id,

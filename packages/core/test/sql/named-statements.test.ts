@@ -1,8 +1,10 @@
 import { SqlClient } from "@effect/sql"
+import { HotTexts } from "@roda/sql-pglite"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { POSTGRES_ONLY, skipWhen } from "../../../../testing/skips"
 import { makeStatementNames } from "../../node/sql/namedStatements"
+import { PLANNED_WITH_VALUES } from "../../src/sql/plannedWithValues"
 import { startRoda } from "../support/harness"
 
 describe("names for hot statements", () => {
@@ -42,6 +44,14 @@ describe("names for hot statements", () => {
     expect(nameOf("SELECT $1 AS kept")).toBeUndefined()
     expect(nameOf("SELECT $1 AS kept")).toBeUndefined()
     expect(nameOf("SELECT $1 AS kept")).toMatch(/^roda_\d+$/)
+  })
+
+  it("never names a statement that asks to be planned with its values, however hot", () => {
+    const nameOf = makeStatementNames()
+    const text = `SELECT id FROM profiles WHERE full_name ILIKE $1 ${PLANNED_WITH_VALUES}`
+    for (let n = 0; n < 10; n++) expect(nameOf(text)).toBeUndefined()
+    // The marker is the drivers' own (HotTexts, in @roda/sql-pglite), to the letter.
+    expect(PLANNED_WITH_VALUES).toBe(HotTexts.PLANNED_WITH_VALUES)
   })
 })
 
