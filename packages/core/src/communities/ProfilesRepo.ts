@@ -156,7 +156,10 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           : byName
         // Planned with its values: which plan is right depends on how common the text is.
         return sql`${select} WHERE p.id IN (SELECT h.id FROM (${hits}) h)
-          ORDER BY p.full_name, p.id LIMIT ${limit} ${plannedWithValues(sql)}`.pipe(Effect.orDie, Effect.flatMap(decodeProfiles))
+          ORDER BY p.full_name, p.id LIMIT ${limit} ${plannedWithValues(sql)}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeProfiles)
+        )
       },
       ofAccount: (accountId: AccountId) =>
         sql`SELECT p.id, p.community_id,
