@@ -20,6 +20,9 @@ export const misses = (c, sameList) => {
 }
 
 const row = (cells) => `| ${cells.join(" | ")} |`
+/** A case's row: route, role, page, status, median, p99, `statements`, then `rest`. */
+const caseRow = (c, statements, rest) =>
+  row([`\`${c.template}\``, c.role, c.page, String(c.status), ms(c.median), ms(c.p99), statements, ...rest])
 
 export const markdownTable = (cases, seeded) => {
   const atMax = new Map(cases.filter((c) => c.countOnly).map((c) => [`${c.template} ${c.role}`, c]))
@@ -41,14 +44,7 @@ export const markdownTable = (cases, seeded) => {
     const statements = max === undefined || c.page !== "first"
       ? `${c.statements}`
       : `${c.statements} / ${max.statements}`
-    lines.push(row([
-      `\`${c.template}\``,
-      c.role,
-      c.page,
-      String(c.status),
-      ms(c.median),
-      ms(c.p99),
-      statements,
+    lines.push(caseRow(c, statements, [
       ms(c.slowest?.ms),
       [...misses(c, c.page === "first" ? max : undefined), ...(c.findings ?? [])].join("; ") || "-"
     ]))
@@ -65,16 +61,9 @@ export const markdownTable = (cases, seeded) => {
   )
   lines.push(row(["---", "---", "---", "---:", "---:", "---:", "---:", "---"]))
   for (const c of worst) {
-    lines.push(row([
-      `\`${c.template}\``,
-      c.role,
-      c.page,
-      String(c.status),
-      ms(c.median),
-      ms(c.p99),
-      String(c.statements),
-      `${ms(c.slowest?.ms)} ms: \`${(c.slowest?.text ?? "").slice(0, 100)}\``
-    ]))
+    lines.push(
+      caseRow(c, String(c.statements), [`${ms(c.slowest?.ms)} ms: \`${(c.slowest?.text ?? "").slice(0, 100)}\``])
+    )
   }
   const missing = measured.filter((c) =>
     misses(c, c.page === "first" ? atMax.get(`${c.template} ${c.role}`) : undefined).length > 0
