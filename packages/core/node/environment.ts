@@ -6,6 +6,7 @@ import { parseTrustProxy } from "../src/http/proxy/trustProxy"
 import {
   DEFAULT_OAUTH_REGISTRATION_LIMIT,
   defaultOptions,
+  FEED_STATS_MAX_AGE_SECONDS_DEFAULT,
   type OAuthRegistrationLimit,
   type RodaOptions,
   secret
@@ -119,6 +120,10 @@ const readEnvironment = Effect.gen(function*() {
   const oauthRegistrationLimit = yield* loadOAuthRegistrationLimit
   const trustProxy = yield* loadTrustProxy
   const rateLimits = yield* Config.option(Config.string("RATE_LIMITS"))
+  // Checked already (feedStatsMaxAgeCheck): a whole number of seconds.
+  const feedStatsMaxAgeSeconds = yield* Config.integer("FEED_STATS_MAX_AGE_SECONDS").pipe(
+    Config.withDefault(FEED_STATS_MAX_AGE_SECONDS_DEFAULT)
+  )
   const webhooksAllowPrivate = yield* Config.boolean("WEBHOOKS_ALLOW_PRIVATE").pipe(Config.withDefault(false))
   const statementTimeoutMs = yield* Config.integer("DATABASE_STATEMENT_TIMEOUT_MS").pipe(
     Config.withDefault(DEFAULT_STATEMENT_TIMEOUT_MS),
@@ -164,6 +169,7 @@ const readEnvironment = Effect.gen(function*() {
       oauthRegistrationLimit,
       trustProxy,
       webhooksAllowPrivate,
+      feedStatsMaxAgeSeconds,
       // Checked already (rateLimitsCheck): JSON of known limits.
       ...(Option.isSome(rateLimits) && rateLimits.value.trim() !== ""
         ? { rateLimits: JSON.parse(rateLimits.value) as RateLimitSettings }

@@ -10,7 +10,8 @@ import { client, startRoda } from "./support/harness"
  * replies and removals fired together (run on PostgreSQL too: PGlite serialises the requests), and
  * counts that tell about what is hidden.
  */
-const roda = startRoda()
+// Exact figures right after each write: no cache of GET /api/feed/stats (feed/statsCache.test.ts has it).
+const roda = startRoda({ feedStatsMaxAgeSeconds: 0 })
 const api = client(roda)
 const typed = wireContract(roda)
 afterAll(() => roda.dispose())

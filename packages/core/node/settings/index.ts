@@ -7,7 +7,15 @@ import { blobUrlCheck } from "../blobs/blobUrl"
 import type { SettingCheck } from "./checks"
 import { databaseUrlCheck, dataDirCheck, poolMaxCheck, statementTimeoutCheck } from "./database"
 import { jwtSecretCheck, paymentGatewayCheck, sandboxSecretCheck, stripeKeysCheck } from "./secrets"
-import { corsOriginsCheck, oauthLimitsCheck, portCheck, publicBaseUrlCheck, rateLimitsCheck, smtpUrlCheck } from "./web"
+import {
+  corsOriginsCheck,
+  feedStatsMaxAgeCheck,
+  oauthLimitsCheck,
+  portCheck,
+  publicBaseUrlCheck,
+  rateLimitsCheck,
+  smtpUrlCheck
+} from "./web"
 
 export const rodaSettingChecks: ReadonlyArray<SettingCheck> = [
   databaseUrlCheck,
@@ -24,6 +32,7 @@ export const rodaSettingChecks: ReadonlyArray<SettingCheck> = [
   smtpUrlCheck,
   oauthLimitsCheck,
   rateLimitsCheck,
+  feedStatsMaxAgeCheck,
   blobUrlCheck
 ]
 

@@ -64,6 +64,17 @@ export const oauthLimitsCheck: SettingCheck = {
     })
 }
 
+/** `FEED_STATS_MAX_AGE_SECONDS`: a whole number of seconds, 0 to count on every request. */
+export const feedStatsMaxAgeCheck: SettingCheck = {
+  variables: ["FEED_STATS_MAX_AGE_SECONDS"],
+  check: ({ FEED_STATS_MAX_AGE_SECONDS: value }) =>
+    value === undefined || /^\d{1,9}$/.test(value.trim()) ? [] : [problem(
+      "FEED_STATS_MAX_AGE_SECONDS",
+      `${value} is not a whole number of seconds`,
+      "set how old the feed's statistics may be, e.g. 60, 0 to count them on every request, or unset it for 60"
+    )]
+}
+
 /** `RATE_LIMITS`: a JSON object `{ name: { limit, windowSeconds } }` of known limits (`0` turns one off). */
 export const rateLimitsCheck: SettingCheck = {
   variables: ["RATE_LIMITS"],

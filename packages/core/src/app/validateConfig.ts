@@ -71,6 +71,12 @@ export const configProblems = (config: RodaConfig): ReadonlyArray<string> => {
       problems.push(`options.oauthRegistrationLimit.${name} must be a whole number, 0 for no limit`)
     }
   }
+  const feedStatsMaxAge = options.feedStatsMaxAgeSeconds
+  if (feedStatsMaxAge !== undefined && (!Number.isSafeInteger(feedStatsMaxAge) || feedStatsMaxAge < 0)) {
+    problems.push(
+      "options.feedStatsMaxAgeSeconds (FEED_STATS_MAX_AGE_SECONDS) must be a whole number of seconds, 0 for no cache"
+    )
+  }
   for (const found of rateLimitProblems(options.rateLimits)) problems.push(`options.rateLimits (RATE_LIMITS): ${found}`)
   const trustProxy = parseTrustProxy(options.trustProxy)
   if (Either.isLeft(trustProxy)) problems.push(`options.trustProxy (TRUST_PROXY): ${trustProxy.left}`)

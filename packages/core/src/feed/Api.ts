@@ -151,7 +151,7 @@ export class FeedApi extends HttpApiGroup.make("feed")
       .middleware(PublicScope)
       .annotate(
         OpenApi.Description,
-        "Public (token optional). Items the caller may see by type (the feed's rules), active members of the community, and activity in the last 7 and 30 days: posts (status and content posts), comments and reactions, all counted only on feed items the caller may see (activity on hidden items is not told)."
+        "Public (token optional). Items the caller may see by type (the feed's rules), active members of the community, and activity in the last 7 and 30 days: posts (status and content posts), comments and reactions, all counted only on feed items the caller may see (activity on hidden items is not told). The figures may be up to N seconds old, N being the server's `FEED_STATS_MAX_AGE_SECONDS` (default 60; 0 counts on every request): each server process counts them at most once per N seconds per community and reader scope (the spaces and items the caller may read; callers who may read the same share the figures, never those of a wider scope) and answers from memory in between, so a new post or comment may show only after that."
       )
       .annotate(OpenApi.Summary, "Get feed statistics")
   )

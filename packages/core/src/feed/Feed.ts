@@ -5,12 +5,14 @@ import { Uuid } from "../domain/Ids"
 import { CursorPart, DEFAULT_LIMIT, type PageQuery, paginate } from "../domain/Pagination"
 import { requireRole } from "../domain/Policy"
 import { staffRoles } from "../domain/Role"
+import { FEED_STATS_MAX_AGE_SECONDS_DEFAULT, Options } from "../platform/Options"
 import { traced } from "../platform/traced"
 import { SocialItems } from "../social/items"
 import { Access, type Viewer, viewerOfMember } from "../structure/Access"
 import { feedMessages as M } from "./messages"
 import { FeedRepo } from "./Repo"
 import { type FeedItemType, feedItemTypes, type FeedScope } from "./sources"
+import { servedPerScope, StatsScope } from "./statsCache"
 import { itemView } from "./view"
 
 const DAY = 24 * 60 * 60 * 1000
@@ -29,6 +31,7 @@ export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
     const repo = yield* FeedRepo
     const access = yield* Access
     const items = yield* SocialItems
+    const options = yield* Options
 
     /** Status posts follow `GET /api/status` (SocialItems); the rest lives in readable spaces. */
     const scopeOf = (viewer: Viewer) =>
@@ -57,9 +60,14 @@ export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
       return { items: page.items.map(itemView), pagination: page.pagination }
     })
 
-    const stats = traced("Feed.stats")(function*(viewer: Viewer) {
+    /** The figures of a scope, counted now (`stats` serves them at most `feedStatsMaxAgeSeconds` old). */
+    const count = traced("Feed.statsCount")(function*(scope: StatsScope) {
       const now = yield* Clock.currentTimeMillis
-      const row = yield* repo.stats(yield* scopeOf(viewer), new Date(now - 7 * DAY), new Date(now - 30 * DAY))
+      const row = yield* repo.stats(
+        repo.scopeOfSpaces(scope.communityId, scope.statusPosts, scope.spaceIdList),
+        new Date(now - 7 * DAY),
+        new Date(now - 30 * DAY)
+      )
       return {
         counts: { status: row.status, content: row.content, course: row.course, event: row.event },
         total: row.status + row.content + row.course + row.event,
@@ -69,6 +77,17 @@ export class Feed extends Effect.Service<Feed>()("@roda/core/Feed", {
           last30Days: { posts: row.posts30, comments: row.comments30, reactions: row.reactions30 }
         }
       }
+    })
+    const served = yield* servedPerScope(
+      options.feedStatsMaxAgeSeconds ?? FEED_STATS_MAX_AGE_SECONDS_DEFAULT,
+      count
+    )
+
+    /** Keyed by what the viewer may read (not who they are): one count serves every viewer of a scope. */
+    const stats = traced("Feed.stats")(function*(viewer: Viewer) {
+      const spaceIds = yield* access.readableSpaceIds(viewer)
+      const statusPosts = yield* items.statusPostsVisible(viewer)
+      return yield* served(StatsScope.of(viewer.communityId, statusPosts, spaceIds))
     })
 
     const recommendations = traced("Feed.recommendations")(function*(member: Member, limit: number | undefined) {

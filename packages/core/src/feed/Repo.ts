@@ -8,6 +8,7 @@ import {
   type FeedScope,
   limitLiteral,
   makeFeedSources,
+  scopeOfSpaceIds,
   typeLiteral,
   withFeedSpaces
 } from "./sources"
@@ -193,6 +194,9 @@ export class FeedRepo extends Effect.Service<FeedRepo>()("@roda/core/FeedRepo", 
           Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
           Effect.orDie
         ),
+      /** The scope of readable spaces already read (`Access.readableSpaceIds`), for `stats`. */
+      scopeOfSpaces: (communityId: string, statusPosts: boolean, spaceIds: ReadonlyArray<string>) =>
+        scopeOfSpaceIds(sql, communityId, statusPosts, spaceIds),
       stats: (scope: FeedScope, since7: Date, since30: Date) => {
         const s = feedSources(scope)
         const c = scope.communityId

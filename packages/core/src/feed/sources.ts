@@ -144,6 +144,22 @@ export const makeFeedSources = (sql: SqlClient.SqlClient) => {
 }
 
 /**
+ * The scope of readable spaces already read (`Access.readableSpaceIds`): one array parameter, so a
+ * statement over it depends on nothing but these ids (the statistics are shared by every viewer of
+ * the same scope), and does not run the access rules again.
+ */
+export const scopeOfSpaceIds = (
+  sql: SqlClient.SqlClient,
+  communityId: string,
+  statusPosts: boolean,
+  spaceIds: ReadonlyArray<string>
+): FeedScope => ({
+  communityId,
+  statusPosts,
+  spaces: sql`SELECT unnest(${`{${spaceIds.join(",")}}`}::uuid[]) AS id`
+})
+
+/**
  * `body` with the readable spaces as the CTE `feed_spaces` that `feedSources` reads: computed once
  * per statement, however many item types use it.
  */

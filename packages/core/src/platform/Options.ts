@@ -82,9 +82,17 @@ export interface RodaOptions {
    * `NOTIFICATION_HEARTBEAT_SECONDS`, 25): they keep proxies from closing an idle stream.
    */
   readonly notificationHeartbeatSeconds?: number | undefined
+  /**
+   * How old the figures of `GET /api/feed/stats` may be, in whole seconds (`FEED_STATS_MAX_AGE_SECONDS`,
+   * default `FEED_STATS_MAX_AGE_SECONDS_DEFAULT`, 60): each process counts them at most once per this
+   * long per community and reader scope and answers from memory in between (the route is public, and
+   * counting a large community takes hundreds of milliseconds). 0: counted on every request (exact).
+   */
+  readonly feedStatsMaxAgeSeconds?: number | undefined
 }
 
 export const NOTIFICATION_HEARTBEAT_SECONDS = 25
+export const FEED_STATS_MAX_AGE_SECONDS_DEFAULT = 60
 
 /**
  * A place for stored files: this process's memory; a folder; the database's own tables (every process

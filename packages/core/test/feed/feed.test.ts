@@ -13,7 +13,8 @@ import {
   minutesAgo
 } from "./setup"
 
-const roda = startRoda()
+// Exact figures right after each write: no cache of GET /api/feed/stats (feed/statsCache.test.ts has it).
+const roda = startRoda({ feedStatsMaxAgeSeconds: 0 })
 const api = client(roda)
 afterAll(() => roda.dispose())
 

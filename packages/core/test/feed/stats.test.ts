@@ -5,7 +5,8 @@ import { client, startRoda } from "../support/harness"
 import { query } from "../support/sql"
 import { feedCommunity, insertContent, insertReaction, insertStatus, minutesAgo } from "./setup"
 
-const roda = startRoda()
+// Exact figures right after each write: no cache of GET /api/feed/stats (feed/statsCache.test.ts has it).
+const roda = startRoda({ feedStatsMaxAgeSeconds: 0 })
 const api = client(roda)
 afterAll(() => roda.dispose())
 

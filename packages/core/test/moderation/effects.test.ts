@@ -7,7 +7,8 @@ import { type ModerationCommunity, moderationCommunity, SUBJECT_NOT_FOUND } from
  * Issue 56, item 1: what `hide` and `remove` mean. Hidden: its author (marked `hidden: true`) and
  * staff read it; it leaves the feed, search and counts. Removed: nobody reads it; the log keeps it.
  */
-const roda = startRoda()
+// Exact figures right after each write: no cache of GET /api/feed/stats (feed/statsCache.test.ts has it).
+const roda = startRoda({ feedStatsMaxAgeSeconds: 0 })
 const api = client(roda)
 afterAll(() => roda.dispose())
 
