@@ -221,22 +221,12 @@ export class ProfilesRepo extends Effect.Service<ProfilesRepo>()("@roda/core/Pro
           Effect.flatMap(decodeIds),
           Effect.map((rows) => rows.map((r) => r.id))
         ),
-      /**
-       * Live profiles with 1 to 10 tags are read from a covering partial index (`INCLUDE (tags)`, capped so
-       * its entries stay under the B-tree size limit); the rare ones with more from a second partial index.
-       */
-      tagCounts: (communityId: CommunityId) => {
-        const live = sql`community_id = ${communityId} AND removed_at IS NULL AND status = 'active'`
-        return sql`SELECT t.tag, t.count, tc.color FROM (
-            SELECT u.tag, count(*)::int AS count FROM (
-              SELECT tags FROM profiles WHERE ${live} AND cardinality(tags) BETWEEN 1 AND 10
-              UNION ALL
-              SELECT tags FROM profiles WHERE ${live} AND cardinality(tags) > 10
-            ) p CROSS JOIN LATERAL unnest(p.tags) AS u(tag)
-            GROUP BY u.tag
-          ) t LEFT JOIN tag_colors tc ON tc.community_id = ${communityId} AND tc.tag = t.tag
-          ORDER BY t.tag`.pipe(Effect.orDie, Effect.flatMap(decodeTagCounts))
-      },
+      /** Kept by triggers on `profiles` (migration 0059) in the statement that changes a profile's tags or liveness. */
+      tagCounts: (communityId: CommunityId) =>
+        sql`SELECT c.tag, c.profiles AS count, tc.color FROM profile_tag_counts c
+          LEFT JOIN tag_colors tc ON tc.community_id = c.community_id AND tc.tag = c.tag
+          WHERE c.community_id = ${communityId}
+          ORDER BY c.tag`.pipe(Effect.orDie, Effect.flatMap(decodeTagCounts)),
       /** Renames a tag on every live profile (merging with `to` where both are present); returns profiles changed. */
       renameTag: (communityId: CommunityId, from: string, to: string) =>
         sql`UPDATE profiles SET

@@ -50,6 +50,7 @@ export const tableOwners: Readonly<Record<string, Owner>> = {
   communities: "communities",
   profiles: "communities",
   tag_colors: "communities",
+  profile_tag_counts: "communities",
   notification_settings: "communities",
   // structure
   sections: "structure",
