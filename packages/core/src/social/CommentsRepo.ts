@@ -84,7 +84,7 @@ export class CommentsRepo extends Effect.Service<CommentsRepo>()("@roda/core/Com
        * statement.
        */
       insert: (row: NewCommentRow, held?: Fragment) =>
-        sql`WITH h AS (SELECT ${heldAt(sql, held)} AS at),
+        sql`WITH h AS MATERIALIZED (SELECT ${heldAt(sql, held)} AS at),
           c AS (INSERT INTO comments (id, community_id, item_type, item_id, parent_id, author_profile_id, body,
             held_at, hidden_at)
           SELECT ${row.id}, ${row.communityId}, ${row.itemType}, ${row.itemId}, ${row.parentId},

@@ -107,7 +107,7 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
         within?: Fragment,
         held?: Fragment
       ) =>
-        sql`WITH h AS (SELECT ${heldAt(sql, held)} AS at),
+        sql`WITH h AS MATERIALIZED (SELECT ${heldAt(sql, held)} AS at),
           t AS (INSERT INTO status_posts (id, community_id, author_profile_id, body, held_at, hidden_at)
             SELECT ${row.id}, ${row.communityId}, ${row.authorProfileId}, ${row.body}, h.at, h.at FROM h
             RETURNING *)${more(within)}
@@ -138,7 +138,7 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
             sql`caller.role NOT IN ('owner', 'admin', 'moderator')
               AND ${heldWhen(sql, row.communityId, sql`caller.profile_id`, row.body)}`
           )
-        } AS at) h
+        } AS at OFFSET 0) h
             WHERE caller.profile_id IS NOT NULL
               AND (caller.suspended_until IS NULL OR caller.suspended_until <= ${now})
             RETURNING *)${more(within)}
@@ -201,7 +201,7 @@ export class PostsRepo extends Effect.Service<PostsRepo>()("@roda/core/PostsRepo
         ),
       /** Inserts the post; whether it was held (`held`: see held.ts). */
       insertContent: (row: NewContentRow, held?: Fragment) =>
-        sql`WITH h AS (SELECT ${heldAt(sql, held)} AS at)
+        sql`WITH h AS MATERIALIZED (SELECT ${heldAt(sql, held)} AS at)
           INSERT INTO content_posts (id, community_id, space_id, author_profile_id, title, body, attachments,
             held_at, hidden_at)
           SELECT ${row.id}, ${row.communityId}, ${row.spaceId}, ${row.authorProfileId}, ${row.title}, ${row.body},

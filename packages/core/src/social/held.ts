@@ -13,16 +13,12 @@ const blocked = (sql: SqlClient.SqlClient, text: string): Fragment =>
  * boolean of its insert, so that deciding it takes no statement of its own: the community's settings
  * (`community_moderation`) name one of its words, or it is among the author's first `holdFirstPosts`
  * (their posts and comments that were never held or were approved; rejected and waiting ones do not
- * count). Staff are never held: the caller leaves it out for them.
+ * count). Staff are never held: the caller leaves it out for them. The check is the function
+ * `social_held` (migration 0061), so that the author's posts are read, and planned, only in a
+ * community that holds first posts.
  */
-export const heldWhen = (sql: SqlClient.SqlClient, communityId: string, author: Fragment, text: string): Fragment => {
-  const own = (table: string) =>
-    sql`SELECT 1 FROM ${sql(table)} WHERE community_id = s.id AND author_profile_id = ${author} AND held_at IS NULL`
-  return sql`EXISTS (SELECT 1 FROM community_moderation s WHERE s.id = ${communityId} AND (
-      ${blocked(sql, text)}
-      OR (s.hold_first_posts > 0 AND s.hold_first_posts > (SELECT count(*) FROM (
-        ${own("status_posts")} UNION ALL ${own("content_posts")} UNION ALL ${own("comments")} LIMIT 20) n))))`
-}
+export const heldWhen = (sql: SqlClient.SqlClient, communityId: string, author: Fragment, text: string): Fragment =>
+  sql`social_held(${communityId}, ${author}, ${wordsOf(text)})`
 
 /**
  * Whether an edit waits for approval, as a SQL boolean of its update: its new text has one of the
@@ -54,6 +50,9 @@ export type EditedRow = typeof EditedRow.Type
 export const editedColumns = (sql: SqlClient.SqlClient): Fragment =>
   sql`held_at IS NOT NULL AS pending, coalesce(held_at > created_at, false) AS held_edit`
 
-/** `held_at` (and `hidden_at`) of the insert: now when `held`, else null. */
+/**
+ * `held_at` (and `hidden_at`) of the insert: now when `held`, else null. Its query must be kept apart
+ * (`MATERIALIZED`, `OFFSET 0`): inlined, both columns would decide it again.
+ */
 export const heldAt = (sql: SqlClient.SqlClient, held: Fragment | undefined) =>
   held === undefined ? sql`NULL::timestamptz` : sql`CASE WHEN ${held} THEN now() END`

@@ -56,6 +56,9 @@ import accountErasure from "./0055_account_erasure"
 import personalDataIndexes from "./0056_personal_data_indexes"
 import moderatedEvents from "./0057_moderated_events"
 import scaleIndexes from "./0058_scale_indexes"
+import profileTagCounts from "./0059_profile_tag_counts"
+import boundedTitleSearch from "./0060_bounded_title_search"
+import heldCheck from "./0061_held_check"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -116,5 +119,8 @@ export const migrations = {
   "0055_account_erasure": accountErasure,
   "0056_personal_data_indexes": personalDataIndexes,
   "0057_moderated_events": moderatedEvents,
-  "0058_scale_indexes": scaleIndexes
+  "0058_scale_indexes": scaleIndexes,
+  "0059_profile_tag_counts": profileTagCounts,
+  "0060_bounded_title_search": boundedTitleSearch,
+  "0061_held_check": heldCheck
 }
