@@ -1385,7 +1385,7 @@ export interface paths {
         };
         /**
          * Get feed statistics
-         * @description Public (token optional). Items the caller may see by type (the feed's rules), active members of the community, and activity in the last 7 and 30 days: posts (status and content posts), comments and reactions, all counted only on feed items the caller may see (activity on hidden items is not told).
+         * @description Public (token optional). Items the caller may see by type (the feed's rules), active members of the community, and activity in the last 7 and 30 days: posts (status and content posts), comments and reactions, all counted only on feed items the caller may see (activity on hidden items is not told). The figures may be up to N seconds old, N being the server's `FEED_STATS_MAX_AGE_SECONDS` (default 60; 0 counts on every request): each server process counts them at most once per N seconds per community and reader scope (the spaces and items the caller may read; callers who may read the same share the figures, never those of a wider scope) and answers from memory in between, so a new post or comment may show only after that.
          */
         get: operations["feed.stats"];
         put?: never;
@@ -1405,7 +1405,7 @@ export interface paths {
         };
         /**
          * Search the community
-         * @description Public (token optional). Searches the titles of spaces, courses, lessons, events and content posts of the community for `q` (1 to 100 characters, trimmed), ignoring case and accents (`busca` finds `Búsca`). Matches contain the text or resemble a word of the title (trigram word similarity, so small typos still match). Ranked: titles starting with `q` first, then titles with a word starting with it, then by similarity (`score`), shorter titles first. Returns the best `limit` results (default 20, max 100), no pagination. Only what the caller may read: spaces whose content they may read, and the courses (published ones unless staff), lessons, events and posts of those spaces.
+         * @description Public (token optional). Searches the titles of spaces, courses, lessons, events and content posts of the community for `q` (1 to 100 characters, trimmed), ignoring case and accents (`busca` finds `Búsca`). Matches contain the text or resemble a word of the title (trigram word similarity, so small typos still match); a `q` without 3 letters or digits in a row matches titles that start with it or have a word resembling it. Ranked: titles starting with `q` first, then titles with a word starting with it, then by similarity (`score`), shorter titles first. Bounded work, whatever the words: for courses, lessons, events and posts, at most 100 candidates of each kind of match are read and ranked: titles starting with `q` (in the byte order of the lowercased, unaccented title), titles containing it and titles with a word resembling it (both in index order). A type with more matches than that answers the best of its candidates (the first titles starting with `q` among them), not necessarily the best of all its matches. Returns the best `limit` results (default 20, max 100), no pagination. Only what the caller may read: spaces whose content they may read, and the courses (published ones unless staff), lessons, events and posts of those spaces.
          */
         get: operations["search.search"];
         put?: never;
