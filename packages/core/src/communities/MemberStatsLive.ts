@@ -25,7 +25,11 @@ export const MemberStatsLive = Layer.effect(
           ends AS (SELECT array_agg(ends_at ORDER BY ends_at) AS at FROM pe),
           net AS (
             SELECT b, sum(n) AS n FROM (
-              SELECT width_bucket(p.created_at, ends.at) AS b, 1 AS n FROM profiles p, ends WHERE ${active}
+              -- all who joined before the first period's end are on it (bucket 0): counted, not placed one by one
+              SELECT 0 AS b, count(*) AS n FROM profiles p, ends WHERE ${active} AND p.created_at < ends.at[1]
+              UNION ALL
+              SELECT width_bucket(p.created_at, ends.at), 1 FROM profiles p, ends
+              WHERE ${active} AND p.created_at >= ends.at[1]
               UNION ALL
               SELECT width_bucket(greatest(p.created_at, p.removed_at), ends.at), -1 FROM profiles p, ends
               WHERE ${active} AND p.removed_at IS NOT NULL AND p.removed_at < ${end}

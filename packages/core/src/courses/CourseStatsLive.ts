@@ -34,11 +34,17 @@ export const CourseStatsLive = Layer.effect(
               ${who("profile_id")}
             UNION ALL
             SELECT done.at, 'course' FROM (
+              -- A course completes when its last lesson does: only learners who completed a lesson in the
+              -- range are looked at, one by one (not every learner's progress: ~150k rows at bench/scale).
+              SELECT DISTINCT course_id, profile_id FROM lesson_progress
+              WHERE community_id = ${communityId} AND completed AND ${inPeriods(sql, "completed_at", range)}
+                ${who("profile_id")}
+            ) recent CROSS JOIN LATERAL (
               -- Progress on lessons that still exist: a removed lesson's (or course's) is kept, but completes nothing.
-              SELECT lp.course_id, lp.profile_id, max(lp.completed_at) AS at, count(*) AS lessons
+              SELECT recent.course_id, max(lp.completed_at) AS at, count(*) AS lessons
               FROM lesson_progress lp JOIN lessons l ON l.community_id = lp.community_id AND l.id = lp.lesson_id
-              WHERE lp.community_id = ${communityId} AND lp.completed ${who("lp.profile_id")}
-              GROUP BY lp.course_id, lp.profile_id
+              WHERE lp.community_id = ${communityId} AND lp.course_id = recent.course_id
+                AND lp.profile_id = recent.profile_id AND lp.completed
             ) done
             WHERE ${inPeriods(sql, "done.at", range)} AND done.lessons >= (
               SELECT count(*) FROM lessons l WHERE l.community_id = ${communityId} AND l.course_id = done.course_id)

@@ -27,7 +27,7 @@ export interface SubscriptionPeriodRow {
  * while paused (`subscription_pauses`). Discounts and coupons are not subtracted.
  */
 export class SubscriptionStats extends Context.Tag("@roda/core/SubscriptionStats")<SubscriptionStats, {
-  /** New and churned per period (one SQL), and running count and MRR at each period's end (one SQL). */
+  /** New and churned per period, and running count and MRR at each period's end, in one statement. */
   readonly series: (
     communityId: CommunityId,
     currency: string,

@@ -6,10 +6,14 @@ import { inPeriods, periodEnds, periodOf } from "../../sql/periods"
 import { SubscriptionStats } from "./SubscriptionStats"
 
 /** Counts and sums as text (bigint), made numbers after decoding. */
-const MovesRow = Schema.Struct({ period: Schema.String, new: Schema.String, churned: Schema.String })
-const EndsRow = Schema.Struct({ period: Schema.String, active: Schema.String, arr: Schema.String })
+const EndsRow = Schema.Struct({
+  period: Schema.String,
+  new: Schema.String,
+  churned: Schema.String,
+  active: Schema.String,
+  arr: Schema.String
+})
 const StatusRow = Schema.Struct({ status: Schema.String, count: Schema.String })
-const decodeMoves = Schema.decodeUnknown(Schema.Array(MovesRow))
 const decodeEnds = Schema.decodeUnknown(Schema.Array(EndsRow))
 const decodeStatuses = Schema.decodeUnknown(Schema.Array(StatusRow))
 
@@ -22,22 +26,12 @@ export const SubscriptionStatsLive = Layer.effect(
 
     const series = (communityId: CommunityId, currency: string, range: Parameters<typeof periodOf>[2]) =>
       Effect.gen(function*() {
-        const moves = yield* sql`
-          SELECT period, count(*) FILTER (WHERE move = 'new')::text AS new,
-            count(*) FILTER (WHERE move = 'churned')::text AS churned
-          FROM (
-            SELECT ${periodOf(sql, "s.created_at", range)} AS period, 'new' AS move FROM subscriptions s
-            WHERE s.community_id = ${communityId} AND ${running} AND ${inPeriods(sql, "s.created_at", range)}
-            UNION ALL
-            SELECT ${periodOf(sql, "s.canceled_at", range)}, 'churned' FROM subscriptions s
-            WHERE s.community_id = ${communityId} AND s.canceled_at IS NOT NULL
-              AND ${inPeriods(sql, "s.canceled_at", range)}
-          ) m GROUP BY period`.pipe(Effect.flatMap(decodeMoves))
         // The yearly value is an integer: the option's price × 12 / months of its interval, plus 12 × the
         // monthly price of each add-on held at the period's end; 0 while paused then. MRR = ARR / 12, rounded once.
         // A subscription never paused and without add-ons has one value while it runs: it is placed on the
         // first period it counts in when it starts and when it ends (`width_bucket` over the periods'
         // ends), and the periods sum what changed before them. Only the others are valued period by period.
+        // New ones are counted from `running` too: one pass over the community's subscriptions.
         const end = sql`((${range.to}::date + 1)::timestamp AT TIME ZONE ${range.timeZone})`
         const ends = yield* sql`
           WITH pe AS MATERIALIZED (${periodEnds(sql, range)}),
@@ -82,24 +76,31 @@ export const SubscriptionStatsLive = Layer.effect(
                 AND (sp.resumed_at IS NULL OR sp.resumed_at >= pe.ends_at)
               LIMIT 1
             ) paused ON true
-            GROUP BY pe.period)
-          SELECT pe.period,
+            GROUP BY pe.period),
+          began AS (
+            SELECT to_char(at, 'YYYY-MM-DD') AS period, count(*) AS n FROM (
+              SELECT date_trunc(${range.interval}, r.created_at AT TIME ZONE ${range.timeZone}) AS at FROM running r
+              WHERE ${inPeriods(sql, "r.created_at", range)}) b GROUP BY at),
+          churned AS (
+            SELECT ${periodOf(sql, "s.canceled_at", range)} AS period, count(*) AS n FROM subscriptions s
+            WHERE s.community_id = ${communityId} AND s.canceled_at IS NOT NULL
+              AND ${inPeriods(sql, "s.canceled_at", range)} GROUP BY 1)
+          SELECT pe.period, coalesce(began.n, 0)::text AS new, coalesce(churned.n, 0)::text AS churned,
             (coalesce(sum(net.n) OVER w, 0) + coalesce(varied.n, 0))::text AS active,
             (coalesce(sum(net.arr) OVER w, 0) + coalesce(varied.arr, 0))::text AS arr
           FROM (SELECT period, row_number() OVER (ORDER BY ends_at) - 1 AS b FROM pe) pe
           LEFT JOIN net ON net.b = pe.b
           LEFT JOIN varied ON varied.period = pe.period
+          LEFT JOIN began ON began.period = pe.period
+          LEFT JOIN churned ON churned.period = pe.period
           WINDOW w AS (ORDER BY pe.b)`.pipe(Effect.flatMap(decodeEnds))
-        return ends.map((row) => {
-          const move = moves.find((m) => m.period === row.period)
-          return {
-            period: row.period,
-            new: Number(move?.new ?? 0),
-            churned: Number(move?.churned ?? 0),
-            active: Number(row.active),
-            mrr: Number(roundHalfEven(BigInt(row.arr), 12n))
-          }
-        })
+        return ends.map((row) => ({
+          period: row.period,
+          new: Number(row.new),
+          churned: Number(row.churned),
+          active: Number(row.active),
+          mrr: Number(roundHalfEven(BigInt(row.arr), 12n))
+        }))
       }).pipe(Effect.orDie)
 
     const byStatus = (communityId: CommunityId) =>

@@ -59,6 +59,7 @@ import scaleIndexes from "./0058_scale_indexes"
 import profileTagCounts from "./0059_profile_tag_counts"
 import boundedTitleSearch from "./0060_bounded_title_search"
 import heldCheck from "./0061_held_check"
+import eventsHiddenIndex from "./0062_events_hidden_index"
 
 /** Every migration, keyed `NNNN_name` for `Migrator.fromRecord`. */
 export const migrations = {
@@ -122,5 +123,6 @@ export const migrations = {
   "0058_scale_indexes": scaleIndexes,
   "0059_profile_tag_counts": profileTagCounts,
   "0060_bounded_title_search": boundedTitleSearch,
-  "0061_held_check": heldCheck
+  "0061_held_check": heldCheck,
+  "0062_events_hidden_index": eventsHiddenIndex
 }
