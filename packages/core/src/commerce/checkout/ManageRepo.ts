@@ -1,7 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Option, Schema } from "effect"
+import { CsvPage, csvPageSql } from "../../domain/Csv"
 import { CommunityId, ProfileId } from "../../domain/Ids"
+import { SALE_CSV_LINE } from "./salesCsv"
 
 /** How a sale was paid, its amounts as text (bigint): the columns of every read of a sale. */
 export const salePaymentFields = {
@@ -124,6 +126,7 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
     const decodeIds = Schema.decodeUnknown(Schema.Array(IdRow))
     const decodeGatewayCharges = Schema.decodeUnknown(Schema.Array(GatewayChargeRow))
     const decodeKeyed = Schema.decodeUnknown(Schema.Array(KeyedRefundRow))
+    const decodeCsvPage = Schema.decodeUnknown(Schema.Array(CsvPage))
 
     /** The sales of `purchases` (the table, or a CTE of purchases just inserted). */
     const selectFrom = (purchases: Fragment) =>
@@ -168,29 +171,25 @@ export class ManageRepo extends Effect.Service<ManageRepo>()("@roda/core/Checkou
       )
 
     /**
-     * A page of the CSV export (thousands of rows), as `list` answers it. The buyer and the e-mail are
-     * LATERAL lookups by key (`LIMIT 1` keeps them from being flattened into joins): the planner
-     * misjudges how many rows the community's joins keep and would otherwise hash-join a scan of every
-     * community's profiles and accounts.
+     * A page of the CSV export (thousands of lines), written by PostgreSQL (`SALE_CSV_LINE`) so that
+     * Node only joins the pages' text. The buyer and the e-mail are LATERAL lookups by key (`LIMIT 1`
+     * keeps them from being flattened into joins): the planner misjudges how many rows the
+     * community's joins keep and would otherwise hash-join a scan of every community's profiles and
+     * accounts.
      */
     const exportPage = (communityId: CommunityId, filter: SaleFilter) =>
-      sql`SELECT pu.id, pu.charge_id, pu.profile_id, pr.full_name AS buyer_name, a.email AS buyer_email,
-        pu.product_id, p.title AS product_title, c.payment_method, c.installments, c.currency,
-        c.amount::text AS amount, c.discount::text AS discount, c.interest::text AS interest, c.total::text AS total,
-        c.fee::text AS fee, c.net::text AS net, c.refunded_amount::text AS refunded_amount, c.coupon_id, c.stock_reserved, c.paid_at,
-        pu.created_at
-      FROM purchases pu
-      JOIN charges c ON c.community_id = pu.community_id AND c.id = pu.charge_id
-      JOIN product_summaries p ON p.community_id = pu.community_id AND p.id = pu.product_id
-      JOIN LATERAL (SELECT m.full_name, m.account_id FROM member_cards m
-        WHERE m.community_id = pu.community_id AND m.id = pu.profile_id LIMIT 1) pr ON true
-      LEFT JOIN LATERAL (SELECT ac.email FROM account_contacts ac WHERE ac.id = pr.account_id LIMIT 1) a ON true
-      WHERE ${matching(communityId, filter)}
-      ORDER BY pu.id DESC LIMIT ${filter.limit + 1}`.pipe(
-        Effect.flatMap(decodeSales),
-        Effect.map((rows) => rows.map(decode)),
-        Effect.orDie
-      )
+      csvPageSql(
+        sql,
+        sql`SELECT pu.id, ${sql.unsafe(SALE_CSV_LINE)} AS line
+        FROM purchases pu
+        JOIN charges c ON c.community_id = pu.community_id AND c.id = pu.charge_id
+        JOIN product_summaries p ON p.community_id = pu.community_id AND p.id = pu.product_id
+        JOIN LATERAL (SELECT m.full_name, m.account_id FROM member_cards m
+          WHERE m.community_id = pu.community_id AND m.id = pu.profile_id LIMIT 1) pr ON true
+        LEFT JOIN LATERAL (SELECT ac.email FROM account_contacts ac WHERE ac.id = pr.account_id LIMIT 1) a ON true
+        WHERE ${matching(communityId, filter)}
+        ORDER BY pu.id DESC LIMIT ${filter.limit}`
+      ).pipe(Effect.flatMap(decodeCsvPage), Effect.map((rows) => rows[0]!), Effect.orDie)
 
     const sale = (communityId: CommunityId, purchaseId: string) =>
       sql`${select} WHERE pu.community_id = ${communityId} AND pu.id = ${purchaseId}`.pipe(

@@ -16,9 +16,10 @@ import { Jobs } from "../../platform/Jobs"
 import { PaymentGateway, type RefundOutcome } from "../../platform/PaymentGateway"
 import { traced } from "../../platform/traced"
 import { transactional } from "../../sql/transaction"
-import { ManageRepo, type SaleRow, type SaleStatus } from "./ManageRepo"
+import { ManageRepo, type SaleStatus } from "./ManageRepo"
 import { refundMessages as M } from "./refundMessages"
 import { refundParts, RefundPosting } from "./RefundPosting"
+import { SALES_CSV_HEADER } from "./salesCsv"
 import { saleView } from "./saleView"
 import { RECONCILE_AFTER_MS } from "./Settlement"
 
@@ -30,7 +31,10 @@ const REFUND_RECONCILE_JOB = "checkout.refundReconcile"
 const RefundJob = Schema.Struct({ communityId: CommunityId, refundId: Schema.String })
 const DAY_MS = 24 * 60 * 60 * 1000
 const DEFAULT_WINDOW_DAYS = 180
-/** Rows per statement of the CSV export: 50,000 sales in 10 statements. */
+/**
+ * Lines per statement of the CSV export: 50,000 sales in 11 statements (the last finds none). Larger
+ * pages were no faster, and a page's lines (~1.5 MB) sort for `string_agg` well within `work_mem`.
+ */
 const CSV_PAGE = 5000
 
 export interface SaleQuery extends PageQuery {
@@ -61,48 +65,6 @@ interface RefundAnswer {
   readonly reason: string
   readonly createdAt: string
   readonly purchase: ReturnType<typeof saleView>
-}
-
-export const SALES_CSV_HEADER = [
-  "id",
-  "chargeId",
-  "status",
-  "buyerProfileId",
-  "buyerName",
-  "buyerEmail",
-  "productId",
-  "productTitle",
-  "paymentMethod",
-  "installments",
-  "currency",
-  "total",
-  "fee",
-  "net",
-  "refundedAmount",
-  "paidAt",
-  "createdAt"
-]
-const saleLine = (row: SaleRow) => {
-  const v = saleView(row)
-  return csvLine([
-    v.id,
-    v.chargeId,
-    v.status,
-    v.buyer.profileId,
-    v.buyer.fullName,
-    v.buyer.email,
-    v.product.id,
-    v.product.title,
-    v.paymentMethod,
-    v.installments,
-    v.currency,
-    v.total,
-    v.fee,
-    v.net,
-    v.refundedAmount,
-    v.paidAt,
-    v.createdAt
-  ])
 }
 
 /**
@@ -152,18 +114,17 @@ export class Refunds extends Effect.Service<Refunds>()("@roda/core/Refunds", {
       return { items: page.items.map(saleView), pagination: page.pagination }
     })
 
-    /** Every sale matching the filters as CSV: a header line, then pages read by keyset. */
+    /** Every sale matching the filters as CSV: a header line, then pages of lines PostgreSQL writes, by keyset. */
     const csv = traced("Refunds.csv")(function*(member: Member, query: Omit<SaleQuery, "cursor" | "limit">) {
       yield* requireRole(member, salesReaders)
       const filter = yield* filterOf(query)
       const chunks: Array<string> = [csvLine(SALES_CSV_HEADER)]
       let before: string | undefined
       while (true) {
-        const rows = yield* repo.exportPage(member.communityId, { ...filter, before, limit: CSV_PAGE })
-        const page = rows.slice(0, CSV_PAGE)
-        chunks.push(page.map(saleLine).join(""))
-        if (rows.length <= CSV_PAGE) break
-        before = page[page.length - 1]!.id
+        const page = yield* repo.exportPage(member.communityId, { ...filter, before, limit: CSV_PAGE })
+        if (page.lines !== null) chunks.push(page.lines)
+        if (page.count < CSV_PAGE || page.last === null) break
+        before = page.last
       }
       return chunks.join("")
     })

@@ -8,9 +8,13 @@ import { outsideTransaction } from "../../sql/transaction"
 import { type SubscriptionStatus, teamReaders } from "./Policy"
 import { Cursor, type PageInput, SubscriptionReading } from "./Reading"
 import { type ListFilters, type SubscriptionRow, SubscriptionsRepo } from "./Repo"
-import { billingView, csvHeader, subscriptionLine, teamView } from "./view"
+import { csvHeader } from "./subscriptionsCsv"
+import { billingView, teamView } from "./view"
 
-/** Rows per statement of the CSV export: 20,000 subscriptions in 5 statements. */
+/**
+ * Lines per statement of the CSV export: 20,000 subscriptions in 5 statements (the last finds none).
+ * Larger pages were no faster, and a page's lines (~1.5 MB) sort for `string_agg` well within `work_mem`.
+ */
 const EXPORT_PAGE = 5000
 
 /** The subscriptions as members (their own) and the team (the community's, and the CSV export) list them. */
@@ -75,17 +79,17 @@ export class SubscriptionListing extends Effect.Service<SubscriptionListing>()("
       }
     )
 
-    /** The CSV export, streamed page by page (keyset), outside any request transaction. */
+    /** The CSV export, streamed page by page (keyset; PostgreSQL writes the lines), outside any request transaction. */
     const exportCsv = traced("Subscriptions.exportCsv")(function*(member: Member, filters: ListFilters) {
       yield* requireRole(member, teamReaders)
       const pages = Stream.paginateEffect(
         undefined as string | undefined,
         (after) =>
           outsideTransaction(repo.exportPage(member.communityId, filters, after, EXPORT_PAGE)).pipe(
-            Effect.map((rows) =>
+            Effect.map((page) =>
               [
-                rows.map(subscriptionLine).join(""),
-                rows.length === EXPORT_PAGE ? Option.some(rows[rows.length - 1]!.id) : Option.none()
+                page.lines ?? "",
+                page.count === EXPORT_PAGE ? Option.fromNullable(page.last) : Option.none()
               ] as const
             )
           )

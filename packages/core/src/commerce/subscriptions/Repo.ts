@@ -1,5 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { csvPageSql } from "../../domain/Csv"
 import type { CommunityId, ProfileId } from "../../domain/Ids"
 import type { PaymentMethod } from "../../domain/Money"
 import type { SubscriptionStatus } from "./Policy"
@@ -14,6 +15,7 @@ import {
   type SubscriptionRow,
   type ViewedRow
 } from "./rows"
+import { csvRows } from "./subscriptionsCsv"
 
 export type {
   AddOnRow,
@@ -75,18 +77,17 @@ export class SubscriptionsRepo extends Effect.Service<SubscriptionsRepo>()("@rod
           ${before === undefined ? sql`` : sql`AND s.id < ${before}`}
         ORDER BY s.id DESC LIMIT ${limit}`.pipe(Effect.flatMap(decode.team), Effect.orDie)
 
-    /**
-     * A page of the CSV export (thousands of rows), as `list` answers it. The member and the e-mail are
-     * LATERAL lookups by key (`LIMIT 1` keeps them lookups): a page never hash-joins every community's profiles.
-     */
+    /** A page of the CSV export (thousands of lines), written by PostgreSQL (`subscriptionsCsv.ts`). */
     const exportPage = (communityId: CommunityId, filters: ListFilters, before: string | undefined, limit: number) =>
-      sql`SELECT ${columns}, pr.full_name, a.email FROM subscriptions s
-        JOIN product_summaries p ON p.id = s.product_id
-        JOIN LATERAL (SELECT m.full_name, m.account_id FROM member_cards m WHERE m.id = s.profile_id LIMIT 1) pr ON true
-        JOIN LATERAL (SELECT ac.email FROM account_contacts ac WHERE ac.id = pr.account_id LIMIT 1) a ON true
-        WHERE s.community_id = ${communityId} AND ${filterSql(filters)}
-          ${before === undefined ? sql`` : sql`AND s.id < ${before}`}
-        ORDER BY s.id DESC LIMIT ${limit}`.pipe(Effect.flatMap(decode.team), Effect.orDie)
+      csvPageSql(
+        sql,
+        csvRows(
+          sql,
+          sql`s.community_id = ${communityId} AND ${filterSql(filters)}
+            ${before === undefined ? sql`` : sql`AND s.id < ${before}`}`,
+          limit
+        )
+      ).pipe(Effect.flatMap(decode.csvPage), Effect.map((rows) => rows[0]!), Effect.orDie)
 
     const insert = (row: {
       readonly id: string

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { CsvPage } from "../../domain/Csv"
 import { CommunityId, ProfileId } from "../../domain/Ids"
 import { PaymentMethod } from "../../domain/Money"
 import { billingStatuses, type SubscriptionStatus, subscriptionStatuses } from "./Policy"
@@ -182,5 +183,6 @@ export const decode = {
   refunds: rowsOf(RefundRow),
   keys: rowsOf(KeyRow),
   contacts: rowsOf(Contact),
-  links: rowsOf(PaymentLink)
+  links: rowsOf(PaymentLink),
+  csvPage: rowsOf(CsvPage)
 }

@@ -1,4 +1,3 @@
-import { csvLine } from "../../domain/Csv"
 import { allowedMoves, phaseOf } from "./Policy"
 import type { BillingRow, ShownAddOn, SubscriptionRow, TeamRow } from "./Repo"
 
@@ -63,42 +62,3 @@ export const billingView = (row: BillingRow) => ({
   paidAt: iso(row.paidAt),
   createdAt: iso(row.createdAt)!
 })
-
-export const csvHeader = [
-  "id",
-  "status",
-  "cancelAtPeriodEnd",
-  "profileId",
-  "fullName",
-  "email",
-  "subscriptionGroupId",
-  "productId",
-  "productTitle",
-  "price",
-  "currency",
-  "discountPercent",
-  "currentPeriodStart",
-  "currentPeriodEnd",
-  "createdAt",
-  "canceledAt"
-]
-
-export const subscriptionLine = (row: TeamRow): string =>
-  csvLine([
-    row.id,
-    row.status,
-    row.cancelAtPeriodEnd,
-    row.profileId,
-    row.fullName,
-    row.email,
-    row.subscriptionGroupId,
-    row.productId,
-    row.productTitle,
-    row.price,
-    row.currency,
-    row.discountPercent,
-    iso(row.currentPeriodStart),
-    iso(row.currentPeriodEnd),
-    iso(row.createdAt),
-    iso(row.canceledAt)
-  ])
