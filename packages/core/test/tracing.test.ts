@@ -1,24 +1,7 @@
-import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { defaultOptions, makeRoda, secret } from "../node/index"
 import { client, startRoda, testDatabase } from "./support/harness"
-
-/** The names of the spans opened through the default tracer while `run` goes through the web handler. */
-const spans = async (run: () => Promise<unknown>) => {
-  const tracer = Effect.runSync(Effect.tracer)
-  const span = tracer.span
-  const names: Array<string> = []
-  ;(tracer as { span: typeof span }).span = (name, ...rest) => {
-    names.push(name)
-    return span.call(tracer, name, ...rest)
-  }
-  try {
-    await run()
-    return names
-  } finally {
-    ;(tracer as { span: typeof span }).span = span
-  }
-}
+import { spans } from "./support/spans"
 
 const quiet = startRoda()
 // No background work in the traced Roda: its jobs' statements would open spans while `quiet` is measured.

@@ -23,22 +23,17 @@ beforeAll(async () => {
   const author = f.member.profileId
   const space = f.spaces.public.id
   // Many titles with the word inside and many starting with it: more matches than candidates.
-  await query(
-    roda,
-    (sql) =>
-      sql`INSERT INTO content_posts (id, community_id, space_id, author_profile_id, title, body, created_at, updated_at)
-      SELECT gen_random_uuid(), ${c}, ${space}, ${author}, 'Notas antigas sobre zebras número ' || k,
-        'Corpo', now() - interval '1 hour', now() - interval '1 hour'
-      FROM generate_series(1, ${MANY}) k`
-  )
-  await query(
-    roda,
-    (sql) =>
-      sql`INSERT INTO content_posts (id, community_id, space_id, author_profile_id, title, body, created_at, updated_at)
-      SELECT gen_random_uuid(), ${c}, ${space}, ${author}, 'Zebras e outros listrados, parte ' || k,
-        'Corpo', now() - interval '1 hour', now() - interval '1 hour'
-      FROM generate_series(1, ${MANY}) k`
-  )
+  const many = (title: string) =>
+    query(
+      roda,
+      (sql) =>
+        sql`INSERT INTO content_posts (id, community_id, space_id, author_profile_id, title, body, created_at, updated_at)
+        SELECT gen_random_uuid(), ${c}, ${space}, ${author}, ${title} || k,
+          'Corpo', now() - interval '1 hour', now() - interval '1 hour'
+        FROM generate_series(1, ${MANY}) k`
+    )
+  await many("Notas antigas sobre zebras número ")
+  await many("Zebras e outros listrados, parte ")
   ids.exact = await insertContent(roda, c, space, author, "Zebras", minutesAgo(5))
   ids.prefix = await insertContent(roda, c, space, author, "Zebras da savana", minutesAgo(4))
   ids.typo = await insertContent(roda, c, space, author, "Guia das zebrras", minutesAgo(3))

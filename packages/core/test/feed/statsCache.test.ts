@@ -5,6 +5,7 @@ import { RodaConfigError } from "../../src/app/validateConfig"
 import { movableClock } from "../limits/support"
 import { expectOk } from "../support/envelope"
 import { type Client, client, startRoda } from "../support/harness"
+import { spans } from "../support/spans"
 import { type FeedCommunity, feedCommunity, insertContent, insertStatus, minutesAgo } from "./setup"
 
 /**
@@ -22,22 +23,6 @@ const statsOf = async (on: Client, f: FeedCommunity, viewer: Viewer) =>
   expectOk(await on.get("/api/feed/stats", f.headers[viewer]))
 const stats = (f: FeedCommunity, viewer: Viewer) => statsOf(api, f, viewer)
 
-/** The names of the spans opened while `run` runs (the default tracer, which `tracing: true` uses). */
-const spans = async (run: () => Promise<unknown>) => {
-  const tracer = Effect.runSync(Effect.tracer)
-  const span = tracer.span
-  const names: Array<string> = []
-  ;(tracer as { span: typeof span }).span = (name, ...rest) => {
-    names.push(name)
-    return span.call(tracer, name, ...rest)
-  }
-  try {
-    await run()
-    return names
-  } finally {
-    ;(tracer as { span: typeof span }).span = span
-  }
-}
 const counts = (names: ReadonlyArray<string>) => names.filter((name) => name === "Feed.statsCount").length
 
 describe("GET /api/feed/stats is served from memory for up to FEED_STATS_MAX_AGE_SECONDS (default 60)", () => {
